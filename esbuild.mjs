@@ -1,0 +1,76 @@
+// Builds every bundle: the standalone server, the VS Code extension and the board UI.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+
+const builds = [
+  {
+    entryPoints: ['server/main.ts'],
+    outfile: 'dist/server.js',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    // Dependencies load from node_modules; optional native providers load only when configured.
+    packages: 'external',
+    logLevel: 'warning',
+  },
+  // The VS Code extension: one file holding the service, so the .vsix needs no node_modules.
+  // `vscode` is the editor's own module; better-sqlite3 is native and cannot load in VS Code's
+  // runtime, so it stays out and is required only when a user configures SQLite.
+  {
+    entryPoints: ['extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode', 'better-sqlite3'],
+    // docs.ts finds Swagger UI with require.resolve at run time; the copy below makes that work.
+    logOverride: { 'require-resolve-not-external': 'silent' },
+    minify: !watch,
+    sourcemap: true,
+    logLevel: 'warning',
+  },
+  // The board UI: one script and one stylesheet (no CDN, no inline code, so a strict
+  // Content-Security-Policy holds), served at / by the server and loaded by the VS Code webview.
+  {
+    entryPoints: { main: 'webview/main.tsx' },
+    outdir: 'dist/webview',
+    bundle: true,
+    platform: 'browser',
+    target: ['chrome110', 'firefox110', 'safari16'],
+    format: 'iife',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: !watch,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  },
+  {
+    entryPoints: { main: 'media/main.css' },
+    outdir: 'dist/webview',
+    bundle: true,
+    minify: !watch,
+    logLevel: 'warning',
+  },
+];
+
+// The extension's HTTP server serves Swagger UI from `swagger-ui-dist`, found with require.resolve
+// at run time. A .vsix carries no node_modules, so the files the docs page loads are copied where
+// that lookup finds them from dist/extension.js.
+const swaggerUiTarget = 'dist/node_modules/swagger-ui-dist';
+mkdirSync(swaggerUiTarget, { recursive: true });
+for (const file of ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bundle.js']) {
+  copyFileSync(`node_modules/swagger-ui-dist/${file}`, `${swaggerUiTarget}/${file}`);
+}
+
+mkdirSync('dist/webview', { recursive: true });
+copyFileSync('webview/index.html', 'dist/webview/index.html');
+
+for (const options of builds) {
+  if (watch) await (await esbuild.context(options)).watch();
+  else await esbuild.build(options);
+}
