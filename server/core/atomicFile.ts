@@ -1,0 +1,60 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** Temp files carry this marker so loaders and watchers can ignore them. */
+export const TEMP_MARKER = '.tmp-';
+
+function tempPathFor(target: string): string {
+  const dir = path.dirname(target);
+  return path.join(dir, `.${path.basename(target)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+async function writeTemp(target: string, data: string | Buffer): Promise<string> {
+  const temp = tempPathFor(target);
+  const handle = await fs.open(temp, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  return temp;
+}
+
+/** Write a file so that readers see the old or the new content, never a mix (temp, fsync, rename). */
+export async function writeFileAtomic(target: string, data: string | Buffer): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temp = await writeTemp(target, data);
+  try {
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Create a file with its full content only if no file of that name exists. Returns false when the
+ * name is taken. A hard link from a complete temp file makes the claim atomic across processes.
+ */
+export async function createFileExclusive(target: string, data: string | Buffer): Promise<boolean> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temp = await writeTemp(target, data);
+  try {
+    await fs.link(temp, target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await fs.rm(temp, { force: true });
+  }
+}
+
+export function isTempFile(name: string): boolean {
+  return path.basename(name).includes(TEMP_MARKER);
+}

@@ -1,0 +1,39 @@
+/**
+ * Typed errors of the service. The HTTP adapter maps each kind to a status in one place
+ * (api/errors.ts); nothing branches on message text.
+ */
+export abstract class ServiceError extends Error {
+  abstract readonly status: number;
+}
+
+/** The request is malformed or asks for something the rules forbid. */
+export class ValidationError extends ServiceError {
+  readonly status = 400;
+}
+
+/** The request conflicts with current state (non-empty column, ambiguous id, taken name). */
+export class ConflictError extends ServiceError {
+  // The spec lists 400 for every rejected operation, so conflicts share it.
+  readonly status = 400;
+}
+
+export class NotFoundError extends ServiceError {
+  readonly status = 404;
+}
+
+export class AuthRequiredError extends ServiceError {
+  readonly status = 401;
+}
+
+export class ForbiddenError extends ServiceError {
+  readonly status = 403;
+}
+
+export class PayloadTooLargeError extends ServiceError {
+  readonly status = 413;
+}
+
+/** The active provider cannot do what was asked (attachment without stream or path). */
+export class NotImplementedError extends ServiceError {
+  readonly status = 501;
+}

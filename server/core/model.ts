@@ -1,0 +1,122 @@
+/** The data model shared by the core, the storage providers and every host. */
+
+export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** The hidden column that holds soft-deleted cards. */
+export const DELETED_STATUS = 'deleted';
+
+export const DEFAULT_COLUMN_COLOR = '#6b7280';
+
+export interface Column {
+  id: string;
+  name: string;
+  color: string;
+}
+
+export interface BoardConfig {
+  id: string;
+  name: string;
+  description?: string;
+  columns: Column[];
+  defaultStatus?: string;
+  defaultPriority?: Priority;
+  actions: Record<string, string>;
+  minimizedColumnIds: string[];
+}
+
+export const BACKGROUND_MODES = ['fancy', 'plain'] as const;
+export const BACKGROUND_PRESETS = [
+  'aurora', 'sunset', 'meadow', 'nebula', 'lagoon', 'candy', 'ember', 'violet', 'paper', 'mist', 'sand',
+] as const;
+
+export interface Settings {
+  showPriorityBadges: boolean;
+  showAssignee: boolean;
+  showDueDate: boolean;
+  showLabels: boolean;
+  showFileName: boolean;
+  compactMode: boolean;
+  showDeletedColumn: boolean;
+  defaultPriority: Priority;
+  defaultStatus: string;
+  boardBackgroundMode: (typeof BACKGROUND_MODES)[number];
+  boardBackgroundPreset: (typeof BACKGROUND_PRESETS)[number];
+}
+
+export interface LabelDefinition {
+  color: string;
+  group?: string;
+}
+
+export interface Comment {
+  id: string;
+  author: string;
+  content: string;
+  created: string;
+  modified?: string;
+}
+
+/** An inline form definition on a card, or a reference to a workspace form by name. */
+export type CardForm = { name: string } | { id?: string; name?: string; schema: Record<string, unknown>; data?: Record<string, unknown> };
+
+/** A card as stored: everything the files or rows hold. `title` is derived from `content`. */
+export interface Card {
+  id: string;
+  boardId: string;
+  status: string;
+  content: string;
+  priority: Priority;
+  assignee?: string;
+  dueDate?: string;
+  labels: string[];
+  metadata: Record<string, unknown>;
+  forms: CardForm[];
+  formData: Record<string, Record<string, unknown>>;
+  actions?: string[] | Record<string, string>;
+  attachments: string[];
+  comments: Comment[];
+  order: string;
+  created: string;
+  modified: string;
+  completedAt?: string;
+}
+
+export interface CardState {
+  unread: boolean;
+  open: boolean;
+}
+
+/** What the API returns for a card. */
+export interface TaskView {
+  id: string;
+  boardId: string;
+  title: string;
+  content: string;
+  status: string;
+  priority: Priority;
+  assignee: string | null;
+  dueDate: string | null;
+  labels: string[];
+  metadata: Record<string, unknown>;
+  forms: CardForm[];
+  formData: Record<string, Record<string, unknown>>;
+  actions: string[] | Record<string, string>;
+  attachments: string[];
+  comments?: Comment[];
+  commentCount: number;
+  created: string;
+  modified: string;
+  completedAt: string | null;
+  position: number;
+  filePath?: string;
+  cardState: CardState;
+}
+
+/** Title of a card: the first `#` heading of its content, else its first non-empty line. */
+export function titleOf(content: string): string {
+  const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(content);
+  if (heading) return heading[1].trim();
+  const firstLine = content.split('\n').find((line) => line.trim() !== '');
+  return (firstLine ?? '').trim().slice(0, 200);
+}

@@ -1,0 +1,173 @@
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
+import { STANDARD_COLUMNS } from '../core/defaults';
+import { DEFAULT_COLUMN_COLOR, DELETED_STATUS, type BoardConfig, type Column, type Priority } from '../core/model';
+import { checkColor, checkPriority, checkSlugId } from './validate';
+import type { Workspace } from './workspace';
+
+export interface BoardSummary {
+  id: string;
+  name: string;
+  description: string | null;
+  isDefault: boolean;
+  taskCount: number;
+  columns: Column[];
+}
+
+export function boardView(board: BoardConfig) {
+  return {
+    id: board.id,
+    name: board.name,
+    description: board.description ?? null,
+    columns: board.columns,
+    defaultStatus: board.defaultStatus ?? null,
+    defaultPriority: board.defaultPriority ?? null,
+    actions: board.actions,
+    minimizedColumnIds: board.minimizedColumnIds,
+  };
+}
+
+export function listBoards(ws: Workspace): BoardSummary[] {
+  return ws.config.boards.map((board) => ({
+    id: board.id,
+    name: board.name,
+    description: board.description ?? null,
+    isDefault: board.id === ws.defaultBoardId,
+    taskCount: [...ws.index.cardsOf(board.id)].filter((c) => c.status !== DELETED_STATUS).length,
+    columns: board.columns,
+  }));
+}
+
+/** Column ids that would collide with the folders a board keeps beside its status folders. */
+export const RESERVED_COLUMN_IDS = new Set([DELETED_STATUS, 'attachments', 'logs']);
+
+export interface ColumnInput {
+  id: string;
+  name: string;
+  color?: string;
+}
+
+export function normalizeColumns(columns: ColumnInput[]): Column[] {
+  const seen = new Set<string>();
+  return columns.map((c) => {
+    checkSlugId(c.id, 'column id');
+    if (RESERVED_COLUMN_IDS.has(c.id)) throw new ValidationError(`column id "${c.id}" is reserved`);
+    if (seen.has(c.id)) throw new ValidationError(`column id "${c.id}" appears twice`);
+    seen.add(c.id);
+    if (c.name.trim() === '') throw new ValidationError(`column "${c.id}" needs a name`);
+    return { id: c.id, name: c.name, color: checkColor(c.color ?? DEFAULT_COLUMN_COLOR, `color of column "${c.id}"`) };
+  });
+}
+
+export interface BoardInput {
+  id: string;
+  name: string;
+  description?: string;
+  columns?: ColumnInput[];
+  defaultStatus?: string;
+  defaultPriority?: Priority;
+  actions?: Record<string, string>;
+}
+
+function checkDefaultStatus(columns: Column[], status: string | undefined): void {
+  if (status !== undefined && !columns.some((c) => c.id === status)) {
+    throw new ValidationError(`defaultStatus "${status}" is not a column of the board (columns: ${columns.map((c) => c.id).join(', ')})`);
+  }
+}
+
+export async function createBoard(ws: Workspace, input: BoardInput) {
+  return ws.mutate(async () => {
+    checkSlugId(input.id, 'board id');
+    if (ws.config.boards.some((b) => b.id === input.id)) throw new ConflictError(`board "${input.id}" already exists`);
+    if (input.name.trim() === '') throw new ValidationError('name must not be empty');
+    const inherited = ws.config.boards.find((b) => b.id === ws.defaultBoardId)?.columns ?? [];
+    const columns = input.columns
+      ? normalizeColumns(input.columns)
+      : (inherited.length ? inherited : STANDARD_COLUMNS).map((c) => ({ ...c }));
+    checkDefaultStatus(columns, input.defaultStatus);
+    if (input.defaultPriority !== undefined) checkPriority(input.defaultPriority);
+    const board: BoardConfig = {
+      id: input.id,
+      name: input.name,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      columns,
+      ...(input.defaultStatus !== undefined ? { defaultStatus: input.defaultStatus } : {}),
+      ...(input.defaultPriority !== undefined ? { defaultPriority: input.defaultPriority } : {}),
+      actions: input.actions ?? {},
+      minimizedColumnIds: [],
+    };
+    await ws.updateConfig((config) => config.boards.push(board));
+    ws.emit('board.created', board.id, { board: boardView(board) });
+    return boardView(board);
+  });
+}
+
+export type BoardPatch = Partial<Omit<BoardInput, 'id' | 'actions'>>;
+
+export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPatch) {
+  return ws.mutate(async () => {
+    const current = ws.board(boardId);
+    const next: BoardConfig = structuredClone(current);
+    if (patch.name !== undefined) {
+      if (patch.name.trim() === '') throw new ValidationError('name must not be empty');
+      next.name = patch.name;
+    }
+    if (patch.description !== undefined) next.description = patch.description;
+    if (patch.columns !== undefined) {
+      next.columns = normalizeColumns(patch.columns);
+      const kept = new Set(next.columns.map((c) => c.id));
+      const stranded = [...ws.index.statusesOf(boardId)].filter((s) => s !== DELETED_STATUS && !kept.has(s));
+      if (stranded.length) throw new ConflictError(`cannot remove column(s) ${stranded.join(', ')}: they still hold cards`);
+      next.minimizedColumnIds = next.minimizedColumnIds.filter((id) => kept.has(id));
+      if (next.defaultStatus !== undefined && !kept.has(next.defaultStatus)) delete next.defaultStatus;
+    }
+    if (patch.defaultStatus !== undefined) {
+      checkDefaultStatus(next.columns, patch.defaultStatus);
+      next.defaultStatus = patch.defaultStatus;
+    }
+    if (patch.defaultPriority !== undefined) next.defaultPriority = checkPriority(patch.defaultPriority);
+    await replaceBoard(ws, next);
+    ws.emit('board.updated', boardId, { board: boardView(next) });
+    return boardView(next);
+  });
+}
+
+export async function replaceBoard(ws: Workspace, board: BoardConfig): Promise<void> {
+  await ws.updateConfig((config) => {
+    config.boards = config.boards.map((b) => (b.id === board.id ? board : b));
+  });
+}
+
+export async function deleteBoard(ws: Workspace, boardId: string) {
+  return ws.mutate(async () => {
+    ws.board(boardId);
+    if (boardId === ws.defaultBoardId) throw new ConflictError(`board "${boardId}" is the default board and cannot be deleted`);
+    const count = ws.index.countOf(boardId);
+    if (count > 0) {
+      throw new ConflictError(`board "${boardId}" still holds ${count} card(s) (soft-deleted ones included); transfer or permanently delete them first`);
+    }
+    await ws.updateConfig((config) => {
+      config.boards = config.boards.filter((b) => b.id !== boardId);
+    });
+    ws.emit('board.deleted', boardId, { boardId });
+    return { deleted: boardId };
+  });
+}
+
+/** Status a new card gets when none is given: the board's default, the workspace's, else the first column. */
+export function effectiveDefaultStatus(ws: Workspace, board: BoardConfig): string {
+  const candidates = [board.defaultStatus, ws.config.settings.defaultStatus];
+  for (const status of candidates) if (status && board.columns.some((c) => c.id === status)) return status;
+  const first = board.columns[0];
+  if (!first) throw new ValidationError(`board "${board.id}" has no columns; add one first`);
+  return first.id;
+}
+
+export function effectiveDefaultPriority(ws: Workspace, board: BoardConfig): Priority {
+  return board.defaultPriority ?? ws.config.settings.defaultPriority;
+}
+
+export function requireActionKey(board: BoardConfig, key: string): string {
+  const title = Object.hasOwn(board.actions, key) ? board.actions[key] : undefined;
+  if (title === undefined) throw new NotFoundError(`board "${board.id}" has no action "${key}"`);
+  return title;
+}

@@ -1,0 +1,90 @@
+import { ValidationError } from '../core/errors';
+import type { Card, CardState } from '../core/model';
+import type { CardStateRecord, CardStateStore } from '../storage/cardStateStore';
+import { isIsoDate } from './validate';
+
+/**
+ * Per-actor open/unread state, all in memory (a list of 10,000 cards computes it without I/O) and
+ * persisted through the configured store. Card ids are unique across the workspace, so state is keyed
+ * by card id and survives a transfer between boards.
+ */
+export class CardStates {
+  private byCard = new Map<string, Map<string, CardStateRecord>>();
+  private lastStampMs = 0;
+
+  constructor(public store: CardStateStore) {}
+
+  /**
+   * Now, but strictly later than any earlier stamp: a read and someone's activity in the same
+   * millisecond must still be ordered, or that activity would count as already read.
+   */
+  private stamp(): string {
+    this.lastStampMs = Math.max(Date.now(), this.lastStampMs + 1);
+    return new Date(this.lastStampMs).toISOString();
+  }
+
+  async load(): Promise<void> {
+    this.byCard.clear();
+    for (const record of await this.store.loadAll()) this.recordsOf(record.cardId).set(record.actor, record);
+  }
+
+  private recordsOf(cardId: string): Map<string, CardStateRecord> {
+    let records = this.byCard.get(cardId);
+    if (!records) this.byCard.set(cardId, (records = new Map()));
+    return records;
+  }
+
+  /** Open: the actor has opened the card. Unread: someone else acted on it after the actor's read cursor. */
+  stateOf(cardId: string, actor: string): CardState {
+    const records = this.byCard.get(cardId);
+    if (!records) return { open: false, unread: false };
+    const own = records.get(actor);
+    const cursor = own?.readThrough ?? '';
+    let unread = false;
+    for (const [other, record] of records) {
+      if (other !== actor && record.lastActivityAt && record.lastActivityAt > cursor) unread = true;
+    }
+    return { open: own?.openedAt !== undefined, unread };
+  }
+
+  private async update(card: Card, actor: string, change: Partial<CardStateRecord>): Promise<CardStateRecord> {
+    const records = this.recordsOf(card.id);
+    const record: CardStateRecord = { ...(records.get(actor) ?? { cardId: card.id, actor }), boardId: card.boardId, ...change };
+    records.set(actor, record);
+    await this.store.save(record);
+    return record;
+  }
+
+  async markOpen(card: Card, actor: string) {
+    const now = this.stamp();
+    const record = await this.update(card, actor, { openedAt: now, readThrough: now });
+    return this.result(card, actor, record);
+  }
+
+  async markRead(card: Card, actor: string, readThrough?: { at?: unknown }) {
+    let at = this.stamp();
+    if (readThrough !== undefined) {
+      if (typeof readThrough.at !== 'string' || !isIsoDate(readThrough.at)) {
+        throw new ValidationError('readThrough must be {"at": "<ISO 8601 time>"}: everything up to that moment counts as read');
+      }
+      // A cursor in the future would hide activity that has not happened yet: it means "up to now".
+      const requested = new Date(readThrough.at.replace(' ', 'T')).toISOString();
+      if (requested < at) at = requested;
+    }
+    const record = await this.update(card, actor, { readThrough: at });
+    return this.result(card, actor, record);
+  }
+
+  async recordActivity(card: Card, actor: string): Promise<void> {
+    await this.update(card, actor, { lastActivityAt: this.stamp() });
+  }
+
+  async forget(card: Card): Promise<void> {
+    this.byCard.delete(card.id);
+    await this.store.removeCard(card.boardId, card.id);
+  }
+
+  private result(card: Card, actor: string, record: CardStateRecord) {
+    return { cardId: card.id, boardId: card.boardId, actor, ...this.stateOf(card.id, actor), openedAt: record.openedAt ?? null, readThrough: record.readThrough ? { at: record.readThrough } : null };
+  }
+}

@@ -1,0 +1,95 @@
+import type { Card } from '../core/model';
+import { ConfigError, defaultConfig, parseConfig } from '../config/parseConfig';
+import type { KanbanConfig } from '../config/types';
+import { serializeCard } from '../storage/cardFile';
+import type { ExternalChange } from '../storage/cardStore';
+import { boardView } from './boards';
+import type { Workspace } from './workspace';
+
+/**
+ * Changes made outside the service — a hand edit, a git checkout, another server on the same
+ * database — applied to the index with the same events an API change would emit. A change equal to
+ * what the index holds (the echo of our own write) emits nothing.
+ */
+export function applyExternalChanges(ws: Workspace, changes: ExternalChange[]): Promise<number> {
+  return ws.mutate(async () => applyExternalChangesNow(ws, changes));
+}
+
+/** The same, for callers already inside the mutation queue (they must read files there too). */
+export function applyExternalChangesNow(ws: Workspace, changes: ExternalChange[]): number {
+  let applied = 0;
+  for (const change of changes) {
+    if (change.kind === 'upsert' ? applyUpsert(ws, change.card) : applyRemove(ws, change.boardId, change.id)) applied++;
+  }
+  return applied;
+}
+
+function applyUpsert(ws: Workspace, card: Card): boolean {
+  const existing = ws.index.findById(card.id);
+  if (!existing) {
+    ws.index.put(card);
+    ws.emit('task.created', card.boardId, { taskId: card.id, external: true }, card);
+    return true;
+  }
+  const moved = existing.boardId !== card.boardId || existing.status !== card.status;
+  if (!moved && serializeCard(existing) === serializeCard(card)) return false;
+  ws.index.put(card);
+  if (moved) {
+    const data = { taskId: card.id, from: existing.status, to: card.status, external: true };
+    ws.emit('task.moved', card.boardId, existing.boardId === card.boardId ? data : { ...data, fromBoard: existing.boardId, toBoard: card.boardId }, card);
+  } else {
+    ws.emit('task.updated', card.boardId, { taskId: card.id, external: true }, card);
+  }
+  return true;
+}
+
+function applyRemove(ws: Workspace, boardId: string, id: string): boolean {
+  const existing = ws.index.get(boardId, id);
+  if (!existing) return false;
+  ws.index.remove(existing);
+  ws.emit('task.deleted', boardId, { taskId: id, permanent: true, external: true }, existing);
+  return true;
+}
+
+/**
+ * Apply a `.kanban.json` changed on disk. A file that does not parse keeps the last good config.
+ * Call inside the mutation queue with text read there, or a stale read could undo a newer write.
+ */
+export function applyExternalConfigNow(ws: Workspace, text: string | null): boolean {
+  if (text === ws.configText) return false;
+  let next: KanbanConfig;
+  try {
+    next = text === null ? defaultConfig() : parseConfig(text);
+  } catch (error) {
+    const reason = error instanceof ConfigError ? error.message : String(error);
+    ws.invalidFiles = [...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'), { path: '.kanban.json', reason }];
+    console.warn(`kanban: .kanban.json is invalid (${reason}); keeping the last good configuration`);
+    return false;
+  }
+  ws.invalidFiles = ws.invalidFiles.filter((f) => f.path !== '.kanban.json');
+  const previous = ws.config;
+  ws.config = next;
+  ws.configText = text;
+  emitConfigDifferences(ws, previous, next);
+  return true;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: KanbanConfig): void {
+  if (!same(before.settings, after.settings)) ws.emit('settings.updated', null, { settings: after.settings, external: true });
+  if (!same(before.labels, after.labels)) ws.emit('label.updated', null, { labels: after.labels, external: true });
+  const beforeBoards = new Map(before.boards.map((b) => [b.id, b]));
+  const afterIds = new Set(after.boards.map((b) => b.id));
+  for (const board of after.boards) {
+    const old = beforeBoards.get(board.id);
+    if (!old) ws.emit('board.created', board.id, { board: boardView(board), external: true });
+    else if (!same(old, board)) ws.emit('board.updated', board.id, { board: boardView(board), external: true });
+  }
+  for (const board of before.boards) if (!afterIds.has(board.id)) ws.emit('board.deleted', board.id, { boardId: board.id, external: true });
+  const rest = (c: KanbanConfig) => ({ ...c, settings: null, labels: null, boards: null });
+  if (!same(rest(before), rest(after)) && same(before.settings, after.settings)) {
+    // Forms, webhooks, plugins or the default board changed: clients refresh on settings.updated.
+    ws.emit('settings.updated', null, { settings: after.settings, external: true, config: true });
+  }
+}

@@ -1,0 +1,155 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { ValidationError } from '../core/errors';
+import type { Card } from '../core/model';
+import type { CardStore, InvalidFile } from '../storage/cardStore';
+import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
+import { ProviderError } from '../storage/providerOptions';
+import { duplicateCommentId } from '../storage/sql/cardRows';
+import { DEFAULT_SQLITE_PATH, SqliteCardStore } from '../storage/sqlite/sqliteCardStore';
+import { applyExternalChanges } from './external';
+import { writeMarkdownTarget, writeSqliteTarget, type TargetWrite } from './migrationWriters';
+import type { Workspace } from './workspace';
+
+/** A failed migration changed nothing; the message says why (the spec lists 400 for this route). */
+export class MigrationError extends ValidationError {}
+
+export interface MigrationResult {
+  from: string;
+  to: string;
+  sqlitePath: string;
+  cards: number;
+  comments: number;
+  attachments: number;
+  boards: Record<string, number>;
+  /** Files or rows the source could not read; they were not moved and stay where they are. */
+  skipped: InvalidFile[];
+  /** The source stays in place as a manual backup. */
+  source: string;
+  /** Where older data found in the target was moved before it was replaced, or null. */
+  movedAside: string | null;
+}
+
+/** The SQLite file a migration writes: workspace-relative, inside the workspace, not a folder. */
+async function checkSqlitePath(ws: Workspace, requested: unknown): Promise<{ sqlitePath: string; absolutePath: string }> {
+  if (requested !== undefined && (typeof requested !== 'string' || requested.trim() === '')) {
+    throw new ValidationError('sqlitePath must be a non-empty path relative to the workspace root, such as ".kanban/kanban.db"');
+  }
+  const sqlitePath = ((requested as string | undefined) ?? DEFAULT_SQLITE_PATH).replace(/\\/g, '/');
+  if (path.isAbsolute(sqlitePath) || /^[a-zA-Z]:/.test(sqlitePath)) throw new ValidationError(`sqlitePath "${sqlitePath}" must be relative to the workspace root`);
+  if (/[\u0000-\u001f]/.test(sqlitePath)) throw new ValidationError('sqlitePath must not contain control characters');
+  const absolutePath = path.resolve(ws.root, sqlitePath);
+  if (!absolutePath.startsWith(path.resolve(ws.root) + path.sep)) throw new ValidationError(`sqlitePath "${sqlitePath}" leaves the workspace folder`);
+  if (absolutePath.startsWith(path.join(ws.kanbanDir, 'boards') + path.sep)) {
+    throw new ValidationError(`sqlitePath "${sqlitePath}" is inside .kanban/boards, where the Markdown cards live; choose another place`);
+  }
+  const stat = await fs.stat(absolutePath).catch(() => null);
+  if (stat && !stat.isFile()) throw new ValidationError(`sqlitePath "${sqlitePath}" exists and is not a file`);
+  return { sqlitePath: path.relative(ws.root, absolutePath).split(path.sep).join('/'), absolutePath };
+}
+
+/** Every card of the source, or a clear refusal when one cannot be carried over. */
+async function readSource(store: CardStore): Promise<{ cards: Card[]; skipped: InvalidFile[] }> {
+  const { cards, invalid } = await store.loadAll();
+  for (const card of cards) {
+    const duplicate = duplicateCommentId(card);
+    if (duplicate) throw new MigrationError(`card "${card.id}" has two comments with the id "${duplicate}"; give one another id, then migrate again`);
+  }
+  return { cards, skipped: invalid };
+}
+
+function summary(cards: Card[]) {
+  const boards: Record<string, number> = {};
+  for (const card of cards) boards[card.boardId] = (boards[card.boardId] ?? 0) + 1;
+  return {
+    cards: cards.length,
+    comments: cards.reduce((n, c) => n + c.comments.length, 0),
+    attachments: cards.reduce((n, c) => n + c.attachments.length, 0),
+    boards,
+  };
+}
+
+function failure(step: string, error: unknown): MigrationError {
+  if (error instanceof MigrationError) return error;
+  const cause = error instanceof ProviderError || error instanceof Error ? error.message : String(error);
+  return new MigrationError(`migration failed while ${step}; nothing was changed and the current storage stays active: ${cause}`);
+}
+
+/**
+ * The last steps, shared by both directions: record the provider in .kanban.json, then make the
+ * new store the running one (no restart) and announce it. A failed config write undoes the target.
+ */
+async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, plugin: { provider: string; options: Record<string, unknown> } | null) {
+  try {
+    await ws.updateConfig((draft) => {
+      if (plugin) draft.plugins['card.storage'] = plugin;
+      else delete draft.plugins['card.storage'];
+    });
+  } catch (error) {
+    await write.undo().catch((undoError) => console.error('kanban: undoing a failed migration failed too', undoError));
+    throw failure('updating .kanban.json', error);
+  }
+  const previous = ws.store;
+  ws.store = target;
+  await ws.reload();
+  target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
+  await previous.close().catch((error) => console.warn(`kanban: closing the ${previous.provider} store after migration failed: ${(error as Error).message}`));
+  await write.finish().catch(() => undefined);
+}
+
+/** POST /api/storage/migrate-to-sqlite: markdown files -> SQLite, all or nothing. */
+export function migrateToSqlite(ws: Workspace, body: { sqlitePath?: unknown } | undefined): Promise<MigrationResult> {
+  return ws.mutate(async () => {
+    const from = ws.store.provider;
+    if (from === 'sqlite') throw new ValidationError(`cards are already stored in SQLite (${describePath(ws.store)}); nothing to migrate`);
+    if (from !== 'markdown') throw new ValidationError(`migrate-to-sqlite moves cards from the built-in markdown storage; the active card.storage provider is "${from}"`);
+    const { sqlitePath, absolutePath } = await checkSqlitePath(ws, body?.sqlitePath);
+    const { cards, skipped } = await readSource(ws.store);
+    const existed = await fs.stat(absolutePath).then(() => true, () => false);
+    let target: SqliteCardStore | null = null;
+    try {
+      target = await SqliteCardStore.open({ sqlitePath, absolutePath }, (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
+      const write = await writeSqliteTarget(target, cards, ws.kanbanDir);
+      await switchTo(ws, target, write, { provider: 'sqlite', options: { sqlitePath } });
+      const result: MigrationResult = { from, to: 'sqlite', sqlitePath, ...summary(cards), skipped, source: '.kanban/boards (Markdown files, left in place)', movedAside: rel(ws, write.movedAside) };
+      ws.emit('storage.migrated', null, { ...result });
+      return result;
+    } catch (error) {
+      if (ws.store !== target) {
+        await target?.close().catch(() => undefined);
+        if (!existed) for (const suffix of ['', '-wal', '-shm']) await fs.rm(absolutePath + suffix, { force: true });
+      }
+      throw failure('writing the SQLite database', error);
+    }
+  });
+}
+
+/** POST /api/storage/migrate-to-markdown: SQLite -> markdown files, all or nothing. */
+export function migrateToMarkdown(ws: Workspace): Promise<MigrationResult> {
+  return ws.mutate(async () => {
+    const source = ws.store;
+    if (source.provider === 'markdown') throw new ValidationError('cards are already stored as Markdown files; nothing to migrate');
+    if (!(source instanceof SqliteCardStore)) {
+      throw new ValidationError(`migrate-to-markdown moves cards from the built-in SQLite storage; the active card.storage provider is "${source.provider}"`);
+    }
+    const { cards, skipped } = await readSource(source);
+    const target = new MarkdownCardStore(ws.root, ws.kanbanDir);
+    try {
+      const write = await writeMarkdownTarget(target, cards, ws.kanbanDir);
+      await switchTo(ws, target, write, null);
+      const result: MigrationResult = { from: 'sqlite', to: 'markdown', sqlitePath: source.sqlitePath, ...summary(cards), skipped, source: `${source.sqlitePath} (SQLite database, left in place)`, movedAside: rel(ws, write.movedAside) };
+      ws.emit('storage.migrated', null, { ...result });
+      return result;
+    } catch (error) {
+      throw failure('writing the Markdown files', error);
+    }
+  });
+}
+
+function describePath(store: CardStore): string {
+  return store instanceof SqliteCardStore ? store.sqlitePath : store.provider;
+}
+
+function rel(ws: Workspace, file: string | null): string | null {
+  return file === null ? null : path.relative(ws.root, file).split(path.sep).join('/');
+}

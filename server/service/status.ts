@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import type { RequestContext } from '../api/route';
+import type { Workspace } from './workspace';
+import { currentIdentityProvider } from '../auth/currentProvider';
+
+export function describeStorage(ws: Workspace) {
+  return {
+    card: { provider: ws.store.provider, ...(ws.store.describe?.() ?? {}) },
+    attachment: { provider: ws.attachments.provider },
+    webhook: { provider: 'built-in', deliveryQueue: '.kanban/.state/webhooks' },
+    cardState: { provider: ws.cardStates.store.provider },
+    filesystem: { kanbanDir: ws.kanbanDir, configPath: ws.configPath, watch: ws.watching },
+  };
+}
+
+export function describeWorkspace(ws: Workspace) {
+  const identityProvider = currentIdentityProvider(ws);
+  return {
+    root: ws.root,
+    configPath: ws.configPath,
+    configExists: existsSync(ws.configPath),
+    kanbanDir: ws.kanbanDir,
+    port: ws.options.port ?? null,
+    defaultBoard: ws.defaultBoardId,
+    boards: ws.config.boards.map((b) => b.id),
+    cardCount: ws.index.allCards().length,
+    providers: describeStorage(ws),
+    auth: { provider: identityProvider?.id ?? null, enabled: identityProvider !== null },
+    watcher: { supported: true, active: ws.watching },
+    invalidFiles: ws.invalidFiles,
+    revision: ws.events.revision,
+  };
+}
+
+export function describeCardState(ctx: RequestContext) {
+  const { ws } = ctx;
+  const provider = currentIdentityProvider(ws);
+  const unavailable = ws.authHealth.identityUnavailable;
+  return {
+    provider: ws.cardStates.store.provider,
+    backend: ws.cardStates.store.provider === 'sqlite' ? 'sqlite' : 'file',
+    available: true,
+    defaultActor: { id: 'default', usedWhen: 'no auth.identity provider is configured' },
+    actor: provider ? ctx.auth.identity?.subject ?? null : 'default',
+    identity: {
+      provider: provider?.id ?? null,
+      required: provider !== null,
+      available: unavailable === null,
+      // Card-state calls fail with "identity unavailable" (400) while the provider cannot identify callers.
+      error: unavailable?.message ?? null,
+      since: unavailable?.at ?? null,
+    },
+  };
+}
+
+/** Auth metadata and what this request carried; the token itself is never echoed. */
+export function describeAuth(ctx: RequestContext) {
+  const { auth } = ctx;
+  return {
+    provider: auth.provider,
+    enabled: auth.enabled,
+    credential: auth.credential,
+    subject: auth.identity?.subject ?? null,
+    role: auth.identity?.role ?? null,
+    // Set when the provider could not tell who holds the credential (its own words, token removed).
+    identityError: auth.identityError,
+  };
+}

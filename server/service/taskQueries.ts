@@ -1,0 +1,88 @@
+import { ConflictError, NotFoundError } from '../core/errors';
+import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
+import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
+import { taskView } from './views';
+import type { Workspace } from './workspace';
+
+/** Find a card on a board by exact id, else unique prefix, else unique substring. */
+export function resolveCard(ws: Workspace, boardId: string, idish: string): Card {
+  ws.board(boardId);
+  const exact = ws.index.get(boardId, idish);
+  if (exact) return exact;
+  const cards = [...ws.index.cardsOf(boardId)];
+  for (const matches of [cards.filter((c) => c.id.startsWith(idish)), cards.filter((c) => c.id.includes(idish))]) {
+    if (matches.length === 1) return matches[0];
+    if (matches.length > 1) {
+      const names = matches.slice(0, 10).map((c) => c.id).join(', ');
+      throw new ConflictError(`"${idish}" matches ${matches.length} cards on board "${boardId}" (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`);
+    }
+  }
+  throw new NotFoundError(`no card matching "${idish}" on board "${boardId}"`);
+}
+
+export interface TaskQuery {
+  q?: string;
+  fuzzy?: boolean;
+  status?: string;
+  priority?: Priority;
+  assignee?: string;
+  label?: string;
+  labelGroup?: string;
+  includeDeleted?: boolean;
+  meta?: MetaFilter[];
+  /** Whose card state the views carry. */
+  actor?: string;
+}
+
+/** Board columns in order, then statuses that only exist in files (hand-made folders), then deleted. */
+function statusOrder(ws: Workspace, boardId: string, includeDeleted: boolean): string[] {
+  const columns = ws.board(boardId).columns.map((c) => c.id);
+  const known = new Set([...columns, DELETED_STATUS]);
+  const strays = [...ws.index.statusesOf(boardId)].filter((s) => !known.has(s)).sort();
+  return [...columns, ...strays, ...(includeDeleted ? [DELETED_STATUS] : [])];
+}
+
+function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
+  const assignee = query.assignee?.toLowerCase();
+  const label = query.label?.toLowerCase();
+  const groupLabels = query.labelGroup === undefined ? null : labelsInGroup(ws, query.labelGroup);
+  return (card: Card): boolean => {
+    if (query.priority && card.priority !== query.priority) return false;
+    if (assignee !== undefined && (card.assignee ?? '').toLowerCase() !== assignee) return false;
+    if (label !== undefined && !card.labels.some((l) => l.toLowerCase() === label)) return false;
+    if (groupLabels && !card.labels.some((l) => groupLabels.has(l))) return false;
+    return metaFilters.every((f) => metaMatches(card, f, fuzzy));
+  };
+}
+
+function labelsInGroup(ws: Workspace, group: string): Set<string> {
+  const wanted = group.toLowerCase();
+  return new Set(Object.entries(ws.config.labels).filter(([, d]) => d.group?.toLowerCase() === wanted).map(([name]) => name));
+}
+
+export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): TaskView[] {
+  if (query.priority && !PRIORITIES.includes(query.priority)) return [];
+  const parsed = parseQuery(query.q ?? '');
+  const metaFilters = [...(query.meta ?? []), ...parsed.meta];
+  const fuzzy = query.fuzzy === true;
+  const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
+  const keep = filterPredicate(ws, query, fuzzy, metaFilters);
+  const statuses = statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+
+  if (fuzzy && parsed.text !== '') {
+    const allowed = new Set(statuses);
+    return ws.index
+      .fuzzyIndex(boardId)
+      .search(parsed.text)
+      .map((result) => result.item.card)
+      .filter((card) => allowed.has(card.status) && keep(card))
+      .map((card) => taskView(ws, card, { actor: query.actor }));
+  }
+  const views: TaskView[] = [];
+  for (const status of statuses) {
+    ws.index.column(boardId, status).forEach((card, position) => {
+      if (keep(card) && exactTextMatch(card, parsed.text)) views.push(taskView(ws, card, { position, actor: query.actor }));
+    });
+  }
+  return views;
+}

@@ -1,0 +1,222 @@
+import { ConflictError, ValidationError } from '../core/errors';
+import { baseCardId, cardIdCandidates } from '../core/ids';
+import { DELETED_STATUS, titleOf, type BoardConfig, type Card, type CardForm, type Priority } from '../core/model';
+import { OrderingExhaustedError, keyBetween, spreadKeys } from '../core/ordering';
+import { effectiveDefaultPriority, effectiveDefaultStatus } from './boards';
+import { resolveCard } from './taskQueries';
+import { checkIsoDate, checkLabelName, checkPriority } from './validate';
+import { taskView } from './views';
+import { relocateCardBelongings, removeCardBelongings } from './cardBelongings';
+import type { Workspace } from './workspace';
+
+export interface TaskFields {
+  content?: string;
+  status?: string;
+  priority?: Priority;
+  assignee?: string | null;
+  dueDate?: string | null;
+  labels?: string[];
+  metadata?: Record<string, unknown>;
+  forms?: CardForm[];
+  formData?: Record<string, Record<string, unknown>>;
+  actions?: string[] | Record<string, string>;
+}
+
+function checkStatus(board: BoardConfig, status: string, allowDeleted: boolean): string {
+  if (allowDeleted && status === DELETED_STATUS) return status;
+  if (!board.columns.some((c) => c.id === status)) {
+    throw new ValidationError(`status "${status}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
+  }
+  return status;
+}
+
+function checkContent(content: string): string {
+  if (titleOf(content) === '') throw new ValidationError('content must not be empty: start it with a "# Title" heading');
+  // Card files use LF; reading a file turns CRLF into LF, so storing CRLF would change the content on restart.
+  return content.replace(/\r\n?/g, '\n');
+}
+
+/** Apply validated field changes to a card (no status or order handling here). */
+function applyFields(card: Card, fields: TaskFields): Card {
+  const next: Card = { ...card };
+  if (fields.content !== undefined) next.content = checkContent(fields.content);
+  if (fields.priority !== undefined) next.priority = checkPriority(fields.priority);
+  if (fields.assignee !== undefined) next.assignee = fields.assignee?.trim() || undefined;
+  if (fields.dueDate !== undefined) next.dueDate = fields.dueDate === null || fields.dueDate === '' ? undefined : checkIsoDate(fields.dueDate, 'dueDate');
+  if (fields.labels !== undefined) next.labels = [...new Set(fields.labels.map(checkLabelName))];
+  if (fields.metadata !== undefined) next.metadata = fields.metadata;
+  if (fields.forms !== undefined) next.forms = fields.forms;
+  if (fields.formData !== undefined) next.formData = fields.formData;
+  if (fields.actions !== undefined) next.actions = fields.actions;
+  return next;
+}
+
+function lastColumnOf(board: BoardConfig): string | undefined {
+  return board.columns[board.columns.length - 1]?.id;
+}
+
+function withCompletion(card: Card, board: BoardConfig, now: string): Card {
+  const done = card.status === lastColumnOf(board);
+  if (done && !card.completedAt) return { ...card, completedAt: now };
+  if (!done && card.completedAt) return { ...card, completedAt: undefined };
+  return card;
+}
+
+/** The key after the last keyed card of a column. */
+function appendKey(ws: Workspace, boardId: string, status: string, excludeId?: string): string {
+  const keyed = ws.index.column(boardId, status).filter((c) => c.order !== '' && c.id !== excludeId);
+  return keyBetween(keyed.length ? keyed[keyed.length - 1].order : null, null);
+}
+
+export async function createTask(ws: Workspace, boardId: string, fields: TaskFields & { content: string }) {
+  return ws.mutate(async () => {
+    const board = ws.board(boardId);
+    const status = checkStatus(board, fields.status ?? effectiveDefaultStatus(ws, board), false);
+    const now = new Date();
+    const stamp = now.toISOString();
+    const draft = applyFields(
+      {
+        id: '', boardId, status, content: '', priority: effectiveDefaultPriority(ws, board), labels: [], metadata: {}, forms: [],
+        formData: {}, attachments: [], comments: [], order: appendKey(ws, boardId, status), created: stamp, modified: stamp,
+      },
+      fields,
+    );
+    const card = withCompletion(draft, board, stamp);
+    let attempts = 0;
+    for (const id of cardIdCandidates(baseCardId(titleOf(card.content), now))) {
+      if (++attempts > 1000) throw new ConflictError('could not find a free card id; too many cards share this title today');
+      if (ws.index.hasId(id)) continue;
+      const candidate = { ...card, id };
+      if (await ws.store.create(candidate)) {
+        ws.index.put(candidate);
+        ws.emit('task.created', boardId, { taskId: id }, candidate);
+        return taskView(ws, candidate, { withComments: true });
+      }
+    }
+    throw new ConflictError('could not claim a card id');
+  });
+}
+
+/** Write a changed card and put it in the index. */
+export async function saveCard(ws: Workspace, card: Card, previous: Card): Promise<void> {
+  await ws.store.update(card, previous);
+  ws.index.put(card);
+}
+
+export async function updateTask(ws: Workspace, boardId: string, idish: string, fields: TaskFields) {
+  return ws.mutate(async () => {
+    const board = ws.board(boardId);
+    const previous = resolveCard(ws, boardId, idish);
+    const now = new Date().toISOString();
+    let card = applyFields(previous, fields);
+    const moved = fields.status !== undefined && fields.status !== previous.status;
+    if (moved) {
+      card.status = checkStatus(board, fields.status as string, true);
+      card.order = appendKey(ws, boardId, card.status, card.id);
+    }
+    card = withCompletion({ ...card, modified: now }, board, now);
+    await saveCard(ws, card, previous);
+    if (moved) ws.emit('task.moved', boardId, { taskId: card.id, from: previous.status, to: card.status }, card);
+    else ws.emit('task.updated', boardId, { taskId: card.id, fields: Object.keys(fields) }, card);
+    return taskView(ws, card, { withComments: true });
+  });
+}
+
+/** The ordering key for a card placed at `position` in `status`, re-keying the column when it must. */
+async function keyForPosition(ws: Workspace, card: Card, status: string, position: number): Promise<string> {
+  const others = ws.index.column(card.boardId, status).filter((c) => c.id !== card.id);
+  const at = Math.max(0, Math.min(position, others.length));
+  const before = others[at - 1];
+  const after = others[at];
+  const keysUsable = (!before || before.order !== '') && (!after || after.order !== '') && (!before || !after || before.order < after.order);
+  if (keysUsable) {
+    try {
+      return keyBetween(before?.order ?? null, after?.order ?? null);
+    } catch (error) {
+      if (!(error instanceof OrderingExhaustedError)) throw error;
+    }
+  }
+  // Hand-edited files can leave missing or equal keys: give the column fresh, evenly spread keys
+  // (rare, and the only case where a move rewrites more than the moved card).
+  const keys = spreadKeys(others.length + 1);
+  const ordered = [...others.slice(0, at), card, ...others.slice(at)];
+  for (let i = 0; i < ordered.length; i++) {
+    const other = ordered[i];
+    if (other !== card && other.order !== keys[i]) await saveCard(ws, { ...other, order: keys[i] }, other);
+  }
+  return keys[at];
+}
+
+export async function moveTask(ws: Workspace, boardId: string, idish: string, status: string, position = 0) {
+  return ws.mutate(async () => {
+    if (!Number.isInteger(position) || position < 0) throw new ValidationError('position must be a whole number, 0 or more');
+    const board = ws.board(boardId);
+    const previous = resolveCard(ws, boardId, idish);
+    checkStatus(board, status, true);
+    const now = new Date().toISOString();
+    const order = await keyForPosition(ws, previous, status, position);
+    const card = withCompletion({ ...previous, status, order, modified: now }, board, now);
+    await saveCard(ws, card, previous);
+    ws.emit('task.moved', boardId, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card) }, card);
+    return taskView(ws, card, { withComments: true });
+  });
+}
+
+export async function softDeleteTask(ws: Workspace, boardId: string, idish: string) {
+  return ws.mutate(async () => {
+    const previous = resolveCard(ws, boardId, idish);
+    if (previous.status === DELETED_STATUS) return taskView(ws, previous, { withComments: true });
+    const now = new Date().toISOString();
+    const card: Card = { ...previous, status: DELETED_STATUS, order: appendKey(ws, boardId, DELETED_STATUS), modified: now, completedAt: undefined };
+    await saveCard(ws, card, previous);
+    ws.emit('task.deleted', boardId, { taskId: card.id, permanent: false, previousStatus: previous.status }, card);
+    return taskView(ws, card, { withComments: true });
+  });
+}
+
+export async function permanentDeleteTask(ws: Workspace, boardId: string, idish: string) {
+  return ws.mutate(async () => {
+    const card = resolveCard(ws, boardId, idish);
+    const view = taskView(ws, card, { withComments: true });
+    await ws.store.remove(card);
+    ws.index.remove(card);
+    await removeCardBelongings(ws, card);
+    ws.events.emit('task.deleted', boardId, { taskId: card.id, permanent: true }, view);
+    return { deleted: card.id };
+  });
+}
+
+/** Find the card a transfer names: exact id on any board, else a partial id on the default board. */
+function findTransferSource(ws: Workspace, destinationId: string, idish: string): Card {
+  const exact = ws.index.findById(idish);
+  if (exact) return exact;
+  const boards = [ws.defaultBoardId, ...ws.config.boards.map((b) => b.id).filter((id) => id !== ws.defaultBoardId && id !== destinationId)];
+  let lastError: unknown;
+  for (const boardId of boards) {
+    try {
+      return resolveCard(ws, boardId, idish);
+    } catch (error) {
+      lastError = error;
+      if (error instanceof ConflictError) throw error;
+    }
+  }
+  throw lastError;
+}
+
+export async function transferTask(ws: Workspace, destinationId: string, idish: string, targetStatus?: string) {
+  return ws.mutate(async () => {
+    const destination = ws.board(destinationId);
+    const previous = findTransferSource(ws, destinationId, idish);
+    if (previous.boardId === destinationId) throw new ValidationError(`card "${previous.id}" is already on board "${destinationId}"`);
+    const status = checkStatus(destination, targetStatus ?? effectiveDefaultStatus(ws, destination), false);
+    const now = new Date().toISOString();
+    const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now };
+    const card = withCompletion(moved, destination, now);
+    await relocateCardBelongings(ws, previous, card);
+    await ws.store.update(card, previous);
+    ws.index.remove(previous);
+    ws.index.put(card);
+    ws.emit('task.moved', destinationId, { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status }, card);
+    return taskView(ws, card, { withComments: true });
+  });
+}

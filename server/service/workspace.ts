@@ -1,0 +1,145 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../core/atomicFile';
+import { CardIndex } from '../core/cardIndex';
+import { EventBus, type EventName } from '../core/events';
+import type { BoardConfig, Card } from '../core/model';
+import { NotFoundError } from '../core/errors';
+import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../config/parseConfig';
+import type { KanbanConfig } from '../config/types';
+import type { CardStore, InvalidFile } from '../storage/cardStore';
+import { createAttachmentStore, createCardStateStore, createCardStore, type ProviderContext } from '../storage/providers';
+import type { AttachmentStore } from '../storage/attachmentStore';
+import { CardStates } from './cardState';
+import type { IdentityProvider } from '../auth/identity';
+import type { AuthHealth } from '../auth/gate';
+import { loadIdentityProvider } from '../auth/loadProvider';
+import { taskView } from './views';
+
+export interface WorkspaceOptions {
+  root: string;
+  /** Port the HTTP server listens on, when one runs; reported by /api/workspace. */
+  port?: number;
+}
+
+/**
+ * The state of one workspace: its config, its card store and the in-memory index, plus the one
+ * event stream. Operations live in the modules beside this file; every mutation runs through
+ * `mutate`, one at a time, so the index and the files never disagree.
+ */
+export class Workspace {
+  readonly events = new EventBus();
+  readonly index = new CardIndex();
+  invalidFiles: InvalidFile[] = [];
+  /** The card a board UI opened last (GET /tasks/active). */
+  activeTask: { boardId: string; id: string } | null = null;
+  /** Text of `.kanban.json` as we last wrote or read it, so the watcher can ignore our echoes. */
+  configText: string | null = null;
+  /** The auth.identity provider, or null when the API is open (decisions.md: Auth). */
+  identityProvider: IdentityProvider | null = null;
+  readonly authHealth: AuthHealth = { identityUnavailable: null };
+  /** Whether a file watcher keeps the index in step with hand edits. */
+  watching = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly root: string,
+    public config: KanbanConfig,
+    public store: CardStore,
+    public attachments: AttachmentStore,
+    readonly cardStates: CardStates,
+    readonly options: WorkspaceOptions,
+  ) {}
+
+  get kanbanDir(): string {
+    return path.join(this.root, '.kanban');
+  }
+
+  get configPath(): string {
+    return path.join(this.root, '.kanban.json');
+  }
+
+  static async open(options: WorkspaceOptions): Promise<Workspace> {
+    const root = path.resolve(options.root);
+    const stat = await fs.stat(root).catch(() => null);
+    if (!stat?.isDirectory()) throw new Error(`workspace folder ${root} does not exist or is not a folder`);
+    const { config, text } = await loadConfigFile(path.join(root, '.kanban.json'));
+    const context: ProviderContext = { root, kanbanDir: path.join(root, '.kanban'), plugins: config.plugins };
+    const store = await createCardStore(context);
+    const attachments = await createAttachmentStore(context);
+    const cardStates = new CardStates(await createCardStateStore(context));
+    const workspace = new Workspace(root, config, store, attachments, cardStates, options);
+    workspace.configText = text;
+    workspace.identityProvider = loadIdentityProvider(config.plugins['auth.identity'], root);
+    await workspace.reload();
+    await cardStates.load();
+    return workspace;
+  }
+
+  /** Rebuild the index from the store (start-up, or after a provider switch). */
+  async reload(): Promise<void> {
+    const { cards, invalid } = await this.store.loadAll();
+    this.index.clear();
+    for (const card of cards) this.index.put(card);
+    this.invalidFiles = invalid;
+    for (const file of invalid) console.warn(`kanban: skipped ${file.path}: ${file.reason}`);
+  }
+
+  /** Run a mutation after every earlier one has finished. */
+  mutate<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation, operation);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Apply a change to a copy of the config, write it atomically, then make it current. */
+  async updateConfig(change: (draft: KanbanConfig) => void): Promise<KanbanConfig> {
+    const draft = structuredClone(this.config);
+    change(draft);
+    const text = serializeConfig(draft);
+    this.configText = text;
+    await writeFileAtomic(this.configPath, text);
+    this.config = draft;
+    return draft;
+  }
+
+  board(boardId: string): BoardConfig {
+    const board = this.config.boards.find((b) => b.id === boardId);
+    if (!board) throw new NotFoundError(`board "${boardId}" not found`);
+    return board;
+  }
+
+  get defaultBoardId(): string {
+    return this.config.defaultBoard;
+  }
+
+  /** Emit one event; task-related events carry the card's full read model. */
+  emit(event: EventName, boardId: string | null, data: Record<string, unknown>, card?: Card): void {
+    this.events.emit(event, boardId, data, card ? taskView(this, card, { withComments: true }) : undefined);
+  }
+
+  get stateDir(): string {
+    return path.join(this.kanbanDir, '.state');
+  }
+
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    await Promise.all([this.store.close(), this.attachments.close(), this.cardStates.store.close()]);
+  }
+}
+
+async function loadConfigFile(file: string): Promise<{ config: KanbanConfig; text: string | null }> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: defaultConfig(), text: null };
+    throw error;
+  }
+  try {
+    return { config: parseConfig(text), text };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new Error(`${file} is invalid at ${error.message}`);
+    throw error;
+  }
+}

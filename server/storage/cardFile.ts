@@ -1,0 +1,155 @@
+import * as yaml from 'js-yaml';
+import { PRIORITIES } from '../core/model';
+import type { Card, CardForm, Comment, Priority } from '../core/model';
+import { isValidKey } from '../core/ordering';
+
+/** Why a card file could not be read; reported by /api/workspace, never fatal. */
+export class CardFileError extends Error {}
+
+const YAML_OPTIONS = { schema: yaml.CORE_SCHEMA } as const;
+
+type Json = Record<string, unknown>;
+
+/** Frontmatter keys in the order they are written, so an edit is a small, stable diff. */
+function frontmatterOf(card: Card): Json {
+  const fm: Json = { id: card.id, priority: card.priority };
+  if (card.assignee) fm.assignee = card.assignee;
+  if (card.dueDate) fm.dueDate = card.dueDate;
+  if (card.labels.length) fm.labels = card.labels;
+  if (Object.keys(card.metadata).length) fm.metadata = card.metadata;
+  if (card.forms.length) fm.forms = card.forms;
+  if (Object.keys(card.formData).length) fm.formData = card.formData;
+  if (card.actions !== undefined) fm.actions = card.actions;
+  if (card.attachments.length) fm.attachments = card.attachments;
+  fm.order = card.order;
+  fm.created = card.created;
+  fm.modified = card.modified;
+  if (card.completedAt) fm.completedAt = card.completedAt;
+  if (card.comments.length) fm.comments = card.comments.map(commentFrontmatter);
+  return fm;
+}
+
+function commentFrontmatter(comment: Comment): Json {
+  const out: Json = { id: comment.id, author: comment.author, created: comment.created };
+  if (comment.modified) out.modified = comment.modified;
+  out.content = comment.content;
+  return out;
+}
+
+/** The Markdown text of a card file: YAML frontmatter, a blank line, then the content. */
+export function serializeCard(card: Card): string {
+  const fm = yaml.dump(frontmatterOf(card), { ...YAML_OPTIONS, lineWidth: -1, noRefs: true, sortKeys: false });
+  return `---\n${fm}---\n\n${card.content}`;
+}
+
+function splitFrontmatter(text: string): { fm: string; body: string } {
+  const normalized = text.replace(/\r\n/g, '\n');
+  if (!normalized.startsWith('---\n')) throw new CardFileError('missing YAML frontmatter (the file must start with ---)');
+  const end = normalized.indexOf('\n---', 3);
+  if (end < 0) throw new CardFileError('frontmatter is not closed by a --- line');
+  let bodyStart = end + 4;
+  // The closing line may carry trailing spaces; the body starts on the next line.
+  const lineEnd = normalized.indexOf('\n', bodyStart);
+  const rest = lineEnd < 0 ? normalized.slice(bodyStart) : normalized.slice(bodyStart, lineEnd);
+  if (rest.trim() !== '') throw new CardFileError('frontmatter is not closed by a --- line');
+  bodyStart = lineEnd < 0 ? normalized.length : lineEnd + 1;
+  let body = normalized.slice(bodyStart);
+  if (body.startsWith('\n')) body = body.slice(1);
+  return { fm: normalized.slice(4, end + 1), body };
+}
+
+function str(value: unknown, key: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new CardFileError(`"${key}" must be text`);
+}
+
+function strList(value: unknown, key: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new CardFileError(`"${key}" must be a list`);
+  return value.map((v) => str(v, key) ?? '').filter((v) => v !== '');
+}
+
+function obj(value: unknown, key: string): Json {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new CardFileError(`"${key}" must be a mapping`);
+  return value as Json;
+}
+
+function parseComments(value: unknown): Comment[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new CardFileError('"comments" must be a list');
+  return value.map((raw, i) => {
+    const c = obj(raw, `comments[${i}]`);
+    const id = str(c.id, 'comments.id');
+    if (!id) throw new CardFileError(`comments[${i}] has no id`);
+    return {
+      id,
+      author: str(c.author, 'comments.author') ?? '',
+      content: typeof c.content === 'string' ? c.content : str(c.content, 'comments.content') ?? '',
+      created: str(c.created, 'comments.created') ?? '',
+      ...(c.modified ? { modified: str(c.modified, 'comments.modified') } : {}),
+    };
+  });
+}
+
+function parseActions(value: unknown): Card['actions'] {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) return strList(value, 'actions');
+  const map = obj(value, 'actions');
+  const out: Record<string, string> = {};
+  for (const [key, title] of Object.entries(map)) out[key] = str(title, `actions.${key}`) ?? key;
+  return out;
+}
+
+function loadFrontmatter(fm: string): unknown {
+  let documents: unknown[];
+  try {
+    // js-yaml's load() refuses an empty source, but `---` followed by `---` (or only YAML comments)
+    // is a fine hand-written card with default fields.
+    documents = yaml.loadAll(fm, YAML_OPTIONS);
+  } catch (error) {
+    throw new CardFileError(`frontmatter is not valid YAML: ${(error as yaml.YAMLException).reason ?? (error as Error).message}`);
+  }
+  if (documents.length > 1) throw new CardFileError('frontmatter holds more than one YAML document');
+  return documents[0] ?? {};
+}
+
+export interface CardLocation {
+  id: string;
+  boardId: string;
+  status: string;
+  /** Used for `created`/`modified` when a hand-written file lacks them. */
+  fileTime: string;
+}
+
+/** Parse a card file. The location (file name and folders) decides id, board and status. */
+export function parseCard(text: string, where: CardLocation): Card {
+  const { fm, body } = splitFrontmatter(text);
+  const f = obj(loadFrontmatter(fm), 'frontmatter');
+  const priority = str(f.priority, 'priority') ?? 'medium';
+  if (!PRIORITIES.includes(priority as Priority)) throw new CardFileError(`"priority" must be one of ${PRIORITIES.join(', ')}`);
+  const created = str(f.created, 'created') ?? where.fileTime;
+  return {
+    id: where.id,
+    boardId: where.boardId,
+    status: where.status,
+    content: body,
+    priority: priority as Priority,
+    assignee: str(f.assignee, 'assignee'),
+    dueDate: str(f.dueDate, 'dueDate'),
+    labels: strList(f.labels, 'labels'),
+    metadata: obj(f.metadata, 'metadata'),
+    forms: (Array.isArray(f.forms) ? f.forms : []) as CardForm[],
+    formData: obj(f.formData, 'formData') as Card['formData'],
+    actions: parseActions(f.actions),
+    attachments: strList(f.attachments, 'attachments'),
+    comments: parseComments(f.comments),
+    // A missing or hand-mangled key sorts the card last; the next move in its column re-keys it.
+    order: isValidKey(f.order) ? f.order : '',
+    created,
+    modified: str(f.modified, 'modified') ?? created,
+    completedAt: str(f.completedAt, 'completedAt'),
+  };
+}

@@ -1,0 +1,130 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Card } from '../../core/model';
+import { createFileExclusive, isTempFile, writeFileAtomic } from '../../core/atomicFile';
+import { CardFileError, parseCard, serializeCard } from '../cardFile';
+import type { CardStore, InvalidFile, LoadResult } from '../cardStore';
+
+/** Folders under a board that hold something other than cards. */
+export const RESERVED_BOARD_FOLDERS = new Set(['attachments', 'logs']);
+
+const READ_CONCURRENCY = 64;
+
+/** Cards as Markdown files: `.kanban/boards/<boardId>/<status>/<cardId>.md`. */
+export class MarkdownCardStore implements CardStore {
+  readonly provider = 'markdown';
+  /** Paths we wrote last, with their content, so the file watcher can ignore our own echoes. */
+  readonly ownWrites = new Map<string, string>();
+
+  constructor(readonly root: string, readonly kanbanDir: string) {}
+
+  filePathOf(card: Pick<Card, 'id' | 'boardId' | 'status'>): string {
+    return path.relative(this.root, this.absolutePath(card)).split(path.sep).join('/');
+  }
+
+  absolutePath(card: Pick<Card, 'id' | 'boardId' | 'status'>): string {
+    return path.join(this.kanbanDir, 'boards', card.boardId, card.status, `${card.id}.md`);
+  }
+
+  async loadAll(): Promise<LoadResult> {
+    const files = await this.listCardFiles();
+    const cards: Card[] = [];
+    const invalid: InvalidFile[] = [];
+    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+      const batch = files.slice(i, i + READ_CONCURRENCY);
+      const results = await Promise.all(batch.map((file) => this.readCardFile(file)));
+      for (const result of results) {
+        if ('card' in result) cards.push(result.card);
+        else invalid.push(result.invalid);
+      }
+    }
+    return { cards, invalid };
+  }
+
+  /** Every `<board>/<status>/<id>.md` under the boards folder. */
+  async listCardFiles(): Promise<string[]> {
+    const boardsDir = path.join(this.kanbanDir, 'boards');
+    const files: string[] = [];
+    for (const board of await readDirs(boardsDir)) {
+      for (const status of await readDirs(path.join(boardsDir, board))) {
+        if (RESERVED_BOARD_FOLDERS.has(status)) continue;
+        const dir = path.join(boardsDir, board, status);
+        const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+          if (entry.isFile() && entry.name.endsWith('.md') && !isTempFile(entry.name)) files.push(path.join(dir, entry.name));
+        }
+      }
+    }
+    return files;
+  }
+
+  /** Read and parse one card file given its absolute path. */
+  async readCardFile(file: string): Promise<{ card: Card } | { invalid: InvalidFile }> {
+    const relative = path.relative(this.root, file).split(path.sep).join('/');
+    const location = this.locate(file);
+    if (!location) return { invalid: { path: relative, reason: 'not in a <board>/<status>/ folder' } };
+    try {
+      const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
+      return { card: parseCard(text, { ...location, fileTime: stat.mtime.toISOString() }) };
+    } catch (error) {
+      const reason = error instanceof CardFileError ? error.message : `cannot read: ${(error as Error).message}`;
+      return { invalid: { path: relative, reason } };
+    }
+  }
+
+  /** Board, status and id from a card file's absolute path, or null when it is not a card path. */
+  locate(file: string): { id: string; boardId: string; status: string } | null {
+    const parts = path.relative(path.join(this.kanbanDir, 'boards'), file).split(path.sep);
+    if (parts.length !== 3 || !parts[2].endsWith('.md') || parts[0].startsWith('..')) return null;
+    if (RESERVED_BOARD_FOLDERS.has(parts[1])) return null;
+    return { boardId: parts[0], status: parts[1], id: parts[2].slice(0, -3) };
+  }
+
+  async create(card: Card): Promise<boolean> {
+    if (await this.existsAnywhere(card.id)) return false;
+    const text = serializeCard(card);
+    const file = this.absolutePath(card);
+    this.ownWrites.set(file, text);
+    const created = await createFileExclusive(file, text);
+    if (!created) this.ownWrites.delete(file);
+    return created;
+  }
+
+  async update(card: Card, previous: Card): Promise<void> {
+    const text = serializeCard(card);
+    const file = this.absolutePath(card);
+    this.ownWrites.set(file, text);
+    await writeFileAtomic(file, text);
+    const oldFile = this.absolutePath(previous);
+    if (oldFile !== file) {
+      this.ownWrites.set(oldFile, '');
+      await fs.rm(oldFile, { force: true });
+    }
+  }
+
+  async remove(card: Card): Promise<void> {
+    const file = this.absolutePath(card);
+    this.ownWrites.set(file, '');
+    await fs.rm(file, { force: true });
+  }
+
+  /** Another process may have claimed the id in a different board or status folder. */
+  private async existsAnywhere(id: string): Promise<boolean> {
+    const boardsDir = path.join(this.kanbanDir, 'boards');
+    for (const board of await readDirs(boardsDir)) {
+      for (const status of await readDirs(path.join(boardsDir, board))) {
+        if (RESERVED_BOARD_FOLDERS.has(status)) continue;
+        const exists = await fs.access(path.join(boardsDir, board, status, `${id}.md`)).then(() => true, () => false);
+        if (exists) return true;
+      }
+    }
+    return false;
+  }
+
+  async close(): Promise<void> {}
+}
+
+async function readDirs(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+}

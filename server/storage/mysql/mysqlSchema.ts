@@ -1,0 +1,72 @@
+import type { MysqlDatabase } from './mysqlDatabase';
+import { MysqlOpenError } from './mysqlDatabase';
+
+const SCHEMA_VERSION = 1;
+const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
+
+/**
+ * The card tables, created on first use. utf8mb4 holds any text (emoji included); the binary
+ * collation keeps ids exact (no case or accent folding). Ids get 255 characters, enough for any
+ * slug or hand-made file name, and within InnoDB's key size for the composite keys.
+ */
+const TABLES = [
+  `CREATE TABLE IF NOT EXISTS kanban_schema (
+    part VARCHAR(64) NOT NULL PRIMARY KEY,
+    version INT NOT NULL
+  ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_cards (
+    id VARCHAR(255) NOT NULL,
+    board_id VARCHAR(255) NOT NULL,
+    status VARCHAR(255) NOT NULL,
+    order_key TEXT NOT NULL,
+    content LONGTEXT NOT NULL,
+    priority VARCHAR(16) NOT NULL,
+    assignee TEXT NULL,
+    due_date TEXT NULL,
+    labels LONGTEXT NOT NULL,
+    metadata LONGTEXT NOT NULL,
+    forms LONGTEXT NOT NULL,
+    form_data LONGTEXT NOT NULL,
+    actions LONGTEXT NULL,
+    attachments LONGTEXT NOT NULL,
+    created VARCHAR(64) NOT NULL,
+    modified VARCHAR(64) NOT NULL,
+    completed_at VARCHAR(64) NULL,
+    PRIMARY KEY (id),
+    KEY kanban_cards_board_status (board_id, status),
+    KEY kanban_cards_status (status)
+  ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_comments (
+    card_id VARCHAR(255) NOT NULL,
+    id VARCHAR(255) NOT NULL,
+    seq_no INT NOT NULL,
+    author TEXT NOT NULL,
+    content LONGTEXT NOT NULL,
+    created VARCHAR(64) NOT NULL,
+    modified VARCHAR(64) NULL,
+    PRIMARY KEY (card_id, id),
+    KEY kanban_comments_order (card_id, seq_no)
+  ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_changes (
+    seq BIGINT NOT NULL AUTO_INCREMENT,
+    card_id VARCHAR(255) NOT NULL,
+    board_id VARCHAR(255) NOT NULL,
+    kind VARCHAR(16) NOT NULL,
+    origin VARCHAR(32) NOT NULL,
+    changed_at VARCHAR(32) NOT NULL,
+    PRIMARY KEY (seq),
+    KEY kanban_changes_time (changed_at)
+  ) ${TABLE_OPTIONS}`,
+];
+
+/** Create the tables when missing; refuse a database written by a newer schema. */
+export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
+  // DDL commits implicitly in MySQL, so each statement stands alone; IF NOT EXISTS makes a race harmless.
+  for (const ddl of TABLES) await db.pool.query(ddl);
+  await db.pool.query('INSERT IGNORE INTO kanban_schema (part, version) VALUES (?, ?)', ['cards', SCHEMA_VERSION]);
+  const rows = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', ['cards']);
+  const version = Number(rows[0]?.version ?? SCHEMA_VERSION);
+  if (version > SCHEMA_VERSION) {
+    throw new MysqlOpenError(`its card tables have schema version ${version}, newer than this service knows (${SCHEMA_VERSION}); update the service`, 'database');
+  }
+}

@@ -1,0 +1,164 @@
+import * as path from 'node:path';
+import type { PluginEntry } from '../config/types';
+import type { CardStore } from './cardStore';
+import { MarkdownCardStore } from './markdown/markdownCardStore';
+import type { AttachmentStore } from './attachmentStore';
+import type { CardStateStore } from './cardStateStore';
+import { LocalFsAttachmentStore } from './localfs/localFsAttachmentStore';
+import { FileCardStateStore } from './state/fileCardStateStore';
+import { ProviderError, ProviderOptions, envFlag } from './providerOptions';
+import { DEFAULT_SQLITE_PATH, SqliteCardStore, type SqliteLocation } from './sqlite/sqliteCardStore';
+import { MysqlCardStore, type MysqlSettings } from './mysql/mysqlCardStore';
+import { MysqlOpenError } from './mysql/mysqlDatabase';
+import { SqliteAttachmentStore } from './sqlite/sqliteAttachmentStore';
+import { SqliteCardStateStore } from './sqlite/sqliteCardStateStore';
+import { S3AttachmentStore, S3OpenError, type S3Settings } from './s3/s3AttachmentStore';
+
+export { ProviderError } from './providerOptions';
+
+export interface ProviderContext {
+  root: string;
+  kanbanDir: string;
+  plugins: Record<string, PluginEntry>;
+}
+
+/** How often SQL card stores look for other processes' writes, unless `pollIntervalMs` says otherwise. */
+const DEFAULT_POLL_MS = 1000;
+
+/**
+ * Build a provider, turning any failure into one message that names the provider, the setting and
+ * the cause. Optional drivers (better-sqlite3, mysql2, the S3 client) are required inside the
+ * provider modules' open functions, so only a configured provider loads its dependency.
+ */
+async function build<T>(options: ProviderOptions, key: string | undefined, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    const cause = (error as Error).message ?? String(error);
+    if (error instanceof S3OpenError) throw options.failSetting(s3SettingName(options, error.setting), cause);
+    const setting = error instanceof MysqlOpenError && error.setting ? error.setting : key;
+    throw options.fail(setting, cause);
+  }
+}
+
+/** Where a SQLite provider keeps its file: `sqlitePath`, workspace-relative, default `.kanban/kanban.db`. */
+export function sqliteLocation(root: string, options: ProviderOptions): SqliteLocation {
+  const sqlitePath = options.string('sqlitePath') ?? DEFAULT_SQLITE_PATH;
+  return { sqlitePath, absolutePath: resolveInWorkspace(root, sqlitePath) };
+}
+
+/** MySQL options: `database` is required, the rest default to a local server (root, no password, no TLS). */
+function mysqlSettings(options: ProviderOptions): MysqlSettings {
+  const ssl = options.raw('ssl');
+  if (ssl !== undefined && typeof ssl !== 'boolean' && (typeof ssl !== 'object' || ssl === null || Array.isArray(ssl))) {
+    throw options.fail('ssl', 'must be true, false or an object of TLS options (ca, rejectUnauthorized...)');
+  }
+  return {
+    database: options.requiredString('database'),
+    host: options.string('host') ?? '127.0.0.1',
+    port: options.integer('port', 3306, 1, 65535),
+    user: options.string('user') ?? 'root',
+    password: options.string('password') ?? '',
+    ssl: (ssl as MysqlSettings['ssl'] | undefined) ?? false,
+  };
+}
+
+/** The card store `card.storage` names (markdown when nothing is configured). */
+export async function createCardStore(context: ProviderContext): Promise<CardStore> {
+  const options = ProviderOptions.of('card.storage', context.plugins['card.storage'], 'markdown');
+  switch (options.provider) {
+    case 'markdown':
+      return new MarkdownCardStore(context.root, context.kanbanDir);
+    case 'sqlite': {
+      const location = sqliteLocation(context.root, options);
+      const pollMs = options.integer('pollIntervalMs', DEFAULT_POLL_MS, 50, 60_000);
+      return build(options, 'sqlitePath', () => SqliteCardStore.open(location, pollMs));
+    }
+    case 'mysql': {
+      const settings = mysqlSettings(options);
+      const pollMs = options.integer('pollIntervalMs', DEFAULT_POLL_MS, 50, 60_000);
+      return build(options, 'database', () => MysqlCardStore.open(settings, pollMs));
+    }
+    default:
+      throw options.fail(undefined, 'unknown provider (known: markdown, sqlite, mysql)');
+  }
+}
+
+export function resolveInWorkspace(root: string, relative: string): string {
+  return path.resolve(root, relative);
+}
+
+/** Keys that would put a secret into .kanban.json; the S3 provider refuses them. */
+const S3_SECRET_KEYS = ['accessKeyId', 'secretAccessKey', 'sessionToken', 'credentials'];
+
+/**
+ * S3 settings. The service's own variables (SVC_S3_BUCKET, SVC_S3_ENDPOINT, SVC_S3_FORCE_PATH_STYLE,
+ * SVC_S3_REGION) win over the provider's config (bucket, endpoint, forcePathStyle, region), which
+ * wins over the generic AWS_REGION. Credentials come only from the AWS SDK's chain (environment,
+ * profile, instance role).
+ */
+export function s3Settings(options: ProviderOptions, env: NodeJS.ProcessEnv = process.env): S3Settings {
+  for (const key of S3_SECRET_KEYS) {
+    if (options.raw(key) !== undefined) {
+      throw options.fail(key, 'credentials are never read from .kanban.json; remove it and set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or an AWS profile) in the environment');
+    }
+  }
+  const bucket = env.SVC_S3_BUCKET || options.string('bucket');
+  if (!bucket) throw options.failSetting(s3SettingName(options, 'bucket'), 'no bucket is set');
+  const prefix = options.string('prefix') ?? '';
+  return {
+    bucket,
+    region: env.SVC_S3_REGION || options.string('region') || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    endpoint: env.SVC_S3_ENDPOINT || options.string('endpoint'),
+    forcePathStyle: envFlag(env.SVC_S3_FORCE_PATH_STYLE) ?? options.boolean('forcePathStyle', false),
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+  };
+}
+
+function s3SettingName(options: ProviderOptions, setting: string | undefined): string {
+  switch (setting) {
+    case 'bucket':
+      return `SVC_S3_BUCKET or ${options.settingPath('bucket')} in .kanban.json`;
+    case 'endpoint':
+      return `SVC_S3_ENDPOINT or ${options.settingPath('endpoint')} in .kanban.json`;
+    case 'credentials':
+      return 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) in the environment';
+    default:
+      return `${options.settingPath()} in .kanban.json`;
+  }
+}
+
+/** The attachment store `attachment.storage` names (local files when nothing is configured). */
+export async function createAttachmentStore(context: ProviderContext): Promise<AttachmentStore> {
+  const options = ProviderOptions.of('attachment.storage', context.plugins['attachment.storage'], 'localfs');
+  switch (options.provider) {
+    case 'localfs':
+      return new LocalFsAttachmentStore(context.kanbanDir);
+    case 'sqlite': {
+      const location = sqliteLocation(context.root, options);
+      return build(options, 'sqlitePath', () => SqliteAttachmentStore.open(location));
+    }
+    case 's3': {
+      const settings = s3Settings(options);
+      return build(options, 'bucket', () => S3AttachmentStore.open(settings));
+    }
+    default:
+      throw options.fail(undefined, 'unknown provider (known: localfs, sqlite, s3)');
+  }
+}
+
+/** The card state store `card.state` names (a file under .kanban/.state/ when nothing is configured). */
+export async function createCardStateStore(context: ProviderContext): Promise<CardStateStore> {
+  const options = ProviderOptions.of('card.state', context.plugins['card.state'], 'file');
+  switch (options.provider) {
+    case 'file':
+      return new FileCardStateStore(path.join(context.kanbanDir, '.state'));
+    case 'sqlite': {
+      const location = sqliteLocation(context.root, options);
+      return build(options, 'sqlitePath', () => SqliteCardStateStore.open(location));
+    }
+    default:
+      throw options.fail(undefined, 'unknown provider (known: file, sqlite)');
+  }
+}

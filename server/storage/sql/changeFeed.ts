@@ -1,0 +1,157 @@
+import type { Card } from '../../core/model';
+import type { ExternalChange } from '../cardStore';
+import type { SqlDatabase } from './sqlDatabase';
+
+interface ChangeRow {
+  seq: number;
+  card_id: string;
+  board_id: string;
+  origin: string;
+}
+
+/**
+ * A sequence number can show up late: MySQL hands out auto-increment values before commit, so a
+ * slower transaction may commit a lower number after a higher one was read. The feed waits this
+ * long for a missing number before treating it as a rolled-back write.
+ */
+const GAP_PATIENCE_MS = 15_000;
+
+/**
+ * A reported card is applied by the service later, in its mutation queue; an own write that lands
+ * in between would be overwritten in the index by the older read. Own writes to a card reported
+ * this recently make the feed read it again on the next round.
+ */
+const RECHECK_WINDOW_MS = 10_000;
+
+/**
+ * Turns the `kanban_changes` log into `ExternalChange`s: every write of every process appends a row
+ * (card id, origin); the feed polls for rows of other origins and reports each touched card as it
+ * now is in the database. Reading the current row, rather than trusting the logged kind, makes
+ * replays and out-of-order rows harmless.
+ */
+export class ChangeFeed {
+  private floor: number | null = null;
+  /** Sequence numbers above `floor` already handled. */
+  private seen = new Set<number>();
+  private gapSince: number | null = null;
+  private listeners = new Set<(change: ExternalChange) => void>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+  private failing = false;
+  /** Cards reported lately, with when and on which board. */
+  private reported = new Map<string, { at: number; boardId: string }>();
+  private recheck = new Set<string>();
+
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly origin: string,
+    private readonly readCard: (id: string) => Promise<Card | null>,
+    private readonly intervalMs: number,
+    private readonly label: string,
+  ) {}
+
+  /** Start after everything logged so far: called just before the store loads every card. */
+  async markStart(): Promise<void> {
+    const rows = await this.db.all<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM kanban_changes');
+    this.floor = Number(rows[0]?.seq ?? 0);
+    this.seen.clear();
+    this.gapSince = null;
+  }
+
+  /** The store wrote this card itself; see RECHECK_WINDOW_MS. */
+  noteOwnWrite(id: string): void {
+    const last = this.reported.get(id);
+    if (last && Date.now() - last.at < RECHECK_WINDOW_MS) this.recheck.add(id);
+  }
+
+  subscribe(listener: (change: ExternalChange) => void): () => void {
+    this.listeners.add(listener);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.poll(), this.intervalMs);
+      this.timer.unref();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stop();
+    };
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One round: read new log rows, report the cards other processes touched. */
+  async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      if (this.floor === null) await this.markStart();
+      const rows = await this.db.all<ChangeRow>(
+        'SELECT seq, card_id, board_id, origin FROM kanban_changes WHERE seq > ? ORDER BY seq',
+        [this.floor],
+      );
+      const touched = new Map<string, string>();
+      for (const row of rows) {
+        const seq = Number(row.seq);
+        if (this.seen.has(seq)) continue;
+        this.seen.add(seq);
+        if (row.origin !== this.origin) touched.set(row.card_id, row.board_id);
+      }
+      this.advanceFloor();
+      for (const id of this.recheck) if (!touched.has(id)) touched.set(id, this.reported.get(id)?.boardId ?? '');
+      this.recheck.clear();
+      this.forgetOldReports();
+      for (const [id, boardId] of touched) await this.report(id, boardId);
+      if (this.failing) console.warn(`kanban: ${this.label} change polling works again`);
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) console.warn(`kanban: ${this.label} cannot poll for outside changes: ${(error as Error).message}`);
+      this.failing = true;
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async report(id: string, boardId: string): Promise<void> {
+    let card: Card | null;
+    try {
+      card = await this.readCard(id);
+    } catch (error) {
+      console.warn(`kanban: ${this.label} skipped card ${id} changed by another process: ${(error as Error).message}`);
+      return;
+    }
+    const change: ExternalChange = card ? { kind: 'upsert', card } : { kind: 'remove', boardId, id };
+    if (this.listeners.size > 0) this.reported.set(id, { at: Date.now(), boardId: card?.boardId ?? boardId });
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        console.error(`kanban: a listener of ${this.label} changes failed`, error);
+      }
+    }
+  }
+
+  private forgetOldReports(): void {
+    const cutoff = Date.now() - RECHECK_WINDOW_MS;
+    for (const [id, { at }] of this.reported) if (at < cutoff) this.reported.delete(id);
+  }
+
+  private advanceFloor(): void {
+    let floor = this.floor ?? 0;
+    for (;;) {
+      while (this.seen.delete(floor + 1)) floor++;
+      if (this.seen.size === 0) {
+        this.gapSince = null;
+        break;
+      }
+      const now = Date.now();
+      if (this.gapSince === null) this.gapSince = now;
+      if (now - this.gapSince < GAP_PATIENCE_MS) break;
+      // The missing number never came: a rolled-back write. Step over it.
+      floor++;
+      this.gapSince = null;
+    }
+    this.floor = floor;
+  }
+}

@@ -1,0 +1,33 @@
+/** A parameter value both drivers bind the same way. */
+export type SqlValue = string | number | null | Buffer;
+
+/** Statements inside one open transaction. */
+export interface SqlTransaction {
+  /** Run a write; answers the number of rows it touched. */
+  run(sql: string, params?: SqlValue[]): Promise<number>;
+  all<T>(sql: string, params?: SqlValue[]): Promise<T[]>;
+}
+
+/**
+ * The little the SQL stores need from a database: reads, all-or-nothing transactions and a way to
+ * recognise a taken key. The SQLite and MySQL adapters implement it; the SQL text is shared (both
+ * take `?` placeholders), only the schema differs.
+ */
+export interface SqlDatabase {
+  readonly dialect: 'sqlite' | 'mysql';
+  all<T>(sql: string, params?: SqlValue[]): Promise<T[]>;
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
+  isDuplicateKey(error: unknown): boolean;
+  close(): Promise<void>;
+}
+
+/** A promise chain that runs tasks one at a time (one connection, one transaction at a time). */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task, task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,103 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteOpenError } from './sqliteDatabase';
+
+/**
+ * Tables of each SQLite provider. One file can hold all three parts (cards, attachments, card
+ * state); each part creates only its own tables, on first use, and records its schema version so
+ * an older service refuses a file written by a newer one instead of misreading it.
+ */
+const PARTS = {
+  cards: {
+    version: 1,
+    ddl: `
+      CREATE TABLE IF NOT EXISTS kanban_cards (
+        id TEXT PRIMARY KEY NOT NULL,
+        board_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        order_key TEXT NOT NULL,
+        content TEXT NOT NULL,
+        priority TEXT NOT NULL,
+        assignee TEXT,
+        due_date TEXT,
+        labels TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        forms TEXT NOT NULL,
+        form_data TEXT NOT NULL,
+        actions TEXT,
+        attachments TEXT NOT NULL,
+        created TEXT NOT NULL,
+        modified TEXT NOT NULL,
+        completed_at TEXT
+      );
+      CREATE INDEX IF NOT EXISTS kanban_cards_board_status ON kanban_cards (board_id, status, order_key);
+      CREATE INDEX IF NOT EXISTS kanban_cards_status ON kanban_cards (status);
+      CREATE TABLE IF NOT EXISTS kanban_comments (
+        card_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        seq_no INTEGER NOT NULL,
+        author TEXT NOT NULL,
+        content TEXT NOT NULL,
+        created TEXT NOT NULL,
+        modified TEXT,
+        PRIMARY KEY (card_id, id)
+      );
+      CREATE INDEX IF NOT EXISTS kanban_comments_order ON kanban_comments (card_id, seq_no);
+      CREATE TABLE IF NOT EXISTS kanban_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        card_id TEXT NOT NULL,
+        board_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        changed_at TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_changes_time ON kanban_changes (changed_at);`,
+  },
+  attachments: {
+    version: 1,
+    ddl: `
+      CREATE TABLE IF NOT EXISTS kanban_attachments (
+        board_id TEXT NOT NULL,
+        card_id TEXT NOT NULL,
+        filename TEXT NOT NULL,
+        content_type TEXT,
+        size INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (board_id, card_id, filename)
+      );`,
+  },
+  cardState: {
+    version: 1,
+    ddl: `
+      CREATE TABLE IF NOT EXISTS kanban_card_state (
+        board_id TEXT NOT NULL,
+        card_id TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        opened_at TEXT,
+        read_through TEXT,
+        last_activity_at TEXT,
+        PRIMARY KEY (card_id, actor)
+      );`,
+  },
+} as const;
+
+export type SqlitePart = keyof typeof PARTS;
+
+/** Create the part's tables when missing, in one write transaction (safe when two processes race). */
+export function ensureSqliteSchema(db: BetterSqlite3.Database, part: SqlitePart): void {
+  const { version, ddl } = PARTS[part];
+  const create = db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS kanban_schema (part TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)');
+    const row = db.prepare('SELECT version FROM kanban_schema WHERE part = ?').get(part) as { version: number } | undefined;
+    if (row && row.version > version) {
+      throw new SqliteOpenError(`its ${part} tables have schema version ${row.version}, newer than this service knows (${version}); update the service`);
+    }
+    db.exec(ddl);
+    if (!row) db.prepare('INSERT INTO kanban_schema (part, version) VALUES (?, ?)').run(part, version);
+  });
+  try {
+    create.immediate();
+  } catch (error) {
+    if (error instanceof SqliteOpenError) throw error;
+    throw new SqliteOpenError(`cannot create its ${part} tables: ${(error as Error).message}`);
+  }
+}
