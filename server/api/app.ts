@@ -1,0 +1,66 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import cors from 'cors';
+import type { Workspace } from '../service/workspace';
+import { errorHandler, sendError } from './errors';
+import { hostGuard } from './hostGuard';
+import type { RouteDef } from './route';
+import { executeRoute } from './execute';
+import { bearerCredential } from '../auth/gate';
+import { allRoutes } from './routes';
+import { staticUi } from './staticUi';
+import { docsRouter } from './docs';
+import { mountedPaths } from './openapi';
+
+export interface AppOptions {
+  /** Host names besides local ones that requests may address (the bound host, proxies). */
+  allowedHosts?: string[];
+  /** Folder of the built board UI; defaults to dist/webview of this package. */
+  uiDir?: string;
+}
+
+function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
+}
+
+function handlerFor(ws: Workspace, route: RouteDef) {
+  return async (req: Request, res: Response) => {
+    try {
+      const call = {
+        params: req.params as Record<string, string>,
+        rawQuery: req.query as Record<string, unknown>,
+        body: req.body,
+        credential: bearerCredential(req.headers.authorization),
+      };
+      const outcome = await executeRoute(ws, route, call);
+      if ('raw' in outcome) return await outcome.raw.send(res);
+      if (outcome.status === 204) res.status(204).end();
+      else res.status(outcome.status).json({ ok: true, data: outcome.data });
+    } catch (error) {
+      sendError(res, error);
+    }
+  };
+}
+
+export function createApp(ws: Workspace, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(hostGuard(options.allowedHosts ?? []));
+  app.use(cors());
+  const api = express.Router();
+  for (const route of allRoutes) {
+    // Parse any content type as JSON: `curl -d` sends form encoding by default.
+    const parseBody = express.json({ limit: route.bodyLimit ?? '1mb', type: () => true });
+    for (const path of mountedPaths(route)) api[route.method](expressPath(path), parseBody, handlerFor(ws, route));
+  }
+  api.use(docsRouter(allRoutes));
+  api.use((req: Request, res: Response) => {
+    res.status(404).json({ ok: false, error: `no API route ${req.method} ${req.path}; see /api/docs` });
+  });
+  app.use('/api', api);
+  app.use(staticUi(options.uiDir));
+  app.use(errorHandler);
+  return app;
+}
+
+export type { NextFunction };

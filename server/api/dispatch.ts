@@ -1,0 +1,75 @@
+import { parse as parseQueryString } from 'node:querystring';
+import type { Workspace } from '../service/workspace';
+import { describeError } from './errors';
+import { executeRoute } from './execute';
+import { mountedPaths } from './openapi';
+import type { Method, RouteDef } from './route';
+import { allRoutes } from './routes';
+
+export interface DispatchRequest {
+  method: string;
+  /** Path under /api with an optional query string, e.g. `/boards/default/tasks?q=bug`. */
+  path: string;
+  body?: unknown;
+  /** A token the host holds for this user (VS Code SecretStorage); needed only when auth is on. */
+  token?: string;
+}
+
+export interface DispatchResponse {
+  status: number;
+  /** The envelope, exactly as HTTP would send it; for a file, data is `{name, contentType, base64}`. */
+  body: { ok: true; data: unknown } | { ok: false; error: string } | null;
+}
+
+interface CompiledRoute {
+  route: RouteDef;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compile(routes: RouteDef[]): CompiledRoute[] {
+  return routes.flatMap((route) =>
+    mountedPaths(route).map((path) => {
+      const names: string[] = [];
+      const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      return { route, pattern: new RegExp(`^${source}/?$`), names };
+    }),
+  );
+}
+
+/**
+ * The route table without HTTP: the VS Code webview sends requests over postMessage and the
+ * extension host answers them here, with the same validation, handlers and envelope as Express.
+ */
+export class Dispatcher {
+  private compiled = compile(allRoutes);
+
+  constructor(private readonly ws: Workspace) {}
+
+  async dispatch(request: DispatchRequest): Promise<DispatchResponse> {
+    const [pathname, queryString = ''] = request.path.split('?', 2);
+    const method = request.method.toLowerCase() as Method;
+    try {
+      for (const { route, pattern, names } of this.compiled) {
+        if (route.method !== method) continue;
+        const match = pattern.exec(pathname);
+        if (!match) continue;
+        const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null });
+        if ('raw' in outcome) {
+          const file = outcome.raw.bytes ? await outcome.raw.bytes() : null;
+          if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };
+          return { status: 200, body: { ok: true, data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') } } };
+        }
+        return { status: outcome.status, body: outcome.status === 204 ? null : { ok: true, data: outcome.data } };
+      }
+      return { status: 404, body: { ok: false, error: `no API route ${request.method.toUpperCase()} ${pathname}` } };
+    } catch (error) {
+      const { status, message } = describeError(error);
+      return { status, body: { ok: false, error: message } };
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import express, { type Router } from 'express';
+import * as path from 'node:path';
+import type { RouteDef } from './route';
+import { buildOpenApi } from './openapi';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Board Management Service API</title>
+<link rel="stylesheet" href="/api/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/api/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/api/docs/init.js"></script>
+</body>
+</html>
+`;
+
+// validatorUrl 'none': the default sends the document to validator.swagger.io, which offline docs must not do.
+const INIT = `window.ui = SwaggerUIBundle({ url: '/api/docs/json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: 'none' });\n`;
+
+/** `/api/docs` (Swagger UI served from the installed package: no CDN, works offline) and `/api/docs/json`. */
+export function docsRouter(routes: RouteDef[]): Router {
+  const router = express.Router();
+  const document = buildOpenApi(routes);
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  router.get('/docs/json', (_req, res) => {
+    res.json(document);
+  });
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(PAGE);
+  });
+  router.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT);
+  });
+  router.use('/docs/assets', express.static(assets, { index: false }));
+  return router;
+}

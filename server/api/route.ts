@@ -1,0 +1,69 @@
+import type { Workspace } from '../service/workspace';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface QueryParam {
+  name: string;
+  type: 'string' | 'boolean' | 'integer';
+  description: string;
+  required?: boolean;
+  enum?: readonly string[];
+}
+
+export interface RequestContext {
+  ws: Workspace;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** Repeated `meta.<field>` query parameters, for routes that accept them. */
+  metaQuery: { field: string; value: string }[];
+  body: any;
+  /** Whether auth is on, what the request carried and who it is. */
+  auth: import('../auth/gate').RequestAuth;
+  /** The board the route acts on: `{boardId}` when the path has it, else the default board. */
+  boardId: string;
+  actor: string;
+}
+
+/** A file or other non-JSON answer. */
+export class RawResponse {
+  constructor(
+    readonly send: (res: import('express').Response) => void | Promise<void>,
+    /** The same answer as bytes, for hosts without an HTTP response (the VS Code webview bridge). */
+    readonly bytes?: () => Promise<{ name: string; contentType: string; data: Buffer }>,
+  ) {}
+}
+
+export interface RouteDef {
+  method: Method;
+  /** OpenAPI-style path under /api, e.g. `/tasks/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** Also mount the board-scoped twin `/boards/{boardId}<path>`. */
+  twin?: boolean;
+  body?: JsonSchema;
+  /** Whether a body must be sent (default: required when `body` has required fields). */
+  query?: QueryParam[];
+  /** Accept repeated `meta.<field>` query parameters. */
+  metaQuery?: boolean;
+  success?: 200 | 201 | 204;
+  /** What the success data is, for the docs. */
+  returns?: string;
+  /** JSON schema of the success `data`, for the docs (and tests that hold answers to it). */
+  response?: JsonSchema;
+  /** Status for an unknown `{boardId}` (default 404; the spec lists 400 for some list routes). */
+  unknownBoardStatus?: 400 | 404;
+  /** Largest accepted body (default 1mb). */
+  bodyLimit?: string;
+  /** Role needed when auth is on (default: see auth/roles.ts). */
+  role?: import('../auth/identity').Role | 'public';
+  /** Error statuses this route can answer besides 400/413, for the docs. */
+  errors?: number[];
+  handle(ctx: RequestContext): unknown;
+}
+
+export function defineRoutes(routes: RouteDef[]): RouteDef[] {
+  return routes;
+}

@@ -1,0 +1,13 @@
+import type { RouteDef } from './route';
+import { boardRoutes } from './routes/boardRoutes';
+import { columnRoutes } from './routes/columnRoutes';
+import { taskRoutes } from './routes/taskRoutes';
+import { workspaceRoutes } from './routes/workspaceRoutes';
+import { webhookRoutes } from './routes/webhookRoutes';
+import { cardRoutes } from './routes/cardRoutes';
+import { statusRoutes } from './routes/statusRoutes';
+import { logRoutes } from './routes/logRoutes';
+import { storageRoutes } from './routes/storageRoutes';
+
+/** Every /api route, in the order Express matches them. */
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...cardRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...webhookRoutes];

@@ -1,0 +1,71 @@
+import { PRIORITIES, type TaskView } from '../../core/model';
+import { listTasks, resolveCard } from '../../service/taskQueries';
+import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask } from '../../service/tasks';
+import { taskView } from '../../service/views';
+import { defineRoutes, type QueryParam, type RequestContext } from '../route';
+import { moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
+
+const listQuery: QueryParam[] = [
+  { name: 'q', type: 'string', description: 'free text (case-insensitive substring); may hold meta.field: value tokens' },
+  { name: 'fuzzy', type: 'boolean', description: 'typo-tolerant matching, results ordered by score' },
+  { name: 'status', type: 'string', description: 'only this column' },
+  { name: 'priority', type: 'string', enum: PRIORITIES, description: 'only this priority' },
+  { name: 'assignee', type: 'string', description: 'only this assignee (case-insensitive)' },
+  { name: 'label', type: 'string', description: 'only cards with this label' },
+  { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
+  { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
+];
+
+function list(ctx: RequestContext) {
+  const q = ctx.query;
+  return listTasks(ctx.ws, ctx.boardId, {
+    q: q.q as string | undefined,
+    fuzzy: q.fuzzy as boolean | undefined,
+    status: q.status as string | undefined,
+    priority: q.priority as never,
+    assignee: q.assignee as string | undefined,
+    label: q.label as string | undefined,
+    labelGroup: q.labelGroup as string | undefined,
+    includeDeleted: q.includeDeleted as boolean | undefined,
+    meta: ctx.metaQuery.map((m) => ({ path: m.field.split('.'), value: m.value })),
+    actor: ctx.actor,
+  });
+}
+
+/** Updates count as the actor's activity, which makes the card unread for everyone else. */
+async function withActivity(ctx: RequestContext, change: Promise<TaskView>): Promise<TaskView> {
+  const view = await change;
+  const card = ctx.ws.index.get(view.boardId, view.id);
+  if (card) await ctx.ws.cardStates.recordActivity(card, ctx.actor);
+  return view;
+}
+
+function active(ctx: RequestContext) {
+  const activeTask = ctx.ws.activeTask;
+  if (!activeTask || activeTask.boardId !== ctx.boardId) return null;
+  const card = ctx.ws.index.get(activeTask.boardId, activeTask.id);
+  return card ? taskView(ctx.ws, card, { withComments: true, actor: ctx.actor }) : null;
+}
+
+export const taskRoutes = defineRoutes([
+  { method: 'get', path: '/tasks', tag: 'Tasks', summary: 'List and search tasks', twin: true, query: listQuery, metaQuery: true, unknownBoardStatus: 400,
+    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', handle: list },
+  { method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', twin: true, body: taskCreateSchema, success: 201, errors: [404],
+    handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
+  { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, handle: active },
+  { method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task (partial ids match)', twin: true, errors: [404],
+    handle: ({ ws, boardId, params, actor }) => taskView(ws, resolveCard(ws, boardId, params.id), { withComments: true, actor }) },
+  { method: 'put', path: '/tasks/{id}', tag: 'Tasks', summary: 'Update a task (omitted fields unchanged)', twin: true, body: taskUpdateSchema, errors: [404],
+    handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },
+  { method: 'delete', path: '/tasks/{id}', tag: 'Tasks', summary: 'Soft delete (to the hidden deleted column)', twin: true, errors: [404],
+    handle: ({ ws, boardId, params }) => softDeleteTask(ws, boardId, params.id) },
+  { method: 'delete', path: '/tasks/{id}/permanent', tag: 'Tasks', summary: 'Delete for good', twin: true, errors: [404],
+    handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
+  { method: 'patch', path: '/tasks/{id}/move', tag: 'Tasks', summary: 'Move to a column at a zero-based position', twin: true, body: moveSchema, errors: [404],
+    handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0)) },
+  // The spec lists only 400 for transfer: an unknown destination is a bad request; a card that matches nothing is still 404.
+  { method: 'post', path: '/boards/{boardId}/tasks/{id}/transfer', tag: 'Tasks', summary: 'Move a card from another board to {boardId}', body: transferSchema, errors: [404],
+    unknownBoardStatus: 400,
+    handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus) },
+]);
+

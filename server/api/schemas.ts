@@ -1,0 +1,120 @@
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../core/model';
+import type { JsonSchema } from './route';
+
+/** Request body schemas: they validate requests, type handlers and feed the OpenAPI document. */
+
+const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
+const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
+
+export function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
+const stringList: JsonSchema = { type: 'array', items: { type: 'string' } };
+
+export const columnSchema = object(
+  { id: str('column id: a-z, 0-9, - and _'), name: str('display name'), color: str('hex color, default #6b7280') },
+  ['id', 'name'],
+);
+
+export const boardCreateSchema = object(
+  {
+    id: str('board id: a-z, 0-9, - and _'),
+    name: str(),
+    description: str(),
+    columns: { type: 'array', items: columnSchema },
+    defaultStatus: str(),
+    defaultPriority: { type: 'string', enum: PRIORITIES },
+    actions: stringMap,
+  },
+  ['id', 'name'],
+);
+
+export const boardUpdateSchema = object({
+  name: str(),
+  description: str(),
+  columns: { type: 'array', items: columnSchema },
+  defaultStatus: str(),
+  defaultPriority: { type: 'string', enum: PRIORITIES },
+});
+
+export const actionsMapSchema = object({ actions: stringMap }, ['actions']);
+export const actionTitleSchema = object({ title: str() }, ['title']);
+
+export const columnUpdateSchema = object({ name: str(), color: str() });
+export const columnIdsSchema = object({ columnIds: stringList }, ['columnIds']);
+
+const formRefOrInline: JsonSchema = {
+  type: 'object',
+  description: 'a workspace form reference {name} or an inline form definition {id?, name?, schema, data?}',
+  properties: { id: str(), name: str(), schema: { type: 'object' }, data: { type: 'object' } },
+  additionalProperties: false,
+  anyOf: [{ required: ['name'] }, { required: ['schema'] }],
+};
+
+const taskFields: Record<string, JsonSchema> = {
+  content: str('Markdown; the title is the first # heading'),
+  status: str('a column id of the board'),
+  priority: { type: 'string', enum: PRIORITIES },
+  assignee: { type: ['string', 'null'] },
+  dueDate: { type: ['string', 'null'], description: 'ISO 8601 date or date-time' },
+  labels: stringList,
+  metadata: { type: 'object', description: 'arbitrary key/value data, searchable with meta.<field>' },
+  forms: { type: 'array', items: formRefOrInline },
+  formData: { type: 'object', additionalProperties: { type: 'object' } },
+  actions: { oneOf: [stringList, stringMap] },
+};
+
+export const taskCreateSchema = object(taskFields, ['content']);
+export const taskUpdateSchema = object(taskFields);
+
+export const moveSchema = object(
+  { status: str('target column'), position: { type: 'integer', minimum: 0, description: 'zero-based, default 0' } },
+  ['status'],
+);
+
+export const transferSchema = object({ targetStatus: str('column on the destination board') });
+
+export const settingsSchema = object({
+  showPriorityBadges: bool(),
+  showAssignee: bool(),
+  showDueDate: bool(),
+  showLabels: bool(),
+  showFileName: bool(),
+  compactMode: bool(),
+  showDeletedColumn: bool(),
+  defaultPriority: { type: 'string', enum: PRIORITIES },
+  defaultStatus: str(),
+  boardBackgroundMode: { type: 'string', enum: BACKGROUND_MODES },
+  boardBackgroundPreset: { type: 'string', enum: BACKGROUND_PRESETS },
+});
+
+export const labelSchema = object({ color: str('hex color'), group: str() }, ['color']);
+export const labelRenameSchema = object({ newName: str() }, ['newName']);
+
+export const commentCreateSchema = object({ author: str(), content: str('Markdown') }, ['author', 'content']);
+export const commentUpdateSchema = object({ content: str('Markdown') }, ['content']);
+
+export const logSchema = object(
+  {
+    text: str('Markdown'),
+    source: str('default "default"'),
+    object: { type: 'object', description: 'structured data, stored as sent' },
+    timestamp: str('ISO 8601; generated when omitted'),
+  },
+  ['text'],
+);
+
+export const uploadSchema = object(
+  {
+    files: {
+      type: 'array',
+      items: object({ name: str('file name, no path'), data: str('base64 content'), contentType: str('MIME type') }, ['name', 'data']),
+    },
+  },
+  ['files'],
+);
+
+export const formSubmitSchema = object({ data: { type: 'object' } }, ['data']);
+export const readSchema = object({ readThrough: object({ at: str('ISO 8601: everything up to this moment counts as read') }, ['at']) });
