@@ -1,0 +1,100 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../../core/atomicFile';
+import { ensureStateDir } from '../../storage/state/fileCardStateStore';
+
+export type AttemptStatus = 'delivered' | 'retrying' | 'failed' | 'dropped';
+
+/** One attempt (or a decision not to attempt) as `GET /webhooks/{id}/deliveries` shows it. */
+export interface AttemptRecord {
+  deliveryId: string;
+  event: string;
+  /** 1 for the first try; 0 when the delivery was dropped before any try. */
+  attempt: number;
+  /** `retrying`: failed, another attempt follows; `failed`: gave up; `dropped`: not sent at all. */
+  status: AttemptStatus;
+  httpStatus: number | null;
+  error: string | null;
+  at: string;
+  durationMs: number;
+  nextAttemptAt?: string;
+}
+
+export const HISTORY_LIMIT = 50;
+/** Bursts of attempts are written together; the file is a diagnostic aid, not a ledger. */
+const WRITE_DELAY_MS = 250;
+
+/**
+ * The last attempts per webhook, newest first, kept in memory and mirrored to
+ * `.kanban/.state/webhooks/history.json` so the list survives a restart.
+ */
+export class AttemptHistory {
+  private byWebhook = new Map<string, AttemptRecord[]>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly stateDir: string) {}
+
+  get file(): string {
+    return path.join(this.stateDir, 'webhooks', 'history.json');
+  }
+
+  async load(): Promise<void> {
+    const text = await fs.readFile(this.file, 'utf8').catch(() => null);
+    if (text === null) return;
+    try {
+      const parsed = JSON.parse(text) as Record<string, AttemptRecord[]>;
+      for (const [id, records] of Object.entries(parsed)) {
+        if (Array.isArray(records)) this.byWebhook.set(id, records.slice(0, HISTORY_LIMIT));
+      }
+    } catch {
+      console.warn(`kanban: ${this.file} is not valid JSON; webhook delivery history starts empty`);
+    }
+  }
+
+  list(webhookId: string): AttemptRecord[] {
+    return [...(this.byWebhook.get(webhookId) ?? [])];
+  }
+
+  record(webhookId: string, entry: AttemptRecord): void {
+    const records = this.byWebhook.get(webhookId) ?? [];
+    records.unshift(entry);
+    if (records.length > HISTORY_LIMIT) records.length = HISTORY_LIMIT;
+    this.byWebhook.set(webhookId, records);
+    this.scheduleWrite();
+  }
+
+  /** Drop the history of a webhook that no longer exists. */
+  forget(webhookId: string): void {
+    if (this.byWebhook.delete(webhookId)) this.scheduleWrite();
+  }
+
+  /** Write now whatever is waiting (on stop). */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.startWrite();
+    }
+    await this.writing;
+  }
+
+  private scheduleWrite(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.startWrite();
+    }, WRITE_DELAY_MS);
+    this.timer.unref();
+  }
+
+  private startWrite(): void {
+    const snapshot = JSON.stringify(Object.fromEntries(this.byWebhook), null, 1) + '\n';
+    this.writing = this.writing
+      .then(async () => {
+        await ensureStateDir(this.stateDir);
+        await writeFileAtomic(this.file, snapshot);
+      })
+      .catch((error) => console.error('kanban: could not save webhook delivery history:', (error as Error).message));
+  }
+}

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceEvent } from '../../core/events';
+import type { WebhookConfig } from '../../config/types';
+import { AttemptHistory, type AttemptRecord, type AttemptStatus } from './attemptHistory';
+import { deliveryBody } from './deliveryBody';
+import { Fifo } from './fifo';
+import { PendingStore, type PendingDelivery } from './pendingStore';
+import { resolveSecret } from './secrets';
+import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptOutcome } from './sendDelivery';
+
+export interface WebhookQueueOptions {
+  /** `.kanban/.state`: pending deliveries and the attempt history live below it. */
+  stateDir: string;
+  /** The registration as it is now; read at every attempt so edits apply to pending deliveries. */
+  lookup(webhookId: string): WebhookConfig | undefined;
+  /** Delay before the second attempt; each later one doubles it (default 1000 ms). */
+  backoffMs?: number;
+  maxAttempts?: number;
+  timeoutMs?: number;
+  /** Requests in flight to one webhook at a time, so one dead receiver cannot starve the others. */
+  concurrencyPerWebhook?: number;
+  /** Deliveries waiting per webhook before new ones are dropped (and recorded as such). */
+  maxPendingPerWebhook?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_BACKOFF_MS = 1000;
+export const MAX_ATTEMPTS = 5;
+
+/** The deliveries of one webhook: those ready to go now, and how many exist in all. */
+class Lane {
+  readonly ready = new Fifo<PendingDelivery>();
+  inFlight = 0;
+  pending = 0;
+}
+
+/**
+ * Durable, retrying delivery of events to webhooks. `enqueue` only records the delivery and returns;
+ * the network work happens later, so no API request waits for a receiver. Every pending delivery is
+ * also a file, so a restart resumes where the last run stopped (at-least-once: a receiver may see a
+ * delivery id twice if the process died between its answer and our bookkeeping).
+ */
+export class WebhookQueue {
+  readonly history: AttemptHistory;
+  private readonly store: PendingStore;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly stopController = new AbortController();
+  private readonly backoffMs: number;
+  private readonly maxAttempts: number;
+  private readonly timeoutMs: number;
+  private readonly concurrency: number;
+  private readonly maxPending: number;
+
+  constructor(private readonly options: WebhookQueueOptions) {
+    this.store = new PendingStore(options.stateDir);
+    this.history = new AttemptHistory(options.stateDir);
+    this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.concurrency = options.concurrencyPerWebhook ?? 4;
+    this.maxPending = options.maxPendingPerWebhook ?? 1000;
+  }
+
+  private get stopped(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  /** Load the history and resume the deliveries an earlier run left pending. */
+  async start(): Promise<void> {
+    await this.history.load();
+    const pending = await this.store.loadAll();
+    pending.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
+    for (const delivery of pending) {
+      this.lane(delivery.webhookId).pending++;
+      this.schedule(delivery);
+    }
+  }
+
+  /** Queue one delivery of `event` to a webhook. Synchronous and cheap: no I/O is awaited. */
+  enqueue(webhookId: string, event: ServiceEvent): void {
+    if (this.stopped) return;
+    const id = randomUUID();
+    const lane = this.lane(webhookId);
+    if (lane.pending >= this.maxPending) {
+      this.record(webhookId, { id, event: event.event }, 0, 'dropped', {
+        ok: false, httpStatus: null, durationMs: 0,
+        error: `not queued: ${lane.pending} deliveries to this webhook are already waiting`,
+      });
+      return;
+    }
+    const delivery: PendingDelivery = { id, webhookId, event: event.event, rawBody: deliveryBody(id, event), attempts: 0, nextAttemptAt: Date.now() };
+    lane.pending++;
+    void this.store.save(delivery);
+    lane.ready.push(delivery);
+    this.pump(lane);
+  }
+
+  /** Forget a deleted webhook's history; its pending deliveries are dropped when their turn comes. */
+  forget(webhookId: string): void {
+    this.history.forget(webhookId);
+  }
+
+  /** Stop sending: retries are cancelled and requests in flight aborted; both stay pending on disk. */
+  async stop(): Promise<void> {
+    if (!this.stopped) this.stopController.abort();
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
+    await Promise.all([...this.inFlight]);
+    await this.store.flush();
+    await this.history.flush();
+  }
+
+  private lane(webhookId: string): Lane {
+    let lane = this.lanes.get(webhookId);
+    if (!lane) this.lanes.set(webhookId, (lane = new Lane()));
+    return lane;
+  }
+
+  private schedule(delivery: PendingDelivery): void {
+    const delay = delivery.nextAttemptAt - Date.now();
+    const lane = this.lane(delivery.webhookId);
+    if (delay <= 0) {
+      lane.ready.push(delivery);
+      this.pump(lane);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      lane.ready.push(delivery);
+      this.pump(lane);
+    }, delay);
+    // Pending retries are on disk; they must not keep a finished process alive.
+    timer.unref();
+    this.retryTimers.add(timer);
+  }
+
+  private pump(lane: Lane): void {
+    while (!this.stopped && lane.inFlight < this.concurrency && lane.ready.length > 0) {
+      const delivery = lane.ready.shift()!;
+      lane.inFlight++;
+      const work: Promise<void> = this.attempt(delivery)
+        .catch((error) => console.error('kanban: webhook delivery failed unexpectedly:', error))
+        .finally(() => {
+          lane.inFlight--;
+          this.inFlight.delete(work);
+          this.pump(lane);
+        });
+      this.inFlight.add(work);
+    }
+  }
+
+  private async attempt(delivery: PendingDelivery): Promise<void> {
+    const hook = this.options.lookup(delivery.webhookId);
+    if (!hook) return this.finish(delivery);
+    if (!hook.active) {
+      this.record(hook.id, delivery, delivery.attempts, 'dropped', { ok: false, httpStatus: null, durationMs: 0, error: 'webhook is inactive; delivery dropped' });
+      return this.finish(delivery);
+    }
+    const secret = resolveSecret(hook.secret, this.options.env);
+    if (!secret.ok) {
+      // A missing variable does not appear by waiting: retrying would only repeat the failure.
+      this.record(hook.id, delivery, delivery.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error });
+      return this.finish(delivery);
+    }
+    const outcome = await sendDelivery({
+      url: hook.url, deliveryId: delivery.id, event: delivery.event, rawBody: delivery.rawBody,
+      secret: secret.value, timeoutMs: this.timeoutMs, stopSignal: this.stopController.signal,
+    });
+    // Cut short by stop(): not a real attempt; the file on disk still describes the delivery.
+    if (!outcome.ok && this.stopped) return;
+    delivery.attempts++;
+    if (outcome.ok) {
+      this.record(hook.id, delivery, delivery.attempts, 'delivered', outcome);
+      return this.finish(delivery);
+    }
+    if (delivery.attempts >= this.maxAttempts) {
+      this.record(hook.id, delivery, delivery.attempts, 'failed', outcome);
+      return this.finish(delivery);
+    }
+    delivery.nextAttemptAt = Date.now() + this.backoffMs * 2 ** (delivery.attempts - 1);
+    this.record(hook.id, delivery, delivery.attempts, 'retrying', outcome, delivery.nextAttemptAt);
+    void this.store.save(delivery);
+    this.schedule(delivery);
+  }
+
+  /** The delivery is settled (sent, given up or dropped): forget it here and on disk. */
+  private finish(delivery: PendingDelivery): void {
+    const lane = this.lane(delivery.webhookId);
+    lane.pending--;
+    void this.store.remove(delivery.id);
+    if (lane.pending === 0 && lane.inFlight <= 1 && lane.ready.length === 0) this.lanes.delete(delivery.webhookId);
+  }
+
+  private record(webhookId: string, delivery: { id: string; event: string }, attempt: number, status: AttemptStatus, outcome: AttemptOutcome, nextAttemptAt?: number): void {
+    // An attempt that finishes after its webhook was deleted must not bring the history back.
+    if (!this.options.lookup(webhookId)) return;
+    const entry: AttemptRecord = {
+      deliveryId: delivery.id,
+      event: delivery.event,
+      attempt,
+      status,
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
+      at: new Date(Date.now() - outcome.durationMs).toISOString(),
+      durationMs: outcome.durationMs,
+      ...(nextAttemptAt !== undefined ? { nextAttemptAt: new Date(nextAttemptAt).toISOString() } : {}),
+    };
+    this.history.record(webhookId, entry);
+  }
+}
