@@ -1,0 +1,104 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './api/app';
+import { startWebhooks } from './live/webhooks';
+import { Workspace } from './service/workspace';
+import { applyExternalChanges } from './service/external';
+import { FileWatcher } from './live/fileWatcher';
+import { WsHub } from './live/wsHub';
+
+export interface ServerOptions {
+  root: string;
+  port?: number;
+  host?: string;
+  allowedHosts?: string[];
+  /** Follow hand edits of `.kanban/` and `.kanban.json` (default true). */
+  watch?: boolean;
+  /** WebSocket heartbeat interval, for tests. */
+  heartbeatMs?: number;
+  /** Bind a non-loopback address even though no auth.identity provider is configured. */
+  allowUnauthenticated?: boolean;
+  /**
+   * Serve this already-open workspace (the VS Code extension's) instead of opening `root`. Its
+   * owner keeps watching it, following its store and delivering its webhooks, so the server adds
+   * only HTTP and /ws; close() then leaves the workspace open.
+   */
+  workspace?: Workspace;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  workspace: Workspace;
+  server: http.Server;
+  hub: WsHub;
+  watcher: FileWatcher | null;
+  close(): Promise<void>;
+}
+
+/** Binding a public address without auth would expose the board to the network. */
+export class UnsafeBindError extends Error {}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Open the workspace and serve the API (and later the board UI and /ws) on one port. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const ownsWorkspace = !options.workspace;
+  const workspace = options.workspace ?? (await Workspace.open({ root: options.root }));
+  const closeOwnWorkspace = async () => {
+    if (ownsWorkspace) await workspace.close();
+  };
+  if (!isLoopback(host) && !workspace.identityProvider && !options.allowUnauthenticated) {
+    await closeOwnWorkspace();
+    throw new UnsafeBindError(
+      `refusing to serve ${host}: anyone on the network could change the board. Configure plugins["auth.identity"] in .kanban.json, or pass --allow-unauthenticated if a proxy guards it`,
+    );
+  }
+  const app = createApp(workspace, { allowedHosts: [host, ...(options.allowedHosts ?? [])] });
+  const server = http.createServer(app);
+  // Slow or stalled clients must not hold sockets forever.
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 3000, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await closeOwnWorkspace();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  workspace.options.port = port;
+  const hub = new WsHub(server, workspace, { allowedHosts: [host, ...(options.allowedHosts ?? [])], heartbeatMs: options.heartbeatMs });
+  const watcher = options.watch === false || !ownsWorkspace ? null : new FileWatcher(workspace);
+  await watcher?.start();
+  const stopFollowingStore = ownsWorkspace ? workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change])) : undefined;
+  // Only a server that did bind resumes pending deliveries, so a failed second start sends nothing.
+  const webhooks = ownsWorkspace ? await startWebhooks(workspace) : null;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    workspace,
+    server,
+    hub,
+    watcher,
+    async close() {
+      stopFollowingStore?.();
+      await watcher?.close();
+      await hub.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await webhooks?.stop();
+      if (ownsWorkspace) await workspace.close();
+      else if (workspace.options.port === port) workspace.options.port = undefined;
+    },
+  };
+}
