@@ -1,0 +1,102 @@
+import type { Transport } from './transport';
+import type { Board, BoardSummary, Comment, Labels, LogEntry, Settings, TaskFilter, TaskView, WorkspaceForm } from './types';
+
+/** A refused or failed call, carrying the server's own message so the UI can show it verbatim. */
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+  }
+}
+
+const enc = encodeURIComponent;
+
+export interface UploadFile {
+  name: string;
+  data: string;
+  contentType?: string;
+}
+
+/** Typed calls over any transport. The UI keeps no business rules: the server decides, this relays. */
+export class Api {
+  constructor(readonly transport: Transport) {}
+
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const { status, body: answer } = await this.transport.request(method, path, body);
+    if (status === 204) return undefined as T;
+    const envelope = answer as { ok?: boolean; data?: T; error?: string } | null;
+    if (status >= 200 && status < 300 && envelope?.ok !== false) return envelope?.data as T;
+    throw new ApiError(envelope?.error ?? `The request failed (${status}).`, status);
+  }
+
+  private task(boardId: string, id: string): string {
+    return `/boards/${enc(boardId)}/tasks/${enc(id)}`;
+  }
+
+  listBoards = () => this.call<BoardSummary[]>('GET', '/boards');
+  getBoard = (id: string) => this.call<Board>('GET', `/boards/${enc(id)}`);
+  createBoard = (input: { id: string; name: string; description?: string }) => this.call<Board>('POST', '/boards', input);
+  updateBoard = (id: string, patch: Partial<Pick<Board, 'name' | 'description' | 'defaultStatus' | 'defaultPriority'>>) =>
+    this.call<Board>('PUT', `/boards/${enc(id)}`, patch);
+  deleteBoard = (id: string) => this.call<unknown>('DELETE', `/boards/${enc(id)}`);
+
+  addColumn = (boardId: string, column: { id: string; name: string; color?: string }) =>
+    this.call<unknown>('POST', `/boards/${enc(boardId)}/columns`, column);
+  updateColumn = (boardId: string, id: string, patch: { name?: string; color?: string }) =>
+    this.call<unknown>('PUT', `/boards/${enc(boardId)}/columns/${enc(id)}`, patch);
+  reorderColumns = (boardId: string, columnIds: string[]) =>
+    this.call<unknown>('PUT', `/boards/${enc(boardId)}/columns/reorder`, { columnIds });
+  setMinimized = (boardId: string, columnIds: string[]) =>
+    this.call<unknown>('PUT', `/boards/${enc(boardId)}/columns/minimized`, { columnIds });
+  deleteColumn = (boardId: string, id: string) => this.call<unknown>('DELETE', `/boards/${enc(boardId)}/columns/${enc(id)}`);
+
+  listTasks(boardId: string, filter?: Partial<TaskFilter>, includeDeleted = true): Promise<TaskView[]> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter ?? {})) {
+      if (value === true) params.set(key, 'true');
+      else if (typeof value === 'string' && value.trim() !== '') params.set(key, value);
+    }
+    if (includeDeleted) params.set('includeDeleted', 'true');
+    return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${params}`);
+  }
+  getTask = (boardId: string, id: string) => this.call<TaskView>('GET', this.task(boardId, id));
+  createTask = (boardId: string, input: Record<string, unknown>) => this.call<TaskView>('POST', `/boards/${enc(boardId)}/tasks`, input);
+  updateTask = (boardId: string, id: string, patch: Record<string, unknown>) => this.call<TaskView>('PUT', this.task(boardId, id), patch);
+  moveTask = (boardId: string, id: string, status: string, position: number) =>
+    this.call<TaskView>('PATCH', `${this.task(boardId, id)}/move`, { status, position });
+  deleteTask = (boardId: string, id: string) => this.call<TaskView>('DELETE', this.task(boardId, id));
+  deleteTaskPermanently = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/permanent`);
+  markOpened = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/open`);
+
+  listComments = (boardId: string, id: string) => this.call<Comment[]>('GET', `${this.task(boardId, id)}/comments`);
+  addComment = (boardId: string, id: string, author: string, content: string) =>
+    this.call<Comment>('POST', `${this.task(boardId, id)}/comments`, { author, content });
+  editComment = (boardId: string, id: string, commentId: string, content: string) =>
+    this.call<Comment>('PUT', `${this.task(boardId, id)}/comments/${enc(commentId)}`, { content });
+  deleteComment = (boardId: string, id: string, commentId: string) =>
+    this.call<unknown>('DELETE', `${this.task(boardId, id)}/comments/${enc(commentId)}`);
+
+  listLogs = (boardId: string, id: string) => this.call<LogEntry[]>('GET', `${this.task(boardId, id)}/logs`);
+  addLog = (boardId: string, id: string, text: string) => this.call<LogEntry>('POST', `${this.task(boardId, id)}/logs`, { text, source: 'board' });
+  clearLogs = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/logs`);
+
+  attachmentPath = (boardId: string, id: string, filename: string, download = false) =>
+    `${this.task(boardId, id)}/attachments/${enc(filename)}${download ? '?download=1' : ''}`;
+  uploadAttachments = (boardId: string, id: string, files: UploadFile[]) =>
+    this.call<TaskView>('POST', `${this.task(boardId, id)}/attachments`, { files });
+  deleteAttachment = (boardId: string, id: string, filename: string) =>
+    this.call<TaskView>('DELETE', this.attachmentPath(boardId, id, filename));
+
+  listForms = () => this.call<Record<string, WorkspaceForm>>('GET', '/forms');
+  submitForm = (boardId: string, id: string, formId: string, data: Record<string, unknown>) =>
+    this.call<unknown>('POST', `${this.task(boardId, id)}/forms/${enc(formId)}/submit`, { data });
+  runCardAction = (boardId: string, id: string, action: string) =>
+    this.call<unknown>('POST', `${this.task(boardId, id)}/actions/${enc(action)}`);
+
+  getSettings = () => this.call<Settings>('GET', '/settings');
+  updateSettings = (patch: Partial<Settings>) => this.call<Settings>('PUT', '/settings', patch);
+
+  getLabels = () => this.call<Labels>('GET', '/labels');
+  putLabel = (name: string, color: string, group?: string) => this.call<Labels>('PUT', `/labels/${enc(name)}`, { color, group });
+  renameLabel = (name: string, newName: string) => this.call<Labels>('PATCH', `/labels/${enc(name)}`, { newName });
+  deleteLabel = (name: string) => this.call<Labels>('DELETE', `/labels/${enc(name)}`);
+}

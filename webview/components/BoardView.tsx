@@ -1,0 +1,78 @@
+import { useCallback, useEffect, useRef } from 'preact/hooks';
+import { useAppState, useController } from '../context';
+import { installCardDrag } from '../dnd/cardDrag';
+import { DELETED_STATUS, filterIsActive, type Column } from '../types';
+import { ColumnMenu } from './ColumnMenu';
+import { ColumnView } from './ColumnView';
+import { AddColumn } from './AddColumn';
+
+const DELETED_COLUMN: Column = { id: DELETED_STATUS, name: 'Deleted', color: '#9ca3af' };
+
+/** The columns of the current board, with drag and drop, click-to-open and the background preset. */
+export function BoardView() {
+  const ctrl = useController();
+  const state = useAppState();
+  const boardEl = useRef<HTMLDivElement>(null);
+  const { board, settings, order, tasks, matches, labels, drop, quickAddStatus } = state;
+
+  useEffect(() => (boardEl.current ? installCardDrag(boardEl.current, ctrl) : undefined), [ctrl]);
+
+  const toggleMinimized = useCallback(
+    (columnId: string) => {
+      const current = ctrl.state.board;
+      if (!current) return;
+      const ids = current.minimizedColumnIds.includes(columnId)
+        ? current.minimizedColumnIds.filter((id) => id !== columnId)
+        : [...current.minimizedColumnIds, columnId];
+      // Shown at once; the server's answer (or the live event) confirms it.
+      ctrl.store.set({ board: { ...current, minimizedColumnIds: ids } });
+      void ctrl.attempt(() => ctrl.api.setMinimized(current.id, ids)).then((ok) => {
+        if (ok === undefined) void ctrl.refreshBoard();
+      });
+    },
+    [ctrl],
+  );
+  const openQuickAdd = useCallback((status: string) => ctrl.store.set({ quickAddStatus: status }), [ctrl]);
+
+  function onClick(event: MouseEvent): void {
+    const target = event.target as HTMLElement;
+    if (target.closest('button, a, input, textarea, select, form')) return;
+    const id = target.closest<HTMLElement>('[data-card-id]')?.dataset.cardId;
+    if (id) ctrl.store.set({ openTaskId: id });
+  }
+
+  if (!board) return null;
+  const columns = settings.showDeletedColumn ? [...board.columns, DELETED_COLUMN] : board.columns;
+  const filtering = filterIsActive(state.filter) && matches !== null;
+  const background = `board bg-${settings.boardBackgroundPreset} bg-mode-${settings.boardBackgroundMode}${settings.compactMode ? ' is-compact' : ''}`;
+  return (
+    <div class={background} data-preset={settings.boardBackgroundPreset} data-mode={settings.boardBackgroundMode}>
+      <div class="board-scroll" ref={boardEl} onClick={onClick} data-board-id={board.id}>
+        {columns.map((column) => {
+          const allIds = order[column.id] ?? [];
+          const visibleIds = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
+          return (
+            <ColumnView
+              key={column.id}
+              column={column}
+              allIds={allIds}
+              visibleIds={visibleIds}
+              tasks={tasks}
+              labels={labels}
+              settings={settings}
+              minimized={board.minimizedColumnIds.includes(column.id)}
+              filtering={filtering}
+              quickAdd={quickAddStatus === column.id}
+              drop={drop && drop.status === column.id ? drop : null}
+              draggingId={drop?.taskId ?? null}
+              headerExtras={column.id === DELETED_STATUS ? undefined : <ColumnMenu column={column} cardCount={allIds.length} />}
+              onToggleMinimized={toggleMinimized}
+              onQuickAdd={openQuickAdd}
+            />
+          );
+        })}
+        <AddColumn />
+      </div>
+    </div>
+  );
+}

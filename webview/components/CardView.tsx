@@ -1,0 +1,92 @@
+import { memo } from 'preact/compat';
+import { fileNameOf, hueOf, initials, isDueToday, isOverdue, shortDate, textOn } from '../format';
+import type { Labels, Settings, TaskView } from '../types';
+import { Icon } from './Icon';
+
+export interface CardViewProps {
+  task: TaskView;
+  labels: Labels;
+  settings: Settings;
+}
+
+export function LabelChip({ name, labels }: { name: string; labels: Labels }) {
+  const color = labels[name]?.color ?? '#94a3b8';
+  return (
+    <span class="label-chip" style={{ background: color, color: textOn(color) }} title={labels[name]?.group ? `${labels[name]?.group}: ${name}` : name}>
+      {name}
+    </span>
+  );
+}
+
+export function Avatar({ name, size = 'sm' }: { name: string; size?: 'sm' | 'md' }) {
+  return (
+    <span class={`avatar avatar-${size}`} style={{ background: `hsl(${hueOf(name)} 62% 46%)` }} aria-hidden="true">
+      {initials(name)}
+    </span>
+  );
+}
+
+function DueChip({ task }: { task: TaskView }) {
+  if (!task.dueDate) return null;
+  const overdue = isOverdue(task.dueDate, task.completedAt);
+  const today = !overdue && isDueToday(task.dueDate);
+  const state = overdue ? ' is-overdue' : today ? ' is-today' : task.completedAt ? ' is-done' : '';
+  return (
+    <span class={`chip due-chip${state}`} title={overdue ? `Overdue: due ${task.dueDate}` : `Due ${task.dueDate}`}>
+      <Icon name="calendar" size={12} />
+      {shortDate(task.dueDate)}
+    </span>
+  );
+}
+
+/**
+ * One card on the board. Pointer, click and key handling live on the board (one listener for a
+ * thousand cards); this only draws. Each part follows its display setting.
+ */
+export const CardView = memo(function CardView({ task, labels, settings }: CardViewProps) {
+  const classes = ['card', `priority-${task.priority}`];
+  if (settings.compactMode) classes.push('is-compact');
+  if (task.cardState?.unread) classes.push('is-unread');
+  const showLabels = settings.showLabels && task.labels.length > 0;
+  const attachments = task.attachments?.length ?? 0;
+  return (
+    <article class={classes.join(' ')} data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority`}>
+      {showLabels && (
+        <div class="card-labels">
+          {task.labels.map((name) => (
+            <LabelChip key={name} name={name} labels={labels} />
+          ))}
+        </div>
+      )}
+      <div class="card-title">{task.title || task.id}</div>
+      <div class="card-meta">
+        {settings.showPriorityBadges && <span class={`chip priority-badge priority-${task.priority}`}>{task.priority}</span>}
+        {settings.showDueDate && <DueChip task={task} />}
+        {task.commentCount > 0 && (
+          <span class="chip subtle" title={`${task.commentCount} comment(s)`}>
+            <Icon name="comment" size={12} />
+            {task.commentCount}
+          </span>
+        )}
+        {attachments > 0 && (
+          <span class="chip subtle" title={`${attachments} attachment(s)`}>
+            <Icon name="paperclip" size={12} />
+            {attachments}
+          </span>
+        )}
+        {settings.showAssignee && task.assignee && (
+          <span class="assignee" title={`Assigned to ${task.assignee}`}>
+            <Avatar name={task.assignee} />
+            {!settings.compactMode && <span class="assignee-name">{task.assignee}</span>}
+          </span>
+        )}
+      </div>
+      {settings.showFileName && (
+        <div class="card-file" title={task.filePath ?? ''}>
+          <Icon name="file" size={11} />
+          {fileNameOf(task.filePath, task.id)}
+        </div>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,59 @@
+import { useState } from 'preact/hooks';
+import { useController } from '../context';
+import type { Column } from '../types';
+import { ColorPicker } from './ColorPicker';
+import { ConfirmButton } from './ConfirmButton';
+import { Icon } from './Icon';
+import { Popover } from './Popover';
+
+/** Rename, recolor and delete a column. The server decides; a refusal shows its message. */
+export function ColumnMenu({ column, cardCount }: { column: Column; cardCount: number }) {
+  const ctrl = useController();
+  const [name, setName] = useState(column.name);
+
+  async function save(patch: { name?: string; color?: string }) {
+    const boardId = ctrl.state.boardId;
+    if (!boardId) return;
+    if ((await ctrl.attempt(() => ctrl.api.updateColumn(boardId, column.id, patch))) !== undefined) await ctrl.refreshBoard();
+  }
+
+  async function remove(close: () => void) {
+    const boardId = ctrl.state.boardId;
+    if (!boardId) return;
+    if ((await ctrl.attempt(() => ctrl.api.deleteColumn(boardId, column.id))) !== undefined) {
+      close();
+      await ctrl.refreshBoard();
+    }
+  }
+
+  return (
+    <Popover button={<Icon name="more" />} label={`Column ${column.name} options`} testId={`column-menu-${column.id}`}>
+      {(close) => (
+        <div class="menu-form">
+          <form
+            class="menu-row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (name.trim() && name !== column.name) void save({ name: name.trim() });
+            }}
+          >
+            <input class="input" aria-label="Column name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            <button type="submit" class="btn btn-sm">
+              Rename
+            </button>
+          </form>
+          <div class="menu-label">Color</div>
+          <ColorPicker label="Column color" value={column.color} onChange={(color) => void save({ color })} />
+          <div class="menu-divider" />
+          <ConfirmButton
+            question={cardCount ? `${cardCount} card(s) inside.` : 'Delete this column?'}
+            confirmLabel="Delete column"
+            onConfirm={() => void remove(close)}
+          >
+            <Icon name="trash" size={14} /> Delete column
+          </ConfirmButton>
+        </div>
+      )}
+    </Popover>
+  );
+}

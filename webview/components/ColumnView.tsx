@@ -1,0 +1,98 @@
+import type { ComponentChildren } from 'preact';
+import { memo } from 'preact/compat';
+import type { DropTarget } from '../state/appState';
+import { DELETED_STATUS, type Column, type Labels, type Settings, type TaskView } from '../types';
+import { CardView } from './CardView';
+import { Icon } from './Icon';
+import { QuickAdd } from './QuickAdd';
+
+export interface ColumnViewProps {
+  column: Column;
+  /** Every card id of the column, in order. */
+  allIds: string[];
+  /** The ids shown (all, or those matching the filter). */
+  visibleIds: string[];
+  tasks: Record<string, TaskView>;
+  labels: Labels;
+  settings: Settings;
+  minimized: boolean;
+  filtering: boolean;
+  quickAdd: boolean;
+  /** The drop gap, when a dragged card is over this column. */
+  drop: DropTarget | null;
+  /** The card being dragged (hidden from its column while it travels), or null. */
+  draggingId: string | null;
+  /** Column header extras (menu), given by the board so this stays a drawing. */
+  headerExtras?: ComponentChildren;
+  onToggleMinimized(id: string): void;
+  onQuickAdd(id: string): void;
+}
+
+function countLabel(visible: number, all: number, filtering: boolean): string {
+  return filtering ? `${visible}/${all}` : String(all);
+}
+
+function MinimizedColumn({ column, allIds, visibleIds, filtering, onToggleMinimized, drop }: ColumnViewProps) {
+  return (
+    <section
+      class={`column is-minimized${drop ? ' is-drop-target' : ''}`}
+      data-drop-column={column.id}
+      aria-label={`${column.name} (minimized)`}
+      style={{ '--column-color': column.color }}
+    >
+      <button type="button" class="column-expand" title={`Expand ${column.name}`} onClick={() => onToggleMinimized(column.id)}>
+        <Icon name="maximize" size={14} />
+        <span class="column-count">{countLabel(visibleIds.length, allIds.length, filtering)}</span>
+        <span class="column-vertical-name">{column.name}</span>
+      </button>
+    </section>
+  );
+}
+
+/** One column: header with name, color and count, then its cards (and the drop gap while dragging). */
+export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
+  const { column, allIds, visibleIds, tasks, labels, settings, filtering, quickAdd, drop } = props;
+  if (props.minimized) return <MinimizedColumn {...props} />;
+  const isDeleted = column.id === DELETED_STATUS;
+  const cards = visibleIds.filter((id) => tasks[id]);
+  const shown = props.draggingId ? cards.filter((id) => id !== props.draggingId) : cards;
+  const items = shown.map((id) => <CardView key={id} task={tasks[id]} labels={labels} settings={settings} />);
+  if (drop) items.splice(drop.index, 0, <div key="__drop" class="drop-gap" style={{ height: `${drop.height}px` }} aria-hidden="true" />);
+  return (
+    <section
+      class={`column${isDeleted ? ' is-deleted-column' : ''}${drop ? ' is-drop-target' : ''}`}
+      data-drop-column={column.id}
+      aria-label={column.name}
+      style={{ '--column-color': column.color }}
+    >
+      <header class="column-head" data-column-head={column.id}>
+        <span class="column-dot" aria-hidden="true" />
+        <h2 class="column-name" title={column.name}>
+          {isDeleted && <Icon name="trash" size={13} />}
+          {column.name}
+        </h2>
+        <span class="column-count" title={filtering ? 'matching / all cards' : 'cards'}>
+          {countLabel(visibleIds.length, allIds.length, filtering)}
+        </span>
+        <span class="column-tools">
+          {!isDeleted && (
+            <button type="button" class="icon-btn" title={`Add a card to ${column.name} (n)`} aria-label={`Add a card to ${column.name}`} onClick={() => props.onQuickAdd(column.id)}>
+              <Icon name="plus" />
+            </button>
+          )}
+          {!isDeleted && (
+            <button type="button" class="icon-btn" title="Minimize column" aria-label={`Minimize ${column.name}`} onClick={() => props.onToggleMinimized(column.id)}>
+              <Icon name="minimize" size={14} />
+            </button>
+          )}
+          {props.headerExtras}
+        </span>
+      </header>
+      {quickAdd && <QuickAdd status={column.id} />}
+      <div class="column-cards" data-column-cards={column.id} role="list" aria-label={`${column.name} cards`}>
+        {items}
+        {cards.length === 0 && !drop && <div class="column-empty">{filtering ? 'No matching cards' : isDeleted ? 'Nothing deleted' : 'No cards yet'}</div>}
+      </div>
+    </section>
+  );
+});

@@ -1,0 +1,53 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useController } from '../context';
+import { createCard } from '../state/taskActions';
+
+/** A title box at the top of a column: Enter adds a card and keeps the box open for the next one. */
+export function QuickAdd({ status }: { status: string }) {
+  const ctrl = useController();
+  const input = useRef<HTMLInputElement>(null);
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => input.current?.focus(), []);
+
+  const close = () => ctrl.store.set({ quickAddStatus: null });
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (!title.trim() || busy) return;
+    setBusy(true);
+    const created = await createCard(ctrl, status, title);
+    setBusy(false);
+    if (created) setTitle('');
+    input.current?.focus();
+  }
+
+  return (
+    <form class="quick-add" onSubmit={submit}>
+      <input
+        ref={input}
+        class="quick-add-input"
+        placeholder="Card title, then Enter"
+        aria-label="New card title"
+        value={title}
+        readOnly={busy}
+        onInput={(e) => setTitle((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            close();
+          }
+        }}
+      />
+      <div class="quick-add-actions">
+        <button type="submit" class="btn btn-primary btn-sm" disabled={!title.trim() || busy}>
+          Add card
+        </button>
+        <button type="button" class="btn btn-ghost btn-sm" onClick={close}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

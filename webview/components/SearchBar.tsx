@@ -1,0 +1,87 @@
+import { useMemo } from 'preact/hooks';
+import { useAppState, useController } from '../context';
+import { EMPTY_FILTER, PRIORITIES, filterIsActive } from '../types';
+import { Icon } from './Icon';
+
+function Select({ label, value, options, onChange, testId }: {
+  label: string;
+  value: string;
+  options: string[];
+  onChange(value: string): void;
+  testId: string;
+}) {
+  return (
+    <label class={`filter-select${value ? ' is-set' : ''}`}>
+      <span class="visually-hidden">{label}</span>
+      <select aria-label={label} data-testid={testId} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        <option value="">{label}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * Search (exact by default, fuzzy on demand, `meta.field: value` tokens) and filters. The server
+ * does the matching; the board shows what it answers, as you type.
+ */
+export function SearchBar() {
+  const ctrl = useController();
+  const { filter, tasks, labels } = useAppState();
+
+  const assignees = useMemo(() => [...new Set(Object.values(tasks).map((t) => t.assignee).filter((a): a is string => Boolean(a)))].sort(), [tasks]);
+  const labelNames = useMemo(() => [...new Set([...Object.keys(labels), ...Object.values(tasks).flatMap((t) => t.labels)])].sort(), [tasks, labels]);
+  const groups = useMemo(() => [...new Set(Object.values(labels).map((l) => l.group).filter((g): g is string => Boolean(g)))].sort(), [labels]);
+
+  return (
+    <div class="search-bar" role="search">
+      <div class={`search-box${filter.q ? ' has-text' : ''}`}>
+        <Icon name="search" />
+        <input
+          id="search-input"
+          type="search"
+          placeholder="Search cards…  (/)"
+          aria-label="Search cards"
+          autocomplete="off"
+          spellcheck={false}
+          value={filter.q}
+          onInput={(e) => ctrl.setFilter({ q: (e.target as HTMLInputElement).value })}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              if (filter.q) ctrl.setFilter({ q: '' });
+              else (e.target as HTMLInputElement).blur();
+            }
+          }}
+        />
+        <button
+          type="button"
+          class={`search-toggle${filter.fuzzy ? ' is-on' : ''}`}
+          aria-pressed={filter.fuzzy}
+          title={filter.fuzzy ? 'Fuzzy matching is on (typos tolerated)' : 'Exact matching; click for fuzzy'}
+          onClick={() => ctrl.setFilter({ fuzzy: !filter.fuzzy })}
+        >
+          <Icon name="fuzzy" size={14} />
+          Fuzzy
+        </button>
+      </div>
+      <div class="filters">
+        <Select label="Priority" testId="filter-priority" value={filter.priority} options={[...PRIORITIES]} onChange={(priority) => ctrl.setFilter({ priority })} />
+        <Select label="Assignee" testId="filter-assignee" value={filter.assignee} options={assignees} onChange={(assignee) => ctrl.setFilter({ assignee })} />
+        <Select label="Label" testId="filter-label" value={filter.label} options={labelNames} onChange={(label) => ctrl.setFilter({ label })} />
+        {groups.length > 0 && (
+          <Select label="Label group" testId="filter-group" value={filter.labelGroup} options={groups} onChange={(labelGroup) => ctrl.setFilter({ labelGroup })} />
+        )}
+        {filterIsActive(filter) && (
+          <button type="button" class="btn btn-ghost btn-sm" onClick={() => ctrl.setFilter({ ...EMPTY_FILTER, fuzzy: filter.fuzzy })}>
+            Clear
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

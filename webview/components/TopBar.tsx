@@ -1,0 +1,62 @@
+import { useAppState, useController } from '../context';
+import type { ThemeChoice } from '../state/appState';
+import { BoardSwitcher } from './BoardSwitcher';
+import { Icon } from './Icon';
+import { SearchBar } from './SearchBar';
+
+const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { auto: 'dark', dark: 'light', light: 'auto' };
+
+function ConnectionBadge() {
+  const { connection } = useAppState();
+  const text = connection === 'online' ? 'Live' : connection === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
+  return (
+    <span class={`connection connection-${connection}`} role="status" aria-live="polite" data-testid="connection" title={connection === 'online' ? 'Changes from elsewhere appear here at once' : 'Live updates paused'}>
+      <span class="connection-dot" aria-hidden="true" />
+      {text}
+    </span>
+  );
+}
+
+/** Board switcher, search and filters, connection state and the workspace buttons. */
+export function TopBar() {
+  const ctrl = useController();
+  const { theme, board } = useAppState();
+  const inVsCode = ctrl.transport.host === 'vscode';
+  return (
+    <header class="topbar">
+      <div class="brand" aria-hidden="true">
+        <span class="brand-mark" />
+      </div>
+      <BoardSwitcher />
+      <SearchBar />
+      <div class="topbar-spacer" />
+      <ConnectionBadge />
+      <button
+        type="button"
+        class="btn btn-primary"
+        title="New card (n)"
+        onClick={() => ctrl.store.set({ quickAddStatus: board?.defaultStatus ?? board?.columns[0]?.id ?? null })}
+      >
+        <Icon name="plus" /> New card
+      </button>
+      <button type="button" class="icon-btn" title="Labels" aria-label="Labels" onClick={() => ctrl.store.set({ panel: 'labels' })}>
+        <Icon name="tag" />
+      </button>
+      {!inVsCode && (
+        <button
+          type="button"
+          class="icon-btn"
+          title={`Theme: ${theme} (click to change)`}
+          aria-label={`Theme: ${theme}`}
+          onClick={() => ctrl.setTheme(NEXT_THEME[theme])}
+        >
+          <Icon name={theme === 'dark' ? 'moon' : 'sun'} />
+          {theme === 'auto' && <span class="theme-auto-mark">A</span>}
+        </button>
+      )}
+      <button type="button" class="icon-btn" title="Settings" aria-label="Settings" data-testid="open-settings" onClick={() => ctrl.store.set({ panel: 'settings' })}>
+        <Icon name="settings" />
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,187 @@
+import type { BoardController } from '../state/controller';
+import { serverPosition } from '../state/placement';
+import { moveCard } from '../state/taskActions';
+
+const START_DISTANCE_PX = 5;
+const EDGE_PX = 48;
+const SCROLL_STEP_PX = 14;
+
+/** The ids a column shows, in order: all of them, or those matching the filter. */
+export function visibleIdsOf(ctrl: BoardController, status: string): string[] {
+  const { order, matches } = ctrl.state;
+  const all = order[status] ?? [];
+  return matches ? all.filter((id) => matches.has(id)) : all;
+}
+
+interface DragSession {
+  taskId: string;
+  pointerId: number;
+  startX: number;
+  startY: number;
+  offsetX: number;
+  offsetY: number;
+  source: HTMLElement;
+  ghost: HTMLElement | null;
+  x: number;
+  y: number;
+  frame: number;
+}
+
+/** Where the pointer would drop: the column under it and the index among its visible cards. */
+function dropPoint(session: DragSession): { status: string; index: number } | null {
+  const under = document.elementFromPoint(session.x, session.y);
+  const column = under?.closest<HTMLElement>('[data-drop-column]');
+  if (!column) return null;
+  const status = column.dataset.dropColumn as string;
+  const cards = Array.from(column.querySelectorAll<HTMLElement>('[data-card-id]')).filter((el) => el.dataset.cardId !== session.taskId);
+  let index = cards.length;
+  for (let i = 0; i < cards.length; i++) {
+    const rect = cards[i].getBoundingClientRect();
+    if (session.y < rect.top + rect.height / 2) {
+      index = i;
+      break;
+    }
+  }
+  return { status, index };
+}
+
+/** Scroll the column or the board when the pointer rests near an edge, so long lists stay reachable. */
+function autoScroll(session: DragSession, board: HTMLElement): void {
+  const boardRect = board.getBoundingClientRect();
+  if (session.x < boardRect.left + EDGE_PX) board.scrollLeft -= SCROLL_STEP_PX;
+  else if (session.x > boardRect.right - EDGE_PX) board.scrollLeft += SCROLL_STEP_PX;
+  const list = document.elementFromPoint(session.x, session.y)?.closest<HTMLElement>('[data-drop-column]')?.querySelector<HTMLElement>('[data-column-cards]');
+  if (!list) return;
+  const rect = list.getBoundingClientRect();
+  if (session.y < rect.top + EDGE_PX) list.scrollTop -= SCROLL_STEP_PX;
+  else if (session.y > rect.bottom - EDGE_PX) list.scrollTop += SCROLL_STEP_PX;
+}
+
+function makeGhost(source: HTMLElement): HTMLElement {
+  const rect = source.getBoundingClientRect();
+  const ghost = source.cloneNode(true) as HTMLElement;
+  ghost.removeAttribute('data-card-id');
+  ghost.removeAttribute('tabindex');
+  ghost.classList.add('drag-ghost');
+  ghost.setAttribute('aria-hidden', 'true');
+  ghost.style.width = `${rect.width}px`;
+  document.body.append(ghost);
+  return ghost;
+}
+
+/**
+ * Pointer-driven drag and drop of cards (mouse, pen and touch alike). The card follows the pointer
+ * as a ghost, its column shows a gap where it would land, and the drop becomes a move at that
+ * exact position. Returns a function that removes the listeners.
+ */
+export function installCardDrag(board: HTMLElement, ctrl: BoardController): () => void {
+  let session: DragSession | null = null;
+  let suppressClick = false;
+
+  function begin(s: DragSession): void {
+    const rect = s.source.getBoundingClientRect();
+    s.ghost = makeGhost(s.source);
+    document.body.classList.add('is-dragging');
+    const status = ctrl.state.tasks[s.taskId].status;
+    const index = Math.max(0, visibleIdsOf(ctrl, status).indexOf(s.taskId));
+    ctrl.store.set({ drop: { taskId: s.taskId, status, index, height: rect.height } });
+    const tick = () => {
+      if (session !== s) return;
+      autoScroll(s, board);
+      s.frame = requestAnimationFrame(tick);
+    };
+    s.frame = requestAnimationFrame(tick);
+  }
+
+  function track(s: DragSession): void {
+    if (s.ghost) s.ghost.style.transform = `translate(${s.x - s.offsetX}px, ${s.y - s.offsetY}px) rotate(2deg)`;
+    const point = dropPoint(s);
+    const current = ctrl.state.drop;
+    if (!point || !current) return;
+    if (point.status !== current.status || point.index !== current.index) ctrl.store.set({ drop: { ...current, ...point } });
+  }
+
+  function finish(commit: boolean): void {
+    const s = session;
+    if (!s) return;
+    session = null;
+    cancelAnimationFrame(s.frame);
+    s.ghost?.remove();
+    document.body.classList.remove('is-dragging');
+    window.removeEventListener('pointermove', onMove);
+    window.removeEventListener('pointerup', onUp);
+    window.removeEventListener('pointercancel', onCancel);
+    window.removeEventListener('keydown', onKey, true);
+    const drop = ctrl.state.drop;
+    if (!s.ghost) return;
+    suppressClick = true;
+    setTimeout(() => (suppressClick = false), 0);
+    if (commit && drop) {
+      const position = serverPosition(ctrl.state.order[drop.status] ?? [], visibleIdsOf(ctrl, drop.status), drop.index, s.taskId);
+      // The optimistic placement happens synchronously inside moveCard, so clearing the gap right
+      // after paints the card in its new place in the same frame.
+      void moveCard(ctrl, s.taskId, drop.status, position);
+    }
+    ctrl.store.set({ drop: null });
+    requestAnimationFrame(() => board.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(s.taskId)}"]`)?.focus({ preventScroll: true }));
+  }
+
+  function onMove(event: PointerEvent): void {
+    const s = session;
+    if (!s || event.pointerId !== s.pointerId) return;
+    s.x = event.clientX;
+    s.y = event.clientY;
+    if (!s.ghost) {
+      if (Math.hypot(s.x - s.startX, s.y - s.startY) < START_DISTANCE_PX) return;
+      begin(s);
+    }
+    event.preventDefault();
+    track(s);
+  }
+
+  const onUp = (event: PointerEvent) => {
+    if (session && event.pointerId === session.pointerId) finish(true);
+  };
+  const onCancel = () => finish(false);
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && session?.ghost) {
+      event.stopPropagation();
+      finish(false);
+    }
+  };
+
+  function onDown(event: PointerEvent): void {
+    if (event.button !== 0 || session) return;
+    const target = event.target as HTMLElement;
+    if (target.closest('button, a, input, textarea, select, [contenteditable]')) return;
+    const source = target.closest<HTMLElement>('[data-card-id]');
+    const taskId = source?.dataset.cardId;
+    if (!source || !taskId || !ctrl.state.tasks[taskId]) return;
+    const rect = source.getBoundingClientRect();
+    session = {
+      taskId, pointerId: event.pointerId, source, ghost: null, frame: 0,
+      startX: event.clientX, startY: event.clientY, x: event.clientX, y: event.clientY,
+      offsetX: event.clientX - rect.left, offsetY: event.clientY - rect.top,
+    };
+    window.addEventListener('pointermove', onMove);
+    window.addEventListener('pointerup', onUp);
+    window.addEventListener('pointercancel', onCancel);
+    window.addEventListener('keydown', onKey, true);
+  }
+
+  // A drag ends with a click on whatever is under the pointer; it must not open the card.
+  function onClickCapture(event: MouseEvent): void {
+    if (!suppressClick) return;
+    suppressClick = false;
+    event.stopPropagation();
+    event.preventDefault();
+  }
+
+  board.addEventListener('pointerdown', onDown);
+  board.addEventListener('click', onClickCapture, true);
+  return () => {
+    finish(false);
+    board.removeEventListener('pointerdown', onDown);
+    board.removeEventListener('click', onClickCapture, true);
+  };
+}

@@ -1,0 +1,80 @@
+/** Small display helpers: dates, colors, initials. */
+
+/** The date part of an ISO 8601 date or date-time, as YYYY-MM-DD. */
+export function datePart(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+function todayIso(now = new Date()): string {
+  const local = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 10);
+}
+
+/** Due before today (local calendar) and not completed. */
+export function isOverdue(dueDate: string | null, completedAt: string | null, now = new Date()): boolean {
+  return Boolean(dueDate) && !completedAt && datePart(dueDate as string) < todayIso(now);
+}
+
+export function isDueToday(dueDate: string | null, now = new Date()): boolean {
+  return Boolean(dueDate) && datePart(dueDate as string) === todayIso(now);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Mar 4" this year, "Mar 4, 2027" otherwise. */
+export function shortDate(iso: string, now = new Date()): string {
+  const [year, month, day] = datePart(iso).split('-').map(Number);
+  if (!year || !month || !day) return iso;
+  const label = `${MONTHS[month - 1]} ${day}`;
+  return year === now.getFullYear() ? label : `${label}, ${year}`;
+}
+
+export function dateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${shortDate(iso)} ${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+/** Black or white, whichever reads better on a hex background. */
+export function textOn(hex: string): string {
+  const match = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(hex.trim());
+  if (!match) return '#fff';
+  const full = match[1].length === 3 ? match[1].replace(/./g, (c) => c + c) : match[1];
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255);
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return luminance > 0.6 ? '#1f2328' : '#ffffff';
+}
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/[\s._-]+/).filter(Boolean);
+  const letters = parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] ?? '?').slice(0, 2);
+  return letters.toUpperCase();
+}
+
+/** A stable pleasant hue per name, for assignee avatars. */
+export function hueOf(name: string): number {
+  let hash = 0;
+  for (const ch of name) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return hash % 360;
+}
+
+export function fileNameOf(path: string | undefined, fallbackId: string): string {
+  if (!path) return `${fallbackId}.md`;
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+/**
+ * An id from a display name, by the server's slug rules (a-z, 0-9, '-'); the server checks ids
+ * again. Used for new column ids and for the ids of inline card forms given only a name.
+ */
+export function slugOf(name: string, fallback = 'column'): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/g, '');
+  return slug || fallback;
+}

@@ -1,0 +1,131 @@
+import { visibleIdsOf } from './dnd/cardDrag';
+import type { BoardController } from './state/controller';
+import { serverPosition } from './state/placement';
+import { moveCard, softDeleteCard } from './state/taskActions';
+import { DELETED_STATUS } from './types';
+
+/** Columns a card can be moved to or focus can travel through, left to right, as drawn. */
+function drawnColumns(): string[] {
+  return Array.from(document.querySelectorAll<HTMLElement>('[data-drop-column]')).map((el) => el.dataset.dropColumn as string);
+}
+
+function focusCard(id: string): void {
+  const el = document.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(id)}"]`);
+  el?.focus();
+  el?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return Boolean(el?.closest?.('input, textarea, select, [contenteditable="true"]'));
+}
+
+/** Arrow keys: focus the neighbour card; the nearest index in the next column that has cards. */
+function moveFocus(ctrl: BoardController, taskId: string, key: string): void {
+  const status = ctrl.state.tasks[taskId]?.status;
+  if (!status) return;
+  const ids = visibleIdsOf(ctrl, status);
+  const index = ids.indexOf(taskId);
+  if (key === 'ArrowUp' && index > 0) return focusCard(ids[index - 1]);
+  if (key === 'ArrowDown' && index < ids.length - 1) return focusCard(ids[index + 1]);
+  if (key !== 'ArrowLeft' && key !== 'ArrowRight') return;
+  const columns = drawnColumns();
+  const step = key === 'ArrowLeft' ? -1 : 1;
+  for (let c = columns.indexOf(status) + step; c >= 0 && c < columns.length; c += step) {
+    const other = visibleIdsOf(ctrl, columns[c]);
+    if (other.length) return focusCard(other[Math.min(index, other.length - 1)]);
+  }
+}
+
+/** Alt/Shift + arrows: move the focused card one place up/down, or to the next column. */
+async function moveWithKeys(ctrl: BoardController, taskId: string, key: string): Promise<void> {
+  const status = ctrl.state.tasks[taskId]?.status;
+  if (!status) return;
+  const visible = visibleIdsOf(ctrl, status);
+  const index = visible.indexOf(taskId);
+  let target = status;
+  let visibleIndex = index;
+  if (key === 'ArrowUp') visibleIndex = Math.max(0, index - 1);
+  else if (key === 'ArrowDown') visibleIndex = Math.min(visible.length - 1, index + 1);
+  else {
+    const columns = drawnColumns().filter((id) => id !== DELETED_STATUS);
+    const next = columns[columns.indexOf(status) + (key === 'ArrowLeft' ? -1 : 1)];
+    if (!next) return;
+    target = next;
+    visibleIndex = Math.min(index, visibleIdsOf(ctrl, next).length);
+  }
+  if (target === status && visibleIndex === index) return;
+  const position = serverPosition(ctrl.state.order[target] ?? [], visibleIdsOf(ctrl, target), visibleIndex, taskId);
+  const column = ctrl.state.board?.columns.find((c) => c.id === target)?.name ?? target;
+  announce(`Moved to ${column}, position ${visibleIndex + 1}`);
+  await moveCard(ctrl, taskId, target, position);
+  requestAnimationFrame(() => focusCard(taskId));
+}
+
+/** Screen readers hear keyboard moves through a polite live region. */
+export function announce(text: string): void {
+  const region = document.getElementById('live-region');
+  if (region) region.textContent = text;
+}
+
+function openQuickAdd(ctrl: BoardController): void {
+  const focusedId = (document.activeElement as HTMLElement | null)?.dataset?.cardId;
+  const focusedStatus = focusedId ? ctrl.state.tasks[focusedId]?.status : undefined;
+  const board = ctrl.state.board;
+  const status = focusedStatus && focusedStatus !== DELETED_STATUS ? focusedStatus : (board?.defaultStatus ?? board?.columns[0]?.id);
+  if (status) ctrl.store.set({ quickAddStatus: status });
+}
+
+/** Close the top-most layer: a panel, then the card drawer, then the quick-add box. */
+function closeTopLayer(ctrl: BoardController): boolean {
+  const s = ctrl.state;
+  if (s.panel) ctrl.store.set({ panel: null });
+  else if (s.openTaskId) ctrl.store.set({ openTaskId: null });
+  else if (s.quickAddStatus) ctrl.store.set({ quickAddStatus: null });
+  else return false;
+  return true;
+}
+
+/** Board-wide shortcuts: n new card, / search, Esc close, arrows move focus, Alt/Shift+arrows move the card. */
+export function installShortcuts(ctrl: BoardController): () => void {
+  function onKey(event: KeyboardEvent): void {
+    if (event.defaultPrevented) return;
+    if (event.key === 'Escape') {
+      if (document.querySelector('dialog[open], .confirm-dialog')) return;
+      if (closeTopLayer(ctrl)) event.preventDefault();
+      return;
+    }
+    if (isTyping(event.target) || event.ctrlKey || event.metaKey) return;
+    const taskId = (event.target as HTMLElement | null)?.dataset?.cardId;
+    const layerOpen = Boolean(ctrl.state.panel || ctrl.state.openTaskId);
+    if (event.key === '/' && !layerOpen) {
+      event.preventDefault();
+      document.querySelector<HTMLInputElement>('#search-input')?.focus();
+    } else if (event.key === 'n' && !event.altKey && !layerOpen) {
+      event.preventDefault();
+      openQuickAdd(ctrl);
+    } else if (taskId && event.key.startsWith('Arrow')) {
+      event.preventDefault();
+      if (event.altKey || event.shiftKey) void moveWithKeys(ctrl, taskId, event.key);
+      else moveFocus(ctrl, taskId, event.key);
+    } else if (taskId && (event.key === 'Enter' || event.key === ' ')) {
+      event.preventDefault();
+      ctrl.store.set({ openTaskId: taskId });
+    } else if (taskId && event.key === 'Delete' && ctrl.state.tasks[taskId]?.status !== DELETED_STATUS) {
+      event.preventDefault();
+      void softDeleteCard(ctrl, taskId);
+    } else if (!taskId && !layerOpen && event.key.startsWith('Arrow') && !isInteractive(event.target)) {
+      const first = document.querySelector<HTMLElement>('[data-card-id]');
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  }
+  document.addEventListener('keydown', onKey);
+  return () => document.removeEventListener('keydown', onKey);
+}
+
+function isInteractive(target: EventTarget | null): boolean {
+  return Boolean((target as HTMLElement | null)?.closest?.('button, a, [role="menu"], [role="listbox"], .drawer, .panel'));
+}

@@ -1,0 +1,25 @@
+import { render } from 'preact';
+import { App } from './components/App';
+import { ControllerContext } from './context';
+import { HttpTransport } from './httpTransport';
+import { PostMessageTransport } from './postMessageTransport';
+import { BoardController } from './state/controller';
+import type { Transport } from './transport';
+
+/** Inside a VS Code webview the extension host answers; anywhere else the standalone server does. */
+function chooseTransport(): Transport {
+  if (typeof globalThis.acquireVsCodeApi === 'function') return new PostMessageTransport(globalThis.acquireVsCodeApi());
+  return new HttpTransport();
+}
+
+const controller = new BoardController(chooseTransport());
+const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
+render(
+  <ControllerContext.Provider value={controller}>
+    <App />
+  </ControllerContext.Provider>,
+  root,
+);
+controller.start();
+// Tests and the benchmark read render timings from here.
+(window as unknown as { kanbanBoard?: BoardController }).kanbanBoard = controller;

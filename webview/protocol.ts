@@ -1,0 +1,60 @@
+/**
+ * Messages between the board UI and its host. The same event shape travels over the standalone
+ * server's `/ws` WebSocket and over VS Code's postMessage bridge, so the UI handles one stream.
+ * The extension host imports these types; keep this file free of DOM or Node imports.
+ */
+
+/** One change in the workspace, as the service emitted it (decisions.md: Events). */
+export interface EventMessage {
+  type: 'event';
+  event: string;
+  /** The board the change belongs to; null for workspace-wide changes (settings, labels). */
+  boardId: string | null;
+  data: Record<string, unknown>;
+  /** The full task read model for task-related events, when the sender includes it. */
+  card?: unknown;
+  /** Grows by one per change: a gap means missed events, so the UI re-fetches everything. */
+  revision: number;
+}
+
+/** First message on every (re)connection: the revision the host is at. */
+export interface HelloMessage {
+  type: 'hello';
+  revision: number;
+}
+
+/** What the server sends over `/ws`. */
+export type SocketServerMessage = HelloMessage | EventMessage;
+
+/** What a client may send over `/ws`: which board's events it wants (`*` for all). */
+export interface SubscribeMessage {
+  type: 'subscribe';
+  boardId: string;
+}
+
+/** How the host should hand back a response body: parsed JSON (default) or a file as base64. */
+export type ResponseType = 'json' | 'base64';
+
+/** A base64 file answer, for `responseType: 'base64'` requests. */
+export interface FilePayload {
+  contentType: string;
+  data: string;
+}
+
+/** Webview -> extension host. */
+export type WebviewToHostMessage =
+  /** Sent once the UI listens; the host answers with `hello` and only then sends events. */
+  | { type: 'ready' }
+  /** An API call: `path` is the part after `/api`, with its query string. */
+  | { type: 'request'; id: number; method: string; path: string; body?: unknown; responseType?: ResponseType }
+  /** Save an attachment (the host shows a save dialog); `path` as for `request`. */
+  | { type: 'download'; path: string; filename: string };
+
+/** Extension host -> webview. */
+export type HostToWebviewMessage =
+  | HelloMessage
+  | EventMessage
+  /** The answer to `request` with the same id: the HTTP status and the JSON envelope (or a FilePayload). */
+  | { type: 'response'; id: number; status: number; body: unknown }
+  /** The host lost and regained its service (e.g. a reload); the UI shows "reconnecting" until the next hello. */
+  | { type: 'disconnected' };

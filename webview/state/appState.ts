@@ -1,0 +1,80 @@
+import type { ConnectionState } from '../transport';
+import { EMPTY_FILTER, type Board, type BoardSummary, type Labels, type Settings, type TaskFilter } from '../types';
+import type { TaskSet } from './placement';
+
+export interface Toast {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+  action?: { label: string; run: () => void };
+}
+
+export type Panel = 'settings' | 'labels' | 'board' | 'new-board' | 'columns' | null;
+export type ThemeChoice = 'auto' | 'light' | 'dark';
+
+/** Where a dragged card would land: shown as a gap in that column before the drop. */
+export interface DropTarget {
+  taskId: string;
+  status: string;
+  /** Index among the column's visible cards, the dragged card left out. */
+  index: number;
+  height: number;
+}
+
+export interface AppState extends TaskSet {
+  connection: ConnectionState;
+  loaded: boolean;
+  loadError: string | null;
+  boards: BoardSummary[];
+  boardId: string | null;
+  board: Board | null;
+  settings: Settings;
+  labels: Labels;
+  filter: TaskFilter;
+  /** Ids that match the filter, or null when no filter is set. */
+  matches: Set<string> | null;
+  openTaskId: string | null;
+  /** The column whose quick-add box is open. */
+  quickAddStatus: string | null;
+  panel: Panel;
+  toasts: Toast[];
+  theme: ThemeChoice;
+  drop: DropTarget | null;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  showPriorityBadges: true,
+  showAssignee: true,
+  showDueDate: true,
+  showLabels: true,
+  showFileName: false,
+  compactMode: false,
+  showDeletedColumn: false,
+  defaultPriority: 'medium',
+  defaultStatus: 'backlog',
+  boardBackgroundMode: 'fancy',
+  boardBackgroundPreset: 'aurora',
+};
+
+export function initialState(theme: ThemeChoice): AppState {
+  return {
+    connection: 'connecting',
+    loaded: false,
+    loadError: null,
+    boards: [],
+    boardId: null,
+    board: null,
+    settings: DEFAULT_SETTINGS,
+    labels: {},
+    tasks: {},
+    order: {},
+    filter: EMPTY_FILTER,
+    matches: null,
+    openTaskId: null,
+    quickAddStatus: null,
+    panel: null,
+    toasts: [],
+    theme,
+    drop: null,
+  };
+}

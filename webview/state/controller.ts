@@ -1,0 +1,233 @@
+import { Api, ApiError } from '../api';
+import type { EventMessage } from '../protocol';
+import type { Transport } from '../transport';
+import { filterIsActive, type TaskFilter } from '../types';
+import { initialState, type AppState, type ThemeChoice, type Toast } from './appState';
+import { applyEvent } from './liveEvents';
+import { taskSetFrom } from './placement';
+import { Store } from './store';
+
+const FILTER_DEBOUNCE_MS = 120;
+const TOAST_MS = 6000;
+const HELLO_WAIT_MS = 1500;
+
+/**
+ * Owns the UI state and keeps it equal to the server's: loads a board, applies live events in
+ * revision order, and re-fetches everything after a gap or a reconnect. It holds no rules of its
+ * own; every change is a request whose answer (or refusal) the UI shows.
+ */
+export class BoardController {
+  readonly store: Store<AppState>;
+  readonly api: Api;
+  private revision: number | null = null;
+  private loadGeneration = 0;
+  private filterGeneration = 0;
+  private filterTimer: ReturnType<typeof setTimeout> | null = null;
+  private nextToastId = 1;
+  private fallbackLoad: ReturnType<typeof setTimeout> | null = null;
+  private boardsTimer: ReturnType<typeof setTimeout> | null = null;
+  private loadsInFlight = 0;
+  private heldEvents: EventMessage[] = [];
+  private persisted: Record<string, unknown>;
+
+  constructor(readonly transport: Transport) {
+    this.api = new Api(transport);
+    this.persisted = transport.loadState();
+    const theme = (['light', 'dark'] as const).find((t) => t === this.persisted.theme) ?? 'auto';
+    this.store = new Store(initialState(theme));
+  }
+
+  get state(): AppState {
+    return this.store.get();
+  }
+
+  /**
+   * Connect first and load once the host says hello, so no change can fall between the load and the
+   * start of the event stream. Without live updates (no hello in time) the board still loads.
+   */
+  start(): void {
+    this.transport.onEvent((event) => this.receive(event));
+    this.transport.connect({
+      state: (connection) => this.store.set({ connection }),
+      hello: (revision) => this.hello(revision),
+    });
+    this.fallbackLoad = setTimeout(() => {
+      this.fallbackLoad = null;
+      void this.load();
+    }, HELLO_WAIT_MS);
+  }
+
+  private hello(revision: number): void {
+    this.revision = revision;
+    if (this.fallbackLoad) {
+      clearTimeout(this.fallbackLoad);
+      this.fallbackLoad = null;
+    }
+    // Every hello after the first follows a dropped connection, during which events may have been
+    // missed: re-fetch everything.
+    void this.load(this.state.boardId ?? undefined);
+  }
+
+  private receive(event: EventMessage): void {
+    const expected = this.revision === null ? event.revision : this.revision + 1;
+    this.revision = event.revision;
+    if (event.revision !== expected) {
+      void this.load(this.state.boardId ?? undefined);
+      return;
+    }
+    // A load in flight may answer with data older than this event: hold it and replay it on top.
+    if (this.loadsInFlight > 0) this.heldEvents.push(event);
+    else void applyEvent(this, event);
+  }
+
+  /** Load (or reload) everything shown: boards, settings, labels, the board and its cards. */
+  async load(requestedBoardId?: string): Promise<void> {
+    const generation = ++this.loadGeneration;
+    this.loadsInFlight++;
+    try {
+      const [boards, settings, labels] = await Promise.all([this.api.listBoards(), this.api.getSettings(), this.api.getLabels()]);
+      const wanted = requestedBoardId ?? (this.persisted.boardId as string | undefined);
+      const boardId = boards.find((b) => b.id === wanted)?.id ?? boards.find((b) => b.isDefault)?.id ?? boards[0]?.id;
+      if (!boardId) throw new ApiError('The workspace has no board.', 404);
+      const [board, tasks] = await Promise.all([this.api.getBoard(boardId), this.api.listTasks(boardId)]);
+      if (generation !== this.loadGeneration) return;
+      const switching = boardId !== this.state.boardId;
+      this.store.set({
+        boards, settings, labels, board, boardId, ...taskSetFrom(tasks), loaded: true, loadError: null,
+        ...(switching ? { openTaskId: null, quickAddStatus: null } : {}),
+      });
+      this.persist({ boardId });
+      if (filterIsActive(this.state.filter)) await this.runFilter();
+    } catch (error) {
+      if (generation !== this.loadGeneration) return;
+      this.store.set({ loadError: messageOf(error) });
+    } finally {
+      this.loadsInFlight--;
+      if (this.loadsInFlight === 0) {
+        const held = this.heldEvents;
+        this.heldEvents = [];
+        for (const event of held) void applyEvent(this, event);
+      }
+    }
+  }
+
+  switchBoard(boardId: string): void {
+    if (boardId === this.state.boardId) return;
+    this.store.set({ matches: null });
+    void this.load(boardId);
+  }
+
+  async refreshBoard(): Promise<void> {
+    const boardId = this.state.boardId;
+    if (!boardId) return;
+    try {
+      const [board, boards] = await Promise.all([this.api.getBoard(boardId), this.api.listBoards()]);
+      if (boardId === this.state.boardId) this.store.set({ board, boards });
+    } catch (error) {
+      // The board itself may be gone (deleted elsewhere): fall back to the default one.
+      if (error instanceof ApiError && error.status === 404) void this.load();
+    }
+  }
+
+  /** Board summaries carry card counts; many card changes in a burst need one re-fetch. */
+  refreshBoardsSoon(): void {
+    if (this.boardsTimer) return;
+    this.boardsTimer = setTimeout(() => {
+      this.boardsTimer = null;
+      void this.refreshBoards();
+    }, 300);
+  }
+
+  async refreshBoards(): Promise<void> {
+    const boards = await this.api.listBoards().catch(() => null);
+    if (boards) this.store.set({ boards });
+  }
+
+  async refreshTasks(): Promise<void> {
+    const boardId = this.state.boardId;
+    if (!boardId) return;
+    const tasks = await this.api.listTasks(boardId).catch(() => null);
+    if (tasks && boardId === this.state.boardId) this.store.set(taskSetFrom(tasks));
+    this.scheduleFilter(0);
+  }
+
+  async refreshLabels(): Promise<void> {
+    const labels = await this.api.getLabels().catch(() => null);
+    if (labels) this.store.set({ labels });
+  }
+
+  async refreshSettings(): Promise<void> {
+    const settings = await this.api.getSettings().catch(() => null);
+    if (settings) this.store.set({ settings });
+  }
+
+  setFilter(patch: Partial<TaskFilter>): void {
+    this.store.set((s) => ({ filter: { ...s.filter, ...patch } }));
+    this.scheduleFilter(FILTER_DEBOUNCE_MS);
+  }
+
+  /** Re-run the filter soon (after typing pauses, or after a change that may alter the matches). */
+  scheduleFilter(delay: number): void {
+    if (!filterIsActive(this.state.filter)) {
+      if (this.state.matches) this.store.set({ matches: null });
+      return;
+    }
+    if (this.filterTimer) clearTimeout(this.filterTimer);
+    this.filterTimer = setTimeout(() => void this.runFilter(), delay);
+  }
+
+  private async runFilter(): Promise<void> {
+    const { boardId, filter } = this.state;
+    if (!boardId) return;
+    const generation = ++this.filterGeneration;
+    if (!filterIsActive(filter)) {
+      this.store.set({ matches: null });
+      return;
+    }
+    try {
+      const found = await this.api.listTasks(boardId, filter, this.state.settings.showDeletedColumn);
+      if (generation === this.filterGeneration) this.store.set({ matches: new Set(found.map((t) => t.id)) });
+    } catch (error) {
+      if (generation === this.filterGeneration) this.toast('error', messageOf(error));
+    }
+  }
+
+  toast(kind: Toast['kind'], text: string, action?: Toast['action']): void {
+    const id = this.nextToastId++;
+    this.store.set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text, action }] }));
+    setTimeout(() => this.dismissToast(id), TOAST_MS);
+  }
+
+  dismissToast(id: number): void {
+    this.store.set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+  }
+
+  /** Run a request; a refusal becomes a visible message. Returns undefined when it failed. */
+  async attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      this.toast('error', messageOf(error));
+      return undefined;
+    }
+  }
+
+  setTheme(theme: ThemeChoice): void {
+    this.store.set({ theme });
+    this.persist({ theme });
+  }
+
+  /** A small UI preference kept across reloads (comment author, theme, last board). */
+  preference(key: string): unknown {
+    return this.persisted[key];
+  }
+
+  persist(patch: Record<string, unknown>): void {
+    this.persisted = { ...this.persisted, ...patch };
+    this.transport.saveState(this.persisted);
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,83 @@
+import { ApiError } from '../api';
+import type { EventMessage } from '../protocol';
+import type { Settings, TaskView } from '../types';
+import type { BoardController } from './controller';
+import { placeTask, removeTask } from './placement';
+
+/** Listeners for changes the open card drawer cares about (comments, logs, attachments). */
+type CardChangeListener = (taskId: string, event: string) => void;
+const cardChangeListeners = new Set<CardChangeListener>();
+
+export function onCardChange(listener: CardChangeListener): () => void {
+  cardChangeListeners.add(listener);
+  return () => cardChangeListeners.delete(listener);
+}
+
+function isTaskView(value: unknown): value is TaskView {
+  const task = value as TaskView | undefined;
+  return typeof task?.id === 'string' && typeof task.status === 'string' && typeof task.position === 'number' && typeof task.title === 'string';
+}
+
+/** The card an event is about: from the event when it carries the read model, else fetched. */
+async function cardOf(ctrl: BoardController, event: EventMessage): Promise<TaskView | null | 'gone'> {
+  if (isTaskView(event.card)) return event.card;
+  const taskId = event.data.taskId;
+  if (typeof taskId !== 'string' || !event.boardId) return null;
+  try {
+    return await ctrl.api.getTask(event.boardId, taskId);
+  } catch (error) {
+    return error instanceof ApiError && error.status === 404 ? 'gone' : null;
+  }
+}
+
+async function applyTaskEvent(ctrl: BoardController, event: EventMessage): Promise<void> {
+  const taskId = typeof event.data.taskId === 'string' ? event.data.taskId : (event.card as TaskView | undefined)?.id;
+  if (event.event === 'task.deleted' && event.data.permanent === true && taskId) {
+    ctrl.store.set((s) => removeTask(s, taskId));
+  } else {
+    const card = await cardOf(ctrl, event);
+    if (event.boardId !== ctrl.state.boardId) return;
+    if (card === 'gone' && taskId) ctrl.store.set((s) => removeTask(s, taskId));
+    else if (card && card !== 'gone') ctrl.store.set((s) => placeTask(s, card));
+  }
+  if (taskId) for (const listener of cardChangeListeners) listener(taskId, event.event);
+  ctrl.scheduleFilter(50);
+}
+
+/** Bring the UI state up to date with one change, in revision order. */
+export async function applyEvent(ctrl: BoardController, event: EventMessage): Promise<void> {
+  const onThisBoard = event.boardId === ctrl.state.boardId;
+  const [family] = event.event.split('.');
+  switch (family) {
+    case 'task':
+    case 'comment':
+    case 'attachment':
+    case 'log':
+    case 'form':
+      if (onThisBoard) await applyTaskEvent(ctrl, event);
+      if (event.event === 'task.created' || event.event === 'task.deleted' || event.event === 'task.moved') ctrl.refreshBoardsSoon();
+      return;
+    case 'column':
+      if (onThisBoard) await ctrl.refreshBoard();
+      return;
+    case 'board':
+      if (event.event.startsWith('board.log') || event.event === 'board.action.triggered') return;
+      if (onThisBoard) await ctrl.refreshBoard();
+      else await ctrl.refreshBoards();
+      return;
+    case 'label':
+      await ctrl.refreshLabels();
+      // Renaming or deleting a label rewrites the cards that carry it.
+      if (event.event !== 'label.updated') await ctrl.refreshTasks();
+      return;
+    case 'settings': {
+      const settings = event.data.settings as Settings | undefined;
+      if (settings && typeof settings === 'object') ctrl.store.set({ settings });
+      else await ctrl.refreshSettings();
+      return;
+    }
+    case 'storage':
+      await ctrl.load(ctrl.state.boardId ?? undefined);
+      return;
+  }
+}

@@ -1,0 +1,68 @@
+import type { TaskView } from '../types';
+
+/** Card ids per column (status), in the server's order. */
+export type ColumnOrder = Record<string, string[]>;
+
+export interface TaskSet {
+  tasks: Record<string, TaskView>;
+  order: ColumnOrder;
+}
+
+/** Group a list in server order (column order, then position) into per-column id lists. */
+export function taskSetFrom(list: TaskView[]): TaskSet {
+  const tasks: Record<string, TaskView> = {};
+  const order: ColumnOrder = {};
+  for (const task of list) {
+    tasks[task.id] = task;
+    (order[task.status] ??= []).push(task.id);
+  }
+  // The list is sorted by position within a column already; sorting again guards against a
+  // fuzzy search result order sneaking in.
+  for (const ids of Object.values(order)) ids.sort((a, b) => tasks[a].position - tasks[b].position);
+  return { tasks, order };
+}
+
+function without(order: ColumnOrder, id: string, status: string | undefined): ColumnOrder {
+  if (status === undefined || !order[status]?.includes(id)) return order;
+  return { ...order, [status]: order[status].filter((other) => other !== id) };
+}
+
+/**
+ * Put a card at `position` of its status column (the server's zero-based index among the column's
+ * other cards). Applying events in revision order with this keeps every column in the server's order.
+ */
+export function placeTask(set: TaskSet, task: TaskView, position = task.position): TaskSet {
+  const previous = set.tasks[task.id];
+  const order = without(set.order, task.id, previous?.status);
+  const column = order[task.status] ?? [];
+  const at = Math.max(0, Math.min(position, column.length));
+  const next = [...column.slice(0, at), task.id, ...column.slice(at)];
+  return { tasks: { ...set.tasks, [task.id]: task }, order: { ...order, [task.status]: next } };
+}
+
+/** Replace a card's fields without moving it (its column and place stay). */
+export function refreshTask(set: TaskSet, task: TaskView): TaskSet {
+  const previous = set.tasks[task.id];
+  if (!previous || previous.status !== task.status) return placeTask(set, task);
+  return { ...set, tasks: { ...set.tasks, [task.id]: task } };
+}
+
+export function removeTask(set: TaskSet, id: string): TaskSet {
+  const previous = set.tasks[id];
+  if (!previous) return set;
+  const tasks = { ...set.tasks };
+  delete tasks[id];
+  return { tasks, order: without(set.order, id, previous.status) };
+}
+
+/**
+ * The server `position` for a drop among the visible cards of a column. When a filter hides cards,
+ * the drop lands just before the visible card it was dropped above (or just after the last one).
+ */
+export function serverPosition(fullColumn: string[], visibleColumn: string[], visibleIndex: number, movingId: string): number {
+  const full = fullColumn.filter((id) => id !== movingId);
+  const visible = visibleColumn.filter((id) => id !== movingId);
+  if (visibleIndex < visible.length) return Math.max(0, full.indexOf(visible[visibleIndex]));
+  if (visible.length === 0) return full.length;
+  return full.indexOf(visible[visible.length - 1]) + 1;
+}

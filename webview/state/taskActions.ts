@@ -1,0 +1,89 @@
+import { DELETED_STATUS, type TaskView } from '../types';
+import { messageOf, type BoardController } from './controller';
+import { placeTask, refreshTask, removeTask } from './placement';
+
+/**
+ * Move a card and show it at once; the server decides. On refusal the card goes back where it was
+ * and the server's message shows.
+ */
+export async function moveCard(ctrl: BoardController, taskId: string, status: string, position: number): Promise<boolean> {
+  const { boardId, tasks, order } = ctrl.state;
+  const task = tasks[taskId];
+  if (!boardId || !task) return false;
+  const originalIndex = (order[task.status] ?? []).indexOf(taskId);
+  if (task.status === status && originalIndex === position) return true;
+  ctrl.store.set((s) => placeTask(s, { ...task, status, position }));
+  try {
+    const moved = await ctrl.api.moveTask(boardId, taskId, status, position);
+    if (ctrl.state.boardId === boardId) ctrl.store.set((s) => refreshTask(s, moved));
+    ctrl.scheduleFilter(0);
+    return true;
+  } catch (error) {
+    if (ctrl.state.boardId === boardId && ctrl.state.tasks[taskId]) {
+      ctrl.store.set((s) => placeTask(s, task, originalIndex));
+    }
+    ctrl.toast('error', `The card could not be moved: ${messageOf(error)}`);
+    return false;
+  }
+}
+
+/** Create a card from a title (and optional fields) in a column, at the top of it. */
+export async function createCard(ctrl: BoardController, status: string, title: string, fields: Record<string, unknown> = {}): Promise<TaskView | undefined> {
+  const boardId = ctrl.state.boardId;
+  if (!boardId) return undefined;
+  const created = await ctrl.attempt(() => ctrl.api.createTask(boardId, { content: `# ${title.trim()}\n`, status, ...fields }));
+  if (!created) return undefined;
+  ctrl.store.set((s) => placeTask(s, created));
+  // New cards join the end of a column on the server; quick add promises the top.
+  if (created.position > 0) {
+    const moved = await ctrl.attempt(() => ctrl.api.moveTask(boardId, created.id, status, 0));
+    if (moved) ctrl.store.set((s) => placeTask(s, moved));
+  }
+  ctrl.scheduleFilter(0);
+  return created;
+}
+
+/** Save field changes from the drawer; the answer (or the refusal) replaces the local copy. */
+export async function updateCard(ctrl: BoardController, taskId: string, patch: Record<string, unknown>): Promise<TaskView | undefined> {
+  const boardId = ctrl.state.boardId;
+  if (!boardId) return undefined;
+  const updated = await ctrl.attempt(() => ctrl.api.updateTask(boardId, taskId, patch));
+  if (updated && ctrl.state.boardId === boardId) {
+    ctrl.store.set((s) => placeTask(s, updated));
+    ctrl.scheduleFilter(0);
+  }
+  return updated;
+}
+
+/** Soft delete, with an undo that puts the card back in its column at its place. */
+export async function softDeleteCard(ctrl: BoardController, taskId: string): Promise<void> {
+  const { boardId, tasks, order } = ctrl.state;
+  const task = tasks[taskId];
+  if (!boardId || !task) return;
+  const place = (order[task.status] ?? []).indexOf(taskId);
+  const deleted = await ctrl.attempt(() => ctrl.api.deleteTask(boardId, taskId));
+  if (!deleted) return;
+  ctrl.store.set((s) => ({ ...placeTask(s, deleted), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
+  ctrl.toast('info', `“${task.title}” moved to Deleted.`, {
+    label: 'Undo',
+    run: () => void moveCard(ctrl, taskId, task.status, Math.max(0, place)),
+  });
+}
+
+/** Bring a soft-deleted card back to a column (the board's first by default), at the top. */
+export async function restoreCard(ctrl: BoardController, taskId: string, status?: string): Promise<void> {
+  const board = ctrl.state.board;
+  const target = status ?? board?.defaultStatus ?? board?.columns[0]?.id;
+  if (!target || target === DELETED_STATUS) return;
+  if (await moveCard(ctrl, taskId, target, 0)) ctrl.toast('info', 'Card restored.');
+}
+
+export async function deleteCardPermanently(ctrl: BoardController, taskId: string): Promise<void> {
+  const boardId = ctrl.state.boardId;
+  if (!boardId) return;
+  const done = await ctrl.attempt(async () => {
+    await ctrl.api.deleteTaskPermanently(boardId, taskId);
+    return true;
+  });
+  if (done) ctrl.store.set((s) => ({ ...removeTask(s, taskId), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
+}

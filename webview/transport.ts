@@ -1,0 +1,62 @@
+import type { EventMessage } from './protocol';
+
+/** The answer to an API call: the HTTP status and the parsed JSON envelope (null for 204). */
+export interface TransportResponse {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * - `connecting`: first connection, nothing loaded yet.
+ * - `online`: events flow; the revision in `hello` is the starting point.
+ * - `reconnecting`: the connection dropped; the UI shows it and re-fetches after the next hello.
+ */
+export type ConnectionState = 'connecting' | 'online' | 'reconnecting';
+
+export interface ConnectionListener {
+  /** Called on every (re)connection with the host's current revision. */
+  hello(revision: number): void;
+  state(state: ConnectionState): void;
+}
+
+/**
+ * Everything the board UI needs from its host. The UI talks only to this interface, so one build
+ * runs in a browser (HttpTransport: fetch + `/ws`) and in the VS Code webview
+ * (PostMessageTransport: the extension host answers).
+ */
+export interface Transport {
+  /** `path` is the part after `/api`, with its query string. Never rejects for HTTP errors. */
+  request(method: string, path: string, body?: unknown): Promise<TransportResponse>;
+  /** A file (attachment) as a Blob, for previews. */
+  fetchFile(path: string): Promise<Blob>;
+  /** Save a file to the user's disk. */
+  download(path: string, filename: string): void;
+  onEvent(listener: (event: EventMessage) => void): () => void;
+  /** Starts the connection; listeners get `state` and `hello` calls from then on. */
+  connect(listener: ConnectionListener): void;
+  /** Small UI preferences (selected board, theme) that survive a reload. */
+  loadState(): Record<string, unknown>;
+  saveState(state: Record<string, unknown>): void;
+  /** Which host this is: styles follow the editor theme in `vscode`. */
+  readonly host: 'browser' | 'vscode';
+}
+
+/** The shape of the global VS Code puts into webviews. */
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare global {
+  // Present only inside a VS Code webview.
+  // eslint-disable-next-line no-var
+  var acquireVsCodeApi: (() => VsCodeApi) | undefined;
+}
+
+export function base64ToBlob(data: string, contentType: string): Blob {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new Blob([bytes], { type: contentType });
+}

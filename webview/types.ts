@@ -1,0 +1,61 @@
+/** The API's read models, as the UI sees them. Type-only imports: nothing from the server is bundled. */
+import type { BoardSummary } from '../server/service/boards';
+import type { Column, Comment, LabelDefinition, Priority, Settings, TaskView } from '../server/core/model';
+
+export type { BoardSummary, Column, Comment, LabelDefinition, Priority, Settings, TaskView };
+
+export const PRIORITIES: readonly Priority[] = ['critical', 'high', 'medium', 'low'];
+export const BACKGROUND_PRESETS: readonly Settings['boardBackgroundPreset'][] = [
+  'aurora', 'sunset', 'meadow', 'nebula', 'lagoon', 'candy', 'ember', 'violet', 'paper', 'mist', 'sand',
+];
+
+export const DELETED_STATUS = 'deleted';
+
+/** GET /boards/{id} */
+export interface Board {
+  id: string;
+  name: string;
+  description: string | null;
+  columns: Column[];
+  defaultStatus: string | null;
+  defaultPriority: Priority | null;
+  actions: Record<string, string>;
+  minimizedColumnIds: string[];
+}
+
+export type Labels = Record<string, LabelDefinition>;
+
+export interface LogEntry {
+  text: string;
+  source?: string;
+  object?: unknown;
+  timestamp: string;
+}
+
+/** A JSON-Schema-style form definition (spec: Form definition). */
+export interface FormSchema {
+  type?: string;
+  title?: string;
+  properties?: Record<string, { type?: string; title?: string; description?: string; enum?: unknown[]; default?: unknown }>;
+  required?: string[];
+}
+
+export interface WorkspaceForm {
+  schema: FormSchema;
+  data?: Record<string, unknown>;
+}
+
+export interface TaskFilter {
+  q: string;
+  fuzzy: boolean;
+  priority: string;
+  assignee: string;
+  label: string;
+  labelGroup: string;
+}
+
+export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '' };
+
+export function filterIsActive(filter: TaskFilter): boolean {
+  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup);
+}
