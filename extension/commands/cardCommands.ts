@@ -1,0 +1,134 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PRIORITIES } from '../../server/core/model';
+import type { ExtensionParts } from '../parts';
+import { callApi, type BoardSummary, type ColumnInfo, type TaskSummary } from '../service/callApi';
+import { currentBoardId, pickService, type FolderService } from './pickService';
+
+interface BoardDetails {
+  id: string;
+  name: string;
+  columns: ColumnInfo[];
+  defaultStatus: string | null;
+  defaultPriority: string | null;
+}
+
+/** Open Board: the folder's board in an editor panel (one per folder, revealed if open). */
+export async function openBoard(parts: ExtensionParts): Promise<void> {
+  const folder = await parts.folders.choose("Open which folder's board?");
+  if (folder) parts.panels.open(folder);
+}
+
+/** Add Card: title, then column, then priority; created through the API like any other card. */
+export async function addCard(parts: ExtensionParts): Promise<void> {
+  const target = await pickService(parts, 'Add the card to which folder?');
+  if (!target) return;
+  const boardId = currentBoardId(parts, target);
+  const board = await callApi<BoardDetails>(target.service, 'GET', `/boards/${encodeURIComponent(boardId)}`);
+  const settings = await callApi<{ defaultStatus: string; defaultPriority: string }>(target.service, 'GET', '/settings');
+  const title = await vscode.window.showInputBox({
+    title: `Add Card to ${board.name}`,
+    prompt: 'Card title',
+    placeHolder: 'What needs doing?',
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() ? null : 'The title cannot be empty'),
+  });
+  if (!title?.trim()) return;
+  const defaultStatus = board.defaultStatus ?? settings.defaultStatus;
+  const columns = [...board.columns].sort((a, b) => Number(b.id === defaultStatus) - Number(a.id === defaultStatus));
+  const status = await vscode.window.showQuickPick(
+    columns.map((column) => ({ label: column.name, description: column.id === defaultStatus ? 'default' : undefined, id: column.id })),
+    { title: `Add Card: ${title.trim()}`, placeHolder: 'Column', ignoreFocusOut: true },
+  );
+  if (!status) return;
+  const defaultPriority = board.defaultPriority ?? settings.defaultPriority;
+  const priorities = [...PRIORITIES].sort((a, b) => Number(b === defaultPriority) - Number(a === defaultPriority));
+  const priority = await vscode.window.showQuickPick(
+    priorities.map((p) => ({ label: p, description: p === defaultPriority ? 'default' : undefined })),
+    { title: `Add Card: ${title.trim()}`, placeHolder: 'Priority', ignoreFocusOut: true },
+  );
+  if (!priority) return;
+  const created = await callApi<TaskSummary>(target.service, 'POST', `/boards/${encodeURIComponent(boardId)}/tasks`, {
+    content: `# ${title.trim()}\n`,
+    status: status.id,
+    priority: priority.label,
+  });
+  const open = 'Open Card File';
+  const choice = await vscode.window.showInformationMessage(`Kanban: added "${created.title}" to ${status.label}.`, open);
+  if (choice === open) await showCardFile(target, created);
+}
+
+/** Switch Board: which board the panel shows and the commands act on. */
+export async function switchBoard(parts: ExtensionParts): Promise<void> {
+  const target = await pickService(parts, "Switch the board of which folder?");
+  if (!target) return;
+  const boards = await callApi<BoardSummary[]>(target.service, 'GET', '/boards');
+  const current = currentBoardId(parts, target);
+  const picked = await vscode.window.showQuickPick(
+    boards.map((board) => ({
+      label: board.name,
+      description: [board.id === current ? 'current' : '', board.isDefault ? 'default' : ''].filter(Boolean).join(', ') || undefined,
+      detail: `${board.taskCount ?? 0} card(s) · ${board.id}`,
+      id: board.id,
+    })),
+    { placeHolder: 'Board to show', matchOnDetail: true },
+  );
+  if (!picked) return;
+  parts.currentBoard.set(target.folder.key, picked.id);
+  parts.panels.open(target.folder, { type: 'showBoard', boardId: picked.id });
+}
+
+/** Every card of every board, for the pickers. */
+async function allTasks(target: FolderService): Promise<TaskSummary[]> {
+  const boards = await callApi<BoardSummary[]>(target.service, 'GET', '/boards');
+  const lists = await Promise.all(boards.map((board) => callApi<TaskSummary[]>(target.service, 'GET', `/boards/${encodeURIComponent(board.id)}/tasks`)));
+  return lists.flat();
+}
+
+async function pickTask(target: FolderService, placeHolder: string): Promise<TaskSummary | undefined> {
+  const tasks = await allTasks(target);
+  if (tasks.length === 0) {
+    void vscode.window.showInformationMessage('Kanban: there are no cards yet. Add one with "Kanban: Add Card".');
+    return undefined;
+  }
+  const multiBoard = new Set(tasks.map((t) => t.boardId)).size > 1;
+  const picked = await vscode.window.showQuickPick(
+    tasks.map((task) => ({
+      label: task.title || task.id,
+      description: multiBoard ? `${task.boardId} · ${task.status}` : task.status,
+      detail: task.id,
+      task,
+    })),
+    { placeHolder, matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.task;
+}
+
+/** Search Cards: pick a card by its title; the board opens with that card's details. */
+export async function searchCards(parts: ExtensionParts): Promise<void> {
+  const target = await pickService(parts, 'Search the cards of which folder?');
+  if (!target) return;
+  const task = await pickTask(target, 'Type to search card titles');
+  if (!task) return;
+  parts.currentBoard.set(target.folder.key, task.boardId);
+  parts.panels.open(target.folder, { type: 'openTask', boardId: task.boardId, taskId: task.id });
+}
+
+/** Open Card File: the card's Markdown file in a text editor. */
+export async function openCardFile(parts: ExtensionParts, ref?: { boardId: string; taskId: string }): Promise<void> {
+  const target = await pickService(parts, "Open a card file of which folder?");
+  if (!target) return;
+  const task = ref
+    ? await callApi<TaskSummary>(target.service, 'GET', `/boards/${encodeURIComponent(ref.boardId)}/tasks/${encodeURIComponent(ref.taskId)}`)
+    : await pickTask(target, 'Card whose file to open');
+  if (task) await showCardFile(target, task);
+}
+
+async function showCardFile({ service }: FolderService, task: TaskSummary): Promise<void> {
+  const relative = service.workspace.store.filePathOf?.(task);
+  if (!relative) {
+    void vscode.window.showInformationMessage(`Kanban: cards are stored in ${service.workspace.store.provider}, so "${task.title}" has no Markdown file.`);
+    return;
+  }
+  await vscode.window.showTextDocument(vscode.Uri.file(path.join(service.root, ...relative.split('/'))), { preview: false });
+}

@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import type { ExtensionParts } from '../parts';
+import type { FolderRef } from '../service/folderServices';
+import type { KanbanService } from '../service/kanbanService';
+
+export interface FolderService {
+  folder: FolderRef;
+  service: KanbanService;
+}
+
+/** The folder a command acts on (the board in front first) and its shared service. */
+export async function pickService(parts: ExtensionParts, purpose: string): Promise<FolderService | undefined> {
+  const folder = await parts.folders.choose(purpose, parts.panels.activeFolder());
+  if (!folder) return undefined;
+  try {
+    return { folder, service: await parts.services.get(folder) };
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Kanban: cannot open the board in ${folder.name}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** The board commands act on: the one Switch Board chose, if it still exists, else the default. */
+export function currentBoardId(parts: ExtensionParts, { folder, service }: FolderService): string {
+  const chosen = parts.currentBoard.get(folder.key);
+  const boards = service.workspace.config.boards;
+  return chosen && boards.some((b) => b.id === chosen) ? chosen : service.workspace.defaultBoardId;
+}
+
+/** Any error becomes a notification: a command must never throw into the extension host. */
+export function guarded<A extends unknown[]>(name: string, run: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await run(...args);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Kanban: ${name} failed: ${(error as Error).message}`);
+    }
+  };
+}

@@ -1,0 +1,97 @@
+import * as vscode from 'vscode';
+import { registerCommands } from './commands/registerCommands';
+import type { ExtensionParts } from './parts';
+import { ApiServer } from './server/apiServer';
+import { ServerControl } from './server/serverControl';
+import { FolderServices, type FolderRef } from './service/folderServices';
+import { readSettings, SETTINGS_SECTION, type KanbanSettings } from './settings';
+import { Folders } from './ui/folders';
+import { ServerStatusBar } from './ui/statusBar';
+import { BoardPanels } from './webview/boardPanels';
+import { SidebarView, SIDEBAR_VIEW_ID } from './webview/sidebarView';
+
+/** Everything activate() started, closed in order by deactivate(). */
+let running: { parts: ExtensionParts; disposables: vscode.Disposable[] } | null = null;
+/** Settings problems already reported, so one typo is not repeated on every read. */
+const reported = new Set<string>();
+
+function settingsFor(folder?: FolderRef): KanbanSettings {
+  const uri = folder ? vscode.Uri.parse(folder.key) : undefined;
+  const { settings, problems } = readSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION, uri));
+  for (const problem of problems.filter((p) => !reported.has(p))) {
+    reported.add(problem);
+    void vscode.window.showWarningMessage(`Kanban: ${problem}`);
+  }
+  return settings;
+}
+
+/**
+ * Activation is cheap on purpose: commands, views and the status bar are registered, and no card is
+ * read until a board, a command or the API server needs the folder's service.
+ */
+export function activate(context: vscode.ExtensionContext): ExtensionParts {
+  const started = performance.now();
+  const output = vscode.window.createOutputChannel('Kanban');
+  const log = (line: string) => {
+    // The editor also keeps this channel in its logs folder, where the e2e measurements read it.
+    output.appendLine(`[${new Date().toISOString()}] ${line}`);
+  };
+  const folders = new Folders(settingsFor);
+  const services = new FolderServices(
+    (folder) => folders.rootOf(folder),
+    (folder, service, ms) => {
+      const cards = service.workspace.index.allCards().length;
+      const heapMb = (process.memoryUsage().heapUsed / 1048576).toFixed(1);
+      log(`opened the board of ${folder.name} (${service.root}): ${cards} card(s) in ${ms} ms; extension host heap ${heapMb} MB`);
+    },
+  );
+  const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
+  const panels = new BoardPanels(context, services, (key) => folders.byKey(key));
+  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, currentBoard: new Map() };
+  const statusBar = new ServerStatusBar();
+  const sidebar = new SidebarView(context.extensionUri, services, () => folders.primary());
+  const stopStatus = control.server.onDidChange((state) => statusBar.show(state));
+  const stopFollowing = services.onDidReplace((folder, service) => void control.serviceReplaced(folder, service));
+  let lastSettings = settingsFor(folders.primary());
+
+  const disposables: vscode.Disposable[] = [
+    output,
+    ...registerCommands(parts),
+    panels,
+    statusBar,
+    sidebar,
+    vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
+    { dispose: stopStatus },
+    { dispose: stopFollowing },
+    vscode.workspace.onDidChangeConfiguration((change) => {
+      if (!change.affectsConfiguration(SETTINGS_SECTION)) return;
+      const next = settingsFor(folders.primary());
+      const previous = lastSettings;
+      lastSettings = next;
+      void services.refresh().then(() => control.settingsChanged(previous, next));
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders((change) => {
+      for (const removed of change.removed) void services.close(removed.uri.toString());
+    }),
+  ];
+  running = { parts, disposables };
+  void control.autoStart();
+  log(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  return parts;
+}
+
+/** Closes panels, the HTTP server (freeing its port), watchers and stores, and waits for them. */
+export async function deactivate(): Promise<void> {
+  const current = running;
+  running = null;
+  if (!current) return;
+  for (const disposable of current.disposables.reverse()) {
+    try {
+      disposable.dispose();
+    } catch (error) {
+      console.error('kanban: dispose failed:', error);
+    }
+  }
+  await current.parts.control.server.stop().catch(() => undefined);
+  await current.parts.services.dispose();
+}

@@ -1,0 +1,18 @@
+import type * as vscode from 'vscode';
+import type { KanbanSettings } from './settings';
+import type { FolderRef, FolderServices } from './service/folderServices';
+import type { ServerControl } from './server/serverControl';
+import type { Folders } from './ui/folders';
+import type { BoardPanels } from './webview/boardPanels';
+
+/** What the commands work with; built once in activate(). */
+export interface ExtensionParts {
+  context: vscode.ExtensionContext;
+  folders: Folders;
+  services: FolderServices;
+  panels: BoardPanels;
+  control: ServerControl;
+  settingsFor(folder?: FolderRef): KanbanSettings;
+  /** The board each folder's commands act on (Switch Board sets it; else the default board). */
+  currentBoard: Map<string, string>;
+}

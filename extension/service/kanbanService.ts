@@ -1,0 +1,60 @@
+import { Dispatcher } from '../../server/api/dispatch';
+import { FileWatcher } from '../../server/live/fileWatcher';
+import { startWebhooks, type RunningWebhooks } from '../../server/live/webhooks';
+import { applyExternalChanges } from '../../server/service/external';
+import { Workspace } from '../../server/service/workspace';
+
+/**
+ * The service of one kanban root inside the extension host: the same Workspace, file watching,
+ * outside-change following and webhook delivery as the standalone server, without HTTP. Every
+ * panel, the sidebar and the optional HTTP server share this one instance, so there is exactly one
+ * in-memory index and one event stream per root.
+ */
+export class KanbanService {
+  readonly dispatcher: Dispatcher;
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    readonly workspace: Workspace,
+    private readonly watcher: FileWatcher,
+    private readonly stopFollowingStore: (() => void) | undefined,
+    private readonly webhooks: RunningWebhooks,
+  ) {
+    this.dispatcher = new Dispatcher(workspace);
+  }
+
+  static async open(root: string): Promise<KanbanService> {
+    const workspace = await Workspace.open({ root });
+    const watcher = new FileWatcher(workspace);
+    try {
+      await watcher.start();
+      // Stores with their own change feed (SQLite, MySQL) report other processes' writes here.
+      const stop = workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change]));
+      const webhooks = await startWebhooks(workspace);
+      return new KanbanService(workspace, watcher, stop, webhooks);
+    } catch (error) {
+      await watcher.close().catch(() => undefined);
+      await workspace.close();
+      throw error;
+    }
+  }
+
+  get root(): string {
+    return this.workspace.root;
+  }
+
+  get revision(): number {
+    return this.workspace.events.revision;
+  }
+
+  /** Stops watching and delivering, then closes the stores; safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.stopFollowingStore?.();
+      await this.watcher.close();
+      await this.webhooks.stop();
+      await this.workspace.close();
+    })();
+    return this.closing;
+  }
+}
