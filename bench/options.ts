@@ -1,0 +1,75 @@
+import { STORAGES, type StorageKind } from './storage';
+import { API_SCENARIOS } from './scenarios';
+
+/** Measured only when named (`--only live`): they add about a minute per card count. */
+export const LIVE_SCENARIOS = ['live-edit', 'live-webhooks'] as const;
+const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS];
+
+export interface BenchOptions {
+  cardCounts: number[];
+  storage: StorageKind;
+  durationSeconds: number;
+  connections: number;
+  scenarios: string[];
+  /** Seed sqlite/mysql through the HTTP API instead of the provider's store. */
+  seedThroughApi: boolean;
+  /** Run the server child with --cpu-prof and summarise where its time went. */
+  profile: boolean;
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+  --cards <n>[,<n>...]   card counts to run (default: 1000 and 10000)
+  --storage <kind>       markdown (default), sqlite or mysql
+  --duration <s>         seconds per scenario (default 5)
+  --connections <n>      concurrent connections (default 10)
+  --only <a,b,...>       scenarios (default: the API ones): ${API_SCENARIOS.join(', ')},
+                         ${LIVE_SCENARIOS.join(', ')}, or live for both live-update ones
+  --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
+  --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots`;
+
+export class UsageError extends Error {}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} needs a whole number above 0, got "${text}"`);
+  return n;
+}
+
+function scenarioList(text: string): string[] {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean).flatMap((s) => (s === 'live' ? [...LIVE_SCENARIOS] : [s]));
+  const unknown = names.filter((name) => !ALL_SCENARIOS.includes(name));
+  if (unknown.length) throw new UsageError(`unknown scenario ${unknown.join(', ')}; known: ${ALL_SCENARIOS.join(', ')}, live`);
+  return names;
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const options: BenchOptions = {
+    cardCounts: [1_000, 10_000],
+    storage: 'markdown',
+    durationSeconds: 5,
+    connections: 10,
+    scenarios: [...API_SCENARIOS],
+    seedThroughApi: false,
+    profile: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--cards') options.cardCounts = value().split(',').map((v) => positiveInt(v, '--cards'));
+    else if (flag === '--storage') {
+      const kind = value();
+      if (!STORAGES.includes(kind as StorageKind)) throw new UsageError(`--storage must be one of ${STORAGES.join(', ')}, got "${kind}"`);
+      options.storage = kind as StorageKind;
+    } else if (flag === '--duration') options.durationSeconds = positiveInt(value(), '--duration');
+    else if (flag === '--connections') options.connections = positiveInt(value(), '--connections');
+    else if (flag === '--only') options.scenarios = scenarioList(value());
+    else if (flag === '--seed-api') options.seedThroughApi = true;
+    else if (flag === '--profile') options.profile = true;
+    else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
+  }
+  return options;
+}

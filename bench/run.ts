@@ -1,0 +1,166 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ProviderError } from '../server/storage/providers';
+import { generateCards } from './dataset';
+import { LIVE_SCENARIOS, parseOptions, USAGE, UsageError, type BenchOptions } from './options';
+import { monotonicUs, summariseFile, type TimeWindow } from './profileSummary';
+import { formatRun, writeResults, type RunResult } from './report';
+import { apiScenarios, runScenario, waitUntilIdle, type ScenarioResult } from './scenarios';
+import { seedMarkdownFiles, seedThroughApi, seedThroughStore, type SeedMethod } from './seed';
+import { ServerStartError, startServerChild, type ServerChild } from './serverProcess';
+import { prepareStorage, writeWorkspaceConfig, type BenchStorage } from './storage';
+import { runLiveScenario } from './live';
+
+const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
+
+/** Stretches of each profiled server's life, by its pid, so its profile can be cut per scenario. */
+const profileWindows = new Map<number, TimeWindow[]>();
+
+/** A configured storage provider that this build of the server cannot use: not a bench failure. */
+class ProviderUnavailable extends Error {}
+
+function serverArgs(options: BenchOptions): string[] {
+  return options.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+}
+
+async function startOrExplain(root: string, options: BenchOptions): Promise<ServerChild> {
+  try {
+    return await startServerChild(root, { nodeArgs: serverArgs(options) });
+  } catch (error) {
+    if (error instanceof ServerStartError && options.storage !== 'markdown' && /provider|storage|sqlite|mysql/i.test(error.output)) {
+      const cause = error.output.trim().split('\n').find((l) => /provider|storage|sqlite|mysql/i.test(l)) ?? error.message;
+      throw new ProviderUnavailable(`the server cannot start with card.storage "${options.storage}": ${cause.trim()}`);
+    }
+    if (error instanceof ServerStartError) throw new Error(`${error.message}; it printed:\n${error.output}`);
+    throw error;
+  }
+}
+
+async function seed(root: string, storage: BenchStorage, count: number, options: BenchOptions): Promise<SeedMethod> {
+  const cards = generateCards(count);
+  if (storage.kind === 'markdown') {
+    await seedMarkdownFiles(root, cards);
+    return 'markdown files written directly';
+  }
+  if (!options.seedThroughApi) {
+    try {
+      await seedThroughStore(root, storage, cards);
+    } catch (error) {
+      if (error instanceof ProviderError) throw new ProviderUnavailable(`card.storage "${storage.kind}" is not available: ${error.message}`);
+      throw error;
+    }
+    return "the provider's card store, called in the bench process";
+  }
+  const server = await startOrExplain(root, options);
+  try {
+    await seedThroughApi(server.baseUrl, cards);
+  } finally {
+    await server.stop();
+  }
+  return 'the HTTP API (POST /api/tasks)';
+}
+
+async function cardIdsOf(server: ServerChild, expected: number): Promise<string[]> {
+  const answer = await fetch(`${server.baseUrl}/api/tasks`);
+  const body = (await answer.json()) as { ok: boolean; data?: { id: string }[]; error?: string };
+  if (!body.ok || !body.data) throw new Error(`GET /api/tasks failed: ${body.error}`);
+  if (body.data.length !== expected) throw new Error(`the server lists ${body.data.length} cards, the bench seeded ${expected}`);
+  return body.data.map((task) => task.id);
+}
+
+async function runOneCount(count: number, options: BenchOptions): Promise<RunResult> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), `kanban-bench-${count}-`));
+  const loadAtStart = os.loadavg()[0];
+  let storage: BenchStorage | null = null;
+  let server: ServerChild | null = null;
+  try {
+    storage = await prepareStorage(options.storage).catch((error: Error) => {
+      throw new ProviderUnavailable(`cannot prepare ${options.storage} storage: ${error.message}`);
+    });
+    await writeWorkspaceConfig(root, storage);
+    const seedStarted = performance.now();
+    const seedMethod = await seed(root, storage, count, options);
+    const seedMs = performance.now() - seedStarted;
+    console.log(`seeded ${count} cards in ${(seedMs / 1000).toFixed(1)} s through ${seedMethod}; starting the server`);
+    server = await startOrExplain(root, options);
+    const windows: TimeWindow[] = [{ name: `start-up with ${count} cards`, startUs: server.spawnedAtUs, endUs: server.spawnedAtUs + server.startupMs * 1000 }];
+    profileWindows.set(server.pid, windows);
+    const ids = await cardIdsOf(server, count);
+    const scenarios: ScenarioResult[] = [];
+    const notes: string[] = [];
+    const load = { connections: options.connections, durationSeconds: options.durationSeconds };
+    const target = { baseUrl: server.baseUrl, cpuMs: server.cpuMs, idleProbePath: `/api/tasks/${encodeURIComponent(ids[0])}` };
+    for (const scenario of apiScenarios(ids).filter((s) => options.scenarios.includes(s.name))) {
+      await waitUntilIdle(target.baseUrl, target.idleProbePath);
+      process.stdout.write(`  ${scenario.name} ... `);
+      const startUs = monotonicUs();
+      const result = await runScenario(target, scenario, load);
+      windows.push({ name: `${scenario.name} with ${count} cards`, startUs, endUs: monotonicUs() });
+      console.log(result.failure ? `NOT RUN: ${result.failure}` : `${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms`);
+      scenarios.push(result);
+    }
+    for (const name of LIVE_SCENARIOS.filter((s) => options.scenarios.includes(s))) {
+      await waitUntilIdle(target.baseUrl, target.idleProbePath);
+      process.stdout.write(`  ${name} ... `);
+      const startUs = monotonicUs();
+      const outcome = await runLiveScenario(name, { root, target, ids, load });
+      windows.push({ name: `${name} with ${count} cards`, startUs, endUs: monotonicUs() });
+      console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
+      scenarios.push(...outcome.results);
+      notes.push(...outcome.notes);
+    }
+    const rssMb = await server.rssMb();
+    const loadAverage = { start: loadAtStart, end: os.loadavg()[0] };
+    return { cards: count, storage: options.storage, seedMethod, seedMs, startupMs: server.startupMs, rssMb, ...load, loadAverage, scenarios, notes };
+  } finally {
+    await server?.stop();
+    await fs.rm(root, { recursive: true, force: true });
+    await storage?.dispose();
+  }
+}
+
+async function printProfiles(): Promise<void> {
+  const files = await fs.readdir(PROFILE_DIR).catch(() => [] as string[]);
+  for (const [pid, windows] of profileWindows) {
+    // node names profiles CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile
+    const name = files.find((f) => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid));
+    if (name) console.log(`\n${await summariseFile(path.join(PROFILE_DIR, name), windows)}`);
+    else console.log(`\nno CPU profile found for server pid ${pid} in ${PROFILE_DIR}`);
+  }
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message) console.error(`bench: ${error.message}`);
+    console.log(USAGE);
+    return error.message ? 2 : 0;
+  }
+  const runs: RunResult[] = [];
+  try {
+    for (const count of options.cardCounts) runs.push(await runOneCount(count, options));
+  } catch (error) {
+    if (error instanceof ProviderUnavailable) {
+      console.error(`bench: ${error.message}`);
+      return 3;
+    }
+    throw error;
+  }
+  for (const run of runs) console.log(`\n${formatRun(run)}`);
+  console.log(`results written to ${path.relative(process.cwd(), await writeResults(options.storage, runs))}`);
+  if (options.profile) await printProfiles();
+  const failed = runs.some((run) => run.scenarios.some((s) => s.failure || s.non2xx > 0 || s.errors > 0));
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`bench: ${(error as Error).stack ?? error}`);
+    process.exit(1);
+  },
+);
