@@ -1,0 +1,149 @@
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { promises as fs, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { KanbanService } from '../../extension/service/kanbanService';
+import { findFreePort } from '../../extension/server/freePort';
+import { extensionHostRssMb, kanbanOutputLines, OUTPUT_DIR, startCodeServer, type CodeServer } from './helpers/codeServer';
+import { boardFrame, cardIn, closeWorkbench, dragCardTo, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
+
+const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
+
+async function seedWorkspace(titles: string[]): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-ws-'));
+  const service = await KanbanService.open(folder);
+  for (const title of titles) {
+    const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: `# ${title}\n`, status: 'todo' } });
+    if (answer.status !== 201) throw new Error(`seeding failed: ${JSON.stringify(answer.body)}`);
+  }
+  await service.close();
+  return folder;
+}
+
+async function waitUntil(probe: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('the extension in a real VS Code (code-server)', function () {
+  this.timeout(180_000);
+  let scratch: string;
+  let folder: string;
+  let apiPort: number;
+  let server: CodeServer;
+  let browser: Browser;
+  let page: Page;
+  let board: Frame;
+
+  before(async () => {
+    scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-'));
+    folder = await seedWorkspace(['Write the docs', 'Fix the login bug', 'Ship the release']);
+    apiPort = await findFreePort('127.0.0.1');
+    server = await startCodeServer(scratch, folder, { 'kanban.server.port': apiPort });
+    ({ browser, page } = await openWorkbench(server.url));
+  });
+
+  after(async () => {
+    if (page) await closeWorkbench(browser, page);
+    await server?.stop();
+  });
+
+  it('when Open Board runs from the palette, then the cards of the workspace render in the webview', async () => {
+    await runFromPalette(page, 'Kanban: Open Board');
+    board = await boardFrame(page);
+    for (const title of ['Write the docs', 'Fix the login bug', 'Ship the release']) {
+      await cardIn(board, title).waitFor({ state: 'visible', timeout: 15_000 });
+    }
+    assert.equal(await board.locator('[data-drop-column="todo"] [data-card-id]').count(), 3);
+    await screenshot(page, '01-board-open');
+  });
+
+  it('when a card is dragged to Done, then its file moves to the done folder', async () => {
+    await dragCardTo(page, board, 'Ship the release', 'done');
+    await cardIn(board, 'Ship the release').and(board.locator('[data-drop-column="done"] [data-card-id]')).waitFor({ timeout: 10_000 });
+    const doneDir = path.join(folder, '.kanban/boards/default/done');
+    await waitUntil(async () => (await fs.readdir(doneDir)).some((f) => f.startsWith('ship-the-release-')), 'the card file in done/');
+    const todo = await fs.readdir(path.join(folder, '.kanban/boards/default/todo'));
+    assert.ok(!todo.some((f) => f.startsWith('ship-the-release-')), 'the file left todo/');
+    await screenshot(page, '02-after-drag');
+  });
+
+  it('when Start API Server runs from the palette, then curl reads the same cards over HTTP', async () => {
+    await runFromPalette(page, 'Kanban: Start API Server');
+    await waitUntil(async () => (await curl(`http://127.0.0.1:${apiPort}/api/tasks`)).includes('Write the docs'), 'the API server');
+    const tasks = JSON.parse(await curl(`http://127.0.0.1:${apiPort}/api/tasks`)).data as { title: string; status: string }[];
+    assert.deepEqual(tasks.map((t) => `${t.status}:${t.title}`).sort(), ['done:Ship the release', 'todo:Fix the login bug', 'todo:Write the docs']);
+    await page.locator('.statusbar-item', { hasText: `Kanban API 127.0.0.1:${apiPort}` }).waitFor({ timeout: 10_000 });
+    await screenshot(page, '03-api-server-running');
+  });
+
+  it('when a card is changed and another created through curl, then the open panel shows both at once', async () => {
+    const tasks = JSON.parse(await curl(`http://127.0.0.1:${apiPort}/api/tasks`)).data as { id: string; title: string }[];
+    const docs = tasks.find((t) => t.title === 'Write the docs')!;
+    await curl('-X', 'PUT', '-H', 'content-type: application/json', '-d', JSON.stringify({ content: '# Write the docs (edited by curl)\n' }), `http://127.0.0.1:${apiPort}/api/tasks/${docs.id}`);
+    await curl('-X', 'POST', '-H', 'content-type: application/json', '-d', JSON.stringify({ content: '# Created by curl\n', status: 'review' }), `http://127.0.0.1:${apiPort}/api/tasks`);
+    await cardIn(board, 'Write the docs (edited by curl)').waitFor({ timeout: 10_000 });
+    await board.locator('[data-drop-column="review"] [data-card-id]', { hasText: 'Created by curl' }).waitFor({ timeout: 10_000 });
+    await screenshot(page, '04-changed-through-api');
+  });
+
+  it('when Stop API Server runs, then the port is closed again', async () => {
+    await runFromPalette(page, 'Kanban: Stop API Server');
+    await waitUntil(async () => {
+      try {
+        await curl(`http://127.0.0.1:${apiPort}/api/tasks`);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the port to close');
+  });
+});
+
+describe('the extension with a 1,000-card workspace (measurements)', function () {
+  this.timeout(240_000);
+
+  it('when a 1,000-card board opens, then it renders and the activation time and memory are recorded', async () => {
+    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-big-'));
+    const folder = await seedWorkspace(Array.from({ length: 1000 }, (_, i) => `Card number ${i + 1}`));
+    const server = await startCodeServer(scratch, folder, {});
+    const { browser, page } = await openWorkbench(server.url);
+    try {
+      // The workspace holds .kanban.json/.kanban/, so the extension activates with the window.
+      await waitUntil(async () => (await kanbanOutputLines(server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+      await page.waitForTimeout(2000);
+      const rssBefore = await extensionHostRssMb(server);
+      const started = Date.now();
+      await runFromPalette(page, 'Kanban: Open Board');
+      const frame = await boardFrame(page, 60_000);
+      await cardIn(frame, 'Card number 1000').waitFor({ state: 'attached', timeout: 60_000 });
+      const renderMs = Date.now() - started;
+      await page.waitForTimeout(2000);
+      const rssAfter = await extensionHostRssMb(server);
+      const lines = await kanbanOutputLines(server);
+      const activation = lines.find((l) => /activated in/.test(l));
+      const opened = lines.find((l) => /opened the board/.test(l));
+      assert.ok(activation && opened, `output lines: ${lines.join(' | ')}`);
+      assert.match(opened, /: 1000 card\(s\) in \d+ ms/);
+      await screenshot(page, '05-thousand-cards');
+      const result = {
+        cards: 1000,
+        activation: activation.replace(/^\[[^\]]+\] /, ''),
+        serviceOpen: opened.replace(/^\[[^\]]+\] /, ''),
+        paletteToLastCardRenderedMs: renderMs,
+        extensionHostRssMb: { afterActivation: rssBefore, withBoardOpen: rssAfter },
+      };
+      writeFileSync(path.join(OUTPUT_DIR, 'measurements.json'), JSON.stringify(result, null, 2));
+      console.log(`      measurements: ${JSON.stringify(result)}`);
+    } finally {
+      await closeWorkbench(browser, page);
+      await server.stop();
+    }
+  });
+});

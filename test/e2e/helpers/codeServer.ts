@@ -1,0 +1,106 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { findFreePort } from '../../../extension/server/freePort';
+
+const run = promisify(execFile);
+export const repoRoot = path.resolve(__dirname, '../../..');
+const BIN = path.join(repoRoot, '.cache/code-server/node_modules/.bin/code-server');
+export const VSIX = path.join(repoRoot, 'dist/repo-kanban.vsix');
+export const OUTPUT_DIR = path.join(repoRoot, 'test-output/e2e');
+
+export interface CodeServer {
+  url: string;
+  dirs: { userData: string; extensions: string; config: string };
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real VS Code (code-server 4.100.3) over `folder`, in fresh user-data, extensions and config
+ * folders, with the built .vsix installed. Started in its own process group, so stop() ends the
+ * server and its extension host together.
+ */
+export async function startCodeServer(scratch: string, folder: string, settings: Record<string, unknown>): Promise<CodeServer> {
+  if (!existsSync(BIN)) throw new Error(`code-server is not installed; run test/e2e/setup-code-server.sh first (${BIN})`);
+  if (!existsSync(VSIX)) throw new Error(`${VSIX} is missing; npm run test:e2e packages it first`);
+  const dirs = { userData: path.join(scratch, 'user-data'), extensions: path.join(scratch, 'extensions'), config: path.join(scratch, 'config') };
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  await fs.mkdir(path.join(dirs.userData, 'User'), { recursive: true });
+  await fs.writeFile(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, ...settings }, null, 2));
+  const env = { ...process.env, XDG_CONFIG_HOME: dirs.config };
+  const common = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
+  await run(BIN, [...common, '--install-extension', VSIX], { env, timeout: 60_000 });
+  const port = await findFreePort('127.0.0.1');
+  const log = openSync(path.join(scratch, 'code-server.log'), 'a');
+  const child = spawn(
+    BIN,
+    ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', ...common, folder],
+    { env, detached: true, stdio: ['ignore', log, log] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`code-server did not start; see ${scratch}/code-server.log`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    dirs,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        return;
+      }
+      const late = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 8000);
+      await exited;
+      clearTimeout(late);
+    },
+  };
+}
+
+/** Resident memory (MB) of the extension host that belongs to this code-server (same process group). */
+export async function extensionHostRssMb(server: CodeServer): Promise<number | null> {
+  for (const pid of await fs.readdir('/proc').then((names) => names.filter((n) => /^\d+$/.test(n)))) {
+    try {
+      const cmdline = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ');
+      if (!/extensionHost/.test(cmdline)) continue;
+      const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (group !== server.process.pid) continue;
+      const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+      return Math.round((rssKb / 1024) * 10) / 10;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return null;
+}
+
+/** The lines the extension wrote to its "Kanban" output channel (the editor keeps them in its logs). */
+export async function kanbanOutputLines(server: CodeServer): Promise<string[]> {
+  const found: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    for (const entry of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (/Kanban\.log$/.test(entry.name)) found.push(...(await fs.readFile(full, 'utf8')).split('\n').filter(Boolean));
+    }
+  }
+  await walk(path.join(server.dirs.userData, 'logs'));
+  return found;
+}

@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { OUTPUT_DIR } from './codeServer';
+
+export async function openWorkbench(url: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(url);
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  return { browser, page };
+}
+
+/** The extension host lives as long as the page: close it with unload, then the browser. */
+export async function closeWorkbench(browser: Browser, page: Page): Promise<void> {
+  await page.close({ runBeforeUnload: true }).catch(() => undefined);
+  await browser.close().catch(() => undefined);
+}
+
+/**
+ * Run a command from the palette by its title. An extension's commands may be missing from the
+ * palette for the first seconds after the window opens, so the lookup is retried.
+ */
+export async function runFromPalette(page: Page, title: string): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input[type="text"]');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 2000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch {
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
+  throw new Error(`the command palette never offered "${title}"`);
+}
+
+/** The frame of the board webview (an iframe inside an iframe): the one holding board columns. */
+export async function boardFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      const columns = await frame.locator('[data-drop-column]').count().catch(() => 0);
+      if (columns > 0) return frame;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error('no webview frame with a board appeared');
+}
+
+export function cardIn(frame: Frame, title: string) {
+  return frame.locator('[data-card-id]', { has: frame.locator('.card-title', { hasText: title }) });
+}
+
+/** Drag with real pointer moves; bounding boxes of frame elements are in page coordinates. */
+export async function dragCardTo(page: Page, frame: Frame, title: string, columnId: string): Promise<void> {
+  const source = await cardIn(frame, title).boundingBox();
+  const target = await frame.locator(`[data-drop-column="${columnId}"] [data-column-cards]`).boundingBox();
+  if (!source || !target) throw new Error(`card "${title}" or column "${columnId}" is not visible`);
+  await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(source.x + source.width / 2 + 12, source.y + source.height / 2 + 12, { steps: 3 });
+  await page.mouse.move(target.x + target.width / 2, target.y + Math.max(10, target.height - 10), { steps: 8 });
+  await frame.waitForSelector(`[data-drop-column="${columnId}"] .drop-gap`, { timeout: 5000 });
+  await page.mouse.up();
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  const file = path.join(OUTPUT_DIR, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}

@@ -1,0 +1,87 @@
+// Checks a built .vsix: it holds exactly what the extension needs at run time and nothing else,
+// and its bundle requires no package the .vsix does not carry. Usage: node checkVsix.mjs <file.vsix>
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { inflateRawSync } from 'node:zlib';
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: node test/extension/checkVsix.mjs <file.vsix>');
+const zip = readFileSync(file);
+
+/** Entries from the zip's central directory: name, compression method, sizes, local header offset. */
+function listEntries(buffer) {
+  const end = buffer.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0) throw new Error(`${file} is not a zip file`);
+  const count = buffer.readUInt16LE(end + 10);
+  let offset = buffer.readUInt32LE(end + 16);
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const nameLength = buffer.readUInt16LE(offset + 28);
+    const extraLength = buffer.readUInt16LE(offset + 30);
+    const commentLength = buffer.readUInt16LE(offset + 32);
+    entries.push({
+      name: buffer.toString('utf8', offset + 46, offset + 46 + nameLength),
+      method: buffer.readUInt16LE(offset + 10),
+      compressedSize: buffer.readUInt32LE(offset + 20),
+      size: buffer.readUInt32LE(offset + 24),
+      localOffset: buffer.readUInt32LE(offset + 42),
+    });
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+function read(buffer, entry) {
+  const start = entry.localOffset + 30 + buffer.readUInt16LE(entry.localOffset + 26) + buffer.readUInt16LE(entry.localOffset + 28);
+  const data = buffer.subarray(start, start + entry.compressedSize);
+  return entry.method === 8 ? inflateRawSync(data) : data;
+}
+
+const entries = listEntries(zip);
+const names = entries.map((e) => e.name).sort();
+const required = [
+  'extension.vsixmanifest',
+  '[Content_Types].xml',
+  'extension/package.json',
+  'extension/readme.md',
+  'extension/LICENSE.txt',
+  'extension/dist/extension.js',
+  'extension/dist/webview/main.js',
+  'extension/dist/webview/main.css',
+  'extension/dist/node_modules/swagger-ui-dist/package.json',
+  'extension/dist/node_modules/swagger-ui-dist/swagger-ui.css',
+  'extension/dist/node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+  'extension/extension/media/kanban.svg',
+];
+const allowedExtra = new Set(['extension/dist/node_modules/swagger-ui-dist/LICENSE']);
+const problems = [];
+for (const name of required) if (!names.includes(name)) problems.push(`missing ${name}`);
+for (const name of names) if (!required.includes(name) && !allowedExtra.has(name)) problems.push(`unexpected ${name}`);
+
+const manifest = JSON.parse(read(zip, entries.find((e) => e.name === 'extension/package.json')).toString('utf8'));
+if (manifest.main !== './dist/extension.js') problems.push(`package.json main is ${manifest.main}`);
+if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
+
+// Every package the bundle still requires must come with the editor or Node, or be optional.
+const bundle = read(zip, entries.find((e) => e.name === 'extension/dist/extension.js')).toString('utf8');
+const optional = new Set([
+  'vscode', // given by the editor
+  'better-sqlite3', // native: loaded only when SQLite is configured, with a clear message when it cannot
+  'bufferutil', 'utf-8-validate', // ws: optional speed-ups, required inside try/catch
+  'cardinal', // mysql2: optional SQL highlighting, required inside try/catch
+]);
+// ajv writes these into the source of standalone validators; compiled-in-memory ones never load them.
+const ajvCodegen = /^ajv\/dist\/runtime\//;
+// `[require("x");]` is prose inside an AWS SDK error message, not a call.
+const required_ = new Set([...bundle.matchAll(/(?<!\[)\brequire\("([^"./][^"]*)"\)/g)].map((m) => m[1]));
+for (const name of required_) {
+  const bare = name.replace(/^node:/, '').split('/')[0];
+  if (!builtinModules.includes(bare) && !optional.has(name) && !ajvCodegen.test(name)) problems.push(`the bundle requires "${name}", which the .vsix does not carry`);
+}
+
+const total = entries.reduce((sum, e) => sum + e.size, 0);
+if (problems.length) {
+  console.error(`${file}:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`${file}: ${names.length} files, ${(total / 1024 / 1024).toFixed(2)} MB unpacked, ${(zip.length / 1024 / 1024).toFixed(2)} MB packed; contents as expected`);

@@ -1,0 +1,312 @@
+/**
+ * A small test double of the `vscode` module: the parts the extension uses, behaving as the
+ * editor documents them (a command id registers once, a disposed panel fires onDidDispose once, a
+ * configuration change fires onDidChangeConfiguration with affectsConfiguration). Prompts are
+ * answered by scripts the test queues, and everything shown to the user is recorded.
+ */
+import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+type Listener<T> = (value: T) => unknown;
+
+export class EventEmitter<T> {
+  private listeners = new Set<Listener<T>>();
+  readonly event = (listener: Listener<T>) => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+export class Uri {
+  private constructor(readonly scheme: string, readonly authority: string, readonly path: string) {}
+  static file(fsPath: string): Uri {
+    return new Uri('file', '', path.resolve(fsPath));
+  }
+  static parse(value: string): Uri {
+    const match = /^([a-z][\w+.-]*):(?:\/\/([^/]*))?(.*)$/i.exec(value);
+    if (!match) throw new Error(`not a URI: ${value}`);
+    return new Uri(match[1], match[2] ?? '', decodeURIComponent(match[3]));
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return new Uri(base.scheme, base.authority, path.posix.join(base.path, ...segments));
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  toString(): string {
+    return this.scheme === 'file' ? pathToFileURL(this.path).href : `${this.scheme}://${this.authority}${this.path}`;
+  }
+}
+
+export enum StatusBarAlignment { Left = 1, Right = 2 }
+export enum ViewColumn { Active = -1, Beside = -2, One = 1 }
+export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
+
+export interface ShownMessage {
+  kind: 'info' | 'warning' | 'error';
+  text: string;
+  items: string[];
+}
+
+/** One scripted answer to the next prompt of that kind; a function sees what was offered. */
+type Script = { kind: 'message' | 'input' | 'quickPick' | 'save'; answer: (offered: any) => unknown };
+
+class FakeWebview {
+  html = '';
+  options: { enableScripts?: boolean; localResourceRoots?: Uri[] } = {};
+  readonly cspSource = 'https://file+.vscode-resource.test';
+  readonly posted: any[] = [];
+  private readonly received = new EventEmitter<unknown>();
+  readonly onDidReceiveMessage = this.received.event;
+  asWebviewUri(uri: Uri): Uri {
+    return Uri.parse(`https://file+.vscode-resource.test${uri.path}`);
+  }
+  postMessage(message: unknown): Promise<boolean> {
+    // A webview receives a structured clone, never the host's object.
+    this.posted.push(structuredClone(message));
+    return Promise.resolve(true);
+  }
+  /** The page posts a message to the host. */
+  send(message: unknown): void {
+    this.received.fire(message);
+  }
+}
+
+export class FakeWebviewPanel {
+  readonly webview = new FakeWebview();
+  active = true;
+  visible = true;
+  disposed = false;
+  revealed = 0;
+  private readonly disposeEmitter = new EventEmitter<void>();
+  private readonly viewState = new EventEmitter<unknown>();
+  readonly onDidDispose = this.disposeEmitter.event;
+  readonly onDidChangeViewState = this.viewState.event;
+  constructor(readonly viewType: string, public title: string, readonly options: Record<string, unknown>) {}
+  reveal(): void {
+    this.revealed++;
+    this.active = true;
+  }
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.disposeEmitter.fire();
+  }
+}
+
+class FakeStatusBarItem {
+  text = '';
+  tooltip: string | undefined;
+  command: string | undefined;
+  name: string | undefined;
+  visible = false;
+  disposed = false;
+  constructor(readonly id: string) {}
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  dispose(): void {
+    this.disposed = true;
+    this.visible = false;
+  }
+}
+
+/** State the tests arrange and inspect; reset() between tests. */
+export const double = {
+  messages: [] as ShownMessage[],
+  scripts: [] as Script[],
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
+  settings: new Map<string, unknown>(),
+  panels: [] as FakeWebviewPanel[],
+  statusItems: [] as FakeStatusBarItem[],
+  outputs: [] as { name: string; lines: string[] }[],
+  serializers: new Map<string, { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }>(),
+  viewProviders: new Map<string, { resolveWebviewView(view: unknown): void }>(),
+  openedDocuments: [] as string[],
+  clipboard: '',
+  openedExternal: [] as string[],
+  executed: [] as { id: string; args: unknown[] }[],
+  configChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+  foldersChanged: new EventEmitter<{ added: unknown[]; removed: { uri: Uri }[] }>(),
+  folders: [] as { uri: Uri; name: string; index: number }[],
+
+  reset(): void {
+    this.messages = [];
+    this.scripts = [];
+    this.commands.clear();
+    this.settings.clear();
+    this.panels = [];
+    this.statusItems = [];
+    this.outputs = [];
+    this.serializers.clear();
+    this.viewProviders.clear();
+    this.openedDocuments = [];
+    this.clipboard = '';
+    this.openedExternal = [];
+    this.executed = [];
+    this.configChanged.dispose();
+    this.foldersChanged.dispose();
+    this.folders = [];
+  },
+  setFolders(paths: string[]): void {
+    this.folders = paths.map((p, index) => ({ uri: Uri.file(p), name: path.basename(p), index }));
+  },
+  /** Change a setting as the Settings editor would: the value, then the change event. */
+  setSetting(key: string, value: unknown): void {
+    this.settings.set(key, value);
+    this.configChanged.fire({ affectsConfiguration: (section: string) => key === section || key.startsWith(`${section}.`) });
+  },
+  /** Queue the answer to the next prompt of a kind (a value, or a function of what was offered). */
+  answer(kind: Script['kind'], answer: unknown): void {
+    this.scripts.push({ kind, answer: typeof answer === 'function' ? (answer as Script['answer']) : () => answer });
+  },
+  statusItem(id: string): FakeStatusBarItem | undefined {
+    return this.statusItems.filter((item) => item.id === id && !item.disposed).at(-1);
+  },
+};
+
+function nextScript(kind: Script['kind'], offered: unknown): unknown {
+  const index = double.scripts.findIndex((script) => script.kind === kind);
+  // An unscripted prompt is dismissed, as a user pressing Escape would.
+  if (index < 0) return undefined;
+  const [script] = double.scripts.splice(index, 1);
+  return script.answer(offered);
+}
+
+function message(kind: ShownMessage['kind']) {
+  return async (text: string, ...rest: unknown[]) => {
+    const items = rest.filter((item): item is string => typeof item === 'string');
+    double.messages.push({ kind, text, items });
+    return nextScript('message', { text, items });
+  };
+}
+
+export const window = {
+  showInformationMessage: message('info'),
+  showWarningMessage: message('warning'),
+  showErrorMessage: message('error'),
+  async showInputBox(options: { value?: string; validateInput?: (value: string) => string | null | undefined }) {
+    const answer = nextScript('input', options) as string | undefined;
+    // The real input box does not accept a value its validator refuses.
+    if (answer !== undefined && options.validateInput?.(answer)) throw new Error(`test scripted an input the box refuses: ${answer}`);
+    return answer;
+  },
+  async showQuickPick(items: unknown[] | Promise<unknown[]>, options?: unknown) {
+    const resolved = await items;
+    const answer = nextScript('quickPick', { items: resolved, options });
+    if (answer === undefined) return undefined;
+    if (!resolved.includes(answer)) throw new Error('test picked an item that was not offered');
+    return answer;
+  },
+  async showSaveDialog(options: unknown) {
+    return nextScript('save', options);
+  },
+  async showTextDocument(uri: Uri) {
+    await fs.access(uri.fsPath);
+    double.openedDocuments.push(uri.fsPath);
+    return {};
+  },
+  async withProgress<T>(_options: unknown, task: () => Promise<T>): Promise<T> {
+    return task();
+  },
+  createOutputChannel(name: string) {
+    const channel = { name, lines: [] as string[], appendLine: (line: string) => void channel.lines.push(line), dispose: () => undefined };
+    double.outputs.push(channel);
+    return channel;
+  },
+  createStatusBarItem(id: string) {
+    const item = new FakeStatusBarItem(id);
+    double.statusItems.push(item);
+    return item;
+  },
+  createWebviewPanel(viewType: string, title: string, _column: unknown, options: Record<string, unknown>) {
+    for (const other of double.panels) other.active = false;
+    const panel = new FakeWebviewPanel(viewType, title, options);
+    double.panels.push(panel);
+    return panel;
+  },
+  registerWebviewPanelSerializer(viewType: string, serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }) {
+    if (double.serializers.has(viewType)) throw new Error(`a serializer for ${viewType} is already registered`);
+    double.serializers.set(viewType, serializer);
+    return { dispose: () => double.serializers.delete(viewType) };
+  },
+  registerWebviewViewProvider(viewId: string, provider: { resolveWebviewView(view: unknown): void }) {
+    if (double.viewProviders.has(viewId)) throw new Error(`a provider for ${viewId} is already registered`);
+    double.viewProviders.set(viewId, provider);
+    return { dispose: () => double.viewProviders.delete(viewId) };
+  },
+};
+
+export const workspace = {
+  get workspaceFolders() {
+    return double.folders.length ? double.folders : undefined;
+  },
+  getConfiguration(section: string) {
+    return {
+      get<T>(key: string): T | undefined {
+        return double.settings.get(`${section}.${key}`) as T | undefined;
+      },
+    };
+  },
+  onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) => double.configChanged.event(listener),
+  onDidChangeWorkspaceFolders: (listener: Listener<{ added: unknown[]; removed: { uri: Uri }[] }>) => double.foldersChanged.event(listener),
+  fs: {
+    async writeFile(uri: Uri, bytes: Uint8Array) {
+      await fs.writeFile(uri.fsPath, bytes);
+    },
+  },
+};
+
+export const commands = {
+  registerCommand(id: string, run: (...args: unknown[]) => unknown) {
+    if (double.commands.has(id)) throw new Error(`command '${id}' already exists`);
+    double.commands.set(id, run);
+    return { dispose: () => double.commands.delete(id) };
+  },
+  async executeCommand(id: string, ...args: unknown[]) {
+    double.executed.push({ id, args });
+    const run = double.commands.get(id);
+    if (run) return run(...args);
+    if (id.startsWith('workbench.')) return undefined;
+    throw new Error(`command '${id}' not found`);
+  },
+};
+
+export const env = {
+  clipboard: {
+    async writeText(text: string) {
+      double.clipboard = text;
+    },
+  },
+  async openExternal(uri: Uri) {
+    double.openedExternal.push(uri.toString());
+    return true;
+  },
+};
+
+/** What activate() receives. */
+export function fakeExtensionContext(extensionPath: string) {
+  const state = new Map<string, unknown>();
+  return {
+    extensionUri: Uri.file(extensionPath),
+    extensionPath,
+    subscriptions: [] as { dispose(): unknown }[],
+    workspaceState: {
+      get: <T>(key: string) => state.get(key) as T | undefined,
+      update: async (key: string, value: unknown) => void state.set(key, value),
+    },
+  };
+}

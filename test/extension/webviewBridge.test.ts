@@ -1,0 +1,168 @@
+import { activateWith, deactivate, double, folderWithCards, repoRoot, runCommand, waitFor } from './helpers/harness';
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { boardHtml } from '../../extension/webview/boardHtml';
+import { FakeWebviewPanel } from './helpers/vscodeDouble';
+
+async function openReadyBoard(): Promise<FakeWebviewPanel> {
+  await runCommand('kanban.openBoard');
+  const panel = double.panels.at(-1)!;
+  panel.webview.send({ type: 'ready' });
+  await waitFor(() => panel.webview.posted.find((m) => m.type === 'hello'), 'hello');
+  return panel;
+}
+
+async function request(panel: FakeWebviewPanel, id: number, method: string, path: string, body?: unknown, responseType?: string) {
+  panel.webview.send({ type: 'request', id, method, path, body, responseType });
+  return waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === id), `response ${id}`);
+}
+
+describe('extension webview bridge', () => {
+  afterEach(async () => {
+    await deactivate();
+  });
+
+  it('when the page says ready, then the host answers hello with the revision and only then sends events', async () => {
+    activateWith([await folderWithCards(['One'])]);
+    await runCommand('kanban.openBoard');
+    const panel = double.panels[0];
+    assert.equal(panel.webview.posted.length, 0);
+    panel.webview.send({ type: 'ready' });
+    const hello = await waitFor(() => panel.webview.posted.find((m) => m.type === 'hello'), 'hello');
+    assert.equal(typeof hello.revision, 'number');
+    assert.equal(panel.webview.posted[0].type, 'hello');
+  });
+
+  it('when the page requests an API route, then it gets the same status and envelope as HTTP would give', async () => {
+    activateWith([await folderWithCards(['Listed'])]);
+    const panel = await openReadyBoard();
+    const list = await request(panel, 1, 'GET', '/tasks');
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.body.data.map((t: { title: string }) => t.title), ['Listed']);
+    const bad = await request(panel, 2, 'POST', '/tasks', { content: '# x', priority: 'urgent' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.ok, false);
+    assert.match(bad.body.error, /priority/);
+    const missing = await request(panel, 3, 'GET', '/no/such/route');
+    assert.equal(missing.status, 404);
+  });
+
+  it('when the page moves a card, then the file moves and the page receives the move event', async () => {
+    const folder = await folderWithCards(['Drag me']);
+    activateWith([folder]);
+    const panel = await openReadyBoard();
+    const [task] = (await request(panel, 1, 'GET', '/tasks')).body.data;
+    const moved = await request(panel, 2, 'PATCH', `/tasks/${task.id}/move`, { status: 'done', position: 0 });
+    assert.equal(moved.status, 200);
+    await fs.access(path.join(folder, '.kanban', 'boards', 'default', 'done', `${task.id}.md`));
+    const event = await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.moved'), 'move event');
+    assert.equal(event.data.to, 'done');
+    assert.equal(event.card.status, 'done');
+  });
+
+  it('when a card file is edited by hand, then the open page receives the change from the shared file watcher', async () => {
+    const folder = await folderWithCards(['Hand edited']);
+    activateWith([folder]);
+    const panel = await openReadyBoard();
+    const [task] = (await request(panel, 1, 'GET', '/tasks')).body.data;
+    const file = path.join(folder, '.kanban', 'boards', 'default', 'backlog', `${task.id}.md`);
+    const text = await fs.readFile(file, 'utf8');
+    await fs.writeFile(file, text.replace('# Hand edited', '# Edited in an editor'));
+    const event = await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.updated'), 'update event');
+    assert.equal(event.card.title, 'Edited in an editor');
+  });
+
+  it('when the page asks for a file as base64, then it gets the protocol FilePayload', async () => {
+    activateWith([await folderWithCards(['With file'])]);
+    const panel = await openReadyBoard();
+    const [task] = (await request(panel, 1, 'GET', '/tasks')).body.data;
+    const upload = await request(panel, 2, 'POST', `/tasks/${task.id}/attachments`, { files: [{ name: 'note.txt', data: Buffer.from('hello').toString('base64') }] });
+    assert.equal(upload.status, 200, JSON.stringify(upload.body));
+    const file = await request(panel, 3, 'GET', `/tasks/${task.id}/attachments/note.txt`, undefined, 'base64');
+    assert.equal(file.status, 200);
+    assert.equal(Buffer.from(file.body.data, 'base64').toString(), 'hello');
+    assert.match(file.body.contentType, /text\/plain/);
+  });
+
+  it('when the page sends malformed messages, then they are ignored and the bridge keeps answering', async () => {
+    activateWith([await folderWithCards(['Robust'])]);
+    const panel = await openReadyBoard();
+    const before = panel.webview.posted.length;
+    for (const junk of [null, 42, 'ready', { type: 'request' }, { type: 'request', id: 'x', method: 'GET', path: '/tasks' }, { type: 'request', id: 9, method: 'GET', path: 'http://evil/' }, { type: 'nope' }]) {
+      panel.webview.send(junk);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(panel.webview.posted.length, before);
+    assert.equal((await request(panel, 10, 'GET', '/boards')).status, 200);
+  });
+
+  it('when the board page is built, then its policy allows only the nonce script and the built assets', async () => {
+    activateWith([await folderWithCards([])]);
+    await runCommand('kanban.openBoard');
+    const panel = double.panels[0];
+    const html = panel.webview.html;
+    const policy = /content="([^"]+)"/.exec(html)![1];
+    const nonce = /script-src 'nonce-([A-Za-z0-9]+)'/.exec(policy)![1];
+    assert.ok(nonce.length >= 16);
+    assert.match(html, new RegExp(`<script nonce="${nonce}" src="https://file\\+\\.vscode-resource\\.test[^"]*/dist/webview/main\\.js"`));
+    assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/);
+    assert.match(policy, /default-src 'none'/);
+    assert.match(policy, /connect-src 'none'/);
+    assert.deepEqual(panel.webview.options.localResourceRoots!.map((u) => u.fsPath), [path.join(repoRoot, 'dist', 'webview')]);
+    assert.notEqual(boardHtml({ cspSource: 'x', scriptUri: 'a', styleUri: 'b', title: 't' }).match(/nonce-(\w+)/)![1], nonce, 'a new nonce per page');
+  });
+
+  it('when Open Board runs twice, then the one panel is revealed instead of a second one', async () => {
+    activateWith([await folderWithCards([])]);
+    await runCommand('kanban.openBoard');
+    await runCommand('kanban.openBoard');
+    assert.equal(double.panels.length, 1);
+    assert.equal(double.panels[0].revealed, 1);
+  });
+
+  it('when the window reloads, then the serializer brings the board back connected to the service', async () => {
+    activateWith([await folderWithCards(['Survives reload'])]);
+    await openReadyBoard();
+    // A reload ends the old page; VS Code then hands a new panel (with the page's saved state) to the serializer.
+    double.panels[0].dispose();
+    const restored = new FakeWebviewPanel('kanban.board', 'Kanban', {});
+    await double.serializers.get('kanban.board')!.deserializeWebviewPanel(restored, { boardId: 'default' });
+    assert.match(restored.webview.html, /main\.js/);
+    assert.equal(restored.disposed, false);
+    restored.webview.send({ type: 'ready' });
+    await waitFor(() => restored.webview.posted.find((m) => m.type === 'hello'), 'hello after restore');
+    restored.webview.send({ type: 'request', id: 1, method: 'GET', path: '/tasks' });
+    const list = await waitFor(() => restored.webview.posted.find((m) => m.type === 'response'), 'response after restore');
+    assert.equal(list.body.data[0].title, 'Survives reload');
+  });
+
+  it('when the kanban location setting changes, then open pages are told to reconnect and get a new hello from the new folder', async () => {
+    const folder = await folderWithCards(['At the root']);
+    const nested = path.join(folder, 'nested');
+    await fs.mkdir(nested);
+    activateWith([folder]);
+    const panel = await openReadyBoard();
+    double.setSetting('kanban.location', 'nested');
+    await waitFor(() => panel.webview.posted.filter((m) => m.type === 'hello').length === 2, 'second hello');
+    const types = panel.webview.posted.map((m) => m.type);
+    assert.ok(types.indexOf('disconnected') < types.lastIndexOf('hello'));
+    const list = await request(panel, 5, 'GET', '/tasks');
+    assert.deepEqual(list.body.data, []);
+  });
+
+  it('when the sidebar view resolves, then it shows the board of the folder that has one and answers requests', async () => {
+    const empty = await folderWithCards([]);
+    await fs.rm(path.join(empty, '.kanban'), { recursive: true, force: true });
+    const withBoard = await folderWithCards(['Sidebar card']);
+    activateWith([empty, withBoard]);
+    const view = Object.assign(new FakeWebviewPanel('kanban.sidebar', 'Board', {}), { description: '' });
+    double.viewProviders.get('kanban.sidebar')!.resolveWebviewView(view);
+    assert.equal(view.description, path.basename(withBoard));
+    view.webview.send({ type: 'ready' });
+    await waitFor(() => view.webview.posted.find((m) => m.type === 'hello'), 'sidebar hello');
+    view.webview.send({ type: 'request', id: 1, method: 'GET', path: '/tasks' });
+    const list = await waitFor(() => view.webview.posted.find((m) => m.type === 'response'), 'sidebar response');
+    assert.equal(list.body.data[0].title, 'Sidebar card');
+  });
+});

@@ -1,0 +1,115 @@
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { Workspace } from '../../server/service/workspace';
+import { serializeCard } from '../../server/storage/cardFile';
+import { startTestServer, type TestServer } from '../helpers/testServer';
+
+async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('file watching', () => {
+  let server: TestServer;
+  beforeEach(async () => {
+    server = await startTestServer();
+  });
+  afterEach(async () => server.close());
+
+  const cardFile = (id: string, status = 'backlog') => path.join(server.root, '.kanban/boards/default', status, `${id}.md`);
+
+  it('when the service writes a card, then the watcher emits no echo event', async () => {
+    const seen: string[] = [];
+    server.running.workspace.events.on((e) => seen.push(e.event));
+    const created = await server.api('POST', '/api/tasks', { content: '# Quiet' });
+    await server.api('PUT', `/api/tasks/${created.body!.data.id}`, { priority: 'high' });
+    await new Promise((r) => setTimeout(r, 400));
+    await server.running.watcher!.settled();
+    assert.deepEqual(seen, ['task.created', 'task.updated']);
+  });
+
+  it('when a card file is added by hand, then the card appears within a second', async () => {
+    const created = await server.api('POST', '/api/tasks', { content: '# Template' });
+    const text = await fs.readFile(cardFile(created.body!.data.id), 'utf8');
+    await fs.writeFile(cardFile('hand-made-2026-01-01'), text.replace(/^id: .*$/m, 'id: hand-made-2026-01-01').replace('# Template', '# Hand made'));
+    await waitUntil(async () => (await server.api('GET', '/api/tasks/hand-made-2026-01-01')).status === 200, 1000);
+  });
+
+  it('when a card file is deleted by hand, then the card disappears', async () => {
+    const created = await server.api('POST', '/api/tasks', { content: '# Doomed' });
+    await fs.rm(cardFile(created.body!.data.id));
+    await waitUntil(async () => (await server.api('GET', `/api/tasks/${created.body!.data.id}`)).status === 404, 1000);
+  });
+
+  it('when a card file is moved to another status folder by hand, then the card moves and is not deleted', async () => {
+    const created = await server.api('POST', '/api/tasks', { content: '# Wanderer' });
+    const id = created.body!.data.id;
+    await fs.mkdir(path.dirname(cardFile(id, 'review')), { recursive: true });
+    await fs.rename(cardFile(id), cardFile(id, 'review'));
+    await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).body?.data?.status === 'review', 1000);
+    await server.running.watcher!.settled();
+    assert.equal((await server.api('GET', `/api/tasks/${id}`)).body!.data.status, 'review');
+  });
+
+  it('when a card file stops parsing, then it is reported, left untouched and its last good version is served until fixed', async () => {
+    const created = await server.api('POST', '/api/tasks', { content: '# Fragile' });
+    const id = created.body!.data.id;
+    const good = await fs.readFile(cardFile(id), 'utf8');
+    const broken = good.replace('priority: medium', 'priority: [unclosed');
+    await fs.writeFile(cardFile(id), broken);
+    await waitUntil(async () => (await server.api('GET', '/api/workspace')).body!.data.invalidFiles.length === 1, 1000);
+    assert.equal((await server.api('GET', `/api/tasks/${id}`)).body!.data.title, 'Fragile');
+    assert.equal(await fs.readFile(cardFile(id), 'utf8'), broken);
+    await fs.writeFile(cardFile(id), good.replace('# Fragile', '# Fixed'));
+    await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).body!.data.title === 'Fixed', 1000);
+    assert.deepEqual((await server.api('GET', '/api/workspace')).body!.data.invalidFiles, []);
+  });
+
+  it('when .kanban.json becomes invalid, then the last good config stays and the file is reported', async () => {
+    await server.api('PUT', '/api/settings', { compactMode: true });
+    await fs.writeFile(path.join(server.root, '.kanban.json'), '{ broken');
+    await waitUntil(async () => (await server.api('GET', '/api/workspace')).body!.data.invalidFiles.some((f: { path: string }) => f.path === '.kanban.json'), 1000);
+    assert.equal((await server.api('GET', '/api/settings')).body!.data.compactMode, true);
+  });
+
+  it('when 1,000 card files change at once, then the index equals a fresh load', async function () {
+    this.timeout(60_000);
+    const workspace = server.running.workspace;
+    const template = (await server.api('POST', '/api/tasks', { content: '# Seed' })).body!.data;
+    const seed = workspace.index.findById(template.id)!;
+    const statuses = ['backlog', 'todo', 'in-progress', 'review', 'done'];
+    // A git checkout: 1,000 new files, spread over folders, written as fast as possible.
+    await Promise.all(
+      Array.from({ length: 1000 }, async (_, i) => {
+        const id = `burst-${i}-2026-01-01`;
+        const status = statuses[i % statuses.length];
+        const card = { ...seed, id, status, content: `# Burst ${i}`, order: '' };
+        await fs.mkdir(path.dirname(cardFile(id, status)), { recursive: true });
+        await fs.writeFile(cardFile(id, status), serializeCard(card));
+      }),
+    );
+    await waitUntil(() => workspace.index.allCards().length === 1001, 20_000);
+    // Then rewrite half of them and delete a hundred.
+    await Promise.all(
+      Array.from({ length: 500 }, async (_, i) => {
+        const file = cardFile(`burst-${i}-2026-01-01`, statuses[i % statuses.length]);
+        await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(`# Burst ${i}`, `# Changed ${i}`));
+      }),
+    );
+    await Promise.all(Array.from({ length: 100 }, (_, i) => fs.rm(cardFile(`burst-${900 + i}-2026-01-01`, statuses[(900 + i) % statuses.length]))));
+    await waitUntil(() => workspace.index.allCards().length === 901 && workspace.index.findById('burst-499-2026-01-01')?.content === '# Changed 499', 20_000);
+    await new Promise((r) => setTimeout(r, 500));
+    await server.running.watcher!.settled();
+    const fresh = await Workspace.open({ root: server.root });
+    try {
+      const snapshot = (ws: Workspace) => ws.index.allCards().map((c) => serializeCard(c) + c.status).sort();
+      assert.deepEqual(snapshot(workspace), snapshot(fresh));
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures');
+
+/** Run a TypeScript fixture in a fresh Node process (no module loaded by earlier tests), return its stdout. */
+export function runFixture(script: string, args: string[], env: Record<string, string> = {}, preload: string[] = []): Promise<string> {
+  const requires = ['tsx/cjs', ...preload.map((p) => path.join(FIXTURES, p))].flatMap((r) => ['--require', r]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...requires, path.join(FIXTURES, script), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`${script} exited with ${code}: ${err}`));
+      else resolve(out);
+    });
+  });
+}
+
+/** The last JSON line a fixture printed. */
+export function lastJson(out: string): any {
+  const lines = out.trim().split('\n').filter((l) => l.startsWith('{'));
+  if (lines.length === 0) throw new Error(`no JSON line in: ${out}`);
+  return JSON.parse(lines[lines.length - 1]);
+}
+
+export interface ServerProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A real server in its own process over `root`; resolves once it listens. */
+export function startServerProcess(root: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(FIXTURES, 'serveWorkspace.ts'), root], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server process did not start in time: ${errors}`));
+    }, 30_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return;
+      clearTimeout(timer);
+      const message = JSON.parse(line);
+      if (message.error) return reject(new Error(`server process failed: ${message.error}`));
+      resolve({
+        url: message.url,
+        async stop() {
+          if (child.exitCode === null) child.kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await exited;
+          clearTimeout(killer);
+        },
+      });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server process exited with ${code}: ${errors}`));
+    });
+  });
+}

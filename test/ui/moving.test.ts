@@ -1,0 +1,143 @@
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
+import { card, column, dragCard, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+
+describe('Board UI: moving and adding cards (Chromium)', function () {
+  this.timeout(60_000);
+  let ui: UiContext;
+  let ids: Map<string, string>;
+
+  async function titlesOf(status: string): Promise<string[]> {
+    const answer = await ui.server.api('GET', `/api/tasks?status=${status}`);
+    return answer.body?.data.map((t: { title: string }) => t.title);
+  }
+
+  async function shownTitles(status: string): Promise<string[]> {
+    return column(ui.page, status).locator('.card-title').allTextContents();
+  }
+
+  function cardFile(status: string, title: string): string {
+    return path.join(ui.server.root, '.kanban', 'boards', 'default', status, `${ids.get(title)}.md`);
+  }
+
+  before(async () => {
+    ui = await startUi({ config: DEMO_CONFIG });
+    ids = await seedDemoBoard(ui.server);
+    await ui.page.reload();
+    await ui.page.waitForSelector('[data-card-id]');
+  });
+
+  after(async () => {
+    await stopUi(ui);
+  });
+
+  it('when a card is dragged onto another column above a card, then it lands exactly there and its file moves', async () => {
+    const title = 'Sketch the onboarding flow';
+    assert.ok(existsSync(cardFile('backlog', title)));
+    await dragCard(ui.page, title, { column: 'review', above: 'Dark theme contrast pass' });
+    await screenshot(ui.page, 'after-drag');
+    assert.deepEqual(await shownTitles('review'), ['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
+    await ui.page.waitForFunction(() => !document.querySelector('.drop-gap'));
+    // The server agrees: same order, and the Markdown file sits in the new status folder.
+    for (let i = 0; i < 50 && !existsSync(cardFile('review', title)); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(await titlesOf('review'), ['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
+    assert.ok(existsSync(cardFile('review', title)));
+    assert.ok(!existsSync(cardFile('backlog', title)));
+  });
+
+  it('when a card is dragged within its column, then the order changes to the drop position', async () => {
+    await dragCard(ui.page, 'Webhook retries with backoff', { column: 'todo', above: 'Keyboard shortcuts cheat sheet' });
+    const expected = ['Webhook retries with backoff', 'Keyboard shortcuts cheat sheet', 'Crash when a card file has tabs in YAML'];
+    assert.deepEqual(await shownTitles('todo'), expected);
+    await ui.page.waitForTimeout(100);
+    assert.deepEqual(await titlesOf('todo'), expected);
+  });
+
+  it('when a card is dragged to the end of a column, then it becomes the last card there', async () => {
+    await dragCard(ui.page, 'Release notes for 0.1', { column: 'backlog' });
+    assert.equal((await shownTitles('backlog')).at(-1), 'Release notes for 0.1');
+    await ui.page.waitForTimeout(100);
+    assert.equal((await titlesOf('backlog')).at(-1), 'Release notes for 0.1');
+  });
+
+  it('when the server refuses a move, then the card goes back and the refusal is shown', async () => {
+    const page = ui.page;
+    // Stage a stale view: a column that another client already removed, still on this screen.
+    await page.evaluate(() => {
+      const ctrl = (window as any).kanbanBoard;
+      const board = ctrl.state.board;
+      ctrl.store.set({ board: { ...board, columns: [...board.columns, { id: 'archive', name: 'Archive', color: '#64748b' }] } });
+    });
+    await page.waitForSelector('[data-drop-column="archive"]');
+    await dragCard(page, 'Atomic writes for card files', { column: 'archive' });
+    await page.waitForSelector('.toast-error');
+    const message = await page.locator('.toast-error').textContent();
+    assert.match(message ?? '', /could not be moved/i);
+    assert.match(message ?? '', /archive/);
+    await page.waitForFunction(() => document.querySelector('[data-drop-column="done"]')?.textContent?.includes('Atomic writes for card files'));
+    assert.equal(await column(page, 'archive').locator('[data-card-id]').count(), 0);
+    assert.deepEqual(await titlesOf('done'), ['Atomic writes for card files']);
+    await page.click('.toast-error .toast-close');
+    await page.evaluate(() => (window as any).kanbanBoard.refreshBoard());
+    await page.waitForSelector('[data-drop-column="archive"]', { state: 'detached' });
+  });
+
+  it('when a focused card gets Alt+Arrow keys, then it moves between and within columns', async () => {
+    const page = ui.page;
+    const title = 'Evaluate SQLite for large workspaces';
+    await card(page, title).focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await page.waitForFunction((t) => document.querySelector('[data-drop-column="todo"]')?.textContent?.includes(t), title);
+    await page.waitForTimeout(100);
+    assert.ok((await titlesOf('todo')).includes(title));
+    // Focus follows the card, so the next key moves it again.
+    await page.waitForFunction((t) => (document.activeElement as HTMLElement)?.textContent?.includes(t), title);
+    const before = (await titlesOf('todo')).indexOf(title);
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.waitForFunction(
+      ([t, i]) => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).findIndex((el) => el.textContent === t) === i,
+      [title, before + 1] as const,
+    );
+    await page.waitForTimeout(100);
+    assert.equal((await titlesOf('todo')).indexOf(title), before + 1);
+    assert.match((await page.locator('#live-region').textContent()) ?? '', /Moved to To Do, position/);
+  });
+
+  it('when arrow keys are pressed on a focused card, then focus moves to the neighbouring card', async () => {
+    const page = ui.page;
+    const first = (await shownTitles('in-progress'))[0];
+    await card(page, first).focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement?.querySelector('.card-title')?.textContent), (await shownTitles('in-progress'))[1]);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).closest('[data-drop-column]')?.getAttribute('data-drop-column')), 'review');
+  });
+
+  it('when n is pressed and a title typed, then the new card appears at the top of the column and on the server', async () => {
+    const page = ui.page;
+    await page.locator('body').click({ position: { x: 5, y: 880 } });
+    await card(page, 'Keyboard shortcuts cheat sheet').focus();
+    await page.keyboard.press('n');
+    await page.waitForSelector('[data-drop-column="todo"] .quick-add-input');
+    await page.keyboard.type('Ship the board UI');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('[data-drop-column="todo"] .card-title')?.textContent === 'Ship the board UI');
+    await page.waitForTimeout(150);
+    assert.equal((await titlesOf('todo'))[0], 'Ship the board UI');
+    // The box stays open for the next card; Escape closes it.
+    assert.equal(await page.locator('.quick-add-input').count(), 1);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.quick-add-input', { state: 'detached' });
+  });
+
+  it('when the column + button is used, then the card is added to that column', async () => {
+    const page = ui.page;
+    await page.click('button[aria-label="Add a card to Done"]');
+    await page.fill('[data-drop-column="done"] .quick-add-input', 'Celebrate');
+    await page.click('[data-drop-column="done"] button:has-text("Add card")');
+    await page.waitForFunction(() => document.querySelector('[data-drop-column="done"] .card-title')?.textContent === 'Celebrate');
+    assert.deepEqual(ui.pageErrors, []);
+  });
+});
