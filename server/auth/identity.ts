@@ -30,7 +30,7 @@ export class IdentityUnavailableError extends Error {
 
 /**
  * Whether a provider's error means "cannot tell who this is". A provider package has its own copy of
- * Error, so besides this module's class the name or the code is enough (see server/auth/README.md).
+ * Error, so besides this module's class the name or the code is enough (see the README, "Authentication").
  */
 export function isIdentityUnavailable(error: unknown): error is Error {
   if (error instanceof IdentityUnavailableError) return true;
