@@ -1,18 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { ServiceEvent } from '../../server/core/events';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import type { TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
-
-async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<ServiceEvent[]> {
-  const seen: ServiceEvent[] = [];
-  const off = server.running.workspace.events.on((e) => seen.push(e));
-  try {
-    await action();
-  } finally {
-    off();
-  }
-  return seen;
-}
+import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 
 /** Keys every plain object inherits: an action lookup must not mistake them for configured actions. */
 const INHERITED_KEYS = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
@@ -20,8 +9,7 @@ const INHERITED_KEYS = ['constructor', 'toString', '__proto__', 'hasOwnProperty'
 describe('API actions', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer();
-    okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations' }), 201);
+    server = await startServerWithOpsBoard();
   });
   afterEach(async () => {
     await server.close();

@@ -2,27 +2,16 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { ServiceEvent } from '../../server/core/events';
 import type { AttachmentPayload, AttachmentStore, CardRef } from '../../server/storage/attachmentStore';
 import { contentDisposition } from '../../server/api/sendFile';
 import { LocalFsAttachmentStore } from '../../server/storage/localfs/localFsAttachmentStore';
-import { listFiles, startTestServer, type TestServer } from '../helpers/testServer';
+import { listFiles, type TestServer } from '../helpers/testServer';
 import { asApiAnswer, cardFile, createTask, exists, failsWith, okData, rawRequest } from '../helpers/envelope';
+import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 
 /** A 1x1 PNG: its signature alone holds 0x89, CR LF, 0x1A and LF, which text handling would break. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const EVERY_BYTE = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
-
-async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<ServiceEvent[]> {
-  const seen: ServiceEvent[] = [];
-  const off = server.running.workspace.events.on((e) => seen.push(e));
-  try {
-    await action();
-  } finally {
-    off();
-  }
-  return seen;
-}
 
 function attachmentDir(server: TestServer, boardId: string, cardId: string): string {
   return path.join(server.root, '.kanban', 'boards', boardId, 'attachments', cardId);
@@ -89,8 +78,7 @@ class DiskFailsOnOneFile extends LocalFsAttachmentStore {
 describe('API attachments', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer();
-    okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations' }), 201);
+    server = await startServerWithOpsBoard();
   });
   afterEach(async () => {
     await server.close();

@@ -6,6 +6,7 @@ import { CardStates } from '../../server/service/cardState';
 import type { CardStateRecord, CardStateStore } from '../../server/storage/cardStateStore';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, exists, failsWith, okData } from '../helpers/envelope';
+import { startServerWithOpsBoard } from '../helpers/serverHooks';
 
 function stateFile(server: TestServer): string {
   return path.join(server.root, '.kanban', '.state', 'card-state.json');
@@ -42,8 +43,7 @@ const later = () => new Promise((resolve) => setTimeout(resolve, 5));
 describe('API card state', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer();
-    okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations' }), 201);
+    server = await startServerWithOpsBoard();
   });
   afterEach(async () => {
     await server.close();

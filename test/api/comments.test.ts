@@ -1,21 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
-import type { ServiceEvent } from '../../server/core/events';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import type { TestServer } from '../helpers/testServer';
 import { cardFile, createTask, failsWith, okData } from '../helpers/envelope';
+import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 
 /** Events the workspace emits while `action` runs. */
-async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<ServiceEvent[]> {
-  const seen: ServiceEvent[] = [];
-  const off = server.running.workspace.events.on((e) => seen.push(e));
-  try {
-    await action();
-  } finally {
-    off();
-  }
-  return seen;
-}
-
 /** Comment bodies that a naive frontmatter writer or reader would mangle. */
 const HOSTILE_TEXTS: Record<string, string> = {
   'Markdown with headings, lists and code': '# Heading\n\n- item\n- [ ] todo\n\n```js\nconst a = "b";\n```\n\n> quoted\n',
@@ -44,8 +33,7 @@ const HOSTILE_TEXTS: Record<string, string> = {
 describe('API comments', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer();
-    okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations' }), 201);
+    server = await startServerWithOpsBoard();
   });
   afterEach(async () => {
     await server.close();

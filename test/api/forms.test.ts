@@ -1,19 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
-import type { ServiceEvent } from '../../server/core/events';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { cardFile, createTask, failsWith, okData } from '../helpers/envelope';
-
-async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<ServiceEvent[]> {
-  const seen: ServiceEvent[] = [];
-  const off = server.running.workspace.events.on((e) => seen.push(e));
-  try {
-    await action();
-  } finally {
-    off();
-  }
-  return seen;
-}
+import { eventsDuring } from '../helpers/serverHooks';
 
 const bugSchema = {
   type: 'object',

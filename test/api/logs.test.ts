@@ -1,20 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { ServiceEvent } from '../../server/core/events';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import type { TestServer } from '../helpers/testServer';
 import { createTask, exists, failsWith, okData } from '../helpers/envelope';
-
-async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<ServiceEvent[]> {
-  const seen: ServiceEvent[] = [];
-  const off = server.running.workspace.events.on((e) => seen.push(e));
-  try {
-    await action();
-  } finally {
-    off();
-  }
-  return seen;
-}
+import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 
 function taskLogFile(server: TestServer, boardId: string, cardId: string): string {
   return path.join(server.root, '.kanban', 'boards', boardId, 'logs', `${cardId}.jsonl`);
@@ -45,8 +34,7 @@ const HOSTILE_LOG_TEXTS: Record<string, string> = {
 describe('API logs', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer();
-    okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations' }), 201);
+    server = await startServerWithOpsBoard();
   });
   afterEach(async () => {
     await server.close();
