@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { listFiles, startTestServer, type TestServer } from '../helpers/testServer';
-import { VIEWER_TOKEN_ENV, authConfig, findSecrets, makeTokens, send } from './helpers/authWorkspace';
+import { listFiles, type TestServer } from '../helpers/testServer';
+import { findSecrets, makeTokens, send, startAuthServer, stopAuthServer } from './helpers/authWorkspace';
 
 describe('Auth: card state belongs to the authenticated subject', () => {
   const tokens = makeTokens();
@@ -25,13 +25,9 @@ describe('Auth: card state belongs to the authenticated subject', () => {
   }
 
   beforeEach(async () => {
-    process.env[VIEWER_TOKEN_ENV] = tokens.viewer;
-    server = await startTestServer({ config: authConfig(tokens) });
+    server = await startAuthServer(tokens);
   });
-  afterEach(async () => {
-    await server.close();
-    delete process.env[VIEWER_TOKEN_ENV];
-  });
+  afterEach(() => stopAuthServer(server));
 
   it('when the editor opens a card, then the result names the editor\'s subject and only the editor sees it open', async () => {
     const id = await createCard('Shared card');

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { startTestServer, type TestServer } from '../helpers/testServer';
-import { VIEWER_TOKEN_ENV, authConfig, makeTokens, send } from './helpers/authWorkspace';
+import type { TestServer } from '../helpers/testServer';
+import { VIEWER_TOKEN_ENV, makeTokens, send, startAuthServer, stopAuthServer } from './helpers/authWorkspace';
 
 describe('Auth: credentials and GET /api/auth', () => {
   const tokens = makeTokens();
@@ -14,13 +14,9 @@ describe('Auth: credentials and GET /api/auth', () => {
   };
 
   beforeEach(async () => {
-    process.env[VIEWER_TOKEN_ENV] = tokens.viewer;
-    server = await startTestServer({ config: authConfig(tokens) });
+    server = await startAuthServer(tokens);
   });
-  afterEach(async () => {
-    await server.close();
-    delete process.env[VIEWER_TOKEN_ENV];
-  });
+  afterEach(() => stopAuthServer(server));
 
   it('when GET /api/auth carries no credential, then it reports the provider, that auth is on, and no caller', async () => {
     assert.deepEqual(await authWith({}), {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
-import { ConsoleCapture, VIEWER_TOKEN_ENV, authConfig, bearer, findSecrets, makeTokens, send } from './helpers/authWorkspace';
+import { ConsoleCapture, VIEWER_TOKEN_ENV, authConfig, bearer, findSecrets, makeTokens, send, startAuthServer, stopAuthServer } from './helpers/authWorkspace';
 
 /** The HTTP status the server answers an upgrade with (101 when the socket opens). */
 function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -28,13 +28,9 @@ describe('Auth: WebSocket subscriptions', () => {
   let server: TestServer;
 
   beforeEach(async () => {
-    process.env[VIEWER_TOKEN_ENV] = tokens.viewer;
-    server = await startTestServer({ config: authConfig(tokens) });
+    server = await startAuthServer(tokens);
   });
-  afterEach(async () => {
-    await server.close();
-    delete process.env[VIEWER_TOKEN_ENV];
-  });
+  afterEach(() => stopAuthServer(server));
 
   it('when auth is on and the socket carries no token, then the upgrade is refused with 401', async () => {
     assert.equal(await upgradeStatus(wsUrl(server.url)), 401);

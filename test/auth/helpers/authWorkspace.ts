@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { format } from 'node:util';
-import type { TestServer } from '../../helpers/testServer';
+import { startTestServer, type TestServer } from '../../helpers/testServer';
 
 export type Caller = 'none' | 'bad' | 'viewer' | 'editor' | 'admin';
 export const CALLERS: Caller[] = ['none', 'bad', 'viewer', 'editor', 'admin'];
@@ -92,4 +92,15 @@ export function findSecrets(haystacks: { label: string; text: string }[], secret
   const found: string[] = [];
   for (const { label, text } of haystacks) for (const secret of secrets) if (text.includes(secret)) found.push(`${label} contains ${secret.slice(0, 8)}...`);
   return found;
+}
+
+/** A server with the token provider on; the viewer's token lives in the environment, as in real set-ups. */
+export async function startAuthServer(tokens: ReturnType<typeof makeTokens>): Promise<TestServer> {
+  process.env[VIEWER_TOKEN_ENV] = tokens.viewer;
+  return startTestServer({ config: authConfig(tokens) });
+}
+
+export async function stopAuthServer(server: TestServer | undefined): Promise<void> {
+  await server?.close();
+  delete process.env[VIEWER_TOKEN_ENV];
 }
