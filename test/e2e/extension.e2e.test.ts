@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { promises as fs, writeFileSync } from 'node:fs';
+import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { KanbanService } from '../../extension/service/kanbanService';
 import { findFreePort } from '../../extension/server/freePort';
-import { extensionHostRssMb, kanbanOutputLines, OUTPUT_DIR, startCodeServer, type CodeServer } from './helpers/codeServer';
+import { extensionHostRssMb, kanbanOutputLines, METRICS_FILE, startCodeServer, type CodeServer } from './helpers/codeServer';
 import { boardFrame, cardIn, closeWorkbench, dragCardTo, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
 
 const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
@@ -61,7 +61,7 @@ describe('the extension in a real VS Code (code-server)', function () {
       await cardIn(board, title).waitFor({ state: 'visible', timeout: 15_000 });
     }
     assert.equal(await board.locator('[data-drop-column="todo"] [data-card-id]').count(), 3);
-    await screenshot(page, '01-board-open');
+    await screenshot(page, 'vscode-board');
   });
 
   it('when a card is dragged to Done, then its file moves to the done folder', async () => {
@@ -71,7 +71,7 @@ describe('the extension in a real VS Code (code-server)', function () {
     await waitUntil(async () => (await fs.readdir(doneDir)).some((f) => f.startsWith('ship-the-release-')), 'the card file in done/');
     const todo = await fs.readdir(path.join(folder, '.kanban/boards/default/todo'));
     assert.ok(!todo.some((f) => f.startsWith('ship-the-release-')), 'the file left todo/');
-    await screenshot(page, '02-after-drag');
+    await screenshot(page, 'vscode-after-drag');
   });
 
   it('when Start API Server runs from the palette, then curl reads the same cards over HTTP', async () => {
@@ -80,7 +80,7 @@ describe('the extension in a real VS Code (code-server)', function () {
     const tasks = JSON.parse(await curl(`http://127.0.0.1:${apiPort}/api/tasks`)).data as { title: string; status: string }[];
     assert.deepEqual(tasks.map((t) => `${t.status}:${t.title}`).sort(), ['done:Ship the release', 'todo:Fix the login bug', 'todo:Write the docs']);
     await page.locator('.statusbar-item', { hasText: `Kanban API 127.0.0.1:${apiPort}` }).waitFor({ timeout: 10_000 });
-    await screenshot(page, '03-api-server-running');
+    await screenshot(page, 'vscode-api-server');
   });
 
   it('when a card is changed and another created through curl, then the open panel shows both at once', async () => {
@@ -90,7 +90,7 @@ describe('the extension in a real VS Code (code-server)', function () {
     await curl('-X', 'POST', '-H', 'content-type: application/json', '-d', JSON.stringify({ content: '# Created by curl\n', status: 'review' }), `http://127.0.0.1:${apiPort}/api/tasks`);
     await cardIn(board, 'Write the docs (edited by curl)').waitFor({ timeout: 10_000 });
     await board.locator('[data-drop-column="review"] [data-card-id]', { hasText: 'Created by curl' }).waitFor({ timeout: 10_000 });
-    await screenshot(page, '04-changed-through-api');
+    await screenshot(page, 'vscode-changed-through-api');
   });
 
   it('when Stop API Server runs, then the port is closed again', async () => {
@@ -131,16 +131,20 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
       const opened = lines.find((l) => /opened the board/.test(l));
       assert.ok(activation && opened, `output lines: ${lines.join(' | ')}`);
       assert.match(opened, /: 1000 card\(s\) in \d+ ms/);
-      await screenshot(page, '05-thousand-cards');
+      assert.ok(rssBefore !== null && rssAfter !== null, 'the extension host process of this code-server was found in /proc');
+      await screenshot(page, 'vscode-1000-cards');
       const result = {
         cards: 1000,
-        activation: activation.replace(/^\[[^\]]+\] /, ''),
-        serviceOpen: opened.replace(/^\[[^\]]+\] /, ''),
+        activationMs: Number(/activated in ([\d.]+) ms/.exec(activation)![1]),
+        serviceOpenMs: Number(/card\(s\) in (\d+) ms/.exec(opened)![1]),
         paletteToLastCardRenderedMs: renderMs,
         extensionHostRssMb: { afterActivation: rssBefore, withBoardOpen: rssAfter },
+        outputLines: { activation: activation.replace(/^\[[^\]]+\] /, ''), serviceOpen: opened.replace(/^\[[^\]]+\] /, '') },
+        measuredAt: new Date().toISOString(),
       };
-      writeFileSync(path.join(OUTPUT_DIR, 'measurements.json'), JSON.stringify(result, null, 2));
-      console.log(`      measurements: ${JSON.stringify(result)}`);
+      mkdirSync(path.dirname(METRICS_FILE), { recursive: true });
+      writeFileSync(METRICS_FILE, `${JSON.stringify(result, null, 2)}\n`);
+      console.log(`      e2e metrics (${path.relative(process.cwd(), METRICS_FILE)}): ${JSON.stringify(result)}`);
     } finally {
       await closeWorkbench(browser, page);
       await server.stop();

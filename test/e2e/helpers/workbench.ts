@@ -8,7 +8,7 @@ export async function openWorkbench(url: string): Promise<{ browser: Browser; pa
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   await page.goto(url);
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   return { browser, page };
@@ -66,6 +66,9 @@ export async function dragCardTo(page: Page, frame: Frame, title: string, column
   const source = await cardIn(frame, title).boundingBox();
   const target = await frame.locator(`[data-drop-column="${columnId}"] [data-column-cards]`).boundingBox();
   if (!source || !target) throw new Error(`card "${title}" or column "${columnId}" is not visible`);
+  // A pointer drag can only reach what is on screen; a column scrolled out of view is a test set-up problem.
+  const viewport = page.viewportSize();
+  if (viewport && target.x + target.width / 2 > viewport.width) throw new Error(`column "${columnId}" is outside the ${viewport.width}px window`);
   await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
   await page.mouse.down();
   await page.mouse.move(source.x + source.width / 2 + 12, source.y + source.height / 2 + 12, { steps: 3 });
