@@ -9,7 +9,14 @@ VERSION=4.100.3
 PREFIX=.cache/code-server
 BIN="$PREFIX/node_modules/.bin/code-server"
 
+# What the tests need besides code-server: the browser that drives it and curl for the API calls.
+runtime_prerequisites() {
+  command -v curl >/dev/null 2>&1 || { echo "curl is missing (apt-get install curl); the e2e tests call the API with it" >&2; exit 1; }
+  [ -x /usr/bin/chromium ] || { echo "chromium is missing at /usr/bin/chromium (apt-get install chromium)" >&2; exit 1; }
+}
+
 if [ -x "$BIN" ] && [ "$(cat "$PREFIX/.installed" 2>/dev/null)" = "$VERSION" ]; then
+  runtime_prerequisites
   echo "code-server $VERSION already installed in $PREFIX"
   exit 0
 fi
@@ -18,10 +25,16 @@ fi
 missing=()
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
 command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} (apt)"
   apt-get update
   DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
 fi
+# Say which prerequisite is missing rather than failing later in an npm build log.
+dpkg -s libkrb5-dev >/dev/null 2>&1 || { echo "libkrb5-dev is missing (apt-get install libkrb5-dev)" >&2; exit 1; }
+command -v rg >/dev/null 2>&1 || { echo "ripgrep (rg) is missing (apt-get install ripgrep)" >&2; exit 1; }
+runtime_prerequisites
 
 # @vscode/ripgrep's postinstall downloads a release from GitHub unless its cache already holds the
 # tarball: put Debian's rg there under the expected name.

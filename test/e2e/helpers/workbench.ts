@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { OUTPUT_DIR } from './codeServer';
 
 export async function openWorkbench(url: string): Promise<{ browser: Browser; page: Page }> {
+  if (!existsSync('/usr/bin/chromium')) throw new Error('chromium is missing at /usr/bin/chromium: apt-get install chromium (test/e2e/setup-code-server.sh checks it)');
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
