@@ -1,0 +1,219 @@
+import { strict as assert } from 'node:assert';
+import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
+import { cardFilePath, cardFileText, closeDrawer, createCard, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
+import { card, column, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+
+describe('Board UI: the card drawer (Chromium)', function () {
+  this.timeout(60_000);
+  let ui: UiContext;
+  let ids: Map<string, string>;
+  const dialogs: string[] = [];
+
+  before(async () => {
+    ui = await startUi({ config: DEMO_CONFIG });
+    ids = await seedDemoBoard(ui.server);
+    ids.set(
+      'Hostile content',
+      await createCard(ui.server, {
+        content: [
+          '# Hostile content',
+          '',
+          'Plain words stay.',
+          '',
+          '<script>window.__pwned = "script"</script>',
+          '<img src=x onerror="window.__pwned = \'img\'; alert(1)">',
+          '<a href="javascript:window.__pwned=\'link\'">click me</a>',
+          '<iframe src="javascript:alert(2)"></iframe>',
+          '',
+        ].join('\n'),
+        status: 'todo',
+      }),
+    );
+    ui.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await ui.page.reload();
+    await ui.page.waitForSelector('[data-card-id]');
+  });
+
+  after(async () => {
+    await stopUi(ui);
+  });
+
+  it('when a card is clicked, then the drawer shows its content, fields and labels', async () => {
+    const page = ui.page;
+    await openDrawer(page, 'Webhook retries with backoff');
+    const drawer = page.locator(DRAWER);
+    assert.equal(await drawer.locator('select[name="priority"]').inputValue(), 'high');
+    assert.equal(await drawer.locator('input[name="assignee"]').inputValue(), 'Ada Okafor');
+    assert.deepEqual(await drawer.locator('.label-picker .label-chip').allTextContents(), ['feature', 'backend']);
+    assert.match((await drawer.locator('[data-testid="content-preview"]').textContent()) ?? '', /Details in the description/);
+    assert.equal(await drawer.locator('[data-meta-key="jira"] .metadata-value').inputValue(), 'KB-42');
+    await screenshot(page, 'card-drawer');
+    await closeDrawer(page);
+  });
+
+  it('when Enter is pressed on a focused card, then its drawer opens, and Escape closes it', async () => {
+    const page = ui.page;
+    await card(page, 'Release notes for 0.1').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`${DRAWER} .sheet-title:has-text("Release notes for 0.1")`);
+    await closeDrawer(page);
+  });
+
+  it('when the content is edited, then the preview follows, the title comes from the heading and the file changes', async () => {
+    const page = ui.page;
+    const id = ids.get('Dark theme contrast pass') as string;
+    await openDrawer(page, 'Dark theme contrast pass');
+    await page.click(`${DRAWER} [data-testid="edit-content"]`);
+    const editor = page.locator(`${DRAWER} textarea[name="content"]`);
+    await editor.fill('# Dark theme contrast audit\n\nCheck **every** token.\n\n- buttons\n- chips\n');
+    await page.waitForSelector(`${DRAWER} [data-testid="content-preview"] strong:has-text("every")`);
+    assert.equal(await page.locator(`${DRAWER} [data-testid="content-preview"] li`).count(), 2);
+    assert.equal(await page.locator(`${DRAWER} .sheet-title`).textContent(), 'Dark theme contrast audit');
+    await page.click(`${DRAWER} [data-testid="save-content"]`);
+    const text = await fileEventually(ui.server, id, (t) => t.includes('Check **every** token.'), 'the new content is in the card file');
+    assert.match(text, /# Dark theme contrast audit/);
+    await page.waitForSelector(`${DRAWER} textarea[name="content"]`, { state: 'detached' });
+    await card(page, 'Dark theme contrast audit').waitFor();
+    await closeDrawer(page);
+  });
+
+  it('when a card holds <script>, <img onerror>, javascript: links and frames, then nothing of it runs', async () => {
+    const page = ui.page;
+    await openDrawer(page, 'Hostile content');
+    const preview = page.locator(`${DRAWER} [data-testid="content-preview"]`);
+    await preview.getByText('Plain words stay.').waitFor();
+    assert.equal(await preview.locator('script, iframe, [onerror]').count(), 0);
+    const href = await preview.locator('a').first().getAttribute('href').catch(() => null);
+    assert.ok(!href || !href.startsWith('javascript:'), `link href ${href}`);
+    await preview.locator('a', { hasText: 'click me' }).click().catch(() => undefined);
+    // Editing shows the live preview too: the same text through the same sanitizer.
+    await page.click(`${DRAWER} [data-testid="edit-content"]`);
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned), undefined);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(ui.pageErrors, []);
+    await page.click(`${DRAWER} button:has-text("Cancel")`);
+    await closeDrawer(page);
+  });
+
+  it('when priority, labels and metadata change in the drawer, then the card file holds them', async () => {
+    const page = ui.page;
+    const id = ids.get('Evaluate SQLite for large workspaces') as string;
+    await openDrawer(page, 'Evaluate SQLite for large workspaces');
+    const drawer = page.locator(DRAWER);
+    await drawer.locator('select[name="priority"]').selectOption('critical');
+    await fileEventually(ui.server, id, (t) => /priority: critical/.test(t), 'priority critical in the file');
+
+    await drawer.locator('[data-testid="label-picker-toggle"]').click();
+    // The picker shows every defined label in its group, with its color.
+    assert.deepEqual(await drawer.locator('.label-group .menu-label').allTextContents(), ['area', 'type', 'Other']);
+    const bugSwatch = drawer.locator('.label-option', { hasText: 'bug' }).locator('.label-swatch');
+    assert.equal(await bugSwatch.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(239, 68, 68)');
+    await drawer.locator('.label-option', { hasText: 'bug' }).locator('input').check();
+    await fileEventually(ui.server, id, (t) => /- bug/.test(t), 'label bug in the file');
+    await drawer.locator('.label-option', { hasText: 'backend' }).locator('input').uncheck();
+    await fileEventually(ui.server, id, (t) => !/- backend/.test(t), 'label backend gone from the file');
+    await page.keyboard.press('Escape'); // closes the picker only
+    assert.equal(await page.locator(DRAWER).count(), 1);
+
+    await drawer.locator('input[name="metaKey"]').fill('owner');
+    await drawer.locator('input[name="metaValue"]').fill('platform team');
+    await drawer.locator('button[aria-label="Add metadata entry"]').click();
+    await fileEventually(ui.server, id, (t) => /owner: platform team/.test(t), 'new metadata entry in the file');
+    const estimate = drawer.locator('[data-meta-key="estimate"] .metadata-value');
+    await estimate.fill('8');
+    await estimate.press('Enter');
+    await fileEventually(ui.server, id, (t) => /estimate: 8\b/.test(t), 'edited metadata value in the file');
+    await drawer.locator('button[aria-label="Remove owner"]').click();
+    const text = await fileEventually(ui.server, id, (t) => !t.includes('owner:'), 'removed metadata entry gone from the file');
+    assert.match(text, /estimate: 8\b/);
+    // The board card shows the new label too.
+    await card(page, 'Evaluate SQLite for large workspaces').locator('.label-chip', { hasText: 'bug' }).waitFor();
+    await closeDrawer(page);
+  });
+
+  it('when a comment is added, edited and deleted, then the drawer and the card file follow', async () => {
+    const page = ui.page;
+    const id = ids.get('Keyboard shortcuts cheat sheet') as string;
+    await openDrawer(page, 'Keyboard shortcuts cheat sheet');
+    const drawer = page.locator(DRAWER);
+    await drawer.locator('input[name="author"]').fill('Robin');
+    await drawer.locator('textarea[name="comment"]').fill('Include **Alt+arrows**.');
+    await drawer.locator('button:has-text("Comment")').click();
+    await drawer.locator('.comment .comment-body strong', { hasText: 'Alt+arrows' }).waitFor();
+    await fileEventually(ui.server, id, (t) => t.includes('Include **Alt+arrows**.') && t.includes('author: Robin'), 'comment in the file');
+
+    await drawer.locator('.comment button[aria-label="Edit comment"]').click();
+    await drawer.locator('.comment textarea').fill('Include Alt+arrows and Shift+arrows.');
+    await drawer.locator('.comment button:has-text("Save")').click();
+    await drawer.locator('.comment-body', { hasText: 'Shift+arrows' }).waitFor();
+    await fileEventually(ui.server, id, (t) => t.includes('Include Alt+arrows and Shift+arrows.'), 'edited comment in the file');
+
+    await drawer.locator('.comment .comment-tools button').nth(1).click();
+    await drawer.locator('.comment button:has-text("Delete")').click();
+    await drawer.locator('.comment').waitFor({ state: 'detached' });
+    await fileEventually(ui.server, id, (t) => !t.includes('Shift+arrows'), 'comment gone from the file');
+    await closeDrawer(page);
+  });
+
+  it('when the card changes elsewhere during an edit, then the edit is kept and a notice offers the new version', async () => {
+    const page = ui.page;
+    const id = ids.get('Attachment previews for images') as string;
+    await openDrawer(page, 'Attachment previews for images');
+    await page.click(`${DRAWER} [data-testid="edit-content"]`);
+    const editor = page.locator(`${DRAWER} textarea[name="content"]`);
+    await editor.fill('# Attachment previews for images\n\nMy unsaved thoughts.\n');
+    const answer = await ui.server.api('PUT', `/api/tasks/${id}`, { content: '# Attachment previews for images\n\nSomeone else wrote this.\n', priority: 'high' });
+    assert.equal(answer.status, 200);
+    await page.waitForSelector(`${DRAWER} [data-testid="content-changed-notice"]`);
+    assert.match(await editor.inputValue(), /My unsaved thoughts/);
+    // Fields that are not being edited show the new data at once.
+    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'high', 'priority follows');
+    await page.click(`${DRAWER} button:has-text("Load new version")`);
+    assert.match(await editor.inputValue(), /Someone else wrote this/);
+    await page.click(`${DRAWER} button:has-text("Cancel")`);
+    await closeDrawer(page);
+  });
+
+  it('when a card is deleted from the drawer, then Undo in the toast puts it back in its column', async () => {
+    const page = ui.page;
+    const id = ids.get('Crash when a card file has tabs in YAML') as string;
+    await openDrawer(page, 'Crash when a card file has tabs in YAML');
+    await page.click(`${DRAWER} button:has-text("Delete"):not(:has-text("permanently"))`);
+    await page.waitForSelector(DRAWER, { state: 'detached' });
+    await page.waitForSelector('.toast:has-text("moved to Deleted")');
+    assert.equal(await column(page, 'todo').locator(`[data-card-id="${id}"]`).count(), 0);
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'), 'file in the deleted folder');
+    await page.click('.toast button:has-text("Undo")');
+    await column(page, 'todo').locator(`[data-card-id="${id}"]`).waitFor();
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/todo/'), 'file back in todo');
+  });
+
+  it('when a deleted card is opened from the deleted column, then it can be restored, and a permanent delete asks first', async () => {
+    const page = ui.page;
+    const id = ids.get('Write a migration guide for v2 config') as string;
+    assert.equal((await ui.server.api('DELETE', `/api/tasks/${id}`)).status, 200);
+    assert.equal((await ui.server.api('PUT', '/api/settings', { showDeletedColumn: true })).status, 200);
+    await column(page, 'deleted').locator(`[data-card-id="${id}"]`).waitFor();
+    await openDrawer(page, 'Write a migration guide for v2 config');
+    await page.locator(`${DRAWER} select[name="restoreTo"]`).selectOption('review');
+    await page.click(`${DRAWER} button:has-text("Restore")`);
+    await column(page, 'review').locator(`[data-card-id="${id}"]`).waitFor();
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'), 'file restored to review');
+
+    await page.click(`${DRAWER} button:has-text("Delete permanently…")`);
+    // Nothing is gone until the second, explicit confirmation.
+    assert.ok(cardFilePath(ui.server, id));
+    await page.click(`${DRAWER} .confirm-inline button:has-text("Delete permanently")`);
+    await page.waitForSelector(DRAWER, { state: 'detached' });
+    await page.waitForSelector(`[data-card-id="${id}"]`, { state: 'detached' });
+    await eventually(async () => cardFilePath(ui.server, id) === null, 'the card file is removed');
+    assert.equal(cardFileText(ui.server, id), '');
+    assert.equal((await ui.server.api('GET', `/api/tasks/${id}`)).status, 404);
+    await ui.server.api('PUT', '/api/settings', { showDeletedColumn: false });
+    assert.deepEqual(ui.pageErrors, []);
+  });
+});

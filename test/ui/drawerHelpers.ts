@@ -1,0 +1,47 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../helpers/testServer';
+import { card, eventually } from './uiHelpers';
+
+export const DRAWER = '[data-testid="card-drawer"]';
+
+/** Click a card on the board and wait for its drawer to show the full card. */
+export async function openDrawer(page: Page, title: string): Promise<void> {
+  await card(page, title).click();
+  await page.waitForSelector(`${DRAWER} .sheet-title:has-text(${JSON.stringify(title)})`);
+  await page.waitForSelector(`${DRAWER} [aria-label="Comments"]`);
+}
+
+export async function closeDrawer(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.waitForSelector(DRAWER, { state: 'detached' });
+}
+
+/** The Markdown file of a card, wherever its status folder is; null when there is none. */
+export function cardFilePath(server: TestServer, id: string): string | null {
+  const board = path.join(server.root, '.kanban', 'boards', 'default');
+  if (!existsSync(board)) return null;
+  for (const status of readdirSync(board)) {
+    const file = path.join(board, status, `${id}.md`);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+export function cardFileText(server: TestServer, id: string): string {
+  const file = cardFilePath(server, id);
+  return file ? readFileSync(file, 'utf8') : '';
+}
+
+/** Waits until the card's file on disk satisfies `check` (the UI shows a change before the save lands). */
+export async function fileEventually(server: TestServer, id: string, check: (text: string) => boolean, what: string): Promise<string> {
+  await eventually(async () => check(cardFileText(server, id)), what);
+  return cardFileText(server, id);
+}
+
+export async function createCard(server: TestServer, body: Record<string, unknown>): Promise<string> {
+  const answer = await server.api('POST', '/api/tasks', body);
+  if (answer.status !== 201) throw new Error(`create failed: ${answer.body?.error}`);
+  return answer.body?.data.id as string;
+}

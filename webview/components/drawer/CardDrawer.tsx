@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../../api';
+import { useAppState, useController } from '../../context';
+import { fileNameOf } from '../../format';
+import { titleFromContent, uploadFiles } from '../../state/drawerActions';
+import { onCardChange } from '../../state/liveEvents';
+import type { TaskView, WorkspaceForm } from '../../types';
+import { Sheet } from '../Sheet';
+import { ActionsSection } from './ActionsSection';
+import { AttachmentsSection } from './AttachmentsSection';
+import { CommentsSection } from './CommentsSection';
+import { ContentSection } from './ContentSection';
+import { DeleteSection } from './DeleteSection';
+import { FieldsSection } from './FieldsSection';
+import { FormsSection } from './FormsSection';
+import { LogsSection } from './LogsSection';
+import { MetadataEditor } from './MetadataEditor';
+import { updateCard } from '../../state/taskActions';
+
+/**
+ * The full card, fetched on open (lists carry no comments) and fetched again whenever the card
+ * changes anywhere: this drawer, another client, the API or a hand edit of its file.
+ */
+function useCardDetail(taskId: string): { task: TaskView | null; version: number; accept(task: TaskView): void; reload(): void } {
+  const ctrl = useController();
+  const [task, setTask] = useState<TaskView | null>(null);
+  const [version, setVersion] = useState(0);
+  const generation = useRef(0);
+
+  async function reload() {
+    const mine = ++generation.current;
+    const boardId = ctrl.state.boardId;
+    if (!boardId) return;
+    try {
+      const fresh = await ctrl.api.getTask(boardId, taskId);
+      if (mine === generation.current) setTask(fresh);
+    } catch (error) {
+      if (mine !== generation.current) return;
+      if (error instanceof ApiError && error.status === 404) {
+        ctrl.toast('info', 'The card was deleted.');
+        ctrl.store.set((s) => (s.openTaskId === taskId ? { openTaskId: null } : {}));
+      } else ctrl.toast('error', (error as Error).message);
+    }
+  }
+
+  useEffect(() => {
+    void reload();
+    const boardId = ctrl.state.boardId;
+    // Opening a card marks it read for this person; a failure here must not get in the way.
+    if (boardId) void ctrl.api.markOpened(boardId, taskId).catch(() => undefined);
+    return onCardChange((changed) => {
+      if (changed !== taskId) return;
+      setVersion((v) => v + 1);
+      void reload();
+    });
+  }, [taskId]);
+
+  const accept = (fresh: TaskView) => {
+    generation.current++;
+    setTask((old) => ({ ...fresh, comments: fresh.comments ?? old?.comments }));
+  };
+  return { task, version, accept, reload: () => void reload() };
+}
+
+/** Files dropped anywhere on the drawer are uploaded to the card. */
+function useFileDrop(anchor: HTMLElement | null, onFiles: (files: File[]) => void): boolean {
+  const [over, setOver] = useState(false);
+  const handler = useRef(onFiles);
+  handler.current = onFiles;
+  useEffect(() => {
+    const sheet = anchor?.closest<HTMLElement>('.sheet');
+    if (!sheet) return;
+    const carriesFiles = (e: DragEvent) => Boolean(e.dataTransfer?.types.includes('Files'));
+    const onOver = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      setOver(true);
+    };
+    const onLeave = (e: DragEvent) => {
+      if (!sheet.contains(e.relatedTarget as Node | null)) setOver(false);
+    };
+    const onDrop = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      setOver(false);
+      handler.current(Array.from(e.dataTransfer?.files ?? []));
+    };
+    sheet.addEventListener('dragover', onOver);
+    sheet.addEventListener('dragleave', onLeave);
+    sheet.addEventListener('drop', onDrop);
+    return () => {
+      sheet.removeEventListener('dragover', onOver);
+      sheet.removeEventListener('dragleave', onLeave);
+      sheet.removeEventListener('drop', onDrop);
+    };
+  }, [anchor]);
+  return over;
+}
+
+function useWorkspaceForms(task: TaskView | null): Record<string, WorkspaceForm> {
+  const ctrl = useController();
+  const [forms, setForms] = useState<Record<string, WorkspaceForm>>({});
+  const needed = Boolean(task?.forms.some((f) => !('schema' in f && f.schema)));
+  useEffect(() => {
+    if (needed) void ctrl.api.listForms().then(setForms, () => undefined);
+  }, [needed]);
+  return forms;
+}
+
+export function CardDrawer({ taskId }: { taskId: string }) {
+  const ctrl = useController();
+  const { board, labels, tasks } = useAppState();
+  const { task: detail, version, accept, reload } = useCardDetail(taskId);
+  const [draft, setDraft] = useState<string | null>(null);
+  const [anchor, setAnchor] = useState<HTMLDivElement | null>(null);
+  // Until the full card arrives, the list's copy draws the drawer.
+  const task = detail ?? tasks[taskId] ?? null;
+  const workspaceForms = useWorkspaceForms(task);
+  const dropping = useFileDrop(anchor, (files) => {
+    if (task) void uploadFiles(ctrl, task, files).then((saved) => saved && accept(saved));
+  });
+  const close = () => ctrl.store.set({ openTaskId: null });
+
+  if (!task || !board) return null;
+  const title = (draft !== null ? titleFromContent(draft) : task.title) || task.id;
+  const column = board.columns.find((c) => c.id === task.status);
+  return (
+    <Sheet title={title} onClose={close} wide class={`drawer${dropping ? ' is-dropping' : ''}`} testId="card-drawer">
+      <div class="drawer-layout" ref={setAnchor} data-task-id={task.id}>
+        <div class="drawer-subtitle">
+          <span class="drawer-status" style={{ borderColor: column?.color ?? '#9ca3af' }}>
+            {column?.name ?? (task.status === 'deleted' ? 'Deleted' : task.status)}
+          </span>
+          <span class="drawer-file" title={task.filePath ?? task.id}>
+            {fileNameOf(task.filePath, task.id)}
+          </span>
+        </div>
+        <div class="drawer-main">
+          <ContentSection task={task} onSaved={accept} onDraftTitle={setDraft} />
+          <FormsSection task={task} workspaceForms={workspaceForms} />
+          <CommentsSection task={task} onChanged={reload} />
+          <LogsSection task={task} version={version} />
+        </div>
+        <aside class="drawer-side">
+          <FieldsSection task={task} board={board} labels={labels} onSaved={accept} />
+          <section class="drawer-section" aria-label="Metadata">
+            <h3 class="section-title">Metadata</h3>
+            <MetadataEditor metadata={task.metadata} onChange={(metadata) => void updateCard(ctrl, task.id, { metadata }).then((saved) => saved && accept(saved))} />
+          </section>
+          <AttachmentsSection task={task} onSaved={accept} />
+          <ActionsSection task={task} />
+          <DeleteSection task={task} board={board} />
+        </aside>
+        {dropping && <div class="drawer-drop-hint">Drop files to attach them to this card</div>}
+      </div>
+    </Sheet>
+  );
+}

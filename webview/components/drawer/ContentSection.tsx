@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useController } from '../../context';
+import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
+import { updateCard } from '../../state/taskActions';
+import type { TaskView } from '../../types';
+import { Icon } from '../Icon';
+
+/** Sanitized Markdown (see markdown.ts): the only way card text reaches the page as HTML. */
+export function MarkdownView({ text, class: className = '', testId }: { text: string; class?: string; testId?: string }) {
+  return <div class={`markdown ${className}`} data-testid={testId} dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+}
+
+/**
+ * The card's Markdown: a preview, and an editor with a live preview. An edit in progress is never
+ * overwritten by a change from elsewhere; a notice offers the new version instead.
+ */
+export function ContentSection({ task, onSaved, onDraftTitle }: {
+  task: TaskView;
+  onSaved(task: TaskView): void;
+  /** The text being edited (the header shows the title it would give), or null when not editing. */
+  onDraftTitle(title: string | null): void;
+}) {
+  const ctrl = useController();
+  const [draft, setDraft] = useState<string | null>(null);
+  // The saved content the draft started from: a different task.content means someone else saved.
+  const [base, setBase] = useState(task.content);
+  const [saving, setSaving] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const editing = draft !== null;
+  const dirty = editing && draft !== base;
+
+  useEffect(() => {
+    if (!editing) setBase(task.content);
+    else if (!dirty) {
+      setDraft(task.content);
+      setBase(task.content);
+    }
+  }, [task.content]);
+
+  useEffect(() => onDraftTitle(editing ? draft : null), [draft]);
+  useEffect(() => {
+    if (editing) area.current?.focus();
+  }, [editing]);
+
+  function startEditing() {
+    setBase(task.content);
+    setDraft(task.content);
+  }
+
+  async function save() {
+    if (draft === null) return;
+    setSaving(true);
+    const saved = await updateCard(ctrl, task.id, { content: draft });
+    setSaving(false);
+    if (!saved) return;
+    onSaved(saved);
+    setDraft(null);
+    setBase(saved.content);
+  }
+
+  if (!editing) {
+    const body = bodyWithoutTitle(task.content);
+    return (
+      <section class="drawer-section" aria-label="Content">
+        <div class="drawer-section-head">
+          <h3 class="section-title">Description</h3>
+          <button type="button" class="btn btn-sm btn-ghost" onClick={startEditing} data-testid="edit-content">
+            <Icon name="edit" size={14} /> Edit
+          </button>
+        </div>
+        {body.trim() ? (
+          <MarkdownView text={body} class="drawer-preview" testId="content-preview" />
+        ) : (
+          <button type="button" class="drawer-empty" onClick={startEditing}>
+            Add a description…
+          </button>
+        )}
+      </section>
+    );
+  }
+
+  return (
+    <section class="drawer-section" aria-label="Content">
+      <div class="drawer-section-head">
+        <h3 class="section-title">Description</h3>
+        <span class="field-hint">Markdown; the first # heading is the title. Ctrl+Enter saves.</span>
+      </div>
+      {task.content !== base && (
+        <div class="drawer-notice" role="status" data-testid="content-changed-notice">
+          <Icon name="alert" size={14} />
+          <span>This card was changed elsewhere while you were editing.</span>
+          <button type="button" class="btn btn-sm" onClick={() => (setDraft(task.content), setBase(task.content))}>
+            Load new version
+          </button>
+          <button type="button" class="btn btn-sm btn-ghost" onClick={() => setBase(task.content)}>
+            Keep mine
+          </button>
+        </div>
+      )}
+      <textarea
+        class="input drawer-editor"
+        name="content"
+        aria-label="Card content (Markdown)"
+        value={draft}
+        ref={area}
+        onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            void save();
+          } else if (e.key === 'Escape' && dirty) {
+            // Unsaved text is not thrown away by a stray Escape: it only leaves the editor.
+            e.stopPropagation();
+            (e.target as HTMLTextAreaElement).blur();
+          }
+        }}
+      />
+      <div class="form-actions">
+        <button type="button" class="btn btn-primary btn-sm" disabled={saving} onClick={() => void save()} data-testid="save-content">
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" class="btn btn-ghost btn-sm" onClick={() => setDraft(null)}>
+          {dirty ? 'Discard' : 'Cancel'}
+        </button>
+      </div>
+      <div class="drawer-live-preview">
+        <span class="field-label">Preview</span>
+        <MarkdownView text={bodyWithoutTitle(draft ?? '')} class="drawer-preview" testId="content-preview" />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { useState } from 'preact/hooks';
+import { useController } from '../../context';
+import { deleteCardPermanently, restoreCard, softDeleteCard } from '../../state/taskActions';
+import { DELETED_STATUS, type Board, type TaskView } from '../../types';
+import { ConfirmButton } from '../ConfirmButton';
+import { Icon } from '../Icon';
+
+/** Soft delete (with Undo in the toast), restore out of the deleted column, and permanent delete. */
+export function DeleteSection({ task, board }: { task: TaskView; board: Board }) {
+  const ctrl = useController();
+  const deleted = task.status === DELETED_STATUS;
+  const [target, setTarget] = useState(board.defaultStatus ?? board.columns[0]?.id ?? '');
+  return (
+    <section class="drawer-section drawer-danger" aria-label="Delete">
+      {deleted ? (
+        <div class="drawer-inline">
+          <select class="input" name="restoreTo" aria-label="Restore to column" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
+            {board.columns.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <button type="button" class="btn btn-sm" onClick={() => void restoreCard(ctrl, task.id, target)}>
+            <Icon name="restore" size={14} /> Restore
+          </button>
+        </div>
+      ) : (
+        <button type="button" class="btn btn-sm btn-danger-ghost" onClick={() => void softDeleteCard(ctrl, task.id)}>
+          <Icon name="trash" size={14} /> Delete
+        </button>
+      )}
+      <ConfirmButton class="btn btn-sm btn-danger-ghost" question="Delete the card and its files for good?" confirmLabel="Delete permanently" onConfirm={() => void deleteCardPermanently(ctrl, task.id)}>
+        Delete permanently…
+      </ConfirmButton>
+    </section>
+  );
+}

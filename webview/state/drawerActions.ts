@@ -1,0 +1,119 @@
+import type { UploadFile } from '../api';
+import { slugOf } from '../format';
+import type { FormSchema, TaskView, WorkspaceForm } from '../types';
+import { messageOf, type BoardController } from './controller';
+import { placeTask } from './placement';
+
+/**
+ * Requests the card drawer makes beyond the plain field update (taskActions.updateCard). Each one
+ * relays to the server and shows its answer or its refusal; no rule is decided here.
+ */
+
+/** A card action as a button: its key (what the server triggers) and its title (what people read). */
+export interface CardAction {
+  key: string;
+  title: string;
+}
+
+export function cardActionsOf(task: TaskView): CardAction[] {
+  if (Array.isArray(task.actions)) return task.actions.map((key) => ({ key, title: key }));
+  return Object.entries(task.actions ?? {}).map(([key, title]) => ({ key, title: title || key }));
+}
+
+export async function runCardAction(ctrl: BoardController, task: TaskView, action: CardAction): Promise<void> {
+  try {
+    await ctrl.api.runCardAction(task.boardId, task.id, action.key);
+    ctrl.toast('info', `Action “${action.title}” sent.`);
+  } catch (error) {
+    ctrl.toast('error', `The action “${action.title}” failed: ${messageOf(error)}`);
+  }
+}
+
+/** A form the card offers, with the id its submissions are stored under and the values to start from. */
+export interface CardFormView {
+  id: string;
+  name: string;
+  schema: FormSchema;
+  values: Record<string, unknown>;
+}
+
+/**
+ * The forms of a card, named the way the server stores their data: an inline form by its id or the
+ * slug of its name, a reference by the workspace form's id. Start values layer like a submission
+ * does (config defaults, card defaults, saved data, matching metadata) so the form shows what a
+ * submit without changes would store.
+ */
+export function cardFormsOf(task: TaskView, workspaceForms: Record<string, WorkspaceForm>): CardFormView[] {
+  return task.forms.flatMap((entry, index): CardFormView[] => {
+    const inline = 'schema' in entry && entry.schema ? entry : null;
+    const id = inline ? (inline.id ?? (inline.name ? slugOf(inline.name, 'card') : `form-${index + 1}`)) : (entry as { name: string }).name;
+    const config = workspaceForms[id];
+    const schema = (inline?.schema as FormSchema | undefined) ?? config?.schema;
+    if (!schema) return [];
+    const properties = schema.properties ?? {};
+    const fromMetadata = Object.fromEntries(Object.entries(task.metadata).filter(([key]) => key in properties));
+    const cardDefaults = (entry as { data?: Record<string, unknown> }).data ?? {};
+    const values = { ...(config?.data ?? {}), ...cardDefaults, ...(task.formData[id] ?? {}), ...fromMetadata };
+    const name = inline?.name ?? (config as { name?: string } | undefined)?.name ?? id;
+    return [{ id, name, schema, values }];
+  });
+}
+
+/** Submit a form. Returns the server's refusal message, or null when the data was stored. */
+export async function submitCardForm(ctrl: BoardController, task: TaskView, formId: string, data: Record<string, unknown>): Promise<string | null> {
+  try {
+    const result = (await ctrl.api.submitForm(task.boardId, task.id, formId, data)) as { task?: TaskView } | undefined;
+    if (result?.task && ctrl.state.boardId === task.boardId) ctrl.store.set((s) => placeTask(s, result.task as TaskView));
+    ctrl.toast('info', 'Form saved.');
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+
+/** A browser File as the JSON upload body wants it: base64 without the data-URL prefix. */
+export function readAsUpload(file: File): Promise<UploadFile> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onerror = () => reject(new Error(`“${file.name}” could not be read.`));
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve({ name: file.name, data: url.slice(url.indexOf(',') + 1), ...(file.type ? { contentType: file.type } : {}) });
+    };
+    reader.readAsDataURL(file);
+  });
+}
+
+/** Upload files to a card; returns the updated card, or undefined after showing the refusal. */
+export async function uploadFiles(ctrl: BoardController, task: TaskView, files: File[]): Promise<TaskView | undefined> {
+  if (files.length === 0) return undefined;
+  const updated = await ctrl.attempt(async () => ctrl.api.uploadAttachments(task.boardId, task.id, await Promise.all(files.map(readAsUpload))));
+  if (updated && ctrl.state.boardId === task.boardId) ctrl.store.set((s) => placeTask(s, updated));
+  return updated;
+}
+
+export async function deleteAttachment(ctrl: BoardController, task: TaskView, filename: string): Promise<TaskView | undefined> {
+  const updated = await ctrl.attempt(() => ctrl.api.deleteAttachment(task.boardId, task.id, filename));
+  if (updated && ctrl.state.boardId === task.boardId) ctrl.store.set((s) => placeTask(s, updated));
+  return updated;
+}
+
+const IMAGE_NAME = /\.(png|jpe?g|gif|webp|avif|bmp|ico)$/i;
+
+/** Images get a preview; SVG is left out because it can carry script. */
+export function isImageName(filename: string): boolean {
+  return IMAGE_NAME.test(filename);
+}
+
+/** The comment author remembered across reloads, so people type their name once. */
+export function commentAuthor(ctrl: BoardController): string {
+  const saved = ctrl.preference('commentAuthor');
+  return typeof saved === 'string' ? saved : '';
+}
+
+/** The title the server will derive: the first `#` heading, else the first non-empty line. */
+export function titleFromContent(content: string): string {
+  const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(content);
+  if (heading) return heading[1].trim();
+  return (content.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 200);
+}
