@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { cardFilePath, cardFileText, closeDrawer, createCard, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
+import { cardFilePath, cardFileText, closeDrawer, createCard, DRAWER, drawerSettled, fileEventually, openDrawer, TINY_PNG } from './drawerHelpers';
 import { card, column, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
 
 describe('Board UI: the card drawer (Chromium)', function () {
@@ -29,6 +29,13 @@ describe('Board UI: the card drawer (Chromium)', function () {
         status: 'todo',
       }),
     );
+    // A lived-in card for the screenshot: a comment, a log line and an image.
+    const webhooks = ids.get('Webhook retries with backoff') as string;
+    const body = 'Retry failed deliveries with **exponential backoff**.\n\n- 5 attempts, then give up\n- pending deliveries survive a restart\n- show the last result per webhook\n';
+    await ui.server.api('PUT', `/api/tasks/${webhooks}`, { content: `# Webhook retries with backoff\n\n${body}` });
+    await ui.server.api('POST', `/api/tasks/${webhooks}/comments`, { author: 'Lena Fischer', content: 'Should we cap the backoff at **5 minutes**?' });
+    await ui.server.api('POST', `/api/tasks/${webhooks}/logs`, { text: 'Delivery to `hooks.example` failed, retrying', source: 'webhooks' });
+    await ui.server.api('POST', `/api/tasks/${webhooks}/attachments`, { files: [{ name: 'retry-curve.png', data: TINY_PNG.toString('base64'), contentType: 'image/png' }] });
     ui.page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
@@ -48,8 +55,12 @@ describe('Board UI: the card drawer (Chromium)', function () {
     assert.equal(await drawer.locator('select[name="priority"]').inputValue(), 'high');
     assert.equal(await drawer.locator('input[name="assignee"]').inputValue(), 'Ada Okafor');
     assert.deepEqual(await drawer.locator('.label-picker .label-chip').allTextContents(), ['feature', 'backend']);
-    assert.match((await drawer.locator('[data-testid="content-preview"]').textContent()) ?? '', /Details in the description/);
+    assert.match((await drawer.locator('[data-testid="content-preview"]').textContent()) ?? '', /exponential backoff/);
     assert.equal(await drawer.locator('[data-meta-key="jira"] .metadata-value').inputValue(), 'KB-42');
+    await drawer.locator('.comment-body strong', { hasText: '5 minutes' }).waitFor();
+    await drawer.locator('.log-entry', { hasText: 'retrying' }).waitFor();
+    await drawer.locator('[data-attachment="retry-curve.png"] img').waitFor();
+    await drawerSettled(page);
     await screenshot(page, 'card-drawer');
     await closeDrawer(page);
   });

@@ -6,6 +6,17 @@ import { card, eventually } from './uiHelpers';
 
 export const DRAWER = '[data-testid="card-drawer"]';
 
+/** A real 2x2 PNG, so a preview can be checked to have decoded. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFElEQVR4nGP4z8DAwPAfhP7/ZwAAHu8E/Gj7YDYAAAAASUVORK5CYII=',
+  'base64',
+);
+
+/** Waits for the sheet's slide-in to end, so a screenshot shows the drawer as people see it. */
+export async function drawerSettled(page: Page): Promise<void> {
+  await page.locator('.sheet').evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+}
+
 /** Click a card on the board and wait for its drawer to show the full card. */
 export async function openDrawer(page: Page, title: string): Promise<void> {
   await card(page, title).click();
