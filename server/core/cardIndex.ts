@@ -1,8 +1,8 @@
 import type Fuse from 'fuse.js';
 import type { Card } from './model';
-import { buildFuzzyIndex, type FuzzyDoc } from './search';
+import { buildFuzzyIndex, fuzzyDocOf, type FuzzyDoc } from './search';
 
-function compareCards(a: Card, b: Card): number {
+export function compareCards(a: Card, b: Card): number {
   // Cards without a valid key (hand-written files) sort after keyed ones, oldest first.
   if (a.order !== b.order) {
     if (a.order === '') return 1;
@@ -13,22 +13,45 @@ function compareCards(a: Card, b: Card): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** First index in a sorted column whose card does not sort before `card`. */
+function lowerBound(sorted: Card[], card: Card): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareCards(sorted[mid], card) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /**
  * The in-memory index every read is served from. Cards are immutable objects: a change replaces the
- * object, which lets per-card caches (search text) key on identity. Sorted columns and fuzzy
- * indexes are derived lazily and dropped when their board changes.
+ * object, which lets per-card caches (search text, views) key on identity. Sorted columns and fuzzy
+ * indexes are built on first use and then kept up to date card by card, so a write costs a binary
+ * search and a splice, never a re-sort or a rebuild of the board.
  */
 export class CardIndex {
   private boards = new Map<string, Map<string, Card>>();
   private boardOfId = new Map<string, string>();
   private sortedColumns = new Map<string, Card[]>();
+  /** Cards per status per board, so the statuses of a board are known without a scan. */
+  private statusCounts = new Map<string, Map<string, number>>();
   private fuzzy = new Map<string, Fuse<FuzzyDoc>>();
+  private changes = 0;
+
+  /** Grows with every change; read caches compare it to know they are still current. */
+  get version(): number {
+    return this.changes;
+  }
 
   clear(): void {
     this.boards.clear();
     this.boardOfId.clear();
     this.sortedColumns.clear();
+    this.statusCounts.clear();
     this.fuzzy.clear();
+    this.changes++;
   }
 
   put(card: Card): void {
@@ -38,7 +61,12 @@ export class CardIndex {
     if (!board) this.boards.set(card.boardId, (board = new Map()));
     board.set(card.id, card);
     this.boardOfId.set(card.id, card.boardId);
-    this.invalidate(card.boardId, card.status);
+    this.countStatus(card, 1);
+    const sorted = this.sortedColumns.get(columnKey(card.boardId, card.status));
+    if (sorted) sorted.splice(lowerBound(sorted, card), 0, card);
+    // Fuse orders equal scores by insertion; adding at the end matches a rebuild from the board map.
+    this.fuzzy.get(card.boardId)?.add(fuzzyDocOf(card));
+    this.changes++;
   }
 
   remove(card: Card): void {
@@ -47,12 +75,24 @@ export class CardIndex {
     const stored = this.boards.get(boardId)?.get(card.id);
     this.boards.get(boardId)?.delete(card.id);
     this.boardOfId.delete(card.id);
-    if (stored) this.invalidate(boardId, stored.status);
+    this.changes++;
+    if (!stored) return;
+    this.countStatus(stored, -1);
+    const sorted = this.sortedColumns.get(columnKey(boardId, stored.status));
+    if (sorted) {
+      const at = lowerBound(sorted, stored);
+      if (sorted[at] === stored) sorted.splice(at, 1);
+      else this.sortedColumns.delete(columnKey(boardId, stored.status));
+    }
+    this.fuzzy.get(boardId)?.remove((doc) => doc.card === stored);
   }
 
-  private invalidate(boardId: string, status: string): void {
-    this.sortedColumns.delete(`${boardId}\u0000${status}`);
-    this.fuzzy.delete(boardId);
+  private countStatus(card: Card, delta: number): void {
+    let counts = this.statusCounts.get(card.boardId);
+    if (!counts) this.statusCounts.set(card.boardId, (counts = new Map()));
+    const next = (counts.get(card.status) ?? 0) + delta;
+    if (next > 0) counts.set(card.status, next);
+    else counts.delete(card.status);
   }
 
   hasId(id: string): boolean {
@@ -82,14 +122,12 @@ export class CardIndex {
 
   /** Statuses that hold at least one card on the board. */
   statusesOf(boardId: string): Set<string> {
-    const statuses = new Set<string>();
-    for (const card of this.cardsOf(boardId)) statuses.add(card.status);
-    return statuses;
+    return new Set(this.statusCounts.get(boardId)?.keys() ?? []);
   }
 
-  /** Cards of one column in display order. */
-  column(boardId: string, status: string): Card[] {
-    const key = `${boardId}\u0000${status}`;
+  /** Cards of one column in display order. Callers must not change the array. */
+  column(boardId: string, status: string): readonly Card[] {
+    const key = columnKey(boardId, status);
     let sorted = this.sortedColumns.get(key);
     if (!sorted) {
       sorted = [...this.cardsOf(boardId)].filter((c) => c.status === status).sort(compareCards);
@@ -98,8 +136,11 @@ export class CardIndex {
     return sorted;
   }
 
+  /** Zero-based place of the card in its column, or -1 when this object is not the indexed one. */
   positionOf(card: Card): number {
-    return this.column(card.boardId, card.status).indexOf(card);
+    const sorted = this.column(card.boardId, card.status);
+    const at = lowerBound(sorted as Card[], card);
+    return sorted[at] === card ? at : -1;
   }
 
   fuzzyIndex(boardId: string): Fuse<FuzzyDoc> {
@@ -110,4 +151,8 @@ export class CardIndex {
     }
     return index;
   }
+}
+
+function columnKey(boardId: string, status: string): string {
+  return `${boardId}\u0000${status}`;
 }

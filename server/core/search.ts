@@ -120,8 +120,9 @@ export interface FuzzyDoc {
   meta: string;
 }
 
-export function buildFuzzyIndex(cards: Card[]): Fuse<FuzzyDoc> {
-  const docs: FuzzyDoc[] = cards.map((card) => ({
+/** What fuse.js sees of a card: the exact-search fields, with the content cut short. */
+export function fuzzyDocOf(card: Card): FuzzyDoc {
+  return {
     card,
     title: titleOf(card.content),
     content: card.content.slice(0, FUZZY_CONTENT_CHARS),
@@ -129,7 +130,11 @@ export function buildFuzzyIndex(cards: Card[]): Fuse<FuzzyDoc> {
     assignee: card.assignee ?? '',
     labels: card.labels,
     meta: flattenValues(card.metadata).join(' '),
-  }));
+  };
+}
+
+export function buildFuzzyIndex(cards: Card[]): Fuse<FuzzyDoc> {
+  const docs: FuzzyDoc[] = cards.map(fuzzyDocOf);
   return new Fuse(docs, {
     keys: [
       { name: 'title', weight: 3 },

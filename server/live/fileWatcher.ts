@@ -1,5 +1,4 @@
-import { watch, type FSWatcher } from 'chokidar';
-import { promises as fs } from 'node:fs';
+import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { isTempFile } from '../core/atomicFile';
 import type { ExternalChange } from '../storage/cardStore';
@@ -19,7 +18,7 @@ export interface FileWatcherOptions {
  * Paths are collected and applied in batches through the mutation queue.
  */
 export class FileWatcher {
-  private watchers: FSWatcher[] = [];
+  private folders = new Map<string, { watcher: FSWatcher; depth: number }>();
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private firstPendingAt = 0;
@@ -31,36 +30,88 @@ export class FileWatcher {
 
   constructor(private readonly ws: Workspace, private readonly options: FileWatcherOptions = {}) {}
 
+  /**
+   * One `fs.watch` per folder (root, .kanban, boards, each board, each status folder), never per
+   * file: a status folder reports its files by name, so a write costs one event. (A general-purpose
+   * watcher re-lists and stats a whole folder on every change, which made each write O(cards).)
+   */
   async start(): Promise<void> {
-    const { root, kanbanDir, configPath } = this.ws;
-    // The root is watched one level deep only: enough to see .kanban.json and .kanban/ appear.
-    const rootWatcher = watch(root, {
-      depth: 0,
-      ignoreInitial: true,
-      ignored: (p: string) => p !== root && p !== configPath && p !== kanbanDir,
-    });
-    const kanbanWatcher = watch(kanbanDir, {
-      ignoreInitial: true,
-      ignored: (p: string) => this.isIgnored(p),
-    });
-    for (const watcher of [rootWatcher, kanbanWatcher]) {
-      watcher.on('all', (event, changed) => this.onChange(event, changed));
-      watcher.on('error', (error) => console.warn(`kanban: file watcher error: ${(error as Error).message}`));
-    }
-    rootWatcher.on('addDir', (dir) => {
-      if (dir === kanbanDir) kanbanWatcher.add(kanbanDir);
-    });
-    this.watchers = [rootWatcher, kanbanWatcher];
-    await Promise.all(this.watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+    const { root } = this.ws;
+    this.watchFolder(root, -1);
+    await this.watchTree(this.ws.kanbanDir, 0);
     this.ws.watching = true;
   }
 
-  private isIgnored(p: string): boolean {
-    const relative = path.relative(this.ws.kanbanDir, p).split(path.sep);
-    if (relative[0] === '.state' || isTempFile(p)) return true;
-    // Under boards/<board>/: only status folders and their .md files matter.
-    if (relative[0] === 'boards' && relative.length >= 3 && (relative[2] === 'attachments' || relative[2] === 'logs')) return true;
-    return false;
+  /** Depth -1 is the workspace root, 0 `.kanban`, 1 `boards`, 2 a board, 3 a status folder. */
+  private watchFolder(dir: string, depth: number): boolean {
+    if (this.closed || this.folders.has(dir)) return this.folders.has(dir);
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(dir, { persistent: false }, (_event, name) => this.onFolderEvent(dir, depth, name === null ? null : String(name)));
+    } catch {
+      return false; // gone already: its parent's event brings it back if it reappears
+    }
+    watcher.on('error', () => this.unwatchTree(dir));
+    this.folders.set(dir, { watcher, depth });
+    return true;
+  }
+
+  /** Watch a folder and the folders below it that can hold cards. */
+  private async watchTree(dir: string, depth: number): Promise<void> {
+    if (!this.watchFolder(dir, depth) || depth >= 3) return;
+    for (const child of await this.childFolders(dir, depth)) await this.watchTree(path.join(dir, child), depth + 1);
+  }
+
+  private unwatchTree(dir: string): void {
+    for (const [folder, entry] of this.folders) {
+      if (folder === dir || folder.startsWith(dir + path.sep)) {
+        entry.watcher.close();
+        this.folders.delete(folder);
+      }
+    }
+  }
+
+  /** Sub-folders of a folder that the next level watches. */
+  private async childFolders(dir: string, depth: number): Promise<string[]> {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory() && this.isWatchedChild(depth, e.name)).map((e) => e.name);
+  }
+
+  private isWatchedChild(depth: number, name: string): boolean {
+    if (depth === -1) return name === '.kanban';
+    if (depth === 0) return name === 'boards';
+    return !name.startsWith('.') && !(depth === 2 && (name === 'attachments' || name === 'logs'));
+  }
+
+  private onFolderEvent(dir: string, depth: number, name: string | null): void {
+    if (this.closed) return;
+    if (depth === 3) {
+      if (name === null) this.onChange('addDir', dir);
+      else if (name.endsWith('.md') && !isTempFile(name)) this.onChange('change', path.join(dir, name));
+      return;
+    }
+    if (depth === -1 && name === path.basename(this.ws.configPath)) {
+      this.onChange('change', this.ws.configPath);
+      return;
+    }
+    if (name !== null && !this.isWatchedChild(depth, name)) return;
+    void this.syncFolders(dir, depth);
+  }
+
+  /** A folder appeared or vanished under `dir`: follow it, and have its cards looked at. */
+  private async syncFolders(dir: string, depth: number): Promise<void> {
+    const present = new Set((await this.childFolders(dir, depth)).map((name) => path.join(dir, name)));
+    for (const [folder, entry] of this.folders) {
+      if (entry.depth === depth + 1 && path.dirname(folder) === dir && !present.has(folder)) {
+        this.unwatchTree(folder);
+        this.onChange('unlinkDir', folder);
+      }
+    }
+    for (const folder of present) {
+      if (this.folders.has(folder)) continue;
+      await this.watchTree(folder, depth + 1);
+      this.onChange('addDir', folder);
+    }
   }
 
   private onChange(event: string, changed: string): void {
@@ -180,7 +231,8 @@ export class FileWatcher {
     this.closed = true;
     if (this.recheckTimer) clearTimeout(this.recheckTimer);
     if (this.timer) clearTimeout(this.timer);
-    await Promise.all(this.watchers.map((w) => w.close()));
+    for (const { watcher } of this.folders.values()) watcher.close();
+    this.folders.clear();
     await this.running.catch(() => undefined);
     this.ws.watching = false;
   }

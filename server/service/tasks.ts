@@ -64,8 +64,13 @@ function withCompletion(card: Card, board: BoardConfig, now: string): Card {
 
 /** The key after the last keyed card of a column. */
 function appendKey(ws: Workspace, boardId: string, status: string, excludeId?: string): string {
-  const keyed = ws.index.column(boardId, status).filter((c) => c.order !== '' && c.id !== excludeId);
-  return keyBetween(keyed.length ? keyed[keyed.length - 1].order : null, null);
+  // Keyless cards sort last, so the last keyed card is found walking back from the end (O(1) usually).
+  const column = ws.index.column(boardId, status);
+  for (let i = column.length - 1; i >= 0; i--) {
+    const card = column[i];
+    if (card.order !== '' && card.id !== excludeId) return keyBetween(card.order, null);
+  }
+  return keyBetween(null, null);
 }
 
 export async function createTask(ws: Workspace, boardId: string, fields: TaskFields & { content: string }) {
@@ -124,10 +129,14 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
 
 /** The ordering key for a card placed at `position` in `status`, re-keying the column when it must. */
 async function keyForPosition(ws: Workspace, card: Card, status: string, position: number): Promise<string> {
-  const others = ws.index.column(card.boardId, status).filter((c) => c.id !== card.id);
-  const at = Math.max(0, Math.min(position, others.length));
-  const before = others[at - 1];
-  const after = others[at];
+  const column = ws.index.column(card.boardId, status);
+  // The column without the moved card, read by index: copying it would make every move O(n).
+  const own = card.status === status ? ws.index.positionOf(card) : -1;
+  const otherCount = own === -1 ? column.length : column.length - 1;
+  const otherAt = (i: number): Card | undefined => (i < 0 || i >= otherCount ? undefined : column[own !== -1 && i >= own ? i + 1 : i]);
+  const at = Math.max(0, Math.min(position, otherCount));
+  const before = otherAt(at - 1);
+  const after = otherAt(at);
   const keysUsable = (!before || before.order !== '') && (!after || after.order !== '') && (!before || !after || before.order < after.order);
   if (keysUsable) {
     try {
@@ -138,6 +147,7 @@ async function keyForPosition(ws: Workspace, card: Card, status: string, positio
   }
   // Hand-edited files can leave missing or equal keys: give the column fresh, evenly spread keys
   // (rare, and the only case where a move rewrites more than the moved card).
+  const others = column.filter((c) => c.id !== card.id);
   const keys = spreadKeys(others.length + 1);
   const ordered = [...others.slice(0, at), card, ...others.slice(at)];
   for (let i = 0; i < ordered.length; i++) {
