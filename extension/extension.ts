@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { FolderAccess } from './auth/folderAccess';
+import { TokenStore } from './auth/tokenStore';
 import { registerCommands } from './commands/registerCommands';
 import type { ExtensionParts } from './parts';
 import { ApiServer } from './server/apiServer';
@@ -46,16 +48,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     },
   );
   const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
-  const panels = new BoardPanels(context, services, (key) => folders.byKey(key));
-  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, currentBoard: new Map() };
+  const tokens = new TokenStore(context.secrets);
+  const access = new FolderAccess(tokens);
+  const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access);
+  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new Map() };
   const statusBar = new ServerStatusBar();
-  const sidebar = new SidebarView(context.extensionUri, services, () => folders.primary());
+  const sidebar = new SidebarView(context.extensionUri, services, () => folders.primary(), access);
   const stopStatus = control.server.onDidChange((state) => statusBar.show(state));
   const stopFollowing = services.onDidReplace((folder, service) => void control.serviceReplaced(folder, service));
   let lastSettings = settingsFor(folders.primary());
 
   const disposables: vscode.Disposable[] = [
     output,
+    tokens,
     ...registerCommands(parts),
     panels,
     statusBar,

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { FolderAccess } from './auth/folderAccess';
 import type { KanbanSettings } from './settings';
 import type { FolderRef, FolderServices } from './service/folderServices';
 import type { ServerControl } from './server/serverControl';
@@ -13,6 +14,10 @@ export interface ExtensionParts {
   panels: BoardPanels;
   control: ServerControl;
   settingsFor(folder?: FolderRef): KanbanSettings;
+  /** Carries each folder's API token (SecretStorage) into in-process calls. */
+  access: FolderAccess;
+  /** A line in the Kanban output channel (timestamped); never give it a secret. */
+  log(line: string): void;
   /** The board each folder's commands act on (Switch Board sets it; else the default board). */
   currentBoard: Map<string, string>;
 }

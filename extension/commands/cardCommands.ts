@@ -24,8 +24,8 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
   const target = await pickService(parts, 'Add the card to which folder?');
   if (!target) return;
   const boardId = currentBoardId(parts, target);
-  const board = await callApi<BoardDetails>(target.service, 'GET', `/boards/${encodeURIComponent(boardId)}`);
-  const settings = await callApi<{ defaultStatus: string; defaultPriority: string }>(target.service, 'GET', '/settings');
+  const board = await callApi<BoardDetails>(target, 'GET', `/boards/${encodeURIComponent(boardId)}`);
+  const settings = await callApi<{ defaultStatus: string; defaultPriority: string }>(target, 'GET', '/settings');
   const title = await vscode.window.showInputBox({
     title: `Add Card to ${board.name}`,
     prompt: 'Card title',
@@ -48,7 +48,7 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
     { title: `Add Card: ${title.trim()}`, placeHolder: 'Priority', ignoreFocusOut: true },
   );
   if (!priority) return;
-  const created = await callApi<TaskSummary>(target.service, 'POST', `/boards/${encodeURIComponent(boardId)}/tasks`, {
+  const created = await callApi<TaskSummary>(target, 'POST', `/boards/${encodeURIComponent(boardId)}/tasks`, {
     content: `# ${title.trim()}\n`,
     status: status.id,
     priority: priority.label,
@@ -62,7 +62,7 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
 export async function switchBoard(parts: ExtensionParts): Promise<void> {
   const target = await pickService(parts, "Switch the board of which folder?");
   if (!target) return;
-  const boards = await callApi<BoardSummary[]>(target.service, 'GET', '/boards');
+  const boards = await callApi<BoardSummary[]>(target, 'GET', '/boards');
   const current = currentBoardId(parts, target);
   const picked = await vscode.window.showQuickPick(
     boards.map((board) => ({
@@ -80,8 +80,8 @@ export async function switchBoard(parts: ExtensionParts): Promise<void> {
 
 /** Every card of every board, for the pickers. */
 async function allTasks(target: FolderService): Promise<TaskSummary[]> {
-  const boards = await callApi<BoardSummary[]>(target.service, 'GET', '/boards');
-  const lists = await Promise.all(boards.map((board) => callApi<TaskSummary[]>(target.service, 'GET', `/boards/${encodeURIComponent(board.id)}/tasks`)));
+  const boards = await callApi<BoardSummary[]>(target, 'GET', '/boards');
+  const lists = await Promise.all(boards.map((board) => callApi<TaskSummary[]>(target, 'GET', `/boards/${encodeURIComponent(board.id)}/tasks`)));
   return lists.flat();
 }
 
@@ -119,7 +119,7 @@ export async function openCardFile(parts: ExtensionParts, ref?: { boardId: strin
   const target = await pickService(parts, "Open a card file of which folder?");
   if (!target) return;
   const task = ref
-    ? await callApi<TaskSummary>(target.service, 'GET', `/boards/${encodeURIComponent(ref.boardId)}/tasks/${encodeURIComponent(ref.taskId)}`)
+    ? await callApi<TaskSummary>(target, 'GET', `/boards/${encodeURIComponent(ref.boardId)}/tasks/${encodeURIComponent(ref.taskId)}`)
     : await pickTask(target, 'Card whose file to open');
   if (task) await showCardFile(target, task);
 }

@@ -1,19 +1,16 @@
 import * as vscode from 'vscode';
 import type { ExtensionParts } from '../parts';
-import type { FolderRef } from '../service/folderServices';
-import type { KanbanService } from '../service/kanbanService';
+import { ApiCallError, type ApiTarget } from '../service/callApi';
 
-export interface FolderService {
-  folder: FolderRef;
-  service: KanbanService;
-}
+/** A folder and its shared service, with the access layer that carries the folder's token. */
+export type FolderService = ApiTarget;
 
 /** The folder a command acts on (the board in front first) and its shared service. */
 export async function pickService(parts: ExtensionParts, purpose: string): Promise<FolderService | undefined> {
   const folder = await parts.folders.choose(purpose, parts.panels.activeFolder());
   if (!folder) return undefined;
   try {
-    return { folder, service: await parts.services.get(folder) };
+    return { folder, service: await parts.services.get(folder), access: parts.access };
   } catch (error) {
     void vscode.window.showErrorMessage(`Kanban: cannot open the board in ${folder.name}: ${(error as Error).message}`);
     return undefined;
@@ -33,6 +30,7 @@ export function guarded<A extends unknown[]>(name: string, run: (...args: A) => 
     try {
       await run(...args);
     } catch (error) {
+      if (error instanceof ApiCallError && error.alreadyShown) return;
       void vscode.window.showErrorMessage(`Kanban: ${name} failed: ${(error as Error).message}`);
     }
   };

@@ -4,6 +4,7 @@ import { addCard, openBoard, openCardFile, searchCards, switchBoard } from './ca
 import { guarded } from './pickService';
 import { copyApiUrl, openApiDocs, serverActions, startApiServer, stopApiServer } from './serverCommands';
 import { migrateStorage } from './storageCommands';
+import { clearApiToken, setApiToken } from './tokenCommands';
 
 /** Command id -> handler; package.json `contributes.commands` lists the same ids (a test checks). */
 export function commandTable(parts: ExtensionParts): Record<string, (...args: never[]) => Promise<void>> {
@@ -20,6 +21,8 @@ export function commandTable(parts: ExtensionParts): Record<string, (...args: ne
     'kanban.migrateToSqlite': () => migrateStorage(parts, 'sqlite'),
     'kanban.migrateToMarkdown': () => migrateStorage(parts, 'markdown'),
     'kanban.serverActions': () => serverActions(parts),
+    'kanban.setApiToken': (folderKey?: string) => setApiToken(parts, folderKey),
+    'kanban.clearApiToken': (folderKey?: string) => clearApiToken(parts, folderKey),
   };
 }
 

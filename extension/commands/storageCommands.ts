@@ -19,7 +19,7 @@ export async function migrateStorage(parts: ExtensionParts, to: Target): Promise
   if (choice !== migrate) return;
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Kanban: migrating cards to ${to}…` },
-    () => callApi<Record<string, unknown>>(target.service, 'POST', `/storage/migrate-to-${to}`, to === 'sqlite' ? {} : undefined),
+    () => callApi<Record<string, unknown>>(target, 'POST', `/storage/migrate-to-${to}`, to === 'sqlite' ? {} : undefined),
   );
   const count = typeof result?.migrated === 'number' ? `${result.migrated} card(s)` : 'the cards';
   void vscode.window.showInformationMessage(`Kanban: moved ${count} to ${to === 'sqlite' ? 'SQLite' : 'Markdown'} storage.`);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { FolderAccess } from '../auth/folderAccess';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import type { HostCommandMessage } from './hostMessages';
 import { boardWebviewOptions, loadBoardPage } from './boardWebview';
@@ -25,6 +26,7 @@ export class BoardPanels implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly services: FolderServices,
     private readonly folderByKey: (key: string | undefined) => FolderRef | undefined,
+    private readonly access: FolderAccess,
   ) {
     this.registration = vscode.window.registerWebviewPanelSerializer(BOARD_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => this.restore(panel),
@@ -84,7 +86,7 @@ export class BoardPanels implements vscode.Disposable {
   private adopt(panel: vscode.WebviewPanel, folder: FolderRef): WebviewBridge {
     panel.title = this.title(folder);
     loadBoardPage(panel.webview, this.context.extensionUri, panel.title);
-    const bridge = new WebviewBridge(panel.webview, folder, this.services);
+    const bridge = new WebviewBridge(panel.webview, folder, this.services, this.access);
     this.panels.set(folder.key, { panel, bridge });
     void this.context.workspaceState.update(LAST_FOLDER_KEY, folder.key);
     panel.onDidDispose(() => {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { FolderAccess } from '../auth/folderAccess';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import { loadBoardPage } from './boardWebview';
 import { WebviewBridge } from './webviewBridge';
@@ -16,6 +17,7 @@ export class SidebarView implements vscode.WebviewViewProvider, vscode.Disposabl
     private readonly extensionUri: vscode.Uri,
     private readonly services: FolderServices,
     private readonly pickFolder: () => FolderRef | undefined,
+    private readonly access: FolderAccess,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -28,7 +30,7 @@ export class SidebarView implements vscode.WebviewViewProvider, vscode.Disposabl
     view.description = folder.name;
     loadBoardPage(view.webview, this.extensionUri, 'Kanban');
     this.bridge?.dispose();
-    const bridge = new WebviewBridge(view.webview, folder, this.services);
+    const bridge = new WebviewBridge(view.webview, folder, this.services, this.access);
     this.bridge = bridge;
     view.onDidDispose(() => {
       bridge.dispose();

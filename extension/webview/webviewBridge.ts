@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { EventMessage, FilePayload, WebviewToHostMessage } from '../../webview/protocol';
 import type { ServiceEvent } from '../../server/core/events';
+import type { FolderAccess } from '../auth/folderAccess';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import { parseWebviewMessage, type OutgoingMessage } from './hostMessages';
@@ -10,7 +11,9 @@ type RequestMessage = Extract<WebviewToHostMessage, { type: 'request' }>;
 /**
  * Connects one webview (panel or sidebar) to its folder's shared service. The webview holds no
  * data of its own: its API calls run through the in-process Dispatcher (the same route table as
- * HTTP) and every service event is forwarded, after the `ready` -> `hello` handshake.
+ * HTTP) and every service event is forwarded, after the `ready` -> `hello` handshake. Calls carry
+ * the folder's stored API token; with auth on, events reach only a webview whose token identifies
+ * someone, as the WebSocket refuses a connection without one.
  */
 export class WebviewBridge implements vscode.Disposable {
   private service: KanbanService | null = null;
@@ -25,10 +28,12 @@ export class WebviewBridge implements vscode.Disposable {
     private readonly webview: vscode.Webview,
     readonly folder: FolderRef,
     private readonly services: FolderServices,
+    private readonly access: FolderAccess,
   ) {
     this.disposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)));
+    this.disposables.push(access.tokens.onDidChange((key) => key === folder.key && void this.tokenChanged()));
     const stopListening = services.onDidReplace((replaced, next) => {
-      if (replaced.key === folder.key) this.serviceReplaced(next);
+      if (replaced.key === folder.key) void this.serviceReplaced(next);
     });
     this.disposables.push({ dispose: stopListening });
   }
@@ -63,18 +68,25 @@ export class WebviewBridge implements vscode.Disposable {
       void vscode.window.showErrorMessage(`Kanban: cannot open the board in ${this.folder.name}: ${(error as Error).message}`);
       return;
     }
+    const watch = await this.mayWatch(service);
     if (this.disposed) return;
-    this.attach(service);
+    this.attach(service, watch);
     this.ready = true;
     this.post({ type: 'hello', revision: service.revision });
     for (const message of this.pendingCommands.splice(0)) this.post(message);
   }
 
-  private attach(service: KanbanService): void {
+  /** Without auth anyone may; with auth only a token that identifies a subject (any role). */
+  private async mayWatch(service: KanbanService): Promise<boolean> {
+    const check = await this.access.check(service, this.folder).catch(() => null);
+    return check !== null && (!check.authEnabled || check.role !== null);
+  }
+
+  private attach(service: KanbanService, watch: boolean): void {
     this.detach();
     this.service = service;
     // Subscribed before hello is posted and synchronous: no event can fall between the two.
-    this.unsubscribe = service.workspace.events.on((event) => this.post(toEventMessage(event)));
+    if (watch) this.unsubscribe = service.workspace.events.on((event) => this.post(toEventMessage(event)));
   }
 
   private detach(): void {
@@ -83,14 +95,27 @@ export class WebviewBridge implements vscode.Disposable {
     this.service = null;
   }
 
-  private serviceReplaced(next: KanbanService | null): void {
+  private async serviceReplaced(next: KanbanService | null): Promise<void> {
     if (this.disposed) return;
     this.detach();
     this.post({ type: 'disconnected' });
-    if (next && this.ready) {
-      this.attach(next);
-      this.post({ type: 'hello', revision: next.revision });
-    }
+    if (next && this.ready) await this.reconnect(next);
+  }
+
+  /** A token was set or cleared: the UI reloads as the new subject (or meets the 401 again). */
+  private async tokenChanged(): Promise<void> {
+    if (this.disposed || !this.ready) return;
+    const service = this.service ?? (await this.services.get(this.folder).catch(() => null));
+    if (!service) return;
+    this.post({ type: 'disconnected' });
+    await this.reconnect(service);
+  }
+
+  private async reconnect(service: KanbanService): Promise<void> {
+    const watch = await this.mayWatch(service);
+    if (this.disposed) return;
+    this.attach(service, watch);
+    this.post({ type: 'hello', revision: service.revision });
   }
 
   private async answer(message: RequestMessage): Promise<void> {
@@ -99,7 +124,7 @@ export class WebviewBridge implements vscode.Disposable {
       this.post({ type: 'response', id: message.id, status: 503, body: { ok: false, error: 'The kanban service is not running for this folder.' } });
       return;
     }
-    const answer = await service.dispatcher.dispatch({ method: message.method, path: message.path, body: message.body });
+    const answer = await this.access.dispatch(service, this.folder, { method: message.method, path: message.path, body: message.body });
     let body: unknown = answer.body;
     if (message.responseType === 'base64') body = answer.status === 200 ? toFilePayload(answer.body) : null;
     this.post({ type: 'response', id: message.id, status: answer.status, body });
@@ -108,7 +133,7 @@ export class WebviewBridge implements vscode.Disposable {
   private async download(path: string, filename: string): Promise<void> {
     const service = this.service ?? (await this.services.get(this.folder).catch(() => null));
     if (!service) return;
-    const answer = await service.dispatcher.dispatch({ method: 'GET', path });
+    const answer = await this.access.dispatch(service, this.folder, { method: 'GET', path });
     const file = answer.status === 200 ? toFilePayload(answer.body) : null;
     if (!file) {
       const reason = answer.body && answer.body.ok === false ? answer.body.error : `status ${answer.status}`;

@@ -124,6 +124,40 @@ class FakeStatusBarItem {
   }
 }
 
+/**
+ * SecretStorage as the editor offers it: string values only, per extension, and onDidChange fired
+ * for every store and delete (this extension's own too), after the call and not inside it, since
+ * in the editor the event travels back from another process.
+ */
+export class FakeSecretStorage {
+  readonly values = new Map<string, string>();
+  private readonly changes = new EventEmitter<{ key: string }>();
+  readonly onDidChange = this.changes.event;
+  /** Every key operation, to prove a read went through the storage (not a copy elsewhere). */
+  readonly calls: { op: 'get' | 'store' | 'delete'; key: string }[] = [];
+  async get(key: string): Promise<string | undefined> {
+    this.calls.push({ op: 'get', key });
+    return this.values.get(key);
+  }
+  async store(key: string, value: string): Promise<void> {
+    if (typeof value !== 'string') throw new TypeError('SecretStorage.store takes a string value');
+    this.calls.push({ op: 'store', key });
+    this.values.set(key, value);
+    setImmediate(() => this.changes.fire({ key }));
+  }
+  async delete(key: string): Promise<void> {
+    this.calls.push({ op: 'delete', key });
+    this.values.delete(key);
+    setImmediate(() => this.changes.fire({ key }));
+  }
+  /** Another window of the same workspace changed a secret. */
+  storeFromElsewhere(key: string, value: string | undefined): void {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+    this.changes.fire({ key });
+  }
+}
+
 /** State the tests arrange and inspect; reset() between tests. */
 export const double = {
   messages: [] as ShownMessage[],
@@ -142,8 +176,10 @@ export const double = {
   configChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
   foldersChanged: new EventEmitter<{ added: unknown[]; removed: { uri: Uri }[] }>(),
   folders: [] as { uri: Uri; name: string; index: number }[],
+  secrets: new FakeSecretStorage(),
 
   reset(): void {
+    this.secrets = new FakeSecretStorage();
     this.messages = [];
     this.scripts = [];
     this.commands.clear();
@@ -303,6 +339,7 @@ export function fakeExtensionContext(extensionPath: string) {
   return {
     extensionUri: Uri.file(extensionPath),
     extensionPath,
+    secrets: double.secrets,
     subscriptions: [] as { dispose(): unknown }[],
     workspaceState: {
       get: <T>(key: string) => state.get(key) as T | undefined,
