@@ -67,6 +67,7 @@ export class Api {
   deleteTaskPermanently = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/permanent`);
   markOpened = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/open`);
 
+  markRead = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/read`, {});
   listComments = (boardId: string, id: string) => this.call<Comment[]>('GET', `${this.task(boardId, id)}/comments`);
   addComment = (boardId: string, id: string, author: string, content: string) =>
     this.call<Comment>('POST', `${this.task(boardId, id)}/comments`, { author, content });

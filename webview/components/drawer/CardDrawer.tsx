@@ -33,7 +33,10 @@ function useCardDetail(taskId: string): { task: TaskView | null; version: number
     if (!boardId) return;
     try {
       const fresh = await ctrl.api.getTask(boardId, taskId);
-      if (mine === generation.current) setTask(fresh);
+      if (mine !== generation.current) return;
+      setTask(fresh);
+      // The board card's unread dot follows what this person has now seen.
+      ctrl.store.set((s) => (s.tasks[taskId] && s.boardId === boardId ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], cardState: fresh.cardState } } } : {}));
     } catch (error) {
       if (mine !== generation.current) return;
       if (error instanceof ApiError && error.status === 404) {
@@ -46,8 +49,12 @@ function useCardDetail(taskId: string): { task: TaskView | null; version: number
   useEffect(() => {
     void reload();
     const boardId = ctrl.state.boardId;
-    // Opening a card marks it read for this person; a failure here must not get in the way.
-    if (boardId) void ctrl.api.markOpened(boardId, taskId).catch(() => undefined);
+    // Opening a card marks it opened and read for this person; a failure here must not get in the way.
+    if (boardId) {
+      void Promise.all([ctrl.api.markOpened(boardId, taskId), ctrl.api.markRead(boardId, taskId)])
+        .then(() => reload())
+        .catch(() => undefined);
+    }
     return onCardChange((changed) => {
       if (changed !== taskId) return;
       setVersion((v) => v + 1);
