@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
 import { cardFilePath, cardFileText, closeDrawer, createCard, DRAWER, drawerSettled, fileEventually, openDrawer, TINY_PNG } from './drawerHelpers';
 import { card, column, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
@@ -23,6 +24,8 @@ describe('Board UI: the card drawer (Chromium)', function () {
           '<script>window.__pwned = "script"</script>',
           '<img src=x onerror="window.__pwned = \'img\'; alert(1)">',
           '<a href="javascript:window.__pwned=\'link\'">click me</a>',
+          '',
+          '[the docs](https://example.com/docs)',
           '<iframe src="javascript:alert(2)"></iframe>',
           '',
         ].join('\n'),
@@ -100,6 +103,10 @@ describe('Board UI: the card drawer (Chromium)', function () {
     const href = await preview.locator('a').first().getAttribute('href').catch(() => null);
     assert.ok(!href || !href.startsWith('javascript:'), `link href ${href}`);
     await preview.locator('a', { hasText: 'click me' }).click().catch(() => undefined);
+    // Ordinary links open outside the board, without a handle back to it.
+    const docs = preview.locator('a', { hasText: 'the docs' });
+    assert.equal(await docs.getAttribute('target'), '_blank');
+    assert.equal(await docs.getAttribute('rel'), 'noopener noreferrer');
     // Editing shows the live preview too: the same text through the same sanitizer.
     await page.click(`${DRAWER} [data-testid="edit-content"]`);
     await page.waitForTimeout(300);
@@ -186,6 +193,18 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.click(`${DRAWER} button:has-text("Load new version")`);
     assert.match(await editor.inputValue(), /Someone else wrote this/);
     await page.click(`${DRAWER} button:has-text("Cancel")`);
+    await closeDrawer(page);
+  });
+
+  it('when the open card file is edited by hand, then the drawer shows the new content and fields', async () => {
+    const page = ui.page;
+    const id = ids.get('Fuzzy search ranks exact hits first') as string;
+    await openDrawer(page, 'Fuzzy search ranks exact hits first');
+    const file = cardFilePath(ui.server, id) as string;
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('priority: medium', 'priority: low').replace('Details in the description.', 'Edited *by hand* in the editor.'));
+    await page.waitForSelector(`${DRAWER} [data-testid="content-preview"] em:has-text("by hand")`);
+    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'low', 'priority follows the file');
     await closeDrawer(page);
   });
 
