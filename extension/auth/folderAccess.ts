@@ -30,8 +30,13 @@ export class FolderAccess {
   async dispatch(service: KanbanService, folder: FolderRef, request: Omit<DispatchRequest, 'token'>): Promise<DispatchResponse> {
     const token = await this.tokens.get(folder);
     const answer = await service.dispatcher.dispatch({ ...request, token });
-    if (answer.status === 401) this.offerToken(folder, token !== undefined, errorOf(answer));
-    return answer;
+    if (answer.status !== 401) return answer;
+    this.offerToken(folder, token !== undefined, errorOf(answer));
+    // The service's advice (send an Authorization header) is for HTTP clients; here the remedy is a command.
+    const error = token === undefined
+      ? 'authentication required: run "Kanban: Set API Token" with a token from the auth.identity provider in .kanban.json'
+      : `the stored API token was refused (${errorOf(answer)}): run "Kanban: Set API Token" to replace it`;
+    return { status: 401, body: { ok: false, error } };
   }
 
   /** May this folder's caller see the board at all? (Events are only forwarded to those who may.) */
@@ -51,7 +56,7 @@ export class FolderAccess {
     this.offering.add(folder.key);
     const text = hadToken
       ? `Kanban: the API token stored for ${folder.name} was refused (${reason}). Set another one.`
-      : `Kanban: the board in ${folder.name} requires authentication (${reason}). Set an API token to use it.`;
+      : `Kanban: the board in ${folder.name} requires authentication (auth.identity in .kanban.json). Set an API token to use it.`;
     void Promise.resolve(vscode.window.showWarningMessage(text, SET_TOKEN))
       .then(async (choice) => {
         this.offering.delete(folder.key);

@@ -66,7 +66,7 @@ describe('extension API token (SecretStorage) with auth on', () => {
     assert.equal(boards.status, 401);
     assert.equal(tasks.status, 401);
     assert.equal(tasks.body.ok, false);
-    assert.match(tasks.body.error, /authentication required/);
+    assert.match(tasks.body.error, /authentication required: run "Kanban: Set API Token"/);
     assert.equal(offers().length, 1);
     assert.equal(offers()[0].kind, 'warning');
     assert.match(offers()[0].text, /requires authentication/);
