@@ -117,7 +117,7 @@ describe('Board UI: search and filters (Chromium)', function () {
     const page = ui.page;
     await page.selectOption('[data-testid="filter-priority"]', 'critical');
     await waitForTitles(page, ['Crash when a card file has tabs in YAML']);
-    const tasks = (await ui.server.api('GET', '/api/tasks')).body.data as { id: string; title: string }[];
+    const tasks = (await ui.server.api('GET', '/api/tasks')).body?.data as { id: string; title: string }[];
     const release = tasks.find((t) => t.title === 'Release notes for 0.1');
     assert.ok(release);
     await ui.server.api('PUT', `/api/tasks/${release.id}`, { priority: 'critical' });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { installCardDrag } from '../dnd/cardDrag';
+import { installColumnDrag } from '../dnd/columnDrag';
 import { DELETED_STATUS, filterIsActive, type Column } from '../types';
 import { ColumnMenu } from './ColumnMenu';
 import { ColumnView } from './ColumnView';
@@ -16,6 +17,7 @@ export function BoardView() {
   const { board, settings, order, tasks, matches, labels, drop, quickAddStatus } = state;
 
   useEffect(() => (boardEl.current ? installCardDrag(boardEl.current, ctrl) : undefined), [ctrl]);
+  useEffect(() => (boardEl.current ? installColumnDrag(boardEl.current, ctrl) : undefined), [ctrl]);
 
   const toggleMinimized = useCallback(
     (columnId: string) => {

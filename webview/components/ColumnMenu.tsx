@@ -1,15 +1,18 @@
 import { useState } from 'preact/hooks';
-import { useController } from '../context';
+import { useAppState, useController } from '../context';
+import { shiftColumn } from '../state/columnActions';
 import type { Column } from '../types';
 import { ColorPicker } from './ColorPicker';
 import { ConfirmButton } from './ConfirmButton';
 import { Icon } from './Icon';
 import { Popover } from './Popover';
 
-/** Rename, recolor and delete a column. The server decides; a refusal shows its message. */
+/** Rename, recolor, move and delete a column. The server decides; a refusal shows its message. */
 export function ColumnMenu({ column, cardCount }: { column: Column; cardCount: number }) {
   const ctrl = useController();
   const [name, setName] = useState(column.name);
+  const ids = useAppState().board?.columns.map((c) => c.id) ?? [];
+  const index = ids.indexOf(column.id);
 
   async function save(patch: { name?: string; color?: string }) {
     const boardId = ctrl.state.boardId;
@@ -44,6 +47,15 @@ export function ColumnMenu({ column, cardCount }: { column: Column; cardCount: n
           </form>
           <div class="menu-label">Color</div>
           <ColorPicker label="Column color" value={column.color} onChange={(color) => void save({ color })} />
+          <div class="menu-label">Position (or drag the column by its header)</div>
+          <div class="menu-row-buttons">
+            <button type="button" class="btn btn-sm" disabled={index <= 0} onClick={() => void shiftColumn(ctrl, column.id, -1)}>
+              ← Move left
+            </button>
+            <button type="button" class="btn btn-sm" disabled={index < 0 || index >= ids.length - 1} onClick={() => void shiftColumn(ctrl, column.id, 1)}>
+              Move right →
+            </button>
+          </div>
           <div class="menu-divider" />
           <ConfirmButton
             question={cardCount ? `${cardCount} card(s) inside.` : 'Delete this column?'}
