@@ -106,3 +106,17 @@ export async function kanbanOutputLines(server: CodeServer): Promise<string[]> {
   await walk(path.join(server.dirs.userData, 'logs'));
   return found;
 }
+
+/**
+ * When the editor began activating this extension (the extension host logs it, in local time,
+ * before it loads the bundle): with the "activated in" line this gives activation including load.
+ */
+export async function activationStartedAt(server: CodeServer): Promise<Date | null> {
+  const entries = await fs.readdir(path.join(server.dirs.userData, 'logs'), { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries.filter((e) => e.isFile() && e.name === 'remoteexthost.log')) {
+    const text = await fs.readFile(path.join(entry.parentPath, entry.name), 'utf8');
+    const match = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3}) \[info\] ExtensionService#_doActivateExtension repo-kanban\.kanban-board-service\b/m.exec(text);
+    if (match) return new Date(`${match[1]}T${match[2]}`);
+  }
+  return null;
+}
