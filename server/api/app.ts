@@ -3,7 +3,7 @@ import cors from 'cors';
 import type { Workspace } from '../service/workspace';
 import { errorHandler, sendError } from './errors';
 import { hostGuard } from './hostGuard';
-import type { RouteDef } from './route';
+import type { RouteDef, SerializedAnswer } from './route';
 import { executeRoute } from './execute';
 import { bearerCredential } from '../auth/gate';
 import { allRoutes } from './routes';
@@ -33,12 +33,33 @@ function handlerFor(ws: Workspace, route: RouteDef) {
       };
       const outcome = await executeRoute(ws, route, call);
       if ('raw' in outcome) return await outcome.raw.send(res);
+      if ('serialized' in outcome) return sendSerialized(req, res, outcome.serialized);
       if (outcome.status === 204) res.status(204).end();
       else res.status(outcome.status).json({ ok: true, data: outcome.data });
     } catch (error) {
       sendError(res, error);
     }
   };
+}
+
+/** A kept answer: sent as its bytes, or 304 when the client already holds them. */
+function sendSerialized(req: Request, res: Response, answer: SerializedAnswer): void {
+  res.set('Content-Type', 'application/json; charset=utf-8');
+  res.set('ETag', answer.etag);
+  if (matchesEtag(req.headers['if-none-match'], answer.etag)) res.status(304).end();
+  else res.status(200).send(answer.body);
+}
+
+/**
+ * If-None-Match as an origin server evaluates it (RFC 9110 13.1.2, weak comparison). Express's
+ * req.fresh also gives up on `Cache-Control: no-cache`, which fetch() adds to every conditional
+ * request; that directive is for caches on the way, not for the origin.
+ */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
 export function createApp(ws: Workspace, options: AppOptions = {}): Express {

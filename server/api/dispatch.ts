@@ -64,6 +64,7 @@ export class Dispatcher {
           if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };
           return { status: 200, body: { ok: true, data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') } } };
         }
+        if ('serialized' in outcome) return { status: 200, body: { ok: true, data: outcome.serialized.data() } };
         return { status: outcome.status, body: outcome.status === 204 ? null : { ok: true, data: outcome.data } };
       }
       return { status: 404, body: { ok: false, error: `no API route ${request.method.toUpperCase()} ${pathname}` } };

@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '../core/errors';
 import { isValidSlugId } from '../core/ids';
 import type { Workspace } from '../service/workspace';
-import { RawResponse, type RequestContext, type RouteDef } from './route';
+import { RawResponse, SerializedAnswer, type RequestContext, type RouteDef } from './route';
 import { parseMetaQuery, parseQuery, validateBody } from './validation';
 import { authorize } from '../auth/gate';
 import { currentIdentityProvider } from '../auth/currentProvider';
@@ -16,7 +16,7 @@ export interface RouteCall {
   credential: Credential | null;
 }
 
-export type RouteOutcome = { status: number; data: unknown } | { status: number; raw: RawResponse };
+export type RouteOutcome = { status: number; data: unknown } | { status: number; raw: RawResponse } | { status: number; serialized: SerializedAnswer };
 
 function resolveBoard(ws: Workspace, route: RouteDef, params: Record<string, string>): string {
   const boardId = params.boardId;
@@ -46,5 +46,6 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
   };
   const result = await route.handle(ctx);
   if (result instanceof RawResponse) return { status: 200, raw: result };
+  if (result instanceof SerializedAnswer) return { status: 200, serialized: result };
   return { status: route.success ?? 200, data: result === undefined ? null : result };
 }

@@ -35,6 +35,19 @@ export class RawResponse {
   ) {}
 }
 
+/**
+ * A success answer already serialized as the whole envelope (`{"ok":true,"data":...}`), with an
+ * ETag naming these bytes, so HTTP sends it as is and answers 304 to a matching If-None-Match.
+ * `data` gives the value for hosts that pass objects (the VS Code webview bridge).
+ */
+export class SerializedAnswer {
+  constructor(
+    readonly body: Buffer,
+    readonly etag: string,
+    readonly data: () => unknown,
+  ) {}
+}
+
 export interface RouteDef {
   method: Method;
   /** OpenAPI-style path under /api, e.g. `/tasks/{id}`. */

@@ -11,6 +11,7 @@ import { isIsoDate } from './validate';
 export class CardStates {
   private byCard = new Map<string, Map<string, CardStateRecord>>();
   private lastStampMs = 0;
+  private changes = 0;
 
   constructor(public store: CardStateStore) {}
 
@@ -23,9 +24,16 @@ export class CardStates {
     return new Date(this.lastStampMs).toISOString();
   }
 
+  /** Grows with every change of any record; read caches compare it to know they are current. */
+  get version(): number {
+    return this.changes;
+  }
+
   async load(): Promise<void> {
+    const records = await this.store.loadAll();
     this.byCard.clear();
-    for (const record of await this.store.loadAll()) this.recordsOf(record.cardId).set(record.actor, record);
+    for (const record of records) this.recordsOf(record.cardId).set(record.actor, record);
+    this.changes++;
   }
 
   private recordsOf(cardId: string): Map<string, CardStateRecord> {
@@ -51,6 +59,7 @@ export class CardStates {
     const records = this.recordsOf(card.id);
     const record: CardStateRecord = { ...(records.get(actor) ?? { cardId: card.id, actor }), boardId: card.boardId, ...change };
     records.set(actor, record);
+    this.changes++;
     await this.store.save(record);
     return record;
   }
@@ -81,6 +90,7 @@ export class CardStates {
 
   async forget(card: Card): Promise<void> {
     this.byCard.delete(card.id);
+    this.changes++;
     await this.store.removeCard(card.boardId, card.id);
   }
 

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
-import { taskView } from './views';
+import { taskView, taskViewJson } from './views';
 import type { Workspace } from './workspace';
 
 /** Find a card on a board by exact id, else unique prefix, else unique substring. */
@@ -60,7 +60,14 @@ function labelsInGroup(ws: Workspace, group: string): Set<string> {
   return new Set(Object.entries(ws.config.labels).filter(([, d]) => d.group?.toLowerCase() === wanted).map(([name]) => name));
 }
 
-export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): TaskView[] {
+/** A card a list answers with, and its place in its column when already known. */
+interface Selected {
+  card: Card;
+  position?: number;
+}
+
+/** The cards a list query answers with, in answer order (column order, or fuse score order). */
+function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): Selected[] {
   if (query.priority && !PRIORITIES.includes(query.priority)) return [];
   const parsed = parseQuery(query.q ?? '');
   const metaFilters = [...(query.meta ?? []), ...parsed.meta];
@@ -76,13 +83,24 @@ export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): Tas
       .search(parsed.text)
       .map((result) => result.item.card)
       .filter((card) => allowed.has(card.status) && keep(card))
-      .map((card) => taskView(ws, card, { actor: query.actor }));
+      .map((card) => ({ card }));
   }
-  const views: TaskView[] = [];
+  const selected: Selected[] = [];
   for (const status of statuses) {
     ws.index.column(boardId, status).forEach((card, position) => {
-      if (keep(card) && exactTextMatch(card, parsed.text)) views.push(taskView(ws, card, { position, actor: query.actor }));
+      if (keep(card) && exactTextMatch(card, parsed.text)) selected.push({ card, position });
     });
   }
-  return views;
+  return selected;
+}
+
+export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): TaskView[] {
+  return selectTasks(ws, boardId, query).map(({ card, position }) => taskView(ws, card, { position, actor: query.actor }));
+}
+
+/** The same answer as `JSON.stringify(listTasks(...))`, assembled from per-card JSON kept between reads. */
+export function listTasksJson(ws: Workspace, boardId: string, query: TaskQuery): string {
+  const actor = query.actor ?? 'default';
+  const parts = selectTasks(ws, boardId, query).map(({ card, position }) => taskViewJson(ws, card, position ?? ws.index.positionOf(card), actor));
+  return `[${parts.join(',')}]`;
 }

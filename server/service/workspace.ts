@@ -15,6 +15,7 @@ import type { IdentityProvider } from '../auth/identity';
 import type { AuthHealth } from '../auth/gate';
 import { loadIdentityProvider } from '../auth/loadProvider';
 import { taskView } from './views';
+import { ReadCache } from './readCache';
 
 export interface WorkspaceOptions {
   root: string;
@@ -30,6 +31,8 @@ export interface WorkspaceOptions {
 export class Workspace {
   readonly events = new EventBus();
   readonly index = new CardIndex();
+  /** Serialized answers of repeated list reads, valid until the index, card state or config changes. */
+  readonly readCache = new ReadCache();
   invalidFiles: InvalidFile[] = [];
   /** The card a board UI opened last (GET /tasks/active). */
   activeTask: { boardId: string; id: string } | null = null;

@@ -1,8 +1,8 @@
 import { PRIORITIES, type TaskView } from '../../core/model';
-import { listTasks, resolveCard } from '../../service/taskQueries';
+import { listTasks, listTasksJson, resolveCard, type TaskQuery } from '../../service/taskQueries';
 import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask } from '../../service/tasks';
 import { taskView } from '../../service/views';
-import { defineRoutes, type QueryParam, type RequestContext } from '../route';
+import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
 import { moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
 
 const listQuery: QueryParam[] = [
@@ -16,9 +16,9 @@ const listQuery: QueryParam[] = [
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
 ];
 
-function list(ctx: RequestContext) {
+function listQueryOf(ctx: RequestContext): TaskQuery {
   const q = ctx.query;
-  return listTasks(ctx.ws, ctx.boardId, {
+  return {
     q: q.q as string | undefined,
     fuzzy: q.fuzzy as boolean | undefined,
     status: q.status as string | undefined,
@@ -29,7 +29,15 @@ function list(ctx: RequestContext) {
     includeDeleted: q.includeDeleted as boolean | undefined,
     meta: ctx.metaQuery.map((m) => ({ path: m.field.split('.'), value: m.value })),
     actor: ctx.actor,
-  });
+  };
+}
+
+/** Lists are the heaviest answers and are read far more often than cards change: kept serialized. */
+function list(ctx: RequestContext) {
+  const query = listQueryOf(ctx);
+  const key = JSON.stringify([ctx.boardId, query]);
+  const answer = ctx.ws.readCache.answer(ctx.ws, key, () => `{"ok":true,"data":${listTasksJson(ctx.ws, ctx.boardId, query)}}`);
+  return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query));
 }
 
 /** Updates count as the actor's activity, which makes the card unread for everyone else. */

@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Workspace } from './workspace';
+
+/** A serialized success answer and the ETag that names exactly these bytes. */
+export interface CachedAnswer {
+  body: Buffer;
+  etag: string;
+}
+
+interface Entry extends CachedAnswer {
+  stamp: string;
+}
+
+/** Kept answers; a board list at 10,000 cards is about 7 MB, so only a few are kept. */
+const MAX_ENTRIES = 8;
+const MAX_BYTES = 48 * 1024 * 1024;
+
+/** Small ids for objects that are replaced, never changed in place (the config, the card store). */
+const generations = new WeakMap<object, number>();
+let nextGeneration = 1;
+
+function generationOf(value: object): number {
+  let generation = generations.get(value);
+  if (generation === undefined) generations.set(value, (generation = nextGeneration++));
+  return generation;
+}
+
+/**
+ * Serialized answers of repeated reads (GET /tasks with the same board, actor and query), valid
+ * while nothing they depend on changed. Rather than every mutation path remembering to drop it,
+ * an entry carries a stamp of everything a list reads: the card index version (API writes, the
+ * file watcher, store change feeds, migrations and reloads all go through the index), the card
+ * state version (open, read, activity), and the identity of the config and of the card store
+ * (both are replaced, never edited in place). Any difference and the entry is rebuilt.
+ */
+export class ReadCache {
+  private entries = new Map<string, Entry>();
+  private bytes = 0;
+  /** ETags from an earlier run of the server must never match: versions restart at zero. */
+  private readonly run = randomBytes(6).toString('hex');
+
+  private stampOf(ws: Workspace): string {
+    return `${ws.index.version}.${ws.cardStates.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
+  }
+
+  /** The kept answer for `key`, or a fresh one made by `build` (and kept). */
+  answer(ws: Workspace, key: string, build: () => string): CachedAnswer {
+    const stamp = this.stampOf(ws);
+    const held = this.entries.get(key);
+    if (held && held.stamp === stamp) {
+      // Most recently used last, so eviction takes the oldest.
+      this.entries.delete(key);
+      this.entries.set(key, held);
+      return held;
+    }
+    if (held) this.drop(key, held);
+    const body = Buffer.from(build(), 'utf8');
+    const entry: Entry = { body, stamp, etag: `"${this.run}-${stamp}-${keyHash(key)}"` };
+    this.entries.set(key, entry);
+    this.bytes += body.length;
+    this.evict(stamp);
+    return entry;
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
+  }
+
+  /** Stale entries first, then the least recently used, until within the limits. */
+  private evict(stamp: string): void {
+    for (const [key, entry] of this.entries) if (entry.stamp !== stamp) this.drop(key, entry);
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= MAX_ENTRIES && (this.bytes <= MAX_BYTES || this.entries.size === 1)) break;
+      this.drop(key, entry);
+    }
+  }
+}
+
+/** The same query as another caller (another actor) must not share an ETag: the key is part of it. */
+function keyHash(key: string): string {
+  return createHash('sha1').update(key).digest('hex').slice(0, 12);
+}
