@@ -25,6 +25,7 @@ export class Api {
     if (status === 204) return undefined as T;
     const envelope = answer as { ok?: boolean; data?: T; error?: string } | null;
     if (status >= 200 && status < 300 && envelope?.ok !== false) return envelope?.data as T;
+    if (status === 403) throw new ApiError(`Your role cannot do this: ${envelope?.error ?? 'forbidden'}`, status);
     throw new ApiError(envelope?.error ?? `The request failed (${status}).`, status);
   }
 
@@ -66,8 +67,8 @@ export class Api {
   deleteTask = (boardId: string, id: string) => this.call<TaskView>('DELETE', this.task(boardId, id));
   deleteTaskPermanently = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/permanent`);
   markOpened = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/open`);
-
   markRead = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/read`, {});
+
   listComments = (boardId: string, id: string) => this.call<Comment[]>('GET', `${this.task(boardId, id)}/comments`);
   addComment = (boardId: string, id: string, author: string, content: string) =>
     this.call<Comment>('POST', `${this.task(boardId, id)}/comments`, { author, content });

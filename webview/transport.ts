@@ -39,6 +39,11 @@ export interface Transport {
   saveState(state: Record<string, unknown>): void;
   /** Which host this is: styles follow the editor theme in `vscode`. */
   readonly host: 'browser' | 'vscode';
+  /**
+   * Hosts that carry a credential (the browser) call `ask` when the server answers 401, with the
+   * server's message; `ask` resolves with a token to retry with, or null to give up.
+   */
+  onAuthRequired?(ask: (message: string) => Promise<string | null>): void;
 }
 
 /** The shape of the global VS Code puts into webviews. */

@@ -3,6 +3,7 @@ import { useAppState, useController } from '../context';
 import { installShortcuts } from '../keyboard';
 import { BoardView } from './BoardView';
 import { Panels } from './Panels';
+import { TokenPrompt } from './panels/TokenPrompt';
 import { Toasts } from './Toasts';
 import { TopBar } from './TopBar';
 
@@ -54,6 +55,7 @@ export function App() {
       {loaded ? <BoardView /> : !loadError && <div class="board-loading" aria-busy="true">Loading board…</div>}
       <Panels />
       <Toasts />
+      <TokenPrompt />
       <div id="live-region" class="visually-hidden" aria-live="polite" />
     </div>
   );

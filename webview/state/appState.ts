@@ -40,6 +40,8 @@ export interface AppState extends TaskSet {
   toasts: Toast[];
   theme: ThemeChoice;
   drop: DropTarget | null;
+  /** The server asked for a token (401): its message, shown in the token prompt. */
+  authPrompt: { message: string } | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -76,5 +78,6 @@ export function initialState(theme: ThemeChoice): AppState {
     toasts: [],
     theme,
     drop: null,
+    authPrompt: null,
   };
 }

@@ -3,6 +3,7 @@ import type { EventMessage } from '../protocol';
 import type { Transport } from '../transport';
 import { filterIsActive, type TaskFilter } from '../types';
 import { initialState, type AppState, type ThemeChoice, type Toast } from './appState';
+import { installAuthPrompt } from './authPrompt';
 import { applyEvent } from './liveEvents';
 import { taskSetFrom } from './placement';
 import { Store } from './store';
@@ -29,12 +30,15 @@ export class BoardController {
   private loadsInFlight = 0;
   private heldEvents: EventMessage[] = [];
   private persisted: Record<string, unknown>;
+  /** Hands the token the user typed into the prompt back to the transport. */
+  readonly auth: { submit(token: string): void };
 
   constructor(readonly transport: Transport) {
     this.api = new Api(transport);
     this.persisted = transport.loadState();
     const theme = (['light', 'dark'] as const).find((t) => t === this.persisted.theme) ?? 'auto';
     this.store = new Store(initialState(theme));
+    this.auth = installAuthPrompt(this);
   }
 
   get state(): AppState {
