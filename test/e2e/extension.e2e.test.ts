@@ -1,19 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { KanbanService } from '../../extension/service/kanbanService';
 import { findFreePort } from '../../extension/server/freePort';
-import { activationStartedAt, extensionHostRssMb, kanbanOutputLines, METRICS_FILE, startCodeServer, type CodeServer } from './helpers/codeServer';
+import { activationStartedAt, extensionHostRssMb, kanbanOutputLines, METRICS_FILE, startCodeServer, TempDirs, type CodeServer } from './helpers/codeServer';
 import { boardFrame, cardIn, closeWorkbench, dragCardTo, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
 
 const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
 
-async function seedWorkspace(titles: string[]): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-ws-'));
+async function seedWorkspace(temp: TempDirs, titles: string[]): Promise<string> {
+  const folder = await temp.make('kanban-e2e-ws-');
   const service = await KanbanService.open(folder);
   for (const title of titles) {
     const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: `# ${title}\n`, status: 'todo' } });
@@ -41,17 +40,29 @@ describe('the extension in a real VS Code (code-server)', function () {
   let page: Page;
   let board: Frame;
 
+  const temp = new TempDirs();
+
   before(async () => {
-    scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-'));
-    folder = await seedWorkspace(['Write the docs', 'Fix the login bug', 'Ship the release']);
-    apiPort = await findFreePort('127.0.0.1');
-    server = await startCodeServer(scratch, folder, { 'kanban.server.port': apiPort });
-    ({ browser, page } = await openWorkbench(server.url));
+    try {
+      scratch = await temp.make('kanban-e2e-');
+      folder = await seedWorkspace(temp, ['Write the docs', 'Fix the login bug', 'Ship the release']);
+      apiPort = await findFreePort('127.0.0.1');
+      server = await startCodeServer(scratch, folder, { 'kanban.server.port': apiPort });
+      ({ browser, page } = await openWorkbench(server.url));
+    } catch (error) {
+      temp.failed = true;
+      throw error;
+    }
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state !== 'passed') temp.failed = true;
   });
 
   after(async () => {
     if (page) await closeWorkbench(browser, page);
     await server?.stop();
+    await temp.cleanUp();
   });
 
   it('when Open Board runs from the palette, then the cards of the workspace render in the webview', async () => {
@@ -110,8 +121,9 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
   this.timeout(240_000);
 
   it('when a 1,000-card board opens, then it renders and the activation time and memory are recorded', async () => {
-    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-big-'));
-    const folder = await seedWorkspace(Array.from({ length: 1000 }, (_, i) => `Card number ${i + 1}`));
+    const temp = new TempDirs();
+    const scratch = await temp.make('kanban-e2e-big-');
+    const folder = await seedWorkspace(temp, Array.from({ length: 1000 }, (_, i) => `Card number ${i + 1}`));
     const server = await startCodeServer(scratch, folder, {});
     const { browser, page } = await openWorkbench(server.url);
     try {
@@ -151,9 +163,13 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
       mkdirSync(path.dirname(METRICS_FILE), { recursive: true });
       writeFileSync(METRICS_FILE, `${JSON.stringify(result, null, 2)}\n`);
       console.log(`      e2e metrics (${path.relative(process.cwd(), METRICS_FILE)}): ${JSON.stringify(result)}`);
+    } catch (error) {
+      temp.failed = true;
+      throw error;
     } finally {
       await closeWorkbench(browser, page);
       await server.stop();
+      await temp.cleanUp();
     }
   });
 });

@@ -1,16 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { KanbanService } from '../../extension/service/kanbanService';
-import { startCodeServer, type CodeServer } from './helpers/codeServer';
+import { startCodeServer, TempDirs, type CodeServer } from './helpers/codeServer';
 import { boardFrame, cardIn, closeWorkbench, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
 
 /** A workspace with two cards whose .kanban.json turns on the token identity provider. */
-async function guardedWorkspace(editorToken: string): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-auth-'));
+async function guardedWorkspace(temp: TempDirs, editorToken: string): Promise<string> {
+  const folder = await temp.make('kanban-e2e-auth-');
   const service = await KanbanService.open(folder);
   for (const title of ['Rotate the keys', 'Audit the logs']) {
     const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: `# ${title}\n`, status: 'todo' } });
@@ -36,15 +35,27 @@ describe('the extension in a real VS Code with auth on (SecretStorage token)', f
   let browser: Browser;
   let page: Page;
 
+  const temp = new TempDirs();
+
   before(async () => {
-    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-e2e-auth-run-'));
-    server = await startCodeServer(scratch, await guardedWorkspace(token), {});
-    ({ browser, page } = await openWorkbench(server.url));
+    try {
+      const scratch = await temp.make('kanban-e2e-auth-run-');
+      server = await startCodeServer(scratch, await guardedWorkspace(temp, token), {});
+      ({ browser, page } = await openWorkbench(server.url));
+    } catch (error) {
+      temp.failed = true;
+      throw error;
+    }
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state !== 'passed') temp.failed = true;
   });
 
   after(async () => {
     if (page) await closeWorkbench(browser, page);
     await server?.stop();
+    await temp.cleanUp();
   });
 
   it('when the board needs a token, then Set Token asks for it in a password box and the board loads with it', async () => {

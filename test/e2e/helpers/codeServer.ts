@@ -1,5 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { findFreePort } from '../../../extension/server/freePort';
@@ -119,4 +120,28 @@ export async function activationStartedAt(server: CodeServer): Promise<Date | nu
     if (match) return new Date(`${match[1]}T${match[2]}`);
   }
   return null;
+}
+
+/**
+ * Temporary folders of one suite (workspaces, editor state). Removed after a passing suite; kept
+ * after a failure, where code-server.log and the editor logs explain what went wrong.
+ */
+export class TempDirs {
+  private dirs: string[] = [];
+  failed = false;
+
+  async make(prefix: string): Promise<string> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  async cleanUp(): Promise<void> {
+    const dirs = this.dirs.splice(0);
+    if (this.failed) {
+      console.log(`      kept for inspection: ${dirs.join(' ')}`);
+      return;
+    }
+    await Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+  }
 }
