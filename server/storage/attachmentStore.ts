@@ -28,5 +28,7 @@ export interface AttachmentStore {
   removeAll(card: CardRef): Promise<void>;
   /** Carry payloads to another card location (transfer between boards). */
   move(from: CardRef, to: CardRef, filenames: string[]): Promise<void>;
+  /** Provider details for /api/storage (database file, bucket, endpoint...), never secrets. */
+  describe?(): Record<string, unknown>;
   close(): Promise<void>;
 }

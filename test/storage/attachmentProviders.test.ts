@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import { listFiles, startTestServer, type TestServer } from '../helpers/testServer';
+import { RecordingSocket } from '../helpers/wsClient';
 import { createTask, okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
 import { startTestS3, withEnv, type TestS3 } from './helpers/s3';
@@ -152,8 +153,11 @@ describe('attachment.storage s3: settings and start-up', function () {
       const card = await createTask(kanban, 'Configured');
       okData(await upload(kanban, card.id, [{ name: 'c.txt', data: Buffer.from('config') }]));
       assert.deepEqual(await server.keys(), [`default/${card.id}/c.txt`]);
-      const storage = okData(await kanban.api('GET', '/api/storage'));
-      assert.equal(storage.attachment.provider, 's3');
+      const { attachment } = okData(await kanban.api('GET', '/api/storage'));
+      assert.deepEqual(
+        [attachment.provider, attachment.bucket, attachment.region, attachment.endpoint, attachment.forcePathStyle],
+        ['s3', server.bucket, 'eu-west-1', server.endpoint, true],
+      );
     } finally {
       await kanban.close();
     }
@@ -208,5 +212,64 @@ describe('attachment.storage s3: settings and start-up', function () {
     const message = await startFailure({ accessKeyId: 'AKIA', secretAccessKey: 'x' });
     assert.match(message, /credentials are never read from \.kanban\.json/);
     assert.match(message, /options\.accessKeyId/);
+  });
+});
+
+describe('attachment.storage s3: secrets stay in the environment', function () {
+  this.timeout(30_000);
+  // Distinctive values, so finding one anywhere cannot be a coincidence.
+  const tag = randomBytes(6).toString('hex');
+  const credentials = { accessKeyId: `AKIAKANBAN${tag.toUpperCase()}`, secretAccessKey: `kanban-secret-${tag}` };
+  const sessionToken = `kanban-session-${tag}`;
+  const secrets = [credentials.accessKeyId, credentials.secretAccessKey, sessionToken];
+  let s3Server: TestS3;
+  let kanban: TestServer | undefined;
+  let restoreEnv: () => void = () => undefined;
+
+  beforeEach(async () => {
+    s3Server = await startTestS3(credentials);
+    restoreEnv = withEnv({ ...s3Server.env, AWS_SESSION_TOKEN: sessionToken });
+  });
+  afterEach(async () => {
+    await kanban?.close();
+    kanban = undefined;
+    restoreEnv();
+    await s3Server.close();
+  });
+
+  it('when credentials are set in the environment and files go through S3, then no response, event or workspace file contains them', async () => {
+    kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: { region: 'eu-central-1' } } }) });
+    const server = kanban;
+    const socket = await RecordingSocket.connect(`${server.url.replace(/^http/, 'ws')}/ws`);
+    const seen: string[] = [];
+    const call = async (method: string, urlPath: string, body?: unknown) => {
+      const answer = await server.api(method, urlPath, body);
+      seen.push(JSON.stringify(answer.body), JSON.stringify([...answer.headers]));
+      return answer;
+    };
+    try {
+      const card = okData(await call('POST', '/api/tasks', { content: '# Secret-free\n' }), 201);
+      okData(await call('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'a.txt', data: Buffer.from('through s3').toString('base64') }] }));
+      assert.equal(await s3Server.objectExists(`default/${card.id}/a.txt`), true, 'the upload reached S3 with the environment credentials');
+      const download = await fetch(`${server.url}/api/tasks/${card.id}/attachments/a.txt`);
+      seen.push(await download.text(), JSON.stringify([...download.headers]));
+      okData(await call('PUT', '/api/settings', { compactMode: true }));
+      for (const route of ['/api/storage', '/api/workspace', '/api/card-state/status', '/api/auth', `/api/tasks/${card.id}`, '/api/docs/json']) await call('GET', route);
+      okData(await call('DELETE', `/api/tasks/${card.id}/attachments/a.txt`));
+      await socket.waitFor((m) => m.event === 'attachment.removed');
+      const storage = okData(await call('GET', '/api/storage'));
+      assert.equal(storage.attachment.provider, 's3');
+      seen.push(...socket.messages.map((m) => JSON.stringify(m)));
+    } finally {
+      socket.socket.close();
+    }
+    for (const file of await listFiles(server.root)) seen.push(await fs.readFile(path.join(server.root, file), 'latin1'));
+    assert.ok(seen.some((text) => text.includes('attachment.added')), 'the events were collected');
+    for (const secret of secrets) {
+      const leaks = seen.filter((text) => text.includes(secret));
+      assert.deepEqual(leaks, [], `${secret} leaked`);
+    }
+    const config = JSON.parse(await fs.readFile(path.join(server.root, '.kanban.json'), 'utf8'));
+    assert.deepEqual(config.plugins['attachment.storage'], { provider: 's3', options: { region: 'eu-central-1' } }, 'the provider entry is kept as written');
   });
 });

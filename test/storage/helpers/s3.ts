@@ -16,7 +16,18 @@ const S3rver = require('s3rver') as S3rverConstructor;
 
 export const TEST_BUCKET = 'kanban-attachments';
 /** s3rver accepts this key pair (its documented defaults). */
-const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const DEFAULT_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+interface S3rverAccounts {
+  DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void };
+}
+
+/** Make s3rver accept another key pair (its account registry is process-wide). */
+function allowCredentials(credentials: { accessKeyId: string; secretAccessKey: string }): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const accounts = require('s3rver/lib/models/account') as S3rverAccounts;
+  accounts.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
+}
 
 export interface TestS3 {
   endpoint: string;
@@ -29,13 +40,17 @@ export interface TestS3 {
   close(): Promise<void>;
 }
 
-/** A real S3-compatible server (s3rver) on loopback with one bucket, storing under a temp folder. */
-export async function startTestS3(): Promise<TestS3> {
+/**
+ * A real S3-compatible server (s3rver) on loopback with one bucket, storing under a temp folder.
+ * `credentials` picks the key pair the service gets in its environment (s3rver's default otherwise).
+ */
+export async function startTestS3(credentials = DEFAULT_CREDENTIALS): Promise<TestS3> {
+  if (credentials !== DEFAULT_CREDENTIALS) allowCredentials(credentials);
   const directory = await makeTempDir('kanban-s3-');
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: TEST_BUCKET }] });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
-  const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: CREDENTIALS });
+  const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials });
   return {
     endpoint,
     bucket: TEST_BUCKET,
@@ -44,8 +59,8 @@ export async function startTestS3(): Promise<TestS3> {
       SVC_S3_ENDPOINT: endpoint,
       SVC_S3_FORCE_PATH_STYLE: 'true',
       SVC_S3_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     },
     client,
     async objectExists(key) {
