@@ -6,7 +6,7 @@ import { currentIdentityProvider } from '../auth/currentProvider';
 export function describeStorage(ws: Workspace) {
   return {
     card: { provider: ws.store.provider, ...(ws.store.describe?.() ?? {}) },
-    attachment: { provider: ws.attachments.provider },
+    attachment: { provider: ws.attachments.provider, ...(ws.attachments.describe?.() ?? {}) },
     webhook: { provider: 'built-in', deliveryQueue: '.kanban/.state/webhooks' },
     cardState: { provider: ws.cardStates.store.provider },
     filesystem: { kanbanDir: ws.kanbanDir, configPath: ws.configPath, watch: ws.watching },
