@@ -163,6 +163,29 @@ describe('attachment.storage s3: settings and start-up', function () {
     }
   });
 
+  it('when the region is only in AWS_REGION, then the provider uses it', async () => {
+    restoreEnv = withEnv({ ...server.env, SVC_S3_REGION: undefined, AWS_REGION: 'ap-south-1', AWS_DEFAULT_REGION: undefined });
+    const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: {} } }) });
+    try {
+      assert.equal(okData(await kanban.api('GET', '/api/storage')).attachment.region, 'ap-south-1');
+    } finally {
+      await kanban.close();
+    }
+  });
+
+  it('when SVC_S3_BUCKET and the config both name a bucket, then the environment wins', async () => {
+    restoreEnv = withEnv(server.env);
+    const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: { bucket: 'bucket-from-config' } } }) });
+    try {
+      const card = await createTask(kanban, 'Env bucket');
+      okData(await upload(kanban, card.id, [{ name: 'e.txt', data: Buffer.from('env') }]));
+      assert.deepEqual(await server.keys(), [`default/${card.id}/e.txt`]);
+      assert.equal(okData(await kanban.api('GET', '/api/storage')).attachment.bucket, server.bucket);
+    } finally {
+      await kanban.close();
+    }
+  });
+
   it('when the service writes .kanban.json, then no credential or secret ends up in it', async () => {
     restoreEnv = withEnv(server.env);
     const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: {} } }) });

@@ -22,9 +22,13 @@ for (const providerName of CARD_PROVIDERS) {
       await provider?.cleanup();
     });
 
-    it('when the storage is asked for, then it names this provider', async () => {
+    it('when the storage and the workspace are asked for, then both name this provider', async () => {
       const storage = okData(await server.api('GET', '/api/storage'));
       assert.equal(storage.card.provider, providerName);
+      const workspace = okData(await server.api('GET', '/api/workspace'));
+      assert.deepEqual(workspace.providers.card, storage.card);
+      await createTask(server, 'Counted');
+      assert.equal(okData(await server.api('GET', '/api/workspace')).cardCount, 1);
     });
 
     it('when a card with every field is created, then after a restart it reads back exactly the same', async () => {

@@ -85,6 +85,7 @@ describe('storage migration between Markdown and SQLite', function () {
       { from: 'markdown', to: 'sqlite', sqlitePath: '.kanban/kanban.db', cards: 6, comments: 2, attachments: 1, boards: { default: 4, ops: 2 } },
     );
     assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'sqlite');
+    assert.equal(okData(await server.api('GET', '/api/workspace')).providers.card.provider, 'sqlite');
     assert.deepEqual(await snapshot(server), before);
     assert.deepEqual(await markdownFiles(server), filesBefore, 'the Markdown files stay in place as a backup');
     const config = JSON.parse(await configText(server));
@@ -129,6 +130,7 @@ describe('storage migration between Markdown and SQLite', function () {
     assert.equal(result.cards, 6);
     assert.match(result.movedAside, /^\.kanban\/backups\/markdown-/);
     assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'markdown');
+    assert.equal(okData(await server.api('GET', '/api/workspace')).providers.card.provider, 'markdown');
     assert.deepEqual(await snapshot(server), current);
     const files = await markdownFiles(server);
     assert.equal(files.length, 6);
@@ -138,6 +140,8 @@ describe('storage migration between Markdown and SQLite', function () {
     assert.equal(JSON.parse(await configText(server)).plugins?.['card.storage'], undefined);
     assert.ok(await exists(path.join(server.root, '.kanban', 'kanban.db')), 'the database stays as a backup');
     assert.ok(await exists(path.join(server.root, result.movedAside, 'boards', 'default', 'review', `${ids[1]}.md`)), 'stale files are moved aside, not deleted');
+    const attachment = await fetch(`${server.url}/api/tasks/${ids[2]}/attachments/plan.txt`);
+    assert.equal(await attachment.text(), 'the plan', 'the attachment still downloads after the way back');
 
     await server.restart();
     assert.deepEqual(await snapshot(server), current);

@@ -72,6 +72,15 @@ describe('card.storage mysql: the database', function () {
     assert.equal(await fs.readFile(file, 'utf8'), 'local');
   });
 
+  it('when only database is set, then host, port, user and password default to a local server and TLS is off', async () => {
+    server = await startTestServer({ config: configWith({ 'card.storage': { provider: 'mysql', options: { database: database.name } } }) });
+    const card = await createTask(server, 'Defaults');
+    const { card: storage } = okData(await server.api('GET', '/api/storage'));
+    assert.deepEqual([storage.host, storage.port, storage.user, storage.ssl], ['127.0.0.1', 3306, 'root', false]);
+    const [row] = await database.query('SELECT id FROM kanban_cards WHERE id = ?', [card.id]);
+    assert.equal(row.id, card.id);
+  });
+
   it('when the storage is described, then host and database are shown and the password never is', async () => {
     const plugin = mysqlPlugin(database.name);
     plugin.options.password = '${KANBAN_TEST_EMPTY_PASSWORD}';
@@ -108,6 +117,25 @@ describe('card.storage mysql: start-up failures', function () {
     assert.match(message, /refused user "no_such_user_kanban"/);
     assert.match(message, /plugins\["card\.storage"\]\.options\.user/);
   });
+
+  it('when ssl is true and the server offers no TLS, then start-up fails naming the ssl setting', async () => {
+    // The MariaDB of these tests runs without TLS (have_ssl DISABLED), so asking for TLS must fail, not fall back.
+    const message = await startFailure(mysqlPlugin('kanban_tls', { ssl: true }));
+    assert.match(message, /card\.storage provider "mysql" cannot start: the MySQL server does not offer TLS/);
+    assert.match(message, /plugins\["card\.storage"\]\.options\.ssl/);
+  });
+
+  for (const [setting, value, cause] of [
+    ['ssl', 'yes please', /must be true, false or an object of TLS options/],
+    ['port', 'three', /must be a whole number from 1 to 65535/],
+    ['host', 42, /must be a string/],
+  ] as const) {
+    it(`when ${setting} is ${JSON.stringify(value)}, then start-up fails naming that setting`, async () => {
+      const message = await startFailure(mysqlPlugin('kanban_bad_option', { [setting]: value }));
+      assert.match(message, cause);
+      assert.match(message, new RegExp(`plugins\\["card\\.storage"\\]\\.options\\.${setting} in \\.kanban\\.json`));
+    });
+  }
 
   it('when the password names an unset environment variable, then start-up fails naming the variable', async () => {
     const message = await startFailure(mysqlPlugin('kanban_env', { password: '${KANBAN_TEST_UNSET_VARIABLE}' }));
