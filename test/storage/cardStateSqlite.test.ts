@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, exists, okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
+import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
 
 function stateRows(file: string): { card_id: string; actor: string; opened_at: string | null }[] {
   const db = new Database(file, { readonly: true });
@@ -15,7 +16,7 @@ function stateRows(file: string): { card_id: string; actor: string; opened_at: s
 }
 
 /** card.state sqlite with each kind of card storage: the state provider does not depend on where cards live. */
-const CASES: { cards: string; plugins: Record<string, unknown>; stateFile: string }[] = [
+const CASES: { cards: string; plugins: Record<string, unknown>; stateFile: string; mysql?: boolean }[] = [
   {
     cards: 'markdown',
     plugins: { 'card.state': { provider: 'sqlite', options: { sqlitePath: '.kanban/.state/state.db' } } },
@@ -26,17 +27,27 @@ const CASES: { cards: string; plugins: Record<string, unknown>; stateFile: strin
     plugins: { 'card.storage': { provider: 'sqlite', options: {} }, 'card.state': { provider: 'sqlite', options: {} } },
     stateFile: '.kanban/kanban.db',
   },
+  {
+    cards: 'mysql',
+    plugins: { 'card.state': { provider: 'sqlite', options: { sqlitePath: 'state.sqlite' } } },
+    stateFile: 'state.sqlite',
+    mysql: true,
+  },
 ];
 
-for (const { cards, plugins, stateFile } of CASES) {
+for (const { cards, plugins, stateFile, mysql } of CASES) {
   describe(`card.state sqlite with ${cards} cards`, function () {
     this.timeout(30_000);
     let server: TestServer;
+    let database: TestDatabase | undefined;
     beforeEach(async () => {
-      server = await startTestServer({ config: configWith(plugins) });
+      database = mysql ? await createTestDatabase() : undefined;
+      const cardStorage = database ? { 'card.storage': mysqlPlugin(database.name) } : {};
+      server = await startTestServer({ config: configWith({ ...plugins, ...cardStorage }) });
     });
     afterEach(async () => {
-      await server.close();
+      await server?.close();
+      await database?.drop();
     });
 
     it('when a card is opened, then the state is a row in the SQLite file and survives a restart', async () => {
@@ -50,6 +61,8 @@ for (const { cards, plugins, stateFile } of CASES) {
       assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).cardState, { open: true, unread: false });
       const status = okData(await server.api('GET', '/api/card-state/status'));
       assert.equal(status.provider, 'sqlite');
+      const storage = okData(await server.api('GET', '/api/storage'));
+      assert.deepEqual([storage.card.provider, storage.cardState.provider], [mysql ? 'mysql' : cards.split(' ')[0], 'sqlite']);
     });
 
     it('when a card moves to another board, then its state follows it', async () => {
