@@ -1,6 +1,5 @@
-import type Fuse from 'fuse.js';
 import type { Card } from './model';
-import { buildFuzzyIndex, fuzzyDocOf, type FuzzyDoc } from './search';
+import { FuzzyBoardIndex } from './fuzzyIndex';
 
 export function compareCards(a: Card, b: Card): number {
   // Cards without a valid key (hand-written files) sort after keyed ones, oldest first.
@@ -37,7 +36,7 @@ export class CardIndex {
   private sortedColumns = new Map<string, Card[]>();
   /** Cards per status per board, so the statuses of a board are known without a scan. */
   private statusCounts = new Map<string, Map<string, number>>();
-  private fuzzy = new Map<string, Fuse<FuzzyDoc>>();
+  private fuzzy = new Map<string, FuzzyBoardIndex>();
   private changes = 0;
 
   /** Grows with every change; read caches compare it to know they are still current. */
@@ -64,8 +63,7 @@ export class CardIndex {
     this.countStatus(card, 1);
     const sorted = this.sortedColumns.get(columnKey(card.boardId, card.status));
     if (sorted) sorted.splice(lowerBound(sorted, card), 0, card);
-    // Fuse orders equal scores by insertion; adding at the end matches a rebuild from the board map.
-    this.fuzzy.get(card.boardId)?.add(fuzzyDocOf(card));
+    this.fuzzy.get(card.boardId)?.put(card);
     this.changes++;
   }
 
@@ -84,7 +82,7 @@ export class CardIndex {
       if (sorted[at] === stored) sorted.splice(at, 1);
       else this.sortedColumns.delete(columnKey(boardId, stored.status));
     }
-    this.fuzzy.get(boardId)?.remove((doc) => doc.card === stored);
+    this.fuzzy.get(boardId)?.remove(stored);
   }
 
   private countStatus(card: Card, delta: number): void {
@@ -143,10 +141,10 @@ export class CardIndex {
     return sorted[at] === card ? at : -1;
   }
 
-  fuzzyIndex(boardId: string): Fuse<FuzzyDoc> {
+  fuzzyIndex(boardId: string): FuzzyBoardIndex {
     let index = this.fuzzy.get(boardId);
     if (!index) {
-      index = buildFuzzyIndex([...this.cardsOf(boardId)]);
+      index = new FuzzyBoardIndex(this.cardsOf(boardId));
       this.fuzzy.set(boardId, index);
     }
     return index;

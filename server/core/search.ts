@@ -133,19 +133,22 @@ export function fuzzyDocOf(card: Card): FuzzyDoc {
   };
 }
 
+/** How fuse.js is asked: the exact-search fields, title weighted most, a fixed typo threshold. */
+export const FUZZY_OPTIONS = {
+  keys: [
+    { name: 'title', weight: 3 },
+    { name: 'id', weight: 1 },
+    { name: 'labels', weight: 1.5 },
+    { name: 'assignee', weight: 1 },
+    { name: 'meta', weight: 1 },
+    { name: 'content', weight: 1 },
+  ],
+  threshold: 0.35,
+  ignoreLocation: true,
+  includeScore: true,
+};
+
+/** A plain fuse.js index over the cards, built at once (the reference the board index must equal). */
 export function buildFuzzyIndex(cards: Card[]): Fuse<FuzzyDoc> {
-  const docs: FuzzyDoc[] = cards.map(fuzzyDocOf);
-  return new Fuse(docs, {
-    keys: [
-      { name: 'title', weight: 3 },
-      { name: 'id', weight: 1 },
-      { name: 'labels', weight: 1.5 },
-      { name: 'assignee', weight: 1 },
-      { name: 'meta', weight: 1 },
-      { name: 'content', weight: 1 },
-    ],
-    threshold: 0.35,
-    ignoreLocation: true,
-    includeScore: true,
-  });
+  return new Fuse(cards.map(fuzzyDocOf), FUZZY_OPTIONS);
 }
