@@ -260,6 +260,39 @@ describe('storage migration between Markdown and SQLite', function () {
   });
 });
 
+describe('storage migration into a SQLite file that card state and attachments already use', function () {
+  this.timeout(60_000);
+
+  it('when cards move into the shared file and back, then the attachments and card state in it are kept', async () => {
+    const shared = { provider: 'sqlite', options: {} };
+    const server = await startTestServer({ config: configWith({ 'attachment.storage': shared, 'card.state': shared }) });
+    try {
+      const ids = await fillWorkspace(server);
+      okData(await server.api('POST', `/api/tasks/${ids[0]}/open`));
+      const before = await snapshot(server);
+      const opened = () => server.api('GET', `/api/tasks/${ids[0]}`).then((a) => okData(a).cardState.open);
+      const plan = async () => (await fetch(`${server.url}/api/tasks/${ids[2]}/attachments/plan.txt`)).text();
+      assert.equal(await plan(), 'the plan');
+
+      const result = okData(await server.api('POST', '/api/storage/migrate-to-sqlite', {}));
+      assert.equal(result.sqlitePath, '.kanban/kanban.db');
+      assert.deepEqual(await snapshot(server), before);
+      assert.equal(await opened(), true);
+      assert.equal(await plan(), 'the plan');
+
+      okData(await server.api('POST', '/api/storage/migrate-to-markdown'));
+      assert.deepEqual(await snapshot(server), before);
+      await server.restart();
+      assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'markdown');
+      assert.deepEqual(await snapshot(server), before);
+      assert.equal(await opened(), true);
+      assert.equal(await plan(), 'the plan');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('storage migration from MySQL', function () {
   this.timeout(30_000);
 
