@@ -183,6 +183,7 @@ export class FileWatcher {
     for (const file of files) {
       const location = store.locate(file);
       if (!location) continue;
+      if (await this.isOwnEcho(store, file)) continue;
       const relative = store.filePathOf(location);
       const result = await store.readCardFile(file);
       if ('card' in result) {
@@ -208,6 +209,24 @@ export class FileWatcher {
     // A card moved by hand shows up as a new file plus a removed old one: that is a move, not a delete.
     const upserted = new Set(upserts.map((u) => (u.kind === 'upsert' ? u.card.id : '')));
     return [...upserts, ...removals.filter((r) => r.kind === 'remove' && !upserted.has(r.id))];
+  }
+
+  /**
+   * The file holds exactly what this service last wrote there, and the index still holds the card
+   * written: nothing to apply, and no need to parse (an API write used to cost a second YAML parse
+   * and two serializations here).
+   */
+  private async isOwnEcho(store: MarkdownCardStore, file: string): Promise<boolean> {
+    const own = store.ownWrites.get(file);
+    if (!own || !own.card || this.ws.index.findById(own.card.id) !== own.card) return false;
+    const text = await fs.readFile(file, 'utf8').catch(() => null);
+    if (text !== own.text) return false;
+    store.ownWrites.delete(file);
+    this.rechecking.delete(file);
+    // Our write replaced a file that was reported broken: it is no longer.
+    const relative = store.filePathOf(own.card);
+    if (this.ws.invalidFiles.some((f) => f.path === relative)) this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
+    return true;
   }
 
   /**

@@ -13,8 +13,11 @@ const READ_CONCURRENCY = 64;
 /** Cards as Markdown files: `.kanban/boards/<boardId>/<status>/<cardId>.md`. */
 export class MarkdownCardStore implements CardStore {
   readonly provider = 'markdown';
-  /** Paths we wrote last, with their content, so the file watcher can ignore our own echoes. */
-  readonly ownWrites = new Map<string, string>();
+  /**
+   * Paths we wrote last, with their content ('' for a removal) and the card written, so the file
+   * watcher can recognise its echo of our own write without parsing the file again.
+   */
+  readonly ownWrites = new Map<string, { text: string; card: Card | null }>();
 
   constructor(readonly root: string, readonly kanbanDir: string) {}
 
@@ -84,7 +87,7 @@ export class MarkdownCardStore implements CardStore {
     if (await this.existsAnywhere(card.id)) return false;
     const text = serializeCard(card);
     const file = this.absolutePath(card);
-    this.ownWrites.set(file, text);
+    this.ownWrites.set(file, { text, card });
     const created = await createFileExclusive(file, text);
     if (!created) this.ownWrites.delete(file);
     return created;
@@ -93,18 +96,18 @@ export class MarkdownCardStore implements CardStore {
   async update(card: Card, previous: Card): Promise<void> {
     const text = serializeCard(card);
     const file = this.absolutePath(card);
-    this.ownWrites.set(file, text);
+    this.ownWrites.set(file, { text, card });
     await writeFileAtomic(file, text);
     const oldFile = this.absolutePath(previous);
     if (oldFile !== file) {
-      this.ownWrites.set(oldFile, '');
+      this.ownWrites.set(oldFile, { text: '', card: null });
       await fs.rm(oldFile, { force: true });
     }
   }
 
   async remove(card: Card): Promise<void> {
     const file = this.absolutePath(card);
-    this.ownWrites.set(file, '');
+    this.ownWrites.set(file, { text: '', card: null });
     await fs.rm(file, { force: true });
   }
 
