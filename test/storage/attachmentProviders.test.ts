@@ -163,6 +163,21 @@ describe('attachment.storage s3: settings and start-up', function () {
     }
   });
 
+  it('when the older storage/config layout names endpoint, bucket and region, then they are used', async () => {
+    restoreEnv = withEnv({ ...server.env, SVC_S3_BUCKET: undefined, SVC_S3_ENDPOINT: undefined, SVC_S3_REGION: undefined });
+    const config = { ...configWith({}), storage: { 'attachment.storage': { provider: 's3', config: { endpoint: server.endpoint, bucket: server.bucket, region: 'eu-north-1' } } } };
+    const kanban = await startTestServer({ config });
+    try {
+      const card = await createTask(kanban, 'Older layout');
+      okData(await upload(kanban, card.id, [{ name: 'o.txt', data: Buffer.from('older') }]));
+      assert.deepEqual(await server.keys(), [`default/${card.id}/o.txt`]);
+      const { attachment } = okData(await kanban.api('GET', '/api/storage'));
+      assert.deepEqual([attachment.provider, attachment.region], ['s3', 'eu-north-1']);
+    } finally {
+      await kanban.close();
+    }
+  });
+
   it('when the region is only in AWS_REGION, then the provider uses it', async () => {
     restoreEnv = withEnv({ ...server.env, SVC_S3_REGION: undefined, AWS_REGION: 'ap-south-1', AWS_DEFAULT_REGION: undefined });
     const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: {} } }) });
