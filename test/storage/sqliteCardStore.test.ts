@@ -106,6 +106,18 @@ describe('card.storage sqlite: start-up failures', function () {
     await fs.rm(root, { recursive: true, force: true });
   });
 
+  for (const namespace of ['attachment.storage', 'card.state']) {
+    it(`when ${namespace} is sqlite and the native module cannot be loaded, then start-up fails naming ${namespace}`, async () => {
+      const root = await makeTempDir();
+      await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ [namespace]: { provider: 'sqlite', options: {} } })));
+      const report = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3' }, ['blockModules.cjs']));
+      assert.equal(report.started, false);
+      assert.match(report.error, new RegExp(`^${namespace.replace('.', '\\.')} provider "sqlite" cannot start: the native module better-sqlite3 cannot be loaded`));
+      assert.match(report.error, new RegExp(`plugins\\["${namespace.replace('.', '\\.')}"\\]\\.options\\.sqlitePath`));
+      await fs.rm(root, { recursive: true, force: true });
+    });
+  }
+
   it('when the default Markdown set-up starts, then no optional provider module is loaded, and it starts without them', async () => {
     const root = await makeTempDir();
     const loaded = lastJson(await runFixture('startAndReport.ts', [root]));
