@@ -11,6 +11,7 @@ import { seedMarkdownFiles, seedThroughApi, seedThroughStore, type SeedMethod } 
 import { ServerStartError, startServerChild, type ServerChild } from './serverProcess';
 import { prepareStorage, writeWorkspaceConfig, type BenchStorage } from './storage';
 import { runLiveScenario } from './live';
+import { runUiScenario } from './ui';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
 
@@ -106,6 +107,17 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       const startUs = monotonicUs();
       const outcome = await runLiveScenario(name, { root, target, ids, load });
       windows.push({ name: `${name} with ${count} cards`, startUs, endUs: monotonicUs() });
+      console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
+      scenarios.push(...outcome.results);
+      notes.push(...outcome.notes);
+    }
+    // Last: its drags move cards, which the scenarios above must not see.
+    if (options.scenarios.includes('ui')) {
+      await waitUntilIdle(target.baseUrl, target.idleProbePath);
+      process.stdout.write('  ui (Chromium) ... ');
+      const startUs = monotonicUs();
+      const outcome = await runUiScenario(target.baseUrl);
+      windows.push({ name: `ui with ${count} cards`, startUs, endUs: monotonicUs() });
       console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);

@@ -1,0 +1,149 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { LiveOutcome } from './live';
+import type { ScenarioResult } from './scenarios';
+
+/**
+ * The board UI at scale, in Debian's Chromium (issue 5): (a) time to the first full render of the
+ * board, from navigation start to every card of the expanded columns in the DOM, over several cold
+ * page loads; (b) the time from a drop to the card settled in its new column, both drawn there and
+ * confirmed by the server (the move request answered), over a series of real pointer drags.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const RENDER_RUNS = 7;
+const DRAGS = 20;
+const VIEWPORT = { width: 1600, height: 1000 };
+const SETTLE_TIMEOUT_MS = 10_000;
+
+class UiUnavailable extends Error {}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+function result(scenario: string, samples: number[], sample: string): ScenarioResult {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    scenario, requestsPerSecond: 0, p50Ms: quantile(sorted, 0.5), p99Ms: quantile(sorted, 0.99), requests: samples.length,
+    non2xx: 0, errors: 0, timeouts: 0, serialP50Ms: 0, cpuMsPerRequest: 0, sample,
+  };
+}
+
+/** Cards the default board draws: every card of its columns (none is minimized in a fresh workspace). */
+async function expectedCards(baseUrl: string): Promise<{ cards: number; columns: string[] }> {
+  const board = (await (await fetch(`${baseUrl}/api/boards/default`)).json()) as { data: { columns: { id: string }[]; minimizedColumnIds: string[] } };
+  const tasks = (await (await fetch(`${baseUrl}/api/tasks`)).json()) as { data: { status: string }[] };
+  const columns = board.data.columns.map((c) => c.id).filter((id) => !board.data.minimizedColumnIds.includes(id));
+  return { cards: tasks.data.filter((t) => columns.includes(t.status)).length, columns };
+}
+
+/** One cold load in a fresh context: ms from navigation start until `cards` cards are in the DOM. */
+async function firstRender(browser: Browser, baseUrl: string, cards: number): Promise<number> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    await page.goto(baseUrl, { waitUntil: 'commit' });
+    // performance.now() counts from the navigation start; polled once per frame.
+    const handle = await page.waitForFunction((n) => document.querySelectorAll('[data-card-id]').length >= n && performance.now(), cards, {
+      polling: 'raf',
+      timeout: 60_000,
+    });
+    return (await handle.jsonValue()) as number;
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Drag the first card of `from` above the first card of `to` with real pointer moves, and time,
+ * inside the page, from the pointer release to the card drawn in `to` and the move answered.
+ */
+async function timedDrag(page: Page, from: string, to: string): Promise<number> {
+  const source = page.locator(`[data-drop-column="${from}"] [data-card-id]`).first();
+  const target = page.locator(`[data-drop-column="${to}"] [data-card-id]`).first();
+  const taskId = await source.getAttribute('data-card-id');
+  const a = await source.boundingBox();
+  const b = await target.boundingBox();
+  if (!taskId || !a || !b) throw new UiUnavailable(`column ${from} or ${to} has no card on screen to drag`);
+  await page.evaluate(({ id, column }) => {
+    const probe = window as unknown as { dropSettledMs?: number };
+    delete probe.dropSettledMs;
+    const resolve = (ms: number) => (probe.dropSettledMs = ms);
+    {
+      window.addEventListener(
+        'pointerup',
+        () => {
+          const droppedAt = performance.now();
+          const started = performance.getEntriesByType('resource').length;
+          const check = () => {
+            const drawn = document.querySelector(`[data-card-id="${CSS.escape(id)}"]`)?.closest('[data-drop-column]') as HTMLElement | null;
+            const moved = performance
+              .getEntriesByType('resource')
+              .slice(started)
+              .find((e) => e.name.includes(`/tasks/${encodeURIComponent(id)}/move`)) as PerformanceResourceTiming | undefined;
+            if (drawn?.dataset.dropColumn === column && moved) resolve(Math.max(performance.now(), moved.responseEnd) - droppedAt);
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        },
+        { once: true, capture: true },
+      );
+    }
+  }, { id: taskId, column: to });
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height / 2 + 12, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + 6, { steps: 8 });
+  await page.waitForSelector(`[data-drop-column="${to}"] .drop-gap`, { timeout: SETTLE_TIMEOUT_MS });
+  await page.mouse.up();
+  const handle = await page.waitForFunction(() => (window as unknown as { dropSettledMs?: number }).dropSettledMs, undefined, { timeout: SETTLE_TIMEOUT_MS });
+  return (await handle.jsonValue()) as number;
+}
+
+async function measure(baseUrl: string): Promise<LiveOutcome> {
+  const { cards, columns } = await expectedCards(baseUrl);
+  if (columns.length < 2) throw new UiUnavailable('the board needs two columns to drag between');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  try {
+    const renders: number[] = [];
+    for (let i = 0; i < RENDER_RUNS; i++) renders.push(await firstRender(browser, baseUrl, cards));
+
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    // tsx compiles the in-page functions with esbuild's keepNames, which calls a __name helper
+    // that exists only in Node: give the page a no-op one.
+    await page.addInitScript('globalThis.__name = (fn) => fn;');
+    await page.goto(baseUrl);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-card-id]').length >= n, cards, { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="connection"]:has-text("Live")');
+    const drops: number[] = [];
+    for (let i = 0; i < DRAGS; i++) {
+      // Back and forth between the first two columns, so both keep cards and the board stays the same size.
+      const [from, to] = i % 2 === 0 ? [columns[0], columns[1]] : [columns[1], columns[0]];
+      drops.push(await timedDrag(page, from, to));
+    }
+    const renderResult = result('ui-first-render', renders, `${cards} cards in ${columns.length} columns, ${RENDER_RUNS} cold loads`);
+    const dropResult = result('ui-drop-settle', drops, `${DRAGS} pointer drags between ${columns[0]} and ${columns[1]}`);
+    const fmt = (n: number) => n.toFixed(0);
+    return {
+      results: [renderResult, dropResult],
+      notes: [
+        `ui: first full render of ${cards} cards p50 ${fmt(renderResult.p50Ms)} ms (runs: ${renders.map(fmt).join(', ')} ms)`,
+        `ui: drop to settled (drawn in the new column and the move answered) p50 ${dropResult.p50Ms.toFixed(1)} ms, p99 ${dropResult.p99Ms.toFixed(1)} ms over ${DRAGS} drags`,
+      ],
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function runUiScenario(baseUrl: string): Promise<LiveOutcome> {
+  try {
+    return await measure(baseUrl);
+  } catch (error) {
+    if (!(error instanceof UiUnavailable) && !/Executable doesn't exist|ENOENT/.test(String(error))) throw error;
+    const message = error instanceof UiUnavailable ? error.message : `Chromium is needed at ${CHROMIUM} (apt-get install chromium)`;
+    const failed: ScenarioResult = { ...result('ui', [], ''), failure: message };
+    return { results: [failed], notes: [], failure: message };
+  }
+}

@@ -1,0 +1,85 @@
+import { strict as assert } from 'node:assert';
+import type { Browser, Page } from 'playwright-core';
+import { generateCards, labelDefinitions } from '../../bench/dataset';
+import { seedMarkdownFiles } from '../../bench/seed';
+import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
+import { ensureUiBuilt, launchChromium } from './uiHelpers';
+
+const CARDS = 1_000;
+
+/** Where a card is on screen (its top edge), or null when it is not drawn. */
+async function topOf(page: Page, id: string): Promise<number | null> {
+  return page.$eval(`[data-card-id="${id}"]`, (el) => el.getBoundingClientRect().top).catch(() => null);
+}
+
+describe('Board UI at 1,000 cards (Chromium)', function () {
+  this.timeout(90_000);
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    ensureUiBuilt();
+    const root = await makeTempDir('kanban-scale-');
+    await seedMarkdownFiles(root, generateCards(CARDS));
+    server = await startTestServer({ root, config: { version: 2, labels: labelDefinitions() } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(server.url);
+    await page.waitForSelector('[data-testid="connection"]:has-text("Live")');
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.close();
+  });
+
+  it('when the board holds 1,000 cards, then every card is on the board and each column scrolls on its own', async () => {
+    const listed = ((await server.api('GET', '/api/tasks')).body?.data as unknown[]).length;
+    assert.equal(listed, CARDS);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-card-id]').length === n, CARDS);
+    const counts = await page.$$eval('.board-scroll > [data-drop-column] .column-count', (els) => els.map((el) => Number(el.textContent)));
+    assert.equal(counts.reduce((a, b) => a + b, 0), CARDS);
+    const list = page.locator('[data-column-cards="todo"]');
+    const [scrollHeight, clientHeight] = await list.evaluate((el) => [el.scrollHeight, el.clientHeight]);
+    assert.ok(scrollHeight > clientHeight * 5, `the column scrolls (${scrollHeight} > 5 x ${clientHeight})`);
+    const pageScroll = await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1);
+    assert.ok(pageScroll, 'the page itself does not grow with the cards');
+  });
+
+  it('when cards change above, beside and at the top of the one being looked at, then it stays where it is on screen', async () => {
+    const list = page.locator('[data-column-cards="todo"]');
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+    // The card in the middle of the column's visible area is the one the user is looking at.
+    const watched = await list.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return (under?.closest('[data-card-id]') as HTMLElement | null)?.dataset.cardId ?? '';
+    });
+    assert.ok(watched, 'a card is under the middle of the column');
+    const before = await topOf(page, watched);
+    const order = (await page.$$eval('[data-column-cards="todo"] [data-card-id]', (els) => els.map((el) => (el as HTMLElement).dataset.cardId ?? '')));
+    const index = order.indexOf(watched);
+    const above = order[index - 25];
+    const first = order[0];
+    const beside = await page.$eval('[data-column-cards="backlog"] [data-card-id]', (el) => (el as HTMLElement).dataset.cardId ?? '');
+
+    // A longer title on a card above it, a new card at the top, a card from another column moved in
+    // at the top, and an edit in the next column.
+    const long = 'A much longer title that wraps onto several lines of the card so that its height changes noticeably';
+    assert.equal((await server.api('PUT', `/api/tasks/${above}`, { content: `# ${long}\n` })).status, 200);
+    const created = await server.api('POST', '/api/tasks', { content: '# Arrived at the top\n', status: 'todo' });
+    await server.api('PATCH', `/api/tasks/${created.body?.data.id}/move`, { status: 'todo', position: 0 });
+    await server.api('PUT', `/api/tasks/${beside}`, { content: `# ${long}\n` });
+    await server.api('PUT', `/api/tasks/${first}`, { priority: 'critical', labels: ['bug', 'frontend', 'security'] });
+
+    await page.waitForSelector(`[data-card-id="${above}"] .card-title:text("${long.slice(0, 30)}")`);
+    await page.waitForSelector(`[data-column-cards="todo"] [data-card-id]:first-child .card-title:text("Arrived at the top")`);
+    await page.waitForSelector(`[data-card-id="${beside}"] .card-title:text("${long.slice(0, 30)}")`);
+    // Two frames, so any layout the changes cause has happened.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const after = await topOf(page, watched);
+    assert.ok(before !== null && after !== null);
+    assert.ok(Math.abs(after - before) <= 1, `the watched card moved from ${before} to ${after} px`);
+  });
+});
