@@ -8,7 +8,7 @@ export function describeStorage(ws: Workspace) {
     card: { provider: ws.store.provider, ...(ws.store.describe?.() ?? {}) },
     attachment: { provider: ws.attachments.provider, ...(ws.attachments.describe?.() ?? {}) },
     webhook: { provider: 'built-in', deliveryQueue: '.kanban/.state/webhooks' },
-    cardState: { provider: ws.cardStates.store.provider },
+    cardState: { provider: ws.cardStates.store.provider, ...(ws.cardStates.store.describe?.() ?? {}) },
     filesystem: { kanbanDir: ws.kanbanDir, configPath: ws.configPath, watch: ws.watching },
   };
 }

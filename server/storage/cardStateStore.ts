@@ -21,5 +21,7 @@ export interface CardStateStore {
   save(record: CardStateRecord): Promise<void>;
   /** Forget every actor's state of a card (permanent delete). */
   removeCard(boardId: string, cardId: string): Promise<void>;
+  /** Provider details for /api/storage (database file...). */
+  describe?(): Record<string, unknown>;
   close(): Promise<void>;
 }

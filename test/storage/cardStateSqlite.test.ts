@@ -63,6 +63,7 @@ for (const { cards, plugins, stateFile, mysql } of CASES) {
       assert.equal(status.provider, 'sqlite');
       const storage = okData(await server.api('GET', '/api/storage'));
       assert.deepEqual([storage.card.provider, storage.cardState.provider], [mysql ? 'mysql' : cards.split(' ')[0], 'sqlite']);
+      assert.equal(storage.cardState.sqlitePath, stateFile);
     });
 
     it('when a card moves to another board, then its state follows it', async () => {
