@@ -140,6 +140,7 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await drawer.locator('input[name="metaKey"]').fill('owner');
     await drawer.locator('input[name="metaValue"]').fill('platform team');
     await drawer.locator('button[aria-label="Add metadata entry"]').click();
+    await drawer.locator('[data-meta-key="owner"]').waitFor();
     await fileEventually(ui.server, id, (t) => /owner: platform team/.test(t), 'new metadata entry in the file');
     const estimate = drawer.locator('[data-meta-key="estimate"] .metadata-value');
     await estimate.fill('8');
@@ -160,6 +161,10 @@ describe('Board UI: the card drawer (Chromium)', function () {
     const drawer = page.locator(DRAWER);
     await drawer.locator('input[name="author"]').fill('Robin');
     await drawer.locator('textarea[name="comment"]').fill('Include **Alt+arrows**.');
+    // A stray Escape leaves the text box and keeps the half-written comment; the drawer stays open.
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator(DRAWER).count(), 1);
+    assert.equal(await drawer.locator('textarea[name="comment"]').inputValue(), 'Include **Alt+arrows**.');
     await drawer.locator('button:has-text("Comment")').click();
     await drawer.locator('.comment .comment-body strong', { hasText: 'Alt+arrows' }).waitFor();
     await fileEventually(ui.server, id, (t) => t.includes('Include **Alt+arrows**.') && t.includes('author: Robin'), 'comment in the file');
@@ -189,7 +194,7 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.waitForSelector(`${DRAWER} [data-testid="content-changed-notice"]`);
     assert.match(await editor.inputValue(), /My unsaved thoughts/);
     // Fields that are not being edited show the new data at once.
-    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'high', 'priority follows');
+    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'high', 'priority follows', 10_000);
     await page.click(`${DRAWER} button:has-text("Load new version")`);
     assert.match(await editor.inputValue(), /Someone else wrote this/);
     await page.click(`${DRAWER} button:has-text("Cancel")`);
@@ -204,7 +209,7 @@ describe('Board UI: the card drawer (Chromium)', function () {
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('priority: medium', 'priority: low').replace('Details in the description.', 'Edited *by hand* in the editor.'));
     await page.waitForSelector(`${DRAWER} [data-testid="content-preview"] em:has-text("by hand")`);
-    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'low', 'priority follows the file');
+    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'low', 'priority follows the file', 10_000);
     await closeDrawer(page);
   });
 
@@ -216,13 +221,13 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.waitForSelector(DRAWER, { state: 'detached' });
     await page.waitForSelector('.toast:has-text("moved to Deleted")');
     assert.equal(await column(page, 'todo').locator(`[data-card-id="${id}"]`).count(), 0);
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'), 'file in the deleted folder');
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'), 'file in the deleted folder', 10_000);
     await page.click('.toast button:has-text("Undo")');
     await column(page, 'todo').locator(`[data-card-id="${id}"]`).waitFor();
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/todo/'), 'file back in todo');
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/todo/'), 'file back in todo', 10_000);
   });
 
-  it('when a deleted card is opened from the deleted column, then it can be restored, and a permanent delete asks first', async () => {
+  it('when a card sits in the deleted column, then it can be restored from its drawer or its Restore button, and a permanent delete asks first', async () => {
     const page = ui.page;
     const id = ids.get('Write a migration guide for v2 config') as string;
     assert.equal((await ui.server.api('DELETE', `/api/tasks/${id}`)).status, 200);
@@ -232,15 +237,27 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.locator(`${DRAWER} select[name="restoreTo"]`).selectOption('review');
     await page.click(`${DRAWER} button:has-text("Restore")`);
     await column(page, 'review').locator(`[data-card-id="${id}"]`).waitFor();
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'), 'file restored to review');
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'), 'file restored to review', 10_000);
 
+    // The deleted column's own Restore button works too, without opening the card.
+    await closeDrawer(page);
+    assert.equal((await ui.server.api('DELETE', `/api/tasks/${id}`)).status, 200);
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'), 'file in the deleted folder', 10_000);
+    const inDeleted = column(page, 'deleted').locator(`[data-card-id="${id}"]`);
+    await inDeleted.waitFor();
+    await inDeleted.locator('button.card-restore').click();
+    await column(page, 'backlog').locator(`[data-card-id="${id}"]`).waitFor();
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/backlog/'), 'file restored to backlog', 10_000);
+    assert.equal(await card(page, 'Write a migration guide for v2 config').locator('button.card-restore').count(), 0);
+
+    await openDrawer(page, 'Write a migration guide for v2 config');
     await page.click(`${DRAWER} button:has-text("Delete permanently…")`);
     // Nothing is gone until the second, explicit confirmation.
     assert.ok(cardFilePath(ui.server, id));
     await page.click(`${DRAWER} .confirm-inline button:has-text("Delete permanently")`);
     await page.waitForSelector(DRAWER, { state: 'detached' });
     await page.waitForSelector(`[data-card-id="${id}"]`, { state: 'detached' });
-    await eventually(async () => cardFilePath(ui.server, id) === null, 'the card file is removed');
+    await eventually(async () => cardFilePath(ui.server, id) === null, 'the card file is removed', 10_000);
     assert.equal(cardFileText(ui.server, id), '');
     assert.equal((await ui.server.api('GET', `/api/tasks/${id}`)).status, 404);
     await ui.server.api('PUT', '/api/settings', { showDeletedColumn: false });

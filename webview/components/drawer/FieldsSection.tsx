@@ -4,6 +4,7 @@ import { updateCard } from '../../state/taskActions';
 import { DELETED_STATUS, PRIORITIES, type Board, type Labels, type TaskView } from '../../types';
 import { CommitInput } from './CommitInput';
 import { LabelPicker } from './LabelPicker';
+import { usePending } from './usePending';
 
 /** Status, priority, assignee, due date and labels; each change is saved at once. */
 export function FieldsSection({ task, board, labels, onSaved }: {
@@ -14,16 +15,27 @@ export function FieldsSection({ task, board, labels, onSaved }: {
 }) {
   const ctrl = useController();
 
-  async function save(patch: Record<string, unknown>) {
+  const [status, chooseStatus] = usePending(task.status);
+  const [priority, choosePriority] = usePending(task.priority as string);
+  const [dueDate, chooseDueDate] = usePending(task.dueDate ? datePart(task.dueDate) : '');
+  const [labelList, chooseLabels] = usePending(task.labels);
+
+  async function save(patch: Record<string, unknown>): Promise<TaskView | undefined> {
     const saved = await updateCard(ctrl, task.id, patch);
     if (saved) onSaved(saved);
+    return saved;
+  }
+
+  function pick(event: Event, choose: (value: string, save: Promise<unknown>) => void, field: string) {
+    const value = (event.target as HTMLSelectElement).value;
+    choose(value, save({ [field]: value }));
   }
 
   return (
     <section class="drawer-section drawer-fields" aria-label="Fields">
       <label class="field">
         <span class="field-label">Status</span>
-        <select class="input" name="status" value={task.status} onChange={(e) => void save({ status: (e.target as HTMLSelectElement).value })}>
+        <select class="input" name="status" value={status} onChange={(e) => pick(e, chooseStatus, 'status')}>
           {task.status === DELETED_STATUS && (
             <option value={DELETED_STATUS} disabled>
               Deleted
@@ -39,7 +51,7 @@ export function FieldsSection({ task, board, labels, onSaved }: {
       </label>
       <label class="field">
         <span class="field-label">Priority</span>
-        <select class={`input priority-select priority-${task.priority}`} name="priority" value={task.priority} onChange={(e) => void save({ priority: (e.target as HTMLSelectElement).value })}>
+        <select class={`input priority-select priority-${priority}`} name="priority" value={priority} onChange={(e) => pick(e, choosePriority, 'priority')}>
           {PRIORITIES.map((p) => (
             <option key={p} value={p}>
               {p}
@@ -59,11 +71,14 @@ export function FieldsSection({ task, board, labels, onSaved }: {
             type="date"
             name="dueDate"
             aria-label="Due date"
-            value={task.dueDate ? datePart(task.dueDate) : ''}
-            onChange={(e) => void save({ dueDate: (e.target as HTMLInputElement).value || null })}
+            value={dueDate}
+            onChange={(e) => {
+              const v = (e.target as HTMLInputElement).value;
+              chooseDueDate(v, save({ dueDate: v || null }));
+            }}
           />
-          {task.dueDate && (
-            <button type="button" class="btn btn-sm btn-ghost" onClick={() => void save({ dueDate: null })}>
+          {dueDate && (
+            <button type="button" class="btn btn-sm btn-ghost" onClick={() => chooseDueDate('', save({ dueDate: null }))}>
               Clear
             </button>
           )}
@@ -71,7 +86,7 @@ export function FieldsSection({ task, board, labels, onSaved }: {
       </div>
       <div class="field">
         <span class="field-label">Labels</span>
-        <LabelPicker selected={task.labels} labels={labels} onChange={(next) => void save({ labels: next })} />
+        <LabelPicker selected={labelList} labels={labels} onChange={(next) => chooseLabels(next, save({ labels: next }))} />
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useController } from '../../context';
 import { cardFormsOf, submitCardForm, type CardFormView } from '../../state/drawerActions';
 import type { FormSchema, TaskView, WorkspaceForm } from '../../types';
@@ -74,11 +74,16 @@ function CardForm({ task, form }: { task: TaskView; form: CardFormView }) {
   const ctrl = useController();
   const properties = form.schema.properties ?? {};
   const required = new Set(form.schema.required ?? []);
-  const [values, setValues] = useState<Record<string, FieldValue>>(() =>
-    Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, startValue(property, form.values[name] ?? property.default)])),
-  );
+  const initial = () => Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, startValue(property, form.values[name] ?? property.default)]));
+  const [values, setValues] = useState<Record<string, FieldValue>>(initial);
+  const [dirty, setDirty] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Data saved elsewhere shows up, unless the person is filling the form in right now.
+  const saved = JSON.stringify(form.values);
+  useEffect(() => {
+    if (!dirty) setValues(initial());
+  }, [saved]);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -88,7 +93,9 @@ function CardForm({ task, form }: { task: TaskView; form: CardFormView }) {
       if (value !== undefined) data[name] = value;
     }
     setBusy(true);
-    setProblem(await submitCardForm(ctrl, task, form.id, data));
+    const refusal = await submitCardForm(ctrl, task, form.id, data);
+    setProblem(refusal);
+    if (!refusal) setDirty(false);
     setBusy(false);
   }
 
@@ -98,7 +105,7 @@ function CardForm({ task, form }: { task: TaskView; form: CardFormView }) {
         <Icon name="form" size={14} /> {form.schema.title ?? form.name}
       </div>
       {Object.entries(properties).map(([name, property]) => (
-        <Field key={name} name={name} property={property} required={required.has(name)} value={values[name] ?? ''} onChange={(v) => setValues({ ...values, [name]: v })} />
+        <Field key={name} name={name} property={property} required={required.has(name)} value={values[name] ?? ''} onChange={(v) => (setDirty(true), setValues({ ...values, [name]: v }))} />
       ))}
       {problem && (
         <p class="field-error form-error" role="alert">
