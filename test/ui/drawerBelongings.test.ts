@@ -36,7 +36,10 @@ describe('Board UI: attachments, logs, forms and actions in the card drawer (Chr
     id = await createCard(ui.server, {
       content: `# ${title}\n\nCut the branch, run the checks.\n`,
       status: 'in-progress',
-      forms: [{ name: 'release-check' }],
+      forms: [
+        { name: 'release-check' },
+        { name: 'Quick poll', schema: { type: 'object', properties: { mood: { type: 'string', enum: ['calm', 'busy'] }, ready: { type: 'boolean' } }, required: ['mood'] } },
+      ],
       actions: { deploy: 'Deploy to staging', notify: 'Notify the team' },
     });
     await ui.page.reload();
@@ -126,6 +129,18 @@ describe('Board UI: attachments, logs, forms and actions in the card drawer (Chr
     const saved = (await ui.server.api('GET', `/api/tasks/${id}`)).body?.data.formData['release-check'];
     assert.deepEqual(saved, { version: '2.4.0', approvals: 2, risk: 'medium', hotfix: true });
     await fileEventually(ui.server, id, (t) => t.includes('formData:') && t.includes('2.4.0'), 'form data in the card file');
+  });
+
+  it('when an inline card form is submitted, then its data is stored under the id the server gives it', async () => {
+    const page = ui.page;
+    const form = page.locator(`${DRAWER} form[data-form-id="quick-poll"]`);
+    await form.locator('button[type="submit"]').click();
+    assert.match((await form.locator('.form-error').textContent()) ?? '', /"mood" is required/);
+    await form.locator('select[name="mood"]').selectOption('busy');
+    await form.locator('button[type="submit"]').click();
+    await form.locator('.form-error').waitFor({ state: 'detached' });
+    await eventually(async () => (await ui.server.api('GET', `/api/tasks/${id}`)).body?.data.formData['quick-poll']?.mood === 'busy', 'inline form data saved', 10_000);
+    assert.deepEqual((await ui.server.api('GET', `/api/tasks/${id}`)).body?.data.formData['quick-poll'], { mood: 'busy', ready: false });
   });
 
   it('when a card action button is pressed, then card.action.triggered goes out on the event stream and a toast confirms', async () => {
