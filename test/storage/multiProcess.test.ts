@@ -117,6 +117,25 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
       }
     });
 
+    it('when both change different fields of one card at once, then the card keeps both changes in both', async () => {
+      const cards = await Promise.all(Array.from({ length: 5 }, (_, i) => call(a.url, 'POST', '/api/tasks', { content: `# Shared ${i}\n` })));
+      for (const card of cards) await eventually(() => call(b.url, 'GET', `/api/tasks/${card.id}`), 10_000);
+      await Promise.all(
+        cards.flatMap((card, i) => [
+          call(a.url, 'PUT', `/api/tasks/${card.id}`, { priority: 'critical', labels: [`from-a-${i}`] }),
+          call(b.url, 'PUT', `/api/tasks/${card.id}`, { assignee: `B${i}`, dueDate: '2027-01-0' + (i + 1) }),
+        ]),
+      );
+      for (const server of [a, b]) {
+        await eventually(async () => {
+          for (const [i, card] of cards.entries()) {
+            const read = await call(server.url, 'GET', `/api/tasks/${card.id}`);
+            assert.deepEqual([read.priority, read.labels, read.assignee, read.dueDate], ['critical', [`from-a-${i}`], `B${i}`, `2027-01-0${i + 1}`]);
+          }
+        }, 10_000);
+      }
+    });
+
     it('when one deletes a card for good, then it disappears from the other', async () => {
       const card = await call(b.url, 'POST', '/api/tasks', { content: '# Short lived\n' });
       await eventually(() => call(a.url, 'GET', `/api/tasks/${card.id}`), 10_000);
