@@ -205,6 +205,9 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     const crashTask = ((await api('GET', '/api/tasks')).body?.data as { title: string; labels: string[]; filePath: string }[]).find((t) => t.title.startsWith('Crash'));
     assert.deepEqual(crashTask?.labels.sort(), ['backend', 'defect']);
     assert.match(await readFile(path.resolve(ui.server.root, crashTask!.filePath), 'utf8'), /defect/);
+    // Leaving the field after Enter must not send the rename a second time.
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator('.toast-error', { hasText: 'bug' }).count(), 0);
     await screenshot(page, 'labels-panel');
 
     // Delete "docs": it leaves every card.

@@ -31,6 +31,9 @@ function LabelRow({ name, definition, usage }: { name: string; definition: Label
   const ctrl = useController();
   const [newName, setNewName] = useState(name);
   const [group, setGroup] = useState(definition.group ?? '');
+  // Enter saves, and so does leaving a field: the blur that follows an Enter (or the row's removal
+  // after a rename) must not save the same change twice.
+  const busy = useRef(false);
 
   async function save(color: string, nextGroup: string) {
     const saved = await ctrl.attempt(() => ctrl.api.putLabel(name, color, nextGroup.trim() || undefined));
@@ -39,8 +42,14 @@ function LabelRow({ name, definition, usage }: { name: string; definition: Label
 
   /** Saves what changed: the group first (under the old name), then the name. */
   async function commit() {
-    if (group.trim() !== (definition.group ?? '')) await save(definition.color, group);
-    await rename();
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      if (group.trim() !== (definition.group ?? '')) await save(definition.color, group);
+      await rename();
+    } finally {
+      busy.current = false;
+    }
   }
 
   async function rename() {
@@ -70,9 +79,9 @@ function LabelRow({ name, definition, usage }: { name: string; definition: Label
           void commit();
         }}
       >
-        <input class="input input-sm" aria-label={`Name of ${name}`} name="name" value={newName} onInput={(e) => setNewName((e.target as HTMLInputElement).value)} onBlur={() => void commit()} />
+        <input class="input input-sm label-name-input" aria-label={`Name of ${name}`} name="name" value={newName} onInput={(e) => setNewName((e.target as HTMLInputElement).value)} onBlur={() => void commit()} />
         <input
-          class="input input-sm"
+          class="input input-sm label-group-input"
           aria-label={`Group of ${name}`}
           name="group"
           placeholder="group"
