@@ -14,9 +14,7 @@ import { DeleteSection } from './DeleteSection';
 import { FieldsSection } from './FieldsSection';
 import { FormsSection } from './FormsSection';
 import { LogsSection } from './LogsSection';
-import { MetadataEditor } from './MetadataEditor';
-import { usePending } from './usePending';
-import { updateCard } from '../../state/taskActions';
+import { MetadataSection } from './MetadataEditor';
 
 /**
  * The full card, fetched on open (lists carry no comments) and fetched again whenever the card
@@ -132,8 +130,6 @@ export function CardDrawer({ taskId }: { taskId: string }) {
   // Until the full card arrives, the list's copy draws the drawer.
   const task = detail ?? tasks[taskId] ?? null;
   const workspaceForms = useWorkspaceForms(task);
-  // The whole map is saved on each change, so a quick second edit must build on the first.
-  const [metadata, chooseMetadata] = usePending(task?.metadata ?? {});
   const dropping = useFileDrop(anchor, (files) => {
     if (task) void uploadFiles(ctrl, task, files).then((saved) => saved && accept(saved));
   });
@@ -161,10 +157,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
         </div>
         <aside class="drawer-side">
           <FieldsSection task={task} board={board} labels={labels} onSaved={accept} />
-          <section class="drawer-section" aria-label="Metadata">
-            <h3 class="section-title">Metadata</h3>
-            <MetadataEditor metadata={metadata} onChange={(next) => chooseMetadata(next, updateCard(ctrl, task.id, { metadata: next }).then((saved) => saved && (accept(saved), true)))} />
-          </section>
+          <MetadataSection task={task} onSaved={accept} />
           <AttachmentsSection task={task} onSaved={accept} />
           <ActionsSection task={task} />
           <DeleteSection task={task} board={board} />
