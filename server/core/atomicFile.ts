@@ -5,14 +5,29 @@ import { randomBytes } from 'node:crypto';
 /** Temp files carry this marker so loaders and watchers can ignore them. */
 export const TEMP_MARKER = '.tmp-';
 
+/** Unique per process: a random run id once, then a counter (random bytes per write cost more). */
+const RUN_ID = randomBytes(4).toString('hex');
+let tempCounter = 0;
+
 function tempPathFor(target: string): string {
   const dir = path.dirname(target);
-  return path.join(dir, `.${path.basename(target)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
+  return path.join(dir, `.${path.basename(target)}${TEMP_MARKER}${process.pid}-${RUN_ID}-${(tempCounter++).toString(36)}`);
+}
+
+/** Open a new temp file, making its folder only when it is missing (a mkdir per write is a wasted syscall). */
+async function openTemp(temp: string): Promise<fs.FileHandle> {
+  try {
+    return await fs.open(temp, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await fs.mkdir(path.dirname(temp), { recursive: true });
+    return fs.open(temp, 'wx');
+  }
 }
 
 async function writeTemp(target: string, data: string | Buffer): Promise<string> {
   const temp = tempPathFor(target);
-  const handle = await fs.open(temp, 'wx');
+  const handle = await openTemp(temp);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -27,7 +42,6 @@ async function writeTemp(target: string, data: string | Buffer): Promise<string>
 
 /** Write a file so that readers see the old or the new content, never a mix (temp, fsync, rename). */
 export async function writeFileAtomic(target: string, data: string | Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(target), { recursive: true });
   const temp = await writeTemp(target, data);
   try {
     await fs.rename(temp, target);
@@ -42,7 +56,6 @@ export async function writeFileAtomic(target: string, data: string | Buffer): Pr
  * name is taken. A hard link from a complete temp file makes the claim atomic across processes.
  */
 export async function createFileExclusive(target: string, data: string | Buffer): Promise<boolean> {
-  await fs.mkdir(path.dirname(target), { recursive: true });
   const temp = await writeTemp(target, data);
   try {
     await fs.link(temp, target);

@@ -12,6 +12,9 @@ export class FileCardStateStore implements CardStateStore {
   private records = new Map<string, CardStateRecord>();
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
+  private stateDirReady = false;
+  /** Each record's part of the file, made once per record object (a save replaces the object). */
+  private fragments = new WeakMap<CardStateRecord, string>();
 
   constructor(readonly stateDir: string) {}
 
@@ -62,10 +65,34 @@ export class FileCardStateStore implements CardStateStore {
     // A failed write must not poison the chain: the next save tries again with every record.
     this.writing = this.writing.catch(() => undefined).then(async () => {
       this.dirty = false;
-      await ensureStateDir(this.stateDir);
-      await writeFileAtomic(this.file, JSON.stringify([...this.records.values()], null, 1) + '\n');
+      // The folder and its .gitignore are checked once, not on every save; a failed write checks again.
+      if (!this.stateDirReady) await ensureStateDir(this.stateDir);
+      this.stateDirReady = true;
+      try {
+        await writeFileAtomic(this.file, this.serialize());
+      } catch (error) {
+        this.stateDirReady = false;
+        throw error;
+      }
     });
     return this.writing;
+  }
+
+  /**
+   * `JSON.stringify([...records], null, 1)` plus a newline, assembled from per-record pieces: only
+   * records changed since the last save are stringified again.
+   */
+  private serialize(): string {
+    const parts: string[] = [];
+    for (const record of this.records.values()) {
+      let part = this.fragments.get(record);
+      if (part === undefined) {
+        part = ' ' + JSON.stringify(record, null, 1).replace(/\n/g, '\n ');
+        this.fragments.set(record, part);
+      }
+      parts.push(part);
+    }
+    return (parts.length ? `[\n${parts.join(',\n')}\n]` : '[]') + '\n';
   }
 
   async close(): Promise<void> {
