@@ -70,8 +70,7 @@ describe('Board UI: the card drawer (Chromium)', function () {
 
   it('when Enter is pressed on a focused card, then its drawer opens, and Escape closes it', async () => {
     const page = ui.page;
-    await card(page, 'Release notes for 0.1').focus();
-    await page.keyboard.press('Enter');
+    await card(page, 'Release notes for 0.1').press('Enter');
     await page.waitForSelector(`${DRAWER} .sheet-title:has-text("Release notes for 0.1")`);
     await closeDrawer(page);
   });
@@ -134,6 +133,13 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await fileEventually(ui.server, id, (t) => /- bug/.test(t), 'label bug in the file');
     await drawer.locator('.label-option', { hasText: 'backend' }).locator('input').uncheck();
     await fileEventually(ui.server, id, (t) => !/- backend/.test(t), 'label backend gone from the file');
+    // A label the server refuses shows the server's reason, and the card keeps its labels.
+    const tooLong = 'x'.repeat(70);
+    await drawer.locator('input[name="newLabel"]').fill(tooLong);
+    await drawer.locator('input[name="newLabel"]').press('Enter');
+    assert.match((await page.locator('.toast-error').textContent()) ?? '', /label name must be 1-64 printable characters/);
+    await eventually(async () => (await drawer.locator('.label-picker .label-chip').allTextContents()).join() === 'bug', 'the refused label is gone again', 10_000);
+    assert.ok(!cardFileText(ui.server, id).includes(tooLong));
     await page.keyboard.press('Escape'); // closes the picker only
     assert.equal(await page.locator(DRAWER).count(), 1);
 
