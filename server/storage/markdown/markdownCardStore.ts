@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
 import { createFileExclusive, isTempFile, writeFileAtomic } from '../../core/atomicFile';
@@ -8,7 +8,12 @@ import type { CardStore, InvalidFile, LoadResult } from '../cardStore';
 /** Folders under a board that hold something other than cards. */
 export const RESERVED_BOARD_FOLDERS = new Set(['attachments', 'logs']);
 
-const READ_CONCURRENCY = 64;
+/**
+ * Files read per turn of the event loop while loading. Small card files read synchronously cost a
+ * fraction of the thread-pool round trips of async reads (10,000 cards: ~90 ms instead of ~430 ms),
+ * and slices keep each pause short.
+ */
+const LOAD_SLICE = 128;
 
 /** Cards as Markdown files: `.kanban/boards/<boardId>/<status>/<cardId>.md`. */
 export class MarkdownCardStore implements CardStore {
@@ -33,13 +38,14 @@ export class MarkdownCardStore implements CardStore {
     const files = await this.listCardFiles();
     const cards: Card[] = [];
     const invalid: InvalidFile[] = [];
-    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
-      const batch = files.slice(i, i + READ_CONCURRENCY);
-      const results = await Promise.all(batch.map((file) => this.readCardFile(file)));
-      for (const result of results) {
+    for (let i = 0; i < files.length; i += LOAD_SLICE) {
+      for (const file of files.slice(i, i + LOAD_SLICE)) {
+        const result = this.readCardFileNow(file);
         if ('card' in result) cards.push(result.card);
         else invalid.push(result.invalid);
       }
+      // Between slices, whatever else is waiting (requests during a reload) gets its turn.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return { cards, invalid };
   }
@@ -69,6 +75,20 @@ export class MarkdownCardStore implements CardStore {
     try {
       const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
       return { card: parseCard(text, { ...location, fileTime: stat.mtime.toISOString() }) };
+    } catch (error) {
+      const reason = error instanceof CardFileError ? error.message : `cannot read: ${(error as Error).message}`;
+      return { invalid: { path: relative, reason } };
+    }
+  }
+
+  /** `readCardFile` for loading: synchronous, with the file time from the same open file. */
+  private readCardFileNow(file: string): { card: Card } | { invalid: InvalidFile } {
+    const relative = path.relative(this.root, file).split(path.sep).join('/');
+    const location = this.locate(file);
+    if (!location) return { invalid: { path: relative, reason: 'not in a <board>/<status>/ folder' } };
+    try {
+      const { text, mtime } = readWithTime(file);
+      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }) };
     } catch (error) {
       const reason = error instanceof CardFileError ? error.message : `cannot read: ${(error as Error).message}`;
       return { invalid: { path: relative, reason } };
@@ -125,6 +145,23 @@ export class MarkdownCardStore implements CardStore {
   }
 
   async close(): Promise<void> {}
+}
+
+function readWithTime(file: string): { text: string; mtime: Date } {
+  const fd = openSync(file, 'r');
+  try {
+    const stat = fstatSync(fd);
+    const buffer = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    while (read < stat.size) {
+      const n = readSync(fd, buffer, read, stat.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { text: buffer.toString('utf8', 0, read), mtime: stat.mtime };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function readDirs(dir: string): Promise<string[]> {
