@@ -118,7 +118,8 @@ export class HttpTransport implements Transport {
     socket.onclose = (close) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      listener.state('reconnecting');
+      // Not "reconnecting" before the first connection (the server may be asking for a token).
+      listener.state(this.everConnected ? 'reconnecting' : 'connecting');
       // A browser hides the status of a refused upgrade; an API call tells whether the token is
       // missing or wrong (401 prompts for one) before the next attempt.
       const refused = !opened || close.code === 1008;

@@ -47,7 +47,7 @@ export function ColumnMenu({ column, cardCount }: { column: Column; cardCount: n
           </form>
           <div class="menu-label">Color</div>
           <ColorPicker label="Column color" value={column.color} onChange={(color) => void save({ color })} />
-          <div class="menu-label">Position (or drag the column by its header)</div>
+          <div class="menu-label" title="Or drag the column by its header">Position</div>
           <div class="menu-row-buttons">
             <button type="button" class="btn btn-sm" disabled={index <= 0} onClick={() => void shiftColumn(ctrl, column.id, -1)}>
               ← Move left

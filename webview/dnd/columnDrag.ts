@@ -3,6 +3,8 @@ import { moveColumn } from '../state/columnActions';
 import { DELETED_STATUS } from '../types';
 
 const START_DISTANCE_PX = 6;
+const EDGE_PX = 48;
+const SCROLL_STEP_PX = 24;
 
 interface ColumnSession {
   columnId: string;
@@ -72,6 +74,10 @@ export function installColumnDrag(board: HTMLElement, ctrl: BoardController): ()
       document.body.classList.add('is-dragging-column');
     }
     event.preventDefault();
+    // Near an edge of a wide board, scroll so far columns can be reached.
+    const rect = board.getBoundingClientRect();
+    if (event.clientX < rect.left + EDGE_PX) board.scrollLeft -= SCROLL_STEP_PX;
+    else if (event.clientX > rect.right - EDGE_PX) board.scrollLeft += SCROLL_STEP_PX;
     mark(s, event.clientX);
   }
   const onUp = (event: PointerEvent) => session && event.pointerId === session.pointerId && end(true);
