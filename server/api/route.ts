@@ -45,6 +45,8 @@ export class SerializedAnswer {
     readonly body: Buffer,
     readonly etag: string,
     readonly data: () => unknown,
+    /** The body gzip-compressed, for clients that accept it. */
+    readonly gzipped?: () => Promise<Buffer>,
   ) {}
 }
 

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import * as path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { configWith, setUpCardProvider } from '../storage/helpers/cardProviders';
@@ -147,6 +149,45 @@ describe('list answers kept between reads', () => {
     const other = await fetch(`${server.url}/api/tasks?q=nothing-matches`, { headers: { 'if-none-match': all.headers.get('etag')! } });
     assert.equal(other.status, 200);
     assert.deepEqual(((await other.json()) as any).data, []);
+  });
+});
+
+/** A GET with exactly these headers (fetch() adds its own Accept-Encoding). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+describe('list answers kept between reads: compression', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    for (let i = 0; i < 40; i++) await create(server, `# Card number ${i}\n\n${'Some longer text that repeats. '.repeat(10)}`);
+  });
+  after(async () => server.close());
+
+  it('when the client accepts gzip, then a large list comes compressed and unpacks to the plain answer', async () => {
+    const plain = await rawGet(`${server.url}/api/tasks`, {});
+    assert.equal(plain.headers['content-encoding'], undefined);
+    const packed = await rawGet(`${server.url}/api/tasks`, { 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(packed.headers['content-encoding'], 'gzip');
+    assert.ok(packed.body.length < plain.body.length / 2, 'the compressed answer is smaller');
+    assert.deepEqual(JSON.parse(gunzipSync(packed.body).toString('utf8')), JSON.parse(plain.body.toString('utf8')));
+    assert.equal(JSON.parse(plain.body.toString('utf8')).data.length, 40);
+  });
+
+  it('when a compressed list is asked again with its ETag, then 304; the plain ETag does not match the compressed one', async () => {
+    const packed = await rawGet(`${server.url}/api/tasks`, { 'accept-encoding': 'gzip' });
+    const etag = packed.headers.etag as string;
+    assert.equal((await rawGet(`${server.url}/api/tasks`, { 'accept-encoding': 'gzip', 'if-none-match': etag })).status, 304);
+    const plain = await rawGet(`${server.url}/api/tasks`, { 'if-none-match': etag });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers['content-encoding'], undefined);
   });
 });
 

@@ -37,7 +37,7 @@ function list(ctx: RequestContext) {
   const query = listQueryOf(ctx);
   const key = JSON.stringify([ctx.boardId, query]);
   const answer = ctx.ws.readCache.answer(ctx.ws, key, () => `{"ok":true,"data":${listTasksJson(ctx.ws, ctx.boardId, query)}}`);
-  return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query));
+  return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped);
 }
 
 /** Updates count as the actor's activity, which makes the card unread for everyone else. */
