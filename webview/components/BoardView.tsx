@@ -67,7 +67,11 @@ export function BoardView() {
               quickAdd={quickAddStatus === column.id}
               drop={drop && drop.status === column.id ? drop : null}
               draggingId={drop?.taskId ?? null}
-              headerExtras={column.id === DELETED_STATUS ? undefined : <ColumnMenu column={column} cardCount={allIds.length} />}
+              headerExtras={
+                column.id === DELETED_STATUS ? undefined : (
+                  <ColumnMenu column={column} cardCount={allIds.length} index={board.columns.indexOf(column)} count={board.columns.length} />
+                )
+              }
               onToggleMinimized={toggleMinimized}
               onQuickAdd={openQuickAdd}
             />

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { useAppState, useController } from '../context';
+import { useController } from '../context';
 import { shiftColumn } from '../state/columnActions';
 import type { Column } from '../types';
 import { ColorPicker } from './ColorPicker';
@@ -8,11 +8,10 @@ import { Icon } from './Icon';
 import { Popover } from './Popover';
 
 /** Rename, recolor, move and delete a column. The server decides; a refusal shows its message. */
-export function ColumnMenu({ column, cardCount }: { column: Column; cardCount: number }) {
+/** `index` and `count` place the column among the board's columns, for the move buttons. */
+export function ColumnMenu({ column, cardCount, index, count }: { column: Column; cardCount: number; index: number; count: number }) {
   const ctrl = useController();
   const [name, setName] = useState(column.name);
-  const ids = useAppState().board?.columns.map((c) => c.id) ?? [];
-  const index = ids.indexOf(column.id);
 
   async function save(patch: { name?: string; color?: string }) {
     const boardId = ctrl.state.boardId;
@@ -52,7 +51,7 @@ export function ColumnMenu({ column, cardCount }: { column: Column; cardCount: n
             <button type="button" class="btn btn-sm" disabled={index <= 0} onClick={() => void shiftColumn(ctrl, column.id, -1)}>
               ← Move left
             </button>
-            <button type="button" class="btn btn-sm" disabled={index < 0 || index >= ids.length - 1} onClick={() => void shiftColumn(ctrl, column.id, 1)}>
+            <button type="button" class="btn btn-sm" disabled={index < 0 || index >= count - 1} onClick={() => void shiftColumn(ctrl, column.id, 1)}>
               Move right →
             </button>
           </div>
