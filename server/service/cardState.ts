@@ -8,10 +8,16 @@ import { isIsoDate } from './validate';
  * persisted through the configured store. Card ids are unique across the workspace, so state is keyed
  * by card id and survives a transfer between boards.
  */
+/** How long activity saves are gathered before one store write. */
+const ACTIVITY_SAVE_DELAY_MS = 25;
+
 export class CardStates {
   private byCard = new Map<string, Map<string, CardStateRecord>>();
   private lastStampMs = 0;
   private changes = 0;
+  /** `cardId\0actor` of records whose activity is not saved yet. */
+  private pendingActivity = new Set<string>();
+  private activityTimer: NodeJS.Timeout | null = null;
 
   constructor(public store: CardStateStore) {}
 
@@ -56,11 +62,17 @@ export class CardStates {
   }
 
   private async update(card: Card, actor: string, change: Partial<CardStateRecord>): Promise<CardStateRecord> {
+    const record = this.apply(card, actor, change);
+    await this.store.save(record);
+    return record;
+  }
+
+  /** Change the record in memory, where every read looks. */
+  private apply(card: Card, actor: string, change: Partial<CardStateRecord>): CardStateRecord {
     const records = this.recordsOf(card.id);
     const record: CardStateRecord = { ...(records.get(actor) ?? { cardId: card.id, actor }), boardId: card.boardId, ...change };
     records.set(actor, record);
     this.changes++;
-    await this.store.save(record);
     return record;
   }
 
@@ -84,8 +96,37 @@ export class CardStates {
     return this.result(card, actor, record);
   }
 
+  /**
+   * Activity follows a change that is already durable (the card write), and reads see it at once
+   * in memory. Saving it is gathered for a moment so a burst of writes costs one state-file write,
+   * not a second fsync per request; a crash can lose the last moment of unread markers, never a
+   * card change. Explicit open and read are saved before they answer.
+   */
   async recordActivity(card: Card, actor: string): Promise<void> {
-    await this.update(card, actor, { lastActivityAt: this.stamp() });
+    this.apply(card, actor, { lastActivityAt: this.stamp() });
+    this.pendingActivity.add(`${card.id}\u0000${actor}`);
+    this.activityTimer ??= setTimeout(() => void this.saveActivity(), ACTIVITY_SAVE_DELAY_MS);
+  }
+
+  /** Save the current records of everyone with unsaved activity (one coalesced store write). */
+  private async saveActivity(): Promise<void> {
+    if (this.activityTimer) clearTimeout(this.activityTimer);
+    this.activityTimer = null;
+    const saves: Promise<void>[] = [];
+    for (const key of this.pendingActivity) {
+      const [cardId, actor] = key.split('\u0000');
+      // The latest record (an open may have followed); none when the card was deleted meanwhile.
+      const record = this.byCard.get(cardId)?.get(actor);
+      if (record) saves.push(this.store.save(record));
+    }
+    this.pendingActivity.clear();
+    await Promise.all(saves).catch((error) => console.warn(`kanban: saving card activity failed: ${(error as Error).message}`));
+  }
+
+  /** Save what is pending, then close the store. */
+  async close(): Promise<void> {
+    await this.saveActivity();
+    await this.store.close();
   }
 
   async forget(card: Card): Promise<void> {

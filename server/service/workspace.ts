@@ -127,7 +127,7 @@ export class Workspace {
 
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
-    await Promise.all([this.store.close(), this.attachments.close(), this.cardStates.store.close()]);
+    await Promise.all([this.store.close(), this.attachments.close(), this.cardStates.close()]);
   }
 }
 
