@@ -1,4 +1,4 @@
-import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { promises as fs, statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { isTempFile } from '../core/atomicFile';
 import type { ExternalChange } from '../storage/cardStore';
@@ -18,7 +18,8 @@ export interface FileWatcherOptions {
  * Paths are collected and applied in batches through the mutation queue.
  */
 export class FileWatcher {
-  private folders = new Map<string, { watcher: FSWatcher; depth: number }>();
+  /** Watched folders; the inode tells a folder from one removed and made again under its name. */
+  private folders = new Map<string, { watcher: FSWatcher; depth: number; ino: number }>();
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private firstPendingAt = 0;
@@ -46,13 +47,15 @@ export class FileWatcher {
   private watchFolder(dir: string, depth: number): boolean {
     if (this.closed || this.folders.has(dir)) return this.folders.has(dir);
     let watcher: FSWatcher;
+    let ino: number;
     try {
       watcher = watch(dir, { persistent: false }, (_event, name) => this.onFolderEvent(dir, depth, name === null ? null : String(name)));
+      ino = statSync(dir).ino;
     } catch {
       return false; // gone already: its parent's event brings it back if it reappears
     }
     watcher.on('error', () => this.unwatchTree(dir));
-    this.folders.set(dir, { watcher, depth });
+    this.folders.set(dir, { watcher, depth, ino });
     return true;
   }
 
@@ -85,6 +88,14 @@ export class FileWatcher {
 
   private onFolderEvent(dir: string, depth: number, name: string | null): void {
     if (this.closed) return;
+    if (depth >= 0 && name === path.basename(dir)) {
+      // A watch reports its own folder's removal under the folder's name; a folder made again
+      // under that name is a new one the old watch never sees. Look again from the parent.
+      this.unwatchTree(dir);
+      this.onChange('unlinkDir', dir);
+      void this.syncFolders(path.dirname(dir), depth - 1);
+      return;
+    }
     if (depth === 3) {
       if (name === null) this.onChange('addDir', dir);
       else if (name.endsWith('.md') && !isTempFile(name)) this.onChange('change', path.join(dir, name));
@@ -108,7 +119,10 @@ export class FileWatcher {
       }
     }
     for (const folder of present) {
-      if (this.folders.has(folder)) continue;
+      const held = this.folders.get(folder);
+      // Removed and made again between two looks (rm -r then mkdir): the old watch sees nothing.
+      if (held && (await fs.stat(folder).then((s) => s.ino, () => held.ino)) === held.ino) continue;
+      if (held) this.unwatchTree(folder);
       await this.watchTree(folder, depth + 1);
       this.onChange('addDir', folder);
     }

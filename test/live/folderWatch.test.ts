@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 
@@ -50,6 +50,18 @@ describe('file watching: folders changed by hand', () => {
     const { id, file } = await cardText('Doomed with its folder');
     await fs.rm(path.dirname(file), { recursive: true });
     await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).status === 404);
+  });
+
+  it('when a status folder is removed and made again under the same name, then cards added to the new one appear', async () => {
+    const { id, text, file } = await cardText('Gone with the folder');
+    const folder = path.dirname(file);
+    // Both before the watcher can look: it only ever sees a folder of that name.
+    rmSync(folder, { recursive: true });
+    mkdirSync(folder);
+    await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).status === 404);
+    const newId = 'reborn-folder-2026-01-01';
+    await fs.writeFile(path.join(folder, `${newId}.md`), text.replace(/^id: .*$/m, `id: ${newId}`));
+    await waitUntil(async () => (await server.api('GET', `/api/tasks/${newId}`)).status === 200);
   });
 
   it('when the whole boards folder is replaced by hand, then the new cards are served', async () => {
