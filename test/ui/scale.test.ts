@@ -12,6 +12,28 @@ async function topOf(page: Page, id: string): Promise<number | null> {
   return page.$eval(`[data-card-id="${id}"]`, (el) => el.getBoundingClientRect().top).catch(() => null);
 }
 
+/**
+ * Waits until layout is at rest: cards that scroll into view are laid out a frame or two later
+ * (content-visibility), and the browser's scroll anchoring follows. At rest = no change in the
+ * column's scroll position and the card's place over three frames.
+ */
+async function settle(page: Page, id: string): Promise<void> {
+  await page.waitForFunction(
+    (cardId) =>
+      new Promise<boolean>((resolve) => {
+        // No named inner functions: the test runner's compiler would wrap them in a helper the page lacks.
+        const list = document.querySelector('[data-column-cards="todo"]');
+        const card = document.querySelector(`[data-card-id="${cardId}"]`);
+        const first = `${list?.scrollTop}|${card?.getBoundingClientRect().top}`;
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(`${list?.scrollTop}|${card?.getBoundingClientRect().top}` === first))),
+        );
+      }),
+    id,
+    { polling: 100 },
+  );
+}
+
 describe('Board UI at 1,000 cards (Chromium)', function () {
   this.timeout(90_000);
   let server: TestServer;
@@ -50,6 +72,7 @@ describe('Board UI at 1,000 cards (Chromium)', function () {
   it('when cards change above, beside and at the top of the one being looked at, then it stays where it is on screen', async () => {
     const list = page.locator('[data-column-cards="todo"]');
     await list.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+    await settle(page, '');
     // The card in the middle of the column's visible area is the one the user is looking at.
     const watched = await list.evaluate((el) => {
       const box = el.getBoundingClientRect();
@@ -57,6 +80,7 @@ describe('Board UI at 1,000 cards (Chromium)', function () {
       return (under?.closest('[data-card-id]') as HTMLElement | null)?.dataset.cardId ?? '';
     });
     assert.ok(watched, 'a card is under the middle of the column');
+    await settle(page, watched);
     const before = await topOf(page, watched);
     const order = (await page.$$eval('[data-column-cards="todo"] [data-card-id]', (els) => els.map((el) => (el as HTMLElement).dataset.cardId ?? '')));
     const index = order.indexOf(watched);
@@ -76,8 +100,7 @@ describe('Board UI at 1,000 cards (Chromium)', function () {
     await page.waitForSelector(`[data-card-id="${above}"] .card-title:text("${long.slice(0, 30)}")`);
     await page.waitForSelector(`[data-column-cards="todo"] [data-card-id]:first-child .card-title:text("Arrived at the top")`);
     await page.waitForSelector(`[data-card-id="${beside}"] .card-title:text("${long.slice(0, 30)}")`);
-    // Two frames, so any layout the changes cause has happened.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await settle(page, watched);
     const after = await topOf(page, watched);
     assert.ok(before !== null && after !== null);
     assert.ok(Math.abs(after - before) <= 1, `the watched card moved from ${before} to ${after} px`);
