@@ -90,8 +90,8 @@ describe('Board UI: rendering, settings and board switching (Chromium)', functio
     await page.waitForSelector('[data-drop-column="review"].is-minimized');
     assert.equal(await column(page, 'review').locator('[data-card-id]').count(), 0);
     assert.ok(((await column(page, 'review').boundingBox())?.width ?? 999) < 60);
-    const board = await ui.server.api('GET', '/api/boards/default');
-    assert.deepEqual(board.body?.data.minimizedColumnIds, ['review']);
+    const minimized = async () => JSON.stringify((await ui.server.api('GET', '/api/boards/default')).body?.data.minimizedColumnIds);
+    await eventually(async () => (await minimized()) === '["review"]', 'the server saved review as minimized');
     await page.click('[data-drop-column="review"] .column-expand');
     await page.waitForSelector('[data-drop-column="review"] [data-card-id]');
   });
