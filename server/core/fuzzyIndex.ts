@@ -8,11 +8,9 @@ type IndexRecord = FuseIndex<FuzzyDoc>['records'][number];
 type RecordValue = { v: string } | { v: string }[];
 
 interface Entry {
-  doc: FuzzyDoc;
-  /** fuse.js's own index record of the doc, made once per card version. */
-  record: IndexRecord;
-  /** The record's values by key index, lowercased as fuse.js does, for the candidate filter. */
-  lower: Map<string, string | string[]>;
+  card: Card;
+  /** The searched fields, lowercased as fuse.js does, joined by NUL: a quick first test per card. */
+  lower: string;
 }
 
 const KEYS = FUZZY_OPTIONS.keys;
@@ -21,37 +19,40 @@ const RECORD_MAKER = Fuse.createIndex<FuzzyDoc>(KEYS, []);
 /** fuse.js (bitap) splits longer patterns into chunks and matches any chunk; no filter then. */
 const MAX_FILTERED_PATTERN = 32;
 
+function searchedFields(doc: FuzzyDoc): string[] {
+  return [doc.title, doc.id, ...doc.labels, doc.assignee, doc.meta, doc.content];
+}
+
+/**
+ * Only the lowercased text is kept per card: fuse.js documents and records are made at search
+ * time for the cards that pass the first test (keeping them for every card cost ~50 MB at 10,000).
+ */
 function entryOf(card: Card): Entry {
-  const doc = fuzzyDocOf(card);
-  const record = RECORD_MAKER._createObjectRecord(doc, 0);
-  const lower = new Map<string, string | string[]>();
-  for (const [key, value] of Object.entries(record.$ as Record<string, RecordValue>)) {
-    lower.set(key, Array.isArray(value) ? value.map((item) => item.v.toLowerCase()) : value.v.toLowerCase());
-  }
-  return { doc, record, lower };
+  return { card, lower: searchedFields(fuzzyDocOf(card)).map((field) => field.toLowerCase()).join('\u0000') };
 }
 
 /**
  * The record with only the fields (and array elements) that hold one of the pieces: fuse.js finds
  * nothing in the others, and a field without a match adds nothing to a score. Null: no field can match.
  */
-function narrowed(entry: Entry, pieces: string[], i: number): IndexRecord | null {
-  const holds = (text: string) => pieces.some((piece) => text.includes(piece));
+function narrowed(record: IndexRecord, pieces: string[]): IndexRecord | null {
+  const holds = (text: string) => {
+    const lower = text.toLowerCase();
+    return pieces.some((piece) => lower.includes(piece));
+  };
   const fields: Record<string, RecordValue> = {};
   let any = false;
-  const values = entry.record.$ as Record<string, RecordValue>;
-  for (const [key, lower] of entry.lower) {
-    const value = values[key];
-    if (Array.isArray(lower)) {
-      const kept = (value as { v: string }[]).filter((_item, n) => holds(lower[n]));
+  for (const [key, value] of Object.entries(record.$ as Record<string, RecordValue>)) {
+    if (Array.isArray(value)) {
+      const kept = value.filter((item) => holds(item.v));
       if (kept.length) fields[key] = kept;
       any ||= kept.length > 0;
-    } else if (holds(lower)) {
+    } else if (holds(value.v)) {
       fields[key] = value;
       any = true;
     }
   }
-  return any ? { i, $: fields } as IndexRecord : null;
+  return any ? ({ i: record.i, $: fields } as IndexRecord) : null;
 }
 
 /**
@@ -78,7 +79,7 @@ export function exactPieces(pattern: string): string[] | null {
 }
 
 /**
- * The fuzzy index of one board. Each card's fuse.js record is made when the card changes (O(1) per
+ * The fuzzy index of one board: per card, its searched text, made when the card changes (O(1) per
  * write). A search first keeps the fields where one of the pattern's exact pieces occurs (every
  * field fuse.js can match holds one), then lets fuse.js score the cards left, in board order. Scores do
  * not depend on other documents and equal scores keep board order, so the answer is exactly what
@@ -98,7 +99,7 @@ export class FuzzyBoardIndex {
   }
 
   remove(card: Card): void {
-    if (this.entries.get(card.id)?.doc.card === card) this.entries.delete(card.id);
+    if (this.entries.get(card.id)?.card === card) this.entries.delete(card.id);
   }
 
   search(text: string): FuseResult<FuzzyDoc>[] {
@@ -106,10 +107,13 @@ export class FuzzyBoardIndex {
     const docs: FuzzyDoc[] = [];
     const records: IndexRecord[] = [];
     for (const entry of this.entries.values()) {
-      const record = pieces ? narrowed(entry, pieces, docs.length) : { ...entry.record, i: docs.length };
+      if (pieces && !pieces.some((piece) => entry.lower.includes(piece))) continue;
+      const doc = fuzzyDocOf(entry.card);
+      const full = RECORD_MAKER._createObjectRecord(doc, docs.length);
+      const record = pieces ? narrowed(full, pieces) : full;
       if (!record) continue;
       records.push(record);
-      docs.push(entry.doc);
+      docs.push(doc);
     }
     return new Fuse(docs, FUZZY_OPTIONS, Fuse.parseIndex<FuzzyDoc>({ keys: RECORD_MAKER.keys, records })).search(text);
   }

@@ -57,7 +57,7 @@ export class ReadCache {
   }
 
   /** The kept answer for `key`, or a fresh one made by `build` (and kept). */
-  answer(ws: Workspace, key: string, build: () => string): CachedAnswer {
+  answer(ws: Workspace, key: string, build: () => Buffer): CachedAnswer {
     const stamp = this.stampOf(ws);
     const held = this.entries.get(key);
     if (held && held.stamp === stamp) {
@@ -67,7 +67,7 @@ export class ReadCache {
       return held;
     }
     if (held) this.drop(key, held);
-    const body = Buffer.from(build(), 'utf8');
+    const body = build();
     const entry: Entry = { body, stamp, etag: `"${this.run}-${stamp}-${keyHash(key)}"`, gzipped: gzipOnce(body) };
     this.entries.set(key, entry);
     this.bytes += body.length;

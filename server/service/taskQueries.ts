@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
-import { taskView, taskViewJson } from './views';
+import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
 
 /** Find a card on a board by exact id, else unique prefix, else unique substring. */
@@ -98,9 +98,18 @@ export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): Tas
   return selectTasks(ws, boardId, query).map(({ card, position }) => taskView(ws, card, { position, actor: query.actor }));
 }
 
-/** The same answer as `JSON.stringify(listTasks(...))`, assembled from per-card JSON kept between reads. */
-export function listTasksJson(ws: Workspace, boardId: string, query: TaskQuery): string {
+/**
+ * The HTTP answer `{"ok":true,"data":<listTasks(...)>}` as UTF-8 bytes, byte for byte what
+ * JSON.stringify would give, assembled from per-card JSON kept between reads.
+ */
+export function listTasksEnvelope(ws: Workspace, boardId: string, query: TaskQuery): Buffer {
   const actor = query.actor ?? 'default';
-  const parts = selectTasks(ws, boardId, query).map(({ card, position }) => taskViewJson(ws, card, position ?? ws.index.positionOf(card), actor));
-  return `[${parts.join(',')}]`;
+  const out = new JsonBytes();
+  out.push('{"ok":true,"data":[');
+  selectTasks(ws, boardId, query).forEach(({ card, position }, i) => {
+    if (i > 0) out.push(',', 1);
+    pushTaskViewJson(out, ws, card, position ?? ws.index.positionOf(card), actor);
+  });
+  out.push(']}');
+  return out.toBuffer();
 }

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import * as path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { configWith, setUpCardProvider } from '../storage/helpers/cardProviders';
+import { Dispatcher } from '../../server/api/dispatch';
 
 /**
  * Lists are answered from kept serialized answers. Each test reads a list first (so an answer is
@@ -43,6 +44,20 @@ describe('list answers kept between reads', () => {
     await create(server, '# One');
     await create(server, '# Two', { status: 'todo' });
     assert.deepEqual(await list(server), await list(server));
+  });
+
+  it('when a list is sent from kept bytes, then they are exactly the JSON of the list built as objects', async () => {
+    await create(server, '# Ünïcödé 🚀 naïve — 漢字\n\n"quoted" \\ back\\slash\ttab', { labels: ['bug', 'ops'], assignee: 'zoë', dueDate: '2026-05-01', metadata: { links: { jira: 'ABC-1' }, n: 3, flag: true, list: [1, 'two', null] } });
+    const moved = await create(server, '# Second', { status: 'todo' });
+    await server.api('PATCH', `/api/tasks/${moved.id}/move`, { status: 'review', position: 0 });
+    const deleted = await create(server, '# Gone');
+    await server.api('DELETE', `/api/tasks/${deleted.id}`);
+    const dispatcher = new Dispatcher(server.running.workspace);
+    for (const query of ['', '?includeDeleted=true', '?q=%C3%BC', '?q=secnod&fuzzy=true', '?label=bug']) {
+      const raw = await rawGet(`${server.url}/api/tasks${query}`, {});
+      const viaObjects = await dispatcher.dispatch({ method: 'GET', path: `/tasks${query}` });
+      assert.equal(raw.body.toString('utf8'), JSON.stringify(viaObjects.body), `query "${query}"`);
+    }
   });
 
   it('when a task is created, updated, moved and deleted through the API, then the next list shows each change', async () => {

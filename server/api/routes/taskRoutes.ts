@@ -1,5 +1,5 @@
 import { PRIORITIES, type TaskView } from '../../core/model';
-import { listTasks, listTasksJson, resolveCard, type TaskQuery } from '../../service/taskQueries';
+import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
 import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask } from '../../service/tasks';
 import { taskView } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
@@ -36,7 +36,7 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
 function list(ctx: RequestContext) {
   const query = listQueryOf(ctx);
   const key = JSON.stringify([ctx.boardId, query]);
-  const answer = ctx.ws.readCache.answer(ctx.ws, key, () => `{"ok":true,"data":${listTasksJson(ctx.ws, ctx.boardId, query)}}`);
+  const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
   return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped);
 }
 
