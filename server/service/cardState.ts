@@ -9,7 +9,7 @@ import { isIsoDate } from './validate';
  * by card id and survives a transfer between boards.
  */
 /** How long activity saves are gathered before one store write. */
-const ACTIVITY_SAVE_DELAY_MS = 25;
+const ACTIVITY_SAVE_DELAY_MS = 100;
 
 export class CardStates {
   private byCard = new Map<string, Map<string, CardStateRecord>>();
@@ -99,7 +99,7 @@ export class CardStates {
   /**
    * Activity follows a change that is already durable (the card write), and reads see it at once
    * in memory. Saving it is gathered for a moment so a burst of writes costs one state-file write,
-   * not a second fsync per request; a crash can lose the last moment of unread markers, never a
+   * not a second fsync per request; a crash can lose the last 100 ms of unread markers, never a
    * card change. Explicit open and read are saved before they answer.
    */
   async recordActivity(card: Card, actor: string): Promise<void> {

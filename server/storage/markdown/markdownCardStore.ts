@@ -131,17 +131,20 @@ export class MarkdownCardStore implements CardStore {
     await fs.rm(file, { force: true });
   }
 
-  /** Another process may have claimed the id in a different board or status folder. */
+  /**
+   * Another process may have claimed the id in a different board or status folder. The folders
+   * are checked all at once: this runs inside the mutation queue, so its latency delays every write.
+   */
   private async existsAnywhere(id: string): Promise<boolean> {
     const boardsDir = path.join(this.kanbanDir, 'boards');
-    for (const board of await readDirs(boardsDir)) {
-      for (const status of await readDirs(path.join(boardsDir, board))) {
-        if (RESERVED_BOARD_FOLDERS.has(status)) continue;
-        const exists = await fs.access(path.join(boardsDir, board, status, `${id}.md`)).then(() => true, () => false);
-        if (exists) return true;
-      }
-    }
-    return false;
+    const perBoard = await Promise.all(
+      (await readDirs(boardsDir)).map(async (board) => {
+        const statuses = (await readDirs(path.join(boardsDir, board))).filter((status) => !RESERVED_BOARD_FOLDERS.has(status));
+        const found = await Promise.all(statuses.map((status) => fs.access(path.join(boardsDir, board, status, `${id}.md`)).then(() => true, () => false)));
+        return found.includes(true);
+      }),
+    );
+    return perBoard.includes(true);
   }
 
   async close(): Promise<void> {}
