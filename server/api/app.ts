@@ -55,6 +55,8 @@ async function sendSerialized(req: Request, res: Response, answer: SerializedAns
   const etag = compress ? `${answer.etag.slice(0, -1)}-gzip"` : answer.etag;
   res.set('Content-Type', 'application/json; charset=utf-8');
   res.vary('Accept-Encoding');
+  // Caches may keep it but must ask again each time (a 304 when unchanged): lists change often.
+  res.set('Cache-Control', 'no-cache');
   res.set('ETag', etag);
   if (matchesEtag(req.headers['if-none-match'], etag)) {
     res.status(304).end();
