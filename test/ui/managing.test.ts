@@ -53,8 +53,11 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await page.waitForSelector('[data-drop-column="qa"] .column-name:text("Quality check")');
     await menu.locator('button[aria-label="Column color #ec4899"]').click();
     await eventually(async () => (await serverColumns()).find((c) => c.id === 'qa')?.color === '#ec4899', 'the server saved the color');
-    const dot = await page.$eval('[data-drop-column="qa"] .column-dot', (el) => getComputedStyle(el).backgroundColor);
-    assert.equal(dot, 'rgb(236, 72, 153)');
+    // The board follows the server's answer, which may land a moment after the server saved it.
+    await page.waitForFunction(() => {
+      const dot = document.querySelector('[data-drop-column="qa"] .column-dot');
+      return dot !== null && getComputedStyle(dot).backgroundColor === 'rgb(236, 72, 153)';
+    }, undefined, { timeout: 5000 });
     assert.equal((await serverColumns()).find((c) => c.id === 'qa')?.name, 'Quality check');
     await page.keyboard.press('Escape');
   });
