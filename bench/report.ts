@@ -7,7 +7,6 @@ import type { ScenarioResult } from './scenarios';
 export const TARGETS = {
   p50Ms: {
     list: 60,
-    'list-gzip': 60,
     'search-exact': 15,
     'search-fuzzy': 60,
     get: 2,
