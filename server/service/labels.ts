@@ -1,6 +1,6 @@
 import { ValidationError } from '../core/errors';
 import type { Card, LabelDefinition } from '../core/model';
-import { saveCard } from './tasks';
+import { saveCards } from './tasks';
 import { checkColor, checkLabelName } from './validate';
 import type { Workspace } from './workspace';
 
@@ -50,7 +50,7 @@ function requireKnownLabel(ws: Workspace, name: string, users: Card[]): void {
 /** Rewrite every card that carries `name`, with `replace` giving its new label list. */
 async function rewriteCards(ws: Workspace, cards: Card[], replace: (labels: string[]) => string[]): Promise<void> {
   const now = new Date().toISOString();
-  for (const card of cards) await saveCard(ws, { ...card, labels: replace(card.labels), modified: now }, card);
+  await saveCards(ws, cards.map((card) => ({ card: { ...card, labels: replace(card.labels), modified: now }, previous: card })));
 }
 
 export async function renameLabel(ws: Workspace, name: string, newName: string) {

@@ -8,6 +8,7 @@ import { checkIsoDate, checkLabelName, checkPriority } from './validate';
 import { taskView } from './views';
 import { relocateCardBelongings, removeCardBelongings } from './cardBelongings';
 import type { Workspace } from './workspace';
+import type { CardChange } from '../storage/cardStore';
 
 export interface TaskFields {
   content?: string;
@@ -108,6 +109,17 @@ export async function saveCard(ws: Workspace, card: Card, previous: Card): Promi
   ws.index.put(card);
 }
 
+/**
+ * Write several changed cards as one change: one transaction on stores that offer it (SQL), one
+ * atomic file write per card otherwise. The index takes them only once all are written.
+ */
+export async function saveCards(ws: Workspace, changes: CardChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  if (ws.store.updateMany) await ws.store.updateMany(changes);
+  else for (const { card, previous } of changes) await ws.store.update(card, previous);
+  for (const { card } of changes) ws.index.put(card);
+}
+
 export async function updateTask(ws: Workspace, boardId: string, idish: string, fields: TaskFields) {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
@@ -150,10 +162,8 @@ async function keyForPosition(ws: Workspace, card: Card, status: string, positio
   const others = column.filter((c) => c.id !== card.id);
   const keys = spreadKeys(others.length + 1);
   const ordered = [...others.slice(0, at), card, ...others.slice(at)];
-  for (let i = 0; i < ordered.length; i++) {
-    const other = ordered[i];
-    if (other !== card && other.order !== keys[i]) await saveCard(ws, { ...other, order: keys[i] }, other);
-  }
+  const respread = ordered.flatMap((other, i) => (other !== card && other.order !== keys[i] ? [{ card: { ...other, order: keys[i] }, previous: other }] : []));
+  await saveCards(ws, respread);
   return keys[at];
 }
 

@@ -23,6 +23,11 @@ export interface CardStore {
   create(card: Card): Promise<boolean>;
   /** Persist a changed card; `previous` is the stored version (its board or status may differ). */
   update(card: Card, previous: Card): Promise<void>;
+  /**
+   * Persist several changed cards as one change (a label rename, re-spread order keys): all or
+   * nothing where the store can promise it. Stores without it get one update per card.
+   */
+  updateMany?(changes: CardChange[]): Promise<void>;
   remove(card: Card): Promise<void>;
   /** Workspace-relative path of the card's file, for stores that have one. */
   filePathOf?(card: Pick<Card, 'id' | 'boardId' | 'status'>): string;
@@ -34,6 +39,11 @@ export interface CardStore {
   /** Provider details for /api/storage (database file, host...), never secrets. */
   describe?(): Record<string, unknown>;
   close(): Promise<void>;
+}
+
+export interface CardChange {
+  card: Card;
+  previous: Card;
 }
 
 export type ExternalChange =

@@ -102,5 +102,23 @@ for (const providerName of ['sqlite', 'mysql'] as const) {
       await server.restart();
       assert.equal(okData(await server.api('GET', `/api/tasks/${card.id}`)).priority, 'high');
     });
+
+    it('when the database refuses one card of a label rename, then no card is renamed and the label keeps its name', async () => {
+      okData(await server.api('PUT', '/api/labels/urgent', { color: '#ef4444' }));
+      const cards = [];
+      for (const title of ['First', 'Second', 'Third']) cards.push(await createTask(server, { content: `# ${title}\n`, labels: ['urgent'] }));
+      await raw.refuseChangesOf(cards[2].id);
+
+      const refused = await server.api('PATCH', '/api/labels/urgent', { newName: 'hot' });
+      assert.equal(refused.body?.ok, false, 'the rename was reported as failed');
+      for (const card of cards) {
+        assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).labels, ['urgent'], `${card.id} as served`);
+      }
+      assert.deepEqual(Object.keys(okData(await server.api('GET', '/api/labels'))), ['urgent']);
+      await server.restart();
+      for (const card of cards) {
+        assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).labels, ['urgent'], `${card.id} as stored`);
+      }
+    });
   });
 }

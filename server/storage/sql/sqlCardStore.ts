@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Card, Comment } from '../../core/model';
-import type { CardStore, ExternalChange, InvalidFile, LoadResult } from '../cardStore';
+import type { CardChange, CardStore, ExternalChange, InvalidFile, LoadResult } from '../cardStore';
 import { ChangeFeed } from './changeFeed';
 import {
   CARD_COLUMNS, CardRowError, cardToRow, changedColumns, commentFromRow, diffComments, duplicateCommentId, rowToCard,
@@ -94,18 +94,26 @@ export class SqlCardStore implements CardStore {
   }
 
   async update(card: Card, previous: Card): Promise<void> {
-    checkCommentIds(card);
+    await this.updateMany([{ card, previous }]);
+  }
+
+  async updateMany(changes: CardChange[]): Promise<void> {
+    for (const { card } of changes) checkCommentIds(card);
     await this.db.transaction(async (tx) => {
-      const exists = await tx.all('SELECT id FROM kanban_cards WHERE id = ?', [card.id]);
-      if (exists.length === 0) {
-        // Removed meanwhile by another process: this write brings it back rather than being lost.
-        await tx.run('DELETE FROM kanban_comments WHERE card_id = ?', [card.id]);
-        await insertCard(tx, card);
-      } else {
-        await writeDifferences(tx, card, previous);
-      }
-      await this.logChange(tx, card.id, card.boardId, 'upsert');
+      for (const { card, previous } of changes) await this.updateIn(tx, card, previous);
     });
+  }
+
+  private async updateIn(tx: SqlTransaction, card: Card, previous: Card): Promise<void> {
+    const exists = await tx.all('SELECT id FROM kanban_cards WHERE id = ?', [card.id]);
+    if (exists.length === 0) {
+      // Removed meanwhile by another process: this write brings it back rather than being lost.
+      await tx.run('DELETE FROM kanban_comments WHERE card_id = ?', [card.id]);
+      await insertCard(tx, card);
+    } else {
+      await writeDifferences(tx, card, previous);
+    }
+    await this.logChange(tx, card.id, card.boardId, 'upsert');
   }
 
   async remove(card: Card): Promise<void> {
