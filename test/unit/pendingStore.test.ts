@@ -1,0 +1,80 @@
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PendingStore, type PendingDelivery } from '../../server/live/webhooks/pendingStore';
+
+function delivery(n: number, attempts = 0): PendingDelivery {
+  const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  return { id, webhookId: 'wh_1', event: 'task.updated', rawBody: `{"n":${n}}`, attempts, nextAttemptAt: 1_000 + attempts };
+}
+
+const ids = (list: PendingDelivery[]) => list.map((d) => d.id).sort();
+
+describe('webhook pending store', () => {
+  let stateDir: string;
+  beforeEach(async () => {
+    stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-pending-'));
+  });
+  afterEach(async () => {
+    await fs.rm(stateDir, { recursive: true, force: true });
+  });
+
+  it('when deliveries are saved together, then they share one file and a new store reads them all back', async () => {
+    const store = new PendingStore(stateDir);
+    await Promise.all([1, 2, 3].map((n) => store.save(delivery(n))));
+    assert.equal((await fs.readdir(store.dir)).length, 1);
+    assert.deepEqual(ids(await new PendingStore(stateDir).loadAll()), ids([1, 2, 3].map((n) => delivery(n))));
+  });
+
+  it('when some deliveries finish, then only the others come back, and a file with none left is deleted', async () => {
+    const store = new PendingStore(stateDir);
+    await Promise.all([1, 2].map((n) => store.save(delivery(n))));
+    await store.save(delivery(3));
+    await store.remove(delivery(1).id);
+    await store.remove(delivery(2).id);
+    await store.flush();
+    assert.equal((await fs.readdir(store.dir)).length, 1, 'the file of 1 and 2 is gone');
+    assert.deepEqual(ids(await new PendingStore(stateDir).loadAll()), [delivery(3).id]);
+  });
+
+  it('when a delivery finishes before its batch is written, then it is never written', async () => {
+    const store = new PendingStore(stateDir);
+    const saved = store.save(delivery(1));
+    await store.remove(delivery(1).id);
+    await saved;
+    await store.flush();
+    assert.deepEqual(await new PendingStore(stateDir).loadAll(), []);
+  });
+
+  it('when a retried delivery is saved again, then the newer attempt count is what a restart sees', async () => {
+    const store = new PendingStore(stateDir);
+    await store.save(delivery(1, 0));
+    await store.save(delivery(2, 0));
+    await store.save(delivery(1, 3));
+    const loaded = await new PendingStore(stateDir).loadAll();
+    assert.deepEqual(loaded.map((d) => [d.id, d.attempts]).sort(), [[delivery(1).id, 3], [delivery(2).id, 0]]);
+  });
+
+  it('when a restart finds superseded files, then it deletes them and keeps the current ones', async () => {
+    const first = new PendingStore(stateDir);
+    await first.save(delivery(1, 0));
+    await first.save(delivery(1, 1));
+    // The second write supersedes the first file; simulate a crash before it was deleted.
+    await fs.writeFile(path.join(first.dir, 'batch-old-1.json'), JSON.stringify([delivery(1, 0)]));
+    const loaded = await new PendingStore(stateDir).loadAll();
+    assert.deepEqual(loaded.map((d) => d.attempts), [1]);
+    const left = await fs.readdir(first.dir);
+    assert.ok(!left.includes('batch-old-1.json'), 'the superseded file is deleted');
+    assert.equal(left.length, 1);
+  });
+
+  it('when the folder holds a one-delivery file of an earlier release and an unreadable file, then the first is read and the second left alone', async () => {
+    const store = new PendingStore(stateDir);
+    await fs.mkdir(store.dir, { recursive: true });
+    await fs.writeFile(path.join(store.dir, `${delivery(7).id}.json`), JSON.stringify(delivery(7)));
+    await fs.writeFile(path.join(store.dir, 'batch-bad-1.json'), '{ torn');
+    assert.deepEqual(ids(await store.loadAll()), [delivery(7).id]);
+    assert.ok((await fs.readdir(store.dir)).includes('batch-bad-1.json'));
+  });
+});
