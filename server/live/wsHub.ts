@@ -37,7 +37,7 @@ export class WsHub {
   private unsubscribe: () => void;
   private allowed: Set<string>;
 
-  constructor(private readonly httpServer: http.Server, private readonly ws: Workspace, private readonly options: WsHubOptions) {
+  constructor(private readonly httpServer: http.Server, private readonly ws: Workspace, options: WsHubOptions) {
     this.allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
     this.server = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 });
     httpServer.on('upgrade', this.onUpgrade);

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
-import { ConsoleCapture, VIEWER_TOKEN_ENV, authConfig, bearer, findSecrets, makeTokens, send, startAuthServer, stopAuthServer } from './helpers/authWorkspace';
+import { ConsoleCapture, VIEWER_TOKEN_ENV, bearer, findSecrets, makeTokens, send, startAuthServer, stopAuthServer } from './helpers/authWorkspace';
 
 /** The HTTP status the server answers an upgrade with (101 when the socket opens). */
 function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {

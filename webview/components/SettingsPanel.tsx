@@ -1,6 +1,7 @@
 import { useAppState, useController } from '../context';
-import { BACKGROUND_PRESETS, PRIORITIES, type Settings } from '../types';
+import { BACKGROUND_PRESETS, type Settings } from '../types';
 import { Sheet } from './Sheet';
+import { ColumnOptions, PriorityOptions } from './Options';
 
 type BooleanSetting = { [K in keyof Settings]: Settings[K] extends boolean ? K : never }[keyof Settings];
 
@@ -47,22 +48,14 @@ export function SettingsPanel() {
         <label class="field">
           <span class="field-label">Default priority</span>
           <select class="input" name="defaultPriority" value={settings.defaultPriority} onChange={(e) => change({ defaultPriority: (e.target as HTMLSelectElement).value as Settings['defaultPriority'] })}>
-            {PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
+            <PriorityOptions />
           </select>
         </label>
         <label class="field">
           <span class="field-label">Default status</span>
           <select class="input" name="defaultStatus" value={settings.defaultStatus} onChange={(e) => change({ defaultStatus: (e.target as HTMLSelectElement).value })}>
             {!board?.columns.some((c) => c.id === settings.defaultStatus) && <option value={settings.defaultStatus}>{settings.defaultStatus}</option>}
-            {board?.columns.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            {board && <ColumnOptions columns={board.columns} />}
           </select>
         </label>
       </section>

@@ -4,6 +4,7 @@ import { deleteCardPermanently, restoreCard, softDeleteCard } from '../../state/
 import { DELETED_STATUS, type Board, type TaskView } from '../../types';
 import { ConfirmButton } from '../ConfirmButton';
 import { Icon } from '../Icon';
+import { ColumnOptions } from '../Options';
 
 /** Soft delete (with Undo in the toast), restore out of the deleted column, and permanent delete. */
 export function DeleteSection({ task, board }: { task: TaskView; board: Board }) {
@@ -15,11 +16,7 @@ export function DeleteSection({ task, board }: { task: TaskView; board: Board })
       {deleted ? (
         <div class="drawer-inline">
           <select class="input" name="restoreTo" aria-label="Restore to column" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
-            {board.columns.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <ColumnOptions columns={board.columns} />
           </select>
           <button type="button" class="btn btn-sm" onClick={() => void restoreCard(ctrl, task.id, target)}>
             <Icon name="restore" size={14} /> Restore

@@ -1,10 +1,11 @@
 import { useController } from '../../context';
 import { datePart } from '../../format';
 import { updateCard } from '../../state/taskActions';
-import { DELETED_STATUS, PRIORITIES, type Board, type Labels, type TaskView } from '../../types';
+import { DELETED_STATUS, type Board, type Labels, type TaskView } from '../../types';
 import { CommitInput } from './CommitInput';
 import { LabelPicker } from './LabelPicker';
 import { usePending } from './usePending';
+import { ColumnOptions, PriorityOptions } from '../Options';
 
 /** Status, priority, assignee, due date and labels; each change is saved at once. */
 export function FieldsSection({ task, board, labels, onSaved }: {
@@ -42,21 +43,13 @@ export function FieldsSection({ task, board, labels, onSaved }: {
             </option>
           )}
           {!board.columns.some((c) => c.id === task.status) && task.status !== DELETED_STATUS && <option value={task.status}>{task.status}</option>}
-          {board.columns.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
+          <ColumnOptions columns={board.columns} />
         </select>
       </label>
       <label class="field">
         <span class="field-label">Priority</span>
         <select class={`input priority-select priority-${priority}`} name="priority" value={priority} onChange={(e) => pick(e, choosePriority, 'priority')}>
-          {PRIORITIES.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
+          <PriorityOptions />
         </select>
       </label>
       <div class="field">

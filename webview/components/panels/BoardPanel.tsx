@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAppState, useController } from '../../context';
 import { slugOf } from '../../format';
-import { PRIORITIES, type Board, type Priority } from '../../types';
+import type { Board, Priority } from '../../types';
 import { ConfirmButton } from '../ConfirmButton';
 import { Icon } from '../Icon';
 import { Sheet } from '../Sheet';
+import { ColumnOptions, PriorityOptions } from '../Options';
 
 interface Draft {
   name: string;
@@ -112,22 +113,14 @@ export function BoardPanel({ mode }: { mode: 'new' | 'edit' }) {
               <span class="field-label">Default status for new cards</span>
               <select class="input" name="defaultStatus" value={draft.defaultStatus} onChange={field('defaultStatus')}>
                 {!draft.defaultStatus && <option value="">(workspace setting)</option>}
-                {editing.columns.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
+                <ColumnOptions columns={editing.columns} />
               </select>
             </label>
             <label class="field">
               <span class="field-label">Default priority for new cards</span>
               <select class="input" name="defaultPriority" value={draft.defaultPriority} onChange={field('defaultPriority')}>
                 {!draft.defaultPriority && <option value="">(workspace setting)</option>}
-                {PRIORITIES.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
+                <PriorityOptions />
               </select>
             </label>
           </>
