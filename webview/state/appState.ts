@@ -1,6 +1,7 @@
 import type { ConnectionState } from '../transport';
 import { EMPTY_FILTER, type Board, type BoardSummary, type Labels, type Settings, type TaskFilter } from '../types';
 import type { TaskSet } from './placement';
+import { DEFAULT_SETTINGS as SERVICE_DEFAULT_SETTINGS } from '../../server/core/defaults';
 
 export interface Toast {
   id: number;
@@ -44,19 +45,8 @@ export interface AppState extends TaskSet {
   authPrompt: { message: string } | null;
 }
 
-export const DEFAULT_SETTINGS: Settings = {
-  showPriorityBadges: true,
-  showAssignee: true,
-  showDueDate: true,
-  showLabels: true,
-  showFileName: false,
-  compactMode: false,
-  showDeletedColumn: false,
-  defaultPriority: 'medium',
-  defaultStatus: 'backlog',
-  boardBackgroundMode: 'fancy',
-  boardBackgroundPreset: 'aurora',
-};
+/** Shown until the server's settings arrive; the service's own defaults, so nothing jumps on load. */
+export const DEFAULT_SETTINGS: Settings = { ...SERVICE_DEFAULT_SETTINGS };
 
 export function initialState(theme: ThemeChoice): AppState {
   return {
