@@ -1,8 +1,6 @@
 import { Readable } from 'node:stream';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { AttachmentPayload, AttachmentStore, CardRef } from '../attachmentStore';
-import { openSqliteFile } from './sqliteDatabase';
-import { ensureSqliteSchema } from './sqliteSchema';
+import { SqliteFileStore, openSqliteWithSchema } from './sqliteFileStore';
 import type { SqliteLocation } from './sqliteCardStore';
 
 /** Downloads are handed out in pieces of this size, so a large file is never one giant write. */
@@ -12,29 +10,9 @@ const STREAM_CHUNK_BYTES = 64 * 1024;
  * `attachment.storage: sqlite`: file payloads as blobs, one row per card and file name. Several
  * processes may share the file (WAL); each statement is its own transaction.
  */
-export class SqliteAttachmentStore implements AttachmentStore {
-  readonly provider = 'sqlite';
-  readonly sqlitePath: string;
-  readonly absolutePath: string;
-
-  private constructor(private readonly db: BetterSqlite3.Database, location: SqliteLocation) {
-    this.sqlitePath = location.sqlitePath;
-    this.absolutePath = location.absolutePath;
-  }
-
+export class SqliteAttachmentStore extends SqliteFileStore implements AttachmentStore {
   static async open(location: SqliteLocation): Promise<SqliteAttachmentStore> {
-    const db = await openSqliteFile(location.absolutePath);
-    try {
-      ensureSqliteSchema(db, 'attachments');
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return new SqliteAttachmentStore(db, location);
-  }
-
-  describe(): Record<string, unknown> {
-    return { sqlitePath: this.sqlitePath, file: this.absolutePath };
+    return new SqliteAttachmentStore(await openSqliteWithSchema(location, 'attachments'), location);
   }
 
   async put(card: CardRef, filename: string, data: Buffer, contentType?: string): Promise<void> {

@@ -1,7 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { CardStateRecord, CardStateStore } from '../cardStateStore';
-import { openSqliteFile } from './sqliteDatabase';
-import { ensureSqliteSchema } from './sqliteSchema';
+import { SqliteFileStore, openSqliteWithSchema } from './sqliteFileStore';
 import type { SqliteLocation } from './sqliteCardStore';
 
 interface StateRow {
@@ -18,29 +16,9 @@ interface StateRow {
  * live. Card ids are unique in the workspace, so the row is keyed by card id and follows a card
  * that moves to another board.
  */
-export class SqliteCardStateStore implements CardStateStore {
-  readonly provider = 'sqlite';
-  readonly sqlitePath: string;
-  readonly absolutePath: string;
-
-  private constructor(private readonly db: BetterSqlite3.Database, location: SqliteLocation) {
-    this.sqlitePath = location.sqlitePath;
-    this.absolutePath = location.absolutePath;
-  }
-
+export class SqliteCardStateStore extends SqliteFileStore implements CardStateStore {
   static async open(location: SqliteLocation): Promise<SqliteCardStateStore> {
-    const db = await openSqliteFile(location.absolutePath);
-    try {
-      ensureSqliteSchema(db, 'cardState');
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return new SqliteCardStateStore(db, location);
-  }
-
-  describe(): Record<string, unknown> {
-    return { sqlitePath: this.sqlitePath, file: this.absolutePath };
+    return new SqliteCardStateStore(await openSqliteWithSchema(location, 'cardState'), location);
   }
 
   async loadAll(): Promise<CardStateRecord[]> {
