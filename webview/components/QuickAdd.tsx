@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useController } from '../context';
 import { createCard } from '../state/taskActions';
 
@@ -9,7 +9,9 @@ export function QuickAdd({ status }: { status: string }) {
   const [title, setTitle] = useState('');
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => input.current?.focus(), []);
+  // Focus in the same task that shows the box: with a passive effect, keys typed right after `n`
+  // could land on the focused card before the box took them.
+  useLayoutEffect(() => input.current?.focus(), []);
 
   const close = () => ctrl.store.set({ quickAddStatus: null });
 
