@@ -182,7 +182,7 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await panel.locator('input[aria-label="New label group"]').fill('type');
     await panel.locator('[data-testid="add-label"] button[type="submit"]').click();
     await panel.locator('[data-label="security"]').waitFor();
-    assert.deepEqual((await api('GET', '/api/labels')).body?.data.security, { color: '#3b82f6', group: 'type' });
+    await eventually(async () => JSON.stringify((await api('GET', '/api/labels')).body?.data.security) === JSON.stringify({ color: '#3b82f6', group: 'type' }), 'the server saved the new label');
 
     // Recolor "bug": a card carrying it repaints.
     await panel.locator('input[aria-label="Color of bug"]').evaluate((el: HTMLInputElement) => {
@@ -191,7 +191,7 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     });
     const crash = card(page, 'Crash when a card file has tabs in YAML');
     await page.waitForFunction(() => Array.from(document.querySelectorAll('.board .label-chip')).some((el) => el.textContent === 'bug' && getComputedStyle(el).backgroundColor === 'rgb(17, 17, 17)'));
-    assert.equal((await api('GET', '/api/labels')).body?.data.bug.color, '#111111');
+    await eventually(async () => (await api('GET', '/api/labels')).body?.data.bug.color === '#111111', 'the server saved the color');
 
     // Group "good first issue".
     const group = panel.locator('input[aria-label="Group of good first issue"]');
@@ -219,7 +219,7 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await docsRow.locator('button:has-text("Delete label")').click();
     await panel.locator('[data-label="docs"]').waitFor({ state: 'detached' });
     await page.waitForFunction(() => !Array.from(document.querySelectorAll('.board .label-chip')).some((el) => el.textContent === 'docs'));
-    assert.equal((await api('GET', '/api/labels')).body?.data.docs, undefined);
+    await eventually(async () => (await api('GET', '/api/labels')).body?.data.docs === undefined, 'the server deleted the label');
     await page.keyboard.press('Escape');
   });
 
