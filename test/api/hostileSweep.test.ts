@@ -1,0 +1,81 @@
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { allRoutes } from '../../server/api/routes';
+import { mountedPaths } from '../../server/api/openapi';
+import { startTestServer, type TestServer } from '../helpers/testServer';
+
+/** Path segments a hostile or careless caller may send where an id belongs. */
+const HOSTILE_IDS = [
+  '..', '%2e%2e%2f%2e%2e%2fsweep-escape', '..%2Fsweep-escape', 'x'.repeat(3000), '%00', '__proto__', 'constructor',
+  '%F0%9F%92%A9', '%ZZ', '%20', 'default',
+];
+/** Bodies of the wrong shape, wrong types, traversal attempts and oversized fields. */
+const HOSTILE_BODIES: string[] = [
+  'null', '1', '"x"', '[]', '{}', '{"__proto__":{"admin":true}}', '{"content":123}', '{"title":null,"status":{}}',
+  '{"files":[{"name":"../sweep-escape","data":"!!"}]}', '{"columnIds":"x"}', '{"position":-1e308,"status":"todo"}',
+  '{"text":{"a":1}}', '{"actions":[1]}', '{"url":"javascript:alert(1)","events":["*"]}', JSON.stringify({ name: 'x'.repeat(100_000) }),
+  '{"newName":""}', '{"boardId":"../../sweep-escape"}', '{', '[1,', '\u0000', '{"a":' + '['.repeat(5000), '{"sqlitePath":"../../sweep-escape.db"}',
+];
+const HOSTILE_QUERY = '?q=%ZZ&fuzzy=maybe&meta.x=1&meta.__proto__=1&position=abc&includeDeleted=2&download=%00';
+
+interface Finding {
+  request: string;
+  status: number;
+  text: string;
+}
+
+async function send(server: TestServer, method: string, url: string, body?: string): Promise<Finding> {
+  const answer = await fetch(server.url + url, { method, headers: { 'content-type': 'application/json' }, body });
+  return { request: `${method} ${url.slice(0, 90)} ${body?.slice(0, 50) ?? ''}`, status: answer.status, text: await answer.text() };
+}
+
+describe('API: every route against hostile input', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const answers: Finding[] = [];
+
+  before(async () => {
+    server = await startTestServer();
+    await server.api('POST', '/api/tasks', { content: '# Seed card' });
+    for (const route of allRoutes) {
+      const method = route.method.toUpperCase();
+      const bodies = method === 'GET' || method === 'DELETE' ? [undefined] : HOSTILE_BODIES;
+      for (const mounted of mountedPaths(route)) {
+        for (const id of HOSTILE_IDS) {
+          const url = '/api' + mounted.replace(/\{[^}]+\}/g, id) + (method === 'GET' ? HOSTILE_QUERY : '');
+          for (const body of bodies) answers.push(await send(server, method, url, body));
+        }
+      }
+    }
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it('when every route gets hostile ids, bodies and queries, then no answer is a server error', () => {
+    assert.ok(answers.length > 5000, `the sweep sent ${answers.length} requests`);
+    const failures = answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`);
+    assert.deepEqual(failures.slice(0, 20), []);
+  });
+
+  it('when a hostile request is refused, then the answer is the {ok:false,error} envelope with a message', () => {
+    const refusals = answers.filter((a) => a.status >= 400);
+    assert.ok(refusals.length > 1000, `${refusals.length} refusals`);
+    const malformed = refusals.filter((a) => {
+      try {
+        const body = JSON.parse(a.text);
+        return body.ok !== false || typeof body.error !== 'string' || body.error.length < 8;
+      } catch {
+        return true;
+      }
+    });
+    assert.deepEqual(malformed.slice(0, 20).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`), []);
+  });
+
+  it('when ids and bodies try to leave the workspace, then nothing is written beside it', () => {
+    const outside = path.dirname(server.root);
+    for (const name of ['sweep-escape', 'sweep-escape.db']) assert.equal(existsSync(path.join(outside, name)), false, name);
+    assert.equal(existsSync(path.join(server.root, '..', '..', 'sweep-escape.db')), false);
+  });
+});
