@@ -1,16 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { card, column, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import { startDemoUi } from './demoBoard';
+import { card, column, eventually, screenshot, stopUi, type UiContext } from './uiHelpers';
 
 describe('Board UI: rendering, settings and board switching (Chromium)', function () {
   this.timeout(60_000);
   let ui: UiContext;
 
   before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG });
-    await seedDemoBoard(ui.server);
-    await ui.page.reload();
-    await ui.page.waitForSelector('[data-card-id]');
+    ({ ui } = await startDemoUi());
   });
 
   after(async () => {

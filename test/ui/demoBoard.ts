@@ -1,4 +1,5 @@
 import type { TestServer } from '../helpers/testServer';
+import { startUi, type UiContext } from './uiHelpers';
 
 /** A board that looks like a real week of work, for the screenshots and the render tests. */
 export const DEMO_LABELS: Record<string, { color: string; group?: string }> = {
@@ -62,4 +63,13 @@ export async function seedDemoBoard(server: TestServer, cards: DemoCard[] = DEMO
     ids.set(demo.title, answer.body?.data.id);
   }
   return ids;
+}
+
+/** A browser page on a server seeded with the demo board, shown once its cards are there. */
+export async function startDemoUi(): Promise<{ ui: UiContext; ids: Map<string, string> }> {
+  const ui = await startUi({ config: DEMO_CONFIG });
+  const ids = await seedDemoBoard(ui.server);
+  await ui.page.reload();
+  await ui.page.waitForSelector('[data-card-id]');
+  return { ui, ids };
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
-import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { startUi, stopUi, type UiContext } from './uiHelpers';
+import { startDemoUi } from './demoBoard';
+import { stopUi, type UiContext } from './uiHelpers';
 
 /** Titles of the cards the board shows, sorted, so a test can compare what a user sees. */
 async function shownTitles(page: Page): Promise<string[]> {
@@ -39,10 +39,7 @@ describe('Board UI: search and filters (Chromium)', function () {
   let ui: UiContext;
 
   before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG });
-    await seedDemoBoard(ui.server);
-    await ui.page.reload();
-    await ui.page.waitForSelector('[data-card-id]');
+    ({ ui } = await startDemoUi());
   });
 
   afterEach(async () => {

@@ -3,8 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../server/server';
-import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { card, column, newBoardPage, screenshot, startUi, type UiContext } from './uiHelpers';
+import { startDemoUi } from './demoBoard';
+import { card, column, newBoardPage, screenshot, type UiContext } from './uiHelpers';
 
 /** How long until `title` shows on `page`, in ms; fails after `limit`. */
 async function timeUntilShown(page: Page, title: string, limit: number): Promise<number> {
@@ -20,10 +20,7 @@ describe('Board UI: live updates (Chromium)', function () {
   let restarted: RunningServer | null = null;
 
   before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG });
-    await seedDemoBoard(ui.server);
-    await ui.page.reload();
-    await ui.page.waitForSelector('[data-card-id]');
+    ({ ui } = await startDemoUi());
     second = await newBoardPage(ui.browser, ui.server.url);
     await second.waitForSelector('[data-testid="connection"]:has-text("Live")');
   });

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { card, column, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import { startDemoUi } from './demoBoard';
+import { card, column, eventually, screenshot, stopUi, type UiContext } from './uiHelpers';
 
 async function drawnColumnIds(page: Page): Promise<string[]> {
   return page.$$eval('.board-scroll > [data-drop-column]', (els) => els.map((el) => (el as HTMLElement).dataset.dropColumn ?? ''));
@@ -26,11 +26,8 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
   let api: UiContext['server']['api'];
 
   before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG });
+    ({ ui } = await startDemoUi());
     api = ui.server.api;
-    await seedDemoBoard(ui.server);
-    await ui.page.reload();
-    await ui.page.waitForSelector('[data-card-id]');
   });
 
   after(async () => {

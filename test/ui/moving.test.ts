@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { card, column, dragCard, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import { startDemoUi } from './demoBoard';
+import { card, column, dragCard, screenshot, stopUi, type UiContext } from './uiHelpers';
 
 describe('Board UI: moving and adding cards (Chromium)', function () {
   this.timeout(60_000);
@@ -23,10 +23,7 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
   }
 
   before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG });
-    ids = await seedDemoBoard(ui.server);
-    await ui.page.reload();
-    await ui.page.waitForSelector('[data-card-id]');
+    ({ ui, ids } = await startDemoUi());
   });
 
   after(async () => {
