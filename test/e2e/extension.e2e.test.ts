@@ -3,24 +3,13 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { KanbanService } from '../../extension/service/kanbanService';
+import type { Frame } from 'playwright-core';
 import { findFreePort } from '../../extension/server/freePort';
-import { activationStartedAt, extensionHostRssMb, kanbanOutputLines, METRICS_FILE, startCodeServer, TempDirs, type CodeServer } from './helpers/codeServer';
+import { activationStartedAt, extensionHostRssMb, kanbanOutputLines, METRICS_FILE, startCodeServer, TempDirs } from './helpers/codeServer';
+import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, closeWorkbench, dragCardTo, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
 
 const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
-
-async function seedWorkspace(temp: TempDirs, titles: string[]): Promise<string> {
-  const folder = await temp.make('kanban-e2e-ws-');
-  const service = await KanbanService.open(folder);
-  for (const title of titles) {
-    const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: `# ${title}\n`, status: 'todo' } });
-    if (answer.status !== 201) throw new Error(`seeding failed: ${JSON.stringify(answer.body)}`);
-  }
-  await service.close();
-  return folder;
-}
 
 async function waitUntil(probe: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -32,66 +21,43 @@ async function waitUntil(probe: () => Promise<boolean>, what: string, timeoutMs 
 
 describe('the extension in a real VS Code (code-server)', function () {
   this.timeout(180_000);
-  let scratch: string;
   let folder: string;
   let apiPort: number;
-  let server: CodeServer;
-  let browser: Browser;
-  let page: Page;
   let board: Frame;
 
-  const temp = new TempDirs();
-
-  before(async () => {
-    try {
-      scratch = await temp.make('kanban-e2e-');
-      folder = await seedWorkspace(temp, ['Write the docs', 'Fix the login bug', 'Ship the release']);
-      apiPort = await findFreePort('127.0.0.1');
-      server = await startCodeServer(scratch, folder, { 'kanban.server.port': apiPort });
-      ({ browser, page } = await openWorkbench(server.url));
-    } catch (error) {
-      temp.failed = true;
-      throw error;
-    }
-  });
-
-  afterEach(function () {
-    if (this.currentTest?.state !== 'passed') temp.failed = true;
-  });
-
-  after(async () => {
-    if (page) await closeWorkbench(browser, page);
-    await server?.stop();
-    await temp.cleanUp();
+  const session = useWorkbenchSession(async (temp) => {
+    folder = await seedWorkspace(temp, ['Write the docs', 'Fix the login bug', 'Ship the release']);
+    apiPort = await findFreePort('127.0.0.1');
+    return startCodeServer(await temp.make('kanban-e2e-'), folder, { 'kanban.server.port': apiPort });
   });
 
   it('when Open Board runs from the palette, then the cards of the workspace render in the webview', async () => {
-    await runFromPalette(page, 'Kanban: Open Board');
-    board = await boardFrame(page);
+    await runFromPalette(session.page, 'Kanban: Open Board');
+    board = await boardFrame(session.page);
     for (const title of ['Write the docs', 'Fix the login bug', 'Ship the release']) {
       await cardIn(board, title).waitFor({ state: 'visible', timeout: 15_000 });
     }
     assert.equal(await board.locator('[data-drop-column="todo"] [data-card-id]').count(), 3);
-    await screenshot(page, 'vscode-board');
+    await screenshot(session.page, 'vscode-board');
   });
 
   it('when a card is dragged to Done, then its file moves to the done folder', async () => {
-    await dragCardTo(page, board, 'Ship the release', 'done');
+    await dragCardTo(session.page, board, 'Ship the release', 'done');
     await cardIn(board, 'Ship the release').and(board.locator('[data-drop-column="done"] [data-card-id]')).waitFor({ timeout: 10_000 });
     const doneDir = path.join(folder, '.kanban/boards/default/done');
     await waitUntil(async () => (await fs.readdir(doneDir)).some((f) => f.startsWith('ship-the-release-')), 'the card file in done/');
     const todo = await fs.readdir(path.join(folder, '.kanban/boards/default/todo'));
     assert.ok(!todo.some((f) => f.startsWith('ship-the-release-')), 'the file left todo/');
-    await screenshot(page, 'vscode-after-drag');
+    await screenshot(session.page, 'vscode-after-drag');
   });
 
   it('when Start API Server runs from the palette, then curl reads the same cards over HTTP', async () => {
-    await runFromPalette(page, 'Kanban: Start API Server');
+    await runFromPalette(session.page, 'Kanban: Start API Server');
     await waitUntil(async () => (await curl(`http://127.0.0.1:${apiPort}/api/tasks`)).includes('Write the docs'), 'the API server');
     const tasks = JSON.parse(await curl(`http://127.0.0.1:${apiPort}/api/tasks`)).data as { title: string; status: string }[];
     assert.deepEqual(tasks.map((t) => `${t.status}:${t.title}`).sort(), ['done:Ship the release', 'todo:Fix the login bug', 'todo:Write the docs']);
-    await page.locator('.statusbar-item', { hasText: `Kanban API 127.0.0.1:${apiPort}` }).waitFor({ timeout: 10_000 });
-    await screenshot(page, 'vscode-api-server');
+    await session.page.locator('.statusbar-item', { hasText: `Kanban API 127.0.0.1:${apiPort}` }).waitFor({ timeout: 10_000 });
+    await screenshot(session.page, 'vscode-api-server');
   });
 
   it('when a card is changed and another created through curl, then the open panel shows both at once', async () => {
@@ -101,11 +67,11 @@ describe('the extension in a real VS Code (code-server)', function () {
     await curl('-X', 'POST', '-H', 'content-type: application/json', '-d', JSON.stringify({ content: '# Created by curl\n', status: 'review' }), `http://127.0.0.1:${apiPort}/api/tasks`);
     await cardIn(board, 'Write the docs (edited by curl)').waitFor({ timeout: 10_000 });
     await board.locator('[data-drop-column="review"] [data-card-id]', { hasText: 'Created by curl' }).waitFor({ timeout: 10_000 });
-    await screenshot(page, 'vscode-changed-through-api');
+    await screenshot(session.page, 'vscode-changed-through-api');
   });
 
   it('when Stop API Server runs, then the port is closed again', async () => {
-    await runFromPalette(page, 'Kanban: Stop API Server');
+    await runFromPalette(session.page, 'Kanban: Stop API Server');
     await waitUntil(async () => {
       try {
         await curl(`http://127.0.0.1:${apiPort}/api/tasks`);

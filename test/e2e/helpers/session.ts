@@ -1,0 +1,51 @@
+import type { Browser, Page } from 'playwright-core';
+import { KanbanService } from '../../../extension/service/kanbanService';
+import { TempDirs, type CodeServer } from './codeServer';
+import { closeWorkbench, openWorkbench } from './workbench';
+
+/** A folder with one card per title in To Do, written by the extension's own service. */
+export async function seedWorkspace(temp: TempDirs, titles: string[], prefix = 'kanban-e2e-ws-'): Promise<string> {
+  const folder = await temp.make(prefix);
+  const service = await KanbanService.open(folder);
+  for (const title of titles) {
+    const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: `# ${title}\n`, status: 'todo' } });
+    if (answer.status !== 201) throw new Error(`seeding failed: ${JSON.stringify(answer.body)}`);
+  }
+  await service.close();
+  return folder;
+}
+
+/** One code-server and its workbench page, shared by the tests of a suite. */
+export interface WorkbenchSession {
+  readonly temp: TempDirs;
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * Mocha hooks for a suite on one code-server: `start` launches it (over folders it makes in
+ * `temp`), the workbench opens before the first test and everything stops after the last. The
+ * temporary folders are kept, with their logs, when anything failed.
+ */
+export function useWorkbenchSession(start: (temp: TempDirs) => Promise<CodeServer>): WorkbenchSession {
+  const session = { temp: new TempDirs() } as WorkbenchSession;
+  before(async () => {
+    try {
+      session.server = await start(session.temp);
+      Object.assign(session, await openWorkbench(session.server.url));
+    } catch (error) {
+      session.temp.failed = true;
+      throw error;
+    }
+  });
+  afterEach(function () {
+    if (this.currentTest?.state !== 'passed') session.temp.failed = true;
+  });
+  after(async () => {
+    if (session.page) await closeWorkbench(session.browser, session.page);
+    await session.server?.stop();
+    await session.temp.cleanUp();
+  });
+  return session;
+}
