@@ -6,18 +6,13 @@ import * as path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { configWith, setUpCardProvider } from '../storage/helpers/cardProviders';
 import { Dispatcher } from '../../server/api/dispatch';
+import { waitUntil as waitFor } from '../helpers/waiting';
 
 /**
  * Lists are answered from kept serialized answers. Each test reads a list first (so an answer is
  * kept), changes something one particular way, and checks the very next list shows the change.
  */
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitUntil = (check: () => Promise<boolean>) => waitFor(check, 5000);
 
 async function list(server: TestServer, query = '', headers: Record<string, string> = {}): Promise<any[]> {
   const answer = await server.api('GET', `/api/tasks${query}`, undefined, headers);

@@ -6,19 +6,7 @@ import { startServer, type RunningServer } from '../../server/server';
 import { makeTempDir, type TestServer } from '../helpers/testServer';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { ConsoleCapture, VIEWER_TOKEN_ENV, authConfig, findSecrets, makeTokens, send } from './helpers/authWorkspace';
-
-/** Poll until `check` passes (the file watcher applies hand edits a moment after they land). */
-async function eventually(check: () => Promise<void>, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+import { eventually } from '../helpers/waiting';
 
 describe('Auth: hand edits of plugins["auth.identity"] in .kanban.json', function () {
   this.timeout(30_000);

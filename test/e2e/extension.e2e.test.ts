@@ -8,16 +8,13 @@ import { findFreePort } from '../../extension/server/freePort';
 import { activationStartedAt, extensionHostRssMb, kanbanOutputLines, METRICS_FILE, startCodeServer, TempDirs } from './helpers/codeServer';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, closeWorkbench, dragCardTo, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
+import { waitUntil as waitFor } from '../helpers/waiting';
 
 const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
 
-async function waitUntil(probe: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Probes here call curl and read folders that may not exist yet: a failed probe means not yet. */
+const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
 describe('the extension in a real VS Code (code-server)', function () {
   this.timeout(180_000);

@@ -4,14 +4,7 @@ import * as path from 'node:path';
 import { Workspace } from '../../server/service/workspace';
 import { serializeCard } from '../../server/storage/cardFile';
 import { startTestServer, type TestServer } from '../helpers/testServer';
-
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { waitUntil } from '../helpers/waiting';
 
 describe('file watching', () => {
   let server: TestServer;

@@ -2,14 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/testServer';
-
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { waitUntil } from '../helpers/waiting';
 
 // The watcher follows folders, not files: these cover folders made, removed and moved by hand.
 describe('file watching: folders changed by hand', () => {

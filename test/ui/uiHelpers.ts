@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/testServer';
+import { waitUntil } from '../helpers/waiting';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -108,10 +109,6 @@ export async function dragCard(page: Page, from: string, to: { column: string; a
 }
 
 /** Polls until `check` holds: the UI shows a change at once, the server may save it a moment later. */
-export async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 3000): Promise<void> {
+  return waitUntil(check, timeoutMs, what, 25);
 }

@@ -49,15 +49,3 @@ function standardColumns() {
   return ['backlog', 'todo', 'in-progress', 'review', 'done'].map((id) => ({ id, name: id }));
 }
 
-/** Wait until `check` passes (it throws until then), or fail with its last error. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 8000, stepMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, stepMs));
-    }
-  }
-}
