@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import WebSocket from 'ws';
 import { SqliteCardStore } from '../../server/storage/sqlite/sqliteCardStore';
 import { listFiles, startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, exists, failsWith, okData } from '../helpers/envelope';
+import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin } from './helpers/mysql';
 
@@ -50,20 +50,6 @@ async function markdownFiles(server: TestServer): Promise<string[]> {
   return (await listFiles(path.join(server.root, '.kanban', 'boards'))).filter((f) => f.endsWith('.md'));
 }
 
-async function openSocket(server: TestServer): Promise<{ events: any[]; close(): void }> {
-  const socket = new WebSocket(server.url.replace(/^http/, 'ws') + '/ws');
-  const events: any[] = [];
-  socket.on('message', (raw) => {
-    const message = JSON.parse(String(raw));
-    if (message.type === 'event') events.push(message);
-  });
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  return { events, close: () => socket.close() };
-}
-
 describe('storage migration between Markdown and SQLite', function () {
   this.timeout(60_000);
   let server: TestServer;
@@ -78,7 +64,7 @@ describe('storage migration between Markdown and SQLite', function () {
     await fillWorkspace(server);
     const before = await snapshot(server);
     const filesBefore = await markdownFiles(server);
-    const socket = await openSocket(server);
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
     const result = okData(await server.api('POST', '/api/storage/migrate-to-sqlite', {}));
     assert.deepEqual(
       { from: result.from, to: result.to, sqlitePath: result.sqlitePath, cards: result.cards, comments: result.comments, attachments: result.attachments, boards: result.boards },
@@ -92,8 +78,8 @@ describe('storage migration between Markdown and SQLite', function () {
     assert.deepEqual(config.plugins['card.storage'], { provider: 'sqlite', options: { sqlitePath: '.kanban/kanban.db' } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.close();
-    assert.deepEqual(socket.events.map((e) => e.event), ['storage.migrated']);
-    assert.equal(socket.events[0].data.cards, 6);
+    assert.deepEqual(socket.events().map((e) => e.event), ['storage.migrated']);
+    assert.equal(socket.events()[0].data.cards, 6);
 
     // New writes go to SQLite only.
     const fresh = await createTask(server, 'After the move');

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import WebSocket from 'ws';
 import { makeTempDir } from '../helpers/testServer';
-import { configWith, eventually, setUpCardProvider, type CardProviderName, type CardProviderSetup } from './helpers/cardProviders';
+import { configWith, setUpCardProvider, type CardProviderName, type CardProviderSetup } from './helpers/cardProviders';
+import { eventually } from '../helpers/waiting';
+import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { startServerProcess, type ServerProcess } from './helpers/child';
 
 async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
@@ -19,21 +20,6 @@ async function call(base: string, method: string, urlPath: string, body?: unknow
 
 async function writeConfig(root: string, plugins: Record<string, unknown>): Promise<void> {
   await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith(plugins), null, 2));
-}
-
-/** Messages of one WebSocket, collected from the moment it is open. */
-async function openSocket(base: string): Promise<{ events: any[]; close(): void }> {
-  const socket = new WebSocket(base.replace(/^http/, 'ws') + '/ws');
-  const events: any[] = [];
-  socket.on('message', (raw) => {
-    const message = JSON.parse(String(raw));
-    if (message.type === 'event') events.push(message);
-  });
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  return { events, close: () => socket.close() };
 }
 
 /**
@@ -100,7 +86,7 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
     it('when one changes and moves a card, then the other shows it in reads and on its WebSocket within a few seconds', async () => {
       const card = await call(a.url, 'POST', '/api/tasks', { content: '# Watched\n' });
       await eventually(() => call(b.url, 'GET', `/api/tasks/${card.id}`), 10_000);
-      const socket = await openSocket(b.url);
+      const socket = await RecordingSocket.connect(wsUrl(b.url));
       try {
         await call(a.url, 'PUT', `/api/tasks/${card.id}`, { priority: 'high', assignee: 'Ana' });
         await call(a.url, 'PATCH', `/api/tasks/${card.id}/move`, { status: 'review' });
@@ -108,8 +94,8 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
         await eventually(async () => {
           const read = await call(b.url, 'GET', `/api/tasks/${card.id}`);
           assert.deepEqual([read.priority, read.assignee, read.status], ['high', 'Ana', 'review']);
-          const event = socket.events.find((e) => e.data?.taskId === card.id && e.event === 'task.moved');
-          assert.ok(event, `no task.moved on the other server's socket; got ${JSON.stringify(socket.events.map((e) => e.event))}`);
+          const event = socket.events().find((e) => e.data?.taskId === card.id && e.event === 'task.moved');
+          assert.ok(event, `no task.moved on the other server's socket; got ${JSON.stringify(socket.events().map((e) => e.event))}`);
           assert.equal(event.card?.status ?? event.data.to, 'review');
         }, 5000);
       } finally {
