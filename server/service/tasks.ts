@@ -104,9 +104,8 @@ export async function createTask(ws: Workspace, boardId: string, fields: TaskFie
 }
 
 /** Write a changed card and put it in the index. */
-export async function saveCard(ws: Workspace, card: Card, previous: Card): Promise<void> {
-  await ws.store.update(card, previous);
-  ws.index.put(card);
+export function saveCard(ws: Workspace, card: Card, previous: Card): Promise<void> {
+  return saveCards(ws, [{ card, previous }]);
 }
 
 /**
@@ -115,7 +114,7 @@ export async function saveCard(ws: Workspace, card: Card, previous: Card): Promi
  */
 export async function saveCards(ws: Workspace, changes: CardChange[]): Promise<void> {
   if (changes.length === 0) return;
-  if (ws.store.updateMany) await ws.store.updateMany(changes);
+  if (ws.store.updateMany && changes.length > 1) await ws.store.updateMany(changes);
   else for (const { card, previous } of changes) await ws.store.update(card, previous);
   for (const { card } of changes) ws.index.put(card);
 }
