@@ -34,6 +34,29 @@ function firstLine(error: unknown): string {
   return String((error as Error)?.message ?? error).split('\n')[0];
 }
 
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/**
+ * Switching a new file to WAL needs it to itself, and SQLite answers "database is locked" at once
+ * instead of waiting when another process is doing the same (two servers starting over one new
+ * file): try again until the busy timeout.
+ */
+async function switchToWal(db: BetterSqlite3.Database): Promise<void> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
 /** Open (creating when missing) a database file in WAL mode, safe for several processes. */
 export async function openSqliteFile(file: string): Promise<BetterSqlite3.Database> {
   const Driver = loadSqliteDriver();
@@ -48,7 +71,7 @@ export async function openSqliteFile(file: string): Promise<BetterSqlite3.Databa
   }
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('journal_mode = WAL');
+    await switchToWal(db);
     // With WAL, NORMAL still never corrupts; a power cut can only lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
