@@ -25,6 +25,9 @@ export class FileWatcher {
   private firstPendingAt = 0;
   private running: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Files that failed to parse and are read once more shortly after (see scheduleRecheck). */
+  private rechecking = new Set<string>();
+  private recheckTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly ws: Workspace, private readonly options: FileWatcherOptions = {}) {}
 
@@ -128,6 +131,8 @@ export class FileWatcher {
   private onChange(event: string, changed: string): void {
     if (this.closed) return;
     if (changed === this.ws.configPath || (changed.endsWith('.md') && event !== 'addDir')) {
+      // A real change earns a broken file another recheck.
+      this.rechecking.delete(changed);
       this.pending.add(changed);
     } else if (event === 'unlinkDir' || event === 'addDir') {
       // A folder moved or removed as a whole (git checkout, mv): look at what the index holds there.
@@ -196,6 +201,7 @@ export class FileWatcher {
       const relative = store.filePathOf(location);
       const result = await store.readCardFile(file);
       if ('card' in result) {
+        this.rechecking.delete(file);
         this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
         upserts.push({ kind: 'upsert', card: result.card });
         continue;
@@ -205,7 +211,9 @@ export class FileWatcher {
         // The last good version stays served until the file parses again.
         this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), result.invalid];
         console.warn(`kanban: ${relative} no longer parses (${result.invalid.reason}); serving its last good version`);
+        this.scheduleRecheck(file);
       } else {
+        this.rechecking.delete(file);
         this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
         const held = this.ws.index.get(location.boardId, location.id);
         // Only a removal of the file the index points at removes the card (a move leaves the id elsewhere).
@@ -228,14 +236,33 @@ export class FileWatcher {
     const text = await fs.readFile(file, 'utf8').catch(() => null);
     if (text !== own.text) return false;
     store.ownWrites.delete(file);
+    this.rechecking.delete(file);
     // Our write replaced a file that was reported broken: it is no longer.
     const relative = store.filePathOf(own.card);
     if (this.ws.invalidFiles.some((f) => f.path === relative)) this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
     return true;
   }
 
+  /**
+   * An editor that saves by truncating then writing can be caught between the two, and the watcher
+   * may drop the second change event (same mtime, or throttled). A file that fails to parse is
+   * therefore read once more a little later; a file that stays broken is not polled again.
+   */
+  private scheduleRecheck(file: string): void {
+    if (this.rechecking.has(file)) return;
+    this.rechecking.add(file);
+    if (this.recheckTimer) return;
+    this.recheckTimer = setTimeout(() => {
+      this.recheckTimer = null;
+      if (this.closed) return;
+      for (const again of this.rechecking) this.pending.add(again);
+      this.schedule();
+    }, 250);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    if (this.recheckTimer) clearTimeout(this.recheckTimer);
     if (this.timer) clearTimeout(this.timer);
     for (const { watcher } of this.folders.values()) watcher.close();
     this.folders.clear();
