@@ -244,9 +244,10 @@ export class FileWatcher {
   }
 
   /**
-   * An editor that saves by truncating then writing can be caught between the two, and the watcher
-   * may drop the second change event (same mtime, or throttled). A file that fails to parse is
-   * therefore read once more a little later; a file that stays broken is not polled again.
+   * An editor that saves by truncating then writing can be caught between the two, and the change
+   * that completes the file has been seen to go unapplied under load (most recently right after a
+   * folder was replaced and newly followed). A file that fails to parse is therefore read once more
+   * a little later; a file that stays broken is not polled again.
    */
   private scheduleRecheck(file: string): void {
     if (this.rechecking.has(file)) return;
