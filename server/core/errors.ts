@@ -17,6 +17,24 @@ export class ConflictError extends ServiceError {
   readonly status = 400;
 }
 
+/**
+ * A file changed on disk since the service last read it (a hand edit, git, another tool), or it no
+ * longer parses: the write is refused so the user's edit is never overwritten.
+ */
+export class FileConflictError extends ServiceError {
+  readonly status = 409;
+}
+
+/** The client's `If-Match` names a version that is no longer current. */
+export class PreconditionFailedError extends ServiceError {
+  readonly status = 412;
+}
+
+/** The disk is full: nothing was written, and the request can be retried once space is freed. */
+export class InsufficientStorageError extends ServiceError {
+  readonly status = 507;
+}
+
 export class NotFoundError extends ServiceError {
   readonly status = 404;
 }
