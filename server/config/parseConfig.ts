@@ -196,13 +196,23 @@ function upgradeVersion1(doc: Json): Json {
   return { ...doc, boards: [board] };
 }
 
+/** Where a JSON text stops parsing, as " at line N", so a person can go straight there. */
+function jsonErrorLine(text: string, error: Error): string {
+  // Git conflict markers are the usual cause after a merge; name them.
+  const marker = text.split('\n').findIndex((line) => /^(<{7}|={7}|>{7})( |$)/.test(line));
+  if (marker >= 0) return ` at line ${marker + 1} (a git conflict marker)`;
+  const position = /position (\d+)/.exec(error.message);
+  if (!position) return '';
+  return ` at line ${text.slice(0, Number(position[1])).split('\n').length}`;
+}
+
 /** Parse and validate the text of `.kanban.json`, upgrading older layouts in memory. */
 export function parseConfig(text: string): KanbanConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError('$', `not valid JSON (${(error as Error).message})`);
+    throw new ConfigError('$', `not valid JSON${jsonErrorLine(text, error as Error)} (${(error as Error).message})`);
   }
   let doc = expectObject(raw, '$');
   if (doc.version !== undefined && doc.version !== 1 && doc.version !== 2) {

@@ -9,8 +9,8 @@ export const TEMP_MARKER = '.tmp-';
 const RUN_ID = randomBytes(4).toString('hex');
 let tempCounter = 0;
 
-function tempPathFor(target: string): string {
-  const dir = path.dirname(target);
+function tempPathFor(target: string, tempDir?: string): string {
+  const dir = tempDir ?? path.dirname(target);
   return path.join(dir, `.${path.basename(target)}${TEMP_MARKER}${process.pid}-${RUN_ID}-${(tempCounter++).toString(36)}`);
 }
 
@@ -25,8 +25,8 @@ async function openTemp(temp: string): Promise<fs.FileHandle> {
   }
 }
 
-async function writeTemp(target: string, data: string | Buffer): Promise<string> {
-  const temp = tempPathFor(target);
+async function writeTemp(target: string, data: string | Buffer, tempDir?: string): Promise<string> {
+  const temp = tempPathFor(target, tempDir);
   const handle = await openTemp(temp);
   try {
     await handle.writeFile(data);
@@ -40,9 +40,13 @@ async function writeTemp(target: string, data: string | Buffer): Promise<string>
   return temp;
 }
 
-/** Write a file so that readers see the old or the new content, never a mix (temp, fsync, rename). */
-export async function writeFileAtomic(target: string, data: string | Buffer): Promise<void> {
-  const temp = await writeTemp(target, data);
+/**
+ * Write a file so that readers see the old or the new content, never a mix (temp, fsync, rename).
+ * `tempDir` (same file system) keeps the temp file out of a folder users look at, such as the
+ * workspace root where git would list a crash's leftover.
+ */
+export async function writeFileAtomic(target: string, data: string | Buffer, options: { tempDir?: string } = {}): Promise<void> {
+  const temp = await writeTemp(target, data, options.tempDir);
   try {
     await fs.rename(temp, target);
   } catch (error) {
@@ -70,4 +74,27 @@ export async function createFileExclusive(target: string, data: string | Buffer)
 
 export function isTempFile(name: string): boolean {
   return path.basename(name).includes(TEMP_MARKER);
+}
+
+/** Whether a temp file was left by a process that is gone (a crash), so nobody will finish it. */
+export function isOrphanTempFile(name: string): boolean {
+  const match = /\.tmp-(\d+)-([0-9a-f]+)-/.exec(path.basename(name));
+  if (!match) return false;
+  const pid = Number(match[1]);
+  // Our own pid with another run id: a crashed process whose pid came round again (containers).
+  if (pid === process.pid) return match[2] !== RUN_ID;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Remove the orphaned temp files directly in `dir`; answers how many went. */
+export async function removeOrphanTempFiles(dir: string): Promise<number> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const orphans = names.filter((name) => isTempFile(name) && isOrphanTempFile(name));
+  await Promise.all(orphans.map((name) => fs.rm(path.join(dir, name), { force: true })));
+  return orphans.length;
 }

@@ -31,6 +31,17 @@ export function* cardIdCandidates(base: string): Generator<string> {
   for (let n = 2; ; n++) yield `${base}-${n}`;
 }
 
+/** `<slug>-YYYY-MM-DD` or `<slug>-YYYY-MM-DD-N`: the shape of a whole card id. */
+const FULL_CARD_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*-\d{4}-\d{2}-\d{2}(?:-\d+)?$/;
+
+/**
+ * Whether a path segment is a whole card id rather than part of one. A whole id matches exactly or
+ * not at all, so a stale id never slides onto another card that shares its prefix.
+ */
+export function isFullCardId(text: string): boolean {
+  return FULL_CARD_ID.test(text);
+}
+
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 function randomBase36(length: number): string {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { isTempFile } from '../core/atomicFile';
 import type { ExternalChange } from '../storage/cardStore';
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
+import { settleChangedCardFile } from './cardFileChanges';
 import { applyExternalChangesNow, applyExternalConfigNow } from '../service/external';
 import type { Workspace } from '../service/workspace';
 
@@ -194,7 +195,8 @@ export class FileWatcher {
   private async readChanges(store: MarkdownCardStore, files: string[]): Promise<ExternalChange[]> {
     const upserts: ExternalChange[] = [];
     const removals: ExternalChange[] = [];
-    for (const file of files) {
+    const queue = [...files];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       const location = store.locate(file);
       if (!location) continue;
       if (await this.isOwnEcho(store, file)) continue;
@@ -203,7 +205,8 @@ export class FileWatcher {
       if ('card' in result) {
         this.rechecking.delete(file);
         this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
-        upserts.push({ kind: 'upsert', card: result.card });
+        const card = await settleChangedCardFile(store, file, result);
+        if (card) upserts.push({ kind: 'upsert', card });
         continue;
       }
       const exists = await fs.stat(file).then(() => true, () => false);
@@ -212,13 +215,21 @@ export class FileWatcher {
         this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), result.invalid];
         console.warn(`kanban: ${relative} no longer parses (${result.invalid.reason}); serving its last good version`);
         this.scheduleRecheck(file);
-      } else {
-        this.rechecking.delete(file);
-        this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
-        const held = this.ws.index.get(location.boardId, location.id);
-        // Only a removal of the file the index points at removes the card (a move leaves the id elsewhere).
-        if (held && held.status === location.status) removals.push({ kind: 'remove', boardId: location.boardId, id: location.id });
+        continue;
       }
+      this.rechecking.delete(file);
+      this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
+      // Only a removal of the file the card is served from removes it (a move leaves the id elsewhere).
+      if (store.known.get(location.id)?.file !== file) continue;
+      // Moved rather than removed (its new file not looked at yet), or a second copy that was
+      // ignored while this one existed: that file takes over.
+      const elsewhere = await store.findCardFile(location.id);
+      if (elsewhere) {
+        queue.push(elsewhere);
+        continue;
+      }
+      store.known.delete(location.id);
+      removals.push({ kind: 'remove', boardId: location.boardId, id: location.id });
     }
     // A card moved by hand shows up as a new file plus a removed old one: that is a move, not a delete.
     const upserted = new Set(upserts.map((u) => (u.kind === 'upsert' ? u.card.id : '')));

@@ -13,14 +13,16 @@ export interface BoardSummary {
   columns: Column[];
 }
 
-export function boardView(board: BoardConfig) {
+/** The full board as the API shows it; the defaults are the effective values (decisions.md). */
+export function boardView(ws: Workspace, board: BoardConfig) {
   return {
     id: board.id,
     name: board.name,
     description: board.description ?? null,
     columns: board.columns,
-    defaultStatus: board.defaultStatus ?? null,
-    defaultPriority: board.defaultPriority ?? null,
+    // A board without columns has no status to default to yet.
+    defaultStatus: board.columns.length ? effectiveDefaultStatus(ws, board) : null,
+    defaultPriority: effectiveDefaultPriority(ws, board),
     actions: board.actions,
     minimizedColumnIds: board.minimizedColumnIds,
   };
@@ -96,8 +98,8 @@ export async function createBoard(ws: Workspace, input: BoardInput) {
       minimizedColumnIds: [],
     };
     await ws.updateConfig((config) => config.boards.push(board));
-    ws.emit('board.created', board.id, { board: boardView(board) });
-    return boardView(board);
+    ws.emit('board.created', board.id, { board: boardView(ws, board) });
+    return boardView(ws, board);
   });
 }
 
@@ -126,8 +128,8 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
     }
     if (patch.defaultPriority !== undefined) next.defaultPriority = checkPriority(patch.defaultPriority);
     await replaceBoard(ws, next);
-    ws.emit('board.updated', boardId, { board: boardView(next) });
-    return boardView(next);
+    ws.emit('board.updated', boardId, { board: boardView(ws, next) });
+    return boardView(ws, next);
   });
 }
 

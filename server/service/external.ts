@@ -56,7 +56,11 @@ function applyRemove(ws: Workspace, boardId: string, id: string): boolean {
  * Call inside the mutation queue with text read there, or a stale read could undo a newer write.
  */
 export function applyExternalConfigNow(ws: Workspace, text: string | null): boolean {
-  if (text === ws.configText) return false;
+  if (text === ws.configText) {
+    // Back to the text in effect (a broken edit undone by hand): nothing to apply, nothing broken.
+    ws.invalidFiles = ws.invalidFiles.filter((f) => f.path !== '.kanban.json');
+    return false;
+  }
   let next: KanbanConfig;
   try {
     next = text === null ? defaultConfig() : parseConfig(text);
@@ -83,8 +87,8 @@ function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: Kanba
   const afterIds = new Set(after.boards.map((b) => b.id));
   for (const board of after.boards) {
     const old = beforeBoards.get(board.id);
-    if (!old) ws.emit('board.created', board.id, { board: boardView(board), external: true });
-    else if (!same(old, board)) ws.emit('board.updated', board.id, { board: boardView(board), external: true });
+    if (!old) ws.emit('board.created', board.id, { board: boardView(ws, board), external: true });
+    else if (!same(old, board)) ws.emit('board.updated', board.id, { board: boardView(ws, board), external: true });
   }
   for (const board of before.boards) if (!afterIds.has(board.id)) ws.emit('board.deleted', board.id, { boardId: board.id, external: true });
   const rest = (c: KanbanConfig) => ({ ...c, settings: null, labels: null, boards: null });

@@ -28,6 +28,7 @@ export function describeWorkspace(ws: Workspace) {
     auth: { provider: identityProvider?.id ?? null, enabled: identityProvider !== null },
     watcher: { supported: true, active: ws.watching },
     invalidFiles: ws.invalidFiles,
+    recoveredFiles: ws.recoveredFiles,
     revision: ws.events.revision,
   };
 }

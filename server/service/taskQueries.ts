@@ -1,14 +1,19 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
+import { isFullCardId } from '../core/ids';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
 
-/** Find a card on a board by exact id, else unique prefix, else unique substring. */
+/**
+ * Find a card on a board by exact id, else unique prefix, else unique substring. A whole id
+ * (`<slug>-YYYY-MM-DD[-N]`) is matched exactly only.
+ */
 export function resolveCard(ws: Workspace, boardId: string, idish: string): Card {
   ws.board(boardId);
   const exact = ws.index.get(boardId, idish);
   if (exact) return exact;
+  if (isFullCardId(idish)) throw new NotFoundError(`no card "${idish}" on board "${boardId}"`);
   const cards = [...ws.index.cardsOf(boardId)];
   for (const matches of [cards.filter((c) => c.id.startsWith(idish)), cards.filter((c) => c.id.includes(idish))]) {
     if (matches.length === 1) return matches[0];

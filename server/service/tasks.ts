@@ -9,6 +9,8 @@ import { taskView } from './views';
 import { relocateCardBelongings, removeCardBelongings } from './cardBelongings';
 import type { Workspace } from './workspace';
 import type { CardChange } from '../storage/cardStore';
+import { withFinalNewline } from '../storage/cardFile';
+import { ensureCardsCurrent } from './fileTruth';
 
 export interface TaskFields {
   content?: string;
@@ -33,8 +35,9 @@ function checkStatus(board: BoardConfig, status: string, allowDeleted: boolean):
 
 function checkContent(content: string): string {
   if (titleOf(content) === '') throw new ValidationError('content must not be empty: start it with a "# Title" heading');
-  // Card files use LF; reading a file turns CRLF into LF, so storing CRLF would change the content on restart.
-  return content.replace(/\r\n?/g, '\n');
+  // Card files use LF and end with a newline; reading a file turns CRLF into LF, so storing either
+  // differently would change the content on restart.
+  return withFinalNewline(content.replace(/\r\n?/g, '\n'));
 }
 
 /** Apply validated field changes to a card (no status or order handling here). */
@@ -114,6 +117,8 @@ export function saveCard(ws: Workspace, card: Card, previous: Card): Promise<voi
  */
 export async function saveCards(ws: Workspace, changes: CardChange[]): Promise<void> {
   if (changes.length === 0) return;
+  // All checked before any is written, so a refused change leaves every file as it was.
+  await ensureCardsCurrent(ws, changes.map((c) => c.previous));
   if (ws.store.updateMany && changes.length > 1) await ws.store.updateMany(changes);
   else for (const { card, previous } of changes) await ws.store.update(card, previous);
   for (const { card } of changes) ws.index.put(card);
@@ -197,6 +202,7 @@ export async function permanentDeleteTask(ws: Workspace, boardId: string, idish:
   return ws.mutate(async () => {
     const card = resolveCard(ws, boardId, idish);
     const view = taskView(ws, card, { withComments: true });
+    await ensureCardsCurrent(ws, [card]);
     await ws.store.remove(card);
     ws.index.remove(card);
     await removeCardBelongings(ws, card);
@@ -231,6 +237,7 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     const now = new Date().toISOString();
     const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now };
     const card = withCompletion(moved, destination, now);
+    await ensureCardsCurrent(ws, [previous]);
     await relocateCardBelongings(ws, previous, card);
     await ws.store.update(card, previous);
     ws.index.remove(previous);

@@ -1,13 +1,15 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../core/atomicFile';
+import { removeOrphanTempFiles, writeFileAtomic } from '../core/atomicFile';
+import { ensureStateDir } from '../storage/state/fileCardStateStore';
+import { ensureConfigCurrent } from './fileTruth';
 import { CardIndex } from '../core/cardIndex';
 import { EventBus, type EventName } from '../core/events';
 import type { BoardConfig, Card } from '../core/model';
 import { NotFoundError } from '../core/errors';
 import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../config/parseConfig';
 import type { KanbanConfig } from '../config/types';
-import type { CardStore, InvalidFile } from '../storage/cardStore';
+import type { CardStore, InvalidFile, RecoveredFile } from '../storage/cardStore';
 import { createAttachmentStore, createCardStateStore, createCardStore, type ProviderContext } from '../storage/providers';
 import type { AttachmentStore } from '../storage/attachmentStore';
 import { CardStates } from './cardState';
@@ -34,6 +36,8 @@ export class Workspace {
   /** Serialized answers of repeated list reads, valid until the index, card state or config changes. */
   readonly readCache = new ReadCache();
   invalidFiles: InvalidFile[] = [];
+  /** Second copies of cards found at load and moved to `.kanban/.state/recovered/`. */
+  recoveredFiles: RecoveredFile[] = [];
   /** The card a board UI opened last (GET /tasks/active). */
   activeTask: { boardId: string; id: string } | null = null;
   /** Text of `.kanban.json` as we last wrote or read it, so the watcher can ignore our echoes. */
@@ -71,6 +75,8 @@ export class Workspace {
     const store = await createCardStore(context);
     const attachments = await createAttachmentStore(context);
     const cardStates = new CardStates(await createCardStateStore(context));
+    await removeOrphanTempFiles(root);
+    await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
     const workspace = new Workspace(root, config, store, attachments, cardStates, options);
     workspace.configText = text;
     workspace.identityProvider = loadIdentityProvider(config.plugins['auth.identity'], root);
@@ -81,10 +87,11 @@ export class Workspace {
 
   /** Rebuild the index from the store (start-up, or after a provider switch). */
   async reload(): Promise<void> {
-    const { cards, invalid } = await this.store.loadAll();
+    const { cards, invalid, recovered = [] } = await this.store.loadAll();
     this.index.clear();
     for (const card of cards) this.index.put(card);
     this.invalidFiles = invalid;
+    this.recoveredFiles = [...this.recoveredFiles, ...recovered];
     for (const file of invalid) console.warn(`kanban: skipped ${file.path}: ${file.reason}`);
   }
 
@@ -95,13 +102,26 @@ export class Workspace {
     return run;
   }
 
-  /** Apply a change to a copy of the config, write it atomically, then make it current. */
+  /**
+   * Apply a change to a copy of the config, write it atomically, then make it current. The file
+   * must still be the one last read or written: a hand edit (or a file that does not parse) is
+   * adopted and the change refused, never overwritten.
+   */
   async updateConfig(change: (draft: KanbanConfig) => void): Promise<KanbanConfig> {
+    await ensureConfigCurrent(this);
     const draft = structuredClone(this.config);
     change(draft);
     const text = serializeConfig(draft);
+    // The temp file goes under .kanban/.state/, out of the root folder git shows.
+    await ensureStateDir(this.stateDir);
+    const previousText = this.configText;
     this.configText = text;
-    await writeFileAtomic(this.configPath, text);
+    try {
+      await writeFileAtomic(this.configPath, text, { tempDir: this.stateDir });
+    } catch (error) {
+      this.configText = previousText;
+      throw error;
+    }
     this.config = draft;
     return draft;
   }

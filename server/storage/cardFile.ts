@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 
 /** Frontmatter keys in the order they are written, so an edit is a small, stable diff. */
 function frontmatterOf(card: Card): Json {
-  const fm: Json = { id: card.id, priority: card.priority };
+  const fm: Json = { id: card.id, status: card.status, priority: card.priority };
   if (card.assignee) fm.assignee = card.assignee;
   if (card.dueDate) fm.dueDate = card.dueDate;
   if (card.labels.length) fm.labels = card.labels;
@@ -36,10 +36,17 @@ function commentFrontmatter(comment: Comment): Json {
   return out;
 }
 
-/** The Markdown text of a card file: YAML frontmatter, a blank line, then the content. */
+/**
+ * The Markdown text of a card file: YAML frontmatter, a blank line, then the content, ending with a
+ * newline (without one, every git diff of the file ends in "No newline at end of file").
+ */
 export function serializeCard(card: Card): string {
   const fm = yaml.dump(frontmatterOf(card), { ...YAML_OPTIONS, lineWidth: -1, noRefs: true, sortKeys: false });
-  return `---\n${fm}---\n\n${card.content}`;
+  return `---\n${fm}---\n\n${withFinalNewline(card.content)}`;
+}
+
+export function withFinalNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function splitFrontmatter(text: string): { fm: string; body: string } {
@@ -110,7 +117,10 @@ function loadFrontmatter(fm: string): unknown {
     // is a fine hand-written card with default fields.
     documents = yaml.loadAll(fm, YAML_OPTIONS);
   } catch (error) {
-    throw new CardFileError(`frontmatter is not valid YAML: ${(error as yaml.YAMLException).reason ?? (error as Error).message}`);
+    const e = error as yaml.YAMLException;
+    // The frontmatter starts on the file's second line (after the opening ---).
+    const line = e.mark ? ` at line ${e.mark.line + 2}` : '';
+    throw new CardFileError(`frontmatter is not valid YAML${line}: ${e.reason ?? e.message}`);
   }
   if (documents.length > 1) throw new CardFileError('frontmatter holds more than one YAML document');
   return documents[0] ?? {};
@@ -124,7 +134,21 @@ export interface CardLocation {
   fileTime: string;
 }
 
-/** Parse a card file. The location (file name and folders) decides id, board and status. */
+/** A status written in a frontmatter names a folder, so it must be a safe folder name. */
+const STATUS_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+function parseStatus(value: unknown, folder: string): string {
+  const status = str(value, 'status');
+  if (status === undefined) return folder;
+  if (!STATUS_NAME.test(status)) throw new CardFileError(`"status" must be a column id (a-z, 0-9, - and _), not "${status}"`);
+  return status;
+}
+
+/**
+ * Parse a card file. The file name and folders decide id and board. The status is the frontmatter's
+ * when it has one (files written before it was stored there use their folder); the store moves a
+ * file whose folder disagrees.
+ */
 export function parseCard(text: string, where: CardLocation): Card {
   const { fm, body } = splitFrontmatter(text);
   const f = obj(loadFrontmatter(fm), 'frontmatter');
@@ -134,7 +158,7 @@ export function parseCard(text: string, where: CardLocation): Card {
   return {
     id: where.id,
     boardId: where.boardId,
-    status: where.status,
+    status: parseStatus(f.status, where.status),
     content: body,
     priority: priority as Priority,
     assignee: str(f.assignee, 'assignee'),

@@ -1,3 +1,4 @@
+import { FileConflictError } from '../core/errors';
 import type { Card } from '../core/model';
 
 /** A file the store could not read; reported by /api/workspace and never touched. */
@@ -6,9 +7,37 @@ export interface InvalidFile {
   reason: string;
 }
 
+/** A second copy of a card found at load (a crash mid-move, a hand copy), moved out of the way. */
+export interface RecoveredFile {
+  /** Workspace-relative path the copy was found at. */
+  path: string;
+  /** Workspace-relative path it was moved to, under `.kanban/.state/recovered/`. */
+  movedTo: string;
+  /** The copy that was kept. */
+  kept: string;
+  at: string;
+}
+
 export interface LoadResult {
   cards: Card[];
   invalid: InvalidFile[];
+  recovered?: RecoveredFile[];
+}
+
+/**
+ * A card file is not the one the service last read: edited by hand, replaced by git, removed, or no
+ * longer parsing. Nothing was written. `changes` is what the file holds now, for the index to adopt
+ * (with the usual events); `invalid` is set when it does not parse.
+ */
+export class StaleFileError extends FileConflictError {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly changes: ExternalChange[],
+    readonly invalid: InvalidFile | null,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -29,6 +58,11 @@ export interface CardStore {
    */
   updateMany?(changes: CardChange[]): Promise<void>;
   remove(card: Card): Promise<void>;
+  /**
+   * Stores whose data users edit by hand (files) check before any write that each card is still
+   * what the service last read, and throw StaleFileError when one is not.
+   */
+  ensureCurrent?(cards: Card[]): Promise<void>;
   /** Workspace-relative path of the card's file, for stores that have one. */
   filePathOf?(card: Pick<Card, 'id' | 'boardId' | 'status'>): string;
   /**

@@ -30,11 +30,11 @@ describe('API boards', () => {
       assert.equal(await exists(configPath(server)), false);
     });
 
-    it('when a board is fetched, then its full config comes back, minimized columns included', async () => {
+    it('when a board is fetched, then its full config comes back with effective defaults and minimized columns', async () => {
       const board = okData(await server.api('GET', '/api/boards/default'));
       assert.equal(board.id, 'default');
-      assert.equal(board.defaultStatus, null, 'not set on the board: the workspace settings apply');
-      assert.equal(board.defaultPriority, null);
+      assert.equal(board.defaultStatus, 'backlog', 'not set on the board: the effective value (workspace setting, else first column)');
+      assert.equal(board.defaultPriority, 'medium');
       assert.deepEqual(board.actions, {});
       assert.deepEqual(board.minimizedColumnIds, []);
       assert.deepEqual(board.columns[0], { id: 'backlog', name: 'Backlog', color: '#6b7280' });

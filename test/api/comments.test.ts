@@ -188,7 +188,7 @@ describe('API comments', () => {
   describe('round trip of hostile text through the card file', () => {
     for (const [what, text] of Object.entries(HOSTILE_TEXTS)) {
       it(`when a comment holds ${what}, then after a server restart it reads back byte for byte and the card is intact`, async () => {
-        const task = await createTask(server, { content: '# Host card\n\nbody stays' });
+        const task = await createTask(server, { content: '# Host card\n\nbody stays\n' });
         const created = okData(await server.api('POST', `/api/tasks/${task.id}/comments`, { author: `author ${text.slice(0, 40)}`, content: text }), 201);
         assert.equal(created.content, text);
         await server.restart();
@@ -198,7 +198,7 @@ describe('API comments', () => {
         assert.equal(comments[0].author, `author ${text.slice(0, 40)}`);
         const read = okData(await server.api('GET', `/api/tasks/${task.id}`));
         assert.equal(read.title, 'Host card');
-        assert.equal(read.content, '# Host card\n\nbody stays');
+        assert.equal(read.content, '# Host card\n\nbody stays\n');
         assert.equal(read.priority, 'medium');
         assert.deepEqual(okData(await server.api('GET', '/api/workspace')).invalidFiles, []);
       });

@@ -85,7 +85,7 @@ describe('API files on disk', () => {
       okData(await server.api('PUT', `/api/tasks/${task.id}`, { dueDate: '2026-06-01' }));
       okData(await server.api('PUT', `/api/tasks/${task.id}`, { assignee: 'Ana' }));
       okData(await server.api('PUT', `/api/tasks/${task.id}`, { priority: 'high' }));
-      assert.deepEqual(frontmatterKeys(await fs.readFile(file, 'utf8')), ['id', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'order', 'created', 'modified']);
+      assert.deepEqual(frontmatterKeys(await fs.readFile(file, 'utf8')), ['id', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'order', 'created', 'modified']);
     });
 
     it('when content has Windows line endings, then it is stored with LF and reads the same after a restart', async () => {
@@ -155,14 +155,28 @@ describe('API files on disk', () => {
       assert.ok(fetched.content.includes('added by hand'));
     });
 
-    it('when a card file is moved by hand to another status folder, then after restart it has that status', async () => {
+    it('when a card file is moved to another status folder while the server is stopped, then at restart its frontmatter status decides and the file moves back', async () => {
       server = await startTestServer();
       const task = await createTask(server, 'Moved by hand');
       await server.running.close();
       await fs.mkdir(path.join(server.root, '.kanban', 'boards', 'default', 'review'), { recursive: true });
       await fs.rename(cardFile(server, 'default', 'backlog', task.id), cardFile(server, 'default', 'review', task.id));
       await server.restart();
+      assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).status, 'backlog');
+      assert.equal(await exists(cardFile(server, 'default', 'backlog', task.id)), true);
+      assert.equal(await exists(cardFile(server, 'default', 'review', task.id)), false);
+    });
+
+    it('when a card file says another status while the server is stopped, then at restart the card has it and the file is in that folder', async () => {
+      server = await startTestServer();
+      const task = await createTask(server, 'Status by hand');
+      await server.running.close();
+      const file = cardFile(server, 'default', 'backlog', task.id);
+      await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^status: backlog$/m, 'status: review'));
+      await server.restart();
       assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).status, 'review');
+      assert.equal(await exists(cardFile(server, 'default', 'review', task.id)), true);
+      assert.equal(await exists(file), false);
     });
 
     it('when hand-written cards have no order key, then they list after keyed ones and a move puts each where asked', async () => {

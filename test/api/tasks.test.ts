@@ -43,7 +43,7 @@ describe('API tasks: create, read, update', () => {
     it('when a task is created, then its Markdown file is in the board/status folder', async () => {
       const task = await createTask(server, 'On disk');
       const text = await fs.readFile(cardFile(server, 'default', 'backlog', task.id), 'utf8');
-      assert.ok(text.startsWith(`---\nid: ${task.id}\npriority: medium\n`), text);
+      assert.ok(text.startsWith(`---\nid: ${task.id}\nstatus: backlog\npriority: medium\n`), text);
       assert.ok(text.endsWith('---\n\n# On disk\n'), text);
     });
 
@@ -60,8 +60,8 @@ describe('API tasks: create, read, update', () => {
       };
       const created = await createTask(server, fields);
       const fetched = okData(await server.api('GET', `/api/tasks/${created.id}`));
-      for (const [key, value] of Object.entries(fields)) assert.deepEqual(fetched[key], value, key);
-      assert.equal(fetched.title, 'Full');
+      for (const [key, value] of Object.entries(fields)) assert.deepEqual(fetched[key], key === 'content' ? `${value}\n` : value, key);
+      assert.equal(fetched.title, 'Full', 'content gains a final newline, as its file ends with one');
     });
 
     it('when two tasks share a title, then the second id ends in -2 and the third in -3', async () => {

@@ -94,7 +94,7 @@ describe('file watching', () => {
       }),
     );
     await Promise.all(Array.from({ length: 100 }, (_, i) => fs.rm(cardFile(`burst-${900 + i}-2026-01-01`, statuses[(900 + i) % statuses.length]))));
-    await waitUntil(() => workspace.index.allCards().length === 901 && workspace.index.findById('burst-499-2026-01-01')?.content === '# Changed 499', 20_000);
+    await waitUntil(() => workspace.index.allCards().length === 901 && workspace.index.findById('burst-499-2026-01-01')?.content === '# Changed 499\n', 20_000);
     await new Promise((r) => setTimeout(r, 500));
     await server.running.watcher!.settled();
     const fresh = await Workspace.open({ root: server.root });

@@ -25,7 +25,7 @@ describe('file watching: folders changed by hand', () => {
     const { text } = await cardText('Template');
     const id = 'fresh-folder-2026-01-01';
     await fs.mkdir(path.join(boardDir(), 'review'), { recursive: true });
-    await fs.writeFile(path.join(boardDir(), 'review', `${id}.md`), text.replace(/^id: .*$/m, `id: ${id}`));
+    await fs.writeFile(path.join(boardDir(), 'review', `${id}.md`), text.replace(/^id: .*$/m, `id: ${id}`).replace(/^status: .*$/m, 'status: review'));
     await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).body?.data?.status === 'review');
   });
 

@@ -34,13 +34,13 @@ describe('card files: writing', () => {
       comments: [{ id: 'c_0123456789', author: 'Ana', content: 'hi', created: '2026-01-02T00:00:00.000Z' }],
     });
     assert.deepEqual(frontmatterKeys(serializeCard(card)), [
-      'id', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData', 'actions', 'attachments',
+      'id', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData', 'actions', 'attachments',
       'order', 'created', 'modified', 'completedAt', 'comments',
     ]);
   });
 
   it('when optional fields are empty, then they are left out of the file', () => {
-    assert.deepEqual(frontmatterKeys(serializeCard(makeCard())), ['id', 'priority', 'order', 'created', 'modified']);
+    assert.deepEqual(frontmatterKeys(serializeCard(makeCard())), ['id', 'status', 'priority', 'order', 'created', 'modified']);
   });
 
   it('when a card is written, then the file is frontmatter, a blank line and the content, with LF endings', () => {
@@ -94,8 +94,35 @@ describe('card files: round trip', () => {
   });
 
   it('when the content has frontmatter-like lines and leading blank lines, then it survives exactly', () => {
-    const content = '\n\n# Title\n\n---\nid: fake\n---\n\ntext without final newline';
+    const content = '\n\n# Title\n\n---\nid: fake\n---\n\ntext\n\n';
     assert.equal(roundTrip(makeCard({ content })).content, content);
+  });
+
+  it('when the content has no final newline, then the file still ends with one', () => {
+    const text = serializeCard(makeCard({ content: '# Title\n\nno newline' }));
+    assert.ok(text.endsWith('no newline\n'), text);
+    assert.equal(roundTrip(makeCard({ content: '# Title\n\nno newline' })).content, '# Title\n\nno newline\n');
+  });
+
+  it('when the frontmatter names a status, then it is the card status whatever the folder', () => {
+    const text = serializeCard(makeCard({ status: 'review' }));
+    assert.match(text, /^status: review$/m);
+    assert.equal(parseCard(text, { id: 'sample-card-2026-01-01', boardId: 'default', status: 'backlog', fileTime: '2026-01-01T00:00:00.000Z' }).status, 'review');
+  });
+
+  it('when the frontmatter has no status (an older file), then the folder gives it', () => {
+    const text = '---\nid: x\npriority: low\n---\n\n# Old file\n';
+    assert.equal(parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }).status, 'todo');
+  });
+
+  it('when the frontmatter status is not a folder name, then reading fails with a reason', () => {
+    const text = '---\nstatus: ../../etc\n---\n\n# Bad\n';
+    assert.throws(() => parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }), /"status" must be a column id/);
+  });
+
+  it('when the YAML is broken, then the reason names the line in the file', () => {
+    const text = '---\nid: x\npriority: [unclosed\n---\n\n# Broken\n';
+    assert.throws(() => parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }), /at line \d+/);
   });
 });
 

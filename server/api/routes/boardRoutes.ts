@@ -9,7 +9,7 @@ export const boardRoutes = defineRoutes([
   { method: 'post', path: '/boards', tag: 'Boards', summary: 'Create a board (columns inherited from the default board when omitted)', body: boardCreateSchema, success: 201,
     handle: ({ ws, body }) => createBoard(ws, body) },
   { method: 'get', path: '/boards/{boardId}', tag: 'Boards', summary: 'Get a board', errors: [404],
-    handle: ({ ws, boardId }) => boardView(ws.board(boardId)) },
+    handle: ({ ws, boardId }) => boardView(ws, ws.board(boardId)) },
   { method: 'put', path: '/boards/{boardId}', tag: 'Boards', summary: 'Update a board (omitted fields keep their values)', body: boardUpdateSchema, errors: [404],
     handle: ({ ws, boardId, body }) => updateBoard(ws, boardId, body) },
   { method: 'delete', path: '/boards/{boardId}', tag: 'Boards', summary: 'Delete an empty, non-default board', errors: [404],

@@ -44,6 +44,16 @@ const workspaceSchema = fields({
     description: 'card files and .kanban.json versions that do not parse: skipped, reported here, left untouched',
     items: fields({ path: text('path relative to the workspace'), reason: text('what is wrong') }),
   },
+  recoveredFiles: {
+    type: 'array',
+    description: 'second copies of cards found at start-up (a crash in the middle of a move, a hand copy): the newer copy is kept, the other moved here',
+    items: fields({
+      path: text('where the copy was found, relative to the workspace'),
+      movedTo: text('where it is now, under .kanban/.state/recovered/'),
+      kept: text('the copy that was kept'),
+      at: text('when, ISO 8601'),
+    }),
+  },
   revision: { type: 'integer', description: 'grows by one per change; the same counter as the WebSocket messages' },
 });
 

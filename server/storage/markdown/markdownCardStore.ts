@@ -1,12 +1,13 @@
 import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
-import { createFileExclusive, isTempFile, writeFileAtomic } from '../../core/atomicFile';
+import { createFileExclusive, writeFileAtomic } from '../../core/atomicFile';
 import { CardFileError, parseCard, serializeCard } from '../cardFile';
-import type { CardStore, InvalidFile, LoadResult } from '../cardStore';
+import { StaleFileError, type CardStore, type ExternalChange, type InvalidFile, type LoadResult } from '../cardStore';
+import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
+import { repairAtLoad, type ParsedFile } from './loadRepair';
 
-/** Folders under a board that hold something other than cards. */
-export const RESERVED_BOARD_FOLDERS = new Set(['attachments', 'logs']);
+export { RESERVED_BOARD_FOLDERS } from './cardFolders';
 
 /**
  * Files read per turn of the event loop while loading. Small card files read synchronously cost a
@@ -14,6 +15,14 @@ export const RESERVED_BOARD_FOLDERS = new Set(['attachments', 'logs']);
  * and slices keep each pause short.
  */
 const LOAD_SLICE = 128;
+
+/** The file a card was last read from or written to, and a hash of the text it held then. */
+export interface KnownFile {
+  file: string;
+  hash: string;
+}
+
+export type ReadResult = { card: Card; hash: string; text: string } | { invalid: InvalidFile };
 
 /** Cards as Markdown files: `.kanban/boards/<boardId>/<status>/<cardId>.md`. */
 export class MarkdownCardStore implements CardStore {
@@ -23,11 +32,20 @@ export class MarkdownCardStore implements CardStore {
    * watcher can recognise its echo of our own write without parsing the file again.
    */
   readonly ownWrites = new Map<string, { text: string; card: Card | null }>();
+  /**
+   * Per card id, the file as the service last saw it. A write goes ahead only when the file on
+   * disk still hashes the same: the files are the truth, and a hand edit is never overwritten.
+   */
+  readonly known = new Map<string, KnownFile>();
 
   constructor(readonly root: string, readonly kanbanDir: string) {}
 
   filePathOf(card: Pick<Card, 'id' | 'boardId' | 'status'>): string {
-    return path.relative(this.root, this.absolutePath(card)).split(path.sep).join('/');
+    return this.relative(this.absolutePath(card));
+  }
+
+  relative(file: string): string {
+    return path.relative(this.root, file).split(path.sep).join('/');
   }
 
   absolutePath(card: Pick<Card, 'id' | 'boardId' | 'status'>): string {
@@ -36,66 +54,53 @@ export class MarkdownCardStore implements CardStore {
 
   async loadAll(): Promise<LoadResult> {
     const files = await this.listCardFiles();
-    const cards: Card[] = [];
+    const parsed: ParsedFile[] = [];
     const invalid: InvalidFile[] = [];
     for (let i = 0; i < files.length; i += LOAD_SLICE) {
       for (const file of files.slice(i, i + LOAD_SLICE)) {
         const result = this.readCardFileNow(file);
-        if ('card' in result) cards.push(result.card);
+        if ('card' in result) parsed.push({ file, card: result.card, hash: result.hash });
         else invalid.push(result.invalid);
       }
       // Between slices, whatever else is waiting (requests during a reload) gets its turn.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { cards, invalid };
+    const { kept, recovered } = await repairAtLoad(this, parsed);
+    this.known.clear();
+    for (const { file, card, hash } of kept) this.known.set(card.id, { file, hash });
+    return { cards: kept.map((k) => k.card), invalid, recovered };
   }
 
   /** Every `<board>/<status>/<id>.md` under the boards folder. */
-  async listCardFiles(): Promise<string[]> {
-    const boardsDir = path.join(this.kanbanDir, 'boards');
-    const files: string[] = [];
-    for (const board of await readDirs(boardsDir)) {
-      for (const status of await readDirs(path.join(boardsDir, board))) {
-        if (RESERVED_BOARD_FOLDERS.has(status)) continue;
-        const dir = path.join(boardsDir, board, status);
-        const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-        for (const entry of entries) {
-          if (entry.isFile() && entry.name.endsWith('.md') && !isTempFile(entry.name)) files.push(path.join(dir, entry.name));
-        }
-      }
-    }
-    return files;
+  listCardFiles(): Promise<string[]> {
+    return listCardFiles(path.join(this.kanbanDir, 'boards'));
   }
 
   /** Read and parse one card file given its absolute path. */
-  async readCardFile(file: string): Promise<{ card: Card } | { invalid: InvalidFile }> {
-    const relative = path.relative(this.root, file).split(path.sep).join('/');
+  async readCardFile(file: string): Promise<ReadResult> {
     const location = this.locate(file);
-    if (!location) return { invalid: { path: relative, reason: 'not in a <board>/<status>/ folder' } };
+    if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
     try {
       const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-      return { card: parseCard(text, { ...location, fileTime: stat.mtime.toISOString() }) };
+      return { card: parseCard(text, { ...location, fileTime: stat.mtime.toISOString() }), hash: fingerprint(text), text };
     } catch (error) {
-      const reason = error instanceof CardFileError ? error.message : `cannot read: ${(error as Error).message}`;
-      return { invalid: { path: relative, reason } };
+      return { invalid: { path: this.relative(file), reason: unreadableReason(error) } };
     }
   }
 
   /** `readCardFile` for loading: synchronous, with the file time from the same open file. */
-  private readCardFileNow(file: string): { card: Card } | { invalid: InvalidFile } {
-    const relative = path.relative(this.root, file).split(path.sep).join('/');
+  private readCardFileNow(file: string): ReadResult {
     const location = this.locate(file);
-    if (!location) return { invalid: { path: relative, reason: 'not in a <board>/<status>/ folder' } };
+    if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
     try {
       const { text, mtime } = readWithTime(file);
-      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }) };
+      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }), hash: fingerprint(text), text };
     } catch (error) {
-      const reason = error instanceof CardFileError ? error.message : `cannot read: ${(error as Error).message}`;
-      return { invalid: { path: relative, reason } };
+      return { invalid: { path: this.relative(file), reason: unreadableReason(error) } };
     }
   }
 
-  /** Board, status and id from a card file's absolute path, or null when it is not a card path. */
+  /** Board, status folder and id from a card file's absolute path, or null when it is not a card path. */
   locate(file: string): { id: string; boardId: string; status: string } | null {
     const parts = path.relative(path.join(this.kanbanDir, 'boards'), file).split(path.sep);
     if (parts.length !== 3 || !parts[2].endsWith('.md') || parts[0].startsWith('..')) return null;
@@ -103,13 +108,63 @@ export class MarkdownCardStore implements CardStore {
     return { boardId: parts[0], status: parts[1], id: parts[2].slice(0, -3) };
   }
 
+  /** Remember a file the service has read (the watcher, after a hand edit). */
+  adopt(card: Card, file: string, hash: string): void {
+    this.known.set(card.id, { file, hash });
+  }
+
+  async ensureCurrent(cards: Card[]): Promise<void> {
+    for (const card of cards) await this.ensureCardCurrent(card);
+  }
+
+  private async ensureCardCurrent(card: Card): Promise<void> {
+    const known = this.known.get(card.id);
+    if (!known) return; // never on disk (created in this call) or removed already
+    const text = await fs.readFile(known.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (text !== null && fingerprint(text) === known.hash) return;
+    const relative = this.relative(known.file);
+    if (text === null) {
+      this.known.delete(card.id);
+      const elsewhere = await this.findCardFile(card.id);
+      const changes: ExternalChange[] = [{ kind: 'remove', boardId: card.boardId, id: card.id }];
+      if (elsewhere) {
+        const moved = await this.readCardFile(elsewhere);
+        if ('card' in moved) {
+          this.adopt(moved.card, elsewhere, moved.hash);
+          changes.splice(0, 1, { kind: 'upsert', card: moved.card });
+        }
+      }
+      throw new StaleFileError(`${relative} was moved or removed on disk since the service read it; nothing was written. The board now shows the files as they are: apply your change again.`, relative, changes, null);
+    }
+    const now = await this.readCardFile(known.file);
+    if ('invalid' in now) {
+      throw new StaleFileError(
+        `${relative} does not parse (${now.invalid.reason}); nothing was written. Fix the file by hand (the service never rewrites a broken file), then try again.`,
+        relative,
+        [],
+        now.invalid,
+      );
+    }
+    this.adopt(now.card, known.file, now.hash);
+    throw new StaleFileError(
+      `${relative} changed on disk since the service read it (edited by hand or by another tool); nothing was written and the board now shows the file's new content. Apply your change again.`,
+      relative,
+      [{ kind: 'upsert', card: now.card }],
+      null,
+    );
+  }
+
   async create(card: Card): Promise<boolean> {
-    if (await this.existsAnywhere(card.id)) return false;
+    if (await this.findCardFile(card.id)) return false;
     const text = serializeCard(card);
     const file = this.absolutePath(card);
     this.ownWrites.set(file, { text, card });
     const created = await createFileExclusive(file, text);
     if (!created) this.ownWrites.delete(file);
+    else this.known.set(card.id, { file, hash: fingerprint(text) });
     return created;
   }
 
@@ -118,36 +173,47 @@ export class MarkdownCardStore implements CardStore {
     const file = this.absolutePath(card);
     this.ownWrites.set(file, { text, card });
     await writeFileAtomic(file, text);
-    const oldFile = this.absolutePath(previous);
+    // The file the card was read from, which differs from its canonical path only until the
+    // folder mirrors its status.
+    const oldFile = this.known.get(previous.id)?.file ?? this.absolutePath(previous);
+    this.known.set(card.id, { file, hash: fingerprint(text) });
     if (oldFile !== file) {
+      // A crash right here leaves two copies; the next start keeps the newer (loadRepair.ts).
       this.ownWrites.set(oldFile, { text: '', card: null });
       await fs.rm(oldFile, { force: true });
     }
   }
 
   async remove(card: Card): Promise<void> {
-    const file = this.absolutePath(card);
+    const file = this.known.get(card.id)?.file ?? this.absolutePath(card);
     this.ownWrites.set(file, { text: '', card: null });
     await fs.rm(file, { force: true });
+    this.known.delete(card.id);
   }
 
   /**
-   * Another process may have claimed the id in a different board or status folder. The folders
-   * are checked all at once: this runs inside the mutation queue, so its latency delays every write.
+   * The file of a card id in any board or status folder (another process may have claimed the id
+   * elsewhere). The folders are checked all at once: this runs inside the mutation queue, so its
+   * latency delays every write.
    */
-  private async existsAnywhere(id: string): Promise<boolean> {
+  async findCardFile(id: string): Promise<string | null> {
     const boardsDir = path.join(this.kanbanDir, 'boards');
     const perBoard = await Promise.all(
       (await readDirs(boardsDir)).map(async (board) => {
         const statuses = (await readDirs(path.join(boardsDir, board))).filter((status) => !RESERVED_BOARD_FOLDERS.has(status));
-        const found = await Promise.all(statuses.map((status) => fs.access(path.join(boardsDir, board, status, `${id}.md`)).then(() => true, () => false)));
-        return found.includes(true);
+        const files = statuses.map((status) => path.join(boardsDir, board, status, `${id}.md`));
+        const found = await Promise.all(files.map((file) => fs.access(file).then(() => true, () => false)));
+        return files.find((_, i) => found[i]) ?? null;
       }),
     );
-    return perBoard.includes(true);
+    return perBoard.find((file) => file !== null) ?? null;
   }
 
   async close(): Promise<void> {}
+}
+
+function unreadableReason(error: unknown): string {
+  return error instanceof CardFileError ? error.message : `cannot read: ${(error as Error).message}`;
 }
 
 function readWithTime(file: string): { text: string; mtime: Date } {
@@ -165,9 +231,4 @@ function readWithTime(file: string): { text: string; mtime: Date } {
   } finally {
     closeSync(fd);
   }
-}
-
-async function readDirs(dir: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
 }

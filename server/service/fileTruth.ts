@@ -1,0 +1,44 @@
+import { promises as fs } from 'node:fs';
+import { FileConflictError } from '../core/errors';
+import type { Card } from '../core/model';
+import { StaleFileError } from '../storage/cardStore';
+import { applyExternalChangesNow, applyExternalConfigNow } from './external';
+import type { Workspace } from './workspace';
+
+/**
+ * The files are the truth. Before the service writes a card, each card file it would replace or
+ * remove must still be what it last read; one that is not is adopted as it now is (with the events
+ * of a hand edit) and the write is refused with 409. Call inside the mutation queue.
+ */
+export async function ensureCardsCurrent(ws: Workspace, cards: Card[]): Promise<void> {
+  if (!ws.store.ensureCurrent) return;
+  try {
+    await ws.store.ensureCurrent(cards);
+  } catch (error) {
+    if (error instanceof StaleFileError) adoptStaleFile(ws, error);
+    throw error;
+  }
+}
+
+function adoptStaleFile(ws: Workspace, error: StaleFileError): void {
+  const others = ws.invalidFiles.filter((f) => f.path !== error.path);
+  ws.invalidFiles = error.invalid ? [...others, error.invalid] : others;
+  applyExternalChangesNow(ws, error.changes);
+  console.warn(`kanban: refused a write: ${error.message}`);
+}
+
+/** The same rule for `.kanban.json`. Call inside the mutation queue. */
+export async function ensureConfigCurrent(ws: Workspace): Promise<void> {
+  const text = await fs.readFile(ws.configPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  const unchanged = text === ws.configText;
+  applyExternalConfigNow(ws, text);
+  if (unchanged) return;
+  const broken = ws.invalidFiles.find((f) => f.path === '.kanban.json');
+  if (broken) {
+    throw new FileConflictError(`.kanban.json does not parse (${broken.reason}); nothing was written. Fix the file by hand (the service never rewrites a broken file), then try again.`);
+  }
+  throw new FileConflictError('.kanban.json changed on disk since the service read it; nothing was written and the new content is now in effect. Apply your change again.');
+}
