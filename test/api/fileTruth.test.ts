@@ -5,7 +5,6 @@ import { startServer, type RunningServer } from '../../server/server';
 import type { ServiceEvent } from '../../server/core/events';
 import { makeTempDir } from '../helpers/testServer';
 import { failsWith, okData } from '../helpers/envelope';
-import { waitUntil } from '../helpers/waiting';
 
 /**
  * The files are the truth: a write never replaces a card file or `.kanban.json` that changed on
