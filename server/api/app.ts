@@ -30,10 +30,12 @@ function handlerFor(ws: Workspace, route: RouteDef) {
         rawQuery: req.query as Record<string, unknown>,
         body: req.body,
         credential: bearerCredential(req.headers.authorization),
+        ifMatch: req.headers['if-match'],
       };
       const outcome = await executeRoute(ws, route, call);
       if ('raw' in outcome) return await outcome.raw.send(res);
       if ('serialized' in outcome) return await sendSerialized(req, res, outcome.serialized);
+      if (outcome.etag) res.set('ETag', outcome.etag);
       if (outcome.status === 204) res.status(204).end();
       else res.status(outcome.status).json({ ok: true, data: outcome.data });
     } catch (error) {

@@ -13,12 +13,16 @@ export interface DispatchRequest {
   body?: unknown;
   /** A token the host holds for this user (VS Code SecretStorage); needed only when auth is on. */
   token?: string;
+  /** As the HTTP `If-Match` header: change only the version the client last read (else 412). */
+  ifMatch?: string;
 }
 
 export interface DispatchResponse {
   status: number;
   /** The envelope, exactly as HTTP would send it; for a file, data is `{name, contentType, base64}`. */
   body: { ok: true; data: unknown } | { ok: false; error: string } | null;
+  /** As the HTTP `ETag` header, for routes that name one resource. */
+  etag?: string;
 }
 
 interface CompiledRoute {
@@ -58,14 +62,14 @@ export class Dispatcher {
         const match = pattern.exec(pathname);
         if (!match) continue;
         const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null });
+        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null, ifMatch: request.ifMatch });
         if ('raw' in outcome) {
           const file = outcome.raw.bytes ? await outcome.raw.bytes() : null;
           if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };
           return { status: 200, body: { ok: true, data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') } } };
         }
         if ('serialized' in outcome) return { status: 200, body: { ok: true, data: outcome.serialized.data() } };
-        return { status: outcome.status, body: outcome.status === 204 ? null : { ok: true, data: outcome.data } };
+        return { status: outcome.status, body: outcome.status === 204 ? null : { ok: true, data: outcome.data }, ...(outcome.etag ? { etag: outcome.etag } : {}) };
       }
       return { status: 404, body: { ok: false, error: `no API route ${request.method.toUpperCase()} ${pathname}` } };
     } catch (error) {

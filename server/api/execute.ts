@@ -3,6 +3,7 @@ import { isValidSlugId } from '../core/ids';
 import type { Workspace } from '../service/workspace';
 import { RawResponse, SerializedAnswer, type RequestContext, type RouteDef } from './route';
 import { parseMetaQuery, parseQuery, validateBody } from './validation';
+import { checkIfMatch } from './versions';
 import { authorize } from '../auth/gate';
 import { currentIdentityProvider } from '../auth/currentProvider';
 import type { Credential } from '../auth/identity';
@@ -14,9 +15,11 @@ export interface RouteCall {
   body: unknown;
   /** The bearer credential the request carried, if any. */
   credential: Credential | null;
+  /** The `If-Match` header: the change applies only while the resource still has this ETag. */
+  ifMatch?: string;
 }
 
-export type RouteOutcome = { status: number; data: unknown } | { status: number; raw: RawResponse } | { status: number; serialized: SerializedAnswer };
+export type RouteOutcome = { status: number; data: unknown; etag?: string } | { status: number; raw: RawResponse } | { status: number; serialized: SerializedAnswer };
 
 function resolveBoard(ws: Workspace, route: RouteDef, params: Record<string, string>): string {
   const boardId = params.boardId;
@@ -44,8 +47,30 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
     actor: auth.identity?.subject ?? 'anonymous',
     auth,
   };
-  const result = await route.handle(ctx);
+  const result = await handleWithPrecondition(ws, route, ctx, call.ifMatch);
   if (result instanceof RawResponse) return { status: 200, raw: result };
   if (result instanceof SerializedAnswer) return { status: 200, serialized: result };
-  return { status: route.success ?? 200, data: result === undefined ? null : result };
+  return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx) };
+}
+
+/**
+ * Run the handler; with `If-Match` on a change, only while the resource still has that version.
+ * The check and the change run as one mutation, so no other write can slip in between.
+ */
+function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
+  const version = route.version;
+  if (!version || ifMatch === undefined || route.method === 'get') return Promise.resolve(route.handle(ctx));
+  return ws.mutate(async () => {
+    checkIfMatch(ifMatch, version(ctx), route.tag === 'Tasks' ? `card "${ctx.params.id}"` : route.tag.toLowerCase());
+    return route.handle(ctx);
+  });
+}
+
+/** The resource's version after the call, for the answer's ETag; none once it is gone. */
+function currentVersion(route: RouteDef, ctx: RequestContext): string | undefined {
+  try {
+    return route.version?.(ctx);
+  } catch {
+    return undefined;
+  }
 }

@@ -16,6 +16,8 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'authentication required',
   403: 'forbidden for this role, or a refused Host header',
   404: 'board, task, comment, attachment, action or webhook not found',
+  409: 'the file on disk changed since the service read it, or does not parse: nothing was written; the message names the file (and the line)',
+  412: 'If-Match names a version that is no longer current: read again and reapply',
   413: 'request body too large',
   501: 'attachment provider exposes no local file and cannot stream',
 };
@@ -42,6 +44,9 @@ function operationFor(route: RouteDef, path: string) {
   }));
   if (route.metaQuery) {
     queryParams.push({ name: 'meta.<field>', in: 'query', required: false, description: 'metadata filter; repeat for several fields; dot paths reach nested values', schema: { type: 'string' } });
+  }
+  if (route.version && route.method !== 'get') {
+    queryParams.push({ name: 'If-Match', in: 'header', required: false, description: 'the ETag of your last read; the change applies only while it is current (else 412)', schema: { type: 'string' } });
   }
   const success = route.success ?? 200;
   const responses: Record<string, unknown> = {};
@@ -84,6 +89,8 @@ export function buildOpenApi(routes: RouteDef[]) {
       description:
         'Kanban boards kept as Markdown files in a repository. Every JSON answer is an envelope: {ok:true, data} or {ok:false, error}. ' +
         'Unscoped /tasks and /columns routes act on the default board; each has a /boards/{boardId}/... twin. ' +
+        'Concurrency: GET of a task, board, settings or labels answers an ETag; send it back as If-Match on PUT/PATCH/DELETE and a change made meanwhile gives 412 instead of being overwritten. ' +
+        'A write to a card file or .kanban.json that changed on disk since the service read it (or no longer parses) is refused with 409 naming the file; the service adopts the file as it is. ' +
         'Live updates: WebSocket at /ws ({type:"hello", revision} then {type:"event", event, boardId, data, revision} per change).',
     },
     servers: [{ url: '/api' }],

@@ -74,6 +74,11 @@ export interface RouteDef {
   bodyLimit?: string;
   /** Role needed when auth is on (default: see auth/roles.ts). */
   role?: import('../auth/identity').Role | 'public';
+  /**
+   * The ETag of the one resource this route reads or changes (a card, a board, settings, labels):
+   * sent with the answer, and checked against `If-Match` before a change (412 when stale).
+   */
+  version?: (ctx: RequestContext) => string;
   /** Error statuses this route can answer besides 400/413, for the docs. */
   errors?: number[];
   handle(ctx: RequestContext): unknown;

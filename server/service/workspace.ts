@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { removeOrphanTempFiles, writeFileAtomic } from '../core/atomicFile';
@@ -48,6 +49,7 @@ export class Workspace {
   /** Whether a file watcher keeps the index in step with hand edits. */
   watching = false;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly currentMutation = new AsyncLocalStorage<{ running: boolean }>();
 
   private constructor(
     readonly root: string,
@@ -95,9 +97,18 @@ export class Workspace {
     for (const file of invalid) console.warn(`kanban: skipped ${file.path}: ${file.reason}`);
   }
 
-  /** Run a mutation after every earlier one has finished. */
+  /**
+   * Run a mutation after every earlier one has finished. A mutation may run others inside itself
+   * (a precondition check wrapped around an operation): those run at once, as part of it.
+   */
   mutate<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
+    if (this.currentMutation.getStore()?.running) return operation();
+    const inQueue = () => {
+      const token = { running: true };
+      // Work the mutation starts but does not await (timers) must queue like anything else.
+      return this.currentMutation.run(token, operation).finally(() => (token.running = false));
+    };
+    const run = this.queue.then(inQueue, inQueue);
     this.queue = run.catch(() => undefined);
     return run;
   }

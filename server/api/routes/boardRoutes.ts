@@ -1,6 +1,7 @@
 import { boardView, createBoard, deleteBoard, listBoards, updateBoard } from '../../service/boards';
 import { deleteBoardAction, getBoardActions, putBoardAction, setBoardActions, triggerBoardAction } from '../../service/boardActions';
 import { defineRoutes } from '../route';
+import { boardVersion } from '../versions';
 import { actionTitleSchema, actionsMapSchema, boardCreateSchema, boardUpdateSchema } from '../schemas';
 
 export const boardRoutes = defineRoutes([
@@ -8,11 +9,11 @@ export const boardRoutes = defineRoutes([
     handle: ({ ws }) => listBoards(ws) },
   { method: 'post', path: '/boards', tag: 'Boards', summary: 'Create a board (columns inherited from the default board when omitted)', body: boardCreateSchema, success: 201,
     handle: ({ ws, body }) => createBoard(ws, body) },
-  { method: 'get', path: '/boards/{boardId}', tag: 'Boards', summary: 'Get a board', errors: [404],
+  { method: 'get', path: '/boards/{boardId}', tag: 'Boards', summary: 'Get a board', errors: [404], version: boardVersion,
     handle: ({ ws, boardId }) => boardView(ws, ws.board(boardId)) },
-  { method: 'put', path: '/boards/{boardId}', tag: 'Boards', summary: 'Update a board (omitted fields keep their values)', body: boardUpdateSchema, errors: [404],
+  { method: 'put', path: '/boards/{boardId}', tag: 'Boards', summary: 'Update a board (omitted fields keep their values)', body: boardUpdateSchema, errors: [404, 409, 412], version: boardVersion,
     handle: ({ ws, boardId, body }) => updateBoard(ws, boardId, body) },
-  { method: 'delete', path: '/boards/{boardId}', tag: 'Boards', summary: 'Delete an empty, non-default board', errors: [404],
+  { method: 'delete', path: '/boards/{boardId}', tag: 'Boards', summary: 'Delete an empty, non-default board', errors: [404, 409, 412], version: boardVersion,
     handle: ({ ws, boardId }) => deleteBoard(ws, boardId) },
   { method: 'get', path: '/boards/{boardId}/actions', tag: 'Board actions', summary: 'Map of board action key to title', errors: [404],
     handle: ({ ws, boardId }) => getBoardActions(ws, boardId) },
