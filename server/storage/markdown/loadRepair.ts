@@ -30,7 +30,7 @@ export async function moveToRecovered(store: MarkdownCardStore, loser: ParsedFil
   await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.rename(loser.file, target);
   const recovered = { path: store.relative(loser.file), movedTo: store.relative(target), kept: store.relative(kept.file), at };
-  console.warn(`kanban: ${recovered.path} and ${recovered.kept} hold the same card ${loser.card.id}; kept ${recovered.kept} (newer), moved the other copy to ${recovered.movedTo}`);
+  console.warn(`kanban: ${recovered.path} and ${recovered.kept} hold the same card ${loser.card.id}; kept ${recovered.kept} (newer by modified, then content), moved the other copy to ${recovered.movedTo}`);
   return recovered;
 }
 
