@@ -142,3 +142,42 @@ describe('file truth: hand edits are never overwritten', () => {
     assert.equal(okData(await api('GET', '/api/tasks/fix-login')).id, second.id, 'a partial id still matches');
   });
 });
+
+describe('file truth: an editor racing an API writer', () => {
+  it('when hand edits (temp file and rename) land while an API writer changes the card every few ms, then every hand edit survives', async function () {
+    this.timeout(60_000);
+    const root = await makeTempDir();
+    const running = await startServer({ root, port: 0 });
+    try {
+      const put = (body: unknown) => fetch(`${running.url}/api/tasks/raced`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const created = await (await fetch(`${running.url}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: '# Raced\n' }) })).json();
+      const file = path.join(root, '.kanban', 'boards', 'default', 'backlog', `${created.data.id}.md`);
+      let editing = true;
+      const statuses = new Map<number, number>();
+      const writer = (async () => {
+        for (let i = 0; editing; i++) {
+          const answer = await put({ assignee: `writer-${i}` });
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          await answer.arrayBuffer();
+        }
+      })();
+      for (let i = 0; i < 20; i++) {
+        const text = await fs.readFile(file, 'utf8');
+        const temp = path.join(path.dirname(file), `.editor-${i}.swp`);
+        await fs.writeFile(temp, `${text}hand edit ${i}\n`);
+        await fs.rename(temp, file);
+        // Like a person, the next edit starts from what the editor shows after a moment.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      editing = false;
+      await writer;
+      const final = await fs.readFile(file, 'utf8');
+      const lost = Array.from({ length: 20 }, (_, i) => i).filter((i) => !new RegExp(`^hand edit ${i}$`, 'm').test(final));
+      assert.deepEqual(lost, [], `hand edits lost; API answers: ${JSON.stringify([...statuses])}`);
+      assert.deepEqual([...statuses.keys()].filter((s) => s !== 200 && s !== 409), [], 'the writer only ever got 200 or 409');
+    } finally {
+      await running.close();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+});
