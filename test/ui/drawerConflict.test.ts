@@ -77,4 +77,35 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     await fileEventually(ui.server, id, (t) => t.includes('The newer contrast notes, checked.'), 'the follow-up save in the file');
     await closeDrawer(page);
   });
+
+  it('when a field changes elsewhere between the drawer\'s read and a field change in it, then nothing is overwritten until the user chooses', async () => {
+    const page = ui.page;
+    const title = 'Release notes for 0.1';
+    const id = ids.get(title) as string;
+    await openDrawer(page, title);
+    const drawer = page.locator(DRAWER);
+    // The other change lands just before the drawer's save reaches the server.
+    let raced = false;
+    await page.route(`**/api/boards/*/tasks/${id}`, async (route) => {
+      if (route.request().method() === 'PUT' && !raced) {
+        raced = true;
+        const answer = await ui.server.api('PUT', `/api/tasks/${id}`, { assignee: 'Someone Else', priority: 'medium' });
+        assert.equal(answer.status, 200);
+      }
+      await route.continue();
+    });
+    await drawer.locator('select[name="priority"]').selectOption('critical');
+    await drawer.locator('[data-testid="field-conflict"]:has-text("This card was changed elsewhere since you opened it")').waitFor();
+    await page.unroute(`**/api/boards/*/tasks/${id}`);
+    // The newer version is shown and is what the file holds.
+    assert.equal(await drawer.locator('input[name="assignee"]').inputValue(), 'Someone Else');
+    assert.equal(await drawer.locator('select[name="priority"]').inputValue(), 'medium');
+    assert.match(cardFileText(ui.server, id), /priority: medium/);
+
+    await drawer.locator('[data-testid="field-conflict"] button:has-text("Overwrite with mine")').click();
+    await drawer.locator('[data-testid="field-conflict"]').waitFor({ state: 'detached' });
+    const text = await fileEventually(ui.server, id, (t) => /priority: critical/.test(t), 'my priority in the file');
+    assert.match(text, /assignee: Someone Else/);
+    await closeDrawer(page);
+  });
 });

@@ -5,8 +5,8 @@ import { messageOf, type BoardController } from './controller';
 import { placeTask } from './placement';
 
 /**
- * Requests the card drawer makes beyond the plain field update (taskActions.updateCard). Each one
- * relays to the server and shows its answer or its refusal; no rule is decided here.
+ * Requests the card drawer makes: saves onto the version it read (If-Match), actions, forms and
+ * files. Each one relays to the server and shows its answer or its refusal; no rule is decided here.
  */
 
 /** A card as the drawer holds it: the copy shown and the version (ETag) it was read at. */

@@ -179,18 +179,6 @@ export function CardDrawer({ taskId }: { taskId: string }) {
             {fileNameOf(task.filePath, task.id)}
           </span>
         </div>
-        {fieldConflict && (
-          <div class="drawer-notice drawer-conflict" role="alert" data-testid="field-conflict">
-            <Icon name="alert" size={14} />
-            <span>{CHANGED_ELSEWHERE} Your change was not saved; the newer version is shown.</span>
-            <button type="button" class="btn btn-sm" onClick={() => void saveFields(fieldConflict.patch, fieldConflict.etag)}>
-              Overwrite with mine
-            </button>
-            <button type="button" class="btn btn-sm btn-ghost" onClick={() => setFieldConflict(null)}>
-              Discard mine
-            </button>
-          </div>
-        )}
         <div class="drawer-main">
           <ContentSection task={task} etag={etag} onSaved={accept} onDraftTitle={setDraft} />
           <FormsSection task={task} workspaceForms={workspaceForms} />
@@ -198,6 +186,18 @@ export function CardDrawer({ taskId }: { taskId: string }) {
           <LogsSection task={task} version={version} />
         </div>
         <aside class="drawer-side">
+          {fieldConflict && (
+            <div class="drawer-notice drawer-conflict" role="alert" data-testid="field-conflict">
+              <Icon name="alert" size={14} />
+              <span>{CHANGED_ELSEWHERE} Your change was not saved; the newer version is shown.</span>
+              <button type="button" class="btn btn-sm" onClick={() => void saveFields(fieldConflict.patch, fieldConflict.etag)}>
+                Overwrite with mine
+              </button>
+              <button type="button" class="btn btn-sm btn-ghost" onClick={() => setFieldConflict(null)}>
+                Discard mine
+              </button>
+            </div>
+          )}
           <FieldsSection task={task} board={board} labels={labels} save={saveFields} />
           <MetadataSection task={task} save={saveFields} />
           <AttachmentsSection task={task} onSaved={accept} />
