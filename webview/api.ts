@@ -10,6 +10,12 @@ export class ApiError extends Error {
 
 const enc = encodeURIComponent;
 
+/** An answer with the version it names (the ETag), when the server sent one. */
+export interface Versioned<T> {
+  data: T;
+  etag?: string;
+}
+
 export interface UploadFile {
   name: string;
   data: string;
@@ -21,10 +27,15 @@ export class Api {
   constructor(readonly transport: Transport) {}
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const { status, body: answer } = await this.transport.request(method, path, body);
-    if (status === 204) return undefined as T;
+    return (await this.versioned<T>(method, path, body)).data;
+  }
+
+  /** As `call`, with the resource's version: `ifMatch` goes out as If-Match, the answer's ETag comes back. */
+  async versioned<T>(method: string, path: string, body?: unknown, ifMatch?: string): Promise<Versioned<T>> {
+    const { status, body: answer, etag } = await this.transport.request(method, path, body, ifMatch !== undefined ? { ifMatch } : undefined);
+    if (status === 204) return { data: undefined as T, etag };
     const envelope = answer as { ok?: boolean; data?: T; error?: string } | null;
-    if (status >= 200 && status < 300 && envelope?.ok !== false) return envelope?.data as T;
+    if (status >= 200 && status < 300 && envelope?.ok !== false) return { data: envelope?.data as T, etag };
     if (status === 403) throw new ApiError(`Your role cannot do this: ${envelope?.error ?? 'forbidden'}`, status);
     throw new ApiError(envelope?.error ?? `The request failed (${status}).`, status);
   }
@@ -60,6 +71,11 @@ export class Api {
     return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${params}`);
   }
   getTask = (boardId: string, id: string) => this.call<TaskView>('GET', this.task(boardId, id));
+  /** The card with its version, to send back as If-Match when changing it. */
+  getTaskVersioned = (boardId: string, id: string) => this.versioned<TaskView>('GET', this.task(boardId, id));
+  /** A change that applies only while the card is still at `ifMatch` (else ApiError 412). */
+  updateTaskIfMatch = (boardId: string, id: string, patch: Record<string, unknown>, ifMatch?: string) =>
+    this.versioned<TaskView>('PUT', this.task(boardId, id), patch, ifMatch);
   createTask = (boardId: string, input: Record<string, unknown>) => this.call<TaskView>('POST', `/boards/${enc(boardId)}/tasks`, input);
   updateTask = (boardId: string, id: string, patch: Record<string, unknown>) => this.call<TaskView>('PUT', this.task(boardId, id), patch);
   moveTask = (boardId: string, id: string, status: string, position: number) =>

@@ -1,6 +1,6 @@
 import type { EventMessage, SocketServerMessage } from './protocol';
 import { loadToken, saveToken } from './tokenStore';
-import type { ConnectionListener, Transport, TransportResponse } from './transport';
+import type { ConnectionListener, RequestOptions, Transport, TransportResponse } from './transport';
 
 const STATE_KEY = 'repo-kanban.ui';
 const MAX_RETRY_DELAY_MS = 4000;
@@ -42,18 +42,19 @@ export class HttpTransport implements Transport {
     return true;
   }
 
-  async request(method: string, path: string, body?: unknown): Promise<TransportResponse> {
+  async request(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<TransportResponse> {
     for (;;) {
       const sentWith = this.token;
-      const answer = await this.send(method, path, body);
+      const answer = await this.send(method, path, body, options);
       if (answer.status !== 401) return answer;
       const message = (answer.body as { error?: string } | null)?.error ?? 'The server asks for a token.';
       if (!(await this.renewToken(sentWith, message))) return answer;
     }
   }
 
-  private async send(method: string, path: string, body?: unknown): Promise<TransportResponse> {
+  private async send(method: string, path: string, body: unknown, options: RequestOptions): Promise<TransportResponse> {
     const init: RequestInit = { method, headers: this.headers() };
+    if (options.ifMatch !== undefined) (init.headers as Record<string, string>)['if-match'] = options.ifMatch;
     if (body !== undefined) {
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] = 'application/json';
@@ -65,9 +66,11 @@ export class HttpTransport implements Transport {
       return { status: 0, body: { ok: false, error: 'The server cannot be reached. Is it still running?' } };
     }
     const text = await response.text();
-    if (!text) return { status: response.status, body: null };
+    const etag = response.headers.get('etag');
+    const version = etag ? { etag } : {};
+    if (!text) return { status: response.status, body: null, ...version };
     try {
-      return { status: response.status, body: JSON.parse(text) };
+      return { status: response.status, body: JSON.parse(text), ...version };
     } catch {
       return { status: response.status, body: { ok: false, error: `Unexpected answer from the server (${response.status}).` } };
     }

@@ -1,5 +1,5 @@
 import type { EventMessage, FilePayload, HostToWebviewMessage, ResponseType, WebviewToHostMessage } from './protocol';
-import { base64ToBlob, type ConnectionListener, type Transport, type TransportResponse, type VsCodeApi } from './transport';
+import { base64ToBlob, type ConnectionListener, type RequestOptions, type Transport, type TransportResponse, type VsCodeApi } from './transport';
 
 /** A request the host never answers (e.g. the extension host restarted) fails instead of hanging. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -24,8 +24,8 @@ export class PostMessageTransport implements Transport {
     window.addEventListener('message', (message: MessageEvent) => this.receive(message.data as HostToWebviewMessage));
   }
 
-  request(method: string, path: string, body?: unknown): Promise<TransportResponse> {
-    return this.send(method, path, body, 'json');
+  request(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<TransportResponse> {
+    return this.send(method, path, body, 'json', options.ifMatch);
   }
 
   async fetchFile(path: string): Promise<Blob> {
@@ -61,7 +61,7 @@ export class PostMessageTransport implements Transport {
     this.vscode.setState(state);
   }
 
-  private send(method: string, path: string, body: unknown, responseType: ResponseType): Promise<TransportResponse> {
+  private send(method: string, path: string, body: unknown, responseType: ResponseType, ifMatch?: string): Promise<TransportResponse> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -69,7 +69,7 @@ export class PostMessageTransport implements Transport {
         resolve({ status: 0, body: { ok: false, error: 'The extension did not answer. Try reopening the board.' } });
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve, timer });
-      this.post({ type: 'request', id, method, path, body, ...(responseType === 'base64' ? { responseType } : {}) });
+      this.post({ type: 'request', id, method, path, body, ...(responseType === 'base64' ? { responseType } : {}), ...(ifMatch !== undefined ? { ifMatch } : {}) });
     });
   }
 
@@ -85,7 +85,7 @@ export class PostMessageTransport implements Transport {
         if (!pending) return;
         this.pending.delete(message.id);
         clearTimeout(pending.timer);
-        pending.resolve({ status: message.status, body: message.body });
+        pending.resolve({ status: message.status, body: message.body, ...(message.etag ? { etag: message.etag } : {}) });
         return;
       }
       case 'event':

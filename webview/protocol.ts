@@ -45,8 +45,11 @@ export interface FilePayload {
 export type WebviewToHostMessage =
   /** Sent once the UI listens; the host answers with `hello` and only then sends events. */
   | { type: 'ready' }
-  /** An API call: `path` is the part after `/api`, with its query string. */
-  | { type: 'request'; id: number; method: string; path: string; body?: unknown; responseType?: ResponseType }
+  /**
+   * An API call: `path` is the part after `/api`, with its query string; `ifMatch` as the HTTP
+   * `If-Match` header (the change applies only to that version, else 412).
+   */
+  | { type: 'request'; id: number; method: string; path: string; body?: unknown; responseType?: ResponseType; ifMatch?: string }
   /** Save an attachment (the host shows a save dialog); `path` as for `request`. */
   | { type: 'download'; path: string; filename: string };
 
@@ -54,7 +57,10 @@ export type WebviewToHostMessage =
 export type HostToWebviewMessage =
   | HelloMessage
   | EventMessage
-  /** The answer to `request` with the same id: the HTTP status and the JSON envelope (or a FilePayload). */
-  | { type: 'response'; id: number; status: number; body: unknown }
+  /**
+   * The answer to `request` with the same id: the HTTP status and the JSON envelope (or a
+   * FilePayload); `etag` as the HTTP `ETag` header, when the answer names one resource's version.
+   */
+  | { type: 'response'; id: number; status: number; body: unknown; etag?: string }
   /** The host lost and regained its service (e.g. a reload); the UI shows "reconnecting" until the next hello. */
   | { type: 'disconnected' };

@@ -4,6 +4,14 @@ import type { EventMessage } from './protocol';
 export interface TransportResponse {
   status: number;
   body: unknown;
+  /** The resource's version (HTTP `ETag`), when the answer names one. */
+  etag?: string;
+}
+
+/** Per-call options a host carries as HTTP would. */
+export interface RequestOptions {
+  /** As the HTTP `If-Match` header: the change applies only to this version (else 412). */
+  ifMatch?: string;
 }
 
 /**
@@ -26,7 +34,7 @@ export interface ConnectionListener {
  */
 export interface Transport {
   /** `path` is the part after `/api`, with its query string. Never rejects for HTTP errors. */
-  request(method: string, path: string, body?: unknown): Promise<TransportResponse>;
+  request(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<TransportResponse>;
   /** A file (attachment) as a Blob, for previews. */
   fetchFile(path: string): Promise<Blob>;
   /** Save a file to the user's disk. */

@@ -8,12 +8,13 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
     case 'ready':
       return { type: 'ready' };
     case 'request': {
-      const { id, method, path, body, responseType } = message;
+      const { id, method, path, body, responseType, ifMatch } = message;
       if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
       if (typeof method !== 'string' || !/^[A-Za-z]{3,7}$/.test(method)) return null;
       if (typeof path !== 'string' || !path.startsWith('/')) return null;
+      if (ifMatch !== undefined && (typeof ifMatch !== 'string' || ifMatch.length > 1024)) return null;
       const type = responseType === 'base64' ? 'base64' : 'json';
-      return { type: 'request', id, method, path, body, responseType: type };
+      return { type: 'request', id, method, path, body, responseType: type, ...(ifMatch !== undefined ? { ifMatch } : {}) };
     }
     case 'download': {
       const { path, filename } = message;

@@ -124,10 +124,10 @@ export class WebviewBridge implements vscode.Disposable {
       this.post({ type: 'response', id: message.id, status: 503, body: { ok: false, error: 'The kanban service is not running for this folder.' } });
       return;
     }
-    const answer = await this.access.dispatch(service, this.folder, { method: message.method, path: message.path, body: message.body });
+    const answer = await this.access.dispatch(service, this.folder, { method: message.method, path: message.path, body: message.body, ifMatch: message.ifMatch });
     let body: unknown = answer.body;
     if (message.responseType === 'base64') body = answer.status === 200 ? toFilePayload(answer.body) : null;
-    this.post({ type: 'response', id: message.id, status: answer.status, body });
+    this.post({ type: 'response', id: message.id, status: answer.status, body, ...(answer.etag ? { etag: answer.etag } : {}) });
   }
 
   private async download(path: string, filename: string): Promise<void> {

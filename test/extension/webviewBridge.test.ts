@@ -73,6 +73,27 @@ describe('extension webview bridge', () => {
     assert.equal(event.card.title, 'Edited in an editor');
   });
 
+  it('when the page sends If-Match, then the bridge checks it like HTTP: the ETag comes back, a stale one answers 412', async () => {
+    const folder = await folderWithCards(['Versioned']);
+    activateWith([folder]);
+    const panel = await openReadyBoard();
+    const [task] = (await request(panel, 1, 'GET', '/tasks')).body.data;
+    const read = await request(panel, 2, 'GET', `/tasks/${task.id}`);
+    assert.equal(read.status, 200);
+    assert.match(read.etag, /^"[^"]+"$/);
+    panel.webview.send({ type: 'request', id: 3, method: 'PUT', path: `/tasks/${task.id}`, body: { priority: 'high' }, ifMatch: read.etag });
+    const saved = await waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === 3), 'response 3');
+    assert.equal(saved.status, 200);
+    assert.ok(saved.etag && saved.etag !== read.etag, 'the save answers the new version');
+    panel.webview.send({ type: 'request', id: 4, method: 'PUT', path: `/tasks/${task.id}`, body: { priority: 'low' }, ifMatch: read.etag });
+    const stale = await waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === 4), 'response 4');
+    assert.equal(stale.status, 412);
+    assert.equal(stale.body.ok, false);
+    assert.match(stale.body.error, /changed since you read it/);
+    const file = await fs.readFile(path.join(folder, '.kanban', 'boards', 'default', 'backlog', `${task.id}.md`), 'utf8');
+    assert.match(file, /priority: high/);
+  });
+
   it('when the page asks for a file as base64, then it gets the protocol FilePayload', async () => {
     activateWith([await folderWithCards(['With file'])]);
     const panel = await openReadyBoard();

@@ -1,13 +1,54 @@
-import type { UploadFile } from '../api';
+import { ApiError, type UploadFile } from '../api';
 import { slugOf } from '../format';
 import type { FormSchema, TaskView, WorkspaceForm } from '../types';
 import { messageOf, type BoardController } from './controller';
 import { placeTask } from './placement';
 
 /**
- * Requests the card drawer makes beyond the plain field update (taskActions.updateCard). Each one
- * relays to the server and shows its answer or its refusal; no rule is decided here.
+ * Requests the card drawer makes: saves onto the version it read (If-Match), actions, forms and
+ * files. Each one relays to the server and shows its answer or its refusal; no rule is decided here.
  */
+
+/** A card as the drawer holds it: the copy shown and the version (ETag) it was read at. */
+export interface CardVersion {
+  task: TaskView;
+  etag?: string;
+}
+
+/**
+ * What a drawer save came to: stored (with the new version), refused because the card changed
+ * since the drawer read it (with the newer version, re-read), or failed (the message was shown).
+ */
+export type DrawerSave = { kind: 'saved'; card: CardVersion } | { kind: 'conflict'; latest: CardVersion } | { kind: 'failed' };
+
+/**
+ * Save a change from the drawer, only while the card is still at `ifMatch` (the version the drawer
+ * read). A 412 re-reads the card so the person can compare and choose; nothing is overwritten.
+ */
+export async function saveFromDrawer(ctrl: BoardController, taskId: string, patch: Record<string, unknown>, ifMatch: string | undefined): Promise<DrawerSave> {
+  const boardId = ctrl.state.boardId;
+  if (!boardId) return { kind: 'failed' };
+  try {
+    const { data, etag } = await ctrl.api.updateTaskIfMatch(boardId, taskId, patch, ifMatch);
+    if (ctrl.state.boardId === boardId) {
+      ctrl.store.set((s) => placeTask(s, data));
+      ctrl.scheduleFilter(0);
+    }
+    return { kind: 'saved', card: { task: data, etag } };
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 412)) {
+      ctrl.toast('error', messageOf(error));
+      return { kind: 'failed' };
+    }
+    const latest = await ctrl.attempt(() => ctrl.api.getTaskVersioned(boardId, taskId));
+    if (!latest) return { kind: 'failed' };
+    if (ctrl.state.boardId === boardId) ctrl.store.set((s) => placeTask(s, latest.data));
+    return { kind: 'conflict', latest: { task: latest.data, etag: latest.etag } };
+  }
+}
+
+/** The notice a refused drawer save shows. */
+export const CHANGED_ELSEWHERE = 'This card was changed elsewhere since you opened it.';
 
 /** A card action as a button: its key (what the server triggers) and its title (what people read). */
 export interface CardAction {

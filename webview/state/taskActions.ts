@@ -43,18 +43,6 @@ export async function createCard(ctrl: BoardController, status: string, title: s
   return created;
 }
 
-/** Save field changes from the drawer; the answer (or the refusal) replaces the local copy. */
-export async function updateCard(ctrl: BoardController, taskId: string, patch: Record<string, unknown>): Promise<TaskView | undefined> {
-  const boardId = ctrl.state.boardId;
-  if (!boardId) return undefined;
-  const updated = await ctrl.attempt(() => ctrl.api.updateTask(boardId, taskId, patch));
-  if (updated && ctrl.state.boardId === boardId) {
-    ctrl.store.set((s) => placeTask(s, updated));
-    ctrl.scheduleFilter(0);
-  }
-  return updated;
-}
-
 /** Soft delete, with an undo that puts the card back in its column at its place. */
 export async function softDeleteCard(ctrl: BoardController, taskId: string): Promise<void> {
   const { boardId, tasks, order } = ctrl.state;

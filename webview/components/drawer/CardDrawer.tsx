@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../../api';
 import { useAppState, useController } from '../../context';
 import { fileNameOf } from '../../format';
-import { titleFromContent, uploadFiles } from '../../state/drawerActions';
+import { CHANGED_ELSEWHERE, saveFromDrawer, titleFromContent, uploadFiles, type CardVersion } from '../../state/drawerActions';
 import { onCardChange } from '../../state/liveEvents';
 import type { TaskView, WorkspaceForm } from '../../types';
+import { Icon } from '../Icon';
 import { Sheet } from '../Sheet';
 import { ActionsSection } from './ActionsSection';
 import { AttachmentsSection } from './AttachmentsSection';
@@ -18,25 +19,26 @@ import { MetadataSection } from './MetadataEditor';
 
 /**
  * The full card, fetched on open (lists carry no comments) and fetched again whenever the card
- * changes anywhere: this drawer, another client, the API or a hand edit of its file.
+ * changes anywhere: this drawer, another client, the API or a hand edit of its file. The version
+ * (ETag) of each read and of each save's answer is kept, so drawer saves can send If-Match.
  */
-function useCardDetail(taskId: string): { task: TaskView | null; version: number; accept(task: TaskView): void; reload(): void } {
+function useCardDetail(taskId: string): { task: TaskView | null; etag?: string; version: number; accept(task: TaskView, etag?: string): void; reload(): void } {
   const ctrl = useController();
-  const [task, setTask] = useState<TaskView | null>(null);
+  const [card, setCard] = useState<CardVersion | null>(null);
   const [version, setVersion] = useState(0);
   const generation = useRef(0);
   // Answers can land out of order (a save's answer after a newer live change): never step back.
-  const show = (fresh: TaskView) =>
-    setTask((old) => (old && old.modified > fresh.modified ? old : { ...fresh, comments: fresh.comments ?? old?.comments }));
+  const show = (fresh: TaskView, etag?: string) =>
+    setCard((old) => (old && old.task.modified > fresh.modified ? old : { task: { ...fresh, comments: fresh.comments ?? old?.task.comments }, etag }));
 
   async function reload() {
     const mine = ++generation.current;
     const boardId = ctrl.state.boardId;
     if (!boardId) return;
     try {
-      const fresh = await ctrl.api.getTask(boardId, taskId);
+      const { data: fresh, etag } = await ctrl.api.getTaskVersioned(boardId, taskId);
       if (mine !== generation.current) return;
-      show(fresh);
+      show(fresh, etag);
       // The board card's unread dot follows what this person has now seen.
       ctrl.store.set((s) => (s.tasks[taskId] && s.boardId === boardId ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], cardState: fresh.cardState } } } : {}));
     } catch (error) {
@@ -64,7 +66,19 @@ function useCardDetail(taskId: string): { task: TaskView | null; version: number
     });
   }, [taskId]);
 
-  return { task, version, accept: show, reload: () => void reload() };
+  // An answer without a version (an upload, a form) is shown at once; a read fetches its version.
+  function accept(task: TaskView, etag?: string) {
+    show(task, etag);
+    if (etag === undefined) void reload();
+  }
+
+  return { task: card?.task ?? null, etag: card?.etag, version, accept, reload: () => void reload() };
+}
+
+/** A field change the server refused because the card changed meanwhile, and what it would have set. */
+interface FieldConflict {
+  patch: Record<string, unknown>;
+  etag?: string;
 }
 
 /** Files dropped anywhere on the drawer are uploaded to the card. */
@@ -124,8 +138,9 @@ function leaveTextBoxFirst(event: KeyboardEvent): void {
 export function CardDrawer({ taskId }: { taskId: string }) {
   const ctrl = useController();
   const { board, labels, tasks } = useAppState();
-  const { task: detail, version, accept, reload } = useCardDetail(taskId);
+  const { task: detail, etag, version, accept, reload } = useCardDetail(taskId);
   const [draft, setDraft] = useState<string | null>(null);
+  const [fieldConflict, setFieldConflict] = useState<FieldConflict | null>(null);
   const [anchor, setAnchor] = useState<HTMLDivElement | null>(null);
   // Until the full card arrives, the list's copy draws the drawer.
   const task = detail ?? tasks[taskId] ?? null;
@@ -134,6 +149,21 @@ export function CardDrawer({ taskId }: { taskId: string }) {
     if (task) void uploadFiles(ctrl, task, files).then((saved) => saved && accept(saved));
   });
   const close = () => ctrl.store.set({ openTaskId: null });
+
+  /** Field and metadata changes: only onto the version shown (If-Match); a 412 shows the newer one and asks. */
+  async function saveFields(patch: Record<string, unknown>, ifMatch = etag): Promise<TaskView | undefined> {
+    const result = await saveFromDrawer(ctrl, taskId, patch, ifMatch);
+    if (result.kind === 'saved') {
+      setFieldConflict(null);
+      accept(result.card.task, result.card.etag);
+      return result.card.task;
+    }
+    if (result.kind === 'conflict') {
+      accept(result.latest.task, result.latest.etag);
+      setFieldConflict({ patch, etag: result.latest.etag });
+    }
+    return undefined;
+  }
 
   if (!task || !board) return null;
   const title = (draft !== null ? titleFromContent(draft) : task.title) || task.id;
@@ -150,14 +180,26 @@ export function CardDrawer({ taskId }: { taskId: string }) {
           </span>
         </div>
         <div class="drawer-main">
-          <ContentSection task={task} onSaved={accept} onDraftTitle={setDraft} />
+          <ContentSection task={task} etag={etag} onSaved={accept} onDraftTitle={setDraft} />
           <FormsSection task={task} workspaceForms={workspaceForms} />
           <CommentsSection task={task} onChanged={reload} />
           <LogsSection task={task} version={version} />
         </div>
         <aside class="drawer-side">
-          <FieldsSection task={task} board={board} labels={labels} onSaved={accept} />
-          <MetadataSection task={task} onSaved={accept} />
+          {fieldConflict && (
+            <div class="drawer-notice drawer-conflict" role="alert" data-testid="field-conflict">
+              <Icon name="alert" size={14} />
+              <span>{CHANGED_ELSEWHERE} Your change was not saved; the newer version is shown.</span>
+              <button type="button" class="btn btn-sm" onClick={() => void saveFields(fieldConflict.patch, fieldConflict.etag)}>
+                Overwrite with mine
+              </button>
+              <button type="button" class="btn btn-sm btn-ghost" onClick={() => setFieldConflict(null)}>
+                Discard mine
+              </button>
+            </div>
+          )}
+          <FieldsSection task={task} board={board} labels={labels} save={saveFields} />
+          <MetadataSection task={task} save={saveFields} />
           <AttachmentsSection task={task} onSaved={accept} />
           <ActionsSection task={task} />
           <DeleteSection task={task} board={board} />

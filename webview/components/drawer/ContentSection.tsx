@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useController } from '../../context';
 import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
-import { updateCard } from '../../state/taskActions';
+import { CHANGED_ELSEWHERE, saveFromDrawer, type CardVersion } from '../../state/drawerActions';
 import type { TaskView } from '../../types';
 import { Icon } from '../Icon';
 
@@ -14,11 +14,15 @@ export function MarkdownView({ text, class: className = '', testId }: { text: st
 
 /**
  * The card's Markdown: a preview, and an editor with a live preview. An edit in progress is never
- * overwritten by a change from elsewhere; a notice offers the new version instead.
+ * overwritten by a change from elsewhere; a notice offers the new version instead. A save applies
+ * only to the version the edit started from (If-Match): when the card changed meanwhile, the
+ * server refuses (412), the text stays in the editor and the person chooses between the two.
  */
-export function ContentSection({ task, onSaved, onDraftTitle }: {
+export function ContentSection({ task, etag, onSaved, onDraftTitle }: {
   task: TaskView;
-  onSaved(task: TaskView): void;
+  /** The version of `task` as the drawer read it. */
+  etag?: string;
+  onSaved(task: TaskView, etag?: string): void;
   /** The text being edited (the header shows the title it would give), or null when not editing. */
   onDraftTitle(title: string | null): void;
 }) {
@@ -26,18 +30,28 @@ export function ContentSection({ task, onSaved, onDraftTitle }: {
   const [draft, setDraft] = useState<string | null>(null);
   // The saved content the draft started from: a different task.content means someone else saved.
   const [base, setBase] = useState(task.content);
+  // The version the draft applies to: the one read when editing began, or acknowledged since.
+  const [baseEtag, setBaseEtag] = useState(etag);
+  // A save refused because the card changed: the newer version, to compare with and to overwrite.
+  const [conflict, setConflict] = useState<CardVersion | null>(null);
   const [saving, setSaving] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const editing = draft !== null;
   const dirty = editing && draft !== base;
 
   useEffect(() => {
-    if (!editing) setBase(task.content);
-    else if (!dirty) {
+    if (!editing) {
+      setBase(task.content);
+      setBaseEtag(etag);
+    } else if (!dirty) {
       setDraft(task.content);
       setBase(task.content);
+      setBaseEtag(etag);
+    } else if (task.content === base) {
+      // Only other fields changed: the draft still starts from the current text.
+      setBaseEtag(etag);
     }
-  }, [task.content]);
+  }, [task.content, etag]);
 
   useEffect(() => onDraftTitle(editing ? draft : null), [draft]);
   useEffect(() => {
@@ -46,18 +60,39 @@ export function ContentSection({ task, onSaved, onDraftTitle }: {
 
   function startEditing() {
     setBase(task.content);
+    setBaseEtag(etag);
     setDraft(task.content);
   }
 
-  async function save() {
+  function takeVersion(content: string) {
+    setBase(content);
+    setBaseEtag(etag);
+  }
+
+  async function save(ifMatch = baseEtag) {
     if (draft === null) return;
     setSaving(true);
-    const saved = await updateCard(ctrl, task.id, { content: draft });
+    const result = await saveFromDrawer(ctrl, task.id, { content: draft }, ifMatch);
     setSaving(false);
-    if (!saved) return;
-    onSaved(saved);
+    if (result.kind === 'conflict') {
+      setConflict(result.latest);
+      onSaved(result.latest.task, result.latest.etag);
+      return;
+    }
+    if (result.kind !== 'saved') return;
+    onSaved(result.card.task, result.card.etag);
+    setConflict(null);
     setDraft(null);
-    setBase(saved.content);
+    setBase(result.card.task.content);
+    setBaseEtag(result.card.etag);
+  }
+
+  function discardMine() {
+    if (!conflict) return;
+    setConflict(null);
+    setDraft(null);
+    setBase(conflict.task.content);
+    setBaseEtag(conflict.etag);
   }
 
   if (!editing) {
@@ -87,14 +122,29 @@ export function ContentSection({ task, onSaved, onDraftTitle }: {
         <h3 class="section-title">Description</h3>
         <span class="field-hint">Markdown; the first # heading is the title. Ctrl+Enter saves; Esc leaves the editor.</span>
       </div>
-      {task.content !== base && (
+      {conflict ? (
+        <div class="drawer-notice drawer-conflict" role="alert" data-testid="content-conflict">
+          <Icon name="alert" size={14} />
+          <span>{CHANGED_ELSEWHERE} Your text is still in the editor; the newer version is below.</span>
+          <button type="button" class="btn btn-sm" disabled={saving} onClick={() => void save(conflict.etag)}>
+            Overwrite with mine
+          </button>
+          <button type="button" class="btn btn-sm btn-ghost" disabled={saving} onClick={discardMine}>
+            Discard mine
+          </button>
+          <div class="drawer-conflict-newer">
+            <span class="field-label">Newer version</span>
+            <MarkdownView text={conflict.task.content} class="drawer-preview" testId="conflict-newer" />
+          </div>
+        </div>
+      ) : task.content !== base && (
         <div class="drawer-notice" role="status" data-testid="content-changed-notice">
           <Icon name="alert" size={14} />
           <span>This card was changed elsewhere while you were editing.</span>
-          <button type="button" class="btn btn-sm" onClick={() => (setDraft(task.content), setBase(task.content))}>
+          <button type="button" class="btn btn-sm" onClick={() => (setDraft(task.content), takeVersion(task.content))}>
             Load new version
           </button>
-          <button type="button" class="btn btn-sm btn-ghost" onClick={() => setBase(task.content)}>
+          <button type="button" class="btn btn-sm btn-ghost" onClick={() => takeVersion(task.content)}>
             Keep mine
           </button>
         </div>
@@ -117,7 +167,7 @@ export function ContentSection({ task, onSaved, onDraftTitle }: {
         <button type="button" class="btn btn-primary btn-sm" disabled={saving} onClick={() => void save()} data-testid="save-content">
           {saving ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" class="btn btn-ghost btn-sm" onClick={() => setDraft(null)}>
+        <button type="button" class="btn btn-ghost btn-sm" onClick={() => (setDraft(null), setConflict(null))}>
           {dirty ? 'Discard' : 'Cancel'}
         </button>
       </div>

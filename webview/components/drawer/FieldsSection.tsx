@@ -1,6 +1,4 @@
-import { useController } from '../../context';
 import { datePart } from '../../format';
-import { updateCard } from '../../state/taskActions';
 import { DELETED_STATUS, type Board, type Labels, type TaskView } from '../../types';
 import { CommitInput } from './CommitInput';
 import { LabelPicker } from './LabelPicker';
@@ -8,24 +6,18 @@ import { usePending } from './usePending';
 import { ColumnOptions, PriorityOptions } from '../Options';
 
 /** Status, priority, assignee, due date and labels; each change is saved at once. */
-export function FieldsSection({ task, board, labels, onSaved }: {
+export function FieldsSection({ task, board, labels, save }: {
   task: TaskView;
   board: Board;
   labels: Labels;
-  onSaved(task: TaskView): void;
+  /** Saves onto the version the drawer shows; resolves with the stored card, or undefined when refused. */
+  save(patch: Record<string, unknown>): Promise<TaskView | undefined>;
 }) {
-  const ctrl = useController();
 
   const [status, chooseStatus] = usePending(task.status);
   const [priority, choosePriority] = usePending(task.priority as string);
   const [dueDate, chooseDueDate] = usePending(task.dueDate ? datePart(task.dueDate) : '');
   const [labelList, chooseLabels] = usePending(task.labels);
-
-  async function save(patch: Record<string, unknown>): Promise<TaskView | undefined> {
-    const saved = await updateCard(ctrl, task.id, patch);
-    if (saved) onSaved(saved);
-    return saved;
-  }
 
   function pick(event: Event, choose: (value: string, save: Promise<unknown>) => void, field: string) {
     const value = (event.target as HTMLSelectElement).value;

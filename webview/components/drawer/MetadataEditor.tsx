@@ -1,6 +1,4 @@
 import { useState } from 'preact/hooks';
-import { useController } from '../../context';
-import { updateCard } from '../../state/taskActions';
 import type { TaskView } from '../../types';
 import { Icon } from '../Icon';
 import { CommitInput } from './CommitInput';
@@ -73,18 +71,12 @@ export function MetadataEditor({ metadata, onChange }: { metadata: Record<string
 }
 
 /** The metadata section of the drawer. The whole map is saved on each change, so a quick second edit builds on the first. */
-export function MetadataSection({ task, onSaved }: { task: TaskView; onSaved(task: TaskView): void }) {
-  const ctrl = useController();
+export function MetadataSection({ task, save }: { task: TaskView; save(patch: Record<string, unknown>): Promise<TaskView | undefined> }) {
   const [metadata, choose] = usePending(task.metadata);
-  async function save(next: Record<string, unknown>): Promise<boolean> {
-    const saved = await updateCard(ctrl, task.id, { metadata: next });
-    if (saved) onSaved(saved);
-    return Boolean(saved);
-  }
   return (
     <section class="drawer-section" aria-label="Metadata">
       <h3 class="section-title">Metadata</h3>
-      <MetadataEditor metadata={metadata} onChange={(next) => choose(next, save(next))} />
+      <MetadataEditor metadata={metadata} onChange={(next) => choose(next, save({ metadata: next }))} />
     </section>
   );
 }

@@ -1,0 +1,111 @@
+import { strict as assert } from 'node:assert';
+import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
+import { cardFileText, closeDrawer, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
+import { startUi, stopUi, type UiContext } from './uiHelpers';
+
+/**
+ * Drawer saves carry If-Match (the version the edit started from): a card changed elsewhere while
+ * the drawer was open is never overwritten silently, and the person's unsaved text is never lost.
+ */
+describe('Board UI: a drawer save meets a newer version of the card (Chromium)', function () {
+  this.timeout(60_000);
+  let ui: UiContext;
+  let ids: Map<string, string>;
+
+  before(async () => {
+    ui = await startUi({ config: DEMO_CONFIG });
+    ids = await seedDemoBoard(ui.server);
+    await ui.page.reload();
+    await ui.page.waitForSelector('[data-card-id]');
+  });
+
+  after(async () => {
+    await stopUi(ui);
+  });
+
+  /** Open the card, type into its editor without saving, then change the card through the API. */
+  async function editWhileSomeoneElseSaves(title: string, mine: string, theirs: string): Promise<string> {
+    const page = ui.page;
+    const id = ids.get(title) as string;
+    await openDrawer(page, title);
+    await page.click(`${DRAWER} [data-testid="edit-content"]`);
+    await page.locator(`${DRAWER} textarea[name="content"]`).fill(`# ${title}\n\n${mine}\n`);
+    const answer = await ui.server.api('PUT', `/api/tasks/${id}`, { content: `# ${title}\n\n${theirs}\n` });
+    assert.equal(answer.status, 200);
+    await fileEventually(ui.server, id, (t) => t.includes(theirs), 'the API change in the file');
+    await page.click(`${DRAWER} [data-testid="save-content"]`);
+    await page.waitForSelector(`${DRAWER} [data-testid="content-conflict"]:has-text("This card was changed elsewhere since you opened it")`);
+    return id;
+  }
+
+  it('when the card changes elsewhere while the drawer is open with unsaved text, then saving shows the newer version, keeps the unsaved text, and the user chooses', async () => {
+    const page = ui.page;
+    const title = 'Attachment previews for images';
+    const id = await editWhileSomeoneElseSaves(title, 'My unsaved thoughts.', 'Someone else wrote this.');
+    const drawer = page.locator(DRAWER);
+    // The newer version is shown, the unsaved text is still in the editor, the file is untouched.
+    await drawer.locator('[data-testid="conflict-newer"]', { hasText: 'Someone else wrote this.' }).waitFor();
+    assert.match(await drawer.locator('textarea[name="content"]').inputValue(), /My unsaved thoughts\./);
+    assert.ok(cardFileText(ui.server, id).includes('Someone else wrote this.'), 'the API change is still in the file');
+    assert.ok(!cardFileText(ui.server, id).includes('My unsaved thoughts.'), 'nothing of mine was written');
+
+    await drawer.locator('button:has-text("Overwrite with mine")').click();
+    await drawer.locator('[data-testid="content-preview"]', { hasText: 'My unsaved thoughts.' }).waitFor();
+    await drawer.locator('textarea[name="content"]').waitFor({ state: 'detached' });
+    assert.equal(await drawer.locator('[data-testid="content-conflict"]').count(), 0);
+    const text = await fileEventually(ui.server, id, (t) => t.includes('My unsaved thoughts.'), 'my text in the file');
+    assert.ok(!text.includes('Someone else wrote this.'));
+    await closeDrawer(page);
+  });
+
+  it('when the user chooses "Discard mine" after a conflict, then the newer version stays and the editor closes', async () => {
+    const page = ui.page;
+    const title = 'Dark theme contrast pass';
+    const id = await editWhileSomeoneElseSaves(title, 'Draft nobody will see.', 'The newer contrast notes.');
+    const drawer = page.locator(DRAWER);
+    await drawer.locator('button:has-text("Discard mine")').click();
+    await drawer.locator('textarea[name="content"]').waitFor({ state: 'detached' });
+    await drawer.locator('[data-testid="content-preview"]', { hasText: 'The newer contrast notes.' }).waitFor();
+    const text = cardFileText(ui.server, id);
+    assert.ok(text.includes('The newer contrast notes.') && !text.includes('Draft nobody will see.'));
+    // A save after choosing goes onto the newer version without a second conflict.
+    await page.click(`${DRAWER} [data-testid="edit-content"]`);
+    await drawer.locator('textarea[name="content"]').fill(`# ${title}\n\nThe newer contrast notes, checked.\n`);
+    await page.click(`${DRAWER} [data-testid="save-content"]`);
+    await drawer.locator('[data-testid="content-preview"]', { hasText: 'checked.' }).waitFor();
+    assert.equal(await drawer.locator('[data-testid="content-conflict"]').count(), 0);
+    await fileEventually(ui.server, id, (t) => t.includes('The newer contrast notes, checked.'), 'the follow-up save in the file');
+    await closeDrawer(page);
+  });
+
+  it('when a field changes elsewhere between the drawer\'s read and a field change in it, then nothing is overwritten until the user chooses', async () => {
+    const page = ui.page;
+    const title = 'Release notes for 0.1';
+    const id = ids.get(title) as string;
+    await openDrawer(page, title);
+    const drawer = page.locator(DRAWER);
+    // The other change lands just before the drawer's save reaches the server.
+    let raced = false;
+    await page.route(`**/api/boards/*/tasks/${id}`, async (route) => {
+      if (route.request().method() === 'PUT' && !raced) {
+        raced = true;
+        const answer = await ui.server.api('PUT', `/api/tasks/${id}`, { assignee: 'Someone Else', priority: 'medium' });
+        assert.equal(answer.status, 200);
+      }
+      await route.continue();
+    });
+    await drawer.locator('select[name="priority"]').selectOption('critical');
+    await drawer.locator('[data-testid="field-conflict"]:has-text("This card was changed elsewhere since you opened it")').waitFor();
+    await page.unroute(`**/api/boards/*/tasks/${id}`);
+    // The newer version is shown and is what the file holds.
+    assert.equal(await drawer.locator('input[name="assignee"]').inputValue(), 'Someone Else');
+    assert.equal(await drawer.locator('select[name="priority"]').inputValue(), 'medium');
+    assert.match(cardFileText(ui.server, id), /priority: medium/);
+
+    await drawer.locator('[data-testid="field-conflict"] button:has-text("Overwrite with mine")').click();
+    await drawer.locator('[data-testid="field-conflict"]').waitFor({ state: 'detached' });
+    const text = await fileEventually(ui.server, id, (t) => /priority: critical/.test(t), 'my priority in the file');
+    assert.match(text, /assignee: Someone Else/);
+    await closeDrawer(page);
+  });
+});
