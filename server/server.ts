@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { originProblem } from './config/origins';
 import { createApp } from './api/app';
 import { startWebhooks } from './live/webhooks';
 import { Workspace } from './service/workspace';
@@ -12,6 +13,8 @@ export interface ServerOptions {
   port?: number;
   host?: string;
   allowedHosts?: string[];
+  /** Web origins besides the server's own whose pages may change the board (`--allow-origin`). */
+  allowedOrigins?: string[];
   /** Follow hand edits of `.kanban/` and `.kanban.json` (default true). */
   watch?: boolean;
   /** WebSocket heartbeat interval, for tests. */
@@ -47,6 +50,10 @@ export function isLoopback(host: string): boolean {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const ownsWorkspace = !options.workspace;
+  for (const origin of options.allowedOrigins ?? []) {
+    const problem = originProblem(origin);
+    if (problem) throw new Error(`allowed origin ${problem}`);
+  }
   const workspace = options.workspace ?? (await Workspace.open({ root: options.root }));
   const closeOwnWorkspace = async () => {
     if (ownsWorkspace) await workspace.close();
@@ -57,7 +64,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       `refusing to serve ${host}: anyone on the network could change the board. Configure plugins["auth.identity"] in .kanban.json, or pass --allow-unauthenticated if a proxy guards it`,
     );
   }
-  const app = createApp(workspace, { allowedHosts: [host, ...(options.allowedHosts ?? [])] });
+  const allowedHosts = [host, ...(options.allowedHosts ?? [])];
+  const app = createApp(workspace, { allowedHosts, allowedOrigins: options.allowedOrigins });
   const server = http.createServer(app);
   // Slow or stalled clients must not hold sockets forever.
   server.requestTimeout = 60_000;
@@ -76,7 +84,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const port = (server.address() as AddressInfo).port;
   workspace.options.port = port;
-  const hub = new WsHub(server, workspace, { allowedHosts: [host, ...(options.allowedHosts ?? [])], heartbeatMs: options.heartbeatMs });
+  const hub = new WsHub(server, workspace, { allowedHosts, allowedOrigins: options.allowedOrigins, heartbeatMs: options.heartbeatMs });
   const watcher = options.watch === false || !ownsWorkspace ? null : new FileWatcher(workspace);
   await watcher?.start();
   const stopFollowingStore = ownsWorkspace ? workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change])) : undefined;

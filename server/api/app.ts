@@ -6,6 +6,7 @@ import { hostGuard } from './hostGuard';
 import type { RouteDef, SerializedAnswer } from './route';
 import { executeRoute } from './execute';
 import { bearerCredential } from '../auth/gate';
+import { OriginPolicy, originGuard } from './originGuard';
 import { allRoutes } from './routes';
 import { staticUi } from './staticUi';
 import { docsRouter } from './docs';
@@ -14,6 +15,8 @@ import { mountedPaths } from './openapi';
 export interface AppOptions {
   /** Host names besides local ones that requests may address (the bound host, proxies). */
   allowedHosts?: string[];
+  /** Web origins besides the server's own that may change the board (`--allow-origin`). */
+  allowedOrigins?: string[];
   /** Folder of the built board UI; defaults to dist/webview of this package. */
   uiDir?: string;
 }
@@ -89,6 +92,8 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   app.set('query parser', 'simple');
   app.use(hostGuard(options.allowedHosts ?? []));
   app.use(cors());
+  // After CORS, so a page that is refused can read why.
+  app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
   const api = express.Router();
   for (const route of allRoutes) {
     // Parse any content type as JSON: `curl -d` sends form encoding by default.
