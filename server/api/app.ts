@@ -6,6 +6,7 @@ import { hostGuard } from './hostGuard';
 import type { RouteDef, SerializedAnswer } from './route';
 import { executeRoute } from './execute';
 import { bearerCredential } from '../auth/gate';
+import { authorizeBeforeBody, authorizedAs } from './authBeforeBody';
 import { OriginPolicy, originGuard } from './originGuard';
 import { allRoutes } from './routes';
 import { staticUi } from './staticUi';
@@ -33,6 +34,7 @@ function handlerFor(ws: Workspace, route: RouteDef) {
         rawQuery: req.query as Record<string, unknown>,
         body: req.body,
         credential: bearerCredential(req.headers.authorization),
+        auth: authorizedAs(res),
       };
       const outcome = await executeRoute(ws, route, call);
       if ('raw' in outcome) return await outcome.raw.send(res);
@@ -96,9 +98,10 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
   const api = express.Router();
   for (const route of allRoutes) {
+    const authorizeFirst = authorizeBeforeBody(ws, route);
     // Parse any content type as JSON: `curl -d` sends form encoding by default.
     const parseBody = express.json({ limit: route.bodyLimit ?? '1mb', type: () => true });
-    for (const path of mountedPaths(route)) api[route.method](expressPath(path), parseBody, handlerFor(ws, route));
+    for (const path of mountedPaths(route)) api[route.method](expressPath(path), authorizeFirst, parseBody, handlerFor(ws, route));
   }
   api.use(docsRouter(allRoutes));
   api.use((req: Request, res: Response) => {

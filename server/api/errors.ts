@@ -42,23 +42,6 @@ export function sendError(res: Response, error: unknown): void {
   res.status(status).json({ ok: false, error: message });
 }
 
-/** Below this many bytes still to come, reading the rest costs less than a new connection. */
-const DRAIN_MAX_BYTES = 64 * 1024;
-
-/**
- * Answer a request refused before its body was read. To keep the connection for the next request,
- * Node would read and discard whatever the client still sends; for a large body that lets a
- * refused client make the server take in all of it, so the connection is closed instead.
- */
-export function sendErrorBeforeBody(res: Response, error: unknown): void {
-  const req = res.req;
-  if (!req.complete) {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (req.headers['transfer-encoding'] !== undefined || !(declared <= DRAIN_MAX_BYTES)) res.set('Connection', 'close');
-  }
-  sendError(res, error);
-}
-
 /** The one place errors become HTTP answers. */
 export function errorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
   sendError(res, error);

@@ -3,7 +3,7 @@ import { isValidSlugId } from '../core/ids';
 import type { Workspace } from '../service/workspace';
 import { RawResponse, SerializedAnswer, type RequestContext, type RouteDef } from './route';
 import { parseMetaQuery, parseQuery, validateBody } from './validation';
-import { authorize } from '../auth/gate';
+import { authorize, type RequestAuth } from '../auth/gate';
 import { currentIdentityProvider } from '../auth/currentProvider';
 import type { Credential } from '../auth/identity';
 
@@ -14,6 +14,8 @@ export interface RouteCall {
   body: unknown;
   /** The bearer credential the request carried, if any. */
   credential: Credential | null;
+  /** Who the caller is, when the host already decided it (HTTP does, before reading the body). */
+  auth?: RequestAuth;
 }
 
 export type RouteOutcome = { status: number; data: unknown } | { status: number; raw: RawResponse } | { status: number; serialized: SerializedAnswer };
@@ -32,7 +34,7 @@ function resolveBoard(ws: Workspace, route: RouteDef, params: Record<string, str
 /** Validate a call against its route's schemas and run the handler. Throws typed errors. */
 export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCall): Promise<RouteOutcome> {
   // Who is calling comes first: an unauthenticated caller learns nothing from validation messages.
-  const auth = await authorize(currentIdentityProvider(ws), route, call.credential, ws.authHealth);
+  const auth = call.auth ?? (await authorize(currentIdentityProvider(ws), route, call.credential, ws.authHealth));
   if (route.body) validateBody(route.body, call.body ?? {});
   const ctx: RequestContext = {
     ws,

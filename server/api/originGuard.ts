@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError } from '../core/errors';
 import { normalizeOrigin, originProblem } from '../config/origins';
 import type { Workspace } from '../service/workspace';
-import { sendErrorBeforeBody } from './errors';
+import { sendErrorBeforeBody } from './earlyRefusal';
 
 /**
  * Any web page the user visits can send "simple" cross-site requests (a form post, fetch with
