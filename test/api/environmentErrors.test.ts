@@ -2,9 +2,11 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { startServer } from '../../server/server';
 import { failsWith, listIds, okData } from '../helpers/envelope';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { ConsoleCapture } from '../auth/helpers/authWorkspace';
+import { buildServerBundle, runBuiltServer } from '../storage/helpers/builtServer';
 
 /** Mount a tmpfs on `dir` (e.g. "size=64k" or "ro,size=1m"); answers why not when it cannot. */
 function mountTmpfs(dir: string, options: string): string | null {
@@ -123,5 +125,51 @@ describe('Environment: paths the file system cannot hold are a 400', () => {
 
   it('when sqlitePath nests thousands of folders, then 400 says the path is too long', async () => {
     failsWith(await server.api('POST', '/api/storage/migrate-to-sqlite', { sqlitePath: `${'a/'.repeat(3000)}x.db` }), 400, /path too long/);
+  });
+});
+
+describe('Environment: a workspace the process cannot write is refused at start-up', function () {
+  this.timeout(60_000);
+  const cleanups: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  /** A fresh folder with a read-only tmpfs mounted on `sub` (or on the folder itself). */
+  async function readOnlyMount(context: Mocha.Context, sub = ''): Promise<{ root: string; mountPoint: string }> {
+    const root = await makeTempDir('kanban-ro-');
+    const mountPoint = path.join(root, sub);
+    await fs.mkdir(mountPoint, { recursive: true });
+    const problem = mountTmpfs(mountPoint, 'ro,size=1m');
+    cleanups.push(async () => {
+      if (!problem) unmount(mountPoint);
+      await fs.rm(root, { recursive: true, force: true });
+    });
+    if (problem) skipBecause(context, problem);
+    return { root, mountPoint };
+  }
+
+  it('when the workspace folder is read-only, then startServer refuses, naming the folder and the missing permission', async function () {
+    const { root } = await readOnlyMount(this);
+    await assert.rejects(startServer({ root, port: 0 }), (error: Error) => {
+      assert.match(error.message, new RegExp(`cannot write to the workspace folder ${root}: it is on a read-only file system \\(EROFS\\)`));
+      assert.match(error.message, /needs write permission/);
+      return true;
+    });
+  });
+
+  it('when only .kanban is read-only, then startServer refuses, naming .kanban', async function () {
+    const { mountPoint } = await readOnlyMount(this, '.kanban');
+    await assert.rejects(startServer({ root: path.dirname(mountPoint), port: 0 }), new RegExp(`cannot write to the workspace folder ${mountPoint}: .*read-only`));
+  });
+
+  it('when the built server is started on a read-only workspace, then it exits with code 1 and says why', async function () {
+    const { root } = await readOnlyMount(this);
+    buildServerBundle();
+    const run = await runBuiltServer(root);
+    const { code, stderr } = await run.exited;
+    assert.equal(run.url, null);
+    assert.equal(code, 1);
+    assert.match(stderr, new RegExp(`kanban: cannot start: cannot write to the workspace folder ${root}`));
   });
 });
