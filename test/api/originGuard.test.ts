@@ -109,6 +109,22 @@ describe('Origin guard: web pages of other sites cannot change the board', () =>
     okData(await server.raw('POST', '/api/tasks', '{"content":"# From the dev server"}', simple('http://localhost:5173')), 201);
   });
 
+  it('when /api/docs/json is read, then every write lists 403 and 507 and no read lists 507', async () => {
+    const doc = await (await fetch(`${server.url}/api/docs/json`)).json();
+    let writes = 0;
+    for (const [route, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        const statuses = Object.keys(op.responses);
+        if (method === 'get') assert.ok(!statuses.includes('507'), `GET ${route} lists 507`);
+        else {
+          writes++;
+          assert.ok(statuses.includes('403') && statuses.includes('507'), `${method.toUpperCase()} ${route} lists ${statuses.join(', ')}`);
+        }
+      }
+    }
+    assert.ok(writes > 50, `only ${writes} writes documented`);
+  });
+
   describe('WebSocket upgrades', () => {
     it('when a foreign page opens /ws, then the upgrade is refused with 403 naming the origin and no socket is kept', async () => {
       const refused = await upgrade(wsUrl(server.url), { origin: FOREIGN });
