@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { makeTempDir } from '../helpers/testServer';
+import { makeTempDir, startTestServer } from '../helpers/testServer';
 import { buildServerBundle, runBuiltServer, type BuiltServerRun } from '../storage/helpers/builtServer';
 import { VIEWER_TOKEN_ENV, authConfig, bearer, makeTokens } from './helpers/authWorkspace';
 
@@ -157,5 +157,27 @@ describe('Auth: an unauthenticated request is refused before its body is read', 
     const response = await fetch(`${url}/api/tasks`, { headers: bearer(tokens.viewer) });
     assert.equal(response.status, 200);
     assert.equal((await response.json()).data.length, 1);
+  });
+});
+
+describe('Auth: the identity provider is asked once per request', () => {
+  it('when an editor creates a card, then the provider identifies the token once, not again after the body is read', async () => {
+    const root = await makeTempDir();
+    // A workspace-relative provider that counts its calls where the test can see them.
+    await fs.writeFile(
+      path.join(root, 'counting-provider.js'),
+      'exports.createIdentityProvider = () => ({ id: "counting", identify(c) { globalThis.__kanbanIdentifyCalls = (globalThis.__kanbanIdentifyCalls ?? 0) + 1; return c.token === "ed" ? { subject: "eddie", role: "editor" } : null; } });\n',
+    );
+    const server = await startTestServer({ root, config: { version: 2, plugins: { 'auth.identity': { provider: './counting-provider.js', options: {} } } } });
+    const calls = () => (globalThis as { __kanbanIdentifyCalls?: number }).__kanbanIdentifyCalls ?? 0;
+    try {
+      const before = calls();
+      const created = await server.api('POST', '/api/tasks', { content: '# Counted' }, bearer('ed'));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal(calls() - before, 1);
+    } finally {
+      await server.close();
+      delete (globalThis as { __kanbanIdentifyCalls?: number }).__kanbanIdentifyCalls;
+    }
   });
 });
