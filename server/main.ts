@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { originProblem } from './config/origins';
 import { startServer } from './server';
 
 interface CliOptions {
@@ -6,19 +7,27 @@ interface CliOptions {
   port: number;
   host: string;
   allowedHosts: string[];
+  allowedOrigins: string[];
   allowUnauthenticated: boolean;
 }
 
-const USAGE = `usage: kanban-server [--dir <workspace>] [--port <n>] [--host <addr>] [--allowed-host <name>]...
+const USAGE = `usage: kanban-server [--dir <workspace>] [--port <n>] [--host <addr>] [--allowed-host <name>]... [--allow-origin <origin>]...
   --dir           workspace folder (env KANBAN_WORKSPACE; default: current folder)
   --port          port to listen on (env PORT; default 3000; 0 picks a free one)
   --host          address to bind (env HOST; default 127.0.0.1)
   --allowed-host  extra Host header name to accept (repeatable), e.g. behind a proxy
+  --allow-origin  web origin whose pages may change the board (repeatable), e.g. http://localhost:5173;
+                  also .kanban.json "server": {"allowedOrigins": [...]}
   --allow-unauthenticated  serve a non-loopback --host without an auth.identity provider`;
 
 function fail(message: string): never {
   console.error(`kanban: ${message}\n${USAGE}`);
   process.exit(2);
+}
+
+function checkedOrigin(origin: string): string {
+  const problem = originProblem(origin);
+  return problem ? fail(`--allow-origin: ${problem}`) : origin;
 }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
@@ -27,6 +36,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     port: env.PORT ? Number(env.PORT) : 3000,
     host: env.HOST || '127.0.0.1',
     allowedHosts: [],
+    allowedOrigins: [],
     allowUnauthenticated: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -37,6 +47,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     else if (flag === '--port') options.port = Number(value());
     else if (flag === '--host') options.host = value();
     else if (flag === '--allowed-host') options.allowedHosts.push(value());
+    else if (flag === '--allow-origin') options.allowedOrigins.push(checkedOrigin(value()));
     else if (flag === '--allow-unauthenticated') options.allowUnauthenticated = true;
     else if (flag === '--help' || flag === '-h') {
       console.log(USAGE);

@@ -1,5 +1,8 @@
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { originProblem } from './config/origins';
 import { createApp } from './api/app';
 import { startWebhooks } from './live/webhooks';
 import { Workspace } from './service/workspace';
@@ -12,6 +15,8 @@ export interface ServerOptions {
   port?: number;
   host?: string;
   allowedHosts?: string[];
+  /** Web origins besides the server's own whose pages may change the board (`--allow-origin`). */
+  allowedOrigins?: string[];
   /** Follow hand edits of `.kanban/` and `.kanban.json` (default true). */
   watch?: boolean;
   /** WebSocket heartbeat interval, for tests. */
@@ -43,10 +48,35 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** The workspace folder (or its .kanban) cannot be written, so the first change would fail. */
+export class WorkspaceNotWritableError extends Error {}
+
+/**
+ * Refuse a workspace this process cannot write before serving it: otherwise it looks fine until
+ * the first card is saved. A missing folder is left to Workspace.open, which names that problem.
+ */
+async function checkWritable(root: string): Promise<void> {
+  const resolved = path.resolve(root);
+  for (const folder of [resolved, path.join(resolved, '.kanban')]) {
+    const code = await fs.access(folder, fsConstants.W_OK).then(
+      () => null,
+      (error: NodeJS.ErrnoException) => error.code ?? 'unknown',
+    );
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') continue;
+    const why = code === 'EROFS' ? 'it is on a read-only file system' : 'this user lacks write permission';
+    throw new WorkspaceNotWritableError(`cannot write to the workspace folder ${folder}: ${why} (${code}); the server needs write permission there to save cards`);
+  }
+}
+
 /** Open the workspace and serve the API (and later the board UI and /ws) on one port. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const ownsWorkspace = !options.workspace;
+  for (const origin of options.allowedOrigins ?? []) {
+    const problem = originProblem(origin);
+    if (problem) throw new Error(`allowed origin ${problem}`);
+  }
+  if (ownsWorkspace) await checkWritable(options.root);
   const workspace = options.workspace ?? (await Workspace.open({ root: options.root }));
   const closeOwnWorkspace = async () => {
     if (ownsWorkspace) await workspace.close();
@@ -57,7 +87,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       `refusing to serve ${host}: anyone on the network could change the board. Configure plugins["auth.identity"] in .kanban.json, or pass --allow-unauthenticated if a proxy guards it`,
     );
   }
-  const app = createApp(workspace, { allowedHosts: [host, ...(options.allowedHosts ?? [])] });
+  const allowedHosts = [host, ...(options.allowedHosts ?? [])];
+  const app = createApp(workspace, { allowedHosts, allowedOrigins: options.allowedOrigins });
   const server = http.createServer(app);
   // Slow or stalled clients must not hold sockets forever.
   server.requestTimeout = 60_000;
@@ -76,7 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const port = (server.address() as AddressInfo).port;
   workspace.options.port = port;
-  const hub = new WsHub(server, workspace, { allowedHosts: [host, ...(options.allowedHosts ?? [])], heartbeatMs: options.heartbeatMs });
+  const hub = new WsHub(server, workspace, { allowedHosts, allowedOrigins: options.allowedOrigins, heartbeatMs: options.heartbeatMs });
   const watcher = options.watch === false || !ownsWorkspace ? null : new FileWatcher(workspace);
   await watcher?.start();
   const stopFollowingStore = ownsWorkspace ? workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change])) : undefined;

@@ -6,6 +6,8 @@ import { hostGuard } from './hostGuard';
 import type { RouteDef, SerializedAnswer } from './route';
 import { executeRoute } from './execute';
 import { bearerCredential } from '../auth/gate';
+import { authorizeBeforeBody, authorizedAs } from './authBeforeBody';
+import { OriginPolicy, originGuard } from './originGuard';
 import { allRoutes } from './routes';
 import { staticUi } from './staticUi';
 import { docsRouter } from './docs';
@@ -14,6 +16,8 @@ import { mountedPaths } from './openapi';
 export interface AppOptions {
   /** Host names besides local ones that requests may address (the bound host, proxies). */
   allowedHosts?: string[];
+  /** Web origins besides the server's own that may change the board (`--allow-origin`). */
+  allowedOrigins?: string[];
   /** Folder of the built board UI; defaults to dist/webview of this package. */
   uiDir?: string;
 }
@@ -31,6 +35,7 @@ function handlerFor(ws: Workspace, route: RouteDef) {
         body: req.body,
         credential: bearerCredential(req.headers.authorization),
         ifMatch: req.headers['if-match'],
+        auth: authorizedAs(res),
       };
       const outcome = await executeRoute(ws, route, call);
       if ('raw' in outcome) return await outcome.raw.send(res);
@@ -91,11 +96,14 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   app.set('query parser', 'simple');
   app.use(hostGuard(options.allowedHosts ?? []));
   app.use(cors());
+  // After CORS, so a page that is refused can read why.
+  app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
   const api = express.Router();
   for (const route of allRoutes) {
+    const authorizeFirst = authorizeBeforeBody(ws, route);
     // Parse any content type as JSON: `curl -d` sends form encoding by default.
     const parseBody = express.json({ limit: route.bodyLimit ?? '1mb', type: () => true });
-    for (const path of mountedPaths(route)) api[route.method](expressPath(path), parseBody, handlerFor(ws, route));
+    for (const path of mountedPaths(route)) api[route.method](expressPath(path), authorizeFirst, parseBody, handlerFor(ws, route));
   }
   api.use(docsRouter(allRoutes));
   api.use((req: Request, res: Response) => {

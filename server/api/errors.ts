@@ -10,8 +10,44 @@ interface HttpishError {
   message?: string;
 }
 
+/** What Node's fs and system calls attach to their errors. */
+interface ErrnoError {
+  code?: unknown;
+  syscall?: unknown;
+  path?: unknown;
+}
+
+/** A path as an answer may quote it: a request can make one hundreds of kilobytes long. */
+function shownPath(path: unknown): string {
+  if (typeof path !== 'string') return 'a file';
+  return path.length > 160 ? `"${path.slice(0, 80)}...${path.slice(-40)}" (${path.length} characters)` : `"${path}"`;
+}
+
+/**
+ * The environment refusing a file operation: a full disk, or a path from the request that the file
+ * system cannot hold. Decided by the errno code, never the message.
+ */
+function describeEnvironmentError(error: unknown): { status: number; message: string } | null {
+  const e = (error ?? {}) as ErrnoError;
+  switch (e.code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return { status: 507, message: `disk full: could not write ${shownPath(e.path)}; free some space, then try again` };
+    case 'SQLITE_FULL':
+      return { status: 507, message: 'disk full: the SQLite database could not grow; free some space, then try again' };
+    case 'ENAMETOOLONG':
+      return { status: 400, message: `path too long: ${shownPath(e.path)} is longer than the file system allows; use a shorter name or path` };
+    case 'EINVAL':
+      // Only a file-system call about a path: EINVAL elsewhere is the server's own mistake.
+      if (typeof e.syscall === 'string' && typeof e.path === 'string') return { status: 400, message: `invalid path: the file system does not accept ${shownPath(e.path)}` };
+  }
+  return null;
+}
+
 export function describeError(error: unknown): { status: number; message: string } {
   if (error instanceof ServiceError) return { status: error.status, message: error.message };
+  const environment = describeEnvironmentError(error);
+  if (environment) return environment;
   const e = (error ?? {}) as HttpishError;
   switch (e.type) {
     case 'entity.parse.failed':
@@ -34,7 +70,9 @@ export function describeError(error: unknown): { status: number; message: string
 
 export function sendError(res: Response, error: unknown): void {
   const { status, message } = describeError(error);
-  if (status >= 500 && status !== 501) console.error('kanban: unexpected error:', error);
+  // A full disk is the machine's state, not a fault of the server: one line, no stack.
+  if (status === 507) console.warn(`kanban: ${message}`);
+  else if (status >= 500 && status !== 501) console.error('kanban: unexpected error:', error);
   if (res.headersSent) {
     res.destroy();
     return;

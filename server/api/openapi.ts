@@ -14,13 +14,22 @@ const envelopeError: JsonSchema = {
 const ERROR_TEXT: Record<number, string> = {
   400: 'validation error or rejected operation',
   401: 'authentication required',
-  403: 'forbidden for this role, or a refused Host header',
+  403: 'forbidden for this role, a refused Host header, or a write from a web page of a foreign Origin (see --allow-origin)',
   404: 'board, task, comment, attachment, action or webhook not found',
   409: 'the file on disk changed since the service read it, or does not parse: nothing was written; the message names the file (and the line)',
   412: 'If-Match names a version that is no longer current: read again and reapply',
   413: 'request body too large',
   501: 'attachment provider exposes no local file and cannot stream',
+  507: 'disk full: the change could not be written',
 };
+
+/**
+ * Answers every write can give, whatever the route: a foreign browser Origin is refused (403) and
+ * a full disk is 507. Listed here once so a new route cannot forget them.
+ */
+function impliedErrors(route: RouteDef): number[] {
+  return route.method === 'get' ? [] : [403, 507];
+}
 
 /** A body may be left out exactly when it has no required field: the server then reads it as `{}`. */
 function bodyIsRequired(schema: JsonSchema): boolean {
@@ -59,7 +68,8 @@ function operationFor(route: RouteDef, path: string) {
             description: route.returns ?? route.summary,
             content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true }, data: route.response ?? {} }, required: ['ok', 'data'] } } },
           };
-  for (const status of new Set([400, ...(route.body ? [413] : []), ...(route.errors ?? [])])) {
+  const errors = [400, ...(route.body ? [413] : []), ...(route.errors ?? []), ...impliedErrors(route)];
+  for (const status of new Set(errors)) {
     responses[String(status)] = { description: ERROR_TEXT[status] ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
@@ -91,6 +101,7 @@ export function buildOpenApi(routes: RouteDef[]) {
         'Unscoped /tasks and /columns routes act on the default board; each has a /boards/{boardId}/... twin. ' +
         'Concurrency: GET of a task, board, settings or labels answers an ETag; send it back as If-Match on PUT/PATCH/DELETE and a change made meanwhile gives 412 instead of being overwritten. ' +
         'A write to a card file or .kanban.json that changed on disk since the service read it (or no longer parses) is refused with 409 naming the file; the service adopts the file as it is. ' +
+        "Writes carrying a browser Origin other than the server's own, a VS Code webview or one allowed (--allow-origin, .kanban.json server.allowedOrigins) are refused with 403. " +
         'Live updates: WebSocket at /ws ({type:"hello", revision} then {type:"event", event, boardId, data, revision} per change).',
     },
     servers: [{ url: '/api' }],

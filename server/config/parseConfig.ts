@@ -2,7 +2,8 @@ import { DEFAULT_SETTINGS, STANDARD_COLUMNS, defaultBoard } from '../core/defaul
 import { BACKGROUND_MODES, BACKGROUND_PRESETS, DEFAULT_COLUMN_COLOR, PRIORITIES } from '../core/model';
 import type { BoardConfig, Column, LabelDefinition, Settings } from '../core/model';
 import { isValidSlugId } from '../core/ids';
-import type { FormConfig, KanbanConfig, PluginEntry, WebhookConfig } from './types';
+import type { FormConfig, KanbanConfig, PluginEntry, ServerSettings, WebhookConfig } from './types';
+import { originProblem } from './origins';
 
 /** A problem in `.kanban.json`, located by a JSON path such as `$.boards[1].columns[0].id`. */
 export class ConfigError extends Error {
@@ -12,7 +13,7 @@ export class ConfigError extends Error {
 }
 
 const KNOWN_KEYS = new Set([
-  'version', 'defaultBoard', 'boards', 'settings', 'labels', 'forms', 'webhooks', 'plugins', 'storage',
+  'version', 'defaultBoard', 'boards', 'settings', 'labels', 'forms', 'webhooks', 'plugins', 'storage', 'server',
   // version 1 layout
   'columns', 'defaultStatus', 'defaultPriority', 'minimizedColumnIds', 'actions',
 ]);
@@ -181,6 +182,20 @@ function parsePlugins(plugins: unknown, legacyStorage: unknown): Record<string, 
   return result;
 }
 
+function parseServer(value: unknown): ServerSettings | undefined {
+  if (value === undefined) return undefined;
+  const server = expectObject(value, '$.server');
+  const origins = server.allowedOrigins;
+  if (origins === undefined) return { ...server };
+  const where = '$.server.allowedOrigins';
+  if (!Array.isArray(origins)) throw new ConfigError(where, 'must be an array of origins such as ["https://example.com"]');
+  origins.forEach((origin, i) => {
+    const problem = originProblem(expectString(origin, `${where}[${i}]`));
+    if (problem) throw new ConfigError(`${where}[${i}]`, problem);
+  });
+  return { ...server, allowedOrigins: [...origins] };
+}
+
 /** Version 1 kept a single board's columns and defaults at the top level. */
 function upgradeVersion1(doc: Json): Json {
   if (doc.boards !== undefined || doc.columns === undefined) return doc;
@@ -235,6 +250,7 @@ export function parseConfig(text: string): KanbanConfig {
     forms: parseForms(doc.forms),
     webhooks: parseWebhooks(doc.webhooks),
     plugins: parsePlugins(doc.plugins, doc.storage),
+    ...(doc.server === undefined ? {} : { server: parseServer(doc.server) }),
     extra,
   };
 }
@@ -275,5 +291,6 @@ export function serializeConfig(config: KanbanConfig): string {
   if (Object.keys(config.forms).length) doc.forms = config.forms;
   if (config.webhooks.length) doc.webhooks = config.webhooks;
   if (Object.keys(config.plugins).length) doc.plugins = config.plugins;
+  if (config.server !== undefined) doc.server = config.server;
   return JSON.stringify({ ...doc, ...config.extra }, null, 2) + '\n';
 }

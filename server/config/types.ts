@@ -20,6 +20,13 @@ export interface FormConfig {
   description?: string;
 }
 
+/** `server`: how the HTTP server treats browsers. Keys this version does not know are kept as written. */
+export interface ServerSettings {
+  /** Web origins besides the server's own that may change the board (decisions.md: Auth). */
+  allowedOrigins?: string[];
+  [key: string]: unknown;
+}
+
 /** `.kanban.json`, version 2 layout, as held in memory (`${ENV}` values unresolved). */
 export interface KanbanConfig {
   version: 2;
@@ -30,6 +37,8 @@ export interface KanbanConfig {
   forms: Record<string, FormConfig>;
   webhooks: WebhookConfig[];
   plugins: Record<string, PluginEntry>;
+  /** Absent when the file has no `server` key, so it is not written back with one. */
+  server?: ServerSettings;
   /** Keys we do not know are kept as they were, so other tools' settings survive our writes. */
   extra: Record<string, unknown>;
 }

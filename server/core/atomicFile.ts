@@ -25,6 +25,16 @@ async function openTemp(temp: string): Promise<fs.FileHandle> {
   }
 }
 
+/**
+ * A failed write(2) or fsync(2) names no file (ENOSPC from a write has no `path`): give the error
+ * the file it was for, so the answer to the request can name it.
+ */
+function naming(error: unknown, file: string): unknown {
+  const errno = error as NodeJS.ErrnoException;
+  if (error instanceof Error && typeof errno.code === 'string' && errno.path === undefined) errno.path = file;
+  return error;
+}
+
 async function writeTemp(target: string, data: string | Buffer, tempDir?: string): Promise<string> {
   const temp = tempPathFor(target, tempDir);
   const handle = await openTemp(temp);
@@ -34,7 +44,7 @@ async function writeTemp(target: string, data: string | Buffer, tempDir?: string
   } catch (error) {
     await handle.close();
     await fs.rm(temp, { force: true });
-    throw error;
+    throw naming(error, target);
   }
   await handle.close();
   return temp;

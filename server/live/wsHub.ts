@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServiceEvent } from '../core/events';
 import { isValidSlugId } from '../core/ids';
 import { isAllowedHost } from '../api/hostGuard';
+import { OriginPolicy } from '../api/originGuard';
 import type { Workspace } from '../service/workspace';
 import { bearerCredential, lookUp } from '../auth/gate';
 import { currentIdentityProvider } from '../auth/currentProvider';
@@ -11,6 +12,8 @@ import type { Credential } from '../auth/identity';
 
 export interface WsHubOptions {
   allowedHosts: string[];
+  /** Web origins besides the server's own that may open a socket (`--allow-origin`). */
+  allowedOrigins?: string[];
   /** How often dead connections are looked for (a client missing one ping is dropped). */
   heartbeatMs?: number;
   /** Largest client message accepted; a larger one closes that socket with 1009. */
@@ -36,9 +39,11 @@ export class WsHub {
   private heartbeat: NodeJS.Timeout;
   private unsubscribe: () => void;
   private allowed: Set<string>;
+  private origins: OriginPolicy;
 
   constructor(private readonly httpServer: http.Server, private readonly ws: Workspace, options: WsHubOptions) {
     this.allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+    this.origins = new OriginPolicy(options.allowedOrigins ?? [], ws);
     this.server = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 });
     httpServer.on('upgrade', this.onUpgrade);
     this.unsubscribe = ws.events.on((event) => this.broadcast(event));
@@ -54,6 +59,9 @@ export class WsHub {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return refuse(socket, 404, 'Not Found');
     if (!isAllowedHost(request.headers.host, this.allowed)) return refuse(socket, 403, 'Forbidden');
+    // Browsers let any page open a WebSocket anywhere; the board's events are not for every page.
+    const foreign = this.origins.refusal(request.headers);
+    if (foreign !== null) return refuse(socket, 403, 'Forbidden', foreign);
     void this.admit(request, url).then((credential) => {
       if (credential === false) return refuse(socket, 401, 'Unauthorized');
       this.server.handleUpgrade(request, socket, head, (upgraded) => this.onConnection(upgraded, url, credential));
@@ -158,6 +166,9 @@ export class WsHub {
   }
 }
 
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+/** Answer an upgrade with a plain HTTP error (and the JSON envelope when there is a reason to give). */
+function refuse(socket: Duplex, status: number, text: string, reason?: string): void {
+  const body = reason === undefined ? '' : JSON.stringify({ ok: false, error: reason });
+  const type = reason === undefined ? '' : 'Content-Type: application/json; charset=utf-8\r\n';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }

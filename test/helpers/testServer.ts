@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startServer, type RunningServer } from '../../server/server';
+import { startServer, type RunningServer, type ServerOptions } from '../../server/server';
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -35,14 +35,14 @@ async function answer(response: Response): Promise<ApiAnswer> {
   return { status: response.status, body, headers: response.headers };
 }
 
-/** The real server on port 0 over a fresh temporary workspace (optionally with a .kanban.json). */
-export async function startTestServer(options: { config?: unknown; root?: string } = {}): Promise<TestServer> {
+/** The real server on port 0 over a fresh temporary workspace (optionally with a .kanban.json and server options). */
+export async function startTestServer(options: { config?: unknown; root?: string; server?: Partial<ServerOptions> } = {}): Promise<TestServer> {
   const root = options.root ?? (await makeTempDir());
   if (options.config !== undefined) {
     const text = typeof options.config === 'string' ? options.config : JSON.stringify(options.config, null, 2);
     await fs.writeFile(path.join(root, '.kanban.json'), text);
   }
-  let running = await startServer({ root, port: 0 });
+  let running = await startServer({ root, port: 0, ...options.server });
   const server: TestServer = {
     root,
     get url() {
@@ -64,7 +64,7 @@ export async function startTestServer(options: { config?: unknown; root?: string
     },
     async restart() {
       await running.close();
-      running = await startServer({ root, port: 0 });
+      running = await startServer({ root, port: 0, ...options.server });
     },
     async close() {
       await running.close();

@@ -23,6 +23,6 @@ export const boardRoutes = defineRoutes([
     handle: ({ ws, boardId, params, body }) => putBoardAction(ws, boardId, params.key, body.title) },
   { method: 'delete', path: '/boards/{boardId}/actions/{key}', tag: 'Board actions', summary: 'Remove a board action', success: 204, errors: [404],
     handle: ({ ws, boardId, params }) => deleteBoardAction(ws, boardId, params.key) },
-  { method: 'post', path: '/boards/{boardId}/actions/{key}/trigger', tag: 'Board actions', summary: 'Trigger a board action (emits board.action.triggered)', success: 204, role: 'editor', errors: [404],
+  { method: 'post', path: '/boards/{boardId}/actions/{key}/trigger', tag: 'Board actions', summary: 'Trigger a board action (emits board.action.triggered)', success: 204, errors: [404],
     handle: ({ ws, boardId, params }) => triggerBoardAction(ws, boardId, params.key) },
 ]);

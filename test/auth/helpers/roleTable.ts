@@ -15,7 +15,8 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'POST /boards/{boardId}/actions': 'admin',
   'PUT /boards/{boardId}/actions/{key}': 'admin',
   'DELETE /boards/{boardId}/actions/{key}': 'admin',
-  'POST /boards/{boardId}/actions/{key}/trigger': 'editor',
+  // Board actions run board-wide automation (deploys, releases): admin, as the README's role table says.
+  'POST /boards/{boardId}/actions/{key}/trigger': 'admin',
 
   'GET /columns': 'viewer',
   'GET /boards/{boardId}/columns': 'viewer',

@@ -11,6 +11,8 @@ export function buildServerBundle(): void {
 }
 
 export interface BuiltServerRun {
+  /** The server process, e.g. to read its memory from /proc. */
+  pid: number;
   /** Set once the server said it is ready; null when it exited first. */
   url: string | null;
   /** Resolves with the exit code and everything it printed once the process has ended. */
@@ -23,9 +25,9 @@ export interface BuiltServerRun {
  * `node dist/server.js --dir <root> --port 0`, optionally with preloaded fixture scripts. Resolves
  * when the server prints its ready line or exits, whichever comes first.
  */
-export function runBuiltServer(root: string, options: { env?: Record<string, string>; preload?: string[] } = {}): Promise<BuiltServerRun> {
+export function runBuiltServer(root: string, options: { env?: Record<string, string>; preload?: string[]; args?: string[] } = {}): Promise<BuiltServerRun> {
   const requires = (options.preload ?? []).flatMap((p) => ['--require', path.join(FIXTURES, p)]);
-  const child = spawn(process.execPath, [...requires, BUNDLE, '--dir', root, '--port', '0'], {
+  const child = spawn(process.execPath, [...requires, BUNDLE, '--dir', root, '--port', '0', ...(options.args ?? [])], {
     cwd: REPO,
     env: { ...process.env, HOST: '', PORT: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,8 +52,8 @@ export function runBuiltServer(root: string, options: { env?: Record<string, str
       stdout += chunk.toString();
       const ready = /board and API on (http:\/\/\S+) /.exec(stdout);
       // main.ts installs its SIGTERM handler right after the second ready line.
-      if (ready && stdout.includes('ready in')) resolve({ url: ready[1], exited, stop });
+      if (ready && stdout.includes('ready in')) resolve({ pid: child.pid ?? 0, url: ready[1], exited, stop });
     });
-    void exited.then(() => resolve({ url: null, exited, stop }));
+    void exited.then(() => resolve({ pid: child.pid ?? 0, url: null, exited, stop }));
   });
 }
