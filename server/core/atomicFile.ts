@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, renameSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -63,6 +63,34 @@ export async function writeFileAtomic(target: string, data: string | Buffer, opt
     await fs.rm(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Write `target` atomically, but only while `stillCurrent()` holds at the moment of the rename. The
+ * slow part (temp file, fsync) runs first; then the check, the rename and the removal of
+ * `alsoRemove` (the old file of a moved card) run synchronously, so nothing in this process can
+ * slip in between, and another process (an editor saving) has microseconds instead of the
+ * milliseconds an fsync takes. Answers false, having written nothing, when the check fails.
+ */
+export async function writeFileIfUnchanged(
+  target: string,
+  data: string | Buffer,
+  stillCurrent: () => boolean,
+  options: { tempDir?: string; alsoRemove?: string } = {},
+): Promise<boolean> {
+  const temp = await writeTemp(target, data, options.tempDir);
+  try {
+    if (!stillCurrent()) {
+      await fs.rm(temp, { force: true });
+      return false;
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  if (options.alsoRemove !== undefined && options.alsoRemove !== target) rmSync(options.alsoRemove, { force: true });
+  return true;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import { FileConflictError } from '../core/errors';
 import type { Card } from '../core/model';
 import { StaleFileError } from '../storage/cardStore';
@@ -10,10 +10,12 @@ import type { Workspace } from './workspace';
  * remove must still be what it last read; one that is not is adopted as it now is (with the events
  * of a hand edit) and the write is refused with 409. Call inside the mutation queue.
  */
-export async function ensureCardsCurrent(ws: Workspace, cards: Card[]): Promise<void> {
-  if (!ws.store.ensureCurrent) return;
+export async function writeCardsChecked<T>(ws: Workspace, cards: Card[], write: () => Promise<T>): Promise<T> {
   try {
-    await ws.store.ensureCurrent(cards);
+    // All checked before any is written, so a refused change leaves every file as it was; the
+    // store checks each one again at the moment it replaces it.
+    await ws.store.ensureCurrent?.(cards);
+    return await write();
   } catch (error) {
     if (error instanceof StaleFileError) adoptStaleFile(ws, error);
     throw error;
@@ -27,7 +29,19 @@ function adoptStaleFile(ws: Workspace, error: StaleFileError): void {
   console.warn(`kanban: refused a write: ${error.message}`);
 }
 
-/** The same rule for `.kanban.json`. Call inside the mutation queue. */
+/**
+ * The same rule for `.kanban.json`. Call inside the mutation queue. `configUnchangedNow` is the
+ * synchronous form, for the moment of the rename.
+ */
+export function configUnchangedNow(ws: Workspace): boolean {
+  try {
+    return readFileSync(ws.configPath, 'utf8') === ws.configText;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ws.configText === null;
+    throw error;
+  }
+}
+
 export async function ensureConfigCurrent(ws: Workspace): Promise<void> {
   const text = await fs.readFile(ws.configPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;

@@ -10,7 +10,7 @@ import { relocateCardBelongings, removeCardBelongings } from './cardBelongings';
 import type { Workspace } from './workspace';
 import type { CardChange } from '../storage/cardStore';
 import { withFinalNewline } from '../storage/cardFile';
-import { ensureCardsCurrent } from './fileTruth';
+import { writeCardsChecked } from './fileTruth';
 
 export interface TaskFields {
   content?: string;
@@ -117,10 +117,10 @@ export function saveCard(ws: Workspace, card: Card, previous: Card): Promise<voi
  */
 export async function saveCards(ws: Workspace, changes: CardChange[]): Promise<void> {
   if (changes.length === 0) return;
-  // All checked before any is written, so a refused change leaves every file as it was.
-  await ensureCardsCurrent(ws, changes.map((c) => c.previous));
-  if (ws.store.updateMany && changes.length > 1) await ws.store.updateMany(changes);
-  else for (const { card, previous } of changes) await ws.store.update(card, previous);
+  await writeCardsChecked(ws, changes.map((c) => c.previous), async () => {
+    if (ws.store.updateMany && changes.length > 1) await ws.store.updateMany(changes);
+    else for (const { card, previous } of changes) await ws.store.update(card, previous);
+  });
   for (const { card } of changes) ws.index.put(card);
 }
 
@@ -202,8 +202,7 @@ export async function permanentDeleteTask(ws: Workspace, boardId: string, idish:
   return ws.mutate(async () => {
     const card = resolveCard(ws, boardId, idish);
     const view = taskView(ws, card, { withComments: true });
-    await ensureCardsCurrent(ws, [card]);
-    await ws.store.remove(card);
+    await writeCardsChecked(ws, [card], () => ws.store.remove(card));
     ws.index.remove(card);
     await removeCardBelongings(ws, card);
     ws.events.emit('task.deleted', boardId, { taskId: card.id, permanent: true }, view);
@@ -237,9 +236,10 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     const now = new Date().toISOString();
     const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now };
     const card = withCompletion(moved, destination, now);
-    await ensureCardsCurrent(ws, [previous]);
-    await relocateCardBelongings(ws, previous, card);
-    await ws.store.update(card, previous);
+    await writeCardsChecked(ws, [previous], async () => {
+      await relocateCardBelongings(ws, previous, card);
+      await ws.store.update(card, previous);
+    });
     ws.index.remove(previous);
     ws.index.put(card);
     ws.emit('task.moved', destinationId, { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status }, card);

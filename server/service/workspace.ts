@@ -1,13 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { removeOrphanTempFiles, writeFileAtomic } from '../core/atomicFile';
-import { ensureStateDir } from '../storage/state/fileCardStateStore';
-import { ensureConfigCurrent } from './fileTruth';
+import { removeOrphanTempFiles, writeFileIfUnchanged } from '../core/atomicFile';
+import { configUnchangedNow, ensureConfigCurrent } from './fileTruth';
 import { CardIndex } from '../core/cardIndex';
 import { EventBus, type EventName } from '../core/events';
 import type { BoardConfig, Card } from '../core/model';
-import { NotFoundError } from '../core/errors';
+import { FileConflictError, NotFoundError } from '../core/errors';
 import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../config/parseConfig';
 import type { KanbanConfig } from '../config/types';
 import type { CardStore, InvalidFile, RecoveredFile } from '../storage/cardStore';
@@ -124,15 +123,13 @@ export class Workspace {
     change(draft);
     const text = serializeConfig(draft);
     // The temp file goes under .kanban/.state/, out of the root folder git shows.
-    await ensureStateDir(this.stateDir);
-    const previousText = this.configText;
-    this.configText = text;
-    try {
-      await writeFileAtomic(this.configPath, text, { tempDir: this.stateDir });
-    } catch (error) {
-      this.configText = previousText;
-      throw error;
+    await fs.mkdir(this.stateDir, { recursive: true });
+    const written = await writeFileIfUnchanged(this.configPath, text, () => configUnchangedNow(this), { tempDir: this.stateDir });
+    if (!written) {
+      await ensureConfigCurrent(this);
+      throw new FileConflictError('.kanban.json changed while it was being written; nothing was written. Apply your change again.');
     }
+    this.configText = text;
     this.config = draft;
     return draft;
   }

@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fs, readFileSync, readSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
-import { createFileExclusive, writeFileAtomic } from '../../core/atomicFile';
+import { createFileExclusive, writeFileIfUnchanged } from '../../core/atomicFile';
+import { FileConflictError } from '../../core/errors';
 import { CardFileError, parseCard, serializeCard } from '../cardFile';
 import { StaleFileError, type CardStore, type ExternalChange, type InvalidFile, type LoadResult } from '../cardStore';
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
@@ -117,7 +118,7 @@ export class MarkdownCardStore implements CardStore {
     for (const card of cards) await this.ensureCardCurrent(card);
   }
 
-  private async ensureCardCurrent(card: Card): Promise<void> {
+  async ensureCardCurrent(card: Card): Promise<void> {
     const known = this.known.get(card.id);
     if (!known) return; // never on disk (created in this call) or removed already
     const text = await fs.readFile(known.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -171,24 +172,44 @@ export class MarkdownCardStore implements CardStore {
   async update(card: Card, previous: Card): Promise<void> {
     const text = serializeCard(card);
     const file = this.absolutePath(card);
-    this.ownWrites.set(file, { text, card });
-    await writeFileAtomic(file, text);
     // The file the card was read from, which differs from its canonical path only until the
-    // folder mirrors its status.
+    // folder mirrors its status. A crash between writing the new file and removing this one
+    // leaves two copies; the next start keeps the newer (loadRepair.ts).
     const oldFile = this.known.get(previous.id)?.file ?? this.absolutePath(previous);
+    this.ownWrites.set(file, { text, card });
+    if (oldFile !== file) this.ownWrites.set(oldFile, { text: '', card: null });
+    const written = await writeFileIfUnchanged(file, text, () => this.unchangedNow(previous), { alsoRemove: oldFile });
+    if (!written) await this.refuseChanged(previous);
     this.known.set(card.id, { file, hash: fingerprint(text) });
-    if (oldFile !== file) {
-      // A crash right here leaves two copies; the next start keeps the newer (loadRepair.ts).
-      this.ownWrites.set(oldFile, { text: '', card: null });
-      await fs.rm(oldFile, { force: true });
-    }
   }
 
   async remove(card: Card): Promise<void> {
     const file = this.known.get(card.id)?.file ?? this.absolutePath(card);
+    if (!this.unchangedNow(card)) await this.refuseChanged(card);
     this.ownWrites.set(file, { text: '', card: null });
-    await fs.rm(file, { force: true });
+    rmSync(file, { force: true });
     this.known.delete(card.id);
+  }
+
+  /**
+   * Whether the card's file still holds what the service last read or wrote. Synchronous, so it
+   * can run right before the rename that replaces the file (see writeFileIfUnchanged).
+   */
+  private unchangedNow(card: Card): boolean {
+    const known = this.known.get(card.id);
+    if (!known) return true;
+    try {
+      return fingerprint(readFileSync(known.file, 'utf8')) === known.hash;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  /** The file changed between the check before a write and the write itself: refuse, as the check would have. */
+  private async refuseChanged(card: Card): Promise<never> {
+    await this.ensureCardCurrent(card);
+    throw new FileConflictError(`the file of card ${card.id} changed while it was being written; nothing was written. Apply your change again.`);
   }
 
   /**
