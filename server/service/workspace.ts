@@ -44,6 +44,13 @@ export class Workspace {
   /** Whether a file watcher keeps the index in step with hand edits. */
   watching = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Checks a mutation's caller waits on before it hears the result, e.g. that the webhook
+   * deliveries its events queued are on disk. Each answers a promise, or undefined when nothing is
+   * owed. They run once the operation has finished, outside the one-at-a-time queue, so the next
+   * mutation does not wait for them; they must not reject.
+   */
+  readonly beforeAnswer = new Set<() => Promise<void> | undefined>();
 
   private constructor(
     readonly root: string,
@@ -92,7 +99,16 @@ export class Workspace {
   mutate<T>(operation: () => Promise<T>): Promise<T> {
     const run = this.queue.then(operation, operation);
     this.queue = run.catch(() => undefined);
-    return run;
+    return run.finally(() => this.barriersBeforeAnswer());
+  }
+
+  private barriersBeforeAnswer(): Promise<unknown> | undefined {
+    let waits: Promise<void>[] | undefined;
+    for (const barrier of this.beforeAnswer) {
+      const wait = barrier();
+      if (wait) (waits ??= []).push(wait);
+    }
+    return waits && Promise.all(waits);
   }
 
   /** Apply a change to a copy of the config, write it atomically, then make it current. */

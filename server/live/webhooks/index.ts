@@ -46,10 +46,14 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
       if (hook.active && subscriptionMatches(hook.events, event.event)) queue.enqueue(hook.id, event);
     }
   });
+  // At-least-once: a write acknowledged just before a crash must still produce its deliveries.
+  const durable = () => queue.durable();
+  ws.beforeAnswer.add(durable);
   queues.set(ws, queue);
   return {
     async stop() {
       unsubscribe();
+      ws.beforeAnswer.delete(durable);
       queues.delete(ws);
       await queue.stop();
     },

@@ -52,6 +52,8 @@ export class WebhookQueue {
   private readonly timeoutMs: number;
   private readonly concurrency: number;
   private readonly maxPending: number;
+  /** The write holding the newest queued delivery, until it is on disk. */
+  private unsaved: Promise<void> | null = null;
 
   constructor(private readonly options: WebhookQueueOptions) {
     this.store = new PendingStore(options.stateDir);
@@ -78,7 +80,7 @@ export class WebhookQueue {
     }
   }
 
-  /** Queue one delivery of `event` to a webhook. Synchronous and cheap: no I/O is awaited. */
+  /** Queue one delivery of `event` to a webhook. Synchronous and cheap: `durable()` tells when it is saved. */
   enqueue(webhookId: string, event: ServiceEvent): void {
     if (this.stopped) return;
     const id = randomUUID();
@@ -92,9 +94,24 @@ export class WebhookQueue {
     }
     const delivery: PendingDelivery = { id, webhookId, event: event.event, rawBody: deliveryBody(id, event), attempts: 0, nextAttemptAt: Date.now() };
     lane.pending++;
-    void this.store.save(delivery);
+    const saved = this.store.save(delivery);
+    if (this.unsaved !== saved) {
+      this.unsaved = saved;
+      void saved.then(() => {
+        if (this.unsaved === saved) this.unsaved = null;
+      });
+    }
     lane.ready.push(delivery);
     this.pump(lane);
+  }
+
+  /**
+   * Resolves once every delivery queued so far is on disk, or answers undefined when they already
+   * are, so a caller with nothing to wait for does not even yield. Batches are written in order,
+   * so the newest one being done means all are.
+   */
+  durable(): Promise<void> | undefined {
+    return this.unsaved ?? undefined;
   }
 
   /** Forget a deleted webhook's history; its pending deliveries are dropped when their turn comes. */
