@@ -15,19 +15,19 @@ function tempPathFor(target: string): string {
 }
 
 /** Open a new temp file, making its folder only when it is missing (a mkdir per write is a wasted syscall). */
-async function openTemp(temp: string): Promise<fs.FileHandle> {
+async function openTemp(temp: string, mode?: number): Promise<fs.FileHandle> {
   try {
-    return await fs.open(temp, 'wx');
+    return await fs.open(temp, 'wx', mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     await fs.mkdir(path.dirname(temp), { recursive: true });
-    return fs.open(temp, 'wx');
+    return fs.open(temp, 'wx', mode);
   }
 }
 
-async function writeTemp(target: string, data: string | Buffer): Promise<string> {
+async function writeTemp(target: string, data: string | Buffer, mode?: number): Promise<string> {
   const temp = tempPathFor(target);
-  const handle = await openTemp(temp);
+  const handle = await openTemp(temp, mode);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -40,9 +40,12 @@ async function writeTemp(target: string, data: string | Buffer): Promise<string>
   return temp;
 }
 
-/** Write a file so that readers see the old or the new content, never a mix (temp, fsync, rename). */
-export async function writeFileAtomic(target: string, data: string | Buffer): Promise<void> {
-  const temp = await writeTemp(target, data);
+/**
+ * Write a file so that readers see the old or the new content, never a mix (temp, fsync, rename).
+ * `mode` applies from the temp file's creation on, so a private file is never readable by others.
+ */
+export async function writeFileAtomic(target: string, data: string | Buffer, options: { mode?: number } = {}): Promise<void> {
+  const temp = await writeTemp(target, data, options.mode);
   try {
     await fs.rename(temp, target);
   } catch (error) {
