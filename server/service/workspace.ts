@@ -51,6 +51,11 @@ export class Workspace {
    * mutation does not wait for them; they must not reject.
    */
   readonly beforeAnswer = new Set<() => Promise<void> | undefined>();
+  /**
+   * Steps applied to every config draft just before `updateConfig` writes it, e.g. moving literal
+   * webhook secrets out of the file users commit. Each may answer a promise to wait for.
+   */
+  readonly beforeConfigWrite = new Set<(draft: KanbanConfig) => Promise<void> | undefined>();
 
   private constructor(
     readonly root: string,
@@ -115,6 +120,7 @@ export class Workspace {
   async updateConfig(change: (draft: KanbanConfig) => void): Promise<KanbanConfig> {
     const draft = structuredClone(this.config);
     change(draft);
+    for (const prepare of this.beforeConfigWrite) await prepare(draft);
     const text = serializeConfig(draft);
     this.configText = text;
     await writeFileAtomic(this.configPath, text);

@@ -5,7 +5,7 @@ import { AttemptHistory, type AttemptRecord, type AttemptStatus } from './attemp
 import { deliveryBody } from './deliveryBody';
 import { Fifo } from './fifo';
 import { PendingStore, type PendingDelivery } from './pendingStore';
-import { resolveSecret } from './secrets';
+import { resolveSecret, type StoredSecrets } from './secrets';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptOutcome } from './sendDelivery';
 
 export interface WebhookQueueOptions {
@@ -22,6 +22,8 @@ export interface WebhookQueueOptions {
   /** Deliveries waiting per webhook before new ones are dropped (and recorded as such). */
   maxPendingPerWebhook?: number;
   env?: NodeJS.ProcessEnv;
+  /** Where `${secret:NAME}` references are read, at every attempt. */
+  secrets?: StoredSecrets;
 }
 
 export const DEFAULT_BACKOFF_MS = 1000;
@@ -175,7 +177,7 @@ export class WebhookQueue {
       this.record(hook.id, delivery, delivery.attempts, 'dropped', { ok: false, httpStatus: null, durationMs: 0, error: 'webhook is inactive; delivery dropped' });
       return this.finish(delivery);
     }
-    const secret = resolveSecret(hook.secret, this.options.env);
+    const secret = await resolveSecret(hook.secret, this.options.env, this.options.secrets);
     if (!secret.ok) {
       // A missing variable does not appear by waiting: retrying would only repeat the failure.
       this.record(hook.id, delivery, delivery.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error });
