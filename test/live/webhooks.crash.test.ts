@@ -6,7 +6,8 @@ import { createWebhook } from '../../server/live/webhooks/webhookRegistry';
 import { createTask } from '../../server/service/tasks';
 import { Workspace } from '../../server/service/workspace';
 import { buildServerBundle, runBuiltServer, type BuiltServerRun } from '../storage/helpers/builtServer';
-import { makeTempDir } from '../helpers/testServer';
+import { makeTempDir, startTestServer } from '../helpers/testServer';
+import { okData } from '../helpers/envelope';
 import { waitUntil } from '../helpers/waiting';
 import { Receiver } from '../helpers/webhookReceiver';
 
@@ -58,6 +59,8 @@ describe('webhooks: at least once across crashes', function () {
   let receiver: Receiver;
   let root: string;
 
+  before(() => buildServerBundle());
+
   beforeEach(async () => {
     receiver = new Receiver();
     await receiver.listen();
@@ -89,7 +92,25 @@ describe('webhooks: at least once across crashes', function () {
     }
   });
 
-  before(() => buildServerBundle());
+  it('when a card file is edited by hand, then the delivery of its event is saved to disk though no request waits for it', async () => {
+    receiver.answer = () => 'hang';
+    const server = await startTestServer({ root });
+    try {
+      okData(await server.api('POST', '/api/webhooks', { url: receiver.url('/hook'), events: ['task.updated'] }), 201);
+      const task = okData(await server.api('POST', '/api/tasks', { content: '# By hand\n' }), 201);
+      const file = path.join(root, '.kanban', 'boards', 'default', task.status, `${task.id}.md`);
+      await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('# By hand', '# Edited by hand'));
+      const pendingDir = path.join(root, '.kanban', '.state', 'webhooks', 'pending');
+      await waitUntil(async () => {
+        const names = await fs.readdir(pendingDir).catch(() => [] as string[]);
+        const texts = await Promise.all(names.map((name) => fs.readFile(path.join(pendingDir, name), 'utf8').catch(() => '')));
+        return texts.some((text) => text.includes('Edited by hand'));
+      }, 5000, 'a pending file holding the hand edit');
+    } finally {
+      await server.running.close();
+    }
+  });
+
 
   it('when the built server is killed with -9 ten times during creates, then every acknowledged create is delivered', async () => {
     const seen = new Set<string>();
