@@ -15,13 +15,13 @@ function tempPathFor(target: string, tempDir?: string): string {
 }
 
 /** Open a new temp file, making its folder only when it is missing (a mkdir per write is a wasted syscall). */
-async function openTemp(temp: string): Promise<fs.FileHandle> {
+async function openTemp(temp: string, mode?: number): Promise<fs.FileHandle> {
   try {
-    return await fs.open(temp, 'wx');
+    return await fs.open(temp, 'wx', mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     await fs.mkdir(path.dirname(temp), { recursive: true });
-    return fs.open(temp, 'wx');
+    return fs.open(temp, 'wx', mode);
   }
 }
 
@@ -35,9 +35,9 @@ function naming(error: unknown, file: string): unknown {
   return error;
 }
 
-async function writeTemp(target: string, data: string | Buffer, tempDir?: string): Promise<string> {
-  const temp = tempPathFor(target, tempDir);
-  const handle = await openTemp(temp);
+async function writeTemp(target: string, data: string | Buffer, options: { tempDir?: string; mode?: number } = {}): Promise<string> {
+  const temp = tempPathFor(target, options.tempDir);
+  const handle = await openTemp(temp, options.mode);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -53,10 +53,11 @@ async function writeTemp(target: string, data: string | Buffer, tempDir?: string
 /**
  * Write a file so that readers see the old or the new content, never a mix (temp, fsync, rename).
  * `tempDir` (same file system) keeps the temp file out of a folder users look at, such as the
- * workspace root where git would list a crash's leftover.
+ * workspace root where git would list a crash's leftover. `mode` applies from the temp file's
+ * creation on, so a private file is never readable by others.
  */
-export async function writeFileAtomic(target: string, data: string | Buffer, options: { tempDir?: string } = {}): Promise<void> {
-  const temp = await writeTemp(target, data, options.tempDir);
+export async function writeFileAtomic(target: string, data: string | Buffer, options: { tempDir?: string; mode?: number } = {}): Promise<void> {
+  const temp = await writeTemp(target, data, options);
   try {
     await fs.rename(temp, target);
   } catch (error) {
@@ -78,7 +79,7 @@ export async function writeFileIfUnchanged(
   stillCurrent: () => boolean,
   options: { tempDir?: string; alsoRemove?: string } = {},
 ): Promise<boolean> {
-  const temp = await writeTemp(target, data, options.tempDir);
+  const temp = await writeTemp(target, data, { tempDir: options.tempDir });
   try {
     if (!stillCurrent()) {
       await fs.rm(temp, { force: true });

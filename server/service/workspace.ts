@@ -49,6 +49,18 @@ export class Workspace {
   watching = false;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly currentMutation = new AsyncLocalStorage<{ running: boolean }>();
+  /**
+   * Checks a mutation's caller waits on before it hears the result, e.g. that the webhook
+   * deliveries its events queued are on disk. Each answers a promise, or undefined when nothing is
+   * owed. They run once the operation has finished, outside the one-at-a-time queue, so the next
+   * mutation does not wait for them; they must not reject.
+   */
+  readonly beforeAnswer = new Set<() => Promise<void> | undefined>();
+  /**
+   * Steps applied to every config draft just before `updateConfig` writes it, e.g. moving literal
+   * webhook secrets out of the file users commit. Each may answer a promise to wait for.
+   */
+  readonly beforeConfigWrite = new Set<(draft: KanbanConfig) => Promise<void> | undefined>();
 
   private constructor(
     readonly root: string,
@@ -109,7 +121,16 @@ export class Workspace {
     };
     const run = this.queue.then(inQueue, inQueue);
     this.queue = run.catch(() => undefined);
-    return run;
+    return run.finally(() => this.barriersBeforeAnswer());
+  }
+
+  private barriersBeforeAnswer(): Promise<unknown> | undefined {
+    let waits: Promise<void>[] | undefined;
+    for (const barrier of this.beforeAnswer) {
+      const wait = barrier();
+      if (wait) (waits ??= []).push(wait);
+    }
+    return waits && Promise.all(waits);
   }
 
   /**
@@ -121,6 +142,7 @@ export class Workspace {
     await ensureConfigCurrent(this);
     const draft = structuredClone(this.config);
     change(draft);
+    for (const prepare of this.beforeConfigWrite) await prepare(draft);
     const text = serializeConfig(draft);
     // The temp file goes under .kanban/.state/, out of the root folder git shows.
     await fs.mkdir(this.stateDir, { recursive: true });

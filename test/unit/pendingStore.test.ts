@@ -27,6 +27,20 @@ describe('webhook pending store', () => {
     assert.deepEqual(ids(await new PendingStore(stateDir).loadAll()), ids([1, 2, 3].map((n) => delivery(n))));
   });
 
+  it('when deliveries are saved while a batch is being written, then they share the next file and wait for it', async () => {
+    const store = new PendingStore(stateDir);
+    const first = store.save(delivery(1));
+    // One microtask later the first batch has been taken and its write started.
+    await Promise.resolve();
+    const second = store.save(delivery(2));
+    assert.equal(store.save(delivery(3)), second, 'saves made meanwhile share one promise');
+    assert.notEqual(second, first);
+    await second;
+    const files = await fs.readdir(store.dir);
+    const contents = await Promise.all(files.map(async (name) => ids(JSON.parse(await fs.readFile(path.join(store.dir, name), 'utf8')))));
+    assert.deepEqual(contents.sort((a, b) => a.length - b.length), [[delivery(1).id], [delivery(2).id, delivery(3).id]]);
+  });
+
   it('when some deliveries finish, then only the others come back, and a file with none left is deleted', async () => {
     const store = new PendingStore(stateDir);
     await Promise.all([1, 2].map((n) => store.save(delivery(n))));
@@ -60,6 +74,7 @@ describe('webhook pending store', () => {
     const first = new PendingStore(stateDir);
     await first.save(delivery(1, 0));
     await first.save(delivery(1, 1));
+    await first.flush();
     // The second write supersedes the first file; simulate a crash before it was deleted.
     await fs.writeFile(path.join(first.dir, 'batch-old-1.json'), JSON.stringify([delivery(1, 0)]));
     const loaded = await new PendingStore(stateDir).loadAll();

@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import { subscriptionMatches } from '../../core/events';
 import type { Workspace } from '../../service/workspace';
 import type { AttemptRecord } from './attemptHistory';
+import { keepSecretsOutOfConfig } from './configSecrets';
+import { secretStoreFor } from './secretStore';
 import { findWebhook } from './webhookRegistry';
 import { DEFAULT_BACKOFF_MS, WebhookQueue, type WebhookQueueOptions } from './webhookQueue';
 
@@ -32,6 +34,8 @@ export function backoffFromEnv(env: NodeJS.ProcessEnv): number {
  */
 export async function startWebhooks(ws: Workspace, options: WebhookOptions = {}): Promise<RunningWebhooks> {
   const env = options.env ?? process.env;
+  // A literal secret in an older .kanban.json leaves the file on the next change the service makes.
+  keepSecretsOutOfConfig(ws);
   const queue = new WebhookQueue({
     stateDir: path.join(ws.kanbanDir, '.state'),
     lookup: (id) => ws.config.webhooks.find((hook) => hook.id === id),
@@ -39,6 +43,7 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
     maxAttempts: options.maxAttempts,
     timeoutMs: options.timeoutMs,
     env,
+    secrets: secretStoreFor(ws),
   });
   await queue.start();
   const unsubscribe = ws.events.on((event) => {
@@ -46,10 +51,14 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
       if (hook.active && subscriptionMatches(hook.events, event.event)) queue.enqueue(hook.id, event);
     }
   });
+  // At-least-once: a write acknowledged just before a crash must still produce its deliveries.
+  const durable = () => queue.durable();
+  ws.beforeAnswer.add(durable);
   queues.set(ws, queue);
   return {
     async stop() {
       unsubscribe();
+      ws.beforeAnswer.delete(durable);
       queues.delete(ws);
       await queue.stop();
     },

@@ -20,12 +20,19 @@ export interface PendingDelivery {
 /** Earlier releases wrote one delivery per file; such files are still read. */
 const SINGLE_FILE = /^[0-9a-f-]{36}\.json$/;
 const BATCH_FILE = /^batch-[0-9a-z]+-[0-9]+\.json$/;
-/**
- * Deliveries saved within this window share one file and one fsync. An event with three webhooks
- * would otherwise cost three durable writes, competing for the disk with the card writes of the
- * API. Enqueueing never waited for the write, so the crash window is not wider in kind.
- */
-const GATHER_MS = 20;
+
+/** Deliveries that will share one file and one fsync, and the promise their savers wait on. */
+interface Batch {
+  items: Map<string, PendingDelivery>;
+  written: Promise<void>;
+  done(): void;
+}
+
+function newBatch(): Batch {
+  let done!: () => void;
+  const written = new Promise<void>((resolve) => (done = resolve));
+  return { items: new Map(), written, done };
+}
 
 function isPendingDelivery(value: unknown): value is PendingDelivery {
   const d = value as PendingDelivery;
@@ -40,22 +47,30 @@ function isNewer(a: PendingDelivery, b: PendingDelivery): boolean {
 }
 
 /**
- * Pending deliveries under `.kanban/.state/webhooks/pending/`, written in batches: each file holds
- * the deliveries saved within a few milliseconds. A file is deleted once none of the deliveries it
- * holds is current any more (delivered, given up on, or saved again in a newer file). Every write
- * and removal runs in one chain, so a removal can never be overtaken by an older save.
+ * Pending deliveries under `.kanban/.state/webhooks/pending/`, written by group commit: a save
+ * starts a batch write at once when none is running; saves made while one runs go together into
+ * the next. So a lone event costs one durable write and no waiting timer, and under load the
+ * fsyncs do not multiply with the number of events or webhooks (each batch is one file).
+ *
+ * A file is deleted once none of the deliveries it holds is current any more (delivered, given up
+ * on, or saved again in a newer file). Batches and removals are applied by one loop, in the order
+ * asked, so a removal can never be overtaken by an older save.
  */
 export class PendingStore {
-  /** Saved since the last batch was written. */
-  private waiting = new Map<string, PendingDelivery>();
+  /** Saved since the running write (if any) took its batch. */
+  private next = newBatch();
+  /** Whether anyone waits on `next` (an emptied batch must still answer its savers). */
+  private nextAsked = false;
+  /** Settled deliveries whose files may now be deleted, applied after the running write. */
+  private removals = new Set<string>();
   /** The file holding each delivery's latest written version. */
   private fileOf = new Map<string, string>();
   /** The ids whose latest version each file holds. */
   private holders = new Map<string, Set<string>>();
-  private work: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
-  private written: (() => void) | null = null;
-  private nextWrite: Promise<void> | null = null;
+  /** The write loop while it runs. */
+  private loop: Promise<void> | null = null;
+  /** File deletions in flight; nothing waits on them but `flush`. */
+  private deleting = new Set<Promise<void>>();
   private batchSeq = 0;
   private readonly runTag = Date.now().toString(36);
   private stateReady: Promise<void> | null = null;
@@ -94,7 +109,13 @@ export class PendingStore {
   /** Unreadable files are reported and left in place for a person to look at. */
   private async readFile(name: string): Promise<PendingDelivery[] | null> {
     const file = path.join(this.dir, name);
-    const parsed: unknown = await fs.readFile(file, 'utf8').then(JSON.parse).catch(() => null);
+    let gone = false;
+    const parsed: unknown = await fs.readFile(file, 'utf8').then(JSON.parse).catch((error: NodeJS.ErrnoException) => {
+      gone = error.code === 'ENOENT';
+      return null;
+    });
+    // Deleted since the listing (its deliveries were settled): nothing to report.
+    if (gone) return null;
     const list = Array.isArray(parsed) ? parsed : [parsed];
     const valid = list.every(isPendingDelivery) && (BATCH_FILE.test(name) || `${(parsed as PendingDelivery).id}.json` === name);
     if (valid) return list as PendingDelivery[];
@@ -102,51 +123,74 @@ export class PendingStore {
     return null;
   }
 
-  /** Record a new or changed delivery; resolves once it is on disk. */
+  /** Record a new or changed delivery; resolves once it is on disk (fsynced). */
   save(delivery: PendingDelivery): Promise<void> {
-    this.waiting.set(delivery.id, { ...delivery });
-    if (!this.nextWrite) {
-      this.nextWrite = new Promise<void>((resolve) => (this.written = resolve));
-      this.timer = setTimeout(() => this.startWrite(), GATHER_MS);
-    }
-    return this.nextWrite;
+    this.next.items.set(delivery.id, { ...delivery });
+    this.nextAsked = true;
+    this.startLoop();
+    return this.next.written;
   }
 
+  /** Forget a settled delivery; resolves once every write and removal asked so far is done. */
   remove(id: string): Promise<void> {
-    return this.enqueue(() => this.removeNow(id));
-  }
-
-  /** Write whatever waits now and wait for every write started so far. */
-  async flush(): Promise<void> {
-    if (this.timer) this.startWrite();
-    await this.work;
-  }
-
-  private startWrite(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const done = this.written;
-    this.written = null;
-    this.nextWrite = null;
-    void this.enqueue(() => this.writeBatch()).then(() => done?.());
-  }
-
-  private async writeBatch(): Promise<void> {
-    if (this.waiting.size === 0) return;
-    const batch = [...this.waiting.values()];
-    this.waiting.clear();
-    await this.ensureDir();
-    const name = `batch-${this.runTag}-${++this.batchSeq}.json`;
-    await writeFileAtomic(path.join(this.dir, name), JSON.stringify(batch) + '\n');
-    const emptied = batch.flatMap((delivery) => this.attach(delivery.id, name));
-    for (const file of emptied) await this.removeFile(file);
-  }
-
-  private async removeNow(id: string): Promise<void> {
     // Not written yet: it never needs to be.
-    this.waiting.delete(id);
-    const emptied = this.detach(id);
-    if (emptied) await this.removeFile(emptied);
+    this.next.items.delete(id);
+    this.removals.add(id);
+    this.startLoop();
+    return this.flush();
+  }
+
+  /** Wait for every write and removal asked so far. */
+  async flush(): Promise<void> {
+    while (this.loop || this.deleting.size > 0) {
+      await this.loop;
+      await Promise.all([...this.deleting]);
+    }
+  }
+
+  private startLoop(): void {
+    // A microtask later, so the deliveries of one event (one per webhook) share the first write.
+    this.loop ??= Promise.resolve().then(() => this.runLoop());
+  }
+
+  private async runLoop(): Promise<void> {
+    try {
+      while (this.nextAsked || this.removals.size > 0) {
+        this.applyRemovals();
+        if (!this.nextAsked) continue;
+        const batch = this.next;
+        this.next = newBatch();
+        this.nextAsked = false;
+        await this.writeBatch(batch);
+      }
+    } finally {
+      this.loop = null;
+    }
+  }
+
+  private async writeBatch(batch: Batch): Promise<void> {
+    try {
+      if (batch.items.size === 0) return;
+      await this.ensureDir();
+      const name = `batch-${this.runTag}-${++this.batchSeq}.json`;
+      const list = [...batch.items.values()];
+      await writeFileAtomic(path.join(this.dir, name), JSON.stringify(list) + '\n');
+      for (const delivery of list) for (const emptied of this.attach(delivery.id, name)) this.deleteFile(emptied);
+    } catch (error) {
+      // The queue keeps working from memory; only durability across a restart is at risk. The
+      // savers are answered anyway: a full disk must not hold up the API (decisions.md: Delivery).
+      console.error('kanban: could not persist pending webhook deliveries:', (error as Error).message);
+    } finally {
+      batch.done();
+    }
+  }
+
+  private applyRemovals(): void {
+    for (const id of this.removals) {
+      const emptied = this.detach(id);
+      if (emptied) this.deleteFile(emptied);
+    }
+    this.removals.clear();
   }
 
   /** Point `id` at `file`; answers the file it left if that one now holds nothing current. */
@@ -174,17 +218,22 @@ export class PendingStore {
     return fs.rm(path.join(this.dir, name), { force: true });
   }
 
-  private ensureDir(): Promise<void> {
-    this.stateReady ??= ensureStateDir(this.stateDir).then(() => fs.mkdir(this.dir, { recursive: true })).then(() => undefined);
-    return this.stateReady;
+  /** Names are never reused, so a deletion cannot race a later write; it runs beside the loop. */
+  private deleteFile(name: string): void {
+    const deletion = this.removeFile(name).catch((error) => {
+      console.error(`kanban: could not delete settled webhook deliveries ${name}:`, (error as Error).message);
+    }).finally(() => this.deleting.delete(deletion));
+    this.deleting.add(deletion);
   }
 
-  private enqueue(step: () => Promise<void>): Promise<void> {
-    const next = this.work.then(step).catch((error) => {
-      // The queue keeps working from memory; only durability across a restart is at risk.
-      console.error('kanban: could not persist pending webhook deliveries:', (error as Error).message);
-    });
-    this.work = next;
-    return next;
+  private ensureDir(): Promise<void> {
+    this.stateReady ??= ensureStateDir(this.stateDir)
+      .then(() => fs.mkdir(this.dir, { recursive: true }))
+      .then(() => undefined, (error) => {
+        // Checked again by the next batch: the folder may be fixed (or the disk freed) by then.
+        this.stateReady = null;
+        throw error;
+      });
+    return this.stateReady;
   }
 }

@@ -5,7 +5,7 @@ import { AttemptHistory, type AttemptRecord, type AttemptStatus } from './attemp
 import { deliveryBody } from './deliveryBody';
 import { Fifo } from './fifo';
 import { PendingStore, type PendingDelivery } from './pendingStore';
-import { resolveSecret } from './secrets';
+import { resolveSecret, type StoredSecrets } from './secrets';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptOutcome } from './sendDelivery';
 
 export interface WebhookQueueOptions {
@@ -22,6 +22,8 @@ export interface WebhookQueueOptions {
   /** Deliveries waiting per webhook before new ones are dropped (and recorded as such). */
   maxPendingPerWebhook?: number;
   env?: NodeJS.ProcessEnv;
+  /** Where `${secret:NAME}` references are read, at every attempt. */
+  secrets?: StoredSecrets;
 }
 
 export const DEFAULT_BACKOFF_MS = 1000;
@@ -52,6 +54,8 @@ export class WebhookQueue {
   private readonly timeoutMs: number;
   private readonly concurrency: number;
   private readonly maxPending: number;
+  /** The write holding the newest queued delivery, until it is on disk. */
+  private unsaved: Promise<void> | null = null;
 
   constructor(private readonly options: WebhookQueueOptions) {
     this.store = new PendingStore(options.stateDir);
@@ -78,7 +82,7 @@ export class WebhookQueue {
     }
   }
 
-  /** Queue one delivery of `event` to a webhook. Synchronous and cheap: no I/O is awaited. */
+  /** Queue one delivery of `event` to a webhook. Synchronous and cheap: `durable()` tells when it is saved. */
   enqueue(webhookId: string, event: ServiceEvent): void {
     if (this.stopped) return;
     const id = randomUUID();
@@ -92,9 +96,24 @@ export class WebhookQueue {
     }
     const delivery: PendingDelivery = { id, webhookId, event: event.event, rawBody: deliveryBody(id, event), attempts: 0, nextAttemptAt: Date.now() };
     lane.pending++;
-    void this.store.save(delivery);
+    const saved = this.store.save(delivery);
+    if (this.unsaved !== saved) {
+      this.unsaved = saved;
+      void saved.then(() => {
+        if (this.unsaved === saved) this.unsaved = null;
+      });
+    }
     lane.ready.push(delivery);
     this.pump(lane);
+  }
+
+  /**
+   * Resolves once every delivery queued so far is on disk, or answers undefined when they already
+   * are, so a caller with nothing to wait for does not even yield. Batches are written in order,
+   * so the newest one being done means all are.
+   */
+  durable(): Promise<void> | undefined {
+    return this.unsaved ?? undefined;
   }
 
   /** Forget a deleted webhook's history; its pending deliveries are dropped when their turn comes. */
@@ -158,7 +177,7 @@ export class WebhookQueue {
       this.record(hook.id, delivery, delivery.attempts, 'dropped', { ok: false, httpStatus: null, durationMs: 0, error: 'webhook is inactive; delivery dropped' });
       return this.finish(delivery);
     }
-    const secret = resolveSecret(hook.secret, this.options.env);
+    const secret = await resolveSecret(hook.secret, this.options.env, this.options.secrets);
     if (!secret.ok) {
       // A missing variable does not appear by waiting: retrying would only repeat the failure.
       this.record(hook.id, delivery, delivery.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error });

@@ -3,6 +3,7 @@ import { isValidSubscription } from '../../core/events';
 import { newWebhookId } from '../../core/ids';
 import type { WebhookConfig } from '../../config/types';
 import type { Workspace } from '../../service/workspace';
+import { forgetStoredSecret, keepSecretsOutOfConfig } from './configSecrets';
 import { secretProblem } from './secrets';
 
 /** A webhook as the API shows it: the secret is write-only, only its presence is visible. */
@@ -76,6 +77,8 @@ function checkSecret(secret: string): string {
 }
 
 export async function createWebhook(ws: Workspace, input: WebhookCreateInput): Promise<WebhookView> {
+  // Also done by startWebhooks; here too so that no host can write a literal secret to the file.
+  keepSecretsOutOfConfig(ws);
   return ws.mutate(async () => {
     const hook: WebhookConfig = {
       id: newWebhookId(),
@@ -93,6 +96,7 @@ export async function createWebhook(ws: Workspace, input: WebhookCreateInput): P
 }
 
 export async function updateWebhook(ws: Workspace, id: string, input: WebhookUpdateInput): Promise<WebhookView> {
+  keepSecretsOutOfConfig(ws);
   return ws.mutate(async () => {
     const current = findWebhook(ws, id);
     const next: WebhookConfig = { ...current, events: [...current.events] };
@@ -104,6 +108,7 @@ export async function updateWebhook(ws: Workspace, id: string, input: WebhookUpd
     await ws.updateConfig((draft) => {
       draft.webhooks = draft.webhooks.map((h) => (h.id === id ? next : h));
     });
+    if (next.secret !== current.secret) await forgetStoredSecret(ws, current.secret);
     return webhookView(next);
   });
 }
@@ -114,6 +119,7 @@ export async function deleteWebhook(ws: Workspace, id: string): Promise<WebhookV
     await ws.updateConfig((draft) => {
       draft.webhooks = draft.webhooks.filter((h) => h.id !== id);
     });
+    await forgetStoredSecret(ws, current.secret);
     return webhookView(current);
   });
 }

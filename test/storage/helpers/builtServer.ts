@@ -19,6 +19,8 @@ export interface BuiltServerRun {
   exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** SIGTERM (the server closes cleanly), then wait for the exit. */
   stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** SIGKILL now, as a crash would (no handler runs); resolves once the process is gone. */
+  kill(): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
 /**
@@ -46,14 +48,18 @@ export function runBuiltServer(root: string, options: { env?: Record<string, str
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     return exited;
   };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    return exited;
+  };
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const ready = /board and API on (http:\/\/\S+) /.exec(stdout);
       // main.ts installs its SIGTERM handler right after the second ready line.
-      if (ready && stdout.includes('ready in')) resolve({ pid: child.pid ?? 0, url: ready[1], exited, stop });
+      if (ready && stdout.includes('ready in')) resolve({ pid: child.pid ?? 0, url: ready[1], exited, stop, kill });
     });
-    void exited.then(() => resolve({ pid: child.pid ?? 0, url: null, exited, stop }));
+    void exited.then(() => resolve({ pid: child.pid ?? 0, url: null, exited, stop, kill }));
   });
 }
