@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { startDemoUi } from './demoBoard';
-import { card, column, dragCard, screenshot, stopUi, type UiContext } from './uiHelpers';
+import { card, column, dragCard, focusedCardTitle, nextFramesDrawn, screenshot, stopUi, type UiContext } from './uiHelpers';
 
 describe('Board UI: moving and adding cards (Chromium)', function () {
   this.timeout(60_000);
@@ -110,6 +110,32 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     assert.equal(await page.evaluate(() => document.activeElement?.querySelector('.card-title')?.textContent), (await shownTitles('in-progress'))[1]);
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).closest('[data-drop-column]')?.getAttribute('data-drop-column')), 'review');
+  });
+
+  it('when focus moves on while a keyboard move waits for the server, then the refusal puts the card back and leaves focus where it is', async () => {
+    const page = ui.page;
+    const title = 'Drag and drop between columns';
+    // Hold the server's answer until focus has moved on, then refuse, as a busy server that says no would.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/move', async (route) => {
+      await answered;
+      await route.fulfill({ status: 409, json: { ok: false, error: 'the column is locked' } });
+    });
+    try {
+      await card(page, title).focus();
+      await page.keyboard.press('Alt+ArrowRight');
+      await column(page, 'review').locator('.card-title', { hasText: title }).waitFor();
+      await card(page, 'Keyboard shortcuts cheat sheet').focus();
+      answer();
+      assert.match((await page.locator('.toast-error').textContent()) ?? '', /could not be moved: the column is locked/);
+      await column(page, 'in-progress').locator('.card-title', { hasText: title }).waitFor();
+      await nextFramesDrawn(page);
+      assert.equal(await focusedCardTitle(page), 'Keyboard shortcuts cheat sheet');
+    } finally {
+      await page.unroute('**/move');
+    }
+    await page.click('.toast-error .toast-close');
   });
 
   it('when n is pressed and a title typed, then the new card appears at the top of the column and on the server', async () => {
