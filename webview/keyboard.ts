@@ -1,4 +1,5 @@
 import { visibleIdsOf } from './dnd/cardDrag';
+import { focusIsLost } from './focus';
 import type { BoardController } from './state/controller';
 import { serverPosition } from './state/placement';
 import { moveCard, softDeleteCard } from './state/taskActions';
@@ -58,8 +59,17 @@ async function moveWithKeys(ctrl: BoardController, taskId: string, key: string):
   const position = serverPosition(ctrl.state.order[target] ?? [], visibleIdsOf(ctrl, target), visibleIndex, taskId);
   const column = ctrl.state.board?.columns.find((c) => c.id === target)?.name ?? target;
   announce(`Moved to ${column}, position ${visibleIndex + 1}`);
-  await moveCard(ctrl, taskId, target, position);
-  requestAnimationFrame(() => focusCard(taskId));
+  // The card is drawn in its new place at once, as a new element, so the keyboard stays on it for
+  // the next move; a refusal draws it back, again as a new element. Neither waits for the server,
+  // and neither takes focus the user has since put elsewhere.
+  const moved = moveCard(ctrl, taskId, target, position);
+  requestAnimationFrame(() => refocusCard(taskId));
+  if (!(await moved)) requestAnimationFrame(() => refocusCard(taskId));
+}
+
+/** Focus a card again after it was redrawn, unless the user has moved focus elsewhere meanwhile. */
+function refocusCard(id: string): void {
+  if (focusIsLost()) focusCard(id);
 }
 
 /** Screen readers hear keyboard moves through a polite live region. */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
 import { cardFilePath, cardFileText, closeDrawer, createCard, DRAWER, drawerSettled, fileEventually, openDrawer, TINY_PNG } from './drawerHelpers';
-import { card, column, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import { card, column, eventually, focusedCardTitle, nextFramesDrawn, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
 
 describe('Board UI: the card drawer (Chromium)', function () {
   this.timeout(60_000);
@@ -68,9 +68,37 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await closeDrawer(page);
   });
 
-  it('when Enter is pressed on a focused card, then its drawer opens, and Escape closes it', async () => {
+  it('when Enter is pressed on a focused card, then its drawer opens, and Escape closes it and gives focus back to the card', async () => {
     const page = ui.page;
     await card(page, 'Release notes for 0.1').press('Enter');
+    await page.waitForSelector(`${DRAWER} .sheet-title:has-text("Release notes for 0.1")`);
+    await closeDrawer(page);
+    // A keyboard user goes on from the card they opened.
+    assert.equal(await focusedCardTitle(page), 'Release notes for 0.1');
+  });
+
+  it('when another card is focused the moment a drawer closes, then focus stays on it and Enter opens that card', async () => {
+    const page = ui.page;
+    await openDrawer(page, 'Webhook retries with backoff');
+    // Escape, and focus on another card in the same frame: quick hands, or a busy machine whose
+    // frames come late. Nothing the closing drawer left for after the paint may take focus back.
+    await page.evaluate(async () => {
+      const closed = new Promise<void>((resolve) => {
+        const watch = new MutationObserver(() => {
+          if (document.querySelector('[data-testid="card-drawer"]')) return;
+          watch.disconnect();
+          resolve();
+        });
+        watch.observe(document.body, { childList: true, subtree: true });
+      });
+      document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      await closed;
+      const cards = Array.from(document.querySelectorAll<HTMLElement>('[data-card-id]'));
+      cards.find((el) => el.querySelector('.card-title')?.textContent === 'Release notes for 0.1')?.focus();
+    });
+    await nextFramesDrawn(page);
+    assert.equal(await focusedCardTitle(page), 'Release notes for 0.1');
+    await page.keyboard.press('Enter');
     await page.waitForSelector(`${DRAWER} .sheet-title:has-text("Release notes for 0.1")`);
     await closeDrawer(page);
   });

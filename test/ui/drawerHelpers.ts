@@ -20,7 +20,10 @@ export async function drawerSettled(page: Page): Promise<void> {
 /** Click a card on the board and wait for its drawer to show the full card. */
 export async function openDrawer(page: Page, title: string): Promise<void> {
   // A drawer left open by an earlier failed test would cover the board.
-  if (await page.locator(DRAWER).count()) await page.locator(`${DRAWER} button[aria-label="Close"]`).click();
+  if (await page.locator(DRAWER).count()) {
+    await page.locator(`${DRAWER} button[aria-label="Close"]`).click();
+    await page.waitForSelector(DRAWER, { state: 'detached' });
+  }
   await card(page, title).click();
   await page.waitForSelector(`${DRAWER} .sheet-title:has-text(${JSON.stringify(title)})`);
   await page.waitForSelector(`${DRAWER} [aria-label="Comments"]`);

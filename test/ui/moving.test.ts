@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { startDemoUi } from './demoBoard';
-import { card, column, dragCard, screenshot, stopUi, type UiContext } from './uiHelpers';
+import { card, column, dragCard, eventually, focusedCardTitle, nextFramesDrawn, screenshot, stopUi, type UiContext } from './uiHelpers';
 
 describe('Board UI: moving and adding cards (Chromium)', function () {
   this.timeout(60_000);
@@ -12,6 +12,11 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
   async function titlesOf(status: string): Promise<string[]> {
     const answer = await ui.server.api('GET', `/api/tasks?status=${status}`);
     return answer.body?.data.map((t: { title: string }) => t.title);
+  }
+
+  /** Waits until the server's order of a column passes `check`: the board shows a move at once, the save lands a moment later. */
+  async function serverOrder(status: string, check: (titles: string[]) => boolean, what: string): Promise<void> {
+    await eventually(async () => check(await titlesOf(status)), what, 10_000);
   }
 
   async function shownTitles(status: string): Promise<string[]> {
@@ -38,8 +43,8 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     assert.deepEqual(await shownTitles('review'), ['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
     await ui.page.waitForFunction(() => !document.querySelector('.drop-gap'));
     // The server agrees: same order, and the Markdown file sits in the new status folder.
-    for (let i = 0; i < 50 && !existsSync(cardFile('review', title)); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(await titlesOf('review'), ['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
+    const expected = JSON.stringify(['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
+    await serverOrder('review', (titles) => JSON.stringify(titles) === expected, 'the server has the card in review at the drop position');
     assert.ok(existsSync(cardFile('review', title)));
     assert.ok(!existsSync(cardFile('backlog', title)));
   });
@@ -48,15 +53,13 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await dragCard(ui.page, 'Webhook retries with backoff', { column: 'todo', above: 'Keyboard shortcuts cheat sheet' });
     const expected = ['Webhook retries with backoff', 'Keyboard shortcuts cheat sheet', 'Crash when a card file has tabs in YAML'];
     assert.deepEqual(await shownTitles('todo'), expected);
-    await ui.page.waitForTimeout(100);
-    assert.deepEqual(await titlesOf('todo'), expected);
+    await serverOrder('todo', (titles) => JSON.stringify(titles) === JSON.stringify(expected), 'the server saved the new order');
   });
 
   it('when a card is dragged to the end of a column, then it becomes the last card there', async () => {
     await dragCard(ui.page, 'Release notes for 0.1', { column: 'backlog' });
     assert.equal((await shownTitles('backlog')).at(-1), 'Release notes for 0.1');
-    await ui.page.waitForTimeout(100);
-    assert.equal((await titlesOf('backlog')).at(-1), 'Release notes for 0.1');
+    await serverOrder('backlog', (titles) => titles.at(-1) === 'Release notes for 0.1', 'the server has the card last in backlog');
   });
 
   it('when the server refuses a move, then the card goes back and the refusal is shown', async () => {
@@ -87,8 +90,7 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await card(page, title).focus();
     await page.keyboard.press('Alt+ArrowRight');
     await page.waitForFunction((t) => document.querySelector('[data-drop-column="todo"]')?.textContent?.includes(t), title);
-    await page.waitForTimeout(100);
-    assert.ok((await titlesOf('todo')).includes(title));
+    await serverOrder('todo', (titles) => titles.includes(title), 'the server has the card in todo');
     // Focus follows the card, so the next key moves it again.
     await page.waitForFunction((t) => (document.activeElement as HTMLElement)?.textContent?.includes(t), title);
     const before = (await titlesOf('todo')).indexOf(title);
@@ -97,8 +99,7 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
       ([t, i]) => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).findIndex((el) => el.textContent === t) === i,
       [title, before + 1] as const,
     );
-    await page.waitForTimeout(100);
-    assert.equal((await titlesOf('todo')).indexOf(title), before + 1);
+    await serverOrder('todo', (titles) => titles.indexOf(title) === before + 1, 'the server has the card one place down');
     assert.match((await page.locator('#live-region').textContent()) ?? '', /Moved to To Do, position/);
   });
 
@@ -112,6 +113,32 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).closest('[data-drop-column]')?.getAttribute('data-drop-column')), 'review');
   });
 
+  it('when focus moves on while a keyboard move waits for the server, then the refusal puts the card back and leaves focus where it is', async () => {
+    const page = ui.page;
+    const title = 'Drag and drop between columns';
+    // Hold the server's answer until focus has moved on, then refuse, as a busy server that says no would.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/move', async (route) => {
+      await answered;
+      await route.fulfill({ status: 409, json: { ok: false, error: 'the column is locked' } });
+    });
+    try {
+      await card(page, title).focus();
+      await page.keyboard.press('Alt+ArrowRight');
+      await column(page, 'review').locator('.card-title', { hasText: title }).waitFor();
+      await card(page, 'Keyboard shortcuts cheat sheet').focus();
+      answer();
+      assert.match((await page.locator('.toast-error').textContent()) ?? '', /could not be moved: the column is locked/);
+      await column(page, 'in-progress').locator('.card-title', { hasText: title }).waitFor();
+      await nextFramesDrawn(page);
+      assert.equal(await focusedCardTitle(page), 'Keyboard shortcuts cheat sheet');
+    } finally {
+      await page.unroute('**/move');
+    }
+    await page.click('.toast-error .toast-close');
+  });
+
   it('when n is pressed and a title typed, then the new card appears at the top of the column and on the server', async () => {
     const page = ui.page;
     await page.locator('body').click({ position: { x: 5, y: 880 } });
@@ -121,8 +148,8 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await page.keyboard.type('Ship the board UI');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('[data-drop-column="todo"] .card-title')?.textContent === 'Ship the board UI');
-    await page.waitForTimeout(150);
-    assert.equal((await titlesOf('todo'))[0], 'Ship the board UI');
+    // Quick add creates the card, then moves it to the top with a second request.
+    await serverOrder('todo', (titles) => titles[0] === 'Ship the board UI', 'the server has the new card on top of todo');
     // The box stays open for the next card; Escape closes it.
     assert.equal(await page.locator('.quick-add-input').count(), 1);
     await page.keyboard.press('Escape');

@@ -79,6 +79,19 @@ export function card(page: Page, title: string) {
   return page.locator('[data-card-id]', { has: page.locator('.card-title', { hasText: title }) });
 }
 
+/** The title of the card that has keyboard focus, or null when focus is not on a card. */
+export function focusedCardTitle(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.closest('[data-card-id]')?.querySelector('.card-title')?.textContent ?? null);
+}
+
+/**
+ * Waits until the page has drawn two more frames and run the tasks queued behind them, so whatever
+ * the UI left for "after the next paint" has happened: a test can then check that it did no harm.
+ */
+export async function nextFramesDrawn(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)))));
+}
+
 export function column(page: Page, id: string) {
   return page.locator(`[data-drop-column="${id}"]`);
 }

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { focusIsLost } from '../focus';
 import { Icon } from './Icon';
 
 /**
@@ -16,11 +17,18 @@ export function Sheet({ title, onClose, children, wide, class: className = '', t
   header?: ComponentChildren;
 }) {
   const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // A layout effect: focus enters the sheet before it is painted, and goes back as the sheet leaves.
+  // A passive cleanup runs a frame later (Preact 11, like React), long enough on a busy machine for
+  // the user to focus another card and press Enter: focus was then pulled back to the card the sheet
+  // was opened from, and that card opened instead. Focus the user has put elsewhere stays there.
+  useLayoutEffect(() => {
+    const sheet = root.current;
     const previous = document.activeElement as HTMLElement | null;
-    root.current?.focus({ preventScroll: true });
+    sheet?.focus({ preventScroll: true });
     return () => {
-      if (previous && document.contains(previous)) previous.focus({ preventScroll: true });
+      const active = document.activeElement;
+      const focusWasInside = focusIsLost() || Boolean(active && sheet?.contains(active));
+      if (focusWasInside && previous?.isConnected) previous.focus({ preventScroll: true });
     };
   }, []);
   return (

@@ -1,3 +1,4 @@
+import { focusIsLost } from '../focus';
 import type { BoardController } from '../state/controller';
 import { serverPosition } from '../state/placement';
 import { moveCard } from '../state/taskActions';
@@ -123,7 +124,11 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
       void moveCard(ctrl, s.taskId, drop.status, position);
     }
     ctrl.store.set({ drop: null });
-    requestAnimationFrame(() => board.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(s.taskId)}"]`)?.focus({ preventScroll: true }));
+    // The dropped card is a new element in its column: keep focus on it, unless the user has
+    // already put focus somewhere else.
+    requestAnimationFrame(() => {
+      if (focusIsLost()) board.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(s.taskId)}"]`)?.focus({ preventScroll: true });
+    });
   }
 
   function onMove(event: PointerEvent): void {
