@@ -28,18 +28,15 @@ export function sendErrorBeforeBody(res: Response, error: unknown): void {
 /**
  * Node ends a `Connection: close` answer with socket.destroySoon(), which closes at once: the
  * client, still sending, gets a reset and may never read the answer already on its way (Node's
- * own http client loses it). RFC 9112 section 9.6 asks for a close in stages instead: end our
- * side and let the client read the answer before the connection goes. Reading (and discarding)
- * the rest of a 60 MB body in the meantime would cost memory and CPU for a caller we refused, so
- * the socket stops reading: the client's sends stall on TCP flow control, it reads the answer and
- * closes, and whatever it still sent is dropped with the connection after a moment.
+ * own http client loses it). RFC 9112 section 9.6 asks for a close in stages instead: end our side,
+ * keep reading (Node discards a body nobody consumes) until the client ends or a moment passes.
  */
 function closeInStages(socket: Socket): void {
   socket.destroySoon = () => {
     socket.end();
-    socket.pause();
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
     timer.unref();
+    socket.once('end', () => socket.destroy());
     socket.once('close', () => clearTimeout(timer));
   };
 }
