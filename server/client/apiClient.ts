@@ -1,0 +1,105 @@
+import { Dispatcher, type DispatchResponse } from '../api/dispatch';
+import { startWebhooks, type RunningWebhooks } from '../live/webhooks';
+import { Workspace } from '../service/workspace';
+
+/** What one call through the route table answered, the same whichever way it travelled. */
+export interface ApiAnswer {
+  status: number;
+  /** The envelope as HTTP sends it; null for 204. */
+  body: { ok: true; data: unknown } | { ok: false; error: string } | null;
+  etag?: string;
+  /** For paged lists: how many match, and the cursor of the next page when there is one. */
+  page?: { total: number; nextCursor?: string };
+}
+
+export interface ApiCall {
+  method: string;
+  /** Path under /api with its query string, e.g. `/tasks?status=todo&limit=50`. */
+  path: string;
+  body?: unknown;
+  ifMatch?: string;
+}
+
+/**
+ * The route table as the command line and the MCP server reach it: in-process on a workspace
+ * folder, or over HTTP to a running server. Both answer the same envelope, so the hosts above
+ * never care which.
+ */
+export interface ApiClient {
+  readonly mode: 'local' | 'http';
+  /** Where the answers come from, for messages: the folder or the base URL. */
+  readonly target: string;
+  call(call: ApiCall): Promise<ApiAnswer>;
+  close(): Promise<void>;
+}
+
+/** The service opened in this process on a workspace folder, with its webhook delivery. */
+export class LocalApiClient implements ApiClient {
+  readonly mode = 'local' as const;
+  private constructor(
+    readonly target: string,
+    private readonly workspace: Workspace,
+    private readonly dispatcher: Dispatcher,
+    private readonly webhooks: RunningWebhooks,
+    private readonly token: string | undefined,
+  ) {}
+
+  static async open(root: string, options: { token?: string } = {}): Promise<LocalApiClient> {
+    const workspace = await Workspace.open({ root });
+    const webhooks = await startWebhooks(workspace);
+    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token);
+  }
+
+  async call(call: ApiCall): Promise<ApiAnswer> {
+    const answer: DispatchResponse & { page?: ApiAnswer['page'] } = await this.dispatcher.dispatch({ ...call, token: this.token });
+    return answer;
+  }
+
+  async close(): Promise<void> {
+    await this.webhooks.stop();
+    await this.workspace.close();
+  }
+}
+
+/** A running server reached at its base URL (`http://host:port`, with or without `/api`). */
+export class HttpApiClient implements ApiClient {
+  readonly mode = 'http' as const;
+  readonly target: string;
+
+  constructor(baseUrl: string, private readonly token?: string) {
+    this.target = baseUrl.replace(/\/+$/, '').replace(/\/api$/, '');
+  }
+
+  async call(call: ApiCall): Promise<ApiAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (call.ifMatch) headers['if-match'] = call.ifMatch;
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`${this.target}/api${call.path}`, { method: call.method.toUpperCase(), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+    } catch (error) {
+      throw new Error(`cannot reach the server at ${this.target}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+    }
+    const text = await response.text();
+    let body: ApiAnswer['body'] = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = { ok: false, error: `the server at ${this.target} answered ${response.status} with something that is not JSON` };
+      }
+    }
+    return { status: response.status, body, etag: response.headers.get('etag') ?? undefined, page: pageOf(response.headers) };
+  }
+
+  async close(): Promise<void> {}
+}
+
+function pageOf(headers: Headers): ApiAnswer['page'] {
+  const total = headers.get('x-total-count');
+  if (total === null) return undefined;
+  const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(headers.get('link') ?? '')?.[1];
+  const nextCursor = next ? new URL(next, 'http://x').searchParams.get('cursor') ?? undefined : undefined;
+  return { total: Number(total), ...(nextCursor ? { nextCursor } : {}) };
+}
