@@ -6,6 +6,8 @@ const names = new Map<JsonSchema, string>();
 
 /** Registers a schema under a component name (the identity of the object is the key). */
 export function named<T extends JsonSchema>(name: string, schema: T): T {
+  // Two schemas under one name would make the document's $ref point at the wrong one.
+  if ([...names.values()].includes(name)) throw new Error(`response schema name "${name}" is used twice`);
   names.set(schema, name);
   return schema;
 }
