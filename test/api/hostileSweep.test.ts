@@ -40,7 +40,7 @@ describe('API: every route against hostile input', function () {
     const seed = await server.api('POST', '/api/tasks', { content: '# Seed card' });
     // Hostile ids go to every path parameter (with an empty body), and hostile bodies go to real
     // paths, where they reach validation and the handlers instead of stopping at a 404.
-    const realParams: Record<string, string> = { boardId: 'default', id: seed.body.data.id, columnId: 'todo', name: 'bug' };
+    const realParams: Record<string, string> = { boardId: 'default', id: seed.body!.data.id, columnId: 'todo', name: 'bug' };
     const requests: { method: string; url: string; body?: string }[] = [];
     for (const route of allRoutes) {
       const method = route.method.toUpperCase();
