@@ -66,7 +66,19 @@ const taskFields: Record<string, JsonSchema> = {
   actions: { oneOf: [stringList, stringMap] },
 };
 
-export const taskCreateSchema = object(taskFields, ['content']);
+/**
+ * A new card's text is either `content` (Markdown whose first # heading is the title) or `title`
+ * with an optional `body`, stored as `# <title>\n\n<body>`; never both.
+ */
+export const taskCreateSchema: JsonSchema = {
+  ...object({
+    ...taskFields,
+    title: str('the title, one line; with body instead of content, stored as "# <title>" then the body'),
+    body: str('Markdown under the title (only with title)'),
+  }),
+  description: 'send content, or title with an optional body',
+  anyOf: [{ required: ['content'] }, { required: ['title'] }],
+};
 export const taskUpdateSchema = object(taskFields);
 
 export const moveSchema = object(
