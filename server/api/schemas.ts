@@ -68,16 +68,17 @@ const taskFields: Record<string, JsonSchema> = {
 
 /**
  * A new card's text is either `content` (Markdown whose first # heading is the title) or `title`
- * with an optional `body`, stored as `# <title>\n\n<body>`; never both.
+ * with an optional `body`, stored as `# <title>\n\n<body>`; never both. That rule is checked by
+ * createTask, not here: as an `anyOf`, ajv would report it before an unknown field, which is the
+ * more useful thing to name.
  */
 export const taskCreateSchema: JsonSchema = {
   ...object({
     ...taskFields,
-    title: str('the title, one line; with body instead of content, stored as "# <title>" then the body'),
+    title: str('the title, one line: instead of content, stored as "# <title>", then body under it'),
     body: str('Markdown under the title (only with title)'),
   }),
-  description: 'send content, or title with an optional body',
-  anyOf: [{ required: ['content'] }, { required: ['title'] }],
+  description: 'content (Markdown starting with a # heading), or title with an optional body; not both',
 };
 export const taskUpdateSchema = object(taskFields);
 

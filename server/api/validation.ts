@@ -50,18 +50,6 @@ export function nestingDepth(value: unknown, stopAbove = Infinity): number {
   return deepest;
 }
 
-/** A missing field of one branch of `anyOf: [{required: [a]}, {required: [b]}]`: either would do. */
-function isAlternative(error: ErrorObject): boolean {
-  return error.keyword === 'required' && /\/anyOf\/\d+\/required$/.test(error.schemaPath);
-}
-
-function explainAlternatives(errors: ErrorObject[], chosen: ErrorObject, where: string): string {
-  const names = errors
-    .filter((e) => isAlternative(e) && e.instancePath === chosen.instancePath)
-    .map((e) => JSON.stringify((e.params as { missingProperty: string }).missingProperty));
-  return `${where}${chosen.instancePath.replace(/\//g, '.')} needs one of the fields ${[...new Set(names)].join(' or ')}`;
-}
-
 export function validateBody(schema: JsonSchema, body: unknown): void {
   if (nestingDepth(body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
     throw new ValidationError(`body is nested more than ${MAX_BODY_DEPTH} levels deep; flatten the data`);
@@ -72,7 +60,6 @@ export function validateBody(schema: JsonSchema, body: unknown): void {
     const errors = validate.errors ?? [];
     // For anyOf/oneOf ajv reports the branches first; the summary error is the useful one.
     const chosen = errors.find((e) => e.keyword === 'additionalProperties' || e.keyword === 'required') ?? errors[errors.length - 1];
-    if (chosen && isAlternative(chosen)) throw new ValidationError(explainAlternatives(errors, chosen, 'body'));
     throw new ValidationError(chosen ? explain(chosen, 'body') : 'body is invalid');
   }
 }

@@ -84,11 +84,11 @@ export type NewTaskFields = TaskFields & { title?: string; body?: string };
 function newTaskContent(fields: NewTaskFields): string {
   const { title, body, content } = fields;
   if (title !== undefined && content !== undefined) {
-    throw new ValidationError('send content (Markdown whose first # heading is the title) or title with an optional body, not both');
+    throw new ValidationError('send "content" (Markdown whose first # heading is the title) or "title" with an optional "body", not both');
   }
   if (title === undefined) {
-    if (body !== undefined) throw new ValidationError('body goes with title; with content, write the text under its # heading');
-    if (content === undefined) throw new ValidationError('send content (Markdown starting with a "# Title" heading) or title');
+    if (body !== undefined) throw new ValidationError('"body" goes with "title"; with "content", write the text under its # heading');
+    if (content === undefined) throw new ValidationError('body is missing the field "content" (Markdown starting with a "# Title" heading); or send "title" with an optional "body"');
     return content;
   }
   const oneLine = title.trim();
