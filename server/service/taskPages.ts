@@ -6,7 +6,7 @@ import {
 } from '../core/listPaging';
 import { isFuzzySearch, selectTasks, type Selected, type TaskQuery } from './taskQueries';
 import { selectionStamp, type BuiltAnswer } from './readCache';
-import { JsonBytes, pushTaskViewJson, taskView } from './views';
+import { JsonBytes, projectedView, pushTaskViewJson } from './views';
 import type { Workspace } from './workspace';
 
 /** A list request beyond its filters: which page, in which order, with which fields. */
@@ -89,14 +89,6 @@ export function listOrder(query: TaskQuery, sort: SortSpec | undefined): SortSpe
   return SCORE_ORDER;
 }
 
-/** One list entry with only the asked fields, in read-model order. */
-function projected(ws: Workspace, item: Selected, fields: ListField[], actor: string): Record<string, unknown> {
-  const view = taskView(ws, item.card, { position: item.position, actor }) as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const field of fields) if (view[field] !== undefined) out[field] = view[field];
-  return out;
-}
-
 /**
  * The answer `{"ok":true,"data":[...]}` for a page of a list, and what it tells about the page.
  * Keyset paging: the page starts after the cursor's key and its last card's key makes the next
@@ -116,7 +108,7 @@ export function listPage(ws: Workspace, boardId: string, query: TaskQuery, shape
   for (let i = start; i < end; i++) {
     if (i > start) out.push(',', 1);
     const item = selection.items[i];
-    if (shape.fields) out.push(JSON.stringify(projected(ws, item, shape.fields, actor)));
+    if (shape.fields) out.push(JSON.stringify(projectedView(ws, item.card, shape.fields, item.position, actor)));
     else pushTaskViewJson(out, ws, item.card, item.position ?? ws.index.positionOf(item.card), actor);
   }
   out.push(']}');

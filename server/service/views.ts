@@ -1,5 +1,6 @@
 import type { Card, TaskView } from '../core/model';
 import { titleOf } from '../core/model';
+import type { ListField } from '../core/listPaging';
 import type { Workspace } from './workspace';
 
 export interface ViewOptions {
@@ -116,4 +117,55 @@ export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, posi
   out.push(fields.text, fields.bytes);
   const state = ws.cardStates.stateOf(card.id, actor);
   out.push(`,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${filePathJsonOf(ws, card)}}`);
+}
+
+/** The file path of a card as its store names it, per card object (joining paths costs ~10 us a card). */
+const filePaths = new WeakMap<Card, { store: unknown; path: string | undefined }>();
+
+function filePathOf(ws: Workspace, card: Card): string | undefined {
+  const held = filePaths.get(card);
+  if (held && held.store === ws.store) return held.path;
+  const path = ws.store.filePathOf?.(card);
+  filePaths.set(card, { store: ws.store, path });
+  return path;
+}
+
+/**
+ * A list entry with only the asked fields, in read-model order, each computed alone: a page of
+ * `id,title,status` should not pay for building every field of the view.
+ */
+export function projectedView(ws: Workspace, card: Card, fields: readonly ListField[], position: number | undefined, actor: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    switch (field) {
+      case 'title':
+        out.title = titleOf(card.content);
+        break;
+      case 'assignee':
+      case 'dueDate':
+      case 'completedAt':
+        out[field] = card[field] ?? null;
+        break;
+      case 'actions':
+        out.actions = card.actions ?? [];
+        break;
+      case 'commentCount':
+        out.commentCount = card.comments.length;
+        break;
+      case 'position':
+        out.position = position ?? ws.index.positionOf(card);
+        break;
+      case 'cardState':
+        out.cardState = ws.cardStates.stateOf(card.id, actor);
+        break;
+      case 'filePath': {
+        const path = filePathOf(ws, card);
+        if (path) out.filePath = path;
+        break;
+      }
+      default:
+        out[field] = card[field];
+    }
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
+import { LIST_FIELDS } from '../../server/core/listPaging';
 
 /** Projection, sorting and strict query parameters of the task list, on a small board. */
 describe('API lists: fields, sort and strict query parameters', () => {
@@ -32,10 +33,14 @@ describe('API lists: fields, sort and strict query parameters', () => {
     assert.deepEqual(Object.keys(data[0]), ['id', 'title', 'priority']);
   });
 
-  it('when a projected list is compared with the full one, then the values are the same', async () => {
+  it('when a projected list is compared with the full one, then the values are the same; with every field, the entries are equal', async () => {
     const full = okData<any[]>(await server.api('GET', '/api/tasks'));
     const projected = okData<any[]>(await server.api('GET', '/api/tasks?fields=position,dueDate,cardState,commentCount'));
     assert.deepEqual(projected, full.map((t) => ({ id: t.id, dueDate: t.dueDate, commentCount: t.commentCount, position: t.position, cardState: t.cardState })));
+    const everyField = await server.api('GET', `/api/tasks?fields=${LIST_FIELDS.join(',')}`);
+    assert.deepEqual(okData<any[]>(everyField), full);
+    assert.deepEqual(Object.keys(okData<any[]>(everyField)[0]), Object.keys(full[0]), 'keys in read-model order');
+    assert.ok(full.every((t) => typeof t.filePath === 'string'), 'the markdown store names a file per card');
   });
 
   it('when sorted by title, priority or due, then the order is by that value, ties by id, cards without a due date last both ways', async () => {
