@@ -133,3 +133,27 @@ describe('API create with title and body', () => {
     failsWith(await server.api('POST', '/api/tasks', { priority: 'low' }), 400, /"content".*or send "title"/);
   });
 });
+
+describe('API lists: paging a fuzzy search', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    for (const title of ['Apple pie', 'Apple tart', 'Aple crumble', 'Pineapple', 'Maple syrup', 'Banana bread']) await createTask(server, { title });
+  });
+  after(async () => server?.close());
+
+  it('when a fuzzy search is paged one card at a time while a matching card is added, then the pages give the score order of the whole answer', async () => {
+    const whole = okData<any[]>(await server.api('GET', '/api/tasks?q=apple&fuzzy=true&fields=id')).map((t) => t.id);
+    assert.ok(whole.length >= 4, `${whole.length} matches`);
+    const paged: string[] = [];
+    let url: string | undefined = '/api/tasks?q=apple&fuzzy=true&fields=id&limit=1';
+    while (url) {
+      const answer = await server.api('GET', url);
+      paged.push(...okData<any[]>(answer).map((t) => t.id));
+      url = /<([^>]+)>/.exec(answer.headers.get('link') ?? '')?.[1];
+      if (paged.length === 2) await createTask(server, { title: 'Apple strudel' });
+    }
+    const strudel = paged.find((id) => id.startsWith('apple-strudel'));
+    assert.deepEqual(paged.filter((id) => id !== strudel), whole);
+  });
+});
