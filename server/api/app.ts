@@ -111,7 +111,8 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(hostGuard(options.allowedHosts ?? []));
-  app.use(cors());
+  // Pages of a list announce their total and the next page in headers a foreign page must be let read.
+  app.use(cors({ exposedHeaders: ['X-Total-Count', 'Link'] }));
   // After CORS, so a page that is refused can read why.
   app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
   const api = express.Router();
@@ -120,7 +121,8 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
     const limit = route.bodyLimit ?? '1mb';
     // Parse any content type as JSON: `curl -d` sends form encoding by default.
     const parseJson = express.json({ limit, type: () => true });
-    const parseBody = route.multipart ? [multipartBody(limitInBytes(limit)), parseJson] : [parseJson];
+    const jsonUnlessFiles = (req: Request, res: Response, next: NextFunction) => (uploadedFiles(res) ? next() : parseJson(req, res, next));
+    const parseBody = route.multipart ? [multipartBody(limitInBytes(limit)), jsonUnlessFiles] : [parseJson];
     for (const path of mountedPaths(route)) api[route.method](expressPath(path), authorizeFirst, ...parseBody, handlerFor(ws, route));
   }
   api.use(docsRouter(allRoutes));

@@ -6,7 +6,7 @@ import {
 } from '../core/listPaging';
 import { isFuzzySearch, selectTasks, type Selected, type TaskQuery } from './taskQueries';
 import { selectionStamp, type BuiltAnswer } from './readCache';
-import { JsonBytes, projectedView, pushTaskViewJson } from './views';
+import { JsonBytes, pushProjectedJson, pushTaskViewJson } from './views';
 import type { Workspace } from './workspace';
 
 /** A list request beyond its filters: which page, in which order, with which fields. */
@@ -108,7 +108,7 @@ export function listPage(ws: Workspace, boardId: string, query: TaskQuery, shape
   for (let i = start; i < end; i++) {
     if (i > start) out.push(',', 1);
     const item = selection.items[i];
-    if (shape.fields) out.push(JSON.stringify(projectedView(ws, item.card, shape.fields, item.position, actor)));
+    if (shape.fields) pushProjectedJson(out, ws, item.card, shape.fields, item.position, actor);
     else pushTaskViewJson(out, ws, item.card, item.position ?? ws.index.positionOf(item.card), actor);
   }
   out.push(']}');

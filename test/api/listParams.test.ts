@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import { startTestServer, type ApiAnswer, type TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
 import { LIST_FIELDS } from '../../server/core/listPaging';
 
@@ -148,7 +148,7 @@ describe('API lists: paging a fuzzy search', () => {
     const paged: string[] = [];
     let url: string | undefined = '/api/tasks?q=apple&fuzzy=true&fields=id&limit=1';
     while (url) {
-      const answer = await server.api('GET', url);
+      const answer: ApiAnswer = await server.api('GET', url);
       paged.push(...okData<any[]>(answer).map((t) => t.id));
       url = /<([^>]+)>/.exec(answer.headers.get('link') ?? '')?.[1];
       if (paged.length === 2) await createTask(server, { title: 'Apple strudel' });
