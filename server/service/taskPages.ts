@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { ValidationError } from '../core/errors';
 import {
   DEFAULT_SORT, SCORE_ORDER, columnRanker, compareKeys, decodeCursor, encodeCursor, sortKeyOf, sortName,
-  type ListField, type PageInfo, type SortKey, type SortSpec,
+  type ColumnRank, type ListField, type PageInfo, type SortKey, type SortSpec,
 } from '../core/listPaging';
-import { isFuzzySearch, selectTasks, type Selected, type TaskQuery } from './taskQueries';
+import type { Card } from '../core/model';
+import { isFuzzySearch, keepsWholeColumns, listedStatuses, selectTasks, type Selected, type TaskQuery } from './taskQueries';
 import { selectionStamp, type BuiltAnswer } from './readCache';
 import { JsonBytes, pushProjectedJson, pushTaskViewJson } from './views';
 import type { Workspace } from './workspace';
@@ -82,6 +83,65 @@ function startAfter(selection: Selection, after: SortKey, sort: SortSpec, ws: Wo
   return low;
 }
 
+/** The cards of one page, how many match in all, and the key the next page starts after. */
+interface PageSlice {
+  items: Selected[];
+  total: number;
+  nextAfter?: SortKey;
+}
+
+/** First index of a sorted column whose card sorts strictly after `after`. */
+function columnStartAfter(column: readonly Card[], after: SortKey, rank: ColumnRank): number {
+  let low = 0;
+  let high = column.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareKeys(sortKeyOf(column[mid], DEFAULT_SORT), after, DEFAULT_SORT, rank) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * A page in board order of a query that keeps whole columns, read straight from the index's
+ * sorted columns (which sort exactly as the position key does): no selection to build, so the
+ * first page after a write costs as little as any other (a binary search and the page).
+ */
+function columnWalk(ws: Workspace, boardId: string, query: TaskQuery, after: SortKey | undefined, limit: number | undefined): PageSlice {
+  const rank = columnRanker(ws.board(boardId).columns.map((c) => c.id));
+  const statuses = listedStatuses(ws, boardId, query);
+  let total = 0;
+  for (const status of statuses) total += ws.index.column(boardId, status).length;
+  const wanted = limit === undefined ? Infinity : limit + 1;
+  const items: Selected[] = [];
+  for (const status of statuses) {
+    if (items.length >= wanted) break;
+    const column = ws.index.column(boardId, status);
+    let start = 0;
+    if (after) {
+      const [group, name] = rank(status);
+      const [afterGroup, afterName] = rank(String(after[0]));
+      const byColumn = group - afterGroup || (name < afterName ? -1 : name > afterName ? 1 : 0);
+      if (byColumn < 0) continue;
+      if (byColumn === 0) start = columnStartAfter(column, after, rank);
+    }
+    for (let i = start; i < column.length && items.length < wanted; i++) items.push({ card: column[i], position: i });
+  }
+  if (items.length <= (limit ?? Infinity)) return { items, total };
+  items.pop();
+  return { items, total, nextAfter: sortKeyOf(items[items.length - 1].card, DEFAULT_SORT) };
+}
+
+/** A page cut from the kept selection of the query in this order. */
+function selectionSlice(ws: Workspace, boardId: string, query: TaskQuery, sort: SortSpec, after: SortKey | undefined, limit: number | undefined): PageSlice {
+  const selection = selectionOf(ws, boardId, query, sort);
+  const start = after === undefined ? 0 : startAfter(selection, after, sort, ws, boardId);
+  const end = limit === undefined ? selection.items.length : Math.min(selection.items.length, start + limit);
+  const slice: PageSlice = { items: selection.items.slice(start, end), total: selection.items.length };
+  if (end < selection.items.length && end > start) slice.nextAfter = selection.keys[end - 1];
+  return slice;
+}
+
 /** The order a list is in: fuzzy searches by score (no `sort` then), others as asked. */
 export function listOrder(query: TaskQuery, sort: SortSpec | undefined): SortSpec {
   if (!isFuzzySearch(query)) return sort ?? DEFAULT_SORT;
@@ -99,20 +159,18 @@ export function listPage(ws: Workspace, boardId: string, query: TaskQuery, shape
   const sort = listOrder(query, shape.sort);
   const digest = filterDigest(boardId, query);
   const after = shape.cursor === undefined ? undefined : decodeCursor(shape.cursor, sort, digest);
-  const selection = selectionOf(ws, boardId, query, sort);
-  const start = after === undefined ? 0 : startAfter(selection, after, sort, ws, boardId);
-  const end = shape.limit === undefined ? selection.items.length : Math.min(selection.items.length, start + shape.limit);
+  const inBoardOrder = sort.field === 'position' && !sort.descending && keepsWholeColumns(query);
+  const slice = inBoardOrder ? columnWalk(ws, boardId, query, after, shape.limit) : selectionSlice(ws, boardId, query, sort, after, shape.limit);
   const actor = query.actor ?? 'default';
   const out = new JsonBytes();
   out.push('{"ok":true,"data":[');
-  for (let i = start; i < end; i++) {
-    if (i > start) out.push(',', 1);
-    const item = selection.items[i];
+  slice.items.forEach((item, i) => {
+    if (i > 0) out.push(',', 1);
     if (shape.fields) pushProjectedJson(out, ws, item.card, shape.fields, item.position, actor);
     else pushTaskViewJson(out, ws, item.card, item.position ?? ws.index.positionOf(item.card), actor);
-  }
+  });
   out.push(']}');
-  const page: PageInfo = { total: selection.items.length };
-  if (end < selection.items.length && end > start) page.nextCursor = encodeCursor(sort, digest, selection.keys[end - 1]);
+  const page: PageInfo = { total: slice.total };
+  if (slice.nextAfter) page.nextCursor = encodeCursor(sort, digest, slice.nextAfter);
   return { body: out.toBuffer(), page };
 }

@@ -48,6 +48,19 @@ export function statusOrder(ws: Workspace, boardId: string, includeDeleted: bool
   return [...columns, ...strays, ...(includeDeleted ? [DELETED_STATUS] : [])];
 }
 
+/** The columns (statuses) a query lists, in list order. */
+export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery): string[] {
+  const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
+  return statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+}
+
+/** Whether the query keeps every card of the columns it lists (no text, metadata, priority, assignee or label filter). */
+export function keepsWholeColumns(query: TaskQuery): boolean {
+  const parsed = parseQuery(query.q ?? '');
+  return parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
+    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined;
+}
+
 function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
   const assignee = query.assignee?.toLowerCase();
   const label = query.label?.toLowerCase();
@@ -87,9 +100,8 @@ export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): S
   const parsed = parseQuery(query.q ?? '');
   const metaFilters = [...(query.meta ?? []), ...parsed.meta];
   const fuzzy = query.fuzzy === true;
-  const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
   const keep = filterPredicate(ws, query, fuzzy, metaFilters);
-  const statuses = statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+  const statuses = listedStatuses(ws, boardId, query);
 
   if (fuzzy && parsed.text !== '') {
     const allowed = new Set(statuses);

@@ -138,20 +138,34 @@ describe('API lists: keyset paging at 2,000 cards with creates, moves and delete
   });
   after(async () => server?.close());
 
-  /** Reads all pages with churn between them; answers what the test needs to check them. */
-  async function pageWithChurn(route: string, params: string) {
-    const before = await currentIds(server);
-    const churn = new Churn(server, before);
+  /**
+   * Reads all pages with churn between them; answers what the test needs to check them. Without a
+   * filter the expected total is counted here; with one (`filter`), read from the list once the
+   * round of changes is done.
+   */
+  async function pageWithChurn(route: string, params: string, filter = '') {
+    const before = await currentIds(server, filter);
+    const churn = new Churn(server, await currentIds(server));
     const totals: number[] = [];
     let expected = before.length;
     const pages = await readAllPages(server, `${route}?${params}`, async () => {
       totals.push(expected);
       await churn.round();
-      expected += 3 - 2; // three created; one soft-deleted (it leaves the list) and one deleted for good
+      // Three created; one soft-deleted (it leaves the list) and one deleted for good.
+      expected = filter ? (await currentIds(server, filter)).length : expected + 3 - 2;
     });
     totals.push(expected);
     return { before, churn, pages, totals };
   }
+
+  it('when paging a filtered list by position while cards change, then every matching card that stayed comes exactly once, in board order', async () => {
+    const params = 'priority=high&limit=40&fields=id,priority';
+    const { before, churn, pages, totals } = await pageWithChurn('/api/tasks', params, '&priority=high');
+    assert.ok(pages.length >= 10, `${pages.length} pages`);
+    assertHeaders(pages, '/api/tasks', params, 40, totals);
+    assertEachUntouchedOnce(pages, before, churn.touched, await currentIds(server, '&priority=high'));
+    assert.ok(pages.every((page) => page.data.every((t) => t.priority === 'high')));
+  });
 
   it('when paging by position while cards change between pages, then every card that stayed in place comes exactly once, in board order', async () => {
     const params = 'limit=150&fields=id,title,status,position';

@@ -64,9 +64,13 @@ function list(ctx: RequestContext) {
     const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
     return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped, answer.page);
   }
-  const answer = shape.limit === undefined ? ctx.ws.readCache.answer(ctx.ws, key, () => listPage(ctx.ws, ctx.boardId, query, shape)) : { ...listPage(ctx.ws, ctx.boardId, query, shape), etag: ctx.ws.readCache.etagFor(ctx.ws, key), gzipped: undefined };
-  const parse = () => (JSON.parse(answer.body.toString('utf8')) as { data: unknown }).data;
-  return new SerializedAnswer(answer.body, answer.etag, parse, answer.gzipped, answer.page);
+  const dataOf = (body: Buffer) => () => (JSON.parse(body.toString('utf8')) as { data: unknown }).data;
+  if (shape.limit === undefined) {
+    const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listPage(ctx.ws, ctx.boardId, query, shape));
+    return new SerializedAnswer(answer.body, answer.etag, dataOf(answer.body), answer.gzipped, answer.page);
+  }
+  const page = listPage(ctx.ws, ctx.boardId, query, shape);
+  return new SerializedAnswer(page.body, ctx.ws.readCache.etagFor(ctx.ws, key), dataOf(page.body), undefined, page.page);
 }
 
 /** Updates count as the actor's activity, which makes the card unread for everyone else. */
