@@ -85,7 +85,7 @@ export function formatRun(run: RunResult): string {
     `start-up: ${run.startupMs.toFixed(0)} ms (${verdict(run.startupMs, TARGETS.startupMs, applies)})   RSS after the run: ${run.rssMb.toFixed(0)} MB (${verdict(run.rssMb, TARGETS.rssMb, applies)})`,
     `(p50/p99 under ${run.connections} concurrent connections include queueing; 1-conn p50: the same request sent one at a time; CPU ms/req: server CPU time per request under load)`,
     ...run.notes,
-    applies ? '' : `(targets apply to ${TARGET_CARDS.toLocaleString('en-US')} cards; shown for reference)`,
+    applies ? '' : `(targets apply to ${TARGET_CARDS.toLocaleString('en-US')} cards, page-50's also to 100,000; others shown for reference)`,
   ].join('\n');
 }
 
