@@ -134,9 +134,21 @@ function operationFor(route: RouteDef, path: string, components: Record<string, 
     operationId: operationIdOf(route, path),
     security,
     parameters: [...pathParams, ...queryParams],
-    ...(route.body ? { requestBody: { required: bodyIsRequired(route.body), content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.body ? { requestBody: { required: bodyIsRequired(route.body), content: requestContent(route) } } : {}),
     responses,
   };
+}
+
+/** JSON always; routes that take files also take them as multipart/form-data file parts. */
+function requestContent(route: RouteDef): Record<string, unknown> {
+  const json = { 'application/json': { schema: route.body } };
+  if (!route.multipart) return json;
+  const fileParts = {
+    type: 'object',
+    description: 'One or more file parts (any field name); the file name comes from each part, as `curl -F file=@notes.txt` sends it.',
+    additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
+  };
+  return { ...json, 'multipart/form-data': { schema: fileParts } };
 }
 
 /** The OpenAPI 3.1 document, generated from the same table that mounts and validates the routes. */
