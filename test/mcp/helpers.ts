@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+const MCP_SCRIPT = path.join(__dirname, '..', '..', 'dist', 'mcp.js');
+
+export interface McpSession {
+  client: Client;
+  /** What the server wrote to stderr so far, for failure messages. */
+  stderr(): string;
+  /** Call a tool and answer its parsed text (JSON when it is JSON); fails the test on an isError result. */
+  call<T = any>(name: string, args?: Record<string, unknown>): Promise<T>;
+  /** Call a tool and answer the raw result, errors included. */
+  callRaw(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/**
+ * The MCP server as an agent's client starts it: a child process on stdio, driven by the SDK's own
+ * Client. The one place that says how it is spawned (today dist/mcp.js; later `kanban mcp`).
+ */
+export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpSession> {
+  if (!existsSync(MCP_SCRIPT)) throw new Error(`${MCP_SCRIPT} is missing: build it with "node esbuild.mjs"`);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCP_SCRIPT, ...args],
+    env: { ...(process.env as Record<string, string>), KANBAN_URL: '', KANBAN_TOKEN: '', ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new Error(`the MCP server did not start: ${(error as Error).message}\n${stderr}`);
+  }
+  const callRaw = async (name: string, toolArgs: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: toolArgs })) as CallToolResult;
+  return {
+    client,
+    stderr: () => stderr,
+    callRaw,
+    async call(name, toolArgs = {}) {
+      const result = await callRaw(name, toolArgs);
+      const text = textOf(result);
+      if (result.isError) throw new Error(`${name} answered an error: ${text}`);
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text as never;
+      }
+    },
+    close: () => client.close(),
+  };
+}
