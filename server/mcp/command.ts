@@ -62,7 +62,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   try {
     client = options.url
       ? new HttpApiClient(options.url, options.token)
-      : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), { token: options.token });
+      : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), { token: options.token, watch: true });
   } catch (error) {
     log((error as Error).message);
     process.exitCode = 1;
