@@ -59,3 +59,32 @@ export async function startMcp(args: string[], env: Record<string, string> = {})
     close: () => client.close(),
   };
 }
+
+export interface ListCardsPages {
+  /** Card ids in the order the pages gave them. */
+  ids: string[];
+  /** Bytes of each page's text, as the agent receives it. */
+  pageBytes: number[];
+  /** `total` of the first page. */
+  total: number | undefined;
+  /** Cards on each page. */
+  pageSizes: number[];
+}
+
+/** Follow `list_cards` from the first page to the last, as an agent would (at most `maxPages`). */
+export async function pageThroughListCards(mcp: McpSession, args: Record<string, unknown> = {}, maxPages = 1000): Promise<ListCardsPages> {
+  const pages: ListCardsPages = { ids: [], pageBytes: [], total: undefined, pageSizes: [] };
+  let cursor: string | undefined;
+  do {
+    const result = await mcp.callRaw('list_cards', { ...args, ...(cursor ? { cursor } : {}) });
+    const text = textOf(result);
+    if (result.isError) throw new Error(`list_cards answered an error: ${text}`);
+    const page = JSON.parse(text) as { cards: { id: string }[]; total?: number; nextCursor?: string };
+    pages.total ??= page.total;
+    pages.ids.push(...page.cards.map((c) => c.id));
+    pages.pageBytes.push(Buffer.byteLength(text));
+    pages.pageSizes.push(page.cards.length);
+    cursor = page.nextCursor;
+  } while (cursor && pages.pageBytes.length < maxPages);
+  return pages;
+}
