@@ -6,8 +6,10 @@
 const HEADING = /^#[ \t]+.*$/m;
 
 export function composeContent(title: string, body?: string): string {
+  // A heading is one line: a title with line breaks would spill into the body.
+  const heading = `# ${title.replace(/\s+/g, ' ').trim()}`;
   const rest = body?.replace(/^\n+/, '').replace(/\s+$/, '');
-  return rest ? `# ${title.trim()}\n\n${rest}\n` : `# ${title.trim()}\n`;
+  return rest ? `${heading}\n\n${rest}\n` : `${heading}\n`;
 }
 
 /** The content with its title and/or body replaced; what is not given stays as it was. */

@@ -16,7 +16,7 @@ const cardFields = taskUpdateSchema.properties as Record<string, JsonSchema>;
 const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, cardFields[name]]));
 const EDITABLE = ['status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata'];
 const ID: JsonSchema = { type: 'string', description: 'card id (a unique prefix works)' };
-const TITLE: JsonSchema = { type: 'string', description: 'becomes the content\'s "# " heading' };
+const TITLE: JsonSchema = { type: 'string', minLength: 1, description: 'becomes the content\'s "# " heading' };
 const BODY: JsonSchema = { type: 'string', description: 'Markdown below the title' };
 
 const input = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({

@@ -37,6 +37,8 @@ async function instructions(client: ApiClient): Promise<string> {
   const all = await boards(client);
   const main = all.find((b) => b.isDefault) ?? all[0];
   const columns = main ? main.columns.map((c) => c.id) : [];
+  // Where work in progress goes: a column that says so, else the middle one.
+  const working = columns.find((id) => /progress|doing|active|wip/.test(id)) ?? columns[Math.floor(columns.length / 2)] ?? 'in-progress';
   return [
     '# Working on this kanban board',
     '',
@@ -45,7 +47,7 @@ async function instructions(client: ApiClient): Promise<string> {
     '',
     '1. Find work: `list_cards {status, assignee, q}` answers summaries, 50 a page; pass `nextCursor` back as `cursor`.',
     '2. Read it: `get_card {id}` (content and comments).',
-    `3. Pick it up: \`update_card {id, assignee}\`, then \`move_card {id, status: "${columns[Math.min(2, columns.length - 1)] ?? 'in-progress'}"}\`.`,
+    `3. Pick it up: \`update_card {id, assignee}\`, then \`move_card {id, status: "${working}"}\`.`,
     '4. Tell people: `add_comment {id, content}`; keep a progress trail with `add_log {id, text}`.',
     `5. Finish: \`move_card {id, status: "${columns[columns.length - 1] ?? 'done'}"}\`.`,
     '',

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,17 +23,19 @@ export function textOf(result: CallToolResult): string {
 }
 
 /**
- * The MCP server as an agent's client starts it: a child process on stdio, driven by the SDK's own
- * Client. The one place that says how it is spawned (today dist/mcp.js; later `kanban mcp`).
+ * The command that starts the MCP server with these options: the one place that says how it is
+ * spawned (today dist/mcp.js; later `kanban mcp`).
  */
-export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpSession> {
+export function mcpCommand(args: string[]): { command: string; args: string[] } {
   if (!existsSync(MCP_SCRIPT)) throw new Error(`${MCP_SCRIPT} is missing: build it with "node esbuild.mjs"`);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [MCP_SCRIPT, ...args],
-    env: { ...(process.env as Record<string, string>), KANBAN_URL: '', KANBAN_TOKEN: '', ...env },
-    stderr: 'pipe',
-  });
+  return { command: process.execPath, args: [MCP_SCRIPT, ...args] };
+}
+
+const cleanEnv = (env: Record<string, string>) => ({ ...(process.env as Record<string, string>), KANBAN_URL: '', KANBAN_TOKEN: '', KANBAN_WORKSPACE: '', ...env });
+
+/** The MCP server as an agent's client starts it: a child process on stdio, driven by the SDK's own Client. */
+export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpSession> {
+  const transport = new StdioClientTransport({ ...mcpCommand(args), env: cleanEnv(env), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
@@ -87,4 +90,16 @@ export async function pageThroughListCards(mcp: McpSession, args: Record<string,
     cursor = page.nextCursor;
   } while (cursor && pages.pageBytes.length < maxPages);
   return pages;
+}
+
+/** Run the MCP command to its end with nothing on stdin, for its usage errors: exit code and output. */
+export async function runMcpToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { command, args: argv } = mcpCommand(args);
+  const child = spawn(command, argv, { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
 }
