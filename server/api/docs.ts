@@ -2,12 +2,13 @@ import express, { type Router } from 'express';
 import * as path from 'node:path';
 import type { RouteDef } from './route';
 import { buildOpenApi } from './openapi';
+import { PRODUCT_NAME } from './openapiInfo';
 
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>Board Management Service API</title>
+<title>${PRODUCT_NAME} API</title>
 <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css">
 </head>
 <body>

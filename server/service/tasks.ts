@@ -113,15 +113,33 @@ export function saveCard(ws: Workspace, card: Card, previous: Card): Promise<voi
 
 /**
  * Write several changed cards as one change: one transaction on stores that offer it (SQL), one
- * atomic file write per card otherwise. The index takes them only once all are written.
+ * atomic file write per card otherwise. The index takes them once all are written; when a file
+ * changed by hand refuses the write part way, the cards already written are on disk, so the index
+ * takes those too (with an event) and stays what the files say.
  */
 export async function saveCards(ws: Workspace, changes: CardChange[]): Promise<void> {
   if (changes.length === 0) return;
-  await writeCardsChecked(ws, changes.map((c) => c.previous), async () => {
-    if (ws.store.updateMany && changes.length > 1) await ws.store.updateMany(changes);
-    else for (const { card, previous } of changes) await ws.store.update(card, previous);
-  });
-  for (const { card } of changes) ws.index.put(card);
+  const written: Card[] = [];
+  try {
+    await writeCardsChecked(ws, changes.map((c) => c.previous), async () => {
+      if (ws.store.updateMany && changes.length > 1) {
+        await ws.store.updateMany(changes);
+        written.push(...changes.map((c) => c.card));
+      } else {
+        for (const { card, previous } of changes) {
+          await ws.store.update(card, previous);
+          written.push(card);
+        }
+      }
+    });
+  } catch (error) {
+    for (const card of written) {
+      ws.index.put(card);
+      ws.emit('task.updated', card.boardId, { taskId: card.id }, card);
+    }
+    throw error;
+  }
+  for (const card of written) ws.index.put(card);
 }
 
 export async function updateTask(ws: Workspace, boardId: string, idish: string, fields: TaskFields) {

@@ -5,6 +5,7 @@ import { taskView } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
 import { moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
 import { cardVersion } from '../versions';
+import { activeTaskSchema, deletedSchema, taskListSchema, taskSchema } from '../responseSchemas';
 
 const listQuery: QueryParam[] = [
   { name: 'q', type: 'string', description: 'free text (case-insensitive substring); may hold meta.field: value tokens' },
@@ -58,23 +59,23 @@ function active(ctx: RequestContext) {
 
 export const taskRoutes = defineRoutes([
   { method: 'get', path: '/tasks', tag: 'Tasks', summary: 'List and search tasks', twin: true, query: listQuery, metaQuery: true, unknownBoardStatus: 400,
-    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', handle: list },
+    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', response: taskListSchema, handle: list },
   { method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', twin: true, body: taskCreateSchema, success: 201, errors: [404],
-    handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
-  { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, handle: active },
+    response: taskSchema, handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
+  { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, response: activeTaskSchema, handle: active },
   { method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task (partial ids match); its ETag is the card version If-Match takes', twin: true, errors: [404], version: cardVersion,
-    handle: ({ ws, boardId, params, actor }) => taskView(ws, resolveCard(ws, boardId, params.id), { withComments: true, actor }) },
+    response: taskSchema, handle: ({ ws, boardId, params, actor }) => taskView(ws, resolveCard(ws, boardId, params.id), { withComments: true, actor }) },
   { method: 'put', path: '/tasks/{id}', tag: 'Tasks', summary: 'Update a task (omitted fields unchanged)', twin: true, body: taskUpdateSchema, errors: [404, 409, 412], version: cardVersion,
-    handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },
+    response: taskSchema, handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },
   { method: 'delete', path: '/tasks/{id}', tag: 'Tasks', summary: 'Soft delete (to the hidden deleted column)', twin: true, errors: [404, 409, 412], version: cardVersion,
-    handle: ({ ws, boardId, params }) => softDeleteTask(ws, boardId, params.id) },
+    response: taskSchema, handle: ({ ws, boardId, params }) => softDeleteTask(ws, boardId, params.id) },
   { method: 'delete', path: '/tasks/{id}/permanent', tag: 'Tasks', summary: 'Delete for good', twin: true, errors: [404, 409, 412], version: cardVersion,
-    handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
+    response: deletedSchema, handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
   { method: 'patch', path: '/tasks/{id}/move', tag: 'Tasks', summary: 'Move to a column at a zero-based position', twin: true, body: moveSchema, errors: [404, 409, 412], version: cardVersion,
-    handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0)) },
+    response: taskSchema, handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0)) },
   // The spec lists only 400 for transfer: an unknown destination is a bad request; a card that matches nothing is still 404.
   { method: 'post', path: '/boards/{boardId}/tasks/{id}/transfer', tag: 'Tasks', summary: 'Move a card from another board to {boardId}', body: transferSchema, errors: [404],
     unknownBoardStatus: 400,
-    handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus) },
+    response: taskSchema, handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus) },
 ]);
 
