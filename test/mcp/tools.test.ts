@@ -122,6 +122,8 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     assert.equal(moved.status, 'in-progress');
     assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.status, 'in-progress');
 
+    assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's12' }, label: 'bug' })).cards.map((c: { id: string }) => c.id), [id]);
+    assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's13' } })).cards, []);
     const listed = await mcp.call('list_cards', { status: 'in-progress' });
     assert.deepEqual(listed.cards.map((c: { id: string }) => c.id), [id]);
     assert.deepEqual(listed.cards[0], { id, title: 'Fix login timeout', status: 'in-progress', priority: 'critical', assignee: 'ada', labels: ['bug'] });
