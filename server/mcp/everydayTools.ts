@@ -1,6 +1,6 @@
 import type { JsonSchema, QueryParam, RouteDef } from '../api/route';
 import { commentCreateSchema, logSchema, moveSchema, taskUpdateSchema } from '../api/schemas';
-import { composeContent, reviseContent, summaryOf, withoutEmpty } from './cardText';
+import { composeContent, reviseContent, SUMMARY_FIELDS, summaryOf, withoutEmpty } from './cardText';
 import { annotationsOf, BOARD_ARG } from './routeTools';
 import { callApi, enc, onBoard, queryString, textResult, ToolError, type ToolContext, type ToolDef } from './tool';
 
@@ -43,20 +43,33 @@ const fieldsOf = (args: Args, names: string[]) => Object.fromEntries(names.filte
 
 const PAGE_SIZE = 50;
 
-/** `list_cards` arguments: the list route's own query parameters where it declares them. */
-function listCardsInput(listRoute: RouteDef): JsonSchema {
-  const declared = new Map((listRoute.query ?? []).map((q) => [q.name, q]));
-  const fallback: Record<string, QueryParam> = {
-    fields: { name: 'fields', type: 'string', description: 'comma list of card fields; default a compact summary' },
-    limit: { name: 'limit', type: 'integer', description: `cards per page (default ${PAGE_SIZE})` },
-    cursor: { name: 'cursor', type: 'string', description: 'nextCursor of the previous page' },
-    sort: { name: 'sort', type: 'string', description: 'position, created, modified, due, priority or title; - for descending' },
-  };
-  const names = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted', 'fields', 'limit', 'cursor', 'sort'];
+/**
+ * `list_cards` arguments: the list route's own query parameters (types, enums), with the paging
+ * ones described as this tool answers them (`total`, `nextCursor`) rather than as HTTP headers.
+ */
+const LIST_TEXT: Record<string, string> = {
+  fields: 'comma list of card fields instead of the summary, e.g. id,title,content,metadata,modified',
+  limit: `cards per page, 1 to 1000 (default ${PAGE_SIZE})`,
+  cursor: 'nextCursor of the previous page (same filters and sort)',
+  sort: 'position (default), created, modified, due, priority or title; - for descending',
+};
+const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted'];
+/** Used only while the list route does not declare its paging parameters itself. */
+const PAGING_FALLBACK: QueryParam[] = [
+  { name: 'fields', type: 'string', description: LIST_TEXT.fields },
+  { name: 'limit', type: 'integer', description: LIST_TEXT.limit },
+  { name: 'cursor', type: 'string', description: LIST_TEXT.cursor },
+  { name: 'sort', type: 'string', description: LIST_TEXT.sort },
+];
+
+function listCardsInput(listRoute: RouteDef | undefined): JsonSchema {
+  const declared = new Map((listRoute?.query ?? []).map((q) => [q.name, q]));
   const properties: Record<string, JsonSchema> = { board: BOARD_ARG };
-  for (const name of names) {
-    const q = declared.get(name) ?? fallback[name];
-    if (q) properties[name] = { type: q.type, description: q.description, ...(q.enum ? { enum: q.enum } : {}) };
+  const params = [...LIST_FILTERS.map((name) => declared.get(name)), ...PAGING_FALLBACK.map((p) => declared.get(p.name) ?? p)];
+  for (const q of params) {
+    if (!q) continue;
+    const description = LIST_TEXT[q.name] ?? q.description;
+    properties[q.name] = { type: q.type, description, ...(q.enum ? { enum: q.enum } : {}) };
   }
   properties.meta = { type: 'object', additionalProperties: { type: 'string' }, description: 'metadata filters {field: value}' };
   return input(properties);
@@ -64,7 +77,7 @@ function listCardsInput(listRoute: RouteDef): JsonSchema {
 
 async function listCards({ client }: ToolContext, args: Args) {
   const { board, meta, fields, limit, ...filters } = args;
-  const params: Args = { ...filters, limit: limit ?? PAGE_SIZE, fields: fields ?? 'id,title,status,priority,assignee,labels,dueDate' };
+  const params: Args = { ...filters, limit: limit ?? PAGE_SIZE, fields: fields ?? SUMMARY_FIELDS.join(',') };
   for (const [field, value] of Object.entries((meta as Args | undefined) ?? {})) params[`meta.${field}`] = value;
   const { data, page } = await callApi(client, { method: 'get', path: onBoard(board, '/tasks') + queryString(params) });
   const cards = (data as Args[]).map((card) => (fields ? withoutEmpty(card) : summaryOf(card)));
@@ -98,7 +111,7 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
     tool('list_columns', 'List the columns of a board in order', ['get /columns'], input({ board: BOARD_ARG }), async ({ client }, args) =>
       (await callApi(client, { method: 'get', path: onBoard(args.board, '/columns') })).data),
     tool('list_cards', `Find cards: compact summaries, ${PAGE_SIZE} per page; pass nextCursor as cursor for more`, ['get /tasks'],
-      listRoute ? listCardsInput(listRoute) : input({}), listCards),
+      listCardsInput(listRoute), listCards),
     tool('get_card', 'A card with its content and comments', ['get /tasks/{id}'], input({ id: ID, board: BOARD_ARG }, ['id']), async ({ client }, args) =>
       withoutEmpty((await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}` })).data as Args)),
     tool('create_card', 'Create a card (at the end of its column)', ['post /tasks'],
