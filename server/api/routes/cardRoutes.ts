@@ -1,5 +1,5 @@
 import { createComment, deleteComment, listComments, updateComment } from '../../service/comments';
-import { deleteAttachment, getAttachment, uploadAttachments } from '../../service/attachments';
+import { deleteAttachment, getAttachment, uploadAttachments, uploadFiles } from '../../service/attachments';
 import { submitForm } from '../../service/forms';
 import { openCard, readCard, triggerCardAction } from '../../service/cardActions';
 import { addTaskLog, clearTaskLogs, logFileOf, readEntries } from '../../service/logs';
@@ -28,9 +28,11 @@ export const cardRoutes = defineRoutes([
   { method: 'delete', path: '/tasks/{id}/logs', tag: 'Logs', summary: 'Remove all log entries of a task', twin: true, errors: [404],
     response: clearedSchema, handle: (ctx) => clearTaskLogs(ctx.ws, card(ctx)) },
 
-  { method: 'post', path: '/tasks/{id}/attachments', tag: 'Attachments', summary: 'Upload files (base64 in JSON); all or none are stored', twin: true,
-    body: uploadSchema, bodyLimit: '64mb', errors: [404],
-    response: taskSchema, handle: (ctx) => uploadAttachments(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.files, ctx.actor) },
+  { method: 'post', path: '/tasks/{id}/attachments', tag: 'Attachments', twin: true,
+    summary: 'Upload files: base64 in JSON, or multipart/form-data file parts (curl -F file=@x.csv); all or none are stored',
+    body: uploadSchema, multipart: true, bodyLimit: '64mb', errors: [404],
+    response: taskSchema,
+    handle: (ctx) => (ctx.files ? uploadFiles(ctx.ws, ctx.boardId, ctx.params.id, ctx.files, ctx.actor) : uploadAttachments(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.files, ctx.actor)) },
   { method: 'get', path: '/tasks/{id}/attachments/{filename}', tag: 'Attachments', summary: 'Download a file (download=1 forces a download)', twin: true,
     query: [{ name: 'download', type: 'boolean', description: '1 forces Content-Disposition: attachment' }], errors: [404, 501], returns: 'the file bytes',
     handle: async (ctx) => sendAttachment(await getAttachment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.filename), ctx.query.download === true) },

@@ -1,5 +1,7 @@
 import { PRIORITIES, type TaskView } from '../../core/model';
+import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
+import { listPage, type ListShape } from '../../service/taskPages';
 import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask } from '../../service/tasks';
 import { taskView } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
@@ -16,6 +18,10 @@ const listQuery: QueryParam[] = [
   { name: 'label', type: 'string', description: 'only cards with this label' },
   { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
+  { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
+  { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
+  { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
+  { name: 'sort', type: 'string', enum: SORT_VALUES, description: 'position (default: column order, then place in the column), created, modified, due, priority (critical first) or title; a leading - for descending; ties by id; cards without a due date last. Not with a fuzzy search, which is ordered by score' },
 ];
 
 function listQueryOf(ctx: RequestContext): TaskQuery {
@@ -34,12 +40,37 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
   };
 }
 
-/** Lists are the heaviest answers and are read far more often than cards change: kept serialized. */
+function listShapeOf(ctx: RequestContext): ListShape {
+  const q = ctx.query;
+  return {
+    sort: q.sort === undefined ? undefined : parseSort(q.sort as string),
+    limit: q.limit as number | undefined,
+    cursor: q.cursor as string | undefined,
+    fields: parseFields(q.fields as string | undefined),
+  };
+}
+
+/**
+ * Whole lists are the heaviest answers and are read far more often than cards change: kept
+ * serialized. A page is small and cheap to make from the kept selection, so it is built on each
+ * read (its ETag still names it, for 304s), and does not push the whole lists out of the cache.
+ */
 function list(ctx: RequestContext) {
   const query = listQueryOf(ctx);
-  const key = JSON.stringify([ctx.boardId, query]);
-  const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
-  return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped);
+  const shape = listShapeOf(ctx);
+  const plain = shape.sort === undefined && shape.limit === undefined && shape.cursor === undefined && shape.fields === undefined;
+  const key = JSON.stringify([ctx.boardId, query, shape]);
+  if (plain) {
+    const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
+    return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped, answer.page);
+  }
+  const dataOf = (body: Buffer) => () => (JSON.parse(body.toString('utf8')) as { data: unknown }).data;
+  if (shape.limit === undefined) {
+    const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listPage(ctx.ws, ctx.boardId, query, shape));
+    return new SerializedAnswer(answer.body, answer.etag, dataOf(answer.body), answer.gzipped, answer.page);
+  }
+  const page = listPage(ctx.ws, ctx.boardId, query, shape);
+  return new SerializedAnswer(page.body, ctx.ws.readCache.etagFor(ctx.ws, key), dataOf(page.body), undefined, page.page);
 }
 
 /** Updates count as the actor's activity, which makes the card unread for everyone else. */
