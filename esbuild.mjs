@@ -34,6 +34,21 @@ const builds = [
     sourcemap: true,
     logLevel: 'warning',
   },
+  // The MCP server on stdio on its own (the VS Code extension starts it with its Node runtime):
+  // one file like the extension's, better-sqlite3 loaded only when a workspace configures it.
+  {
+    entryPoints: ['server/mcp/stdio.ts'],
+    outfile: 'dist/mcp.js',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    logOverride: { 'require-resolve-not-external': 'silent' },
+    minify: !watch,
+    sourcemap: true,
+    logLevel: 'warning',
+  },
   // The board UI: one script and one stylesheet (no CDN, no inline code, so a strict
   // Content-Security-Policy holds), served at / by the server and loaded by the VS Code webview.
   {

@@ -12,6 +12,7 @@ import { ServerStartError, startServerChild, type ServerChild } from './serverPr
 import { prepareStorage, writeWorkspaceConfig, type BenchStorage } from './storage';
 import { runLiveScenario } from './live';
 import { runUiScenario } from './ui';
+import { mcpListBytesNote } from './mcpListBytes';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
 
@@ -113,6 +114,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);
     }
+    notes.push(await mcpListBytesNote(target.baseUrl));
     // Last: its drags move cards, which the scenarios above must not see.
     if (options.scenarios.includes('ui')) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { FolderAccess } from './auth/folderAccess';
 import { TokenStore } from './auth/tokenStore';
 import { registerCommands } from './commands/registerCommands';
+import { registerMcpServer } from './mcpRegistration';
 import type { ExtensionParts } from './parts';
 import { ApiServer } from './server/apiServer';
 import { ServerControl } from './server/serverControl';
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     statusBar,
     sidebar,
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
+    registerMcpServer(context, folders),
     { dispose: stopStatus },
     { dispose: stopFollowing },
     vscode.workspace.onDidChangeConfiguration((change) => {

@@ -1,4 +1,5 @@
 import { Dispatcher, type DispatchResponse } from '../api/dispatch';
+import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks, type RunningWebhooks } from '../live/webhooks';
 import { Workspace } from '../service/workspace';
 
@@ -42,12 +43,16 @@ export class LocalApiClient implements ApiClient {
     private readonly dispatcher: Dispatcher,
     private readonly webhooks: RunningWebhooks,
     private readonly token: string | undefined,
+    private readonly watcher: FileWatcher | null,
   ) {}
 
-  static async open(root: string, options: { token?: string } = {}): Promise<LocalApiClient> {
+  /** `watch`: follow edits made outside this process (a server, an editor, git), for long-lived hosts such as MCP. */
+  static async open(root: string, options: { token?: string; watch?: boolean } = {}): Promise<LocalApiClient> {
     const workspace = await Workspace.open({ root });
     const webhooks = await startWebhooks(workspace);
-    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token);
+    const watcher = options.watch ? new FileWatcher(workspace) : null;
+    await watcher?.start();
+    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token, watcher);
   }
 
   async call(call: ApiCall): Promise<ApiAnswer> {
@@ -56,6 +61,7 @@ export class LocalApiClient implements ApiClient {
   }
 
   async close(): Promise<void> {
+    await this.watcher?.close();
     await this.webhooks.stop();
     await this.workspace.close();
   }

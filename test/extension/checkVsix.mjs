@@ -46,6 +46,7 @@ const required = [
   'extension/readme.md',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
+  'extension/dist/mcp.js',
   'extension/dist/webview/main.js',
   'extension/dist/webview/main.css',
   'extension/dist/node_modules/swagger-ui-dist/package.json',
@@ -63,15 +64,20 @@ if (manifest.main !== './dist/extension.js') problems.push(`package.json main is
 if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
 
 // Every package the bundle still requires must come with the editor or Node, or be optional.
-const bundle = read(zip, entries.find((e) => e.name === 'extension/dist/extension.js')).toString('utf8');
+const bundle = ['extension/dist/extension.js', 'extension/dist/mcp.js']
+  .map((name) => entries.find((e) => e.name === name))
+  .filter(Boolean)
+  .map((entry) => read(zip, entry).toString('utf8'))
+  .join('\n');
 const optional = new Set([
   'vscode', // given by the editor
   'better-sqlite3', // native: loaded only when SQLite is configured, with a clear message when it cannot
   'bufferutil', 'utf-8-validate', // ws: optional speed-ups, required inside try/catch
   'cardinal', // mysql2: optional SQL highlighting, required inside try/catch
 ]);
-// ajv writes these into the source of standalone validators; compiled-in-memory ones never load them.
-const ajvCodegen = /^ajv\/dist\/runtime\//;
+// ajv (and ajv-formats, in the MCP SDK) write these into the source of standalone validators;
+// compiled-in-memory ones never load them.
+const ajvCodegen = /^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats$/;
 // `[require("x");]` is prose inside an AWS SDK error message, not a call.
 const required_ = new Set([...bundle.matchAll(/(?<!\[)\brequire\("([^"./][^"]*)"\)/g)].map((m) => m[1]));
 for (const name of required_) {
