@@ -1,0 +1,9 @@
+// dist/cli.js, the `kanban` command (esbuild adds the #!/usr/bin/env node line).
+import { run } from './run';
+
+void run(process.argv.slice(2)).then((code) => {
+  if (code < 0) return; // serve and mcp keep the process for as long as they run
+  process.exitCode = code;
+  // Let stdout drain (a pipe may still hold output), then end even if a handle stays open.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+});
