@@ -104,7 +104,10 @@ function plainParseError(message: string): string {
   const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(message);
   if (missing) return `${missing[1].replace(/^-\w, /, '')} needs a value`;
   const ambiguous = /Option '([^']+?)(?: <value>)?' argument is ambiguous/.exec(message);
-  if (ambiguous) return `${ambiguous[1].replace(/^-\w, /, '')}: a value starting with "-" must be written ${ambiguous[1].replace(/^-\w, /, '')}=<value>`;
+  if (ambiguous) {
+    const name = ambiguous[1].replace(/^-\w, /, '');
+    return `${name} needs a value (one that starts with "-" is written ${name}=<value>)`;
+  }
   const notBoolean = /Option '([^']+?)' does not take an argument/.exec(message);
   if (notBoolean) return `${notBoolean[1].replace(/^-\w, /, '')} takes no value`;
   return message.split('\n')[0];
