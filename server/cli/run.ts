@@ -123,7 +123,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
       return -1; // keeps running; the server ends the process itself
     }
     if (name === 'mcp') {
-      await runMcpCommand(argv.slice(at + 1));
+      await runMcpCommand(rest);
       return -1;
     }
     if (name === 'api') {
