@@ -144,6 +144,14 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
         expectCode(await kanban(['api', 'patch-task-move', 'from-json', '--status', 'done', '--position', 'top', '--url', server.url]), 2);
         const stale = expectCode(await kanban(['api', 'put-task', 'from-json', '--priority', 'high', '--if-match', '"stale"', '--url', server.url]), 1);
         assert.match(stale.stderr, /changed since you read it/);
+        // A file answer has the same shape whichever way it travelled.
+        const file = path.join(root, 'note.txt');
+        await fs.writeFile(file, 'attached\n');
+        expectCode(await kanban(['attach', 'from-json', file, '--url', server.url]), 0);
+        const download = ['api', 'get-task-attachment', 'from-json', 'note.txt', '--json'];
+        const viaServer = jsonOf(await kanban([...download, '--url', server.url]));
+        assert.equal(Buffer.from(viaServer.base64, 'base64').toString('utf8'), 'attached\n');
+        assert.deepEqual(jsonOf(await kanban([...download, '--dir', root])), viaServer);
       } finally {
         await server.running.close();
       }
