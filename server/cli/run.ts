@@ -1,5 +1,4 @@
 import { version } from '../../package.json';
-import { runMcpCommand } from '../mcp/command';
 import { firstPositional, GLOBAL_OPTIONS, helpFor, parseCommand, type Command, type Parsed } from './command';
 import { completionScript } from './completion';
 import { Context, type GlobalOptions } from './context';
@@ -7,7 +6,6 @@ import { everydayCommands } from './everyday';
 import { initCommand } from './init';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
-import { runServe, SERVE_USAGE } from './serve';
 import { CliError, UsageError } from './usage';
 
 export const VERSION: string = version;
@@ -69,7 +67,7 @@ function globalsOf(parsed: Parsed): GlobalOptions {
 
 function helpText(name: string | undefined): string | null {
   if (!name) return mainHelp();
-  if (name === 'serve') return SERVE_USAGE;
+  if (name === 'serve') return null;
   if (name === 'api') return apiHelp();
   const command = allCommands().find((c) => c.name === name);
   return command ? helpFor(command) : null;
@@ -111,6 +109,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     }
     if (name === 'help') {
       const topic = argv.slice(at + 1).filter((a) => !a.startsWith('-'));
+      if (topic[0] === 'serve') {
+        output.out((await import('./serve')).SERVE_USAGE);
+        return 0;
+      }
       const text = helpText(topic[0] === 'api' && topic[1] ? undefined : topic[0]);
       const op = topic[0] === 'api' && topic[1] ? operations().find((o) => o.name === topic[1]) : undefined;
       if (op) output.out(helpFor(op.command));
@@ -119,10 +121,13 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
       return 0;
     }
     if (name === 'serve') {
+      // Loaded only here: the HTTP server (Express, WebSockets) is not needed by other commands.
+      const { runServe } = await import('./serve');
       await runServe(rest, env);
       return -1; // keeps running; the server ends the process itself
     }
     if (name === 'mcp') {
+      const { runMcpCommand } = await import('../mcp/command');
       await runMcpCommand(rest);
       return -1;
     }

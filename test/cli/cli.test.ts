@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { allRoutes } from '../../server/api/routes';
@@ -101,6 +101,31 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
       assert.equal(run.stderr, '');
       server = await startTestServer({ root });
     });
+  });
+
+  it('when kanban serve runs, then it serves the folder, records itself while it runs, and removes the record on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--dir', root, '--port', '0'], { env: cleanEnv({ PORT: undefined, HOST: undefined }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      let stdout = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const ready = /board and API on (http:\/\/\S+) /.exec(stdout);
+          if (ready && stdout.includes('ready in')) resolve(ready[1]);
+        });
+        void exited.then((code) => reject(new Error(`kanban serve exited (${code}) before it was ready: ${stdout}`)));
+      });
+      const note = JSON.parse(await fs.readFile(path.join(root, '.kanban', '.state', 'server.json'), 'utf8'));
+      assert.deepEqual([note.pid, note.url], [child.pid, url]);
+      expectCode(await kanban(['add', 'Served', '--url', url]), 0);
+      assert.equal(jsonOf(await kanban(['list', '--json', '--url', url]))[0].title, 'Served');
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      assert.equal(await fs.stat(path.join(root, '.kanban', '.state', 'server.json')).then(() => true, () => false), false);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('when no folder is given, then the nearest folder above with .kanban.json is used', async () => {
