@@ -1,6 +1,6 @@
 // Builds every bundle: the standalone server, the VS Code extension and the board UI.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 
@@ -17,6 +17,24 @@ const builds = [
     packages: 'external',
     logLevel: 'warning',
   },
+  // The `kanban` command: one file holding everything, so it runs from an installed package and
+  // from the .vsix (with ELECTRON_RUN_AS_NODE=1), neither of which has these node_modules.
+  // better-sqlite3 is native and optional: required only when SQLite is configured.
+  {
+    entryPoints: ['server/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    banner: { js: '#!/usr/bin/env node' },
+    // docs.ts finds Swagger UI with require.resolve at run time (see the copy below).
+    logOverride: { 'require-resolve-not-external': 'silent' },
+    minify: !watch,
+    sourcemap: true,
+    logLevel: 'warning',
+  },
   // The VS Code extension: one file holding the service, so the .vsix needs no node_modules.
   // `vscode` is the editor's own module; better-sqlite3 is native and cannot load in VS Code's
   // runtime, so it stays out and is required only when a user configures SQLite.
@@ -29,21 +47,6 @@ const builds = [
     format: 'cjs',
     external: ['vscode', 'better-sqlite3'],
     // docs.ts finds Swagger UI with require.resolve at run time; the copy below makes that work.
-    logOverride: { 'require-resolve-not-external': 'silent' },
-    minify: !watch,
-    sourcemap: true,
-    logLevel: 'warning',
-  },
-  // The MCP server on stdio on its own (the VS Code extension starts it with its Node runtime):
-  // one file like the extension's, better-sqlite3 loaded only when a workspace configures it.
-  {
-    entryPoints: ['server/mcp/stdio.ts'],
-    outfile: 'dist/mcp.js',
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['better-sqlite3'],
     logOverride: { 'require-resolve-not-external': 'silent' },
     minify: !watch,
     sourcemap: true,
@@ -89,3 +92,5 @@ for (const options of builds) {
   if (watch) await (await esbuild.context(options)).watch();
   else await esbuild.build(options);
 }
+// npm makes a bin executable on install; this makes ./dist/cli.js runnable straight after a build.
+if (!watch) chmodSync('dist/cli.js', 0o755);

@@ -24,7 +24,7 @@ export const MCP_PROVIDER_ID = 'kanban.mcpServer';
 /**
  * Offers the board's MCP server (tools for every API operation) to the editor's agent mode, one per
  * folder with a board (else the first folder), so it works with no set-up. The server runs in a
- * child process on the editor's own Node (ELECTRON_RUN_AS_NODE) from the bundled dist/mcp.js.
+ * child process on the editor's own Node (ELECTRON_RUN_AS_NODE): `kanban mcp` from the bundled dist/cli.js.
  * In an editor without the API this does nothing.
  */
 export function registerMcpServer(context: vscode.ExtensionContext, folders: Folders): vscode.Disposable {
@@ -32,7 +32,7 @@ export function registerMcpServer(context: vscode.ExtensionContext, folders: Fol
   const Definition = api.McpStdioServerDefinition;
   const register = api.lm?.registerMcpServerDefinitionProvider;
   if (typeof register !== 'function' || typeof Definition !== 'function') return { dispose() {} };
-  const script = path.join(context.extensionPath, 'dist', 'mcp.js');
+  const script = path.join(context.extensionPath, 'dist', 'cli.js');
   const changed = new vscode.EventEmitter<void>();
   const version = (context as { extension?: { packageJSON?: { version?: string } } }).extension?.packageJSON?.version;
   const provider: McpServerDefinitionProvider = {
@@ -40,7 +40,7 @@ export function registerMcpServer(context: vscode.ExtensionContext, folders: Fol
     provideMcpServerDefinitions() {
       const withBoard = folders.all().filter((folder) => folders.hasKanban(folder));
       const served = withBoard.length ? withBoard : folders.all().slice(0, 1);
-      return served.map((folder) => new Definition(`Kanban (${folder.name})`, process.execPath, [script, '--dir', folders.rootOf(folder)], { ELECTRON_RUN_AS_NODE: '1' }, version));
+      return served.map((folder) => new Definition(`Kanban (${folder.name})`, process.execPath, [script, 'mcp', '--dir', folders.rootOf(folder)], { ELECTRON_RUN_AS_NODE: '1' }, version));
     },
   };
   const disposables = [

@@ -46,7 +46,10 @@ const required = [
   'extension/readme.md',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
-  'extension/dist/mcp.js',
+  // The `kanban` command (run with ELECTRON_RUN_AS_NODE=1, e.g. for `kanban mcp`).
+  'extension/dist/cli.js',
+  // The page the API server started from VS Code serves at /.
+  'extension/dist/webview/index.html',
   'extension/dist/webview/main.js',
   'extension/dist/webview/main.css',
   'extension/dist/node_modules/swagger-ui-dist/package.json',
@@ -63,12 +66,9 @@ const manifest = JSON.parse(read(zip, entries.find((e) => e.name === 'extension/
 if (manifest.main !== './dist/extension.js') problems.push(`package.json main is ${manifest.main}`);
 if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
 
-// Every package the bundle still requires must come with the editor or Node, or be optional.
-const bundle = ['extension/dist/extension.js', 'extension/dist/mcp.js']
-  .map((name) => entries.find((e) => e.name === name))
-  .filter(Boolean)
-  .map((entry) => read(zip, entry).toString('utf8'))
-  .join('\n');
+// Every package the bundles still require must come with the editor or Node, or be optional.
+const bundles = entries.filter((e) => e.name === 'extension/dist/extension.js' || e.name === 'extension/dist/cli.js');
+const bundle = bundles.map((entry) => read(zip, entry).toString('utf8')).join('\n');
 const optional = new Set([
   'vscode', // given by the editor
   'better-sqlite3', // native: loaded only when SQLite is configured, with a clear message when it cannot

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-const MCP_SCRIPT = path.join(__dirname, '..', '..', 'dist', 'mcp.js');
+const KANBAN_BIN = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 
 export interface McpSession {
   client: Client;
@@ -24,11 +24,11 @@ export function textOf(result: CallToolResult): string {
 
 /**
  * The command that starts the MCP server with these options: the one place that says how it is
- * spawned (today dist/mcp.js; later `kanban mcp`).
+ * spawned: `kanban mcp`, from the built bin.
  */
 export function mcpCommand(args: string[]): { command: string; args: string[] } {
-  if (!existsSync(MCP_SCRIPT)) throw new Error(`${MCP_SCRIPT} is missing: build it with "node esbuild.mjs"`);
-  return { command: process.execPath, args: [MCP_SCRIPT, ...args] };
+  if (!existsSync(KANBAN_BIN)) throw new Error(`${KANBAN_BIN} is missing: build it with "node esbuild.mjs"`);
+  return { command: process.execPath, args: [KANBAN_BIN, 'mcp', ...args] };
 }
 
 const cleanEnv = (env: Record<string, string>) => ({ ...(process.env as Record<string, string>), KANBAN_URL: '', KANBAN_TOKEN: '', KANBAN_WORKSPACE: '', ...env });

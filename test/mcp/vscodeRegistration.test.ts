@@ -24,7 +24,7 @@ describe('VS Code agent mode gets the MCP server', function () {
     assert.equal(definitions.length, 1, 'only the folder with a board');
     const [definition] = definitions;
     assert.equal(definition.command, process.execPath);
-    assert.deepEqual(definition.args, [path.join(repoRoot, 'dist', 'mcp.js'), '--dir', withBoard]);
+    assert.deepEqual(definition.args, [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--dir', withBoard]);
     assert.equal(definition.env.ELECTRON_RUN_AS_NODE, '1');
 
     // Start it exactly as the editor would, and ask it for the board's cards.
