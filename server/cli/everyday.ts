@@ -164,7 +164,8 @@ const listCommand: Command = {
       const lines: string[] = [];
       if (cards.length) lines.push(table(ctx.output, cards, cardColumns(ctx, await labelColors(ctx), fields)));
       const page = answer.page;
-      if (page) {
+      // "N of TOTAL" only when the list is cut: a whole list just says how many.
+      if (page && (page.nextCursor || page.total !== cards.length)) {
         lines.push(dim(ctx.output, `${cards.length} of ${page.total} card(s)${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}`));
       } else lines.push(dim(ctx.output, cards.length ? `${cards.length} card(s)` : 'no cards'));
       return lines.join('\n');

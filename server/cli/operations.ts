@@ -49,7 +49,7 @@ function describe(schema: JsonSchema, fallback: string): string {
 function buildFlags(route: RouteDef): Map<string, { spec: OptionSpec; source: FlagSource }> {
   const flags = new Map<string, { spec: OptionSpec; source: FlagSource }>();
   const add = (name: string, spec: OptionSpec, source: FlagSource) => {
-    if (name in GLOBAL_OPTIONS || flags.has(name)) return; // still reachable through --body
+    if (name in GLOBAL_OPTIONS || flags.has(name)) return; // still reachable through --data
     flags.set(name, { spec, source });
   };
   for (const param of route.query ?? []) {
@@ -76,7 +76,8 @@ function buildFlags(route: RouteDef): Map<string, { spec: OptionSpec; source: Fl
         add(name, { type: 'string', value: '<json>', description: `${describe(schema, property)} (JSON)${note}` }, { kind: 'body', property, schema });
       }
     }
-    add('body', { type: 'string', value: '<json|@file|->', description: 'the whole request body as JSON (from a file with @file, stdin with -); flags override its fields' }, { kind: 'body-json' });
+    // Named as curl's -d/--data: a body field may itself be called "body" (create a card).
+    add('data', { type: 'string', value: '<json|@file|->', description: 'the whole request body as JSON (from a file with @file, stdin with -); flags override its fields' }, { kind: 'body-json' });
   }
   if (route.version && route.method !== 'get') add('if-match', { type: 'string', value: '<etag>', description: 'change only if the resource still has this ETag (else 412)' }, { kind: 'if-match' });
   return flags;
@@ -106,7 +107,7 @@ async function readBodyArgument(value: string, help: string): Promise<unknown> {
     });
     return parseJson(text, value.slice(1), help);
   }
-  return parseJson(value, '--body', help);
+  return parseJson(value, '--data', help);
 }
 
 function bodyValue(raw: string, schema: JsonSchema, flagName: string, help: string): unknown {
@@ -155,8 +156,8 @@ function operationCommand(route: RouteDef, name: string): Operation {
       const query: Record<string, string | string[]> = {};
       let body: Record<string, unknown> | undefined;
       let ifMatch: string | undefined;
-      const bodyFlag = str(parsed, 'body');
-      if (route.body) body = bodyFlag !== undefined && flags.get('body')?.source.kind === 'body-json' ? (await readBodyArgument(bodyFlag, help)) as Record<string, unknown> : {};
+      const bodyFlag = str(parsed, 'data');
+      if (route.body) body = bodyFlag !== undefined && flags.get('data')?.source.kind === 'body-json' ? (await readBodyArgument(bodyFlag, help)) as Record<string, unknown> : {};
       for (const [flagName, { source }] of flags) {
         const value = parsed.values[flagName];
         if (value === undefined) continue;

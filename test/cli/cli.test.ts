@@ -160,9 +160,9 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
         assert.deepEqual(Object.keys(renamed), ['asap']);
         const workspace = jsonOf(await kanban(['api', 'get-workspace', '--json', '--url', server.url]));
         assert.deepEqual(workspace, (await server.api('GET', '/api/workspace')).body?.data);
-        // Booleans take --no-<flag>, integers are checked, whole bodies come from --body.
+        // Booleans take --no-<flag>, integers are checked, whole bodies come from --data.
         assert.equal(jsonOf(await kanban(['api', 'put-settings', '--no-show-labels', '--json', '--url', server.url])).showLabels, false);
-        const card = jsonOf(await kanban(['api', 'post-tasks', '--body', '{"content":"# From JSON\\n","priority":"low"}', '--labels', 'a,b', '--json', '--url', server.url]));
+        const card = jsonOf(await kanban(['api', 'post-tasks', '--data', '{"content":"# From JSON\\n","priority":"low"}', '--labels', 'a,b', '--json', '--url', server.url]));
         assert.deepEqual([card.title, card.priority, card.labels], ['From JSON', 'low', ['a', 'b']]);
         const moved = jsonOf(await kanban(['api', 'patch-task-move', 'from-json', '--status', 'done', '--position', '0', '--json', '--url', server.url]));
         assert.equal(moved.status, 'done');

@@ -57,6 +57,15 @@ for (const open of [inProcessMode, urlMode]) {
       assert.deepEqual(jsonOf(await k('list', '--json')), await restData(mode, '/api/tasks'));
     });
 
+    it('when list is paged with --limit, then it says how many of how many and the next --cursor gives the rest', async () => {
+      const first = expectCode(await k('list', '--limit', '1', '--sort', 'title'), 0).stdout.trimEnd().split('\n');
+      const summary = /^1 of 2 card\(s\); next page: --cursor (\S+)$/.exec(first[first.length - 1]);
+      assert.ok(summary, first.join('\n'));
+      assert.ok(first.some((line) => line.startsWith(fixId)), 'Fix login timeout sorts first by title');
+      const rest = jsonOf(await k('list', '--limit', '1', '--sort', 'title', '--cursor', summary[1], '--json'));
+      assert.deepEqual(rest.map((c: any) => c.id), [docsId]);
+    });
+
     it('when list is filtered with the route\'s flags, then the same cards as the REST query come back', async () => {
       const filtered = jsonOf(await k('list', '--priority', 'high', '--label', 'bug', '--meta', 'sprint=s12', '-q', 'login', '--json'));
       assert.deepEqual(filtered.map((c: any) => c.id), [fixId]);
