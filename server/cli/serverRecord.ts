@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../core/atomicFile';
 import { ensureStateDir } from '../storage/state/fileCardStateStore';
 
 /**
@@ -24,9 +25,7 @@ export async function writeServerRecord(root: string, url: string): Promise<Serv
   try {
     // Also keeps .kanban/.state/ out of git, as the card state does.
     await ensureStateDir(path.dirname(file));
-    const temp = `${file}.tmp-${process.pid}`;
-    await fs.writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
-    await fs.rename(temp, file);
+    await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
   } catch (error) {
     console.warn(`kanban: could not record the running server in ${file}: ${(error as Error).message}`);
   }
