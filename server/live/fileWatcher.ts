@@ -6,6 +6,7 @@ import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { settleChangedCardFile } from './cardFileChanges';
 import { applyExternalChangesNow, applyExternalConfigNow } from '../service/external';
 import type { Workspace } from '../service/workspace';
+import { log } from '../core/log';
 
 export interface FileWatcherOptions {
   /** Quiet time before a batch is applied; bursts (git checkout) become one batch. */
@@ -154,7 +155,7 @@ export class FileWatcher {
       this.timer = null;
       const batch = [...this.pending];
       this.pending.clear();
-      this.running = this.running.then(() => this.applyBatch(batch)).catch((error) => console.error('kanban: applying file changes failed:', error));
+      this.running = this.running.then(() => this.applyBatch(batch)).catch((error) => log.error('kanban: applying file changes failed:', error));
     }, wait);
   }
 
@@ -213,7 +214,7 @@ export class FileWatcher {
       if (exists) {
         // The last good version stays served until the file parses again.
         this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), result.invalid];
-        console.warn(`kanban: ${relative} no longer parses (${result.invalid.reason}); serving its last good version`);
+        log.warn(`kanban: ${relative} no longer parses (${result.invalid.reason}); serving its last good version`);
         this.scheduleRecheck(file);
         continue;
       }

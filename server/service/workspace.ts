@@ -18,6 +18,7 @@ import type { AuthHealth } from '../auth/gate';
 import { loadIdentityProvider } from '../auth/loadProvider';
 import { taskView } from './views';
 import { ReadCache } from './readCache';
+import { log } from '../core/log';
 
 export interface WorkspaceOptions {
   root: string;
@@ -105,7 +106,7 @@ export class Workspace {
     for (const card of cards) this.index.put(card);
     this.invalidFiles = invalid;
     this.recoveredFiles = [...this.recoveredFiles, ...recovered];
-    for (const file of invalid) console.warn(`kanban: skipped ${file.path}: ${file.reason}`);
+    for (const file of invalid) log.warn(`kanban: skipped ${file.path}: ${file.reason}`);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Card } from '../../core/model';
 import type { ExternalChange } from '../cardStore';
 import type { SqlDatabase } from './sqlDatabase';
+import { log } from '../../core/log';
 
 interface ChangeRow {
   seq: number;
@@ -103,10 +104,10 @@ export class ChangeFeed {
       this.recheck.clear();
       this.forgetOldReports();
       for (const [id, boardId] of touched) await this.report(id, boardId);
-      if (this.failing) console.warn(`kanban: ${this.label} change polling works again`);
+      if (this.failing) log.warn(`kanban: ${this.label} change polling works again`);
       this.failing = false;
     } catch (error) {
-      if (!this.failing) console.warn(`kanban: ${this.label} cannot poll for outside changes: ${(error as Error).message}`);
+      if (!this.failing) log.warn(`kanban: ${this.label} cannot poll for outside changes: ${(error as Error).message}`);
       this.failing = true;
     } finally {
       this.polling = false;
@@ -118,7 +119,7 @@ export class ChangeFeed {
     try {
       card = await this.readCard(id);
     } catch (error) {
-      console.warn(`kanban: ${this.label} skipped card ${id} changed by another process: ${(error as Error).message}`);
+      log.warn(`kanban: ${this.label} skipped card ${id} changed by another process: ${(error as Error).message}`);
       return;
     }
     const change: ExternalChange = card ? { kind: 'upsert', card } : { kind: 'remove', boardId, id };
@@ -127,7 +128,7 @@ export class ChangeFeed {
       try {
         listener(change);
       } catch (error) {
-        console.error(`kanban: a listener of ${this.label} changes failed`, error);
+        log.error(`kanban: a listener of ${this.label} changes failed`, error);
       }
     }
   }
