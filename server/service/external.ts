@@ -67,7 +67,8 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
     next = text === null ? defaultConfig() : parseConfig(text);
   } catch (error) {
     const reason = error instanceof ConfigError ? error.message : String(error);
-    ws.invalidFiles = [...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'), { path: '.kanban.json', reason }];
+    const line = error instanceof ConfigError ? error.line : undefined;
+    ws.invalidFiles = [...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'), { path: '.kanban.json', reason, ...(line ? { line } : {}) }];
     log.warn(`kanban: .kanban.json is invalid (${reason}); keeping the last good configuration`);
     return false;
   }

@@ -42,7 +42,11 @@ const workspaceSchema = fields({
   invalidFiles: {
     type: 'array',
     description: 'card files and .kanban.json versions that do not parse: skipped, reported here, left untouched',
-    items: fields({ path: text('path relative to the workspace'), reason: text('what is wrong') }),
+    items: {
+      ...fields({ path: text('path relative to the workspace'), reason: text('what is wrong') }),
+      // Only when the parser names a line, so not in `required`.
+      properties: { path: text('path relative to the workspace'), reason: text('what is wrong'), line: { type: 'integer', minimum: 1, description: 'the 1-based line the parser stopped at, when it says' } },
+    },
   },
   recoveredFiles: {
     type: 'array',
