@@ -17,9 +17,12 @@ export async function pickService(parts: ExtensionParts, purpose: string): Promi
   }
 }
 
-/** The board commands act on: the one Switch Board chose, if it still exists, else the default. */
+/**
+ * The board commands act on: the one the folder's board panel shows, else the one Switch Board
+ * chose last, if it still exists, else the default.
+ */
 export function currentBoardId(parts: ExtensionParts, { folder, service }: FolderService): string {
-  const chosen = parts.currentBoard.get(folder.key);
+  const chosen = parts.panels.shownBoard(folder) ?? parts.currentBoard.get(folder.key);
   const boards = service.workspace.config.boards;
   return chosen && boards.some((b) => b.id === chosen) ? chosen : service.workspace.defaultBoardId;
 }

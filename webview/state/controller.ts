@@ -1,5 +1,5 @@
 import { Api, ApiError } from '../api';
-import type { EventMessage } from '../protocol';
+import type { EventMessage, HostNoticeMessage } from '../protocol';
 import type { Transport } from '../transport';
 import { filterIsActive, type TaskFilter } from '../types';
 import { initialState, type AppState, type ThemeChoice, type Toast } from './appState';
@@ -51,6 +51,7 @@ export class BoardController {
    */
   start(): void {
     this.transport.onEvent((event) => this.receive(event));
+    this.transport.onHostNotice?.((notice) => this.hostNotice(notice));
     this.transport.connect({
       state: (connection) => this.store.set({ connection }),
       hello: (revision) => this.hello(revision),
@@ -59,6 +60,33 @@ export class BoardController {
       this.fallbackLoad = null;
       void this.load();
     }, HELLO_WAIT_MS);
+  }
+
+  /** What the VS Code host tells the page: palette commands, broken files, display preferences. */
+  private hostNotice(notice: HostNoticeMessage): void {
+    switch (notice.type) {
+      case 'showBoard':
+        this.switchBoard(notice.boardId);
+        return;
+      case 'openTask':
+        void this.openTask(notice.boardId, notice.taskId);
+        return;
+      case 'invalidFiles':
+        this.store.set({ invalidFiles: notice.files });
+        return;
+      case 'display':
+        this.store.set({ display: notice.display });
+        return;
+      case 'identity':
+        this.store.set({ identity: notice.name });
+        return;
+    }
+  }
+
+  /** Show the card's board, then the card's details (Search Cards in the palette). */
+  async openTask(boardId: string, taskId: string): Promise<void> {
+    if (boardId !== this.state.boardId || !this.state.loaded) await this.load(boardId);
+    if (this.state.boardId === boardId) this.store.set({ openTaskId: taskId, panel: null });
   }
 
   private hello(revision: number): void {
@@ -101,6 +129,9 @@ export class BoardController {
         ...(switching ? { openTaskId: null, quickAddStatus: null } : {}),
       });
       this.persist({ boardId });
+      this.transport.notifyHost?.({ type: 'boardShown', boardId });
+      // The VS Code host sends the broken files itself, as they change; a browser asks on each load.
+      if (this.transport.host === 'browser') void this.refreshInvalidFiles();
       if (filterIsActive(this.state.filter)) await this.runFilter();
     } catch (error) {
       if (generation !== this.loadGeneration) return;
@@ -153,6 +184,11 @@ export class BoardController {
     const tasks = await this.api.listTasks(boardId).catch(() => null);
     if (tasks && boardId === this.state.boardId) this.store.set(taskSetFrom(tasks));
     this.scheduleFilter(0);
+  }
+
+  async refreshInvalidFiles(): Promise<void> {
+    const workspace = await this.api.getWorkspace().catch(() => null);
+    if (workspace) this.store.set({ invalidFiles: workspace.invalidFiles });
   }
 
   async refreshLabels(): Promise<void> {
