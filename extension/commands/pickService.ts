@@ -27,14 +27,17 @@ export function currentBoardId(parts: ExtensionParts, { folder, service }: Folde
   return chosen && boards.some((b) => b.id === chosen) ? chosen : service.workspace.defaultBoardId;
 }
 
-/** Any error becomes a notification: a command must never throw into the extension host. */
-export function guarded<A extends unknown[]>(name: string, run: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
+/**
+ * Any error becomes a notification naming the command as the palette does (never its internal id):
+ * a command must never throw into the extension host.
+ */
+export function guarded<A extends unknown[]>(title: string, run: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await run(...args);
     } catch (error) {
       if (error instanceof ApiCallError && error.alreadyShown) return;
-      void vscode.window.showErrorMessage(`Kanban: ${name} failed: ${(error as Error).message}`);
+      void vscode.window.showErrorMessage(`Kanban: ${title} failed: ${(error as Error).message}`);
     }
   };
 }

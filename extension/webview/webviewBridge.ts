@@ -39,7 +39,8 @@ export class WebviewBridge implements vscode.Disposable {
     private readonly host: BridgeHost,
   ) {
     this.disposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)));
-    this.disposables.push(host.brokenFiles.onDidChange((key, files) => key === folder.key && this.post({ type: 'invalidFiles', files })));
+    // Before the handshake the page hears nothing; the handshake sends the list as it is then.
+    this.disposables.push(host.brokenFiles.onDidChange((key, files) => key === folder.key && this.ready && this.post({ type: 'invalidFiles', files })));
     this.disposables.push(host.onDisplayChange(() => this.post({ type: 'display', display: host.display(folder) })));
     this.disposables.push(access.tokens.onDidChange((key) => key === folder.key && void this.tokenChanged()));
     const stopListening = services.onDidReplace((replaced, next) => {
@@ -83,6 +84,8 @@ export class WebviewBridge implements vscode.Disposable {
   /** Also runs when the page reloads (a hidden sidebar comes back): each ready gets a new hello. */
   private async handshake(): Promise<void> {
     this.ready = false;
+    // Asked at once (git runs while the service opens), so the page gets it with hello.
+    const identity = this.host.identity(this.folder).catch(() => '');
     let service: KanbanService;
     try {
       service = await this.services.get(this.folder);
@@ -94,14 +97,14 @@ export class WebviewBridge implements vscode.Disposable {
       return;
     }
     this.openError = null;
-    const watch = await this.mayWatch(service);
+    const [watch, name] = await Promise.all([this.mayWatch(service), identity]);
     if (this.disposed) return;
     this.attach(service, watch);
     this.ready = true;
     this.post({ type: 'hello', revision: service.revision });
     this.post({ type: 'invalidFiles', files: this.host.brokenFiles.filesOf(this.folder.key) });
     this.post({ type: 'display', display: this.host.display(this.folder) });
-    void this.host.identity(this.folder).then((name) => name && this.post({ type: 'identity', name }));
+    if (name) this.post({ type: 'identity', name });
     for (const message of this.pendingCommands.splice(0)) this.post(message);
   }
 

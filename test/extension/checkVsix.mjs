@@ -48,6 +48,8 @@ const required = [
   'extension/dist/extension.js',
   'extension/dist/webview/main.js',
   'extension/dist/webview/main.css',
+  // The API server's root page is the board (staticUi serves dist/webview/index.html).
+  'extension/dist/webview/index.html',
   'extension/dist/node_modules/swagger-ui-dist/package.json',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui.css',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui-bundle.js',
