@@ -46,6 +46,8 @@ const required = [
   'extension/readme.md',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
+  // contributes.jsonValidation: completion and errors while editing .kanban.json by hand.
+  'extension/dist/kanban.schema.json',
   'extension/dist/webview/main.js',
   'extension/dist/webview/main.css',
   // The API server's root page is the board (staticUi serves dist/webview/index.html).

@@ -37,7 +37,8 @@ export class BoardController {
     this.api = new Api(transport);
     this.persisted = transport.loadState();
     const theme = (['light', 'dark'] as const).find((t) => t === this.persisted.theme) ?? 'auto';
-    this.store = new Store(initialState(theme));
+    // Inside VS Code the board looks native (the editor's background) until the host says otherwise.
+    this.store = new Store<AppState>({ ...initialState(theme), display: transport.host === 'vscode' ? { background: 'native', preset: 'aurora' } : null });
     this.auth = installAuthPrompt(this);
   }
 
