@@ -98,7 +98,7 @@ export class BrokenFiles implements vscode.Disposable {
     const key = path.join(root, file.path);
     if (this.announced.has(key)) return;
     this.announced.add(key);
-    const what = file.path === '.kanban.json' ? 'the board settings in .kanban.json' : `the card file ${file.path}`;
+    const what = file.path === '.kanban.json' ? '.kanban.json' : `the card file ${file.path}`;
     const keeps = file.path === '.kanban.json' ? 'the last good settings stay in effect' : 'the board keeps its last good version';
     const text = `Kanban: ${what} does not parse (${file.reason}); ${keeps} until the file is fixed. The service never rewrites a broken file.`;
     void Promise.resolve(vscode.window.showWarningMessage(text, OPEN, PROBLEMS)).then((choice) => {

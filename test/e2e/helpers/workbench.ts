@@ -28,6 +28,8 @@ export async function closeWorkbench(browser: Browser, page: Page): Promise<void
 export async function runFromPalette(page: Page, title: string): Promise<void> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
+    // A picker still closing would swallow F1 and then vanish under the typing.
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input[type="text"]');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
