@@ -45,8 +45,9 @@ export class BoardPanels implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(BOARD_VIEW_TYPE, this.title(folder), vscode.ViewColumn.Active, {
       ...boardWebviewOptions(this.context.extensionUri),
-      // The UI reloads from the service in well under a second, so a hidden panel needs no memory.
-      retainContextWhenHidden: false,
+      // A rebuilt page took 1.4-2 s to come back on a large board and lost the open card, the
+      // search and unsaved text in the drawer; a kept page is back at once, exactly as it was.
+      retainContextWhenHidden: true,
     });
     const bridge = this.adopt(panel, folder);
     if (command) bridge.command(command);

@@ -9,7 +9,7 @@ import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
 import { cardFileOf, frameWith, hexToRgb, quickInputRows, saveWhole, toast, twoBoardRepo } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
-import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
+import { boardFrame, cardIn, clickTabUntilShown, runFromPalette, screenshot, webviewShown } from './helpers/workbench';
 
 async function closeDrawer(board: Frame): Promise<void> {
   const drawer = board.locator('[data-testid="card-drawer"]');
@@ -188,6 +188,35 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     await runFromPalette(page, 'Kanban: Migrate Storage to Markdown');
     await toast(page, 'already stored as Markdown').waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation was asked');
+  });
+
+  it('when the user switches to another editor tab and back, then the search, the open card and the unsaved comment are still there at once, and a reload brings back the card and the search', async () => {
+    const page = session.page;
+    await board.locator('#search-input').fill('Roadmap');
+    await cardIn(board, 'Roadmap card').click();
+    const drawer = board.locator('[data-testid="card-drawer"][aria-label="Roadmap card"]');
+    await drawer.waitFor({ state: 'visible', timeout: 10_000 });
+    await drawer.locator('textarea[name="comment"]').fill('Half-written, not sent yet');
+
+    await runFromPalette(page, 'File: New Untitled Text File');
+    await page.locator('.tabs-container .tab.active', { hasText: 'Untitled' }).waitFor({ timeout: 10_000 });
+    await webviewShown(board, false);
+    const ms = await clickTabUntilShown(page, board, 'Kanban');
+    console.log(`      board back with its drawer ${ms} ms after the press on its tab`);
+    assert.equal(await drawer.locator('textarea[name="comment"]').inputValue(), 'Half-written, not sent yet');
+    assert.equal(await board.locator('#search-input').inputValue(), 'Roadmap');
+    await drawer.locator('textarea[name="comment"]').fill('');
+
+    // A reload of the page (as after a window reload) brings back the open card and the search.
+    await runFromPalette(page, 'Developer: Reload Webviews');
+    const before = board;
+    await waitUntil(async () => before.isDetached(), 'the old page to go');
+    board = await frameWith(page, '[data-testid="card-drawer"][aria-label="Roadmap card"]');
+    assert.equal(await board.locator('#search-input').inputValue(), 'Roadmap');
+    await board.locator('#search-input').fill('');
+    await closeDrawer(board);
+    await page.locator('.tabs-container .tab', { hasText: 'Untitled' }).click();
+    await runFromPalette(page, 'View: Close Editor');
   });
 
   it('when .kanban.json is edited by hand, then the editor completes its keys from the schema', async () => {

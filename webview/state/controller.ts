@@ -30,6 +30,7 @@ export class BoardController {
   private loadsInFlight = 0;
   private heldEvents: EventMessage[] = [];
   private persisted: Record<string, unknown>;
+  private restored = false;
   /** Hands the token the user typed into the prompt back to the transport. */
   readonly auth: { submit(token: string): void };
 
@@ -40,6 +41,32 @@ export class BoardController {
     // Inside VS Code the board looks native (the editor's background) until the host says otherwise.
     this.store = new Store<AppState>({ ...initialState(theme), display: transport.host === 'vscode' ? { background: 'native', preset: 'aurora' } : null });
     this.auth = installAuthPrompt(this);
+    // In VS Code the page is the editor tab's state; a browser tab starts from the board itself.
+    if (transport.host === 'vscode') this.keepViewAcrossReloads();
+    else this.restored = true;
+  }
+
+  /**
+   * The open card and the filter survive a reload of the page (a window reload, a restored panel):
+   * saved as they change, put back by the first load that finds them still valid.
+   */
+  private keepViewAcrossReloads(): void {
+    let last = { openTaskId: this.state.openTaskId, filter: this.state.filter };
+    this.store.subscribe(() => {
+      const state = this.store.get();
+      if (!state.loaded || (state.openTaskId === last.openTaskId && state.filter === last.filter)) return;
+      last = { openTaskId: state.openTaskId, filter: state.filter };
+      this.persist({ openTaskId: state.openTaskId, filter: state.filter });
+    });
+  }
+
+  /** After the first load: the card and filter shown before the page was reloaded, if still there. */
+  private restoreView(): void {
+    if (this.restored) return;
+    this.restored = true;
+    const { openTaskId, filter } = this.persisted as { openTaskId?: unknown; filter?: unknown };
+    if (filter && typeof filter === 'object') this.setFilter(filter as Partial<TaskFilter>);
+    if (typeof openTaskId === 'string' && this.state.tasks[openTaskId] && !this.state.openTaskId) this.store.set({ openTaskId });
   }
 
   get state(): AppState {
@@ -133,6 +160,7 @@ export class BoardController {
       this.transport.notifyHost?.({ type: 'boardShown', boardId });
       // The VS Code host sends the broken files itself, as they change; a browser asks on each load.
       if (this.transport.host === 'browser') void this.refreshInvalidFiles();
+      this.restoreView();
       if (filterIsActive(this.state.filter)) await this.runFilter();
     } catch (error) {
       if (generation !== this.loadGeneration) return;
