@@ -1,6 +1,6 @@
 // Builds every bundle: the standalone server, the VS Code extension and the board UI.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const watch = process.argv.includes('--watch');
@@ -16,6 +16,24 @@ const builds = [
     sourcemap: true,
     // Dependencies load from node_modules; optional native providers load only when configured.
     packages: 'external',
+    logLevel: 'warning',
+  },
+  // The `kanban` command: one file holding everything, so it runs from an installed package and
+  // from the .vsix (with ELECTRON_RUN_AS_NODE=1), neither of which has these node_modules.
+  // better-sqlite3 is native and optional: required only when SQLite is configured.
+  {
+    entryPoints: ['server/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    banner: { js: '#!/usr/bin/env node' },
+    // docs.ts finds Swagger UI with require.resolve at run time (see the copy below).
+    logOverride: { 'require-resolve-not-external': 'silent' },
+    minify: !watch,
+    sourcemap: true,
     logLevel: 'warning',
   },
   // The VS Code extension: one file holding the service, so the .vsix needs no node_modules.
@@ -81,3 +99,6 @@ for (const options of builds) {
 await esbuild.build({ entryPoints: ['server/config/configSchema.ts'], outfile: 'dist/.build/configSchema.cjs', bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
 const { kanbanConfigSchema } = createRequire(import.meta.url)('./dist/.build/configSchema.cjs');
 writeFileSync('dist/kanban.schema.json', `${JSON.stringify(kanbanConfigSchema(), null, 2)}\n`);
+
+// npm makes a bin executable on install; this makes ./dist/cli.js runnable straight after a build.
+if (!watch) chmodSync('dist/cli.js', 0o755);

@@ -6,12 +6,13 @@ import { generateCards } from './dataset';
 import { LIVE_SCENARIOS, parseOptions, USAGE, UsageError, type BenchOptions } from './options';
 import { monotonicUs, summariseFile, type TimeWindow } from './profileSummary';
 import { formatRun, writeResults, type RunResult } from './report';
-import { apiScenarios, runScenario, waitUntilIdle, type ScenarioResult } from './scenarios';
+import { apiScenarios, pageCursors, runScenario, waitUntilIdle, type ScenarioResult } from './scenarios';
 import { seedMarkdownFiles, seedThroughApi, seedThroughStore, type SeedMethod } from './seed';
 import { ServerStartError, startServerChild, type ServerChild } from './serverProcess';
 import { prepareStorage, writeWorkspaceConfig, type BenchStorage } from './storage';
 import { runLiveScenario } from './live';
 import { runUiScenario } from './ui';
+import { mcpListBytesNote } from './mcpListBytes';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
 
@@ -63,7 +64,8 @@ async function seed(root: string, storage: BenchStorage, count: number, options:
 }
 
 async function cardIdsOf(server: ServerChild, expected: number): Promise<string[]> {
-  const answer = await fetch(`${server.baseUrl}/api/tasks`);
+  // Ids only: at 100,000 cards the full list is about 70 MB.
+  const answer = await fetch(`${server.baseUrl}/api/tasks?fields=id`);
   const body = (await answer.json()) as { ok: boolean; data?: { id: string }[]; error?: string };
   if (!body.ok || !body.data) throw new Error(`GET /api/tasks failed: ${body.error}`);
   if (body.data.length !== expected) throw new Error(`the server lists ${body.data.length} cards, the bench seeded ${expected}`);
@@ -92,7 +94,8 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     const notes: string[] = [];
     const load = { connections: options.connections, durationSeconds: options.durationSeconds };
     const target = { baseUrl: server.baseUrl, cpuMs: server.cpuMs, idleProbePath: `/api/tasks/${encodeURIComponent(ids[0])}` };
-    for (const scenario of apiScenarios(ids).filter((s) => options.scenarios.includes(s.name))) {
+    const cursors = options.scenarios.includes('page-50') ? await pageCursors(server.baseUrl) : [''];
+    for (const scenario of apiScenarios(ids, cursors).filter((s) => options.scenarios.includes(s.name))) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);
       process.stdout.write(`  ${scenario.name} ... `);
       const startUs = monotonicUs();
@@ -111,6 +114,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);
     }
+    notes.push(await mcpListBytesNote(target.baseUrl));
     // Last: its drags move cards, which the scenarios above must not see.
     if (options.scenarios.includes('ui')) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);

@@ -41,7 +41,7 @@ export interface ScenarioResult {
   failure?: string;
 }
 
-export const READ_SCENARIOS = ['list', 'search-exact', 'search-fuzzy', 'get'] as const;
+export const READ_SCENARIOS = ['list', 'search-exact', 'search-fuzzy', 'get', 'page-50'] as const;
 export const WRITE_SCENARIOS = ['update', 'move', 'create'] as const;
 export const API_SCENARIOS = [...READ_SCENARIOS, ...WRITE_SCENARIOS];
 
@@ -63,8 +63,35 @@ function shuffled(ids: string[]): string[] {
   return out;
 }
 
-/** The API scenarios over a workspace whose cards have these ids. */
-export function apiScenarios(cardIds: string[]): Scenario[] {
+/** What a script or agent reads: one page of 50 cards with three fields. */
+const PAGE_QUERY = 'limit=50&fields=id,title,status';
+
+function isProjectedPage(data: unknown): string | null {
+  if (!Array.isArray(data) || data.length !== 50) return `expected a page of 50 cards, got ${Array.isArray(data) ? data.length : typeof data}`;
+  const keys = Object.keys(data[0]).join(',');
+  return keys === 'id,title,status' ? null : `expected the fields id,title,status, got ${keys}`;
+}
+
+/**
+ * Cursors spread over the whole list (one per 1,000 cards; a cursor does not depend on the page
+ * size), so page reads rotate through shallow and deep pages instead of repeating the first.
+ */
+export async function pageCursors(baseUrl: string): Promise<string[]> {
+  const cursors = [''];
+  let next: string | undefined = '/api/tasks?limit=1000&fields=id';
+  while (next) {
+    const answer: Response = await fetch(baseUrl + next);
+    await answer.arrayBuffer();
+    if (!answer.ok) throw new Error(`GET ${next} answered ${answer.status}`);
+    next = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1];
+    const cursor = next ? new URL(next, baseUrl).searchParams.get('cursor') : null;
+    if (cursor) cursors.push(cursor);
+  }
+  return cursors;
+}
+
+/** The API scenarios over a workspace whose cards have these ids (and pages that start at these cursors). */
+export function apiScenarios(cardIds: string[], cursors: string[] = ['']): Scenario[] {
   const ids = shuffled(cardIds);
   const idAt = (n: number) => encodeURIComponent(ids[n % ids.length]);
   const runTag = Date.now().toString(36);
@@ -73,6 +100,14 @@ export function apiScenarios(cardIds: string[]): Scenario[] {
     { name: 'search-exact', request: () => ({ method: 'GET', path: `/api/tasks?q=${SEARCH_WORD}` }), checkData: nonEmptyList },
     { name: 'search-fuzzy', request: () => ({ method: 'GET', path: `/api/tasks?q=${MISSPELLED_WORD}&fuzzy=true` }), checkData: nonEmptyList },
     { name: 'get', request: (n) => ({ method: 'GET', path: `/api/tasks/${idAt(n)}` }) },
+    {
+      name: 'page-50',
+      request: (n) => {
+        const cursor = cursors[n % cursors.length];
+        return { method: 'GET', path: `/api/tasks?${PAGE_QUERY}${cursor ? `&cursor=${cursor}` : ''}` };
+      },
+      checkData: isProjectedPage,
+    },
     {
       name: 'update',
       request: (n) => ({

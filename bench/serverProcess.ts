@@ -5,7 +5,8 @@ import { monotonicUs } from './profileSummary';
 
 const SERVER_SCRIPT = path.join(__dirname, '..', 'dist', 'server.js');
 const READY_LINE = /kanban: board and API on http:\/\/127\.0\.0\.1:(\d+)/;
-const START_TIMEOUT_MS = 60_000;
+/** Reading 100,000 card files on a busy 2-core machine can take minutes. */
+const START_TIMEOUT_MS = 300_000;
 
 /** The server could not start; `output` is what it printed, for the one-line message. */
 export class ServerStartError extends Error {

@@ -4,6 +4,7 @@ import { log as serviceLog, setLogSink } from '../server/core/log';
 import { FolderAccess } from './auth/folderAccess';
 import { TokenStore } from './auth/tokenStore';
 import { registerCommands } from './commands/registerCommands';
+import { registerMcpServer } from './mcpRegistration';
 import type { ExtensionParts } from './parts';
 import { ApiServer } from './server/apiServer';
 import { ServerControl } from './server/serverControl';
@@ -101,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     statusBar,
     sidebar,
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
+    registerMcpServer(context, folders),
     { dispose: stopStatus },
     { dispose: stopFollowing },
     vscode.workspace.onDidChangeConfiguration((change) => {

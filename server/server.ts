@@ -9,6 +9,7 @@ import { Workspace } from './service/workspace';
 import { applyExternalChanges } from './service/external';
 import { FileWatcher } from './live/fileWatcher';
 import { WsHub } from './live/wsHub';
+import { removeServerRecord, writeServerRecord } from './cli/serverRecord';
 
 export interface ServerOptions {
   root: string;
@@ -114,14 +115,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Only a server that did bind resumes pending deliveries, so a failed second start sends nothing.
   const webhooks = ownsWorkspace ? await startWebhooks(workspace) : null;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}`;
+  // The command line reads this to send its changes here instead of writing the files itself.
+  const record = await writeServerRecord(workspace.root, url);
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
     workspace,
     server,
     hub,
     watcher,
     async close() {
+      await removeServerRecord(workspace.root, record);
       stopFollowingStore?.();
       await watcher?.close();
       await hub.close();

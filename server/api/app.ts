@@ -12,6 +12,8 @@ import { allRoutes } from './routes';
 import { staticUi } from './staticUi';
 import { docsRouter } from './docs';
 import { mountedPaths } from './openapi';
+import { limitInBytes, multipartBody, uploadedFiles } from './multipart';
+import type { PageInfo } from '../core/listPaging';
 
 export interface AppOptions {
   /** Host names besides local ones that requests may address (the bound host, proxies). */
@@ -36,9 +38,11 @@ function handlerFor(ws: Workspace, route: RouteDef) {
         credential: bearerCredential(req.headers.authorization),
         ifMatch: req.headers['if-match'],
         auth: authorizedAs(res),
+        files: uploadedFiles(res),
       };
       const outcome = await executeRoute(ws, route, call);
       if ('raw' in outcome) return await outcome.raw.send(res);
+      if ('page' in outcome && outcome.page) setPageHeaders(req, res, outcome.page);
       if ('serialized' in outcome) return await sendSerialized(req, res, outcome.serialized);
       if (outcome.etag) res.set('ETag', outcome.etag);
       if (outcome.status === 204) res.status(204).end();
@@ -47,6 +51,18 @@ function handlerFor(ws: Workspace, route: RouteDef) {
       sendError(res, error);
     }
   };
+}
+
+/**
+ * A list's total in `X-Total-Count`, and its next page in `Link` as the URL just requested (its
+ * path, so a board-scoped list keeps its path) with the next cursor in place of the old one.
+ */
+function setPageHeaders(req: Request, res: Response, page: PageInfo): void {
+  res.set('X-Total-Count', String(page.total));
+  if (page.nextCursor === undefined) return;
+  const [pathname, query = ''] = req.originalUrl.split('?', 2);
+  const kept = query.split('&').filter((part) => part !== '' && part.split('=', 1)[0] !== 'cursor');
+  res.set('Link', `<${pathname}?${[...kept, `cursor=${encodeURIComponent(page.nextCursor)}`].join('&')}>; rel="next"`);
 }
 
 /** Below this, compressing costs more than sending. */
@@ -95,15 +111,19 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(hostGuard(options.allowedHosts ?? []));
-  app.use(cors());
+  // Pages of a list announce their total and the next page in headers a foreign page must be let read.
+  app.use(cors({ exposedHeaders: ['X-Total-Count', 'Link'] }));
   // After CORS, so a page that is refused can read why.
   app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
   const api = express.Router();
   for (const route of allRoutes) {
     const authorizeFirst = authorizeBeforeBody(ws, route);
+    const limit = route.bodyLimit ?? '1mb';
     // Parse any content type as JSON: `curl -d` sends form encoding by default.
-    const parseBody = express.json({ limit: route.bodyLimit ?? '1mb', type: () => true });
-    for (const path of mountedPaths(route)) api[route.method](expressPath(path), authorizeFirst, parseBody, handlerFor(ws, route));
+    const parseJson = express.json({ limit, type: () => true });
+    const jsonUnlessFiles = (req: Request, res: Response, next: NextFunction) => (uploadedFiles(res) ? next() : parseJson(req, res, next));
+    const parseBody = route.multipart ? [multipartBody(limitInBytes(limit)), jsonUnlessFiles] : [parseJson];
+    for (const path of mountedPaths(route)) api[route.method](expressPath(path), authorizeFirst, ...parseBody, handlerFor(ws, route));
   }
   api.use(docsRouter(allRoutes));
   api.use((req: Request, res: Response) => {

@@ -1,5 +1,6 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { Workspace } from '../service/workspace';
+import type { PageInfo } from '../core/listPaging';
 import { describeError } from './errors';
 import { executeRoute } from './execute';
 import { mountedPaths } from './openapi';
@@ -23,6 +24,8 @@ export interface DispatchResponse {
   body: { ok: true; data: unknown } | { ok: false; error: string } | null;
   /** As the HTTP `ETag` header, for routes that name one resource. */
   etag?: string;
+  /** For lists: how many cards match, and the cursor of the next page (HTTP: X-Total-Count and Link). */
+  page?: PageInfo;
 }
 
 interface CompiledRoute {
@@ -68,7 +71,7 @@ export class Dispatcher {
           if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };
           return { status: 200, body: { ok: true, data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') } } };
         }
-        if ('serialized' in outcome) return { status: 200, body: { ok: true, data: outcome.serialized.data() } };
+        if ('serialized' in outcome) return { status: 200, body: { ok: true, data: outcome.serialized.data() }, ...(outcome.page ? { page: outcome.page } : {}) };
         return { status: outcome.status, body: outcome.status === 204 ? null : { ok: true, data: outcome.data }, ...(outcome.etag ? { etag: outcome.etag } : {}) };
       }
       return { status: 404, body: { ok: false, error: `no API route ${request.method.toUpperCase()} ${pathname}` } };

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import * as path from 'node:path';
 import type { RouteDef } from './route';
 import { buildOpenApi } from './openapi';
+import { PRODUCT_NAME } from './openapiInfo';
 
 // Paths are relative to the page (/api/docs), so the page also works behind a proxy that serves the
 // server under a prefix, such as code-server's /proxy/<port>/ where VS Code's Open API Docs lands.
@@ -9,7 +10,7 @@ const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>Board Management Service API</title>
+<title>${PRODUCT_NAME} API</title>
 <link rel="stylesheet" href="docs/assets/swagger-ui.css">
 </head>
 <body>

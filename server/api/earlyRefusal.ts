@@ -19,10 +19,22 @@ export function sendErrorBeforeBody(res: Response, error: unknown): void {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (req.headers['transfer-encoding'] !== undefined || !(declared <= DRAIN_MAX_BYTES)) {
       res.set('Connection', 'close');
+      stopReading(req.socket);
       closeInStages(req.socket);
     }
   }
   sendError(res, error);
+}
+
+/**
+ * Read nothing more of a refused body: what the client still sends waits in the kernel's buffers
+ * (bounded by the TCP window) instead of passing through this process, so a refused upload costs
+ * no memory however fast it comes. Node resumes the socket to discard the body once the answer is
+ * sent; pausing again on every resume keeps it stopped. The client stops sending at the answer.
+ */
+function stopReading(socket: Socket): void {
+  socket.pause();
+  socket.on('resume', () => socket.pause());
 }
 
 /**

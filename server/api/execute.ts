@@ -7,6 +7,8 @@ import { checkIfMatch } from './versions';
 import { authorize, type RequestAuth } from '../auth/gate';
 import { currentIdentityProvider } from '../auth/currentProvider';
 import type { Credential } from '../auth/identity';
+import type { PageInfo } from '../core/listPaging';
+import type { UploadedFile } from '../service/attachments';
 
 /** One call of a route, however it arrived (HTTP or the webview bridge). */
 export interface RouteCall {
@@ -19,9 +21,15 @@ export interface RouteCall {
   ifMatch?: string;
   /** Who the caller is, when the host already decided it (HTTP does, before reading the body). */
   auth?: RequestAuth;
+  /** The files of a multipart/form-data body (routes with `multipart`), instead of a JSON body. */
+  files?: UploadedFile[];
 }
 
-export type RouteOutcome = { status: number; data: unknown; etag?: string } | { status: number; raw: RawResponse } | { status: number; serialized: SerializedAnswer };
+export type RouteOutcome =
+  | { status: number; data: unknown; etag?: string }
+  | { status: number; raw: RawResponse }
+  /** `page`: for a list, the total and the next cursor, which HTTP sends as headers. */
+  | { status: number; serialized: SerializedAnswer; page?: PageInfo };
 
 function resolveBoard(ws: Workspace, route: RouteDef, params: Record<string, string>): string {
   const boardId = params.boardId;
@@ -38,20 +46,21 @@ function resolveBoard(ws: Workspace, route: RouteDef, params: Record<string, str
 export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCall): Promise<RouteOutcome> {
   // Who is calling comes first: an unauthenticated caller learns nothing from validation messages.
   const auth = call.auth ?? (await authorize(currentIdentityProvider(ws), route, call.credential, ws.authHealth));
-  if (route.body) validateBody(route.body, call.body ?? {});
+  if (route.body && !(route.multipart && call.files)) validateBody(route.body, call.body ?? {});
   const ctx: RequestContext = {
     ws,
     params: call.params,
-    query: parseQuery(route.query, call.rawQuery),
+    query: parseQuery(route.query, call.rawQuery, route.metaQuery === true),
     metaQuery: route.metaQuery ? parseMetaQuery(call.rawQuery) : [],
     body: call.body ?? {},
+    files: route.multipart ? call.files : undefined,
     boardId: resolveBoard(ws, route, call.params),
     actor: auth.identity?.subject ?? 'anonymous',
     auth,
   };
   const result = await handleWithPrecondition(ws, route, ctx, call.ifMatch);
   if (result instanceof RawResponse) return { status: 200, raw: result };
-  if (result instanceof SerializedAnswer) return { status: 200, serialized: result };
+  if (result instanceof SerializedAnswer) return { status: 200, serialized: result, ...(result.page ? { page: result.page } : {}) };
   return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx) };
 }
 

@@ -1,4 +1,7 @@
 import type { JsonSchema, RouteDef } from './route';
+import { requiredRole } from '../auth/roles';
+import { BEARER_SCHEME, TAG_DESCRIPTIONS, documentInfo } from './openapiInfo';
+import { componentNameOf } from './schemaParts';
 
 /** Mounted paths of a route: the path itself and, for twins, the board-scoped form. */
 export function mountedPaths(route: RouteDef): string[] {
@@ -13,7 +16,7 @@ const envelopeError: JsonSchema = {
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'validation error or rejected operation',
-  401: 'authentication required',
+  401: 'authentication required (only when auth is on): no credential, an unknown one, or the identity provider is unavailable',
   403: 'forbidden for this role, a refused Host header, or a write from a web page of a foreign Origin (see --allow-origin)',
   404: 'board, task, comment, attachment, action or webhook not found',
   409: 'the file on disk changed since the service read it, or does not parse: nothing was written; the message names the file (and the line)',
@@ -24,11 +27,72 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 /**
- * Answers every write can give, whatever the route: a foreign browser Origin is refused (403) and
- * a full disk is 507. Listed here once so a new route cannot forget them.
+ * Answers a route gives whatever it does, listed here once so a new route cannot forget them: a
+ * write from a foreign browser Origin is refused (403) and a full disk is 507; with auth on, a
+ * route that is not public needs a credential (401) and a role (403); an unknown board is 404.
  */
-function impliedErrors(route: RouteDef): number[] {
-  return route.method === 'get' ? [] : [403, 507];
+function impliedErrors(route: RouteDef, path: string): number[] {
+  const errors = route.method === 'get' ? [] : [403, 507];
+  if (requiredRole(route) !== 'public') errors.push(401, 403);
+  if (path.includes('{boardId}') && route.unknownBoardStatus !== 400) errors.push(404);
+  return errors;
+}
+
+/** `security` of an operation: public routes need nothing, every other one the bearer token once auth is on. */
+function securityOf(route: RouteDef) {
+  const role = requiredRole(route);
+  return role === 'public'
+    ? { security: [], description: 'Public: answers without a credential, even when auth is on.' }
+    : { security: [{ bearerAuth: [] }], description: `Needs the ${role} role when auth is on.` };
+}
+
+/**
+ * A route's response schema as the document shows it: every schema named in schemaParts becomes
+ * a `components.schemas` entry (added on first use) and a `$ref` to it.
+ */
+function withRefs(schema: unknown, components: Record<string, unknown>, isComponentRoot = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => withRefs(item, components));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const name = componentNameOf(schema);
+  if (name && !isComponentRoot) {
+    if (!(name in components)) {
+      components[name] = {}; // claimed first, so a schema that contains itself ends
+      components[name] = withRefs(schema, components, true);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withRefs(value, components)]));
+}
+
+const ETAG_HEADER = { description: 'version of the resource; send it as If-Match to change only this version', schema: { type: 'string' } };
+const PAGING_HEADERS = {
+  Link: { description: 'the next page, as <url>; rel="next"; absent on the last page', schema: { type: 'string' } },
+  'X-Total-Count': { description: 'number of items that match, over all pages', schema: { type: 'integer', minimum: 0 } },
+};
+
+function successHeaders(route: RouteDef) {
+  const headers = {
+    ...(route.version ? { ETag: ETAG_HEADER } : {}),
+    ...(route.query?.some((q) => q.name === 'limit') ? PAGING_HEADERS : {}),
+  };
+  return Object.keys(headers).length ? { headers } : {};
+}
+
+function successResponse(route: RouteDef, components: Record<string, unknown>) {
+  const success = route.success ?? 200;
+  if (success === 204) return { description: 'done; no body' };
+  if (route.returns === 'the file bytes') return { description: 'the file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+  const data = route.response ? withRefs(route.response, components) : {};
+  return {
+    description: route.returns ?? route.summary,
+    ...successHeaders(route),
+    content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true }, data }, required: ['ok', 'data'] } } },
+  };
+}
+
+/** Stable camelCase id from the method and path: `getTasksById`, `postBoardsByBoardIdTasksByIdTransfer`. */
+export function operationIdOf(route: RouteDef, path: string): string {
+  return `${route.method}${path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
 }
 
 /** A body may be left out exactly when it has no required field: the server then reads it as `{}`. */
@@ -36,7 +100,7 @@ function bodyIsRequired(schema: JsonSchema): boolean {
   return Array.isArray(schema.required) && schema.required.length > 0;
 }
 
-function operationFor(route: RouteDef, path: string) {
+function operationFor(route: RouteDef, path: string, components: Record<string, unknown>) {
   const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',
@@ -57,55 +121,53 @@ function operationFor(route: RouteDef, path: string) {
   if (route.version && route.method !== 'get') {
     queryParams.push({ name: 'If-Match', in: 'header', required: false, description: 'the ETag of your last read; the change applies only while it is current (else 412)', schema: { type: 'string' } });
   }
-  const success = route.success ?? 200;
-  const responses: Record<string, unknown> = {};
-  responses[String(success)] =
-    success === 204
-      ? { description: 'done; no body' }
-      : route.returns === 'the file bytes'
-        ? { description: 'the file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }
-        : {
-            description: route.returns ?? route.summary,
-            content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true }, data: route.response ?? {} }, required: ['ok', 'data'] } } },
-          };
-  const errors = [400, ...(route.body ? [413] : []), ...(route.errors ?? []), ...impliedErrors(route)];
-  for (const status of new Set(errors)) {
+  const responses: Record<string, unknown> = { [String(route.success ?? 200)]: successResponse(route, components) };
+  const errors = [400, ...(route.body ? [413] : []), ...(route.errors ?? []), ...impliedErrors(route, path)];
+  for (const status of [...new Set(errors)].sort((a, b) => a - b)) {
     responses[String(status)] = { description: ERROR_TEXT[status] ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
+  const { security, description } = securityOf(route);
   return {
     summary: route.summary,
+    description,
     tags: [route.tag],
-    operationId: `${route.method}${path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    operationId: operationIdOf(route, path),
+    security,
     parameters: [...pathParams, ...queryParams],
-    ...(route.body ? { requestBody: { required: bodyIsRequired(route.body), content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.body ? { requestBody: { required: bodyIsRequired(route.body), content: requestContent(route) } } : {}),
     responses,
   };
 }
 
+/** JSON always; routes that take files also take them as multipart/form-data file parts. */
+function requestContent(route: RouteDef): Record<string, unknown> {
+  const json = { 'application/json': { schema: route.body } };
+  if (!route.multipart) return json;
+  const fileParts = {
+    type: 'object',
+    description: 'One or more file parts (any field name); the file name comes from each part, as `curl -F file=@notes.txt` sends it.',
+    additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
+  };
+  return { ...json, 'multipart/form-data': { schema: fileParts } };
+}
+
 /** The OpenAPI 3.1 document, generated from the same table that mounts and validates the routes. */
 export function buildOpenApi(routes: RouteDef[]) {
+  const schemas: Record<string, unknown> = { Error: envelopeError };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     for (const path of mountedPaths(route)) {
       paths[path] ??= {};
-      paths[path][route.method] = operationFor(route, path);
+      paths[path][route.method] = operationFor(route, path, schemas);
     }
   }
+  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? '' }));
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Board Management Service',
-      version: '1.0.0',
-      description:
-        'Kanban boards kept as Markdown files in a repository. Every JSON answer is an envelope: {ok:true, data} or {ok:false, error}. ' +
-        'Unscoped /tasks and /columns routes act on the default board; each has a /boards/{boardId}/... twin. ' +
-        'Concurrency: GET of a task, board, settings or labels answers an ETag; send it back as If-Match on PUT/PATCH/DELETE and a change made meanwhile gives 412 instead of being overwritten. ' +
-        'A write to a card file or .kanban.json that changed on disk since the service read it (or no longer parses) is refused with 409 naming the file; the service adopts the file as it is. ' +
-        "Writes carrying a browser Origin other than the server's own, a VS Code webview or one allowed (--allow-origin, .kanban.json server.allowedOrigins) are refused with 403. " +
-        'Live updates: WebSocket at /ws ({type:"hello", revision} then {type:"event", event, boardId, data, revision} per change).',
-    },
-    servers: [{ url: '/api' }],
+    info: documentInfo(routes),
+    servers: [{ url: '/api', description: 'this server' }],
+    tags,
     paths,
-    components: { schemas: { Error: envelopeError } },
+    components: { schemas, securitySchemes: { bearerAuth: BEARER_SCHEME } },
   };
 }

@@ -1,4 +1,6 @@
 import type { Workspace } from '../service/workspace';
+import type { PageInfo } from '../core/listPaging';
+import type { UploadedFile } from '../service/attachments';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -10,6 +12,9 @@ export interface QueryParam {
   description: string;
   required?: boolean;
   enum?: readonly string[];
+  /** Bounds of an integer parameter. */
+  minimum?: number;
+  maximum?: number;
 }
 
 export interface RequestContext {
@@ -19,6 +24,8 @@ export interface RequestContext {
   /** Repeated `meta.<field>` query parameters, for routes that accept them. */
   metaQuery: { field: string; value: string }[];
   body: any;
+  /** Files of a multipart/form-data body, for routes with `multipart` (the body is then `{}`). */
+  files?: UploadedFile[];
   /** Whether auth is on, what the request carried and who it is. */
   auth: import('../auth/gate').RequestAuth;
   /** The board the route acts on: `{boardId}` when the path has it, else the default board. */
@@ -47,6 +54,8 @@ export class SerializedAnswer {
     readonly data: () => unknown,
     /** The body gzip-compressed, for clients that accept it. */
     readonly gzipped?: () => Promise<Buffer>,
+    /** For a list: how many cards match and where the next page starts (headers over HTTP). */
+    readonly page?: PageInfo,
   ) {}
 }
 
@@ -72,6 +81,8 @@ export interface RouteDef {
   unknownBoardStatus?: 400 | 404;
   /** Largest accepted body (default 1mb). */
   bodyLimit?: string;
+  /** Also accept the body as multipart/form-data file parts (`curl -F file=@x`), streamed into `files`. */
+  multipart?: boolean;
   /** Role needed when auth is on (default: see auth/roles.ts). */
   role?: import('../auth/identity').Role | 'public';
   /**

@@ -66,7 +66,20 @@ const taskFields: Record<string, JsonSchema> = {
   actions: { oneOf: [stringList, stringMap] },
 };
 
-export const taskCreateSchema = object(taskFields, ['content']);
+/**
+ * A new card's text is either `content` (Markdown whose first # heading is the title) or `title`
+ * with an optional `body`, stored as `# <title>\n\n<body>`; never both. That rule is checked by
+ * createTask, not here: as an `anyOf`, ajv would report it before an unknown field, which is the
+ * more useful thing to name.
+ */
+export const taskCreateSchema: JsonSchema = {
+  ...object({
+    ...taskFields,
+    title: str('the title, one line: instead of content, stored as "# <title>", then body under it'),
+    body: str('Markdown under the title (only with title)'),
+  }),
+  description: 'content (Markdown starting with a # heading), or title with an optional body; not both',
+};
 export const taskUpdateSchema = object(taskFields);
 
 export const moveSchema = object(

@@ -67,8 +67,24 @@ export function validateBody(schema: JsonSchema, body: unknown): void {
 const TRUE_WORDS = new Set(['true', '1', 'yes', '']);
 const FALSE_WORDS = new Set(['false', '0', 'no']);
 
-/** Parse the declared query parameters; anything undeclared is ignored. */
-export function parseQuery(params: QueryParam[] | undefined, raw: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A parameter the route does not know is refused rather than ignored: a misspelt filter would
+ * otherwise answer the whole list as if it had matched.
+ */
+function refuseUnknown(params: QueryParam[], raw: Record<string, unknown>, acceptsMeta: boolean): void {
+  const known = new Set(params.map((p) => p.name));
+  for (const name of Object.keys(raw)) {
+    if (known.has(name) || (acceptsMeta && name.startsWith('meta.'))) continue;
+    const accepted = [...known, ...(acceptsMeta ? ['meta.<field>'] : [])];
+    const shown = name.length > 60 ? `${name.slice(0, 60)}...` : name;
+    const list = accepted.length ? `: ${accepted.join(', ')}` : ' none';
+    throw new ValidationError(`unknown query parameter ${JSON.stringify(shown)}; this route accepts${list}`);
+  }
+}
+
+/** Parse the declared query parameters (and `meta.<field>` ones when `acceptsMeta`); any other is a 400. */
+export function parseQuery(params: QueryParam[] | undefined, raw: Record<string, unknown>, acceptsMeta = false): Record<string, unknown> {
+  refuseUnknown(params ?? [], raw, acceptsMeta);
   const out: Record<string, unknown> = {};
   for (const param of params ?? []) {
     const value = raw[param.name];
@@ -82,8 +98,13 @@ export function parseQuery(params: QueryParam[] | undefined, raw: Record<string,
       if (!TRUE_WORDS.has(word) && !FALSE_WORDS.has(word)) throw new ValidationError(`query parameter "${param.name}" must be true or false`);
       out[param.name] = TRUE_WORDS.has(word);
     } else if (param.type === 'integer') {
-      if (!/^\d+$/.test(value)) throw new ValidationError(`query parameter "${param.name}" must be a whole number`);
-      out[param.name] = Number(value);
+      const n = Number(value);
+      const inRange = (param.minimum === undefined || n >= param.minimum) && (param.maximum === undefined || n <= param.maximum);
+      if (!/^\d+$/.test(value) || !inRange) {
+        const range = param.minimum !== undefined && param.maximum !== undefined ? ` from ${param.minimum} to ${param.maximum}` : '';
+        throw new ValidationError(`query parameter "${param.name}" must be a whole number${range}`);
+      }
+      out[param.name] = n;
     } else {
       if (param.enum && !param.enum.includes(value)) throw new ValidationError(`query parameter "${param.name}" must be one of ${param.enum.join(', ')}`);
       out[param.name] = value;

@@ -1,4 +1,5 @@
 import { Dispatcher, type DispatchResponse } from '../api/dispatch';
+import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks, type RunningWebhooks } from '../live/webhooks';
 import { Workspace } from '../service/workspace';
 
@@ -42,12 +43,20 @@ export class LocalApiClient implements ApiClient {
     private readonly dispatcher: Dispatcher,
     private readonly webhooks: RunningWebhooks,
     private readonly token: string | undefined,
+    private readonly watcher: FileWatcher | null,
   ) {}
 
-  static async open(root: string, options: { token?: string } = {}): Promise<LocalApiClient> {
+  /**
+   * `watch`: follow edits made outside this process (a server, an editor, git), for long-lived
+   * hosts such as MCP. `webhooks: false` when another process (a running server) already delivers
+   * this folder's webhooks.
+   */
+  static async open(root: string, options: { token?: string; watch?: boolean; webhooks?: boolean } = {}): Promise<LocalApiClient> {
     const workspace = await Workspace.open({ root });
-    const webhooks = await startWebhooks(workspace);
-    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token);
+    const webhooks = options.webhooks === false ? { stop: async () => undefined } : await startWebhooks(workspace);
+    const watcher = options.watch ? new FileWatcher(workspace) : null;
+    await watcher?.start();
+    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token, watcher);
   }
 
   async call(call: ApiCall): Promise<ApiAnswer> {
@@ -56,6 +65,7 @@ export class LocalApiClient implements ApiClient {
   }
 
   async close(): Promise<void> {
+    await this.watcher?.close();
     await this.webhooks.stop();
     await this.workspace.close();
   }
@@ -80,6 +90,13 @@ export class HttpApiClient implements ApiClient {
       response = await fetch(`${this.target}/api${call.path}`, { method: call.method.toUpperCase(), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
     } catch (error) {
       throw new Error(`cannot reach the server at ${this.target}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (response.ok && contentType && !/json/i.test(contentType)) {
+      // A file (attachment download): the same shape the in-process dispatcher gives.
+      const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(response.headers.get('content-disposition') ?? '')?.[1];
+      const data = Buffer.from(await response.arrayBuffer());
+      return { status: response.status, body: { ok: true, data: { name: decodeURIComponent(name ?? call.path.split('?')[0].split('/').pop() ?? ''), contentType, base64: data.toString('base64') } } };
     }
     const text = await response.text();
     let body: ApiAnswer['body'] = null;

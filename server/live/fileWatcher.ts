@@ -1,12 +1,16 @@
 import { promises as fs, statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { isTempFile } from '../core/atomicFile';
+import { mapWithLimit } from '../core/concurrency';
 import type { ExternalChange } from '../storage/cardStore';
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { settleChangedCardFile } from './cardFileChanges';
 import { applyExternalChangesNow, applyExternalConfigNow } from '../service/external';
 import type { Workspace } from '../service/workspace';
 import { log } from '../core/log';
+
+/** Card files read at once when a batch of changes arrives. */
+const READ_CONCURRENCY = 16;
 
 export interface FileWatcherOptions {
   /** Quiet time before a batch is applied; bursts (git checkout) become one batch. */
@@ -196,17 +200,25 @@ export class FileWatcher {
   private async readChanges(store: MarkdownCardStore, files: string[]): Promise<ExternalChange[]> {
     const upserts: ExternalChange[] = [];
     const removals: ExternalChange[] = [];
-    const queue = [...files];
+    // Read in parallel (a checkout changes hundreds of files), then applied one by one in order.
+    const cardFiles = files.filter((file) => store.locate(file));
+    const reads = await mapWithLimit(cardFiles, READ_CONCURRENCY, (file) => store.readCardFile(file));
+    const prefetched = new Map(cardFiles.map((file, i) => [file, reads[i]]));
+    const queue = [...cardFiles];
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       const location = store.locate(file);
       if (!location) continue;
-      if (await this.isOwnEcho(store, file)) continue;
+      const result = prefetched.get(file) ?? (await store.readCardFile(file));
+      prefetched.delete(file);
+      if (this.isOwnEcho(store, file, 'text' in result ? result.text : null)) continue;
       const relative = store.filePathOf(location);
-      const result = await store.readCardFile(file);
       if ('card' in result) {
         this.rechecking.delete(file);
         this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
         const card = await settleChangedCardFile(store, file, result);
+        // Settling may have moved the file into its status folder: a read of that path made
+        // before the move is stale.
+        if (card) prefetched.delete(store.absolutePath(card));
         if (card) upserts.push({ kind: 'upsert', card });
         continue;
       }
@@ -242,10 +254,9 @@ export class FileWatcher {
    * written: nothing to apply, and no need to parse (an API write used to cost a second YAML parse
    * and two serializations here).
    */
-  private async isOwnEcho(store: MarkdownCardStore, file: string): Promise<boolean> {
+  private isOwnEcho(store: MarkdownCardStore, file: string, text: string | null): boolean {
     const own = store.ownWrites.get(file);
     if (!own || !own.card || this.ws.index.findById(own.card.id) !== own.card) return false;
-    const text = await fs.readFile(file, 'utf8').catch(() => null);
     if (text !== own.text) return false;
     store.ownWrites.delete(file);
     this.rechecking.delete(file);

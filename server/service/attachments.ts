@@ -52,7 +52,26 @@ export function decodeBase64(data: string, name: string): Buffer {
   return bytes;
 }
 
+/** A file of an upload as bytes: decoded from base64 JSON, or read from a multipart part. */
+export interface UploadedFile {
+  name: string;
+  bytes: Buffer;
+  contentType?: string;
+}
+
+/** Upload files sent as base64 in JSON. */
 export async function uploadAttachments(ws: Workspace, boardId: string, idish: string, files: UploadFile[], actor: string) {
+  return storeAttachments(ws, boardId, idish, files, (file) => decodeBase64(file.data, file.name), actor);
+}
+
+/** Upload files already read as bytes (a multipart/form-data body). */
+export async function uploadFiles(ws: Workspace, boardId: string, idish: string, files: UploadedFile[], actor: string) {
+  return storeAttachments(ws, boardId, idish, files, (file) => file.bytes, actor);
+}
+
+async function storeAttachments<F extends { name: string; contentType?: string }>(
+  ws: Workspace, boardId: string, idish: string, files: F[], bytesOf: (file: F) => Buffer, actor: string,
+) {
   return ws.mutate(async () => {
     const previous = resolveCard(ws, boardId, idish);
     if (files.length === 0) throw new ValidationError('files must hold at least one file');
@@ -62,7 +81,7 @@ export async function uploadAttachments(ws: Workspace, boardId: string, idish: s
       checkAttachmentName(file.name);
       if (seen.has(file.name)) throw new ValidationError(`"${file.name}" appears twice in files`);
       seen.add(file.name);
-      return { name: file.name, bytes: decodeBase64(file.data, file.name), contentType: checkContentType(file.contentType, file.name) };
+      return { name: file.name, bytes: bytesOf(file), contentType: checkContentType(file.contentType, file.name) };
     });
     const names = decoded.map((f) => f.name);
     // Payloads this upload replaces are kept aside, so a failure half-way can put them back.

@@ -1,10 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { gzip, constants as zlib } from 'node:zlib';
+import type { PageInfo } from '../core/listPaging';
 import type { Workspace } from './workspace';
 
-/** A serialized success answer and the ETag that names exactly these bytes. */
-export interface CachedAnswer {
+/** A serialized success answer, and for a list, what it tells about its page. */
+export interface BuiltAnswer {
   body: Buffer;
+  page?: PageInfo;
+}
+
+/** A serialized success answer and the ETag that names exactly these bytes. */
+export interface CachedAnswer extends BuiltAnswer {
   etag: string;
   /** The body gzip-compressed, made once per kept answer (on the thread pool) and then reused. */
   gzipped(): Promise<Buffer>;
@@ -38,6 +44,11 @@ function generationOf(value: object): number {
   return generation;
 }
 
+/** Changes whenever the cards, the config or the card store change (not card state): what a list selects from. */
+export function selectionStamp(ws: Workspace): string {
+  return `${ws.index.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
+}
+
 /**
  * Serialized answers of repeated reads (GET /tasks with the same board, actor and query), valid
  * while nothing they depend on changed. Rather than every mutation path remembering to drop it,
@@ -56,8 +67,16 @@ export class ReadCache {
     return `${ws.index.version}.${ws.cardStates.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
   }
 
+  /**
+   * The ETag an answer for `key` has now, for answers cheap enough to build on every read (a page
+   * of a list): keeping them would only push the large ones out.
+   */
+  etagFor(ws: Workspace, key: string): string {
+    return `"${this.run}-${this.stampOf(ws)}-${keyHash(key)}"`;
+  }
+
   /** The kept answer for `key`, or a fresh one made by `build` (and kept). */
-  answer(ws: Workspace, key: string, build: () => Buffer): CachedAnswer {
+  answer(ws: Workspace, key: string, build: () => BuiltAnswer): CachedAnswer {
     const stamp = this.stampOf(ws);
     const held = this.entries.get(key);
     if (held && held.stamp === stamp) {
@@ -67,8 +86,8 @@ export class ReadCache {
       return held;
     }
     if (held) this.drop(key, held);
-    const body = build();
-    const entry: Entry = { body, stamp, etag: `"${this.run}-${stamp}-${keyHash(key)}"`, gzipped: gzipOnce(body) };
+    const { body, page } = build();
+    const entry: Entry = { body, page, stamp, etag: this.etagFor(ws, key), gzipped: gzipOnce(body) };
     this.entries.set(key, entry);
     this.bytes += body.length;
     this.evict(stamp);

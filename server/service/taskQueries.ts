@@ -4,6 +4,7 @@ import { isFullCardId } from '../core/ids';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
+import type { BuiltAnswer } from './readCache';
 
 /**
  * Find a card on a board by exact id, else unique prefix, else unique substring. A whole id
@@ -40,11 +41,24 @@ export interface TaskQuery {
 }
 
 /** Board columns in order, then statuses that only exist in files (hand-made folders), then deleted. */
-function statusOrder(ws: Workspace, boardId: string, includeDeleted: boolean): string[] {
+export function statusOrder(ws: Workspace, boardId: string, includeDeleted: boolean): string[] {
   const columns = ws.board(boardId).columns.map((c) => c.id);
   const known = new Set([...columns, DELETED_STATUS]);
   const strays = [...ws.index.statusesOf(boardId)].filter((s) => !known.has(s)).sort();
   return [...columns, ...strays, ...(includeDeleted ? [DELETED_STATUS] : [])];
+}
+
+/** The columns (statuses) a query lists, in list order. */
+export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery): string[] {
+  const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
+  return statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+}
+
+/** Whether the query keeps every card of the columns it lists (no text, metadata, priority, assignee or label filter). */
+export function keepsWholeColumns(query: TaskQuery): boolean {
+  const parsed = parseQuery(query.q ?? '');
+  return parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
+    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined;
 }
 
 function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
@@ -65,30 +79,38 @@ function labelsInGroup(ws: Workspace, group: string): Set<string> {
   return new Set(Object.entries(ws.config.labels).filter(([, d]) => d.group?.toLowerCase() === wanted).map(([name]) => name));
 }
 
-/** A card a list answers with, and its place in its column when already known. */
-interface Selected {
+/** A card a list answers with, its place in its column when already known, its fuzzy score. */
+export interface Selected {
   card: Card;
   position?: number;
+  score?: number;
 }
 
-/** The cards a list query answers with, in answer order (column order, or fuse score order). */
-function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): Selected[] {
+/** Whether the query is a fuzzy search, whose answer is ordered by score rather than by column. */
+export function isFuzzySearch(query: TaskQuery): boolean {
+  return query.fuzzy === true && parseQuery(query.q ?? '').text !== '';
+}
+
+/**
+ * The cards a list query answers with, in answer order: column order, or for a fuzzy search by
+ * score, equal scores by id (a total order, so a page cursor can hold a score and an id).
+ */
+export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): Selected[] {
   if (query.priority && !PRIORITIES.includes(query.priority)) return [];
   const parsed = parseQuery(query.q ?? '');
   const metaFilters = [...(query.meta ?? []), ...parsed.meta];
   const fuzzy = query.fuzzy === true;
-  const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
   const keep = filterPredicate(ws, query, fuzzy, metaFilters);
-  const statuses = statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+  const statuses = listedStatuses(ws, boardId, query);
 
   if (fuzzy && parsed.text !== '') {
     const allowed = new Set(statuses);
     return ws.index
       .fuzzyIndex(boardId)
       .search(parsed.text)
-      .map((result) => result.item.card)
-      .filter((card) => allowed.has(card.status) && keep(card))
-      .map((card) => ({ card }));
+      .filter((result) => allowed.has(result.item.card.status) && keep(result.item.card))
+      .map((result) => ({ card: result.item.card, score: result.score ?? 1 }))
+      .sort((a, b) => a.score - b.score || (a.card.id < b.card.id ? -1 : a.card.id > b.card.id ? 1 : 0));
   }
   const selected: Selected[] = [];
   for (const status of statuses) {
@@ -107,14 +129,15 @@ export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): Tas
  * The HTTP answer `{"ok":true,"data":<listTasks(...)>}` as UTF-8 bytes, byte for byte what
  * JSON.stringify would give, assembled from per-card JSON kept between reads.
  */
-export function listTasksEnvelope(ws: Workspace, boardId: string, query: TaskQuery): Buffer {
+export function listTasksEnvelope(ws: Workspace, boardId: string, query: TaskQuery): BuiltAnswer {
   const actor = query.actor ?? 'default';
   const out = new JsonBytes();
   out.push('{"ok":true,"data":[');
-  selectTasks(ws, boardId, query).forEach(({ card, position }, i) => {
+  const selected = selectTasks(ws, boardId, query);
+  selected.forEach(({ card, position }, i) => {
     if (i > 0) out.push(',', 1);
     pushTaskViewJson(out, ws, card, position ?? ws.index.positionOf(card), actor);
   });
   out.push(']}');
-  return out.toBuffer();
+  return { body: out.toBuffer(), page: { total: selected.length } };
 }

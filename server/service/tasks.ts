@@ -77,7 +77,29 @@ function appendKey(ws: Workspace, boardId: string, status: string, excludeId?: s
   return keyBetween(null, null);
 }
 
-export async function createTask(ws: Workspace, boardId: string, fields: TaskFields & { content: string }) {
+/** A new card: its text as `content`, or as `title` with an optional `body`. */
+export type NewTaskFields = TaskFields & { title?: string; body?: string };
+
+/** The content a new card is stored with: `content` as sent, or `# <title>` and the body under it. */
+function newTaskContent(fields: NewTaskFields): string {
+  const { title, body, content } = fields;
+  if (title !== undefined && content !== undefined) {
+    throw new ValidationError('send "content" (Markdown whose first # heading is the title) or "title" with an optional "body", not both');
+  }
+  if (title === undefined) {
+    if (body !== undefined) throw new ValidationError('"body" goes with "title"; with "content", write the text under its # heading');
+    if (content === undefined) throw new ValidationError('body is missing the field "content" (Markdown starting with a "# Title" heading); or send "title" with an optional "body"');
+    return content;
+  }
+  const oneLine = title.trim();
+  if (oneLine === '') throw new ValidationError('title must not be empty');
+  if (/[\r\n]/.test(oneLine)) throw new ValidationError('title must be one line; put the rest in body');
+  return body === undefined || body.trim() === '' ? `# ${oneLine}\n` : `# ${oneLine}\n\n${body}`;
+}
+
+export async function createTask(ws: Workspace, boardId: string, input: NewTaskFields) {
+  const { title: _title, body: _body, ...rest } = input;
+  const fields: TaskFields = { ...rest, content: newTaskContent(input) };
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const status = checkStatus(board, fields.status ?? effectiveDefaultStatus(ws, board), false);
@@ -113,15 +135,33 @@ export function saveCard(ws: Workspace, card: Card, previous: Card): Promise<voi
 
 /**
  * Write several changed cards as one change: one transaction on stores that offer it (SQL), one
- * atomic file write per card otherwise. The index takes them only once all are written.
+ * atomic file write per card otherwise. The index takes them once all are written; when a file
+ * changed by hand refuses the write part way, the cards already written are on disk, so the index
+ * takes those too (with an event) and stays what the files say.
  */
 export async function saveCards(ws: Workspace, changes: CardChange[]): Promise<void> {
   if (changes.length === 0) return;
-  await writeCardsChecked(ws, changes.map((c) => c.previous), async () => {
-    if (ws.store.updateMany && changes.length > 1) await ws.store.updateMany(changes);
-    else for (const { card, previous } of changes) await ws.store.update(card, previous);
-  });
-  for (const { card } of changes) ws.index.put(card);
+  const written: Card[] = [];
+  try {
+    await writeCardsChecked(ws, changes.map((c) => c.previous), async () => {
+      if (ws.store.updateMany && changes.length > 1) {
+        await ws.store.updateMany(changes);
+        written.push(...changes.map((c) => c.card));
+      } else {
+        for (const { card, previous } of changes) {
+          await ws.store.update(card, previous);
+          written.push(card);
+        }
+      }
+    });
+  } catch (error) {
+    for (const card of written) {
+      ws.index.put(card);
+      ws.emit('task.updated', card.boardId, { taskId: card.id }, card);
+    }
+    throw error;
+  }
+  for (const card of written) ws.index.put(card);
 }
 
 export async function updateTask(ws: Workspace, boardId: string, idish: string, fields: TaskFields) {

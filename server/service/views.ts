@@ -1,5 +1,6 @@
 import type { Card, TaskView } from '../core/model';
 import { titleOf } from '../core/model';
+import type { ListField } from '../core/listPaging';
 import type { Workspace } from './workspace';
 
 export interface ViewOptions {
@@ -116,4 +117,55 @@ export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, posi
   out.push(fields.text, fields.bytes);
   const state = ws.cardStates.stateOf(card.id, actor);
   out.push(`,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${filePathJsonOf(ws, card)}}`);
+}
+
+/** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */
+const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'filePath'];
+
+/** The card-only part of a projected entry, without its closing brace, for the last field list asked. */
+const projectedJson = new WeakMap<Card, { fields: string; text: string; bytes: number }>();
+
+function cardOnlyValue(card: Card, field: ListField): unknown {
+  switch (field) {
+    case 'title':
+      return titleOf(card.content);
+    case 'assignee':
+    case 'dueDate':
+    case 'completedAt':
+      return card[field] ?? null;
+    case 'actions':
+      return card.actions ?? [];
+    case 'commentCount':
+      return card.comments.length;
+    default:
+      return card[field as keyof Card];
+  }
+}
+
+function projectedJsonOf(card: Card, fields: readonly ListField[]): { text: string; bytes: number } {
+  const key = fields.join(',');
+  const held = projectedJson.get(card);
+  if (held && held.fields === key) return held;
+  const out: Record<string, unknown> = {};
+  for (const field of fields) if (!PER_READ_FIELDS.includes(field)) out[field] = cardOnlyValue(card, field);
+  const text = JSON.stringify(out).slice(0, -1);
+  const made = { fields: key, text, bytes: Buffer.byteLength(text) };
+  projectedJson.set(card, made);
+  return made;
+}
+
+/**
+ * Adds a list entry with only the asked fields (in read-model order, as `JSON.stringify` of the
+ * projected view would give). The card-only part is kept per card for the field list last asked
+ * (cards are immutable: a change is a new object), so a page of `id,title,status` costs a lookup per card.
+ */
+export function pushProjectedJson(out: JsonBytes, ws: Workspace, card: Card, fields: readonly ListField[], position: number | undefined, actor: string): void {
+  const part = projectedJsonOf(card, fields);
+  out.push(part.text, part.bytes);
+  if (fields.includes('position')) out.push(`,"position":${position ?? ws.index.positionOf(card)}`);
+  if (fields.includes('cardState')) {
+    const state = ws.cardStates.stateOf(card.id, actor);
+    out.push(`,"cardState":{"open":${state.open},"unread":${state.unread}}`);
+  }
+  out.push(fields.includes('filePath') ? `${filePathJsonOf(ws, card)}}` : '}');
 }

@@ -37,24 +37,39 @@ describe('API: every route against hostile input', function () {
 
   before(async () => {
     server = await startTestServer();
-    await server.api('POST', '/api/tasks', { content: '# Seed card' });
+    const seed = await server.api('POST', '/api/tasks', { content: '# Seed card' });
+    // Hostile ids go to every path parameter (with an empty body), and hostile bodies go to real
+    // paths, where they reach validation and the handlers instead of stopping at a 404.
+    const realParams: Record<string, string> = { boardId: 'default', id: seed.body!.data.id, columnId: 'todo', name: 'bug' };
+    const requests: { method: string; url: string; body?: string }[] = [];
     for (const route of allRoutes) {
       const method = route.method.toUpperCase();
-      const bodies = method === 'GET' || method === 'DELETE' ? [undefined] : HOSTILE_BODIES;
+      const takesBody = method !== 'GET' && method !== 'DELETE';
+      const query = method === 'GET' ? HOSTILE_QUERY : '';
       for (const mounted of mountedPaths(route)) {
-        for (const id of HOSTILE_IDS) {
-          const url = '/api' + mounted.replace(/\{[^}]+\}/g, id) + (method === 'GET' ? HOSTILE_QUERY : '');
-          for (const body of bodies) answers.push(await send(server, method, url, body));
-        }
+        for (const id of HOSTILE_IDS) requests.push({ method, url: '/api' + mounted.replace(/\{[^}]+\}/g, id) + query, body: takesBody ? '{}' : undefined });
+        if (!takesBody) continue;
+        const real = '/api' + mounted.replace(/\{([^}]+)\}/g, (_m, name: string) => realParams[name] ?? 'x');
+        for (const body of HOSTILE_BODIES) requests.push({ method, url: real, body });
       }
     }
+    // Several callers at once, as a hostile client would send them: the sweep then also looks for
+    // answers that only go wrong when requests overlap, and it does not wait on one write at a time.
+    let next = 0;
+    const caller = async () => {
+      while (next < requests.length) {
+        const { method, url, body } = requests[next++];
+        answers.push(await send(server, method, url, body));
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, caller));
   });
   after(async () => {
     await server?.close();
   });
 
   it('when every route gets hostile ids, bodies and queries, then no answer is a server error', () => {
-    assert.ok(answers.length > 5000, `the sweep sent ${answers.length} requests`);
+    assert.ok(answers.length > 1500, `the sweep sent ${answers.length} requests`);
     const failures = answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`);
     assert.deepEqual(failures.slice(0, 20), []);
   });

@@ -48,10 +48,12 @@ const required = [
   'extension/dist/extension.js',
   // contributes.jsonValidation: completion and errors while editing .kanban.json by hand.
   'extension/dist/kanban.schema.json',
+  // The `kanban` command (run with ELECTRON_RUN_AS_NODE=1, e.g. for `kanban mcp`).
+  'extension/dist/cli.js',
+  // The page the API server started from VS Code serves at /.
+  'extension/dist/webview/index.html',
   'extension/dist/webview/main.js',
   'extension/dist/webview/main.css',
-  // The API server's root page is the board (staticUi serves dist/webview/index.html).
-  'extension/dist/webview/index.html',
   'extension/dist/node_modules/swagger-ui-dist/package.json',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui.css',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui-bundle.js',
@@ -66,16 +68,18 @@ const manifest = JSON.parse(read(zip, entries.find((e) => e.name === 'extension/
 if (manifest.main !== './dist/extension.js') problems.push(`package.json main is ${manifest.main}`);
 if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
 
-// Every package the bundle still requires must come with the editor or Node, or be optional.
-const bundle = read(zip, entries.find((e) => e.name === 'extension/dist/extension.js')).toString('utf8');
+// Every package the bundles still require must come with the editor or Node, or be optional.
+const bundles = entries.filter((e) => e.name === 'extension/dist/extension.js' || e.name === 'extension/dist/cli.js');
+const bundle = bundles.map((entry) => read(zip, entry).toString('utf8')).join('\n');
 const optional = new Set([
   'vscode', // given by the editor
   'better-sqlite3', // native: loaded only when SQLite is configured, with a clear message when it cannot
   'bufferutil', 'utf-8-validate', // ws: optional speed-ups, required inside try/catch
   'cardinal', // mysql2: optional SQL highlighting, required inside try/catch
 ]);
-// ajv writes these into the source of standalone validators; compiled-in-memory ones never load them.
-const ajvCodegen = /^ajv\/dist\/runtime\//;
+// ajv (and ajv-formats, in the MCP SDK) write these into the source of standalone validators;
+// compiled-in-memory ones never load them.
+const ajvCodegen = /^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats$/;
 // `[require("x");]` is prose inside an AWS SDK error message, not a call.
 const required_ = new Set([...bundle.matchAll(/(?<!\[)\brequire\("([^"./][^"]*)"\)/g)].map((m) => m[1]));
 for (const name of required_) {

@@ -1,5 +1,5 @@
 import { createComment, deleteComment, listComments, updateComment } from '../../service/comments';
-import { deleteAttachment, getAttachment, uploadAttachments } from '../../service/attachments';
+import { deleteAttachment, getAttachment, uploadAttachments, uploadFiles } from '../../service/attachments';
 import { submitForm } from '../../service/forms';
 import { openCard, readCard, triggerCardAction } from '../../service/cardActions';
 import { addTaskLog, clearTaskLogs, logFileOf, readEntries } from '../../service/logs';
@@ -7,42 +7,45 @@ import { resolveCard } from '../../service/taskQueries';
 import { defineRoutes, type RequestContext } from '../route';
 import { commentCreateSchema, commentUpdateSchema, formSubmitSchema, logSchema, readSchema, uploadSchema } from '../schemas';
 import { sendAttachment } from '../sendFile';
+import { cardStateResultSchema, clearedSchema, commentListSchema, commentSchema, deletedSchema, formSubmissionSchema, logEntryListSchema, logEntrySchema, taskSchema } from '../responseSchemas';
 
 const card = (ctx: RequestContext) => resolveCard(ctx.ws, ctx.boardId, ctx.params.id);
 
 export const cardRoutes = defineRoutes([
   { method: 'get', path: '/tasks/{id}/comments', tag: 'Comments', summary: 'Comments in stored order', twin: true, errors: [404],
-    handle: (ctx) => listComments(ctx.ws, ctx.boardId, ctx.params.id) },
+    response: commentListSchema, handle: (ctx) => listComments(ctx.ws, ctx.boardId, ctx.params.id) },
   { method: 'post', path: '/tasks/{id}/comments', tag: 'Comments', summary: 'Add a comment (emits comment.created)', twin: true, body: commentCreateSchema, success: 201, errors: [404],
-    handle: (ctx) => createComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.body, ctx.actor) },
+    response: commentSchema, handle: (ctx) => createComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.body, ctx.actor) },
   { method: 'put', path: '/tasks/{id}/comments/{commentId}', tag: 'Comments', summary: 'Edit a comment', twin: true, body: commentUpdateSchema, errors: [404],
-    handle: (ctx) => updateComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.commentId, ctx.body.content, ctx.actor) },
+    response: commentSchema, handle: (ctx) => updateComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.commentId, ctx.body.content, ctx.actor) },
   { method: 'delete', path: '/tasks/{id}/comments/{commentId}', tag: 'Comments', summary: 'Delete a comment', twin: true, errors: [404],
-    handle: (ctx) => deleteComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.commentId) },
+    response: deletedSchema, handle: (ctx) => deleteComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.commentId) },
 
   { method: 'get', path: '/tasks/{id}/logs', tag: 'Logs', summary: 'Log entries of a task, oldest first', twin: true, errors: [404],
-    handle: (ctx) => readEntries(logFileOf(ctx.ws, card(ctx))) },
+    response: logEntryListSchema, handle: (ctx) => readEntries(logFileOf(ctx.ws, card(ctx))) },
   { method: 'post', path: '/tasks/{id}/logs', tag: 'Logs', summary: 'Append a log entry', twin: true, body: logSchema, success: 201, errors: [404],
-    handle: (ctx) => addTaskLog(ctx.ws, card(ctx), ctx.body, ctx.actor) },
+    response: logEntrySchema, handle: (ctx) => addTaskLog(ctx.ws, card(ctx), ctx.body, ctx.actor) },
   { method: 'delete', path: '/tasks/{id}/logs', tag: 'Logs', summary: 'Remove all log entries of a task', twin: true, errors: [404],
-    handle: (ctx) => clearTaskLogs(ctx.ws, card(ctx)) },
+    response: clearedSchema, handle: (ctx) => clearTaskLogs(ctx.ws, card(ctx)) },
 
-  { method: 'post', path: '/tasks/{id}/attachments', tag: 'Attachments', summary: 'Upload files (base64 in JSON); all or none are stored', twin: true,
-    body: uploadSchema, bodyLimit: '64mb', errors: [404],
-    handle: (ctx) => uploadAttachments(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.files, ctx.actor) },
+  { method: 'post', path: '/tasks/{id}/attachments', tag: 'Attachments', twin: true,
+    summary: 'Upload files: base64 in JSON, or multipart/form-data file parts (curl -F file=@x.csv); all or none are stored',
+    body: uploadSchema, multipart: true, bodyLimit: '64mb', errors: [404],
+    response: taskSchema,
+    handle: (ctx) => (ctx.files ? uploadFiles(ctx.ws, ctx.boardId, ctx.params.id, ctx.files, ctx.actor) : uploadAttachments(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.files, ctx.actor)) },
   { method: 'get', path: '/tasks/{id}/attachments/{filename}', tag: 'Attachments', summary: 'Download a file (download=1 forces a download)', twin: true,
     query: [{ name: 'download', type: 'boolean', description: '1 forces Content-Disposition: attachment' }], errors: [404, 501], returns: 'the file bytes',
     handle: async (ctx) => sendAttachment(await getAttachment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.filename), ctx.query.download === true) },
   { method: 'delete', path: '/tasks/{id}/attachments/{filename}', tag: 'Attachments', summary: 'Delete a file and its reference', twin: true, errors: [404],
-    handle: (ctx) => deleteAttachment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.filename, ctx.actor) },
+    response: taskSchema, handle: (ctx) => deleteAttachment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.filename, ctx.actor) },
 
   { method: 'post', path: '/tasks/{id}/forms/{formId}/submit', tag: 'Forms', summary: 'Validate and store form data (emits form.submit)', twin: true, body: formSubmitSchema, errors: [404],
-    handle: (ctx) => submitForm(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.formId, ctx.body.data, ctx.actor) },
+    response: formSubmissionSchema, handle: (ctx) => submitForm(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.formId, ctx.body.data, ctx.actor) },
   { method: 'post', path: '/tasks/{id}/actions/{action}', tag: 'Actions', summary: 'Trigger a card action (emits card.action.triggered)', twin: true, success: 204, errors: [404],
     handle: (ctx) => triggerCardAction(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.action) },
 
   { method: 'post', path: '/tasks/{id}/open', tag: 'Card state', summary: 'Mark the card opened by the current actor (also makes it the active task)', twin: true, errors: [404],
-    handle: (ctx) => openCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor) },
+    response: cardStateResultSchema, handle: (ctx) => openCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor) },
   { method: 'post', path: '/tasks/{id}/read', tag: 'Card state', summary: 'Acknowledge activity, up to now or to readThrough.at', twin: true, body: readSchema, errors: [404],
-    handle: (ctx) => readCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor, ctx.body.readThrough) },
+    response: cardStateResultSchema, handle: (ctx) => readCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor, ctx.body.readThrough) },
 ]);

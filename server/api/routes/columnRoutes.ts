@@ -3,6 +3,7 @@ import { ValidationError } from '../../core/errors';
 import { checkSlugId } from '../../service/validate';
 import { defineRoutes, type QueryParam, type RequestContext } from '../route';
 import { columnIdsSchema, columnSchema, columnUpdateSchema } from '../schemas';
+import { columnIdListSchema, columnListSchema, columnViewSchema, deletedSchema } from '../responseSchemas';
 
 const boardIdQuery: QueryParam = { name: 'boardId', type: 'string', description: 'board to act on; the default board when omitted' };
 
@@ -21,15 +22,15 @@ function columnId(ctx: RequestContext): string {
 
 export const columnRoutes = defineRoutes([
   { method: 'get', path: '/columns', tag: 'Columns', summary: 'Ordered columns', twin: true, query: [boardIdQuery], unknownBoardStatus: 400,
-    handle: (ctx) => listColumns(ctx.ws, board(ctx)) },
+    response: columnListSchema, handle: (ctx) => listColumns(ctx.ws, board(ctx)) },
   { method: 'post', path: '/columns', tag: 'Columns', summary: 'Add a column at the end', twin: true, query: [boardIdQuery], body: columnSchema, success: 201,
-    handle: (ctx) => createColumn(ctx.ws, board(ctx), ctx.body) },
+    response: columnViewSchema, handle: (ctx) => createColumn(ctx.ws, board(ctx), ctx.body) },
   { method: 'put', path: '/columns/reorder', tag: 'Columns', summary: 'Reorder columns', twin: true, query: [boardIdQuery], body: columnIdsSchema,
-    handle: (ctx) => reorderColumns(ctx.ws, board(ctx), ctx.body.columnIds) },
+    response: columnListSchema, handle: (ctx) => reorderColumns(ctx.ws, board(ctx), ctx.body.columnIds) },
   { method: 'put', path: '/columns/minimized', tag: 'Columns', summary: 'Set the minimized columns', twin: true, query: [boardIdQuery], body: columnIdsSchema,
-    handle: (ctx) => setMinimizedColumns(ctx.ws, board(ctx), ctx.body.columnIds) },
+    response: columnIdListSchema, handle: (ctx) => setMinimizedColumns(ctx.ws, board(ctx), ctx.body.columnIds) },
   { method: 'put', path: '/columns/{columnId}', tag: 'Columns', summary: 'Rename or recolor a column', twin: true, query: [boardIdQuery], body: columnUpdateSchema, errors: [404],
-    handle: (ctx) => updateColumn(ctx.ws, board(ctx), columnId(ctx), ctx.body) },
+    response: columnViewSchema, handle: (ctx) => updateColumn(ctx.ws, board(ctx), columnId(ctx), ctx.body) },
   { method: 'delete', path: '/columns/{columnId}', tag: 'Columns', summary: 'Delete an empty column', twin: true, query: [boardIdQuery], errors: [404],
-    handle: (ctx) => deleteColumn(ctx.ws, board(ctx), columnId(ctx)) },
+    response: deletedSchema, handle: (ctx) => deleteColumn(ctx.ws, board(ctx), columnId(ctx)) },
 ]);

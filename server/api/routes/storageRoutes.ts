@@ -1,5 +1,6 @@
 import { migrateToMarkdown, migrateToSqlite } from '../../service/migration';
 import { defineRoutes, type JsonSchema } from '../route';
+import { migrationResultSchema } from '../responseSchemas';
 
 const migrateToSqliteSchema: JsonSchema = {
   type: 'object',
@@ -17,9 +18,9 @@ export const storageRoutes = defineRoutes([
   { method: 'post', path: '/storage/migrate-to-sqlite', tag: 'Workspace',
     summary: 'Move every card (comments, order, attachment references) from Markdown files to SQLite, all or nothing; the service switches at once and the files stay as a backup',
     body: migrateToSqliteSchema, returns: migrationResult, errors: [400],
-    handle: ({ ws, body }) => migrateToSqlite(ws, body) },
+    response: migrationResultSchema, handle: ({ ws, body }) => migrateToSqlite(ws, body) },
   { method: 'post', path: '/storage/migrate-to-markdown', tag: 'Workspace',
     summary: 'Move every card back from SQLite to Markdown files, all or nothing; the service switches at once and the database stays as a backup',
     returns: migrationResult, errors: [400],
-    handle: ({ ws }) => migrateToMarkdown(ws) },
+    response: migrationResultSchema, handle: ({ ws }) => migrateToMarkdown(ws) },
 ]);

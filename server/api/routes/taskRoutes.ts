@@ -1,10 +1,13 @@
 import { PRIORITIES, type TaskView } from '../../core/model';
+import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
+import { listPage, type ListShape } from '../../service/taskPages';
 import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask } from '../../service/tasks';
 import { taskView } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
 import { moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
 import { cardVersion } from '../versions';
+import { activeTaskSchema, deletedSchema, taskListSchema, taskSchema } from '../responseSchemas';
 
 const listQuery: QueryParam[] = [
   { name: 'q', type: 'string', description: 'free text (case-insensitive substring); may hold meta.field: value tokens' },
@@ -15,6 +18,10 @@ const listQuery: QueryParam[] = [
   { name: 'label', type: 'string', description: 'only cards with this label' },
   { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
+  { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
+  { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
+  { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
+  { name: 'sort', type: 'string', enum: SORT_VALUES, description: 'position (default: column order, then place in the column), created, modified, due, priority (critical first) or title; a leading - for descending; ties by id; cards without a due date last. Not with a fuzzy search, which is ordered by score' },
 ];
 
 function listQueryOf(ctx: RequestContext): TaskQuery {
@@ -33,12 +40,37 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
   };
 }
 
-/** Lists are the heaviest answers and are read far more often than cards change: kept serialized. */
+function listShapeOf(ctx: RequestContext): ListShape {
+  const q = ctx.query;
+  return {
+    sort: q.sort === undefined ? undefined : parseSort(q.sort as string),
+    limit: q.limit as number | undefined,
+    cursor: q.cursor as string | undefined,
+    fields: parseFields(q.fields as string | undefined),
+  };
+}
+
+/**
+ * Whole lists are the heaviest answers and are read far more often than cards change: kept
+ * serialized. A page is small and cheap to make from the kept selection, so it is built on each
+ * read (its ETag still names it, for 304s), and does not push the whole lists out of the cache.
+ */
 function list(ctx: RequestContext) {
   const query = listQueryOf(ctx);
-  const key = JSON.stringify([ctx.boardId, query]);
-  const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
-  return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped);
+  const shape = listShapeOf(ctx);
+  const plain = shape.sort === undefined && shape.limit === undefined && shape.cursor === undefined && shape.fields === undefined;
+  const key = JSON.stringify([ctx.boardId, query, shape]);
+  if (plain) {
+    const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
+    return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped, answer.page);
+  }
+  const dataOf = (body: Buffer) => () => (JSON.parse(body.toString('utf8')) as { data: unknown }).data;
+  if (shape.limit === undefined) {
+    const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listPage(ctx.ws, ctx.boardId, query, shape));
+    return new SerializedAnswer(answer.body, answer.etag, dataOf(answer.body), answer.gzipped, answer.page);
+  }
+  const page = listPage(ctx.ws, ctx.boardId, query, shape);
+  return new SerializedAnswer(page.body, ctx.ws.readCache.etagFor(ctx.ws, key), dataOf(page.body), undefined, page.page);
 }
 
 /** Updates count as the actor's activity, which makes the card unread for everyone else. */
@@ -58,23 +90,23 @@ function active(ctx: RequestContext) {
 
 export const taskRoutes = defineRoutes([
   { method: 'get', path: '/tasks', tag: 'Tasks', summary: 'List and search tasks', twin: true, query: listQuery, metaQuery: true, unknownBoardStatus: 400,
-    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', handle: list },
+    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', response: taskListSchema, handle: list },
   { method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', twin: true, body: taskCreateSchema, success: 201, errors: [404],
-    handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
-  { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, handle: active },
+    response: taskSchema, handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
+  { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, response: activeTaskSchema, handle: active },
   { method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task (partial ids match); its ETag is the card version If-Match takes', twin: true, errors: [404], version: cardVersion,
-    handle: ({ ws, boardId, params, actor }) => taskView(ws, resolveCard(ws, boardId, params.id), { withComments: true, actor }) },
+    response: taskSchema, handle: ({ ws, boardId, params, actor }) => taskView(ws, resolveCard(ws, boardId, params.id), { withComments: true, actor }) },
   { method: 'put', path: '/tasks/{id}', tag: 'Tasks', summary: 'Update a task (omitted fields unchanged)', twin: true, body: taskUpdateSchema, errors: [404, 409, 412], version: cardVersion,
-    handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },
+    response: taskSchema, handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },
   { method: 'delete', path: '/tasks/{id}', tag: 'Tasks', summary: 'Soft delete (to the hidden deleted column)', twin: true, errors: [404, 409, 412], version: cardVersion,
-    handle: ({ ws, boardId, params }) => softDeleteTask(ws, boardId, params.id) },
+    response: taskSchema, handle: ({ ws, boardId, params }) => softDeleteTask(ws, boardId, params.id) },
   { method: 'delete', path: '/tasks/{id}/permanent', tag: 'Tasks', summary: 'Delete for good', twin: true, errors: [404, 409, 412], version: cardVersion,
-    handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
+    response: deletedSchema, handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
   { method: 'patch', path: '/tasks/{id}/move', tag: 'Tasks', summary: 'Move to a column at a zero-based position', twin: true, body: moveSchema, errors: [404, 409, 412], version: cardVersion,
-    handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0)) },
+    response: taskSchema, handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0)) },
   // The spec lists only 400 for transfer: an unknown destination is a bad request; a card that matches nothing is still 404.
   { method: 'post', path: '/boards/{boardId}/tasks/{id}/transfer', tag: 'Tasks', summary: 'Move a card from another board to {boardId}', body: transferSchema, errors: [404],
     unknownBoardStatus: 400,
-    handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus) },
+    response: taskSchema, handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus) },
 ]);
 

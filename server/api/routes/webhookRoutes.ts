@@ -2,6 +2,7 @@ import { forgetWebhook, listDeliveries } from '../../live/webhooks';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from '../../live/webhooks/webhookRegistry';
 import { defineRoutes, type JsonSchema } from '../route';
 import { object } from '../schemas';
+import { webhookDeliveryListSchema, webhookListSchema, webhookSchema } from '../responseSchemas';
 
 const url: JsonSchema = { type: 'string', maxLength: 2048, description: 'http(s) URL that receives a POST per matching event' };
 const events: JsonSchema = {
@@ -27,13 +28,13 @@ const webhookUpdateSchema = object({
 /** Webhook registrations and their delivery history. Admin-only once auth is configured. */
 export const webhookRoutes = defineRoutes([
   { method: 'get', path: '/webhooks', tag: 'Webhooks', summary: 'Registered webhooks (secrets shown only as hasSecret)', errors: [401, 403],
-    handle: ({ ws }) => listWebhooks(ws) },
+    response: webhookListSchema, handle: ({ ws }) => listWebhooks(ws) },
   { method: 'post', path: '/webhooks', tag: 'Webhooks', summary: 'Register a webhook', body: webhookCreateSchema, success: 201, errors: [401, 403],
-    handle: ({ ws, body }) => createWebhook(ws, body) },
+    response: webhookSchema, handle: ({ ws, body }) => createWebhook(ws, body) },
   { method: 'put', path: '/webhooks/{id}', tag: 'Webhooks', summary: 'Change a webhook (url, events, secret, active)', body: webhookUpdateSchema, errors: [401, 403, 404],
-    handle: ({ ws, params, body }) => updateWebhook(ws, params.id, body) },
+    response: webhookSchema, handle: ({ ws, params, body }) => updateWebhook(ws, params.id, body) },
   { method: 'delete', path: '/webhooks/{id}', tag: 'Webhooks', summary: 'Remove a webhook and its delivery history', errors: [401, 403, 404],
-    handle: async ({ ws, params }) => {
+    response: webhookSchema, handle: async ({ ws, params }) => {
       const removed = await deleteWebhook(ws, params.id);
       forgetWebhook(ws, params.id);
       return removed;
@@ -41,5 +42,5 @@ export const webhookRoutes = defineRoutes([
   { method: 'get', path: '/webhooks/{id}/deliveries', tag: 'Webhooks', summary: 'Last 50 delivery attempts, newest first, with status and error',
     returns: 'attempts: deliveryId, event, attempt, status (delivered|retrying|failed|dropped), httpStatus, error, at, durationMs, nextAttemptAt',
     errors: [401, 403, 404],
-    handle: ({ ws, params }) => listDeliveries(ws, params.id) },
+    response: webhookDeliveryListSchema, handle: ({ ws, params }) => listDeliveries(ws, params.id) },
 ]);

@@ -3,19 +3,20 @@ import { getSettings, resolvePath, updateSettings } from '../../service/settings
 import { defineRoutes } from '../route';
 import { labelsVersion, settingsVersion } from '../versions';
 import { labelRenameSchema, labelSchema, settingsSchema } from '../schemas';
+import { labelsSchema, resolvedPathSchema, settingsViewSchema } from '../responseSchemas';
 
 export const workspaceRoutes = defineRoutes([
-  { method: 'get', path: '/settings', tag: 'Settings', summary: 'Workspace display settings', version: settingsVersion, handle: ({ ws }) => getSettings(ws) },
+  { method: 'get', path: '/settings', tag: 'Settings', summary: 'Workspace display settings', version: settingsVersion, response: settingsViewSchema, handle: ({ ws }) => getSettings(ws) },
   { method: 'put', path: '/settings', tag: 'Settings', summary: 'Update settings (merge); broadcast at once', body: settingsSchema, errors: [409, 412], version: settingsVersion,
-    handle: ({ ws, body }) => updateSettings(ws, body) },
-  { method: 'get', path: '/labels', tag: 'Labels', summary: 'Label definitions', version: labelsVersion, handle: ({ ws }) => getLabels(ws) },
+    response: settingsViewSchema, handle: ({ ws, body }) => updateSettings(ws, body) },
+  { method: 'get', path: '/labels', tag: 'Labels', summary: 'Label definitions', version: labelsVersion, response: labelsSchema, handle: ({ ws }) => getLabels(ws) },
   { method: 'put', path: '/labels/{name}', tag: 'Labels', summary: 'Define or change a label', body: labelSchema, errors: [409, 412], version: labelsVersion,
-    handle: ({ ws, params, body }) => putLabel(ws, params.name, body) },
+    response: labelsSchema, handle: ({ ws, params, body }) => putLabel(ws, params.name, body) },
   { method: 'patch', path: '/labels/{name}', tag: 'Labels', summary: 'Rename a label on every card of every board', body: labelRenameSchema, errors: [409, 412], version: labelsVersion,
-    handle: ({ ws, params, body }) => renameLabel(ws, params.name, body.newName) },
+    response: labelsSchema, handle: ({ ws, params, body }) => renameLabel(ws, params.name, body.newName) },
   { method: 'delete', path: '/labels/{name}', tag: 'Labels', summary: 'Delete a label and remove it from every card', errors: [409, 412], version: labelsVersion,
-    handle: ({ ws, params }) => deleteLabel(ws, params.name) },
+    response: labelsSchema, handle: ({ ws, params }) => deleteLabel(ws, params.name) },
   { method: 'get', path: '/resolve-path', tag: 'Workspace', summary: 'Canonical absolute form of a path',
     query: [{ name: 'path', type: 'string', required: true, description: 'workspace-relative, absolute or ~-prefixed' }],
-    handle: ({ ws, query }) => resolvePath(ws, query.path as string) },
+    response: resolvedPathSchema, handle: ({ ws, query }) => resolvePath(ws, query.path as string) },
 ]);

@@ -42,6 +42,8 @@ export class ChangeFeed {
   /** Cards reported lately, with when and on which board. */
   private reported = new Map<string, { at: number; boardId: string }>();
   private recheck = new Set<string>();
+  /** How many own writes each card had lately, to see one that commits while the card is read. */
+  private ownWrites = new Map<string, { count: number; at: number }>();
 
   constructor(
     private readonly db: SqlDatabase,
@@ -59,10 +61,15 @@ export class ChangeFeed {
     this.gapSince = null;
   }
 
-  /** The store wrote this card itself; see RECHECK_WINDOW_MS. */
+  /**
+   * The store wrote this card itself and the write is committed (call it after the commit: a read
+   * before it would miss the write). See RECHECK_WINDOW_MS.
+   */
   noteOwnWrite(id: string): void {
+    const now = Date.now();
     const last = this.reported.get(id);
-    if (last && Date.now() - last.at < RECHECK_WINDOW_MS) this.recheck.add(id);
+    if (last && now - last.at < RECHECK_WINDOW_MS) this.recheck.add(id);
+    this.ownWrites.set(id, { count: (this.ownWrites.get(id)?.count ?? 0) + 1, at: now });
   }
 
   subscribe(listener: (change: ExternalChange) => void): () => void {
@@ -116,12 +123,16 @@ export class ChangeFeed {
 
   private async report(id: string, boardId: string): Promise<void> {
     let card: Card | null;
+    const ownWritesBefore = this.ownWrites.get(id)?.count;
     try {
       card = await this.readCard(id);
     } catch (error) {
       log.warn(`kanban: ${this.label} skipped card ${id} changed by another process: ${(error as Error).message}`);
       return;
     }
+    // An own write committed while the row was read may be missing from it, and the report is
+    // applied after that write: read the card again on the next round.
+    if (this.ownWrites.get(id)?.count !== ownWritesBefore) this.recheck.add(id);
     const change: ExternalChange = card ? { kind: 'upsert', card } : { kind: 'remove', boardId, id };
     if (this.listeners.size > 0) this.reported.set(id, { at: Date.now(), boardId: card?.boardId ?? boardId });
     for (const listener of this.listeners) {
@@ -136,6 +147,7 @@ export class ChangeFeed {
   private forgetOldReports(): void {
     const cutoff = Date.now() - RECHECK_WINDOW_MS;
     for (const [id, { at }] of this.reported) if (at < cutoff) this.reported.delete(id);
+    for (const [id, { at }] of this.ownWrites) if (at < cutoff) this.ownWrites.delete(id);
   }
 
   private advanceFloor(): void {

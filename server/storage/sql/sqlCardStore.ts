@@ -86,6 +86,7 @@ export class SqlCardStore implements CardStore {
         await insertCard(tx, card);
         await this.logChange(tx, card.id, card.boardId, 'upsert');
       });
+      this.feed.noteOwnWrite(card.id);
       return true;
     } catch (error) {
       if (this.db.isDuplicateKey(error)) return false;
@@ -102,6 +103,7 @@ export class SqlCardStore implements CardStore {
     await this.db.transaction(async (tx) => {
       for (const { card, previous } of changes) await this.updateIn(tx, card, previous);
     });
+    for (const { card } of changes) this.feed.noteOwnWrite(card.id);
   }
 
   private async updateIn(tx: SqlTransaction, card: Card, previous: Card): Promise<void> {
@@ -122,6 +124,7 @@ export class SqlCardStore implements CardStore {
       await tx.run('DELETE FROM kanban_cards WHERE id = ?', [card.id]);
       await this.logChange(tx, card.id, card.boardId, 'remove');
     });
+    this.feed.noteOwnWrite(card.id);
   }
 
   /**
@@ -156,7 +159,6 @@ export class SqlCardStore implements CardStore {
 
   private async logChange(tx: SqlTransaction, id: string, boardId: string, kind: 'upsert' | 'remove'): Promise<void> {
     const now = Date.now();
-    this.feed.noteOwnWrite(id);
     await tx.run('INSERT INTO kanban_changes (card_id, board_id, kind, origin, changed_at) VALUES (?, ?, ?, ?, ?)', [
       id, boardId, kind, this.origin, new Date(now).toISOString(),
     ]);

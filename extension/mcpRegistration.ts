@@ -1,0 +1,55 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Folders } from './ui/folders';
+
+/**
+ * The MCP server definition API (VS Code 1.101+), typed here because this extension builds against
+ * the 1.90 types and must still run in editors that do not have it.
+ */
+interface McpStdioServerDefinitionCtor {
+  new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string): object;
+}
+interface McpServerDefinitionProvider {
+  readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
+  provideMcpServerDefinitions(token: vscode.CancellationToken): object[];
+}
+interface McpApi {
+  lm?: { registerMcpServerDefinitionProvider?(id: string, provider: McpServerDefinitionProvider): vscode.Disposable };
+  McpStdioServerDefinition?: McpStdioServerDefinitionCtor;
+}
+
+/** The id in package.json `contributes.mcpServerDefinitionProviders`. */
+export const MCP_PROVIDER_ID = 'kanban.mcpServer';
+
+/**
+ * Offers the board's MCP server (tools for every API operation) to the editor's agent mode, one per
+ * folder with a board (else the first folder), so it works with no set-up. The server runs in a
+ * child process on the editor's own Node (ELECTRON_RUN_AS_NODE): `kanban mcp` from the bundled dist/cli.js.
+ * In an editor without the API this does nothing.
+ */
+export function registerMcpServer(context: vscode.ExtensionContext, folders: Folders): vscode.Disposable {
+  const api = vscode as unknown as McpApi;
+  const Definition = api.McpStdioServerDefinition;
+  const register = api.lm?.registerMcpServerDefinitionProvider;
+  if (typeof register !== 'function' || typeof Definition !== 'function') return { dispose() {} };
+  const script = path.join(context.extensionPath, 'dist', 'cli.js');
+  const changed = new vscode.EventEmitter<void>();
+  const version = (context as { extension?: { packageJSON?: { version?: string } } }).extension?.packageJSON?.version;
+  const provider: McpServerDefinitionProvider = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions() {
+      const withBoard = folders.all().filter((folder) => folders.hasKanban(folder));
+      const served = withBoard.length ? withBoard : folders.all().slice(0, 1);
+      return served.map((folder) => new Definition(`Kanban (${folder.name})`, process.execPath, [script, 'mcp', '--dir', folders.rootOf(folder)], { ELECTRON_RUN_AS_NODE: '1' }, version));
+    },
+  };
+  const disposables = [
+    changed,
+    register.call(api.lm, MCP_PROVIDER_ID, provider),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+    vscode.workspace.onDidChangeConfiguration((change) => {
+      if (change.affectsConfiguration('kanban.location')) changed.fire();
+    }),
+  ];
+  return { dispose: () => disposables.forEach((d) => d.dispose()) };
+}

@@ -1,0 +1,219 @@
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../core/model';
+import type { JsonSchema } from './route';
+import { anyObject, count, fields, flag, list, map, named, nullable, text, time } from './schemaParts';
+
+/**
+ * Schemas of the success `data` of the routes (the status routes' are in statusSchemas.ts). Each
+ * route's `response` is a whole, plain JSON schema (no `$ref`), so a host can use it alone (the MCP
+ * tools' output schemas); the OpenAPI document turns every schema registered with `named` into a
+ * `components.schemas` entry and refers to it.
+ *
+ * `required` lists only fields that are always present. Objects are open (JSON Schema's default),
+ * so a client written today keeps working when a field is added; the tests hold every real answer
+ * to these schemas with undocumented fields refused, except where `additionalProperties: true`
+ * says that more fields are expected (provider details, hand-written config).
+ */
+
+const priority: JsonSchema = { type: 'string', enum: PRIORITIES, description: 'critical, high, medium or low' };
+
+// Boards and columns
+
+export const columnViewSchema = named('Column', fields({
+  id: text('column id; also the status of the cards in it'),
+  name: text('display name'),
+  color: text('hex color such as #6b7280'),
+}));
+
+export const columnListSchema = list(columnViewSchema, 'columns in board order');
+export const columnIdListSchema = list({ type: 'string' }, 'column ids');
+
+export const actionMapSchema = named('ActionMap', map({ type: 'string' }, 'action key to its title'));
+
+export const boardSummarySchema = named('BoardSummary', fields({
+  id: text('board id'),
+  name: text('display name'),
+  description: nullable('string', 'description, or null'),
+  isDefault: flag('whether the unscoped /tasks and /columns routes act on this board'),
+  taskCount: count('cards on the board, soft-deleted ones excluded'),
+  columns: columnListSchema,
+}));
+
+export const boardSummaryListSchema = list(boardSummarySchema, 'boards in .kanban.json order');
+
+export const boardSchema = named('Board', fields({
+  id: text('board id'),
+  name: text('display name'),
+  description: nullable('string', 'description, or null'),
+  columns: columnListSchema,
+  defaultStatus: nullable('string', 'status a new card gets (the effective value); null while the board has no columns'),
+  defaultPriority: { ...priority, description: 'priority a new card gets (the effective value)' },
+  actions: actionMapSchema,
+  minimizedColumnIds: columnIdListSchema,
+}));
+
+/** `{deleted: <id>}`: what a delete answers with. */
+export const deletedSchema = named('Deleted', fields({ deleted: text('id of what was deleted') }));
+export const clearedSchema = named('Cleared', fields({ cleared: { const: true, description: 'always true' } }));
+
+// Tasks
+
+export const commentSchema = named('Comment', fields({
+  id: text('comment id: c_ and 10 base36 characters'),
+  author: text('who wrote it'),
+  content: text('Markdown'),
+  created: time('when it was written'),
+  modified: time('when it was last edited; absent when never edited'),
+}, undefined, ['modified']));
+
+const cardForm: JsonSchema = {
+  type: 'object',
+  description: 'a workspace form reference {name} or an inline form {id?, name?, schema, data?}, as stored on the card',
+  properties: { id: text('form id'), name: text('form name, or the workspace form it refers to'), schema: anyObject('JSON schema of the form data'), data: anyObject('default data') },
+};
+
+const cardState = named('CardState', fields({
+  unread: flag('someone else acted on the card after the caller last read it'),
+  open: flag('the caller has opened the card'),
+}, "the caller's own state of the card"));
+
+/** The read model's fields (decisions.md: Task read model), without `comments`. */
+const taskFields: Record<string, JsonSchema> = {
+  id: text('card id: <slug of the title>-<UTC date>[-N]; never changes'),
+  boardId: text('board the card is on'),
+  title: text('the first # heading of content'),
+  content: text('Markdown, ending with a newline'),
+  status: text('column id, or "deleted" for a soft-deleted card'),
+  priority,
+  assignee: nullable('string', 'assignee, or null'),
+  dueDate: nullable('string', 'ISO 8601 date or time, or null'),
+  labels: list({ type: 'string' }, 'label names'),
+  metadata: anyObject('arbitrary key/value data, searchable with meta.<field>'),
+  forms: list(cardForm, 'forms the card offers'),
+  formData: map(anyObject('submitted data of one form'), 'form id to its submitted data'),
+  actions: { anyOf: [list({ type: 'string' }), map({ type: 'string' }, 'action key to title')], description: 'card actions: keys, or key to title' },
+  attachments: list({ type: 'string' }, 'attached file names'),
+  commentCount: count('number of comments'),
+  created: time('creation time'),
+  modified: time('last change'),
+  completedAt: nullable('string', 'when the card entered the last column of its board (ISO 8601), or null'),
+  position: count('zero-based index in its column'),
+  filePath: text('the card file, relative to the workspace; only with file storage'),
+  cardState,
+};
+
+export const taskSchema = named('Task', fields(
+  { ...taskFields, comments: list(commentSchema, 'every comment, in stored order') },
+  'a card: the task read model',
+  ['filePath'],
+));
+
+export const taskListEntrySchema = named('TaskListEntry', {
+  type: 'object',
+  description: 'a card in a list: the read model without comments (commentCount counts them). Every field is present unless the request narrows them with `fields`; `id` always is.',
+  properties: taskFields,
+  required: ['id'],
+});
+
+export const taskListSchema = list(taskListEntrySchema, 'cards in column order, then position (fuzzy search: by score)');
+export const activeTaskSchema: JsonSchema = { anyOf: [taskSchema, { type: 'null' }], description: 'the card last opened in a board UI of this board, or null' };
+export const commentListSchema = list(commentSchema, 'comments in stored order');
+
+export const logEntrySchema = named('LogEntry', fields({
+  text: text('Markdown'),
+  source: text('who or what wrote it; "default" when not given'),
+  object: anyObject('structured data, as posted'),
+  timestamp: time('when it happened'),
+}, 'a log entry exactly as posted, plus defaults', ['object']));
+
+export const logEntryListSchema = list(logEntrySchema, 'entries, oldest first');
+
+export const cardStateResultSchema = named('CardStateChange', fields({
+  cardId: text('card id'),
+  boardId: text('board id'),
+  actor: text('whose state this is'),
+  unread: flag('someone else acted on the card after the actor read it'),
+  open: flag('the actor has opened the card'),
+  openedAt: nullable('string', 'when the actor last opened the card (ISO 8601), or null'),
+  readThrough: { anyOf: [fields({ at: time('everything up to this moment counts as read') }), { type: 'null' }], description: 'the read cursor, or null' },
+}, "the actor's state of the card after the change"));
+
+export const formSubmissionSchema = named('FormSubmission', fields({
+  formId: text('the form the data is stored under'),
+  data: anyObject('the stored data: defaults, earlier data, matching metadata and the submitted data merged'),
+  task: taskSchema,
+}));
+
+export const formDefinitionsSchema = map(
+  { type: 'object', additionalProperties: true, properties: { schema: anyObject('JSON schema of the form data'), name: text('display name'), data: anyObject('default data'), description: text('what the form is for') }, required: ['schema'], description: 'a form definition as written in .kanban.json' },
+  'form id to its definition',
+);
+
+// Workspace
+
+export const settingsViewSchema = named('Settings', fields({
+  showPriorityBadges: flag('show priority badges on cards'),
+  showAssignee: flag('show the assignee on cards'),
+  showDueDate: flag('show the due date on cards'),
+  showLabels: flag('show labels on cards'),
+  showFileName: flag('show the card file name'),
+  compactMode: flag('smaller cards'),
+  showDeletedColumn: flag('show the column of soft-deleted cards'),
+  defaultPriority: priority,
+  defaultStatus: text('status a new card gets when its board names none'),
+  boardBackgroundMode: { type: 'string', enum: BACKGROUND_MODES, description: 'board background style' },
+  boardBackgroundPreset: { type: 'string', enum: BACKGROUND_PRESETS, description: 'board background colors' },
+}, 'workspace display settings'));
+
+export const labelsSchema = named('Labels', map(
+  fields({ color: text('hex color'), group: text('group name; absent when ungrouped') }, 'a label definition', ['group']),
+  'label name to its definition',
+));
+
+export const resolvedPathSchema = named('ResolvedPath', fields({
+  input: text('the path as given'),
+  path: text('absolute, canonical path (symbolic links resolved when it exists)'),
+  exists: flag('whether something exists at that path'),
+}));
+
+export const webhookSchema = named('Webhook', fields({
+  id: text('wh_ and 16 hex characters'),
+  url: text('receives a POST per matching event'),
+  events: list({ type: 'string' }, 'event names, "*" or "prefix.*"'),
+  active: flag('false while delivery is paused'),
+  hasSecret: flag('whether deliveries are signed; the secret itself is never shown'),
+}, 'a registered webhook'));
+
+export const webhookListSchema = list(webhookSchema);
+
+export const webhookDeliverySchema = named('WebhookDelivery', fields({
+  deliveryId: text('the X-Webhook-Delivery header and body id of the delivery'),
+  event: text('event name'),
+  attempt: count('1 for the first try; 0 when the delivery was dropped before any try'),
+  status: { type: 'string', enum: ['delivered', 'retrying', 'failed', 'dropped'], description: 'retrying: another attempt follows; failed: gave up; dropped: not sent' },
+  httpStatus: nullable('integer', "the receiver's HTTP status, or null when none came"),
+  error: nullable('string', 'what went wrong, or null'),
+  at: time('when the attempt was made'),
+  durationMs: count('how long the attempt took'),
+  nextAttemptAt: time('when the next attempt is due; only while retrying'),
+}, 'one delivery attempt', ['nextAttemptAt']));
+
+export const webhookDeliveryListSchema = list(webhookDeliverySchema, 'the last 50 attempts, newest first');
+
+export const invalidFileSchema = named('InvalidFile', fields(
+  { path: text('path relative to the workspace'), reason: text('what is wrong'), line: { type: 'integer', minimum: 1, description: 'the 1-based line the parser stopped at, when it says (YAML and JSON syntax, git conflict markers)' } },
+  undefined,
+  ['line'],
+));
+
+export const migrationResultSchema = named('MigrationResult', fields({
+  from: text('provider the cards came from'),
+  to: text('provider the cards are in now'),
+  sqlitePath: text('the SQLite database, relative to the workspace'),
+  cards: count('cards moved'),
+  comments: count('comments moved'),
+  attachments: count('attachment references moved'),
+  boards: map(count('cards'), 'board id to the number of cards moved'),
+  skipped: list(invalidFileSchema, 'files or rows the source could not read; not moved, left where they are'),
+  source: text('where the old copy stays, as a backup'),
+  movedAside: nullable('string', 'where older data found in the target was moved before being replaced, or null'),
+}));

@@ -1,0 +1,38 @@
+import type { JsonSchema } from './route';
+
+/** Building blocks of the response schemas, and the names they have in the OpenAPI document. */
+
+const names = new Map<JsonSchema, string>();
+
+/** Registers a schema under a component name (the identity of the object is the key). */
+export function named<T extends JsonSchema>(name: string, schema: T): T {
+  // Two schemas under one name would make the document's $ref point at the wrong one.
+  if ([...names.values()].includes(name)) throw new Error(`response schema name "${name}" is used twice`);
+  names.set(schema, name);
+  return schema;
+}
+
+/** The component name of a schema, when it is one of the named ones. */
+export function componentNameOf(schema: unknown): string | undefined {
+  return names.get(schema as JsonSchema);
+}
+
+export const text = (description: string): JsonSchema => ({ type: 'string', description });
+export const flag = (description: string): JsonSchema => ({ type: 'boolean', description });
+export const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
+export const nullable = (type: string, description: string): JsonSchema => ({ type: [type, 'null'], description });
+/** A time as the service writes it (no `format`: a strict validator without format support must still compile these). */
+export const time = (description: string): JsonSchema => text(`${description}; ISO 8601`);
+export const list = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
+export const map = (values: JsonSchema, description: string): JsonSchema => ({ type: 'object', additionalProperties: values, description });
+export const anyObject = (description: string): JsonSchema => ({ type: 'object', description });
+
+/** An object whose listed fields are always present, except those named in `optional`. */
+export function fields(properties: Record<string, JsonSchema>, description?: string, optional: string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    ...(description ? { description } : {}),
+    properties,
+    required: Object.keys(properties).filter((key) => !optional.includes(key)),
+  };
+}

@@ -1,0 +1,78 @@
+import type { JsonSchema } from './route';
+import { fields, flag, list, named, nullable, text, time } from './schemaParts';
+import { invalidFileSchema } from './responseSchemas';
+
+/**
+ * Response schemas of the status routes (workspace, storage, card-state status, auth). Provider
+ * entries stay open (`additionalProperties: true`): each provider reports its own details.
+ */
+
+const provider = (description: string, details?: string): JsonSchema => ({
+  ...fields({ provider: text(description) }, details),
+  additionalProperties: true,
+});
+
+export const storageSchema = named('StorageStatus', fields({
+  card: provider('card.storage provider: markdown, sqlite, mysql or a package name', 'plus provider details (database path, polling)'),
+  attachment: provider('attachment.storage provider: localfs, sqlite, s3 or a package name', 'plus provider details (bucket, database path)'),
+  webhook: fields({ provider: text('webhook delivery: built-in'), deliveryQueue: text('folder of pending deliveries, relative to the workspace') }),
+  cardState: provider('card.state provider: file (built-in, under .kanban/.state/) or sqlite', 'plus provider details (database path)'),
+  filesystem: fields({
+    kanbanDir: text('absolute path of the .kanban folder'),
+    configPath: text('absolute path of .kanban.json'),
+    watch: flag('whether a watcher is following changes made outside the service'),
+  }),
+}, 'the active providers'));
+
+export const workspaceSchema = named('WorkspaceInfo', fields({
+  root: text('absolute path of the workspace folder'),
+  configPath: text('absolute path of .kanban.json'),
+  configExists: flag('false until the first change writes the file'),
+  kanbanDir: text('absolute path of the .kanban folder'),
+  port: nullable('integer', 'port the HTTP server listens on; null in-process'),
+  defaultBoard: text('board that the unscoped /tasks and /columns routes act on'),
+  boards: list({ type: 'string' }, 'board ids'),
+  cardCount: { type: 'integer', minimum: 0, description: 'cards of every board, soft-deleted ones included' },
+  providers: storageSchema,
+  auth: fields({ provider: nullable('string', 'auth.identity provider id, or null when auth is off'), enabled: flag('whether requests must carry a credential') }),
+  watcher: fields({ supported: flag('whether this workspace can be watched for outside changes'), active: flag('whether a watcher runs now') }),
+  invalidFiles: list(invalidFileSchema, 'card files and .kanban.json versions that do not parse: skipped, reported here, left untouched'),
+  recoveredFiles: list(
+    fields({
+      path: text('where the copy was found, relative to the workspace'),
+      movedTo: text('where it is now, under .kanban/.state/recovered/'),
+      kept: text('the copy that was kept'),
+      at: time('when'),
+    }),
+    'second copies of cards found at start-up (a crash in the middle of a move, a hand copy): the newer copy is kept, the other moved here',
+  ),
+  revision: { type: 'integer', minimum: 0, description: 'grows by one per change; the same counter as the WebSocket messages' },
+}, 'where the workspace is and how it is served'));
+
+export const cardStateStatusSchema = named('CardStateStatus', fields({
+  provider: text('card.state provider id'),
+  backend: { type: 'string', enum: ['file', 'sqlite'], description: 'storage family of the provider' },
+  available: flag('whether card state can be read and written'),
+  defaultActor: fields({ id: text('actor used for card state when no auth.identity provider is configured'), usedWhen: text('the condition, in words') }),
+  actor: nullable('string', 'actor of this request: "default" without auth, the subject with auth, null when unidentified'),
+  identity: fields({
+    provider: nullable('string', 'auth.identity provider id, or null'),
+    required: flag('whether card-state calls need an identified caller'),
+    available: flag('false while the identity provider fails; card-state calls then answer 400 "identity unavailable"'),
+    error: nullable('string', 'the last identity failure, or null'),
+    since: nullable('string', 'ISO 8601 time of that failure, or null'),
+  }),
+}));
+
+export const authStatusSchema = named('AuthStatus', fields({
+  provider: nullable('string', 'auth.identity provider id, or null when auth is off'),
+  enabled: flag('whether requests must carry a credential'),
+  credential: fields({
+    present: flag('whether this request carried a credential'),
+    source: nullable('string', 'where it came from (header, query), or null'),
+    recognised: flag('whether the provider knew it'),
+  }, 'what this request carried; the token itself is never echoed'),
+  subject: nullable('string', 'who the caller is'),
+  role: { type: ['string', 'null'], enum: ['viewer', 'editor', 'admin', null], description: 'viewer, editor or admin; null when unidentified' },
+  identityError: nullable('string', 'why the provider could not identify the caller, or null'),
+}));

@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { HttpApiClient, LocalApiClient, type ApiAnswer, type ApiClient } from '../client/apiClient';
+import type { Output } from './output';
+import { findLiveServer, type ServerRecord } from './serverRecord';
+import { CliError } from './usage';
+
+/** The flags every command takes. */
+export interface GlobalOptions {
+  dir?: string;
+  board?: string;
+  json: boolean;
+  url?: string;
+  token?: string;
+}
+
+/**
+ * The workspace a command acts on: --dir, else KANBAN_WORKSPACE, else the nearest folder at or
+ * above the current one that holds `.kanban.json` or `.kanban/` (as git finds its repository),
+ * else the current folder.
+ */
+export function workspaceDir(options: GlobalOptions, env: NodeJS.ProcessEnv, cwd = process.cwd()): string {
+  if (options.dir) return path.resolve(options.dir);
+  if (env.KANBAN_WORKSPACE) return path.resolve(env.KANBAN_WORKSPACE);
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.kanban.json')) || existsSync(path.join(dir, '.kanban'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(cwd);
+  }
+}
+
+export interface CallOptions {
+  body?: unknown;
+  ifMatch?: string;
+  /** Query parameters; undefined values are left out, arrays repeat the name. */
+  query?: Record<string, string | number | boolean | (string | number)[] | undefined>;
+}
+
+export interface Answer<T = any> {
+  status: number;
+  data: T;
+  etag?: string;
+  page?: ApiAnswer['page'];
+}
+
+export class Context {
+  private client: ApiClient | null = null;
+  private liveServer: ServerRecord | null | undefined;
+  private noted = false;
+
+  constructor(
+    readonly options: GlobalOptions,
+    readonly output: Output,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  get json(): boolean {
+    return this.options.json;
+  }
+
+  get url(): string | undefined {
+    return this.options.url ?? (this.env.KANBAN_URL || undefined);
+  }
+
+  get token(): string | undefined {
+    return this.options.token ?? (this.env.KANBAN_TOKEN || undefined);
+  }
+
+  get dir(): string {
+    return workspaceDir(this.options, this.env);
+  }
+
+  /** `/tasks` on the default board, or `/boards/<board>/tasks` with --board. */
+  boardPath(suffix: string): string {
+    return this.options.board ? `/boards/${encodeURIComponent(this.options.board)}${suffix}` : suffix;
+  }
+
+  /**
+   * In-process, a server already serving the folder would write the same files at the same time:
+   * a change is refused (with the way through that server), a read goes ahead with a note.
+   */
+  async checkMode(writes: boolean): Promise<void> {
+    if (this.url) return;
+    this.liveServer ??= await findLiveServer(this.dir);
+    const live = this.liveServer;
+    if (!live) return;
+    if (writes) {
+      throw new CliError(
+        `a kanban server (pid ${live.pid}) is serving ${this.dir} at ${live.url}; changing the files from here too could overwrite its changes. Rerun with --url ${live.url} to make the change through it`,
+      );
+    }
+    if (!this.noted) {
+      this.noted = true;
+      this.output.err(`kanban: note: a kanban server (pid ${live.pid}) is serving this folder at ${live.url}; reading the files directly (add --url ${live.url} to go through it)`);
+    }
+  }
+
+  async api(): Promise<ApiClient> {
+    if (this.client) return this.client;
+    if (this.url) this.client = new HttpApiClient(this.url, this.token);
+    else {
+      await this.checkMode(false);
+      const dir = this.dir;
+      try {
+        // With a server running, it delivers the webhooks; a second queue here would send them twice.
+        this.client = await LocalApiClient.open(dir, { token: this.token, webhooks: !this.liveServer });
+      } catch (error) {
+        throw new CliError(`cannot open the workspace ${dir}: ${(error as Error).message}`);
+      }
+    }
+    return this.client;
+  }
+
+  /** One call through the route table; an error answer becomes a CliError carrying the API's message. */
+  async call<T = any>(method: string, apiPath: string, options: CallOptions = {}): Promise<Answer<T>> {
+    if (method.toLowerCase() !== 'get') await this.checkMode(true);
+    const client = await this.api();
+    const answer = await client.call({ method, path: apiPath + queryString(options.query), body: options.body, ifMatch: options.ifMatch }).catch((error: Error) => {
+      throw new CliError(error.message);
+    });
+    if (answer.body && answer.body.ok === false) throw new CliError(answer.body.error, answer.status);
+    if (answer.status >= 400) throw new CliError(`the API answered ${answer.status}`, answer.status);
+    const data = (answer.body && answer.body.ok ? answer.body.data : null) as T;
+    return { status: answer.status, data, etag: answer.etag, page: answer.page };
+  }
+
+  get<T = any>(apiPath: string, query?: CallOptions['query']): Promise<Answer<T>> {
+    return this.call<T>('GET', apiPath, { query });
+  }
+
+  /** What --json prints: exactly the REST data (nothing for a 204). */
+  printJson(answer: Answer): void {
+    if (answer.status !== 204) this.output.out(JSON.stringify(answer.data, null, 2));
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    await client?.close();
+  }
+}
+
+export function queryString(query: CallOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) params.append(key, String(one));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

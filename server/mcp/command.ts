@@ -1,0 +1,92 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
+import { createMcpServer } from './mcpServer';
+
+const USAGE = `Usage: kanban mcp [--dir <path> | --url <base> [--token <t>]]
+
+The MCP server on stdio, for AI agents (Claude, Cursor, VS Code agent mode...).
+  --dir <path>    the workspace folder, opened in this process (default: KANBAN_WORKSPACE, else the current folder)
+  --url <base>    go through a running server instead (env KANBAN_URL), e.g. http://127.0.0.1:3000
+  --token <t>     API token when auth is on (env KANBAN_TOKEN)
+`;
+
+interface McpOptions {
+  dir?: string;
+  url?: string;
+  token?: string;
+}
+
+function parseArgs(argv: string[]): McpOptions | 'help' {
+  const options: McpOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return 'help';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (flag !== '--dir' && flag !== '--url' && flag !== '--token') throw new Error(`unknown option "${arg}"`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
+    options[flag.slice(2) as keyof McpOptions] = value;
+  }
+  options.url ??= options.dir === undefined ? process.env.KANBAN_URL || undefined : undefined;
+  options.token ??= process.env.KANBAN_TOKEN || undefined;
+  if (options.dir !== undefined && options.url !== undefined) throw new Error('give either --dir or --url, not both');
+  return options;
+}
+
+/** stdout carries JSON-RPC only: whatever else the service prints goes to stderr. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+}
+
+/** `kanban mcp [--dir <path> | --url <base> [--token <t>]]`: serve MCP on stdio until the client closes it. */
+export async function runMcpCommand(argv: string[]): Promise<void> {
+  let options: McpOptions | 'help';
+  try {
+    options = parseArgs(argv);
+  } catch (error) {
+    process.stderr.write(`kanban mcp: ${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') {
+    process.stderr.write(USAGE);
+    return;
+  }
+  keepStdoutForProtocol();
+  const log = (line: string) => process.stderr.write(`kanban mcp: ${line}\n`);
+  let client: ApiClient;
+  try {
+    client = options.url
+      ? new HttpApiClient(options.url, options.token)
+      : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), { token: options.token, watch: true });
+  } catch (error) {
+    log((error as Error).message);
+    process.exitCode = 1;
+    return;
+  }
+  const server = createMcpServer(client, log);
+  const transport = new StdioServerTransport();
+  const finished = new Promise<void>((resolve) => {
+    let closing = false;
+    const finish = async () => {
+      if (closing) return;
+      closing = true;
+      await server.close().catch(() => undefined);
+      await client.close().catch((error: Error) => log(`closing ${client.target}: ${error.message}`));
+      resolve();
+    };
+    // The transport does not notice the client going away; the end of stdin is that moment.
+    process.stdin.once('end', finish);
+    process.stdin.once('close', finish);
+    process.once('SIGINT', finish);
+    process.once('SIGTERM', finish);
+    server.onclose = finish;
+  });
+  await server.connect(transport);
+  log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
+  await finished;
+}

@@ -1,0 +1,151 @@
+import type { JsonSchema, QueryParam, RouteDef } from '../api/route';
+import { commentCreateSchema, logSchema, moveSchema, taskUpdateSchema } from '../api/schemas';
+import { composeContent, reviseContent, SUMMARY_FIELDS, summaryOf, withoutEmpty } from './cardText';
+import { annotationsOf, BOARD_ARG } from './routeTools';
+import { callApi, enc, onBoard, queryString, textResult, ToolError, type ToolContext, type ToolDef } from './tool';
+
+/**
+ * The tools agents use every day, with names and arguments made for them (a title and a body, not
+ * Markdown content; compact answers). Each replaces the generated tools of the routes it lists.
+ * Field schemas come from the REST body schemas, so both stay in step.
+ */
+
+type Args = Record<string, unknown>;
+
+const cardFields = taskUpdateSchema.properties as Record<string, JsonSchema>;
+const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, cardFields[name]]));
+const EDITABLE = ['status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata'];
+const ID: JsonSchema = { type: 'string', description: 'card id (a unique prefix works)' };
+const TITLE: JsonSchema = { type: 'string', minLength: 1, description: 'becomes the content\'s "# " heading' };
+const BODY: JsonSchema = { type: 'string', description: 'Markdown below the title' };
+
+const input = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: false,
+});
+
+function tool(
+  name: string,
+  description: string,
+  routes: string[],
+  inputSchema: JsonSchema,
+  run: (ctx: ToolContext, args: Args) => Promise<unknown>,
+): ToolDef {
+  const [method, path] = routes[0].split(' ') as [RouteDef['method'], string];
+  return { name, description, routes, inputSchema, annotations: annotationsOf(method, path), run: async (ctx, args) => textResult(await run(ctx, args)) };
+}
+
+/** A mutation's answer: the card in a few fields, plus its board. */
+const shortCard = (card: unknown) => summaryOf(card as Args, ['boardId']);
+const fieldsOf = (args: Args, names: string[]) => Object.fromEntries(names.filter((n) => args[n] !== undefined).map((n) => [n, args[n]]));
+
+const PAGE_SIZE = 50;
+
+/**
+ * `list_cards` arguments: the list route's own query parameters (types, enums), with the paging
+ * ones described as this tool answers them (`total`, `nextCursor`) rather than as HTTP headers.
+ */
+const LIST_TEXT: Record<string, string> = {
+  fields: 'comma list of card fields instead of the summary, e.g. id,title,content,metadata,modified',
+  limit: `cards per page, 1 to 1000 (default ${PAGE_SIZE})`,
+  cursor: 'nextCursor of the previous page (same filters and sort)',
+  sort: 'position (default), created, modified, due, priority or title; - for descending',
+};
+const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted'];
+/** Used only while the list route does not declare its paging parameters itself. */
+const PAGING_FALLBACK: QueryParam[] = [
+  { name: 'fields', type: 'string', description: LIST_TEXT.fields },
+  { name: 'limit', type: 'integer', description: LIST_TEXT.limit },
+  { name: 'cursor', type: 'string', description: LIST_TEXT.cursor },
+  { name: 'sort', type: 'string', description: LIST_TEXT.sort },
+];
+
+function listCardsInput(listRoute: RouteDef | undefined): JsonSchema {
+  const declared = new Map((listRoute?.query ?? []).map((q) => [q.name, q]));
+  const properties: Record<string, JsonSchema> = { board: BOARD_ARG };
+  const params = [...LIST_FILTERS.map((name) => declared.get(name)), ...PAGING_FALLBACK.map((p) => declared.get(p.name) ?? p)];
+  for (const q of params) {
+    if (!q) continue;
+    const description = LIST_TEXT[q.name] ?? q.description;
+    properties[q.name] = { type: q.type, description, ...(q.enum ? { enum: q.enum } : {}) };
+  }
+  properties.meta = { type: 'object', additionalProperties: { type: 'string' }, description: 'metadata filters {field: value}' };
+  return input(properties);
+}
+
+async function listCards({ client }: ToolContext, args: Args) {
+  const { board, meta, fields, limit, ...filters } = args;
+  const params: Args = { ...filters, limit: limit ?? PAGE_SIZE, fields: fields ?? SUMMARY_FIELDS.join(',') };
+  for (const [field, value] of Object.entries((meta as Args | undefined) ?? {})) params[`meta.${field}`] = value;
+  const { data, page } = await callApi(client, { method: 'get', path: onBoard(board, '/tasks') + queryString(params) });
+  const cards = (data as Args[]).map((card) => (fields ? withoutEmpty(card) : summaryOf(card)));
+  return { cards, ...(page ? { total: page.total } : {}), ...(page?.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** Title and body edits rewrite the content read just before: sent with If-Match, retried if the card moved on. */
+async function updateCard({ client }: ToolContext, args: Args) {
+  const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}`;
+  const fields: Args = fieldsOf(args, EDITABLE);
+  if (args.title === undefined && args.body === undefined) return shortCard((await callApi(client, { method: 'put', path, body: fields })).data);
+  for (let attempt = 1; ; attempt++) {
+    const current = await callApi(client, { method: 'get', path });
+    const content = reviseContent((current.data as { content: string }).content, { title: args.title as string | undefined, body: args.body as string | undefined });
+    try {
+      return shortCard((await callApi(client, { method: 'put', path, body: { ...fields, content }, ifMatch: current.etag })).data);
+    } catch (error) {
+      // 412: someone changed the card between the read and the write; read it again.
+      if (!(error instanceof ToolError && error.status === 412) || attempt === 3) throw error;
+    }
+  }
+}
+
+export function everydayTools(routes: RouteDef[]): ToolDef[] {
+  const listRoute = routes.find((r) => r.method === 'get' && r.path === '/tasks');
+  return [
+    tool('list_boards', 'List boards with their column ids and card counts', ['get /boards'], input({}), async ({ client }) => {
+      const { data } = await callApi(client, { method: 'get', path: '/boards' });
+      return (data as Args[]).map((b) => withoutEmpty({ ...b, columns: (b.columns as { id: string }[]).map((c) => c.id) }));
+    }),
+    tool('list_columns', 'List the columns of a board in order', ['get /columns'], input({ board: BOARD_ARG }), async ({ client }, args) =>
+      (await callApi(client, { method: 'get', path: onBoard(args.board, '/columns') })).data),
+    tool('list_cards', `Find cards: compact summaries, ${PAGE_SIZE} per page; pass nextCursor as cursor for more`, ['get /tasks'],
+      listCardsInput(listRoute), listCards),
+    tool('get_card', 'A card with its content and comments', ['get /tasks/{id}'], input({ id: ID, board: BOARD_ARG }, ['id']), async ({ client }, args) =>
+      withoutEmpty((await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}` })).data as Args)),
+    tool('create_card', 'Create a card (at the end of its column)', ['post /tasks'],
+      input({ title: TITLE, body: BODY, ...pick(EDITABLE), board: BOARD_ARG }, ['title']), async ({ client }, args) => {
+        const body = { ...fieldsOf(args, EDITABLE), content: composeContent(String(args.title), args.body as string | undefined) };
+        return shortCard((await callApi(client, { method: 'post', path: onBoard(args.board, '/tasks'), body })).data);
+      }),
+    tool('update_card', 'Change a card; omitted fields stay as they are', ['put /tasks/{id}'],
+      input({ id: ID, board: BOARD_ARG, title: TITLE, body: BODY, ...pick(EDITABLE) }, ['id']), updateCard),
+    tool('move_card', 'Move a card to a column, at a zero-based position (default 0, the top)', ['patch /tasks/{id}/move'],
+      input({ id: ID, status: (moveSchema.properties as Args).status as JsonSchema, position: (moveSchema.properties as Args).position as JsonSchema, board: BOARD_ARG }, ['id', 'status']),
+      async ({ client }, args) => shortCard((await callApi(client, { method: 'patch', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/move`, body: fieldsOf(args, ['status', 'position']) })).data)),
+    tool('delete_card', 'Delete a card: to the deleted column (restorable), or for good with permanent', ['delete /tasks/{id}', 'delete /tasks/{id}/permanent'],
+      input({ id: ID, permanent: { type: 'boolean', description: 'delete for good' }, board: BOARD_ARG }, ['id']), async ({ client }, args) => {
+        const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}${args.permanent === true ? '/permanent' : ''}`;
+        const { data } = await callApi(client, { method: 'delete', path });
+        return args.permanent === true ? data : shortCard(data);
+      }),
+    tool('transfer_card', 'Move a card to another board', ['post /boards/{boardId}/tasks/{id}/transfer'],
+      input({ id: ID, toBoard: { type: 'string', description: 'destination board id' }, status: { type: 'string', description: 'column there; its default when omitted' } }, ['id', 'toBoard']),
+      async ({ client }, args) => {
+        const body = args.status === undefined ? {} : { targetStatus: args.status };
+        return shortCard((await callApi(client, { method: 'post', path: `/boards/${enc(args.toBoard)}/tasks/${enc(args.id)}/transfer`, body })).data);
+      }),
+    tool('add_comment', 'Comment on a card (Markdown)', ['post /tasks/{id}/comments'],
+      input({ id: ID, content: (commentCreateSchema.properties as Args).content as JsonSchema, author: { type: 'string', description: 'default: the MCP client\'s name' }, board: BOARD_ARG }, ['id', 'content']),
+      async ({ client, callerName }, args) => {
+        const body = { content: args.content, author: args.author ?? callerName ?? 'agent' };
+        return (await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/comments`, body })).data;
+      }),
+    tool('list_comments', 'Comments of a card, oldest first', ['get /tasks/{id}/comments'], input({ id: ID, board: BOARD_ARG }, ['id']), async ({ client }, args) =>
+      (await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/comments` })).data),
+    tool('add_log', 'Append to a card\'s log (progress notes, tool output)', ['post /tasks/{id}/logs'],
+      input({ id: ID, text: (logSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']), async ({ client }, args) =>
+        (await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/logs`, body: { text: args.text } })).data),
+  ];
+}

@@ -1,0 +1,40 @@
+import type { Method, RouteDef } from '../api/route';
+
+/**
+ * snake_case tool names derived from a route's method and path, so a new route gets a readable
+ * name with no MCP code: `GET /tasks/{id}/comments` is `list_task_comments`, `PATCH /tasks/{id}/move`
+ * is `move_task`. A name is a verb, then the path's nouns, each singular when a parameter follows it.
+ */
+
+/** Words ending in "s" that name one thing, not a collection. */
+const SINGULAR_WORDS = new Set(['settings', 'status']);
+
+const isCollection = (word: string) => word.endsWith('s') && !word.endsWith('ss') && !SINGULAR_WORDS.has(word);
+const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : isCollection(word) ? word.slice(0, -1) : word);
+
+/** Verbs for a path ending in a parameter (one item) and for one ending in a collection. */
+const ITEM_VERB: Record<Method, string> = { get: 'get', put: 'update', patch: 'patch', delete: 'delete', post: 'run' };
+const COLLECTION_VERB: Record<Method, string> = { get: 'list', post: 'create', put: 'set', patch: 'update', delete: 'clear' };
+
+export function toolNameOf(route: Pick<RouteDef, 'method' | 'path'>): string {
+  const segments = route.path.split('/').filter(Boolean);
+  const nouns: string[] = [];
+  for (const segment of segments) {
+    if (segment.startsWith('{')) nouns[nouns.length - 1] = singular(nouns[nouns.length - 1] ?? 'item');
+    else nouns.push(segment.replace(/[^a-zA-Z0-9]+/g, '_').toLowerCase());
+  }
+  const last = nouns[nouns.length - 1];
+  const join = (verb: string, words: string[]) => [verb, ...words].join('_');
+  if (segments[segments.length - 1]?.startsWith('{')) return join(ITEM_VERB[route.method], nouns);
+  if (isCollection(last)) {
+    const words = route.method === 'post' ? [...nouns.slice(0, -1), singular(last)] : nouns;
+    return join(COLLECTION_VERB[route.method], words);
+  }
+  // A last word that is not a collection names one resource (`/settings`, `/tasks/active`) or,
+  // after another noun, what a change does (`/tasks/{id}/move`, `/columns/reorder`).
+  if (route.method === 'get' || route.method === 'delete' || nouns.length === 1) {
+    return join(route.method === 'get' ? 'get' : route.method === 'delete' ? 'delete' : 'update', nouns);
+  }
+  // A state word (`/columns/minimized`) is set; any other word is the verb itself.
+  return last.endsWith('ed') ? join('set', [last, ...nouns.slice(0, -1)]) : join(last, nouns.slice(0, -1));
+}

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { allRoutes } from '../../server/api/routes';
+import { boardCreateSchema, taskUpdateSchema } from '../../server/api/schemas';
+import { buildTools } from '../../server/mcp/tools';
+import { startTestServer, type TestServer } from '../helpers/testServer';
+import { startMcp, textOf, type McpSession } from './helpers';
+
+const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
+  list_boards: { args: [], required: [] },
+  list_columns: { args: ['board'], required: [] },
+  list_cards: {
+    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'fields', 'limit', 'cursor', 'sort'],
+    required: [],
+  },
+  get_card: { args: ['id', 'board'], required: ['id'] },
+  create_card: { args: ['title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'board'], required: ['title'] },
+  update_card: { args: ['id', 'board', 'title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata'], required: ['id'] },
+  move_card: { args: ['id', 'status', 'position', 'board'], required: ['id', 'status'] },
+  delete_card: { args: ['id', 'permanent', 'board'], required: ['id'] },
+  transfer_card: { args: ['id', 'toBoard', 'status'], required: ['id', 'toBoard'] },
+  add_comment: { args: ['id', 'content', 'author', 'board'], required: ['id', 'content'] },
+  list_comments: { args: ['id', 'board'], required: ['id'] },
+  add_log: { args: ['id', 'text', 'board'], required: ['id', 'text'] },
+};
+
+const sorted = (list: string[]) => [...list].sort();
+
+describe('MCP tools (the server on stdio, over a running server with --url)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let mcp: McpSession;
+  let tools: Tool[];
+
+  before(async () => {
+    server = await startTestServer();
+    mcp = await startMcp(['--url', server.url]);
+    tools = (await mcp.client.listTools()).tools;
+  });
+  after(async () => {
+    await mcp?.close();
+    await server?.close();
+  });
+
+  it('when an agent lists the tools, then every route of the table has one, under a unique snake_case name', () => {
+    const listed = new Set(tools.map((t) => t.name));
+    assert.equal(listed.size, tools.length, 'tool names are unique');
+    for (const name of listed) assert.match(name, /^[a-z][a-z0-9_]*$/);
+    const byRoute = new Map(buildTools(allRoutes).flatMap((t) => t.routes.map((key) => [key, t.name] as const)));
+    for (const route of allRoutes) {
+      const name = byRoute.get(`${route.method} ${route.path}`);
+      assert.ok(name && listed.has(name), `${route.method.toUpperCase()} ${route.path} has a tool`);
+    }
+  });
+
+  it('when an agent lists the tools, then the everyday ones have exactly their arguments and the right annotations', () => {
+    for (const [name, expected] of Object.entries(EVERYDAY_ARGS)) {
+      const tool = tools.find((t) => t.name === name);
+      assert.ok(tool, `${name} is listed`);
+      assert.deepEqual(sorted(Object.keys(tool.inputSchema.properties ?? {})), sorted(expected.args), `${name} arguments`);
+      assert.deepEqual(sorted(tool.inputSchema.required ?? []), sorted(expected.required), `${name} required arguments`);
+      assert.ok(tool.description && !tool.description.includes('\n') && tool.description.length <= 100, `${name} has a one-line description`);
+    }
+    const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+    assert.deepEqual(hints('list_cards'), { readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    assert.deepEqual(hints('create_card'), { readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    assert.deepEqual(hints('update_card'), { readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    assert.deepEqual(hints('delete_card'), { readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    // The card fields are the REST body's own schemas.
+    const create = tools.find((t) => t.name === 'create_card')!;
+    assert.deepEqual(create.inputSchema.properties?.priority, (taskUpdateSchema.properties as Record<string, unknown>).priority);
+  });
+
+  it('when a route has a body, then its generated tool takes the REST body schema, and the hints follow the method', () => {
+    const createBoard = tools.find((t) => t.name === 'create_board')!;
+    for (const [field, schema] of Object.entries(boardCreateSchema.properties as Record<string, unknown>)) {
+      assert.deepEqual(createBoard.inputSchema.properties?.[field], schema, `create_board.${field}`);
+    }
+    assert.deepEqual(sorted(createBoard.inputSchema.required ?? []), ['id', 'name']);
+    const generated = buildTools(allRoutes).filter((t) => !(t.name in EVERYDAY_ARGS));
+    for (const def of generated) {
+      const method = def.routes[0].split(' ')[0];
+      const listed = tools.find((t) => t.name === def.name)!;
+      assert.equal(listed.annotations?.readOnlyHint, method === 'get', `${def.name} readOnlyHint`);
+      assert.equal(listed.annotations?.destructiveHint, method === 'delete', `${def.name} destructiveHint`);
+      assert.equal(listed.annotations?.idempotentHint, ['get', 'put', 'delete'].includes(method), `${def.name} idempotentHint`);
+    }
+  });
+
+  it('when a route declares its response, then its tool has it as output schema and answers data that holds to it', async () => {
+    const withOutput = tools.filter((t) => t.outputSchema);
+    assert.ok(withOutput.some((t) => t.name === 'get_workspace'), 'get_workspace has an output schema');
+    // The SDK's client validates structuredContent against the output schema itself.
+    for (const tool of withOutput.filter((t) => t.annotations?.readOnlyHint && !(t.inputSchema.required ?? []).length)) {
+      const result = await mcp.callRaw(tool.name);
+      assert.ok(!result.isError, `${tool.name}: ${textOf(result)}`);
+      assert.ok(result.structuredContent, `${tool.name} answers structured content`);
+    }
+    const workspace = await mcp.call('get_workspace');
+    assert.equal(workspace.root, (await server.api('GET', '/api/workspace')).body?.data.root);
+  });
+
+  it('when an agent works a card through the everyday tools, then REST shows every change', async () => {
+    const created = await mcp.call('create_card', { title: 'Fix login', body: 'The session expires.', priority: 'high', labels: ['bug'], assignee: 'ada', metadata: { sprint: 's12' } });
+    assert.deepEqual(Object.keys(created).sort(), ['assignee', 'boardId', 'id', 'labels', 'priority', 'status', 'title']);
+    const id: string = created.id;
+    let rest = (await server.api('GET', `/api/tasks/${id}`)).body?.data;
+    assert.equal(rest.content, '# Fix login\n\nThe session expires.\n');
+    assert.deepEqual([rest.priority, rest.assignee, rest.labels, rest.metadata], ['high', 'ada', ['bug'], { sprint: 's12' }]);
+
+    const card = await mcp.call('get_card', { id: id.slice(0, 6) });
+    assert.equal(card.content, rest.content);
+
+    await mcp.call('update_card', { id, title: 'Fix login timeout' });
+    assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.content, '# Fix login timeout\n\nThe session expires.\n');
+    const updated = await mcp.call('update_card', { id, body: 'After 5 minutes.', priority: 'critical' });
+    assert.equal(updated.title, 'Fix login timeout');
+    rest = (await server.api('GET', `/api/tasks/${id}`)).body?.data;
+    assert.deepEqual([rest.content, rest.priority], ['# Fix login timeout\n\nAfter 5 minutes.\n', 'critical']);
+
+    const moved = await mcp.call('move_card', { id, status: 'in-progress' });
+    assert.equal(moved.status, 'in-progress');
+    assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.status, 'in-progress');
+
+    assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's12' }, label: 'bug' })).cards.map((c: { id: string }) => c.id), [id]);
+    assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's13' } })).cards, []);
+    const listed = await mcp.call('list_cards', { status: 'in-progress' });
+    assert.deepEqual(listed.cards.map((c: { id: string }) => c.id), [id]);
+    assert.deepEqual(listed.cards[0], { id, title: 'Fix login timeout', status: 'in-progress', priority: 'critical', assignee: 'ada', labels: ['bug'] });
+
+    const comment = await mcp.call('add_comment', { id, content: 'On it.' });
+    assert.equal(comment.author, 'mcp-test', 'the author defaults to the MCP client\'s name');
+    const restComments = (await server.api('GET', `/api/tasks/${id}/comments`)).body?.data;
+    assert.deepEqual(restComments.map((c: { content: string }) => c.content), ['On it.']);
+    assert.deepEqual(await mcp.call('list_comments', { id }), restComments);
+
+    await mcp.call('add_log', { id, text: 'ran the login tests' });
+    const logs = (await server.api('GET', `/api/tasks/${id}/logs`)).body?.data;
+    assert.deepEqual(logs.map((l: { text: string }) => l.text), ['ran the login tests']);
+
+    assert.deepEqual((await mcp.call('list_boards')).map((b: { id: string }) => b.id), ['default']);
+    const columns = await mcp.call('list_columns');
+    assert.deepEqual(columns, (await server.api('GET', '/api/columns')).body?.data);
+
+    assert.equal((await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops' })).status, 201);
+    const transferred = await mcp.call('transfer_card', { id, toBoard: 'ops', status: 'todo' });
+    assert.deepEqual([transferred.boardId, transferred.status], ['ops', 'todo']);
+    assert.equal((await server.api('GET', `/api/boards/ops/tasks/${id}`)).body?.data.status, 'todo');
+
+    const deleted = await mcp.call('delete_card', { id, board: 'ops' });
+    assert.equal(deleted.status, 'deleted');
+    assert.equal((await server.api('GET', `/api/boards/ops/tasks/${id}`)).body?.data.status, 'deleted');
+    await mcp.call('delete_card', { id, board: 'ops', permanent: true });
+    assert.equal((await server.api('GET', `/api/boards/ops/tasks/${id}`)).status, 404);
+  });
+
+  it('when an agent names a card that does not exist, then the tool answers isError with the API\'s message', async () => {
+    const result = await mcp.callRaw('get_card', { id: 'no-such-card' });
+    assert.equal(result.isError, true);
+    assert.equal(textOf(result), (await server.api('GET', '/api/tasks/no-such-card')).body?.error);
+    const moved = await mcp.callRaw('move_card', { id: 'no-such-card', status: 'done' });
+    assert.equal(moved.isError, true);
+    assert.match(textOf(moved), /no-such-card/);
+  });
+
+  it('when an agent leaves out a required argument or adds an unknown one, then the error names it', async () => {
+    const missing = await mcp.callRaw('get_card', {});
+    assert.equal(missing.isError, true);
+    assert.match(textOf(missing), /id/);
+    const unknown = await mcp.callRaw('create_card', { title: 'x', colour: 'red' });
+    assert.equal(unknown.isError, true);
+    assert.match(textOf(unknown), /unknown field "colour"/);
+  });
+});

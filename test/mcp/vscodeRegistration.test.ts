@@ -1,0 +1,52 @@
+import { registeredMcpProviders as registered } from './fakeEditorMcpApi';
+import { activateWith, deactivate, double, folderWithCards, repoRoot, tempFolder } from '../extension/helpers/harness';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { MCP_PROVIDER_ID } from '../../extension/mcpRegistration';
+import packageJson from '../../package.json';
+import { textOf } from './helpers';
+
+describe('VS Code agent mode gets the MCP server', function () {
+  this.timeout(30_000);
+  after(() => deactivate());
+
+  it('when the editor has the MCP API, then the extension offers a server per board folder that an MCP client can use', async () => {
+    const withBoard = await folderWithCards(['Asked from agent mode']);
+    const plain = await tempFolder();
+    activateWith([plain, withBoard]);
+    const contributed = (packageJson.contributes as { mcpServerDefinitionProviders?: { id: string }[] }).mcpServerDefinitionProviders ?? [];
+    assert.deepEqual(contributed.map((p) => p.id), [MCP_PROVIDER_ID], 'package.json declares the provider');
+    const provider = registered.get(MCP_PROVIDER_ID);
+    assert.ok(provider, 'the provider is registered under the contributed id');
+    const definitions = provider.provideMcpServerDefinitions();
+    assert.equal(definitions.length, 1, 'only the folder with a board');
+    const [definition] = definitions;
+    assert.equal(definition.command, process.execPath);
+    assert.deepEqual(definition.args, [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--dir', withBoard]);
+    assert.equal(definition.env.ELECTRON_RUN_AS_NODE, '1');
+
+    // Start it exactly as the editor would, and ask it for the board's cards.
+    const client = new Client({ name: 'vscode-agent', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: definition.command, args: definition.args, env: { ...(process.env as Record<string, string>), ...definition.env }, stderr: 'pipe' }));
+    try {
+      const result = await client.callTool({ name: 'list_cards', arguments: {} });
+      assert.deepEqual(JSON.parse(textOf(result as never)).cards.map((c: { title: string }) => c.title), ['Asked from agent mode']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('when the workspace folders change, then the editor is told to ask again; deactivation unregisters the provider', async () => {
+    activateWith([await tempFolder()]);
+    const provider = registered.get(MCP_PROVIDER_ID)!;
+    let asked = 0;
+    provider.onDidChangeMcpServerDefinitions?.(() => asked++);
+    double.foldersChanged.fire({ added: [], removed: [] });
+    assert.equal(asked, 1);
+    assert.equal(provider.provideMcpServerDefinitions().length, 1, 'a folder without a board still gets one, so an agent can start it');
+    await deactivate();
+    assert.equal(registered.has(MCP_PROVIDER_ID), false);
+  });
+});
