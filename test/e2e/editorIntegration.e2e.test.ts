@@ -7,7 +7,7 @@ import type { Frame } from 'playwright-core';
 import { findFreePort } from '../../extension/server/freePort';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
-import { cardFileOf, frameWith, hexToRgb, quickInputRows, saveWhole, toast, twoBoardRepo } from './helpers/editorUi';
+import { cardFileOf, frameWith, hexToRgb, paletteStep, quickInputRows, saveWhole, toast, twoBoardRepo } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, clickTabUntilShown, runFromPalette, screenshot, webviewShown } from './helpers/workbench';
 
@@ -76,8 +76,7 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
 
   it('when Switch Board picks Roadmap, then the panel shows it and the picker calls the shown board current; Search Cards opens a card on the other board', async () => {
     const page = session.page;
-    await runFromPalette(page, 'Kanban: Switch Board');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap' }).click();
+    await paletteStep(page, 'Kanban: Switch Board', () => page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap' }).click({ timeout: 5000 }));
     await cardIn(board, 'Roadmap card').waitFor({ state: 'visible', timeout: 10_000 });
     // Back to Default with the board's own switcher: the palette must know what is on screen.
     await board.locator('[data-testid="board-switcher"]').click();
@@ -89,10 +88,11 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     assert.doesNotMatch(rows.find((r) => r.startsWith('Roadmap'))!, /current/);
     await page.keyboard.press('Escape');
 
-    await runFromPalette(page, 'Kanban: Search Cards');
-    await page.locator('.quick-input-widget input[placeholder="Type to search card titles"]').waitFor({ state: 'visible', timeout: 10_000 });
-    await page.keyboard.type('Roadmap card');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap card' }).click();
+    await paletteStep(page, 'Kanban: Search Cards', async () => {
+      await page.locator('.quick-input-widget input[placeholder="Type to search card titles"]').waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.type('Roadmap card');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap card' }).click({ timeout: 5000 });
+    });
     await board.locator('[data-testid="card-drawer"][aria-label="Roadmap card"]').waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await board.locator('.board-switcher-name').innerText(), 'Roadmap');
     await closeDrawer(board);
@@ -100,11 +100,12 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
 
   it('when Add Card runs while Roadmap is shown, then it names Roadmap, lists priorities by urgency with the default highlighted, and the card lands on Roadmap', async () => {
     const page = session.page;
-    await runFromPalette(page, 'Kanban: Add Card');
-    await page.locator('.quick-input-widget', { hasText: 'Add Card to Roadmap' }).waitFor({ state: 'visible', timeout: 10_000 });
-    await page.keyboard.type('Plan the next quarter');
-    await page.keyboard.press('Enter');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'To Do' }).click();
+    await paletteStep(page, 'Kanban: Add Card', async () => {
+      await page.locator('.quick-input-widget', { hasText: 'Add Card to Roadmap' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.type('Plan the next quarter');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'To Do' }).click({ timeout: 5000 });
+    });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'critical' }).waitFor({ timeout: 10_000 });
     const rows = await quickInputRows(page);
     assert.deepEqual(rows.map((r) => /^(critical|high|medium|low)/.exec(r)?.[1]), ['critical', 'high', 'medium', 'low']);

@@ -5,6 +5,25 @@ import { promisify } from 'node:util';
 import type { Frame, Page } from 'playwright-core';
 import { KanbanService } from '../../../extension/service/kanbanService';
 import type { TempDirs } from './codeServer';
+import { runFromPalette } from './workbench';
+
+/**
+ * Run a palette command and do the first step of what it asks (`answer`). A webview that moves its
+ * own focus (a popover handing focus back to its button) can close a picker as it opens; the step
+ * is then tried again from the palette.
+ */
+export async function paletteStep(page: Page, title: string, answer: () => Promise<void>, attempts = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await runFromPalette(page, title);
+    try {
+      await answer();
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
 
 /** A notification toast holding this text. */
 export function toast(page: Page, text: string | RegExp) {
