@@ -1,6 +1,7 @@
 // Builds every bundle: the standalone server, the VS Code extension and the board UI.
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const watch = process.argv.includes('--watch');
 
@@ -92,5 +93,12 @@ for (const options of builds) {
   if (watch) await (await esbuild.context(options)).watch();
   else await esbuild.build(options);
 }
+
+// The JSON schema of .kanban.json for editors (package.json `jsonValidation`), written from the
+// service's own schema module at every build, so the two cannot disagree.
+await esbuild.build({ entryPoints: ['server/config/configSchema.ts'], outfile: 'dist/.build/configSchema.cjs', bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
+const { kanbanConfigSchema } = createRequire(import.meta.url)('./dist/.build/configSchema.cjs');
+writeFileSync('dist/kanban.schema.json', `${JSON.stringify(kanbanConfigSchema(), null, 2)}\n`);
+
 // npm makes a bin executable on install; this makes ./dist/cli.js runnable straight after a build.
 if (!watch) chmodSync('dist/cli.js', 0o755);

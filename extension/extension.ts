@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { inspect } from 'node:util';
+import { log as serviceLog, setLogSink } from '../server/core/log';
 import { FolderAccess } from './auth/folderAccess';
 import { TokenStore } from './auth/tokenStore';
 import { registerCommands } from './commands/registerCommands';
@@ -8,7 +10,11 @@ import { ApiServer } from './server/apiServer';
 import { ServerControl } from './server/serverControl';
 import { FolderServices, type FolderRef } from './service/folderServices';
 import { readSettings, SETTINGS_SECTION, type KanbanSettings } from './settings';
+import { BrokenFiles } from './ui/brokenFiles';
+import { affectsDisplay, readDisplay, saveDisplayForMe } from './ui/displaySettings';
 import { Folders } from './ui/folders';
+import { commentAuthor } from './ui/identity';
+import type { BridgeHost } from './webview/bridgeHost';
 import { ServerStatusBar } from './ui/statusBar';
 import { BoardPanels } from './webview/boardPanels';
 import { SidebarView, SIDEBAR_VIEW_ID } from './webview/sidebarView';
@@ -39,6 +45,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     // The editor also keeps this channel in its logs folder, where the e2e measurements read it.
     output.appendLine(`[${new Date().toISOString()}] ${line}`);
   };
+  // The service's own warnings (broken files, refused writes, failed deliveries) belong here too:
+  // console output of an extension host reaches no user.
+  const stopLogging = setLogSink((level, message, detail) => {
+    const text = message.replace(/^kanban: /, '');
+    log(`${level === 'info' ? '' : `[${level}] `}${text}${detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : inspect(detail)}`}`);
+  });
+  const brokenFiles = new BrokenFiles();
   const folders = new Folders(settingsFor);
   const services = new FolderServices(
     (folder) => folders.rootOf(folder),
@@ -46,21 +59,43 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       const cards = service.workspace.index.allCards().length;
       const heapMb = (process.memoryUsage().heapUsed / 1048576).toFixed(1);
       log(`opened the board of ${folder.name} (${service.root}): ${cards} card(s) in ${ms} ms; extension host heap ${heapMb} MB`);
+      brokenFiles.follow(folder, service);
+    },
+    (folder, root, error) => {
+      log(`[error] cannot open the board of ${folder.name} (${root}): ${(error as Error).message}`);
+      brokenFiles.openFailed(folder, root, error);
     },
   );
+  const authors = new Map<string, Promise<string>>();
+  const host: BridgeHost = {
+    brokenFiles,
+    display: (folder) => readDisplay(folder),
+    onDisplayChange: (listener) => vscode.workspace.onDidChangeConfiguration((change) => affectsDisplay(change) && listener()),
+    saveDisplay: saveDisplayForMe,
+    identity: (folder) => {
+      if (!authors.has(folder.key)) authors.set(folder.key, commentAuthor(folder.fsPath));
+      return authors.get(folder.key)!;
+    },
+  };
   const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
   const tokens = new TokenStore(context.secrets);
   const access = new FolderAccess(tokens);
-  const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access);
+  const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host);
   const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new Map() };
   const statusBar = new ServerStatusBar();
-  const sidebar = new SidebarView(context.extensionUri, services, () => folders.primary(), access);
+  const sidebar = new SidebarView(context.extensionUri, services, () => folders.primary(), access, host);
   const stopStatus = control.server.onDidChange((state) => statusBar.show(state));
-  const stopFollowing = services.onDidReplace((folder, service) => void control.serviceReplaced(folder, service));
+  const stopFollowing = services.onDidReplace((folder, service) => {
+    void control.serviceReplaced(folder, service);
+    if (service) brokenFiles.follow(folder, service);
+    else brokenFiles.forget(folder);
+  });
   let lastSettings = settingsFor(folders.primary());
 
   const disposables: vscode.Disposable[] = [
     output,
+    { dispose: stopLogging },
+    brokenFiles,
     tokens,
     ...registerCommands(parts),
     panels,
@@ -96,7 +131,7 @@ export async function deactivate(): Promise<void> {
     try {
       disposable.dispose();
     } catch (error) {
-      console.error('kanban: dispose failed:', error);
+      serviceLog.error('kanban: dispose failed:', error);
     }
   }
   await current.parts.control.server.stop().catch(() => undefined);

@@ -1,3 +1,4 @@
+import type { BrokenFile } from './protocol';
 import type { Transport } from './transport';
 import type { Board, BoardSummary, Comment, Labels, LogEntry, Settings, TaskFilter, TaskView, WorkspaceForm } from './types';
 
@@ -45,6 +46,7 @@ export class Api {
   }
 
   listBoards = () => this.call<BoardSummary[]>('GET', '/boards');
+  getWorkspace = () => this.call<{ invalidFiles: BrokenFile[] }>('GET', '/workspace');
   getBoard = (id: string) => this.call<Board>('GET', `/boards/${enc(id)}`);
   createBoard = (input: { id: string; name: string; description?: string }) => this.call<Board>('POST', '/boards', input);
   updateBoard = (id: string, patch: Partial<Pick<Board, 'name' | 'description' | 'defaultStatus' | 'defaultPriority'>>) =>

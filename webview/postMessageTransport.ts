@@ -1,5 +1,5 @@
-import type { EventMessage, FilePayload, HostToWebviewMessage, ResponseType, WebviewToHostMessage } from './protocol';
-import { base64ToBlob, type ConnectionListener, type RequestOptions, type Transport, type TransportResponse, type VsCodeApi } from './transport';
+import type { EventMessage, FilePayload, HostNoticeMessage, HostToWebviewMessage, ResponseType, WebviewToHostMessage } from './protocol';
+import { base64ToBlob, type ConnectionListener, type PageNotice, type RequestOptions, type Transport, type TransportResponse, type VsCodeApi } from './transport';
 
 /** A request the host never answers (e.g. the extension host restarted) fails instead of hanging. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -16,6 +16,9 @@ interface Pending {
 export class PostMessageTransport implements Transport {
   readonly host = 'vscode' as const;
   private listeners = new Set<(event: EventMessage) => void>();
+  private noticeListeners = new Set<(notice: HostNoticeMessage) => void>();
+  /** Notices that came before anyone listened (the host answers `ready` quickly). */
+  private earlyNotices: HostNoticeMessage[] = [];
   private pending = new Map<number, Pending>();
   private nextId = 1;
   private connection: ConnectionListener | null = null;
@@ -44,6 +47,16 @@ export class PostMessageTransport implements Transport {
   onEvent(listener: (event: EventMessage) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onHostNotice(listener: (notice: HostNoticeMessage) => void): () => void {
+    this.noticeListeners.add(listener);
+    for (const notice of this.earlyNotices.splice(0)) listener(notice);
+    return () => this.noticeListeners.delete(listener);
+  }
+
+  notifyHost(notice: PageNotice): void {
+    this.post(notice);
   }
 
   connect(listener: ConnectionListener): void {
@@ -97,6 +110,14 @@ export class PostMessageTransport implements Transport {
         return;
       case 'disconnected':
         this.connection?.state('reconnecting');
+        return;
+      case 'showBoard':
+      case 'openTask':
+      case 'invalidFiles':
+      case 'display':
+      case 'identity':
+        if (this.noticeListeners.size === 0) this.earlyNotices.push(message);
+        for (const listener of this.noticeListeners) listener(message);
         return;
     }
   }

@@ -41,6 +41,46 @@ export interface FilePayload {
   data: string;
 }
 
+/** A card file or `.kanban.json` that does not parse (GET /api/workspace `invalidFiles`). */
+export interface BrokenFile {
+  /** Relative to the kanban root, with `/` separators. */
+  path: string;
+  reason: string;
+  /** 1-based, when the parser named a line. */
+  line?: number;
+}
+
+/** The board background inside VS Code: `native` is the editor's own background. */
+export type DisplayBackground = 'native' | 'plain' | 'fancy';
+
+/**
+ * Display choices a VS Code user made for themselves (VS Code settings `kanban.board.*`); they
+ * win over the shared `.kanban.json` settings, except `shared`, which follows the file.
+ */
+export interface DisplayPreferences {
+  background: DisplayBackground | 'shared';
+  preset: string;
+}
+
+/** Who a display change is for: the user (VS Code settings) or the whole team (`.kanban.json`). */
+export type DisplayScope = 'me' | 'team';
+
+/**
+ * What only the VS Code host sends, beside the API traffic: commands from the palette, the files
+ * that do not parse, and the user's display preferences. A UI in a browser never receives them.
+ */
+export type HostNoticeMessage =
+  /** Show this board (Switch Board). */
+  | { type: 'showBoard'; boardId: string }
+  /** Show this board with the card's details open (Search Cards). */
+  | { type: 'openTask'; boardId: string; taskId: string }
+  /** The files that do not parse now; sent after every hello and whenever the list changes. */
+  | { type: 'invalidFiles'; files: BrokenFile[] }
+  /** The user's display preferences; sent after every hello and whenever they change. */
+  | { type: 'display'; display: DisplayPreferences }
+  /** The author name for new comments (`git config user.name` of the folder, else the OS user). */
+  | { type: 'identity'; name: string };
+
 /** Webview -> extension host. */
 export type WebviewToHostMessage =
   /** Sent once the UI listens; the host answers with `hello` and only then sends events. */
@@ -51,7 +91,13 @@ export type WebviewToHostMessage =
    */
   | { type: 'request'; id: number; method: string; path: string; body?: unknown; responseType?: ResponseType; ifMatch?: string }
   /** Save an attachment (the host shows a save dialog); `path` as for `request`. */
-  | { type: 'download'; path: string; filename: string };
+  | { type: 'download'; path: string; filename: string }
+  /** The board now on screen, so the palette's Switch Board and Add Card act on it. */
+  | { type: 'boardShown'; boardId: string }
+  /** Open a file of the kanban root in the editor (a broken file from the notice), at a line. */
+  | { type: 'openFile'; path: string; line?: number }
+  /** A display choice, kept in VS Code settings (`me`) or `.kanban.json` (`team`). */
+  | { type: 'setDisplay'; scope: DisplayScope; background: DisplayBackground; preset: string };
 
 /** Extension host -> webview. */
 export type HostToWebviewMessage =
@@ -63,4 +109,5 @@ export type HostToWebviewMessage =
    */
   | { type: 'response'; id: number; status: number; body: unknown; etag?: string }
   /** The host lost and regained its service (e.g. a reload); the UI shows "reconnecting" until the next hello. */
-  | { type: 'disconnected' };
+  | { type: 'disconnected' }
+  | HostNoticeMessage;

@@ -1,4 +1,7 @@
-import type { EventMessage } from './protocol';
+import type { EventMessage, HostNoticeMessage, WebviewToHostMessage } from './protocol';
+
+/** What a page may tell the VS Code host besides API calls. */
+export type PageNotice = Extract<WebviewToHostMessage, { type: 'boardShown' | 'openFile' | 'setDisplay' }>;
 
 /** The answer to an API call: the HTTP status and the parsed JSON envelope (null for 204). */
 export interface TransportResponse {
@@ -52,6 +55,10 @@ export interface Transport {
    * server's message; `ask` resolves with a token to retry with, or null to give up.
    */
   onAuthRequired?(ask: (message: string) => Promise<string | null>): void;
+  /** Only in VS Code: the host's commands, broken files and display preferences. */
+  onHostNotice?(listener: (notice: HostNoticeMessage) => void): () => void;
+  /** Only in VS Code: tell the host what the page shows or what the user asked of the editor. */
+  notifyHost?(notice: PageNotice): void;
 }
 
 /** The shape of the global VS Code puts into webviews. */

@@ -42,11 +42,12 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
   );
   if (!status) return;
   const defaultPriority = board.defaultPriority ?? settings.defaultPriority;
-  const priorities = [...PRIORITIES].sort((a, b) => Number(b === defaultPriority) - Number(a === defaultPriority));
-  const priority = await vscode.window.showQuickPick(
-    priorities.map((p) => ({ label: p, description: p === defaultPriority ? 'default' : undefined })),
-    { title: `Add Card: ${title.trim()}`, placeHolder: 'Priority', ignoreFocusOut: true },
-  );
+  // Always in order of urgency, so the list reads the same every time; the default is preselected.
+  const priorities = PRIORITIES.map((p) => ({ label: p, description: p === defaultPriority ? 'default' : undefined }));
+  const priority = await pickWithActive(priorities, priorities.find((p) => p.label === defaultPriority), {
+    title: `Add Card: ${title.trim()}`,
+    placeholder: 'Priority',
+  });
   if (!priority) return;
   const created = await callApi<TaskSummary>(target, 'POST', `/boards/${encodeURIComponent(boardId)}/tasks`, {
     content: `# ${title.trim()}\n`,
@@ -78,6 +79,28 @@ export async function switchBoard(parts: ExtensionParts): Promise<void> {
   parts.panels.open(target.folder, { type: 'showBoard', boardId: picked.id });
 }
 
+/** A quick pick whose highlighted item (what Enter takes) is `active` rather than the first. */
+function pickWithActive<T extends vscode.QuickPickItem>(items: T[], active: T | undefined, options: { title: string; placeholder: string }): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<T>();
+    pick.title = options.title;
+    pick.placeholder = options.placeholder;
+    pick.ignoreFocusOut = true;
+    pick.items = items;
+    if (active) pick.activeItems = [active];
+    let chosen: T | undefined;
+    pick.onDidAccept(() => {
+      chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(chosen);
+    });
+    pick.show();
+  });
+}
+
 /** Every card of every board, for the pickers. */
 async function allTasks(target: FolderService): Promise<TaskSummary[]> {
   const boards = await callApi<BoardSummary[]>(target, 'GET', '/boards');
@@ -92,10 +115,14 @@ async function pickTask(target: FolderService, placeHolder: string): Promise<Tas
     return undefined;
   }
   const multiBoard = new Set(tasks.map((t) => t.boardId)).size > 1;
+  const boards = target.service.workspace.config.boards;
+  // People know columns and boards by their names; ids are for files and URLs.
+  const boardName = (id: string) => boards.find((b) => b.id === id)?.name ?? id;
+  const columnName = (boardId: string, status: string) => boards.find((b) => b.id === boardId)?.columns.find((c) => c.id === status)?.name ?? status;
   const picked = await vscode.window.showQuickPick(
     tasks.map((task) => ({
       label: task.title || task.id,
-      description: multiBoard ? `${task.boardId} · ${task.status}` : task.status,
+      description: multiBoard ? `${boardName(task.boardId)} · ${columnName(task.boardId, task.status)}` : columnName(task.boardId, task.status),
       detail: task.id,
       task,
     })),

@@ -17,21 +17,27 @@ export async function pickService(parts: ExtensionParts, purpose: string): Promi
   }
 }
 
-/** The board commands act on: the one Switch Board chose, if it still exists, else the default. */
+/**
+ * The board commands act on: the one the folder's board panel shows, else the one Switch Board
+ * chose last, if it still exists, else the default.
+ */
 export function currentBoardId(parts: ExtensionParts, { folder, service }: FolderService): string {
-  const chosen = parts.currentBoard.get(folder.key);
+  const chosen = parts.panels.shownBoard(folder) ?? parts.currentBoard.get(folder.key);
   const boards = service.workspace.config.boards;
   return chosen && boards.some((b) => b.id === chosen) ? chosen : service.workspace.defaultBoardId;
 }
 
-/** Any error becomes a notification: a command must never throw into the extension host. */
-export function guarded<A extends unknown[]>(name: string, run: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
+/**
+ * Any error becomes a notification naming the command as the palette does (never its internal id):
+ * a command must never throw into the extension host.
+ */
+export function guarded<A extends unknown[]>(title: string, run: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await run(...args);
     } catch (error) {
       if (error instanceof ApiCallError && error.alreadyShown) return;
-      void vscode.window.showErrorMessage(`Kanban: ${name} failed: ${(error as Error).message}`);
+      void vscode.window.showErrorMessage(`Kanban: ${title} failed: ${(error as Error).message}`);
     }
   };
 }

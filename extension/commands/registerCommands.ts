@@ -3,29 +3,34 @@ import type { ExtensionParts } from '../parts';
 import { addCard, openBoard, openCardFile, searchCards, switchBoard } from './cardCommands';
 import { guarded } from './pickService';
 import { copyApiUrl, openApiDocs, serverActions, startApiServer, stopApiServer } from './serverCommands';
-import { migrateStorage } from './storageCommands';
+import { migrateToMarkdown, migrateToSqlite } from './storageCommands';
 import { clearApiToken, setApiToken } from './tokenCommands';
 
-/** Command id -> handler; package.json `contributes.commands` lists the same ids (a test checks). */
-export function commandTable(parts: ExtensionParts): Record<string, (...args: never[]) => Promise<void>> {
+type Handler = (...args: never[]) => Promise<void>;
+
+/**
+ * Command id -> its title as the palette shows it (for messages people read) and its handler;
+ * package.json `contributes.commands` lists the same ids and titles (a test checks).
+ */
+export function commandTable(parts: ExtensionParts): Record<string, [title: string, run: Handler]> {
   return {
-    'kanban.openBoard': () => openBoard(parts),
-    'kanban.addCard': () => addCard(parts),
-    'kanban.switchBoard': () => switchBoard(parts),
-    'kanban.searchCards': () => searchCards(parts),
-    'kanban.openCardFile': (ref?: { boardId: string; taskId: string }) => openCardFile(parts, ref),
-    'kanban.startApiServer': () => startApiServer(parts),
-    'kanban.stopApiServer': () => stopApiServer(parts),
-    'kanban.copyApiUrl': () => copyApiUrl(parts),
-    'kanban.openApiDocs': () => openApiDocs(parts),
-    'kanban.migrateToSqlite': () => migrateStorage(parts, 'sqlite'),
-    'kanban.migrateToMarkdown': () => migrateStorage(parts, 'markdown'),
-    'kanban.serverActions': () => serverActions(parts),
-    'kanban.setApiToken': (folderKey?: string) => setApiToken(parts, folderKey),
-    'kanban.clearApiToken': (folderKey?: string) => clearApiToken(parts, folderKey),
+    'kanban.openBoard': ['Open Board', () => openBoard(parts)],
+    'kanban.addCard': ['Add Card', () => addCard(parts)],
+    'kanban.switchBoard': ['Switch Board', () => switchBoard(parts)],
+    'kanban.searchCards': ['Search Cards', () => searchCards(parts)],
+    'kanban.openCardFile': ['Open Card File', (ref?: { boardId: string; taskId: string }) => openCardFile(parts, ref)],
+    'kanban.startApiServer': ['Start API Server', () => startApiServer(parts)],
+    'kanban.stopApiServer': ['Stop API Server', () => stopApiServer(parts)],
+    'kanban.copyApiUrl': ['Copy API URL', () => copyApiUrl(parts)],
+    'kanban.openApiDocs': ['Open API Docs', () => openApiDocs(parts)],
+    'kanban.migrateToSqlite': ['Migrate Storage to SQLite', () => migrateToSqlite(parts)],
+    'kanban.migrateToMarkdown': ['Migrate Storage to Markdown', () => migrateToMarkdown(parts)],
+    'kanban.serverActions': ['API Server Actions', () => serverActions(parts)],
+    'kanban.setApiToken': ['Set API Token', (folderKey?: string) => setApiToken(parts, folderKey)],
+    'kanban.clearApiToken': ['Clear API Token', (folderKey?: string) => clearApiToken(parts, folderKey)],
   };
 }
 
 export function registerCommands(parts: ExtensionParts): vscode.Disposable[] {
-  return Object.entries(commandTable(parts)).map(([id, run]) => vscode.commands.registerCommand(id, guarded(id, run as (...args: unknown[]) => Promise<void>)));
+  return Object.entries(commandTable(parts)).map(([id, [title, run]]) => vscode.commands.registerCommand(id, guarded(title, run as (...args: unknown[]) => Promise<void>)));
 }

@@ -40,7 +40,19 @@ export async function copyApiUrl(parts: ExtensionParts): Promise<void> {
 
 export async function openApiDocs(parts: ExtensionParts): Promise<void> {
   const url = await runningUrl(parts);
-  if (url) await vscode.env.openExternal(vscode.Uri.parse(`${url}/api/docs`));
+  if (url) await vscode.env.openExternal(await externalUri(`${url}/api/docs`));
+}
+
+/**
+ * The address a browser beside the editor reaches a local URL at: itself on a desktop, a forwarded
+ * address in a remote or web editor. The whole URL goes in, but some hosts (code-server) answer
+ * with the forwarded root only, so a lost path is put back.
+ */
+export async function externalUri(local: string): Promise<vscode.Uri> {
+  const wanted = vscode.Uri.parse(local);
+  const external = await vscode.env.asExternalUri(wanted);
+  if (external.path.endsWith(wanted.path)) return external;
+  return external.with({ path: `${external.path.replace(/\/$/, '')}${wanted.path}` });
 }
 
 /** The status bar item's menu while the server runs. */

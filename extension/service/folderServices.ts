@@ -1,3 +1,4 @@
+import { log } from '../../server/core/log';
 import { KanbanService } from './kanbanService';
 
 /** A workspace folder, reduced to what the service layer needs (no vscode types here). */
@@ -32,6 +33,8 @@ export class FolderServices {
     private readonly rootOf: (folder: FolderRef) => string,
     /** Told how long each open took, for the log (a large board's load time is worth knowing). */
     private readonly opened: (folder: FolderRef, service: KanbanService, ms: number) => void = () => undefined,
+    /** Told when a folder's service cannot open (a `.kanban.json` that does not parse, say). */
+    private readonly failed: (folder: FolderRef, root: string, error: unknown) => void = () => undefined,
   ) {}
 
   /** The folder's service, opening it if needed; concurrent callers share one open. */
@@ -55,7 +58,10 @@ export class FolderServices {
         return service;
       },
       (error: unknown) => {
-        if (this.entries.get(folder.key) === entry) this.entries.delete(folder.key);
+        if (this.entries.get(folder.key) === entry) {
+          this.entries.delete(folder.key);
+          this.failed(folder, root, error);
+        }
         throw error;
       },
     );
@@ -115,7 +121,7 @@ export class FolderServices {
       try {
         listener(folder, service);
       } catch (error) {
-        console.error('kanban: service listener failed:', error);
+        log.error('kanban: service listener failed:', error);
       }
     }
   }

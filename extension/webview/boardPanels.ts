@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { FolderAccess } from '../auth/folderAccess';
 import type { FolderRef, FolderServices } from '../service/folderServices';
+import type { BridgeHost } from './bridgeHost';
 import type { HostCommandMessage } from './hostMessages';
 import { boardWebviewOptions, loadBoardPage } from './boardWebview';
 import { WebviewBridge } from './webviewBridge';
@@ -27,6 +28,7 @@ export class BoardPanels implements vscode.Disposable {
     private readonly services: FolderServices,
     private readonly folderByKey: (key: string | undefined) => FolderRef | undefined,
     private readonly access: FolderAccess,
+    private readonly host: BridgeHost,
   ) {
     this.registration = vscode.window.registerWebviewPanelSerializer(BOARD_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => this.restore(panel),
@@ -43,8 +45,9 @@ export class BoardPanels implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(BOARD_VIEW_TYPE, this.title(folder), vscode.ViewColumn.Active, {
       ...boardWebviewOptions(this.context.extensionUri),
-      // The UI reloads from the service in well under a second, so a hidden panel needs no memory.
-      retainContextWhenHidden: false,
+      // A rebuilt page took 1.4-2 s to come back on a large board and lost the open card, the
+      // search and unsaved text in the drawer; a kept page is back at once, exactly as it was.
+      retainContextWhenHidden: true,
     });
     const bridge = this.adopt(panel, folder);
     if (command) bridge.command(command);
@@ -55,6 +58,11 @@ export class BoardPanels implements vscode.Disposable {
   activeFolder(): FolderRef | undefined {
     for (const { panel, bridge } of this.panels.values()) if (panel.active) return bridge.folder;
     return undefined;
+  }
+
+  /** The board the folder's panel shows, as the page last reported; null without a panel. */
+  shownBoard(folder: FolderRef): string | null {
+    return this.panels.get(folder.key)?.bridge.shownBoardId ?? null;
   }
 
   isOpen(folder: FolderRef): boolean {
@@ -86,7 +94,7 @@ export class BoardPanels implements vscode.Disposable {
   private adopt(panel: vscode.WebviewPanel, folder: FolderRef): WebviewBridge {
     panel.title = this.title(folder);
     loadBoardPage(panel.webview, this.context.extensionUri, panel.title);
-    const bridge = new WebviewBridge(panel.webview, folder, this.services, this.access);
+    const bridge = new WebviewBridge(panel.webview, folder, this.services, this.access, this.host);
     this.panels.set(folder.key, { panel, bridge });
     void this.context.workspaceState.update(LAST_FOLDER_KEY, folder.key);
     panel.onDidDispose(() => {

@@ -1,4 +1,5 @@
-import type { HostToWebviewMessage, WebviewToHostMessage } from '../../webview/protocol';
+import { BACKGROUND_PRESETS } from '../../server/core/model';
+import type { HostNoticeMessage, HostToWebviewMessage, WebviewToHostMessage } from '../../webview/protocol';
 
 /** Messages the board UI sends, checked before use: a webview is a page, and pages can be wrong. */
 export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
@@ -21,15 +22,27 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
       if (typeof path !== 'string' || !path.startsWith('/') || typeof filename !== 'string') return null;
       return { type: 'download', path, filename };
     }
+    case 'boardShown':
+      return typeof message.boardId === 'string' && message.boardId.length <= 200 ? { type: 'boardShown', boardId: message.boardId } : null;
+    case 'openFile': {
+      const { path, line } = message;
+      if (typeof path !== 'string' || path.length > 1024) return null;
+      const at = typeof line === 'number' && Number.isSafeInteger(line) && line >= 1 ? line : undefined;
+      return { type: 'openFile', path, ...(at ? { line: at } : {}) };
+    }
+    case 'setDisplay': {
+      const { scope, background, preset } = message;
+      if (scope !== 'me' && scope !== 'team') return null;
+      if (background !== 'native' && background !== 'plain' && background !== 'fancy') return null;
+      if (!(BACKGROUND_PRESETS as readonly unknown[]).includes(preset)) return null;
+      return { type: 'setDisplay', scope, background, preset: preset as string };
+    }
     default:
       return null;
   }
 }
 
-/**
- * Requests the host makes of an open board beyond protocol.ts (a UI that does not know them
- * ignores them): show a board, open a card's details.
- */
-export type HostCommandMessage = { type: 'showBoard'; boardId: string } | { type: 'openTask'; boardId: string; taskId: string };
+/** Requests the host makes of an open board: show a board, open a card's details. */
+export type HostCommandMessage = Extract<HostNoticeMessage, { type: 'showBoard' | 'openTask' }>;
 
-export type OutgoingMessage = HostToWebviewMessage | HostCommandMessage;
+export type OutgoingMessage = HostToWebviewMessage;

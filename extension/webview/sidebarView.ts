@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { FolderAccess } from '../auth/folderAccess';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import { loadBoardPage } from './boardWebview';
+import type { BridgeHost } from './bridgeHost';
 import { WebviewBridge } from './webviewBridge';
 
 export const SIDEBAR_VIEW_ID = 'kanban.sidebar';
@@ -18,6 +19,7 @@ export class SidebarView implements vscode.WebviewViewProvider, vscode.Disposabl
     private readonly services: FolderServices,
     private readonly pickFolder: () => FolderRef | undefined,
     private readonly access: FolderAccess,
+    private readonly host: BridgeHost,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -30,7 +32,7 @@ export class SidebarView implements vscode.WebviewViewProvider, vscode.Disposabl
     view.description = folder.name;
     loadBoardPage(view.webview, this.extensionUri, 'Kanban');
     this.bridge?.dispose();
-    const bridge = new WebviewBridge(view.webview, folder, this.services, this.access);
+    const bridge = new WebviewBridge(view.webview, folder, this.services, this.access, this.host);
     this.bridge = bridge;
     view.onDidDispose(() => {
       bridge.dispose();

@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import type { EventMessage, FilePayload, WebviewToHostMessage } from '../../webview/protocol';
 import type { ServiceEvent } from '../../server/core/events';
+import { InvalidConfigFileError } from '../../server/service/workspace';
 import type { FolderAccess } from '../auth/folderAccess';
+import type { BridgeHost } from './bridgeHost';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import { parseWebviewMessage, type OutgoingMessage } from './hostMessages';
 
 type RequestMessage = Extract<WebviewToHostMessage, { type: 'request' }>;
+type SetDisplayMessage = Extract<WebviewToHostMessage, { type: 'setDisplay' }>;
 
 /**
  * Connects one webview (panel or sidebar) to its folder's shared service. The webview holds no
@@ -23,14 +26,22 @@ export class WebviewBridge implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Commands asked for before the UI was ready (Switch Board right after Open Board). */
   private pendingCommands: OutgoingMessage[] = [];
+  /** Why the folder's service did not open at the last handshake; null when it did (or none ran). */
+  private openError: string | null = null;
+  /** The board the page shows, as it last reported. */
+  shownBoardId: string | null = null;
 
   constructor(
     private readonly webview: vscode.Webview,
     readonly folder: FolderRef,
     private readonly services: FolderServices,
     private readonly access: FolderAccess,
+    private readonly host: BridgeHost,
   ) {
     this.disposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)));
+    // Before the handshake the page hears nothing; the handshake sends the list as it is then.
+    this.disposables.push(host.brokenFiles.onDidChange((key, files) => key === folder.key && this.ready && this.post({ type: 'invalidFiles', files })));
+    this.disposables.push(host.onDisplayChange(() => this.post({ type: 'display', display: host.display(folder) })));
     this.disposables.push(access.tokens.onDidChange((key) => key === folder.key && void this.tokenChanged()));
     const stopListening = services.onDidReplace((replaced, next) => {
       if (replaced.key === folder.key) void this.serviceReplaced(next);
@@ -53,26 +64,47 @@ export class WebviewBridge implements vscode.Disposable {
   private async receive(raw: unknown): Promise<void> {
     const message = parseWebviewMessage(raw);
     if (!message || this.disposed) return;
-    if (message.type === 'ready') await this.handshake();
-    else if (message.type === 'request') await this.answer(message);
-    else await this.download(message.path, message.filename);
+    switch (message.type) {
+      case 'ready':
+        return this.handshake();
+      case 'request':
+        return this.answer(message);
+      case 'download':
+        return this.download(message.path, message.filename);
+      case 'boardShown':
+        this.shownBoardId = message.boardId;
+        return;
+      case 'openFile':
+        return this.host.brokenFiles.open(this.folder.key, message.path, message.line);
+      case 'setDisplay':
+        return this.setDisplay(message);
+    }
   }
 
   /** Also runs when the page reloads (a hidden sidebar comes back): each ready gets a new hello. */
   private async handshake(): Promise<void> {
     this.ready = false;
+    // Asked at once (git runs while the service opens), so the page gets it with hello.
+    const identity = this.host.identity(this.folder).catch(() => '');
     let service: KanbanService;
     try {
       service = await this.services.get(this.folder);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Kanban: cannot open the board in ${this.folder.name}: ${(error as Error).message}`);
+      this.openError = `Cannot open the board of ${this.folder.name}: ${(error as Error).message}. Fix it, then press Retry.`;
+      // A .kanban.json that does not parse is announced with its line (Problems, a notification).
+      if (!(error instanceof InvalidConfigFileError)) void vscode.window.showErrorMessage(`Kanban: cannot open the board in ${this.folder.name}: ${(error as Error).message}`);
+      this.post({ type: 'invalidFiles', files: this.host.brokenFiles.filesOf(this.folder.key) });
       return;
     }
-    const watch = await this.mayWatch(service);
+    this.openError = null;
+    const [watch, name] = await Promise.all([this.mayWatch(service), identity]);
     if (this.disposed) return;
     this.attach(service, watch);
     this.ready = true;
     this.post({ type: 'hello', revision: service.revision });
+    this.post({ type: 'invalidFiles', files: this.host.brokenFiles.filesOf(this.folder.key) });
+    this.post({ type: 'display', display: this.host.display(this.folder) });
+    if (name) this.post({ type: 'identity', name });
     for (const message of this.pendingCommands.splice(0)) this.post(message);
   }
 
@@ -121,8 +153,15 @@ export class WebviewBridge implements vscode.Disposable {
   private async answer(message: RequestMessage): Promise<void> {
     const service = this.service ?? (await this.services.get(this.folder).catch(() => null));
     if (!service) {
-      this.post({ type: 'response', id: message.id, status: 503, body: { ok: false, error: 'The kanban service is not running for this folder.' } });
+      const error = this.openError ?? 'The kanban service is not running for this folder.';
+      this.post({ type: 'response', id: message.id, status: 503, body: { ok: false, error } });
       return;
+    }
+    // The service opens now where it could not at the handshake (the file was fixed, Retry was
+    // pressed): connect properly, so the page goes online and follows later edits.
+    if (this.openError !== null && !this.ready) {
+      this.openError = null;
+      void this.handshake();
     }
     const answer = await this.access.dispatch(service, this.folder, { method: message.method, path: message.path, body: message.body, ifMatch: message.ifMatch });
     let body: unknown = answer.body;
@@ -144,6 +183,29 @@ export class WebviewBridge implements vscode.Disposable {
     const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(vscode.Uri.file(this.folder.fsPath), safeName) });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, Buffer.from(file.data, 'base64'));
+  }
+
+  /** A display choice from the board's settings: the user's own (VS Code settings) or the team's. */
+  private async setDisplay(message: SetDisplayMessage): Promise<void> {
+    if (message.scope === 'me') {
+      await this.host.saveDisplay(this.folder, message.background, message.preset);
+      return;
+    }
+    if (message.background === 'native') {
+      void vscode.window.showWarningMessage('Kanban: "native" follows each person\'s editor, so it cannot be the team\'s background; pick Plain or Fancy to change it for everyone.');
+      return;
+    }
+    const service = this.service ?? (await this.services.get(this.folder).catch(() => null));
+    if (!service) return;
+    const body = { boardBackgroundMode: message.background, boardBackgroundPreset: message.preset };
+    const answer = await this.access.dispatch(service, this.folder, { method: 'PUT', path: '/settings', body });
+    if (answer.status >= 400) {
+      const reason = answer.body && answer.body.ok === false ? answer.body.error : `status ${answer.status}`;
+      void vscode.window.showErrorMessage(`Kanban: the team's board background was not changed: ${reason}`);
+      return;
+    }
+    // The user now sees what the team sees.
+    await this.host.saveDisplay(this.folder, 'shared');
   }
 
   private post(message: OutgoingMessage): void {

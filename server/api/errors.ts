@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ServiceError } from '../core/errors';
+import { log } from '../core/log';
 
 /** Errors thrown by body parsing and Express itself carry `type` or `status`. */
 interface HttpishError {
@@ -71,8 +72,8 @@ export function describeError(error: unknown): { status: number; message: string
 export function sendError(res: Response, error: unknown): void {
   const { status, message } = describeError(error);
   // A full disk is the machine's state, not a fault of the server: one line, no stack.
-  if (status === 507) console.warn(`kanban: ${message}`);
-  else if (status >= 500 && status !== 501) console.error('kanban: unexpected error:', error);
+  if (status === 507) log.warn(`kanban: ${message}`);
+  else if (status >= 500 && status !== 501) log.error('kanban: unexpected error:', error);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -199,7 +199,11 @@ export const webhookDeliverySchema = named('WebhookDelivery', fields({
 
 export const webhookDeliveryListSchema = list(webhookDeliverySchema, 'the last 50 attempts, newest first');
 
-export const invalidFileSchema = named('InvalidFile', fields({ path: text('path relative to the workspace'), reason: text('what is wrong') }));
+export const invalidFileSchema = named('InvalidFile', fields(
+  { path: text('path relative to the workspace'), reason: text('what is wrong'), line: { type: 'integer', minimum: 1, description: 'the 1-based line the parser stopped at, when it says (YAML and JSON syntax, git conflict markers)' } },
+  undefined,
+  ['line'],
+));
 
 export const migrationResultSchema = named('MigrationResult', fields({
   from: text('provider the cards came from'),

@@ -2,6 +2,7 @@ import type { PluginEntry } from '../config/types';
 import type { Workspace } from '../service/workspace';
 import type { IdentityProvider } from './identity';
 import { loadIdentityProvider, originOf } from './loadProvider';
+import { log } from '../core/log';
 
 /** Entries found unusable, per workspace, so each is reported once and not on every request. */
 const reported = new WeakMap<Workspace, Set<string>>();
@@ -32,15 +33,15 @@ export function currentIdentityProvider(ws: Workspace): IdentityProvider | null 
   if (seen.has(key)) return ws.identityProvider;
   if (!entry) {
     seen.add(key);
-    console.warn('kanban: plugins["auth.identity"] was removed from .kanban.json; authentication stays on until the server restarts');
+    log.warn('kanban: plugins["auth.identity"] was removed from .kanban.json; authentication stays on until the server restarts');
     return ws.identityProvider;
   }
   try {
     ws.identityProvider = loadIdentityProvider(entry, ws.root);
-    console.log(`kanban: plugins["auth.identity"] changed; the "${entry.provider}" provider now identifies callers`);
+    log.info(`kanban: plugins["auth.identity"] changed; the "${entry.provider}" provider now identifies callers`);
   } catch (error) {
     seen.add(key);
-    console.warn(`kanban: plugins["auth.identity"] changed but cannot be used (${(error as Error).message}); the previous setting stays in force`);
+    log.warn(`kanban: plugins["auth.identity"] changed but cannot be used (${(error as Error).message}); the previous setting stays in force`);
   }
   return ws.identityProvider;
 }

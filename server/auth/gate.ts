@@ -2,6 +2,7 @@ import { AuthRequiredError, ForbiddenError, ValidationError } from '../core/erro
 import type { RouteDef } from '../api/route';
 import { isIdentity, isIdentityUnavailable, roleAtLeast, type Credential, type Identity, type IdentityProvider } from './identity';
 import { requiredRole } from './roles';
+import { log } from '../core/log';
 
 /** The actor used when no auth.identity provider is configured. */
 export const DEFAULT_IDENTITY: Identity = { subject: 'default', role: 'admin' };
@@ -56,7 +57,7 @@ export async function lookUp(provider: IdentityProvider, credential: Credential,
     reason = isIdentityUnavailable(error) ? message : `it failed: ${message}`;
   }
   const message = `identity unavailable: the "${provider.id}" provider could not identify the caller (${reason})`;
-  if (health.identityUnavailable?.message !== message) console.warn(`kanban: ${message}`);
+  if (health.identityUnavailable?.message !== message) log.warn(`kanban: ${message}`);
   health.identityUnavailable = { message, at: new Date().toISOString() };
   return { identity: null, unavailable: message };
 }

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ROLES, type Credential, type Identity, type IdentityProvider, type Role } from './identity';
 import { resolveEnvReference } from '../config/envRefs';
+import { log } from '../core/log';
 
 export interface TokenEntry {
   token: string;
@@ -51,7 +52,7 @@ export class TokenIdentityProvider implements IdentityProvider {
     for (const entry of this.entries) {
       const value = resolveEnvReference(entry.token);
       if (value === undefined) {
-        if (!this.warned.has(entry.token)) console.warn(`kanban: auth token for "${entry.subject}" refers to an unset environment variable; it matches nothing`);
+        if (!this.warned.has(entry.token)) log.warn(`kanban: auth token for "${entry.subject}" refers to an unset environment variable; it matches nothing`);
         this.warned.add(entry.token);
         continue;
       }

@@ -7,7 +7,12 @@ import { originProblem } from './origins';
 
 /** A problem in `.kanban.json`, located by a JSON path such as `$.boards[1].columns[0].id`. */
 export class ConfigError extends Error {
-  constructor(readonly jsonPath: string, readonly problem: string) {
+  constructor(
+    readonly jsonPath: string,
+    readonly problem: string,
+    /** The 1-based line of the text, when known (JSON syntax errors and git conflict markers). */
+    readonly line?: number,
+  ) {
     super(`${jsonPath}: ${problem}`);
   }
 }
@@ -211,14 +216,15 @@ function upgradeVersion1(doc: Json): Json {
   return { ...doc, boards: [board] };
 }
 
-/** Where a JSON text stops parsing, as " at line N", so a person can go straight there. */
-function jsonErrorLine(text: string, error: Error): string {
+/** Where a JSON text stops parsing, so a person can go straight there. */
+function jsonErrorLine(text: string, error: Error): { line?: number; note: string } {
   // Git conflict markers are the usual cause after a merge; name them.
   const marker = text.split('\n').findIndex((line) => /^(<{7}|={7}|>{7})( |$)/.test(line));
-  if (marker >= 0) return ` at line ${marker + 1} (a git conflict marker)`;
+  if (marker >= 0) return { line: marker + 1, note: ` at line ${marker + 1} (a git conflict marker)` };
   const position = /position (\d+)/.exec(error.message);
-  if (!position) return '';
-  return ` at line ${text.slice(0, Number(position[1])).split('\n').length}`;
+  if (!position) return { note: '' };
+  const line = text.slice(0, Number(position[1])).split('\n').length;
+  return { line, note: ` at line ${line}` };
 }
 
 /** Parse and validate the text of `.kanban.json`, upgrading older layouts in memory. */
@@ -227,7 +233,8 @@ export function parseConfig(text: string): KanbanConfig {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError('$', `not valid JSON${jsonErrorLine(text, error as Error)} (${(error as Error).message})`);
+    const { line, note } = jsonErrorLine(text, error as Error);
+    throw new ConfigError('$', `not valid JSON${note} (${(error as Error).message})`, line);
   }
   let doc = expectObject(raw, '$');
   if (doc.version !== undefined && doc.version !== 1 && doc.version !== 2) {

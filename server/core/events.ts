@@ -1,4 +1,5 @@
 import type { TaskView } from './model';
+import { log } from './log';
 
 /** Every event the service emits; webhooks, WebSocket clients and the webview all see these. */
 export const EVENT_NAMES = [
@@ -63,7 +64,7 @@ export class EventBus {
         listener(emitted);
       } catch (error) {
         // A faulty subscriber must not break the mutation that emitted the event.
-        console.error('event listener failed:', error);
+        log.error('event listener failed:', error);
       }
     }
     return emitted;

@@ -5,6 +5,7 @@ import type { Card } from '../core/model';
 import { serializeCard } from '../storage/cardFile';
 import type { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { fingerprint } from '../storage/markdown/cardFolders';
+import { log } from '../core/log';
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 
@@ -24,7 +25,7 @@ export async function settleChangedCardFile(store: MarkdownCardStore, file: stri
   if (known && known.file !== file) {
     if (await exists(known.file)) {
       // Removing either copy here could lose the one the user meant; the next start keeps the newer.
-      console.warn(`kanban: ${store.relative(file)} is a second copy of card ${card.id} (served from ${store.relative(known.file)}); it is ignored until one of them goes`);
+      log.warn(`kanban: ${store.relative(file)} is a second copy of card ${card.id} (served from ${store.relative(known.file)}); it is ignored until one of them goes`);
       return null;
     }
     if (card.status !== folder) {
@@ -33,7 +34,7 @@ export async function settleChangedCardFile(store: MarkdownCardStore, file: stri
       store.ownWrites.set(file, { text, card });
       await writeFileAtomic(file, text);
       hash = fingerprint(text);
-      console.warn(`kanban: ${store.relative(file)} was moved to the "${folder}" folder by hand; its status now says so`);
+      log.warn(`kanban: ${store.relative(file)} was moved to the "${folder}" folder by hand; its status now says so`);
     }
   } else if (card.status !== folder) {
     const target = store.absolutePath(card);
@@ -42,7 +43,7 @@ export async function settleChangedCardFile(store: MarkdownCardStore, file: stri
       store.ownWrites.set(file, { text: '', card: null });
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rename(file, target);
-      console.warn(`kanban: ${store.relative(file)} now says status "${card.status}"; moved it to ${store.relative(target)}`);
+      log.warn(`kanban: ${store.relative(file)} now says status "${card.status}"; moved it to ${store.relative(target)}`);
       file = target;
     }
   }

@@ -7,6 +7,7 @@ import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { settleChangedCardFile } from './cardFileChanges';
 import { applyExternalChangesNow, applyExternalConfigNow } from '../service/external';
 import type { Workspace } from '../service/workspace';
+import { log } from '../core/log';
 
 /** Card files read at once when a batch of changes arrives. */
 const READ_CONCURRENCY = 16;
@@ -158,7 +159,7 @@ export class FileWatcher {
       this.timer = null;
       const batch = [...this.pending];
       this.pending.clear();
-      this.running = this.running.then(() => this.applyBatch(batch)).catch((error) => console.error('kanban: applying file changes failed:', error));
+      this.running = this.running.then(() => this.applyBatch(batch)).catch((error) => log.error('kanban: applying file changes failed:', error));
     }, wait);
   }
 
@@ -225,7 +226,7 @@ export class FileWatcher {
       if (exists) {
         // The last good version stays served until the file parses again.
         this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), result.invalid];
-        console.warn(`kanban: ${relative} no longer parses (${result.invalid.reason}); serving its last good version`);
+        log.warn(`kanban: ${relative} no longer parses (${result.invalid.reason}); serving its last good version`);
         this.scheduleRecheck(file);
         continue;
       }

@@ -6,6 +6,7 @@ import { resolveCard } from './taskQueries';
 import { saveCard } from './tasks';
 import { taskView } from './views';
 import type { Workspace } from './workspace';
+import { log } from '../core/log';
 
 export interface UploadFile {
   name: string;
@@ -130,7 +131,7 @@ async function undoPuts(ws: Workspace, card: Card, names: string[], replaced: Ma
   for (const name of names) {
     const old = replaced.get(name);
     const undo = old ? ws.attachments.put(card, name, old.bytes, old.contentType) : ws.attachments.remove(card, name);
-    await undo.catch((error) => console.error(`kanban: could not undo the upload of "${name}" on card "${card.id}":`, error));
+    await undo.catch((error) => log.error(`kanban: could not undo the upload of "${name}" on card "${card.id}":`, error));
   }
 }
 

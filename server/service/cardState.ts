@@ -2,6 +2,7 @@ import { ValidationError } from '../core/errors';
 import type { Card, CardState } from '../core/model';
 import type { CardStateRecord, CardStateStore } from '../storage/cardStateStore';
 import { isIsoDate } from './validate';
+import { log } from '../core/log';
 
 /**
  * Per-actor open/unread state, all in memory (a list of 10,000 cards computes it without I/O) and
@@ -120,7 +121,7 @@ export class CardStates {
       if (record) saves.push(this.store.save(record));
     }
     this.pendingActivity.clear();
-    await Promise.all(saves).catch((error) => console.warn(`kanban: saving card activity failed: ${(error as Error).message}`));
+    await Promise.all(saves).catch((error) => log.warn(`kanban: saving card activity failed: ${(error as Error).message}`));
   }
 
   /** Save what is pending, then close the store. */

@@ -5,6 +5,7 @@ import { serializeCard } from '../storage/cardFile';
 import type { ExternalChange } from '../storage/cardStore';
 import { boardView } from './boards';
 import type { Workspace } from './workspace';
+import { log } from '../core/log';
 
 /**
  * Changes made outside the service — a hand edit, a git checkout, another server on the same
@@ -66,8 +67,9 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
     next = text === null ? defaultConfig() : parseConfig(text);
   } catch (error) {
     const reason = error instanceof ConfigError ? error.message : String(error);
-    ws.invalidFiles = [...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'), { path: '.kanban.json', reason }];
-    console.warn(`kanban: .kanban.json is invalid (${reason}); keeping the last good configuration`);
+    const line = error instanceof ConfigError ? error.line : undefined;
+    ws.invalidFiles = [...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'), { path: '.kanban.json', reason, ...(line ? { line } : {}) }];
+    log.warn(`kanban: .kanban.json is invalid (${reason}); keeping the last good configuration`);
     return false;
   }
   ws.invalidFiles = ws.invalidFiles.filter((f) => f.path !== '.kanban.json');

@@ -4,6 +4,7 @@ import type { Card } from '../core/model';
 import { StaleFileError } from '../storage/cardStore';
 import { applyExternalChangesNow, applyExternalConfigNow } from './external';
 import type { Workspace } from './workspace';
+import { log } from '../core/log';
 
 /**
  * The files are the truth. Before the service writes a card, each card file it would replace or
@@ -26,7 +27,7 @@ function adoptStaleFile(ws: Workspace, error: StaleFileError): void {
   const others = ws.invalidFiles.filter((f) => f.path !== error.path);
   ws.invalidFiles = error.invalid ? [...others, error.invalid] : others;
   applyExternalChangesNow(ws, error.changes);
-  console.warn(`kanban: refused a write: ${error.message}`);
+  log.warn(`kanban: refused a write: ${error.message}`);
 }
 
 /**

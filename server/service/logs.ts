@@ -4,6 +4,7 @@ import { ValidationError } from '../core/errors';
 import type { Card } from '../core/model';
 import { isIsoDate } from './validate';
 import type { Workspace } from './workspace';
+import { log } from '../core/log';
 
 /** A log entry exactly as posted, plus `source` and `timestamp` defaults. */
 export interface LogEntry {
@@ -74,7 +75,7 @@ export async function readEntries(file: string): Promise<LogEntry[]> {
     try {
       entries.push(JSON.parse(line));
     } catch {
-      console.warn(`kanban: skipped an unreadable line in ${file}`);
+      log.warn(`kanban: skipped an unreadable line in ${file}`);
     }
   }
   return entries;

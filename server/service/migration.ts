@@ -10,6 +10,7 @@ import { DEFAULT_SQLITE_PATH, SqliteCardStore } from '../storage/sqlite/sqliteCa
 import { applyExternalChanges } from './external';
 import { writeMarkdownTarget, writeSqliteTarget, type TargetWrite } from './migrationWriters';
 import type { Workspace } from './workspace';
+import { log } from '../core/log';
 
 /** A failed migration changed nothing; the message says why (the spec lists 400 for this route). */
 export class MigrationError extends ValidationError {}
@@ -86,14 +87,14 @@ async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, pl
       else delete draft.plugins['card.storage'];
     });
   } catch (error) {
-    await write.undo().catch((undoError) => console.error('kanban: undoing a failed migration failed too', undoError));
+    await write.undo().catch((undoError) => log.error('kanban: undoing a failed migration failed too', undoError));
     throw failure('updating .kanban.json', error);
   }
   const previous = ws.store;
   ws.store = target;
   await ws.reload();
   target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
-  await previous.close().catch((error) => console.warn(`kanban: closing the ${previous.provider} store after migration failed: ${(error as Error).message}`));
+  await previous.close().catch((error) => log.warn(`kanban: closing the ${previous.provider} store after migration failed: ${(error as Error).message}`));
   await write.finish().catch(() => undefined);
 }
 

@@ -18,6 +18,7 @@ import type { AuthHealth } from '../auth/gate';
 import { loadIdentityProvider } from '../auth/loadProvider';
 import { taskView } from './views';
 import { ReadCache } from './readCache';
+import { log } from '../core/log';
 
 export interface WorkspaceOptions {
   root: string;
@@ -35,7 +36,9 @@ export class Workspace {
   readonly index = new CardIndex();
   /** Serialized answers of repeated list reads, valid until the index, card state or config changes. */
   readonly readCache = new ReadCache();
-  invalidFiles: InvalidFile[] = [];
+  private invalid: InvalidFile[] = [];
+  /** Told whenever the list of files that do not parse changes (a host shows them as problems). */
+  readonly invalidFilesListeners = new Set<(files: readonly InvalidFile[]) => void>();
   /** Second copies of cards found at load and moved to `.kanban/.state/recovered/`. */
   recoveredFiles: RecoveredFile[] = [];
   /** The card a board UI opened last (GET /tasks/active). */
@@ -71,6 +74,24 @@ export class Workspace {
     readonly options: WorkspaceOptions,
   ) {}
 
+  /** Card files and `.kanban.json` versions that do not parse (GET /api/workspace `invalidFiles`). */
+  get invalidFiles(): InvalidFile[] {
+    return this.invalid;
+  }
+
+  set invalidFiles(files: InvalidFile[]) {
+    const before = this.invalid;
+    this.invalid = files;
+    if (sameInvalidFiles(before, files)) return;
+    for (const listener of this.invalidFilesListeners) {
+      try {
+        listener(files);
+      } catch (error) {
+        log.error('kanban: an invalid-files listener failed:', error);
+      }
+    }
+  }
+
   get kanbanDir(): string {
     return path.join(this.root, '.kanban');
   }
@@ -105,7 +126,7 @@ export class Workspace {
     for (const card of cards) this.index.put(card);
     this.invalidFiles = invalid;
     this.recoveredFiles = [...this.recoveredFiles, ...recovered];
-    for (const file of invalid) console.warn(`kanban: skipped ${file.path}: ${file.reason}`);
+    for (const file of invalid) log.warn(`kanban: skipped ${file.path}: ${file.reason}`);
   }
 
   /**
@@ -192,7 +213,21 @@ async function loadConfigFile(file: string): Promise<{ config: KanbanConfig; tex
   try {
     return { config: parseConfig(text), text };
   } catch (error) {
-    if (error instanceof ConfigError) throw new Error(`${file} is invalid at ${error.message}`);
+    if (error instanceof ConfigError) throw new InvalidConfigFileError(`${file} is invalid at ${error.message}`, { path: '.kanban.json', reason: error.message, ...(error.line ? { line: error.line } : {}) });
     throw error;
   }
+}
+
+/** The workspace cannot open because `.kanban.json` does not parse; `invalid` says where. */
+export class InvalidConfigFileError extends Error {
+  constructor(
+    message: string,
+    readonly invalid: InvalidFile,
+  ) {
+    super(message);
+  }
+}
+
+function sameInvalidFiles(a: readonly InvalidFile[], b: readonly InvalidFile[]): boolean {
+  return a.length === b.length && a.every((file, i) => file.path === b[i].path && file.reason === b[i].reason && file.line === b[i].line);
 }

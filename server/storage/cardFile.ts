@@ -4,7 +4,15 @@ import type { Card, CardForm, Comment, Priority } from '../core/model';
 import { isValidKey } from '../core/ordering';
 
 /** Why a card file could not be read; reported by /api/workspace, never fatal. */
-export class CardFileError extends Error {}
+export class CardFileError extends Error {
+  constructor(
+    message: string,
+    /** The 1-based line of the file where the problem is, when the parser says so. */
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
 
 const YAML_OPTIONS = { schema: yaml.CORE_SCHEMA } as const;
 
@@ -119,8 +127,8 @@ function loadFrontmatter(fm: string): unknown {
   } catch (error) {
     const e = error as yaml.YAMLException;
     // The frontmatter starts on the file's second line (after the opening ---).
-    const line = e.mark ? ` at line ${e.mark.line + 2}` : '';
-    throw new CardFileError(`frontmatter is not valid YAML${line}: ${e.reason ?? e.message}`);
+    const line = e.mark ? e.mark.line + 2 : undefined;
+    throw new CardFileError(`frontmatter is not valid YAML${line ? ` at line ${line}` : ''}: ${e.reason ?? e.message}`, line);
   }
   if (documents.length > 1) throw new CardFileError('frontmatter holds more than one YAML document');
   return documents[0] ?? {};

@@ -5,6 +5,8 @@ import type { Card } from '../core/model';
 export interface InvalidFile {
   path: string;
   reason: string;
+  /** The 1-based line the parser stopped at, when it says (YAML and JSON syntax errors). */
+  line?: number;
 }
 
 /** A second copy of a card found at load (a crash mid-move, a hand copy), moved out of the way. */

@@ -213,8 +213,10 @@ describe('API OpenAPI document and docs page', () => {
       const assets = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+)"/g)].map((m) => m[1]);
       assert.ok(assets.length >= 3, `the page loads only ${assets.join(', ')}`);
       for (const asset of assets) {
-        assert.ok(asset.startsWith('/') && !asset.startsWith('//'), `${asset} is not a path on this server`);
-        const got = await fetch(new URL(asset, server.url));
+        // Relative to the page, so the docs also work under a proxy's prefix (code-server's /proxy/<port>/).
+        const url = new URL(asset, `${server.url}/api/docs`);
+        assert.equal(url.origin, new URL(server.url).origin, `${asset} is not a path on this server`);
+        const got = await fetch(url);
         assert.equal(got.status, 200, asset);
         assert.ok((await got.arrayBuffer()).byteLength > 0, `${asset} is empty`);
       }

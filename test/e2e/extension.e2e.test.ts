@@ -7,7 +7,7 @@ import type { Frame } from 'playwright-core';
 import { findFreePort } from '../../extension/server/freePort';
 import { activationStartedAt, extensionHostRssMb, kanbanOutputLines, METRICS_FILE, startCodeServer, TempDirs } from './helpers/codeServer';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
-import { boardFrame, cardIn, closeWorkbench, dragCardTo, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
+import { boardFrame, cardIn, clickTabUntilShown, closeWorkbench, dragCardTo, openWorkbench, runFromPalette, screenshot, webviewShown } from './helpers/workbench';
 import { waitUntil as waitFor } from '../helpers/waiting';
 
 const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
@@ -101,6 +101,12 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
       const renderMs = Date.now() - started;
       await page.waitForTimeout(2000);
       const rssAfter = await extensionHostRssMb(server);
+      // Away to another editor tab and back: the kept page shows the board without a rebuild.
+      await frame.evaluate(() => ((window as unknown as { keptPage: boolean }).keptPage = true));
+      await runFromPalette(page, 'File: New Untitled Text File');
+      await webviewShown(frame, false);
+      const tabReturnMs = await clickTabUntilShown(page, frame, 'Kanban');
+      assert.ok(await frame.evaluate(() => (window as unknown as { keptPage?: boolean }).keptPage), 'the board page was rebuilt');
       const lines = await kanbanOutputLines(server);
       const activation = lines.find((l) => /activated in/.test(l));
       const opened = lines.find((l) => /opened the board/.test(l));
@@ -119,6 +125,8 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
         activationWithLoadMs: activatedAt.getTime() - activationStarted.getTime(),
         serviceOpenMs: Number(/card\(s\) in (\d+) ms/.exec(opened)![1]),
         paletteToLastCardRenderedMs: renderMs,
+        /** Press on the board's tab (another editor tab in front) to the first frame showing the kept board, measured in the browser. */
+        tabReturnMs,
         extensionHostRssMb: { afterActivation: rssBefore, withBoardOpen: rssAfter },
         outputLines: { activation: activation.replace(/^\[[^\]]+\] /, ''), serviceOpen: opened.replace(/^\[[^\]]+\] /, '') },
         measuredAt: new Date().toISOString(),

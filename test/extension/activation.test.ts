@@ -124,15 +124,4 @@ describe('extension activation and commands', () => {
     await runCommand('kanban.addCard');
     assert.match(double.messages.at(-1)!.text, /open a folder first/);
   });
-
-  it('when a migration route refuses, then the user sees its message and the extension keeps running', async () => {
-    const folder = await folderWithCards(['Keep me']);
-    activateWith([folder]);
-    double.answer('message', 'Migrate');
-    await runCommand('kanban.migrateToMarkdown');
-    const error = double.messages.find((m) => m.kind === 'error');
-    assert.ok(error, 'an error is shown');
-    assert.match(error.text, /kanban\.migrateToMarkdown failed: /);
-    assert.ok(double.commands.has('kanban.openBoard'));
-  });
 });

@@ -46,6 +46,8 @@ const required = [
   'extension/readme.md',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
+  // contributes.jsonValidation: completion and errors while editing .kanban.json by hand.
+  'extension/dist/kanban.schema.json',
   // The `kanban` command (run with ELECTRON_RUN_AS_NODE=1, e.g. for `kanban mcp`).
   'extension/dist/cli.js',
   // The page the API server started from VS Code serves at /.

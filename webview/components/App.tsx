@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { installShortcuts } from '../keyboard';
 import { BoardView } from './BoardView';
+import { BrokenFilesNotice } from './BrokenFilesNotice';
 import { Panels } from './Panels';
 import { TokenPrompt } from './panels/TokenPrompt';
 import { Toasts } from './Toasts';
@@ -44,6 +45,7 @@ export function App() {
     <div class="app">
       <TopBar />
       <ReconnectingBanner />
+      <BrokenFilesNotice />
       {loadError && (
         <div class="banner banner-error" role="alert">
           {loadError}

@@ -6,6 +6,7 @@ import { DELETED_STATUS, filterIsActive, type Column } from '../types';
 import { ColumnMenu } from './ColumnMenu';
 import { ColumnView } from './ColumnView';
 import { AddColumn } from './AddColumn';
+import { effectiveBackground } from './BackgroundSection';
 
 const DELETED_COLUMN: Column = { id: DELETED_STATUS, name: 'Deleted', color: '#9ca3af' };
 
@@ -46,9 +47,10 @@ export function BoardView() {
   if (!board) return null;
   const columns = settings.showDeletedColumn ? [...board.columns, DELETED_COLUMN] : board.columns;
   const filtering = filterIsActive(state.filter) && matches !== null;
-  const background = `board bg-${settings.boardBackgroundPreset} bg-mode-${settings.boardBackgroundMode}${settings.compactMode ? ' is-compact' : ''}`;
+  const { mode, preset } = effectiveBackground(settings, state.display);
+  const background = `board bg-${preset} bg-mode-${mode}${settings.compactMode ? ' is-compact' : ''}`;
   return (
-    <div class={background} data-preset={settings.boardBackgroundPreset} data-mode={settings.boardBackgroundMode}>
+    <div class={background} data-preset={preset} data-mode={mode}>
       <div class="board-scroll" ref={boardEl} onClick={onClick} data-board-id={board.id}>
         {columns.map((column) => {
           const allIds = order[column.id] ?? [];

@@ -1,5 +1,6 @@
 import { useAppState, useController } from '../context';
-import { BACKGROUND_PRESETS, type Settings } from '../types';
+import type { Settings } from '../types';
+import { BackgroundSection } from './BackgroundSection';
 import { Sheet } from './Sheet';
 import { ColumnOptions, PriorityOptions } from './Options';
 
@@ -59,31 +60,7 @@ export function SettingsPanel() {
           </select>
         </label>
       </section>
-      <section class="form-section">
-        <h3 class="section-title">Board background</h3>
-        <div class="segmented" role="radiogroup" aria-label="Background mode">
-          {(['fancy', 'plain'] as const).map((mode) => (
-            <button key={mode} type="button" role="radio" aria-checked={settings.boardBackgroundMode === mode} class={settings.boardBackgroundMode === mode ? 'is-on' : ''} onClick={() => change({ boardBackgroundMode: mode })}>
-              {mode === 'fancy' ? 'Fancy' : 'Plain'}
-            </button>
-          ))}
-        </div>
-        <div class="preset-grid" role="radiogroup" aria-label="Background preset">
-          {BACKGROUND_PRESETS.map((preset) => (
-            <button
-              key={preset}
-              type="button"
-              role="radio"
-              aria-checked={settings.boardBackgroundPreset === preset}
-              data-preset={preset}
-              class={`preset-tile bg-${preset} bg-mode-${settings.boardBackgroundMode}${settings.boardBackgroundPreset === preset ? ' is-on' : ''}`}
-              onClick={() => change({ boardBackgroundPreset: preset })}
-            >
-              <span class="preset-name">{preset}</span>
-            </button>
-          ))}
-        </div>
-      </section>
+      <BackgroundSection change={change} />
     </Sheet>
   );
 }

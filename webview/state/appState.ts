@@ -1,3 +1,4 @@
+import type { BrokenFile, DisplayPreferences } from '../protocol';
 import type { ConnectionState } from '../transport';
 import { EMPTY_FILTER, type Board, type BoardSummary, type Labels, type Settings, type TaskFilter } from '../types';
 import type { TaskSet } from './placement';
@@ -43,6 +44,12 @@ export interface AppState extends TaskSet {
   drop: DropTarget | null;
   /** The server asked for a token (401): its message, shown in the token prompt. */
   authPrompt: { message: string } | null;
+  /** Card files and `.kanban.json` versions that do not parse: listed in a notice above the board. */
+  invalidFiles: BrokenFile[];
+  /** The VS Code user's own display preferences; null outside VS Code (the shared settings rule). */
+  display: DisplayPreferences | null;
+  /** Who new comments are by, as the host knows it (git user name); null when it does not say. */
+  identity: string | null;
 }
 
 /** Shown until the server's settings arrive; the service's own defaults, so nothing jumps on load. */
@@ -69,5 +76,8 @@ export function initialState(theme: ThemeChoice): AppState {
     theme,
     drop: null,
     authPrompt: null,
+    invalidFiles: [],
+    display: null,
+    identity: null,
   };
 }

@@ -1,5 +1,5 @@
 import { Api, ApiError } from '../api';
-import type { EventMessage } from '../protocol';
+import type { EventMessage, HostNoticeMessage } from '../protocol';
 import type { Transport } from '../transport';
 import { filterIsActive, type TaskFilter } from '../types';
 import { initialState, type AppState, type ThemeChoice, type Toast } from './appState';
@@ -30,6 +30,7 @@ export class BoardController {
   private loadsInFlight = 0;
   private heldEvents: EventMessage[] = [];
   private persisted: Record<string, unknown>;
+  private restored = false;
   /** Hands the token the user typed into the prompt back to the transport. */
   readonly auth: { submit(token: string): void };
 
@@ -37,8 +38,35 @@ export class BoardController {
     this.api = new Api(transport);
     this.persisted = transport.loadState();
     const theme = (['light', 'dark'] as const).find((t) => t === this.persisted.theme) ?? 'auto';
-    this.store = new Store(initialState(theme));
+    // Inside VS Code the board looks native (the editor's background) until the host says otherwise.
+    this.store = new Store<AppState>({ ...initialState(theme), display: transport.host === 'vscode' ? { background: 'native', preset: 'aurora' } : null });
     this.auth = installAuthPrompt(this);
+    // In VS Code the page is the editor tab's state; a browser tab starts from the board itself.
+    if (transport.host === 'vscode') this.keepViewAcrossReloads();
+    else this.restored = true;
+  }
+
+  /**
+   * The open card and the filter survive a reload of the page (a window reload, a restored panel):
+   * saved as they change, put back by the first load that finds them still valid.
+   */
+  private keepViewAcrossReloads(): void {
+    let last = { openTaskId: this.state.openTaskId, filter: this.state.filter };
+    this.store.subscribe(() => {
+      const state = this.store.get();
+      if (!state.loaded || (state.openTaskId === last.openTaskId && state.filter === last.filter)) return;
+      last = { openTaskId: state.openTaskId, filter: state.filter };
+      this.persist({ openTaskId: state.openTaskId, filter: state.filter });
+    });
+  }
+
+  /** After the first load: the card and filter shown before the page was reloaded, if still there. */
+  private restoreView(): void {
+    if (this.restored) return;
+    this.restored = true;
+    const { openTaskId, filter } = this.persisted as { openTaskId?: unknown; filter?: unknown };
+    if (filter && typeof filter === 'object') this.setFilter(filter as Partial<TaskFilter>);
+    if (typeof openTaskId === 'string' && this.state.tasks[openTaskId] && !this.state.openTaskId) this.store.set({ openTaskId });
   }
 
   get state(): AppState {
@@ -51,6 +79,7 @@ export class BoardController {
    */
   start(): void {
     this.transport.onEvent((event) => this.receive(event));
+    this.transport.onHostNotice?.((notice) => this.hostNotice(notice));
     this.transport.connect({
       state: (connection) => this.store.set({ connection }),
       hello: (revision) => this.hello(revision),
@@ -59,6 +88,33 @@ export class BoardController {
       this.fallbackLoad = null;
       void this.load();
     }, HELLO_WAIT_MS);
+  }
+
+  /** What the VS Code host tells the page: palette commands, broken files, display preferences. */
+  private hostNotice(notice: HostNoticeMessage): void {
+    switch (notice.type) {
+      case 'showBoard':
+        this.switchBoard(notice.boardId);
+        return;
+      case 'openTask':
+        void this.openTask(notice.boardId, notice.taskId);
+        return;
+      case 'invalidFiles':
+        this.store.set({ invalidFiles: notice.files });
+        return;
+      case 'display':
+        this.store.set({ display: notice.display });
+        return;
+      case 'identity':
+        this.store.set({ identity: notice.name });
+        return;
+    }
+  }
+
+  /** Show the card's board, then the card's details (Search Cards in the palette). */
+  async openTask(boardId: string, taskId: string): Promise<void> {
+    if (boardId !== this.state.boardId || !this.state.loaded) await this.load(boardId);
+    if (this.state.boardId === boardId) this.store.set({ openTaskId: taskId, panel: null });
   }
 
   private hello(revision: number): void {
@@ -101,6 +157,10 @@ export class BoardController {
         ...(switching ? { openTaskId: null, quickAddStatus: null } : {}),
       });
       this.persist({ boardId });
+      this.transport.notifyHost?.({ type: 'boardShown', boardId });
+      // The VS Code host sends the broken files itself, as they change; a browser asks on each load.
+      if (this.transport.host === 'browser') void this.refreshInvalidFiles();
+      this.restoreView();
       if (filterIsActive(this.state.filter)) await this.runFilter();
     } catch (error) {
       if (generation !== this.loadGeneration) return;
@@ -153,6 +213,11 @@ export class BoardController {
     const tasks = await this.api.listTasks(boardId).catch(() => null);
     if (tasks && boardId === this.state.boardId) this.store.set(taskSetFrom(tasks));
     this.scheduleFilter(0);
+  }
+
+  async refreshInvalidFiles(): Promise<void> {
+    const workspace = await this.api.getWorkspace().catch(() => null);
+    if (workspace) this.store.set({ invalidFiles: workspace.invalidFiles });
   }
 
   async refreshLabels(): Promise<void> {

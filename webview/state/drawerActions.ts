@@ -146,10 +146,13 @@ export function isImageName(filename: string): boolean {
   return IMAGE_NAME.test(filename);
 }
 
-/** The comment author remembered across reloads, so people type their name once. */
+/**
+ * The comment author: the name typed last (remembered across reloads, so people type it once),
+ * else the one the host knows (in VS Code: `git config user.name` of the folder, else the OS user).
+ */
 export function commentAuthor(ctrl: BoardController): string {
   const saved = ctrl.preference('commentAuthor');
-  return typeof saved === 'string' ? saved : '';
+  return typeof saved === 'string' && saved.trim() ? saved : (ctrl.state.identity ?? '');
 }
 
 /** The title the server will derive: the first `#` heading, else the first non-empty line. */

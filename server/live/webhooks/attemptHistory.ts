@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../core/atomicFile';
 import { ensureStateDir } from '../../storage/state/fileCardStateStore';
+import { log } from '../../core/log';
 
 export type AttemptStatus = 'delivered' | 'retrying' | 'failed' | 'dropped';
 
@@ -48,7 +49,7 @@ export class AttemptHistory {
         if (Array.isArray(records)) this.byWebhook.set(id, records.slice(0, HISTORY_LIMIT));
       }
     } catch {
-      console.warn(`kanban: ${this.file} is not valid JSON; webhook delivery history starts empty`);
+      log.warn(`kanban: ${this.file} is not valid JSON; webhook delivery history starts empty`);
     }
   }
 
@@ -95,6 +96,6 @@ export class AttemptHistory {
         await ensureStateDir(this.stateDir);
         await writeFileAtomic(this.file, snapshot);
       })
-      .catch((error) => console.error('kanban: could not save webhook delivery history:', (error as Error).message));
+      .catch((error) => log.error('kanban: could not save webhook delivery history:', (error as Error).message));
   }
 }

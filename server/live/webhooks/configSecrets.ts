@@ -2,6 +2,7 @@ import type { KanbanConfig, WebhookConfig } from '../../config/types';
 import type { Workspace } from '../../service/workspace';
 import { isLiteralSecret, storedReference, storedReferenceTo } from './secrets';
 import { secretStoreFor } from './secretStore';
+import { log } from '../../core/log';
 
 const guarded = new WeakSet<Workspace>();
 
@@ -25,7 +26,7 @@ function moveLiteralSecrets(ws: Workspace, draft: KanbanConfig): Promise<void> |
     const fromFile = ws.config.webhooks.some((current) => current.id === hook.id && current.secret === hook.secret);
     moved[hook.id] = hook.secret;
     hook.secret = storedReferenceTo(hook.id);
-    if (fromFile) console.warn(`kanban: moved the secret of webhook ${hook.id} out of .kanban.json (which is committed) into .kanban/.state/secrets.json; .kanban.json now says "${hook.secret}"`);
+    if (fromFile) log.warn(`kanban: moved the secret of webhook ${hook.id} out of .kanban.json (which is committed) into .kanban/.state/secrets.json; .kanban.json now says "${hook.secret}"`);
   }
   // Saved before the config that refers to it is written, so a crash in between leaves an unused
   // secret, never a reference to a missing one.

@@ -6,6 +6,7 @@ import { keepSecretsOutOfConfig } from './configSecrets';
 import { secretStoreFor } from './secretStore';
 import { findWebhook } from './webhookRegistry';
 import { DEFAULT_BACKOFF_MS, WebhookQueue, type WebhookQueueOptions } from './webhookQueue';
+import { log } from '../../core/log';
 
 export type WebhookOptions = Pick<WebhookQueueOptions, 'backoffMs' | 'maxAttempts' | 'timeoutMs' | 'env'>;
 
@@ -22,7 +23,7 @@ export function backoffFromEnv(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw === '') return DEFAULT_BACKOFF_MS;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) {
-    console.warn(`kanban: KANBAN_WEBHOOK_BACKOFF_MS="${raw}" is not a number of milliseconds; using ${DEFAULT_BACKOFF_MS}`);
+    log.warn(`kanban: KANBAN_WEBHOOK_BACKOFF_MS="${raw}" is not a number of milliseconds; using ${DEFAULT_BACKOFF_MS}`);
     return DEFAULT_BACKOFF_MS;
   }
   return value;

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isTempFile, writeFileAtomic } from '../../core/atomicFile';
 import { ensureStateDir } from '../../storage/state/fileCardStateStore';
+import { log } from '../../core/log';
 
 /** A delivery not yet acknowledged by its receiver nor given up on. */
 export interface PendingDelivery {
@@ -119,7 +120,7 @@ export class PendingStore {
     const list = Array.isArray(parsed) ? parsed : [parsed];
     const valid = list.every(isPendingDelivery) && (BATCH_FILE.test(name) || `${(parsed as PendingDelivery).id}.json` === name);
     if (valid) return list as PendingDelivery[];
-    console.warn(`kanban: ignoring unreadable pending webhook delivery file ${file}`);
+    log.warn(`kanban: ignoring unreadable pending webhook delivery file ${file}`);
     return null;
   }
 
@@ -179,7 +180,7 @@ export class PendingStore {
     } catch (error) {
       // The queue keeps working from memory; only durability across a restart is at risk. The
       // savers are answered anyway: a full disk must not hold up the API (decisions.md: Delivery).
-      console.error('kanban: could not persist pending webhook deliveries:', (error as Error).message);
+      log.error('kanban: could not persist pending webhook deliveries:', (error as Error).message);
     } finally {
       batch.done();
     }
@@ -221,7 +222,7 @@ export class PendingStore {
   /** Names are never reused, so a deletion cannot race a later write; it runs beside the loop. */
   private deleteFile(name: string): void {
     const deletion = this.removeFile(name).catch((error) => {
-      console.error(`kanban: could not delete settled webhook deliveries ${name}:`, (error as Error).message);
+      log.error(`kanban: could not delete settled webhook deliveries ${name}:`, (error as Error).message);
     }).finally(() => this.deleting.delete(deletion));
     this.deleting.add(deletion);
   }

@@ -7,6 +7,7 @@ import { Fifo } from './fifo';
 import { PendingStore, type PendingDelivery } from './pendingStore';
 import { resolveSecret, type StoredSecrets } from './secrets';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptOutcome } from './sendDelivery';
+import { log } from '../../core/log';
 
 export interface WebhookQueueOptions {
   /** `.kanban/.state`: pending deliveries and the attempt history live below it. */
@@ -160,7 +161,7 @@ export class WebhookQueue {
       const delivery = lane.ready.shift()!;
       lane.inFlight++;
       const work: Promise<void> = this.attempt(delivery)
-        .catch((error) => console.error('kanban: webhook delivery failed unexpectedly:', error))
+        .catch((error) => log.error('kanban: webhook delivery failed unexpectedly:', error))
         .finally(() => {
           lane.inFlight--;
           this.inFlight.delete(work);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Card } from '../../core/model';
 import type { RecoveredFile } from '../cardStore';
 import type { MarkdownCardStore } from './markdownCardStore';
+import { log } from '../../core/log';
 
 export interface ParsedFile {
   file: string;
@@ -30,7 +31,7 @@ export async function moveToRecovered(store: MarkdownCardStore, loser: ParsedFil
   await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.rename(loser.file, target);
   const recovered = { path: store.relative(loser.file), movedTo: store.relative(target), kept: store.relative(kept.file), at };
-  console.warn(`kanban: ${recovered.path} and ${recovered.kept} hold the same card ${loser.card.id}; kept ${recovered.kept} (newer by modified, then content), moved the other copy to ${recovered.movedTo}`);
+  log.warn(`kanban: ${recovered.path} and ${recovered.kept} hold the same card ${loser.card.id}; kept ${recovered.kept} (newer by modified, then content), moved the other copy to ${recovered.movedTo}`);
   return recovered;
 }
 
@@ -59,12 +60,12 @@ export async function repairAtLoad(store: MarkdownCardStore, parsed: ParsedFile[
     const target = store.absolutePath(entry.card);
     if (await fs.access(target).then(() => true, () => false)) {
       // Something that is not this card (a file that does not parse) holds the name: touch neither.
-      console.warn(`kanban: ${store.relative(entry.file)} says status "${entry.card.status}", but ${store.relative(target)} exists; left both where they are`);
+      log.warn(`kanban: ${store.relative(entry.file)} says status "${entry.card.status}", but ${store.relative(target)} exists; left both where they are`);
       continue;
     }
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(entry.file, target);
-    console.warn(`kanban: ${store.relative(entry.file)} says status "${entry.card.status}"; moved it to ${store.relative(target)} (the frontmatter decides)`);
+    log.warn(`kanban: ${store.relative(entry.file)} says status "${entry.card.status}"; moved it to ${store.relative(target)} (the frontmatter decides)`);
     entry.file = target;
   }
   return { kept, recovered };

@@ -85,7 +85,7 @@ export class MarkdownCardStore implements CardStore {
       const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
       return { card: parseCard(text, { ...location, fileTime: stat.mtime.toISOString() }), hash: fingerprint(text), text };
     } catch (error) {
-      return { invalid: { path: this.relative(file), reason: unreadableReason(error) } };
+      return { invalid: unreadable(this.relative(file), error) };
     }
   }
 
@@ -97,7 +97,7 @@ export class MarkdownCardStore implements CardStore {
       const { text, mtime } = readWithTime(file);
       return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }), hash: fingerprint(text), text };
     } catch (error) {
-      return { invalid: { path: this.relative(file), reason: unreadableReason(error) } };
+      return { invalid: unreadable(this.relative(file), error) };
     }
   }
 
@@ -233,8 +233,9 @@ export class MarkdownCardStore implements CardStore {
   async close(): Promise<void> {}
 }
 
-function unreadableReason(error: unknown): string {
-  return error instanceof CardFileError ? error.message : `cannot read: ${(error as Error).message}`;
+function unreadable(relative: string, error: unknown): InvalidFile {
+  if (!(error instanceof CardFileError)) return { path: relative, reason: `cannot read: ${(error as Error).message}` };
+  return { path: relative, reason: error.message, ...(error.line ? { line: error.line } : {}) };
 }
 
 function readWithTime(file: string): { text: string; mtime: Date } {

@@ -1,6 +1,7 @@
 import type { Card } from '../../core/model';
 import type { ExternalChange } from '../cardStore';
 import type { SqlDatabase } from './sqlDatabase';
+import { log } from '../../core/log';
 
 interface ChangeRow {
   seq: number;
@@ -110,10 +111,10 @@ export class ChangeFeed {
       this.recheck.clear();
       this.forgetOldReports();
       for (const [id, boardId] of touched) await this.report(id, boardId);
-      if (this.failing) console.warn(`kanban: ${this.label} change polling works again`);
+      if (this.failing) log.warn(`kanban: ${this.label} change polling works again`);
       this.failing = false;
     } catch (error) {
-      if (!this.failing) console.warn(`kanban: ${this.label} cannot poll for outside changes: ${(error as Error).message}`);
+      if (!this.failing) log.warn(`kanban: ${this.label} cannot poll for outside changes: ${(error as Error).message}`);
       this.failing = true;
     } finally {
       this.polling = false;
@@ -126,7 +127,7 @@ export class ChangeFeed {
     try {
       card = await this.readCard(id);
     } catch (error) {
-      console.warn(`kanban: ${this.label} skipped card ${id} changed by another process: ${(error as Error).message}`);
+      log.warn(`kanban: ${this.label} skipped card ${id} changed by another process: ${(error as Error).message}`);
       return;
     }
     // An own write committed while the row was read may be missing from it, and the report is
@@ -138,7 +139,7 @@ export class ChangeFeed {
       try {
         listener(change);
       } catch (error) {
-        console.error(`kanban: a listener of ${this.label} changes failed`, error);
+        log.error(`kanban: a listener of ${this.label} changes failed`, error);
       }
     }
   }

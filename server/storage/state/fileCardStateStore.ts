@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../core/atomicFile';
 import type { CardStateRecord, CardStateStore } from '../cardStateStore';
+import { log } from '../../core/log';
 
 /**
  * Card state as one JSON file under `.kanban/.state/` (git-ignored). Records are few and small;
@@ -34,7 +35,7 @@ export class FileCardStateStore implements CardStateStore {
     try {
       parsed = JSON.parse(text);
     } catch {
-      console.warn(`kanban: ${this.file} is not valid JSON; card state starts empty (the file is left as it is until the next change)`);
+      log.warn(`kanban: ${this.file} is not valid JSON; card state starts empty (the file is left as it is until the next change)`);
       return [];
     }
     const list = Array.isArray(parsed) ? (parsed as CardStateRecord[]) : [];

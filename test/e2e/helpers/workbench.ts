@@ -28,6 +28,10 @@ export async function closeWorkbench(browser: Browser, page: Page): Promise<void
 export async function runFromPalette(page: Page, title: string): Promise<void> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
+    // A picker still closing would swallow F1 and then vanish under the typing.
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
+    // With the focus inside a webview the palette opens and closes again as the webview keeps it.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input[type="text"]');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -43,6 +47,39 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
     }
   }
   throw new Error(`the command palette never offered "${title}"`);
+}
+
+/**
+ * Wait until the editor shows or hides the webview holding `frame` (its iframe in the workbench
+ * page; a hidden webview's own document cannot tell).
+ */
+export async function webviewShown(frame: Frame, shown: boolean, timeoutMs = 10_000): Promise<void> {
+  const outer = frame.parentFrame() ?? frame;
+  const element = await outer.frameElement();
+  await element.waitForElementState(shown ? 'visible' : 'hidden', { timeout: timeoutMs });
+}
+
+/**
+ * Click the editor tab titled `tab` and answer how long the browser took from the press to the
+ * first frame in which the webview holding `frame` is shown (measured in the page, so the test
+ * driver's own delays are not counted).
+ */
+export async function clickTabUntilShown(page: Page, frame: Frame, tab: string): Promise<number> {
+  const element = await (frame.parentFrame() ?? frame).frameElement();
+  await element.evaluate((iframe) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = iframe));
+  // A plain script: the test runner's transpiler would add helpers the page does not have.
+  await page.evaluate(`(() => {
+    const iframe = window.tabReturnTarget;
+    const times = (window.tabReturn = {});
+    const watch = () => (iframe.checkVisibility() ? (times.shown = performance.now()) : requestAnimationFrame(watch));
+    document.addEventListener('pointerdown', () => { times.down = performance.now(); requestAnimationFrame(watch); }, { capture: true, once: true });
+  })()`);
+  await page.locator('.tabs-container .tab', { hasText: tab }).click();
+  const handle = await page.waitForFunction(() => {
+    const times = (window as unknown as { tabReturn: { down?: number; shown?: number } }).tabReturn;
+    return times.shown !== undefined && times.down !== undefined ? times.shown - times.down : null;
+  }, undefined, { timeout: 10_000 });
+  return Math.round(Number(await handle.jsonValue()));
 }
 
 /** The frame of the board webview (an iframe inside an iframe): the one holding board columns. */

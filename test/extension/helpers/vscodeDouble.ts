@@ -43,12 +43,48 @@ export class Uri {
   get fsPath(): string {
     return this.path;
   }
+  with(change: { path?: string }): Uri {
+    return new Uri(this.scheme, this.authority, change.path ?? this.path);
+  }
   toString(): string {
     return this.scheme === 'file' ? pathToFileURL(this.path).href : `${this.scheme}://${this.authority}${this.path}`;
   }
 }
 
 export enum StatusBarAlignment { Left = 1, Right = 2 }
+export enum DiagnosticSeverity { Error = 0, Warning = 1, Information = 2, Hint = 3 }
+export enum ConfigurationTarget { Global = 1, Workspace = 2, WorkspaceFolder = 3 }
+
+export class Range {
+  constructor(readonly startLine: number, readonly startCharacter: number, readonly endLine: number, readonly endCharacter: number) {}
+  get start() {
+    return { line: this.startLine, character: this.startCharacter };
+  }
+}
+
+export class Diagnostic {
+  source?: string;
+  constructor(readonly range: Range, readonly message: string, readonly severity: DiagnosticSeverity) {}
+}
+
+/** A diagnostic collection as the Problems panel reads it: diagnostics per file path. */
+class FakeDiagnosticCollection {
+  readonly byPath = new Map<string, Diagnostic[]>();
+  constructor(readonly name: string) {}
+  set(uri: Uri, diagnostics: Diagnostic[]): void {
+    this.byPath.set(uri.fsPath, diagnostics);
+  }
+  delete(uri: Uri): void {
+    this.byPath.delete(uri.fsPath);
+  }
+  clear(): void {
+    this.byPath.clear();
+  }
+  dispose(): void {
+    this.byPath.clear();
+    double.diagnostics.delete(this.name);
+  }
+}
 export enum ViewColumn { Active = -1, Beside = -2, One = 1 }
 export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
 
@@ -170,6 +206,10 @@ export const double = {
   serializers: new Map<string, { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }>(),
   viewProviders: new Map<string, { resolveWebviewView(view: unknown): void }>(),
   openedDocuments: [] as string[],
+  openedAt: [] as { path: string; line: number | undefined }[],
+  diagnostics: new Map<string, FakeDiagnosticCollection>(),
+  /** Settings written through `update`, with the target, in order. */
+  settingUpdates: [] as { key: string; value: unknown; target: ConfigurationTarget }[],
   clipboard: '',
   openedExternal: [] as string[],
   executed: [] as { id: string; args: unknown[] }[],
@@ -190,6 +230,9 @@ export const double = {
     this.serializers.clear();
     this.viewProviders.clear();
     this.openedDocuments = [];
+    this.openedAt = [];
+    this.diagnostics.clear();
+    this.settingUpdates = [];
     this.clipboard = '';
     this.openedExternal = [];
     this.executed = [];
@@ -247,12 +290,52 @@ export const window = {
     if (!resolved.includes(answer)) throw new Error('test picked an item that was not offered');
     return answer;
   },
+  /**
+   * A quick pick built by hand: answered by the next 'quickPick' script, which sees `items`,
+   * `options` (title, placeHolder) and `active` (what Enter would take).
+   */
+  createQuickPick() {
+    const accepted = new EventEmitter<void>();
+    const hidden = new EventEmitter<void>();
+    let open = false;
+    const pick = {
+      title: undefined as string | undefined,
+      placeholder: undefined as string | undefined,
+      ignoreFocusOut: false,
+      items: [] as unknown[],
+      activeItems: [] as unknown[],
+      selectedItems: [] as unknown[],
+      onDidAccept: accepted.event,
+      onDidHide: hidden.event,
+      show() {
+        open = true;
+        setImmediate(() => {
+          const answer = nextScript('quickPick', { items: pick.items, options: { title: pick.title, placeHolder: pick.placeholder }, active: pick.activeItems });
+          if (answer === undefined) return pick.hide();
+          if (!pick.items.includes(answer)) throw new Error('test picked an item that was not offered');
+          pick.selectedItems = [answer];
+          accepted.fire();
+        });
+      },
+      hide() {
+        if (!open) return;
+        open = false;
+        hidden.fire();
+      },
+      dispose() {
+        accepted.dispose();
+        hidden.dispose();
+      },
+    };
+    return pick;
+  },
   async showSaveDialog(options: unknown) {
     return nextScript('save', options);
   },
-  async showTextDocument(uri: Uri) {
+  async showTextDocument(uri: Uri, options?: { selection?: Range }) {
     await fs.access(uri.fsPath);
     double.openedDocuments.push(uri.fsPath);
+    double.openedAt.push({ path: uri.fsPath, line: options?.selection?.startLine });
     return {};
   },
   async withProgress<T>(_options: unknown, task: () => Promise<T>): Promise<T> {
@@ -286,6 +369,14 @@ export const window = {
   },
 };
 
+export const languages = {
+  createDiagnosticCollection(name: string) {
+    const collection = new FakeDiagnosticCollection(name);
+    double.diagnostics.set(name, collection);
+    return collection;
+  },
+};
+
 export const workspace = {
   get workspaceFolders() {
     return double.folders.length ? double.folders : undefined;
@@ -294,6 +385,13 @@ export const workspace = {
     return {
       get<T>(key: string): T | undefined {
         return double.settings.get(`${section}.${key}`) as T | undefined;
+      },
+      inspect(key: string) {
+        return { key: `${section}.${key}`, globalValue: double.settings.get(`${section}.${key}`) };
+      },
+      async update(key: string, value: unknown, target: ConfigurationTarget) {
+        double.settingUpdates.push({ key: `${section}.${key}`, value, target });
+        double.setSetting(`${section}.${key}`, value);
       },
     };
   },
@@ -330,6 +428,10 @@ export const env = {
   async openExternal(uri: Uri) {
     double.openedExternal.push(uri.toString());
     return true;
+  },
+  /** As on a desktop: a local address is reachable as it is. */
+  async asExternalUri(uri: Uri) {
+    return uri;
   },
 };
 
