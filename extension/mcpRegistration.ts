@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Folders } from './ui/folders';
+import { log } from '../server/core/log';
 
 /**
  * The MCP server definition API (VS Code 1.101+), typed here because this extension builds against
@@ -43,9 +44,19 @@ export function registerMcpServer(context: vscode.ExtensionContext, folders: Fol
       return served.map((folder) => new Definition(`Kanban (${folder.name})`, process.execPath, [script, 'mcp', '--dir', folders.rootOf(folder)], { ELECTRON_RUN_AS_NODE: '1' }, version));
     },
   };
+  let registration: vscode.Disposable;
+  try {
+    registration = register.call(api.lm, MCP_PROVIDER_ID, provider);
+  } catch (error) {
+    // Editors that have the API but a different contribution point (1.100 expects
+    // contributes.modelContextServerCollections) refuse the provider: the board must still activate.
+    changed.dispose();
+    log.warn(`kanban: agent mode cannot use the board's MCP server in this editor (${(error as Error).message}); run "kanban mcp" from a terminal instead`);
+    return { dispose() {} };
+  }
   const disposables = [
     changed,
-    register.call(api.lm, MCP_PROVIDER_ID, provider),
+    registration,
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
     vscode.workspace.onDidChangeConfiguration((change) => {
       if (change.affectsConfiguration('kanban.location')) changed.fire();
