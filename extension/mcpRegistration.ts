@@ -29,7 +29,10 @@ export const MCP_PROVIDER_ID = 'kanban.mcpServer';
  * In an editor without the API this does nothing.
  */
 export function registerMcpServer(context: vscode.ExtensionContext, folders: Folders): vscode.Disposable {
-  const api = vscode as unknown as McpApi;
+  // The module itself, read now: a namespace import is a copy made at load time, and these names
+  // exist only in newer editors (and in the tests' editor double, once they add them).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const api = require('vscode') as McpApi;
   const Definition = api.McpStdioServerDefinition;
   const register = api.lm?.registerMcpServerDefinitionProvider;
   if (typeof register !== 'function' || typeof Definition !== 'function') return { dispose() {} };
