@@ -1,18 +1,10 @@
-import { activateWith, deactivate, double, folderWithCards, listFiles, runCommand, tempFolder, waitFor } from './helpers/harness';
+import { activateWith, deactivate, double, folderWithCards, listFiles, openReadyBoard, runCommand, tempFolder, waitFor } from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { env, Uri } from './helpers/vscodeDouble';
 import type { FakeWebviewPanel } from './helpers/vscodeDouble';
-
-async function openReadyBoard(): Promise<FakeWebviewPanel> {
-  await runCommand('kanban.openBoard');
-  const panel = double.panels.at(-1)!;
-  panel.webview.send({ type: 'ready' });
-  await waitFor(() => panel.webview.posted.find((m) => m.type === 'hello'), 'hello');
-  return panel;
-}
 
 async function request(panel: FakeWebviewPanel, id: number, method: string, urlPath: string, body?: unknown) {
   panel.webview.send({ type: 'request', id, method, path: urlPath, body });

@@ -1,4 +1,4 @@
-import { activateWith, deactivate, double, folderWithCards, listFiles, runCommand, waitFor } from './helpers/harness';
+import { activateWith, deactivate, double, folderWithCards, listFiles, openReadyBoard, runCommand, waitFor } from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -26,14 +26,6 @@ async function guardedFolder(tokens: ReturnType<typeof makeTokens>, titles = ['G
   };
   await fs.writeFile(configFile, JSON.stringify(config, null, 2));
   return folder;
-}
-
-async function openReadyBoard(): Promise<FakeWebviewPanel> {
-  await runCommand('kanban.openBoard');
-  const panel = double.panels.at(-1)!;
-  panel.webview.send({ type: 'ready' });
-  await waitFor(() => panel.webview.posted.find((m) => m.type === 'hello'), 'hello');
-  return panel;
 }
 
 let nextId = 1;

@@ -1,17 +1,9 @@
-import { activateWith, deactivate, double, folderWithCards, repoRoot, runCommand, waitFor } from './helpers/harness';
+import { activateWith, deactivate, double, folderWithCards, openReadyBoard, repoRoot, runCommand, waitFor } from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { boardHtml } from '../../extension/webview/boardHtml';
 import { FakeWebviewPanel } from './helpers/vscodeDouble';
-
-async function openReadyBoard(): Promise<FakeWebviewPanel> {
-  await runCommand('kanban.openBoard');
-  const panel = double.panels.at(-1)!;
-  panel.webview.send({ type: 'ready' });
-  await waitFor(() => panel.webview.posted.find((m) => m.type === 'hello'), 'hello');
-  return panel;
-}
 
 async function request(panel: FakeWebviewPanel, id: number, method: string, path: string, body?: unknown, responseType?: string) {
   panel.webview.send({ type: 'request', id, method, path, body, responseType });

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { activate, deactivate } from '../../../extension/extension';
 import type { ExtensionParts } from '../../../extension/parts';
 import { KanbanService } from '../../../extension/service/kanbanService';
-import { double, fakeExtensionContext } from './vscodeDouble';
+import { double, fakeExtensionContext, type FakeWebviewPanel } from './vscodeDouble';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
 
@@ -54,4 +54,13 @@ export async function waitFor<T>(probe: () => T | Promise<T>, what: string, time
 export async function listFiles(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/')).sort();
+}
+
+/** Open Board, then the page's `ready` handshake: answers the panel once the host said hello. */
+export async function openReadyBoard(): Promise<FakeWebviewPanel> {
+  await runCommand('kanban.openBoard');
+  const panel = double.panels.at(-1)!;
+  panel.webview.send({ type: 'ready' });
+  await waitFor(() => panel.webview.posted.find((m) => m.type === 'hello'), 'hello');
+  return panel;
 }
