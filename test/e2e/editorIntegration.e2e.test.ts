@@ -82,8 +82,10 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     await board.locator('[data-testid="board-switcher"]').click();
     await board.locator('.board-list-item', { hasText: 'Default' }).click();
     await cardIn(board, 'Write the docs').waitFor({ state: 'visible', timeout: 10_000 });
-    await runFromPalette(page, 'Kanban: Switch Board');
-    const rows = await quickInputRows(page);
+    let rows: string[] = [];
+    await paletteStep(page, 'Kanban: Switch Board', async () => {
+      rows = await quickInputRows(page);
+    });
     assert.match(rows.find((r) => r.startsWith('Default'))!, /current/);
     assert.doesNotMatch(rows.find((r) => r.startsWith('Roadmap'))!, /current/);
     await page.keyboard.press('Escape');
@@ -117,8 +119,10 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
 
   it('when Open Card File lists the cards, then they show column names; a card drawer offers the git user as comment author', async () => {
     const page = session.page;
-    await runFromPalette(page, 'Kanban: Open Card File');
-    const rows = await quickInputRows(page);
+    let rows: string[] = [];
+    await paletteStep(page, 'Kanban: Open Card File', async () => {
+      rows = await quickInputRows(page);
+    });
     assert.ok(rows.some((r) => r.includes('Write the docs') && r.includes('To Do')), rows.join(' | '));
     assert.ok(!rows.some((r) => /\btodo\b/.test(r)), `a column id is shown: ${rows.join(' | ')}`);
     await page.keyboard.press('Escape');
