@@ -80,6 +80,10 @@ export interface Card {
   created: string;
   modified: string;
   completedAt?: string;
+  /** Ids of the cards (on any board) that must be finished before this one can start. */
+  blockedBy?: string[];
+  /** When the card was archived (ISO 8601). Archived cards keep their status and leave the lists. */
+  archivedAt?: string;
 }
 
 export interface CardState {

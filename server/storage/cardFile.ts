@@ -24,6 +24,7 @@ function frontmatterOf(card: Card): Json {
   if (card.assignee) fm.assignee = card.assignee;
   if (card.dueDate) fm.dueDate = card.dueDate;
   if (card.labels.length) fm.labels = card.labels;
+  if (card.blockedBy?.length) fm.blockedBy = card.blockedBy;
   if (Object.keys(card.metadata).length) fm.metadata = card.metadata;
   if (card.forms.length) fm.forms = card.forms;
   if (Object.keys(card.formData).length) fm.formData = card.formData;
@@ -33,6 +34,7 @@ function frontmatterOf(card: Card): Json {
   fm.created = card.created;
   fm.modified = card.modified;
   if (card.completedAt) fm.completedAt = card.completedAt;
+  if (card.archivedAt) fm.archivedAt = card.archivedAt;
   if (card.comments.length) fm.comments = card.comments.map(commentFrontmatter);
   return fm;
 }
@@ -183,5 +185,16 @@ export function parseCard(text: string, where: CardLocation): Card {
     created,
     modified: str(f.modified, 'modified') ?? created,
     completedAt: str(f.completedAt, 'completedAt'),
+    ...optionalFields(f),
   };
+}
+
+/** Fields written only when set, so cards without them stay as small as before. */
+function optionalFields(f: Json): Pick<Card, 'blockedBy' | 'archivedAt'> {
+  const out: Pick<Card, 'blockedBy' | 'archivedAt'> = {};
+  const blockedBy = strList(f.blockedBy, 'blockedBy');
+  if (blockedBy.length) out.blockedBy = blockedBy;
+  const archivedAt = str(f.archivedAt, 'archivedAt');
+  if (archivedAt) out.archivedAt = archivedAt;
+  return out;
 }

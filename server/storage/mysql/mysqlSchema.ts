@@ -1,7 +1,7 @@
 import type { MysqlDatabase } from './mysqlDatabase';
 import { MysqlOpenError } from './mysqlDatabase';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
 /**
@@ -32,6 +32,8 @@ const TABLES = [
     created VARCHAR(64) NOT NULL,
     modified VARCHAR(64) NOT NULL,
     completed_at VARCHAR(64) NULL,
+    blocked_by LONGTEXT NULL,
+    archived_at VARCHAR(64) NULL,
     PRIMARY KEY (id),
     KEY kanban_cards_board_status (board_id, status),
     KEY kanban_cards_status (status)
@@ -69,4 +71,33 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   if (version > SCHEMA_VERSION) {
     throw new MysqlOpenError(`its card tables have schema version ${version}, newer than this service knows (${SCHEMA_VERSION}); update the service`, 'database');
   }
+  if (version < SCHEMA_VERSION) await upgradeMysqlSchema(db);
+}
+
+/** Columns added after version 1, each with its type; added when a table lacks them. */
+const ADDED_CARD_COLUMNS: [string, string][] = [
+  ['blocked_by', 'LONGTEXT NULL'],
+  ['archived_at', 'VARCHAR(64) NULL'],
+];
+
+/**
+ * Bring version-1 tables up to date. Several instances may start at once over one database, so
+ * each column is added only when the catalogue says it is missing, and a lost race (the column
+ * appeared meanwhile: error 1060) is harmless.
+ */
+async function upgradeMysqlSchema(db: MysqlDatabase): Promise<void> {
+  const present = await db.all<{ name: string }>(
+    'SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+    ['kanban_cards'],
+  );
+  const have = new Set(present.map((c) => c.name));
+  for (const [name, type] of ADDED_CARD_COLUMNS) {
+    if (have.has(name)) continue;
+    try {
+      await db.pool.query(`ALTER TABLE kanban_cards ADD COLUMN ${name} ${type}`);
+    } catch (error) {
+      if ((error as { errno?: number }).errno !== 1060) throw error;
+    }
+  }
+  await db.pool.query('UPDATE kanban_schema SET version = ? WHERE part = ? AND version < ?', [SCHEMA_VERSION, 'cards', SCHEMA_VERSION]);
 }

@@ -7,7 +7,7 @@ import type { Card, Comment, Priority } from '../../core/model';
  */
 export const CARD_COLUMNS = [
   'id', 'board_id', 'status', 'order_key', 'content', 'priority', 'assignee', 'due_date', 'labels', 'metadata',
-  'forms', 'form_data', 'actions', 'attachments', 'created', 'modified', 'completed_at',
+  'forms', 'form_data', 'actions', 'attachments', 'created', 'modified', 'completed_at', 'blocked_by', 'archived_at',
 ] as const;
 
 export type CardColumn = (typeof CARD_COLUMNS)[number];
@@ -45,6 +45,8 @@ export function cardToRow(card: Card): CardRow {
     created: card.created,
     modified: card.modified,
     completed_at: card.completedAt ?? null,
+    blocked_by: card.blockedBy?.length ? JSON.stringify(card.blockedBy) : null,
+    archived_at: card.archivedAt ?? null,
   };
 }
 
@@ -104,7 +106,18 @@ export function rowToCard(row: CardRow, comments: Comment[]): Card {
     created: text(row, 'created'),
     modified: row.modified ?? text(row, 'created'),
     completedAt: optional(row.completed_at),
+    ...optionalColumns(row),
   };
+}
+
+/** Columns that hold a value only when the card has one (absent on the card otherwise). */
+function optionalColumns(row: CardRow): Pick<Card, 'blockedBy' | 'archivedAt'> {
+  const out: Pick<Card, 'blockedBy' | 'archivedAt'> = {};
+  const blockedBy = parseJson<string[]>(row, 'blocked_by', isStringList, []);
+  if (blockedBy.length) out.blockedBy = blockedBy;
+  const archivedAt = optional(row.archived_at);
+  if (archivedAt) out.archivedAt = archivedAt;
+  return out;
 }
 
 /** Columns whose stored value differs between two versions of a card (never `id`). */

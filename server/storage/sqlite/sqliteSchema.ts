@@ -8,7 +8,7 @@ import { SqliteOpenError } from './sqliteDatabase';
  */
 const PARTS = {
   cards: {
-    version: 1,
+    version: 2,
     ddl: `
       CREATE TABLE IF NOT EXISTS kanban_cards (
         id TEXT PRIMARY KEY NOT NULL,
@@ -27,7 +27,9 @@ const PARTS = {
         attachments TEXT NOT NULL,
         created TEXT NOT NULL,
         modified TEXT NOT NULL,
-        completed_at TEXT
+        completed_at TEXT,
+        blocked_by TEXT,
+        archived_at TEXT
       );
       CREATE INDEX IF NOT EXISTS kanban_cards_board_status ON kanban_cards (board_id, status, order_key);
       CREATE INDEX IF NOT EXISTS kanban_cards_status ON kanban_cards (status);
@@ -82,6 +84,21 @@ const PARTS = {
 
 export type SqlitePart = keyof typeof PARTS;
 
+/** What brings a part's tables from one version to the next (key: the version reached). */
+const UPGRADES: Partial<Record<SqlitePart, Record<number, string>>> = {
+  cards: {
+    2: 'ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;',
+  },
+};
+
+function upgrade(db: BetterSqlite3.Database, part: SqlitePart, from: number, to: number): void {
+  for (let version = from + 1; version <= to; version++) {
+    const step = UPGRADES[part]?.[version];
+    if (step) db.exec(step);
+  }
+  db.prepare('UPDATE kanban_schema SET version = ? WHERE part = ?').run(to, part);
+}
+
 /** Create the part's tables when missing, in one write transaction (safe when two processes race). */
 export function ensureSqliteSchema(db: BetterSqlite3.Database, part: SqlitePart): void {
   const { version, ddl } = PARTS[part];
@@ -91,6 +108,8 @@ export function ensureSqliteSchema(db: BetterSqlite3.Database, part: SqlitePart)
     if (row && row.version > version) {
       throw new SqliteOpenError(`its ${part} tables have schema version ${row.version}, newer than this service knows (${version}); update the service`);
     }
+    // An older file's tables exist already, so CREATE IF NOT EXISTS leaves them as they were.
+    if (row && row.version < version) upgrade(db, part, row.version, version);
     db.exec(ddl);
     if (!row) db.prepare('INSERT INTO kanban_schema (part, version) VALUES (?, ?)').run(part, version);
   });

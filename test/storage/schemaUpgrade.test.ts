@@ -1,0 +1,85 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { startTestServer, type TestServer } from '../helpers/testServer';
+import { createTask, okData } from '../helpers/envelope';
+import { configWith } from './helpers/cardProviders';
+import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
+
+/** The card columns a version-1 database lacks. */
+const ADDED = ['blocked_by', 'archived_at'];
+
+describe('card tables written by an older service (schema version 1)', function () {
+  this.timeout(60_000);
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('when a version-1 SQLite file is opened, then its cards are kept, the new columns are added and new cards are stored', async () => {
+    const config = configWith({ 'card.storage': { provider: 'sqlite', options: {} } });
+    server = await startTestServer({ config });
+    const old = await createTask(server, 'Written by version 1');
+    const root = server.root;
+    await server.running.close(); // the workspace stays for the second start
+    server = undefined;
+
+    const file = path.join(root, '.kanban', 'kanban.db');
+    const db = new Database(file);
+    for (const column of ADDED) db.exec(`ALTER TABLE kanban_cards DROP COLUMN ${column}`);
+    db.prepare("UPDATE kanban_schema SET version = 1 WHERE part = 'cards'").run();
+    db.close();
+
+    server = await startTestServer({ root, config });
+    assert.equal(okData(await server.api('GET', `/api/tasks/${old.id}`)).title, 'Written by version 1');
+    const fresh = await createTask(server, 'Written by version 2');
+    assert.equal(okData(await server.api('GET', `/api/tasks/${fresh.id}`)).title, 'Written by version 2');
+
+    const check = new Database(file, { readonly: true });
+    try {
+      const columns = (check.prepare('PRAGMA table_info(kanban_cards)').all() as { name: string }[]).map((c) => c.name);
+      for (const column of ADDED) assert.ok(columns.includes(column), `${column} in ${columns.join(', ')}`);
+      assert.equal((check.prepare("SELECT version FROM kanban_schema WHERE part = 'cards'").get() as { version: number }).version, 2);
+    } finally {
+      check.close();
+    }
+  });
+
+  describe('over MySQL', () => {
+    let database: TestDatabase;
+    beforeEach(async () => {
+      database = await createTestDatabase();
+    });
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+      await database.drop();
+    });
+
+    it('when version-1 tables are found, then their cards are kept, the new columns are added once and new cards are stored', async () => {
+      const config = configWith({ 'card.storage': mysqlPlugin(database.name) });
+      server = await startTestServer({ config });
+      const old = await createTask(server, 'Written by version 1');
+      await server.close();
+      server = undefined;
+      for (const column of ADDED) await database.query(`ALTER TABLE kanban_cards DROP COLUMN ${column}`);
+      await database.query("UPDATE kanban_schema SET version = 1 WHERE part = 'cards'");
+
+      // Two instances starting together race to upgrade; both must come up.
+      const [first, second] = await Promise.all([startTestServer({ config }), startTestServer({ config })]);
+      try {
+        assert.equal(okData(await second.api('GET', `/api/tasks/${old.id}`)).title, 'Written by version 1');
+        const fresh = await createTask(first, 'Written by version 2');
+        assert.equal(okData(await first.api('GET', `/api/tasks/${fresh.id}`)).title, 'Written by version 2');
+      } finally {
+        await first.close();
+        await second.close();
+      }
+      const columns = await database.query('SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [database.name, 'kanban_cards']);
+      for (const column of ADDED) assert.equal(columns.filter((c: any) => c.name === column).length, 1, column);
+      const [row] = await database.query("SELECT version FROM kanban_schema WHERE part = 'cards'");
+      assert.equal(Number(row.version), 2);
+    });
+  });
+});
