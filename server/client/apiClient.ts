@@ -1,6 +1,7 @@
 import { Dispatcher, type DispatchResponse } from '../api/dispatch';
 import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks, type RunningWebhooks } from '../live/webhooks';
+import type { ProgressListener } from '../core/progress';
 import { Workspace } from '../service/workspace';
 
 /** What one call through the route table answered, the same whichever way it travelled. */
@@ -28,6 +29,11 @@ export interface ApiCall {
  */
 export interface ApiClient {
   readonly mode: 'local' | 'http';
+  /**
+   * Follow the progress of long work this client starts (migration, import); only in-process,
+   * where the work runs in this process. Answers a function that stops listening.
+   */
+  listenProgress?(listener: ProgressListener): () => void;
   /** Where the answers come from, for messages: the folder or the base URL. */
   readonly target: string;
   call(call: ApiCall): Promise<ApiAnswer>;
@@ -57,6 +63,10 @@ export class LocalApiClient implements ApiClient {
     const watcher = options.watch ? new FileWatcher(workspace) : null;
     await watcher?.start();
     return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token, watcher);
+  }
+
+  listenProgress(listener: ProgressListener): () => void {
+    return this.workspace.progress.listen(listener);
   }
 
   async call(call: ApiCall): Promise<ApiAnswer> {

@@ -105,12 +105,14 @@ export function migrateToSqlite(ws: Workspace, body: { sqlitePath?: unknown } | 
     if (from === 'sqlite') throw new ValidationError(`cards are already stored in SQLite (${describePath(ws.store)}); nothing to migrate`);
     if (from !== 'markdown') throw new ValidationError(`migrate-to-sqlite moves cards from the built-in markdown storage; the active card.storage provider is "${from}"`);
     const { sqlitePath, absolutePath } = await checkSqlitePath(ws, body?.sqlitePath);
+    const report = ws.progress.reporter('storage.migrate-to-sqlite');
+    report('reading the cards', 0, 1);
     const { cards, skipped } = await readSource(ws.store);
     const existed = await fs.stat(absolutePath).then(() => true, () => false);
     let target: SqliteCardStore | null = null;
     try {
       target = await SqliteCardStore.open({ sqlitePath, absolutePath }, (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
-      const write = await writeSqliteTarget(target, cards, ws.kanbanDir);
+      const write = await writeSqliteTarget(target, cards, ws.kanbanDir, report);
       await switchTo(ws, target, write, { provider: 'sqlite', options: { sqlitePath } });
       const result: MigrationResult = { from, to: 'sqlite', sqlitePath, ...summary(cards), skipped, source: '.kanban/boards (Markdown files, left in place)', movedAside: rel(ws, write.movedAside) };
       ws.emit('storage.migrated', null, { ...result });
@@ -133,10 +135,12 @@ export function migrateToMarkdown(ws: Workspace): Promise<MigrationResult> {
     if (!(source instanceof SqliteCardStore)) {
       throw new ValidationError(`migrate-to-markdown moves cards from the built-in SQLite storage; the active card.storage provider is "${source.provider}"`);
     }
+    const report = ws.progress.reporter('storage.migrate-to-markdown');
+    report('reading the cards', 0, 1);
     const { cards, skipped } = await readSource(source);
     const target = new MarkdownCardStore(ws.root, ws.kanbanDir);
     try {
-      const write = await writeMarkdownTarget(target, cards, ws.kanbanDir);
+      const write = await writeMarkdownTarget(target, cards, ws.kanbanDir, report);
       await switchTo(ws, target, write, null);
       const result: MigrationResult = { from: 'sqlite', to: 'markdown', sqlitePath: source.sqlitePath, ...summary(cards), skipped, source: `${source.sqlitePath} (SQLite database, left in place)`, movedAside: rel(ws, write.movedAside) };
       ws.emit('storage.migrated', null, { ...result });

@@ -1,3 +1,4 @@
+import { silentProgress } from '../core/progress';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/atomicFile';
@@ -12,6 +13,9 @@ import type { SqliteCardStore } from '../storage/sqlite/sqliteCardStore';
  * target holding exactly the given cards (checked by reading them back) or throws after putting
  * the target back as it was; `undo` reverts a finished write when a later step fails.
  */
+/** Where a writer says how far it got (see server/core/progress.ts). */
+export type ProgressReport = (phase: string, done: number, total: number) => void;
+
 export interface TargetWrite {
   /** Where whatever the target held before now is, if anything was moved aside. */
   movedAside: string | null;
@@ -54,19 +58,21 @@ function stamp(): string {
 }
 
 /** Into SQLite: one transaction replaces the card tables; older rows are first copied to a backup file. */
-export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], kanbanDir: string): Promise<TargetWrite> {
+export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress): Promise<TargetWrite> {
   let movedAside: string | null = null;
   if ((await store.countCards()) > 0) {
     movedAside = path.join(kanbanDir, 'backups', `${path.basename(store.absolutePath, path.extname(store.absolutePath))}-${stamp()}.db`);
     await fs.mkdir(path.dirname(movedAside), { recursive: true });
     await store.backupTo(movedAside);
   }
-  const before = await store.replaceAll(cards);
+  const before = await store.replaceAll(cards, (done, total) => report('copying cards', done, total));
   const undo = async () => {
     await store.replaceAll(before);
   };
   try {
+    report('checking the copy', 0, 1);
     await verifyTarget(store, cards);
+    report('checking the copy', 1, 1);
   } catch (error) {
     await undo();
     throw error;
@@ -80,7 +86,7 @@ export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], k
  * stale card comes back; then the staged files are renamed into place. Each step is recorded so a
  * failure can be rolled back exactly.
  */
-export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[], kanbanDir: string): Promise<TargetWrite> {
+export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress): Promise<TargetWrite> {
   const id = stamp();
   const staging = path.join(kanbanDir, '.state', `migration-${id}`);
   const backupDir = path.join(kanbanDir, 'backups', `markdown-${id}`);
@@ -107,6 +113,7 @@ export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[
       const file = path.join(staging, card.boardId, card.status, `${card.id}.md`);
       await writeFileAtomic(file, serializeCard(card));
       staged.set(card, file);
+      report('copying cards', staged.size, cards.length);
     }
     for (const file of await store.listCardFiles()) {
       const to = path.join(backupDir, path.relative(kanbanDir, file));
@@ -120,7 +127,9 @@ export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[
       await fs.rename(file, target);
       placed.push(target);
     }
+    report('checking the copy', 0, 1);
     await verifyTarget(store, cards);
+    report('checking the copy', 1, 1);
   } catch (error) {
     await undo();
     throw error;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { ProgressChannel } from '../core/progress';
 import { removeOrphanTempFiles, writeFileIfUnchanged } from '../core/atomicFile';
 import { configUnchangedNow, ensureConfigCurrent } from './fileTruth';
 import { CardIndex } from '../core/cardIndex';
@@ -33,6 +34,8 @@ export interface WorkspaceOptions {
  */
 export class Workspace {
   readonly events = new EventBus();
+  /** Progress of long work, for hosts that show it (not an event: nothing changes by it). */
+  readonly progress = new ProgressChannel();
   readonly index = new CardIndex();
   /** Serialized answers of repeated list reads, valid until the index, card state or config changes. */
   readonly readCache = new ReadCache();

@@ -237,14 +237,28 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
     expectCode(await kanban(['completion', 'fish']), 2);
   });
 
-  it('when a migration runs on a terminal, then each phase is reported on stderr', async () => {
-    expectCode(await kanban(['add', 'Migrated', '--dir', root]), 0);
+  it('when a migration runs on a terminal, then a bar shows each step up to every card copied', async () => {
+    const folder = path.join(root, '.kanban', 'boards', 'default', 'backlog');
+    await fs.mkdir(folder, { recursive: true });
+    for (let i = 1; i <= 30; i++) await fs.writeFile(path.join(folder, `card-${i}.md`), `---\nid: card-${i}\nstatus: backlog\n---\n\n# Card ${i}\n`);
     // `script` gives the command a terminal, as a person at a shell has.
     const command = [process.execPath, CLI, 'storage', 'migrate-to-sqlite', '--dir', root].map((a) => `'${a}'`).join(' ');
     const run = expectCode(await sh('script', ['-qec', command, '/dev/null']), 0);
-    assert.match(run.stdout, /phase 1\/3: reading the workspace/);
-    assert.match(run.stdout, /phase 2\/3: copying 1 card\(s\) from markdown to SQLite/);
-    assert.match(run.stdout, /phase 3\/3: done after [\d.]+ s/);
-    assert.match(run.stdout, /moved 1 card\(s\)/);
+    assert.match(run.stdout, /moving every card to SQLite \(all or nothing\)/);
+    assert.match(run.stdout, /reading the cards \[#{24}\] 100%/);
+    assert.match(run.stdout, /copying cards \[#{24}\] 100% 30\/30/);
+    assert.match(run.stdout, /checking the copy \[#{24}\] 100%/);
+    assert.match(run.stdout, /done after [\d.]+ s/);
+    assert.match(run.stdout, /moved 30 card\(s\)/);
+  });
+
+  it('when KANBAN_PROGRESS=always, then the bar is drawn on a pipe too, and never silences a terminal', async () => {
+    expectCode(await kanban(['add', 'Migrated', '--dir', root]), 0);
+    const drawn = expectCode(await kanban(['storage', 'migrate-to-sqlite', '--dir', root], { env: { KANBAN_PROGRESS: 'always' } }), 0);
+    assert.match(drawn.stderr, /copying cards \[#{24}\] 100%/);
+    const command = [process.execPath, CLI, 'storage', 'migrate-to-markdown', '--dir', root].map((a) => `'${a}'`).join(' ');
+    const quiet = expectCode(await sh('script', ['-qec', `KANBAN_PROGRESS=never ${command}`, '/dev/null']), 0);
+    assert.doesNotMatch(quiet.stdout, /copying cards|moving every card/);
+    assert.match(quiet.stdout, /moved 1 card\(s\)/);
   });
 });

@@ -131,13 +131,16 @@ export class SqlCardStore implements CardStore {
    * Make the tables hold exactly `cards` (migration), in one transaction; answers what they held
    * before, so a later failure can put it back.
    */
-  async replaceAll(cards: Card[]): Promise<Card[]> {
+  async replaceAll(cards: Card[], onCard: (done: number, total: number) => void = () => undefined): Promise<Card[]> {
     for (const card of cards) checkCommentIds(card);
     const { cards: before } = await this.loadAll();
     await this.db.transaction(async (tx) => {
       await tx.run('DELETE FROM kanban_comments');
       await tx.run('DELETE FROM kanban_cards');
-      for (const card of cards) await insertCard(tx, card);
+      for (let i = 0; i < cards.length; i++) {
+        await insertCard(tx, cards[i]);
+        onCard(i + 1, cards.length);
+      }
       const touched = new Map([...before, ...cards].map((c) => [c.id, c.boardId]));
       for (const [id, boardId] of touched) await this.logChange(tx, id, boardId, 'upsert');
     });
