@@ -163,6 +163,21 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     assert.match(textOf(moved), /no-such-card/);
   });
 
+  it('when an agent downloads an attachment through the server, then the tool answers its name, type and bytes', async () => {
+    const card = (await server.api('POST', '/api/tasks', { content: '# With a file\n' })).body?.data;
+    const bytes = Buffer.from('id,title\n1,first\n');
+    const upload = await server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'rows.csv', data: bytes.toString('base64') }] });
+    assert.equal(upload.status, 200, JSON.stringify(upload.body));
+    const tool = tools.find((t) => /attachment/.test(t.name) && t.annotations?.readOnlyHint && 'filename' in ((t.inputSchema.properties ?? {}) as object));
+    assert.ok(tool, 'a read-only tool takes the attachment filename');
+    const result = await mcp.callRaw(tool.name, { id: card.id, filename: 'rows.csv' });
+    assert.notEqual(result.isError, true, textOf(result));
+    const file = JSON.parse(textOf(result));
+    assert.equal(file.name, 'rows.csv');
+    assert.match(file.contentType, /csv/);
+    assert.equal(Buffer.from(file.base64, 'base64').toString(), bytes.toString());
+  });
+
   it('when an agent leaves out a required argument or adds an unknown one, then the error names it', async () => {
     const missing = await mcp.callRaw('get_card', {});
     assert.equal(missing.isError, true);
