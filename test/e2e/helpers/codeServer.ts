@@ -25,15 +25,25 @@ export interface CodeServer {
  * folders, with the built .vsix installed. Started in its own process group, so stop() ends the
  * server and its extension host together.
  */
-export async function startCodeServer(scratch: string, folder: string, settings: Record<string, unknown>): Promise<CodeServer> {
+export async function startCodeServer(
+  scratch: string,
+  folder: string,
+  settings: Record<string, unknown>,
+  extra: { env?: Record<string, string>; extensionFolders?: string[] } = {},
+): Promise<CodeServer> {
   if (!existsSync(BIN)) throw new Error(`code-server is not installed; run test/e2e/setup-code-server.sh first (${BIN})`);
   if (!existsSync(VSIX)) throw new Error(`${VSIX} is missing; npm run test:e2e packages it first`);
   const dirs = { userData: path.join(scratch, 'user-data'), extensions: path.join(scratch, 'extensions'), config: path.join(scratch, 'config') };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   await fs.mkdir(path.join(dirs.userData, 'User'), { recursive: true });
   await fs.writeFile(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, ...settings }, null, 2));
-  const env = { ...process.env, XDG_CONFIG_HOME: dirs.config };
+  const env = { ...process.env, ...extra.env, XDG_CONFIG_HOME: dirs.config };
   const common = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
+  // Unpacked extensions go in before the first scan (the install below), which records what it finds.
+  for (const source of extra.extensionFolders ?? []) {
+    const manifest = JSON.parse(await fs.readFile(path.join(source, 'package.json'), 'utf8'));
+    await fs.cp(source, path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+  }
   await run(BIN, [...common, '--install-extension', VSIX], { env, timeout: 60_000 });
   const port = await findFreePort('127.0.0.1');
   const log = openSync(path.join(scratch, 'code-server.log'), 'a');

@@ -1,0 +1,59 @@
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { repoRoot, startCodeServer } from './helpers/codeServer';
+import { twoBoardRepo } from './helpers/editorUi';
+import { useWorkbenchSession } from './helpers/session';
+
+interface HostResults {
+  passed: string[];
+  failed: { title: string; message: string }[];
+  finished: boolean;
+}
+
+/**
+ * The mocha suite of test/host runs inside code-server's extension host, against the real vscode
+ * API and the installed .vsix; a small runner extension (test/host/runner) starts it when the
+ * editor has started and writes the results, which this test waits for and reports one by one.
+ */
+describe('the extension-host suite, inside a real VS Code (code-server)', function () {
+  this.timeout(180_000);
+  let resultsFile = '';
+
+  const session = useWorkbenchSession(async (temp) => {
+    const scratch = await temp.make('kanban-e2e-host-');
+    const suite = path.join(scratch, 'suite.js');
+    await build({
+      entryPoints: [path.join(repoRoot, 'test/host/suite/extensionHost.test.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['vscode'],
+      outfile: suite,
+      logLevel: 'silent',
+    });
+    resultsFile = path.join(scratch, 'results.json');
+    const folder = await twoBoardRepo(temp, ['Write the docs'], 'Ada Lovelace');
+    return startCodeServer(scratch, folder, {}, {
+      env: { KANBAN_HOST_TESTS: resultsFile, KANBAN_HOST_SUITE: suite, KANBAN_HOST_REPO: repoRoot },
+      extensionFolders: [path.join(repoRoot, 'test/host/runner')],
+    });
+  });
+
+  it('when the suite runs in the extension host, then every test in it passes', async () => {
+    assert.ok(session.page, 'the workbench is open, so the extension host runs');
+    const deadline = Date.now() + 150_000;
+    let results: HostResults | null = null;
+    while (Date.now() < deadline) {
+      results = await fs.readFile(resultsFile, 'utf8').then((text) => JSON.parse(text) as HostResults, () => null);
+      if (results?.finished) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    assert.ok(results?.finished, `the suite did not finish; results so far: ${JSON.stringify(results)}`);
+    for (const title of results.passed) console.log(`      ✔ (host) ${title}`);
+    assert.deepEqual(results.failed, []);
+    assert.ok(results.passed.length >= 5, `passed: ${results.passed.join(' | ')}`);
+  });
+});
