@@ -195,7 +195,7 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation was asked');
   });
 
-  it('when the user switches to another editor tab and back, then the search, the open card and the unsaved comment are still there at once, and a reload brings back the card and the search', async () => {
+  it('when the user switches to another editor tab and back, then the search, the open card and the unsaved comment are still there at once, and a reload brings back the card, the search and the comment', async () => {
     const page = session.page;
     await board.locator('#search-input').fill('Roadmap');
     await cardIn(board, 'Roadmap card').click();
@@ -210,14 +210,16 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     console.log(`      board back with its drawer ${ms} ms after the press on its tab`);
     assert.equal(await drawer.locator('textarea[name="comment"]').inputValue(), 'Half-written, not sent yet');
     assert.equal(await board.locator('#search-input').inputValue(), 'Roadmap');
-    await drawer.locator('textarea[name="comment"]').fill('');
 
-    // A reload of the page (as after a window reload) brings back the open card and the search.
+    // A reload of the page (as after a window reload) brings back the open card, the search and the unsaved comment.
     await runFromPalette(page, 'Developer: Reload Webviews');
     const before = board;
     await waitUntil(async () => before.isDetached(), 'the old page to go');
     board = await frameWith(page, '[data-testid="card-drawer"][aria-label="Roadmap card"]');
     assert.equal(await board.locator('#search-input').inputValue(), 'Roadmap');
+    const reloaded = board.locator('[data-testid="card-drawer"][aria-label="Roadmap card"] textarea[name="comment"]');
+    assert.equal(await reloaded.inputValue(), 'Half-written, not sent yet');
+    await reloaded.fill('');
     await board.locator('#search-input').fill('');
     await closeDrawer(board);
     await page.locator('.tabs-container .tab', { hasText: 'Untitled' }).click();

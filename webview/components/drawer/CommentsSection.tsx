@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useController } from '../../context';
+import { keptDraft, useKeptDraft } from '../../state/keptDrafts';
 import { dateTime } from '../../format';
 import { commentAuthor } from '../../state/drawerActions';
 import type { Comment, TaskView } from '../../types';
@@ -69,7 +70,8 @@ function CommentItem({ task, comment, onChanged }: { task: TaskView; comment: Co
 export function CommentsSection({ task, onChanged }: { task: TaskView; onChanged(): void }) {
   const ctrl = useController();
   const [author, setAuthor] = useState(() => commentAuthor(ctrl));
-  const [text, setText] = useState('');
+  const [text, setText] = useState(() => keptDraft(ctrl, `${task.id}:comment`)?.text ?? '');
+  useKeptDraft(ctrl, `${task.id}:comment`, text ? { text } : null);
   const comments = task.comments ?? [];
 
   async function add(e: Event) {

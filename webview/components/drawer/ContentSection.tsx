@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useController } from '../../context';
 import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
 import { CHANGED_ELSEWHERE, saveFromDrawer, type CardVersion } from '../../state/drawerActions';
+import { keptDraft, useKeptDraft } from '../../state/keptDrafts';
 import type { TaskView } from '../../types';
 import { Icon } from '../Icon';
 
@@ -27,17 +28,20 @@ export function ContentSection({ task, etag, onSaved, onDraftTitle }: {
   onDraftTitle(title: string | null): void;
 }) {
   const ctrl = useController();
-  const [draft, setDraft] = useState<string | null>(null);
+  // Unsaved text from before a reload of the page comes back, with the version it applies to.
+  const [kept] = useState(() => keptDraft(ctrl, `${task.id}:content`));
+  const [draft, setDraft] = useState<string | null>(kept?.text ?? null);
   // The saved content the draft started from: a different task.content means someone else saved.
-  const [base, setBase] = useState(task.content);
+  const [base, setBase] = useState(kept?.base ?? task.content);
   // The version the draft applies to: the one read when editing began, or acknowledged since.
-  const [baseEtag, setBaseEtag] = useState(etag);
+  const [baseEtag, setBaseEtag] = useState(kept ? kept.etag : etag);
   // A save refused because the card changed: the newer version, to compare with and to overwrite.
   const [conflict, setConflict] = useState<CardVersion | null>(null);
   const [saving, setSaving] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const editing = draft !== null;
   const dirty = editing && draft !== base;
+  useKeptDraft(ctrl, `${task.id}:content`, dirty ? { text: draft, base, etag: baseEtag } : null);
 
   useEffect(() => {
     if (!editing) {
