@@ -71,8 +71,8 @@ export function describeError(error: unknown): { status: number; message: string
 
 export function sendError(res: Response, error: unknown): void {
   const { status, message } = describeError(error);
-  // A full disk is the machine's state, not a fault of the server: one line, no stack.
-  if (status === 507) log.warn(`kanban: ${message}`);
+  // A full disk or a database that is away is the machine's state, not a fault of the server: one line, no stack.
+  if (status === 507 || status === 503) log.warn(`kanban: ${message}`);
   else if (status >= 500 && status !== 501) log.error('kanban: unexpected error:', error);
   if (res.headersSent) {
     res.destroy();

@@ -23,16 +23,18 @@ const ERROR_TEXT: Record<number, string> = {
   412: 'If-Match names a version that is no longer current: read again and reapply',
   413: 'request body too large',
   501: 'attachment provider exposes no local file and cannot stream',
+  503: 'the database of the card storage (MySQL) cannot be reached: nothing was changed; retry once it is back',
   507: 'disk full: the change could not be written',
 };
 
 /**
  * Answers a route gives whatever it does, listed here once so a new route cannot forget them: a
- * write from a foreign browser Origin is refused (403) and a full disk is 507; with auth on, a
+ * write from a foreign browser Origin is refused (403), a full disk is 507 and a database that is away
+ * 503; with auth on, a
  * route that is not public needs a credential (401) and a role (403); an unknown board is 404.
  */
 function impliedErrors(route: RouteDef, path: string): number[] {
-  const errors = route.method === 'get' ? [] : [403, 507];
+  const errors = route.method === 'get' ? [] : [403, 503, 507];
   if (requiredRole(route) !== 'public') errors.push(401, 403);
   if (path.includes('{boardId}') && route.unknownBoardStatus !== 400) errors.push(404);
   return errors;

@@ -51,6 +51,14 @@ export class PayloadTooLargeError extends ServiceError {
   readonly status = 413;
 }
 
+/**
+ * A storage the service depends on (a database server) cannot be reached right now: nothing was
+ * changed, and the same request can be sent again once it is back; the service reconnects by itself.
+ */
+export class ServiceUnavailableError extends ServiceError {
+  readonly status = 503;
+}
+
 /** The active provider cannot do what was asked (attachment without stream or path). */
 export class NotImplementedError extends ServiceError {
   readonly status = 501;

@@ -13,7 +13,8 @@ export interface MysqlSettings {
   ssl: boolean | Record<string, unknown>;
 }
 
-const CONNECT_TIMEOUT_MS = 8000;
+/** Short, so a write fails fast (503) while the database is away instead of hanging the request. */
+const CONNECT_TIMEOUT_MS = 3000;
 
 /** What a failed connection means for the user, and which setting to look at. */
 function explain(error: unknown, settings: MysqlSettings): MysqlOpenError {
@@ -85,7 +86,7 @@ export class MysqlCardStore extends SqlCardStore {
         await createDatabase(driver, settings);
         pool = driver.createPool(poolOptions(settings, true));
       }
-      const db = new MysqlDatabase(pool);
+      const db = new MysqlDatabase(pool, `${settings.host}:${settings.port}`);
       await ensureMysqlSchema(db);
       return new MysqlCardStore(db, settings, pollIntervalMs);
     } catch (error) {

@@ -1,4 +1,5 @@
 import type * as MySql from 'mysql2/promise';
+import { ServiceUnavailableError } from '../../core/errors';
 import type { SqlDatabase, SqlTransaction, SqlValue } from '../sql/sqlDatabase';
 
 type Driver = typeof MySql;
@@ -24,18 +25,54 @@ export function loadMysqlDriver(): Driver {
   }
 }
 
+/** Error codes that mean the server, not the statement, is the problem. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE',
+  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR',
+]);
+
+/** Whether a driver error says the database server is gone (down, restarting, network cut). */
+export function isUnreachable(error: unknown): boolean {
+  const e = error as { code?: string; fatal?: boolean } | null;
+  // mysql2 marks errors that end the connection itself as fatal, whatever their code.
+  return (e?.code !== undefined && UNREACHABLE.has(e.code)) || e?.fatal === true;
+}
+
 /** A mysql2 pool behind the shared async SqlDatabase interface. */
 export class MysqlDatabase implements SqlDatabase {
   readonly dialect = 'mysql' as const;
 
-  constructor(readonly pool: MySql.Pool) {}
+  /** `where`: host:port, for the message a person reads when the server cannot be reached. */
+  constructor(
+    readonly pool: MySql.Pool,
+    private readonly where = 'the configured host',
+  ) {}
+
+  /** The driver's error, or a 503 saying the database is unreachable (the pool reconnects later). */
+  private unavailable(error: unknown): unknown {
+    if (!isUnreachable(error)) return error;
+    const code = (error as { code?: string }).code ?? 'connection lost';
+    return new ServiceUnavailableError(`the MySQL database at ${this.where} cannot be reached (${code}); nothing was changed. The service reconnects by itself: try again when the database is back`);
+  }
 
   async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    const [rows] = await this.pool.query(sql, params);
-    return rows as T[];
+    try {
+      const [rows] = await this.pool.query(sql, params);
+      return rows as T[];
+    } catch (error) {
+      throw this.unavailable(error);
+    }
   }
 
   async transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.transactionAttempts(work);
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  private async transactionAttempts<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const connection = await this.pool.getConnection();
       try {
