@@ -47,6 +47,17 @@ export const workspaceSchema = named('WorkspaceInfo', fields({
     'second copies of cards found at start-up (a crash in the middle of a move, a hand copy): the newer copy is kept, the other moved here',
   ),
   revision: { type: 'integer', minimum: 0, description: 'grows by one per change; the same counter as the WebSocket messages' },
+  instances: list(
+    fields({
+      id: text('instance id'),
+      host: text('host name of the machine it runs on'),
+      pid: { type: 'integer', description: 'its process id there' },
+      started: time('when it started'),
+      lastSeen: time('when it last said it was alive (every 5 s; gone after 15 s of silence)'),
+      self: flag('whether it is the instance that answered'),
+    }),
+    'the service instances serving this workspace: every live one over a shared MySQL database (this one first), else this process alone',
+  ),
 }, 'where the workspace is and how it is served'));
 
 export const cardStateStatusSchema = named('CardStateStatus', fields({

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import type { InstanceInfo } from '../storage/cardStore';
 import type { RequestContext } from '../api/route';
 import type { Workspace } from './workspace';
 import { currentIdentityProvider } from '../auth/currentProvider';
@@ -30,7 +32,15 @@ export function describeWorkspace(ws: Workspace) {
     invalidFiles: ws.invalidFiles,
     recoveredFiles: ws.recoveredFiles,
     revision: ws.events.revision,
+    instances: instancesOf(ws),
   };
+}
+
+/** Who serves this workspace: every live instance over a shared database, else this process alone. */
+function instancesOf(ws: Workspace): InstanceInfo[] {
+  const shared = ws.store.instances?.();
+  if (shared) return shared;
+  return [{ id: `pid-${process.pid}`, host: os.hostname(), pid: process.pid, started: ws.startedAt, lastSeen: new Date().toISOString(), self: true }];
 }
 
 export function describeCardState(ctx: RequestContext) {

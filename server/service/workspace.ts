@@ -36,6 +36,8 @@ export class Workspace {
   readonly events = new EventBus();
   /** Progress of long work, for hosts that show it (not an event: nothing changes by it). */
   readonly progress = new ProgressChannel();
+  /** When this service started, for the instance list of GET /api/workspace. */
+  readonly startedAt = new Date().toISOString();
   readonly index = new CardIndex();
   /** Serialized answers of repeated list reads, valid until the index, card state or config changes. */
   readonly readCache = new ReadCache();

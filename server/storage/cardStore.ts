@@ -74,7 +74,21 @@ export interface CardStore {
   subscribe?(listener: (change: ExternalChange) => void): () => void;
   /** Provider details for /api/storage (database file, host...), never secrets. */
   describe?(): Record<string, unknown>;
+  /** The service instances sharing this store (a shared database), this one first. */
+  instances?(): InstanceInfo[];
   close(): Promise<void>;
+}
+
+/** One running service instance, as `GET /api/workspace` lists it. */
+export interface InstanceInfo {
+  id: string;
+  host: string;
+  pid: number;
+  /** When it started, and when it last said it was alive (ISO 8601). */
+  started: string;
+  lastSeen: string;
+  /** Whether it is the instance answering. */
+  self: boolean;
 }
 
 export interface CardChange {

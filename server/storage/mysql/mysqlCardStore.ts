@@ -2,6 +2,8 @@ import type * as MySql from 'mysql2/promise';
 import { SqlCardStore } from '../sql/sqlCardStore';
 import { MysqlDatabase, MysqlOpenError, loadMysqlDriver } from './mysqlDatabase';
 import { ensureMysqlSchema } from './mysqlSchema';
+import { InstanceRegistry } from './instanceRegistry';
+import type { InstanceInfo } from '../cardStore';
 
 export interface MysqlSettings {
   database: string;
@@ -65,6 +67,8 @@ async function createDatabase(driver: typeof MySql, settings: MysqlSettings): Pr
 
 /** `card.storage: mysql`: the cards of every server pointed at the same database are the same cards. */
 export class MysqlCardStore extends SqlCardStore {
+  private readonly registry: InstanceRegistry;
+
   private constructor(db: MysqlDatabase, settings: MysqlSettings, pollIntervalMs: number) {
     super(db, {
       provider: 'mysql',
@@ -72,6 +76,16 @@ export class MysqlCardStore extends SqlCardStore {
       pollIntervalMs,
       details: { host: settings.host, port: settings.port, database: settings.database, user: settings.user, ssl: settings.ssl !== false },
     });
+    this.registry = new InstanceRegistry(db, this.origin);
+  }
+
+  instances(): InstanceInfo[] {
+    return this.registry.live();
+  }
+
+  async close(): Promise<void> {
+    await this.registry.stop();
+    await super.close();
   }
 
   static async open(settings: MysqlSettings, pollIntervalMs: number): Promise<MysqlCardStore> {
@@ -88,7 +102,9 @@ export class MysqlCardStore extends SqlCardStore {
       }
       const db = new MysqlDatabase(pool, `${settings.host}:${settings.port}`);
       await ensureMysqlSchema(db);
-      return new MysqlCardStore(db, settings, pollIntervalMs);
+      const store = new MysqlCardStore(db, settings, pollIntervalMs);
+      await store.registry.start();
+      return store;
     } catch (error) {
       await pool.end().catch(() => undefined);
       if (error instanceof MysqlOpenError) throw error;

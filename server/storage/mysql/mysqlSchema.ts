@@ -59,6 +59,15 @@ const TABLES = [
     PRIMARY KEY (seq),
     KEY kanban_changes_time (changed_at)
   ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_instances (
+    id VARCHAR(64) NOT NULL,
+    host VARCHAR(255) NOT NULL,
+    pid INT NOT NULL,
+    started VARCHAR(32) NOT NULL,
+    last_seen VARCHAR(32) NOT NULL,
+    PRIMARY KEY (id),
+    KEY kanban_instances_seen (last_seen)
+  ) ${TABLE_OPTIONS}`,
 ];
 
 /** Create the tables when missing; refuse a database written by a newer schema. */

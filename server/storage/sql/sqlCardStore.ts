@@ -41,7 +41,8 @@ export class SqlCardStore implements CardStore {
   /** Outside changes arrive by polling the change log. */
   readonly watch = 'poll' as const;
   readonly pollIntervalMs: number;
-  private readonly origin = randomBytes(8).toString('hex');
+  /** This process among the writers of the database: its change-log rows and its instance id. */
+  protected readonly origin = randomBytes(8).toString('hex');
   private readonly feed: ChangeFeed;
   private writes = 0;
   private readonly details: Record<string, unknown>;
