@@ -53,6 +53,16 @@ for (const providerName of PROVIDERS) {
       assert.deepEqual((await get(blocker.id, 'ops')).blocks, []);
     });
 
+    it('when a blocker finishes, then the blocked card has a new ETag, so a revalidating client is not told 304', async () => {
+      const blocker = await createTask(server, 'Blocker');
+      const card = await createTask(server, { content: '# Waits\n', blockedBy: [blocker.id] });
+      const before = (await server.api('GET', `/api/tasks/${card.id}`)).headers.get('etag') as string;
+      okData(await server.api('PATCH', `/api/tasks/${blocker.id}/move`, { status: 'done' }));
+      const again = await server.api('GET', `/api/tasks/${card.id}`, undefined, { 'If-None-Match': before });
+      assert.equal(okData(again).blocked, false);
+      assert.notEqual(again.headers.get('etag'), before);
+    });
+
     it('when blockedBy would make a cycle or names the card itself, then the PUT is a 400 naming it and nothing changes', async () => {
       const a = await createTask(server, 'Alpha');
       const b = await createTask(server, { content: '# Beta\n', blockedBy: [a.id] });
