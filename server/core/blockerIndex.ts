@@ -6,6 +6,8 @@ import type { Card } from './model';
  * workspace. Ids that name no card (a hand edit) are kept too: when a card with that id appears,
  * its `blocks` is right at once.
  */
+const NONE: readonly string[] = Object.freeze([]);
+
 export class BlockerIndex {
   private blocks = new Map<string, Set<string>>();
 
@@ -30,9 +32,9 @@ export class BlockerIndex {
     }
   }
 
-  /** Ids of the cards whose `blockedBy` names `id`, sorted (a stable answer). */
-  blockedBy(id: string): string[] {
+  /** Ids of the cards whose `blockedBy` names `id`, sorted (a stable answer). Callers must not change it. */
+  blockedBy(id: string): readonly string[] {
     const set = this.blocks.get(id);
-    return set ? [...set].sort() : [];
+    return set ? [...set].sort() : NONE;
   }
 }

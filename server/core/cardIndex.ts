@@ -99,7 +99,7 @@ export class CardIndex {
   }
 
   /** Ids of the cards (any board) whose `blockedBy` names `id`: O(1) plus the answer. */
-  blocksOf(id: string): string[] {
+  blocksOf(id: string): readonly string[] {
     return this.blockers.blockedBy(id);
   }
 

@@ -39,11 +39,16 @@ function cardFields(card: Card) {
 
 /** `blocks` and `blocked` depend on other cards: made per read, O(1) lookups per blocker. */
 function dependencyFields(ws: Workspace, card: Card): { blocks: string[]; blocked: boolean } {
-  return { blocks: ws.index.blocksOf(card.id), blocked: isBlocked(ws, card) };
+  return { blocks: [...ws.index.blocksOf(card.id)], blocked: isBlocked(ws, card) };
 }
 
+/** Most cards have no dependencies: their part is one constant string. */
+const NO_DEPENDENCIES = ',"blocks":[],"blocked":false';
+
 function dependencyJson(ws: Workspace, card: Card): string {
-  return `,"blocks":${JSON.stringify(ws.index.blocksOf(card.id))},"blocked":${isBlocked(ws, card)}`;
+  const blocks = ws.index.blocksOf(card.id);
+  if (blocks.length === 0 && !card.blockedBy?.length) return NO_DEPENDENCIES;
+  return `,"blocks":${JSON.stringify(blocks)},"blocked":${isBlocked(ws, card)}`;
 }
 
 /** The read model of a card (decisions.md: Task read model). */
