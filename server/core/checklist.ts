@@ -67,6 +67,10 @@ export function checklistProgress(content: string): ChecklistProgress | null {
   return { done: items.filter((item) => item.done).length, total: items.length };
 }
 
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
 function checkItemText(text: string): string {
   const oneLine = text.trim();
   if (oneLine === '') throw new ValidationError('checklist item text must not be empty');
@@ -93,8 +97,12 @@ export function addChecklistItem(content: string, text: string): string {
   const items = findItems(lines);
   const last = items[items.length - 1];
   if (last) {
-    // Same indentation and marker as the last item, so a nested last item gets a nested sibling.
-    lines.splice(last.line + 1, 0, `${last.head} ] ${itemText}`);
+    // Same indentation and marker as the last item, so a nested last item gets a nested sibling;
+    // after the lines that continue its text (indented deeper), so they stay with it.
+    const indent = last.head.length - last.head.trimStart().length;
+    let after = last.line + 1;
+    while (after < lines.length && lines[after].trim() !== '' && indentOf(lines[after]) > indent && !ITEM.test(lines[after])) after++;
+    lines.splice(after, 0, `${last.head} ] ${itemText}`);
     return lines.join('\n');
   }
   const body = content.replace(/\n+$/, '');

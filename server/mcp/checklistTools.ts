@@ -27,8 +27,13 @@ async function change({ client }: ToolContext, method: 'post' | 'patch' | 'delet
 export function checklistTools(): ToolDef[] {
   return [
     tool('check_item', 'Tick (or with done:false untick) a checklist item of a card: a "- [ ]" line of its text', ['patch /tasks/{id}/checklist/{index}'],
-      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'true (default) ticks, false unticks' }, text: { type: 'string', description: 'new item text, if it changes' }, board: BOARD_ARG }, ['id', 'index']),
-      (ctx, args) => change(ctx, 'patch', itemPath(args, `/${Number(args.index)}`), { done: args.done ?? true, ...(args.text === undefined ? {} : { text: args.text }) })),
+      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'true ticks, false unticks; default true, or unchanged when only text is given' }, text: { type: 'string', description: 'new item text, if it changes' }, board: BOARD_ARG }, ['id', 'index']),
+      (ctx, args) => {
+        // Rewording alone keeps the tick as it is; otherwise the call ticks unless told done:false.
+        const done = args.done ?? (args.text === undefined ? true : undefined);
+        const body = { ...(done === undefined ? {} : { done }), ...(args.text === undefined ? {} : { text: args.text }) };
+        return change(ctx, 'patch', itemPath(args, `/${Number(args.index)}`), body);
+      }),
     tool('add_checklist_item', 'Add an unticked checklist item to a card (after its last item, or under a new ## Checklist)', ['post /tasks/{id}/checklist'],
       input({ id: ID, text: (checklistAddSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']),
       (ctx, args) => change(ctx, 'post', itemPath(args), { text: args.text })),

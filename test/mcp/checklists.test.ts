@@ -33,7 +33,9 @@ describe('MCP checklists and dependencies (over a running server with --url)', f
     assert.deepEqual([ticked.checklist, ticked.items], ['1/2', ['0: [ ] intro', '1: [x] api']]);
     const added = await mcp.call('add_checklist_item', { id: card.id, text: 'examples' });
     assert.deepEqual(added.items, ['0: [ ] intro', '1: [x] api', '2: [ ] examples']);
-    const unticked = await mcp.call('check_item', { id: card.id, index: 1, done: false });
+    const reworded = await mcp.call('check_item', { id: card.id, index: 1, text: 'API reference' });
+    assert.deepEqual(reworded.items[1], '1: [x] API reference', 'rewording alone keeps the tick');
+    const unticked = await mcp.call('check_item', { id: card.id, index: 1, done: false, text: 'api' });
     assert.equal(unticked.checklist, '0/3');
     const removed = await mcp.call('remove_checklist_item', { id: card.id, index: 0 });
     assert.deepEqual(removed.items, ['0: [ ] api', '1: [ ] examples']);

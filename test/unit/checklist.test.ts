@@ -43,6 +43,11 @@ describe('checklists in card content', () => {
     assert.deepEqual(checklistProgress(added), { done: 2, total: 4 });
   });
 
+  it('when the last item continues on indented lines, then an added item goes after them', () => {
+    const content = '# A\n\n- [ ] first\n- [ ] long item\n  that wraps\n\nAfter.\n';
+    assert.equal(addChecklistItem(content, 'next'), '# A\n\n- [ ] first\n- [ ] long item\n  that wraps\n- [ ] next\n\nAfter.\n');
+  });
+
   it('when content has no list, then an added item goes under a new "## Checklist" heading at the end', () => {
     assert.equal(addChecklistItem('# A\n\nBody.\n', 'first'), '# A\n\nBody.\n\n## Checklist\n\n- [ ] first\n');
   });
