@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { cardFile, createTask, failsWith, listIds, okData } from '../helpers/envelope';
 import { eventsDuring } from '../helpers/serverHooks';
+import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { configWith, setUpCardProvider, type CardProviderName, type CardProviderSetup } from '../storage/helpers/cardProviders';
 
 /** Markdown and one SQL provider; the second board `ops` has columns inbox, doing, closed. */
@@ -117,6 +118,24 @@ describe('dependencies edited by hand', () => {
   let server: TestServer;
   beforeEach(async () => (server = await startTestServer()));
   afterEach(async () => server?.close());
+
+  it('when blockedBy is added to a card file by hand, then an event comes and the blocker lists it in blocks', async () => {
+    const blocker = await createTask(server, 'Blocker by hand');
+    const card = await createTask(server, 'Waits by hand');
+    okData(await server.api('GET', '/api/tasks'));
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
+    try {
+      const file = cardFile(server, 'default', 'backlog', card.id);
+      const text = await fs.readFile(file, 'utf8');
+      await fs.writeFile(file, text.replace('\n---\n', `\nblockedBy:\n  - ${blocker.id}\n---\n`));
+      await socket.waitFor((m) => m.event === 'task.updated' && m.data?.taskId === card.id, 8000);
+      const listed = okData(await server.api('GET', '/api/tasks'));
+      assert.deepEqual(listed.find((t: any) => t.id === blocker.id).blocks, [card.id]);
+      assert.equal(listed.find((t: any) => t.id === card.id).blocked, true);
+    } finally {
+      socket.close();
+    }
+  });
 
   it('when a card file names an unknown blocker, then the card reads as not blocked and the id is kept', async () => {
     const card = await createTask(server, 'Hand edited');
