@@ -79,6 +79,11 @@ export class Api {
   updateTaskIfMatch = (boardId: string, id: string, patch: Record<string, unknown>, ifMatch?: string) =>
     this.versioned<TaskView>('PUT', this.task(boardId, id), patch, ifMatch);
   createTask = (boardId: string, input: Record<string, unknown>) => this.call<TaskView>('POST', `/boards/${enc(boardId)}/tasks`, input);
+  /** Checklist changes, each onto the card version `ifMatch` when given (else ApiError 412). */
+  addChecklistItem = (boardId: string, id: string, text: string, ifMatch?: string) =>
+    this.versioned<TaskView>('POST', `${this.task(boardId, id)}/checklist`, { text }, ifMatch);
+  editChecklistItem = (boardId: string, id: string, index: number, change: { done?: boolean; text?: string }, ifMatch?: string) =>
+    this.versioned<TaskView>('PATCH', `${this.task(boardId, id)}/checklist/${index}`, change, ifMatch);
   updateTask = (boardId: string, id: string, patch: Record<string, unknown>) => this.call<TaskView>('PUT', this.task(boardId, id), patch);
   moveTask = (boardId: string, id: string, status: string, position: number) =>
     this.call<TaskView>('PATCH', `${this.task(boardId, id)}/move`, { status, position });

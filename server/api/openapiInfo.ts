@@ -15,6 +15,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Columns: 'Columns of a board in order. Unscoped routes act on the default board, or on ?boardId= when given.',
   Tasks: 'Cards: list and search, create, read, update, move, soft delete, delete for good, transfer between boards. {id} takes a unique prefix or substring of a card id.',
   Comments: "A card's comments, stored in its file's frontmatter.",
+  Checklists: "A card's checklist: the Markdown task list items (- [ ] / - [x]) of its content, outside code blocks, numbered from 0. Each change rewrites that line of the content.",
   Logs: 'Append-only log entries of a card or a board, kept as JSON Lines beside the cards.',
   Attachments: "Files attached to a card, kept by the attachment provider (a folder per card by default).",
   Forms: 'Forms defined in .kanban.json or on a card; a submission is validated against the form schema and stored on the card.',

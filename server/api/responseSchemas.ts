@@ -76,6 +76,17 @@ const cardState = named('CardState', fields({
   open: flag('the caller has opened the card'),
 }, "the caller's own state of the card"));
 
+const checklistProgress = named('ChecklistProgress', fields({
+  done: count('ticked items'),
+  total: count('all items'),
+}, 'task list items (- [ ] / - [x]) of the content outside code blocks'));
+
+export const checklistItemSchema = named('ChecklistItem', fields({
+  index: count('zero-based, in content order: what the checklist routes take'),
+  text: text('the item text after the box'),
+  done: flag('ticked ([x])'),
+}));
+
 /** The read model's fields (decisions.md: Task read model), without `comments`. */
 const taskFields: Record<string, JsonSchema> = {
   id: text('card id: <slug of the title>-<UTC date>[-N]; never changes'),
@@ -96,13 +107,21 @@ const taskFields: Record<string, JsonSchema> = {
   created: time('creation time'),
   modified: time('last change'),
   completedAt: nullable('string', 'when the card entered the last column of its board (ISO 8601), or null'),
+  checklist: { anyOf: [checklistProgress, { type: 'null' }], description: 'checklist progress, or null when the content has no task list items' },
+  blockedBy: list({ type: 'string' }, 'whole ids of the cards (any board) this one waits for'),
   position: count('zero-based index in its column'),
   filePath: text('the card file, relative to the workspace; only with file storage'),
   cardState,
+  blocks: list({ type: 'string' }, 'ids of the cards whose blockedBy names this one (derived)'),
+  blocked: flag('true while a blocker is neither in the last column of its board nor archived'),
 };
 
 export const taskSchema = named('Task', fields(
-  { ...taskFields, comments: list(commentSchema, 'every comment, in stored order') },
+  {
+    ...taskFields,
+    comments: list(commentSchema, 'every comment, in stored order'),
+    checklistItems: list(checklistItemSchema, 'every task list item of the content, in order'),
+  },
   'a card: the task read model',
   ['filePath'],
 ));

@@ -5,9 +5,10 @@ import { taskRoutes } from './routes/taskRoutes';
 import { workspaceRoutes } from './routes/workspaceRoutes';
 import { webhookRoutes } from './routes/webhookRoutes';
 import { cardRoutes } from './routes/cardRoutes';
+import { checklistRoutes } from './routes/checklistRoutes';
 import { statusRoutes } from './routes/statusRoutes';
 import { logRoutes } from './routes/logRoutes';
 import { storageRoutes } from './routes/storageRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...cardRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...webhookRoutes];

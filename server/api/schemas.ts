@@ -64,6 +64,11 @@ const taskFields: Record<string, JsonSchema> = {
   forms: { type: 'array', items: formRefOrInline },
   formData: { type: 'object', additionalProperties: { type: 'object' } },
   actions: { oneOf: [stringList, stringMap] },
+  blockedBy: {
+    type: ['array', 'null'],
+    items: { type: 'string' },
+    description: 'ids of the cards (any board) this one waits for; partial ids are resolved to whole ones on write; null or [] clears. A cycle or an unknown id is a 400',
+  },
 };
 
 /**
@@ -131,3 +136,6 @@ export const uploadSchema = object(
 
 export const formSubmitSchema = object({ data: { type: 'object' } }, ['data']);
 export const readSchema = object({ readThrough: object({ at: str('ISO 8601: everything up to this moment counts as read') }, ['at']) });
+
+export const checklistAddSchema = object({ text: str('the item text, one line') }, ['text']);
+export const checklistEditSchema = object({ done: bool('tick (true) or untick (false)'), text: str('new item text, one line') });

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { PreconditionFailedError } from '../core/errors';
 import { resolveCard } from '../service/taskQueries';
 import type { RequestContext } from './route';
+import type { Card } from '../core/model';
+import type { Workspace } from '../service/workspace';
+import { isBlocked } from '../service/dependencies';
 
 /** Versions are asked for on every GET of a card: each object is hashed once (cards and configs are replaced, never changed). */
 const etags = new WeakMap<object, string>();
@@ -16,7 +19,20 @@ export function etagOf(value: object): string {
   return etag;
 }
 
-export const cardVersion = (ctx: RequestContext) => etagOf(resolveCard(ctx.ws, ctx.boardId, ctx.params.id));
+/**
+ * A card's version: its stored state, and when it has dependencies, their derived state too
+ * (`blocks`, `blocked`), which changes when another card moves. Without that a client holding the
+ * card would be told 304 Not Modified and keep showing it blocked after its blocker was done.
+ */
+export function cardEtag(ws: Workspace, card: Card): string {
+  const stored = etagOf(card);
+  const blocks = ws.index.blocksOf(card.id);
+  if (blocks.length === 0 && !card.blockedBy?.length) return stored;
+  const derived = JSON.stringify([blocks, isBlocked(ws, card)]);
+  return `"${createHash('sha1').update(stored + derived).digest('base64url').slice(0, 22)}"`;
+}
+
+export const cardVersion = (ctx: RequestContext) => cardEtag(ctx.ws, resolveCard(ctx.ws, ctx.boardId, ctx.params.id));
 export const boardVersion = (ctx: RequestContext) => etagOf(ctx.ws.board(ctx.boardId));
 export const settingsVersion = (ctx: RequestContext) => etagOf(ctx.ws.config.settings);
 export const labelsVersion = (ctx: RequestContext) => etagOf(ctx.ws.config.labels);

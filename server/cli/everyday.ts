@@ -19,6 +19,7 @@ const cardFlags: Record<string, OptionSpec> = {
   due: { type: 'string', value: '<date>', description: 'due date, ISO 8601 ("" for none)' },
   label: { type: 'string', multiple: true, value: '<a,b>', description: 'labels, comma-separated (replaces the card\'s labels)' },
   meta: { type: 'string', multiple: true, value: '<key=value>', description: 'metadata; a dotted key (links.jira=X) sets a nested value' },
+  'blocked-by': { type: 'string', multiple: true, value: '<id,id>', description: 'cards (any board, partial ids work) this one waits for; replaces the list ("" for none)' },
 };
 
 const ID = '<id>';
@@ -62,6 +63,7 @@ function cardFields(command: Command, parsed: Parsed, metadata?: Record<string, 
   if (due !== undefined) fields.dueDate = due === '' ? null : due;
   if (parsed.values.label !== undefined) fields.labels = labels(parsed);
   if (parsed.values.meta !== undefined) fields.metadata = metaPairs(command, list(parsed, 'meta'), metadata ? { ...metadata } : {});
+  if (parsed.values['blocked-by'] !== undefined) fields.blockedBy = list(parsed, 'blocked-by').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   return fields;
 }
 
@@ -147,8 +149,15 @@ function cardColumns(ctx: Context, colors: Record<string, { color?: string }>, f
     labels: { header: 'LABELS', cell: (c) => (Array.isArray(c.labels) ? c.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ') : '') },
     dueDate: { header: 'DUE', cell: (c) => due(c.dueDate) },
   };
+  // Shown when --fields asks for them: compact forms of the checklist and dependency fields.
+  const extra: Record<string, Column<Card>> = {
+    checklist: { header: 'CHECKLIST', cell: (c) => (c.checklist ? `${(c.checklist as Card).done}/${(c.checklist as Card).total}` : '') },
+    blocked: { header: 'BLOCKED', cell: (c) => (c.blocked ? 'yes' : '') },
+    blockedBy: { header: 'BLOCKED BY', cell: (c) => (Array.isArray(c.blockedBy) ? c.blockedBy.join(', ') : '') },
+    blocks: { header: 'BLOCKS', cell: (c) => (Array.isArray(c.blocks) ? c.blocks.join(', ') : '') },
+  };
   if (!fields) return Object.values(standard);
-  return fields.map((field) => standard[field] ?? { header: field.toUpperCase(), cell: (c: Card) => plain(c[field]) });
+  return fields.map((field) => standard[field] ?? extra[field] ?? { header: field.toUpperCase(), cell: (c: Card) => plain(c[field]) });
 }
 
 const listCommand: Command = {
@@ -196,6 +205,10 @@ const showCommand: Command = {
       if (Array.isArray(card.labels) && card.labels.length) pairs.push(['labels', card.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ')]);
       if (card.metadata && Object.keys(card.metadata).length) pairs.push(['metadata', JSON.stringify(card.metadata)]);
       if (Array.isArray(card.attachments) && card.attachments.length) pairs.push(['attachments', card.attachments.join(', ')]);
+      const checklist = card.checklist as { done: number; total: number } | null;
+      if (checklist) pairs.push(['checklist', `${checklist.done}/${checklist.total} done (kanban checklist ${plain(card.id)})`]);
+      if (Array.isArray(card.blockedBy) && card.blockedBy.length) pairs.push(['blocked by', `${card.blockedBy.join(', ')}${card.blocked ? ' (waiting)' : ' (all done)'}`]);
+      if (Array.isArray(card.blocks) && card.blocks.length) pairs.push(['blocks', card.blocks.join(', ')]);
       pairs.push(['created', plain(card.created)], ['modified', plain(card.modified)]);
       const lines = [bold(o, plain(card.title)), '', keyValues(o, pairs)];
       const text = bodyOf(plain(card.content));
@@ -234,8 +247,8 @@ const editCommand: Command = {
   positionals: [1, 1],
   writes: true,
   async run(ctx, parsed) {
-    const changes = ['title', 'body', 'status', 'priority', 'assignee', 'due', 'label', 'meta'].filter((name) => parsed.values[name] !== undefined);
-    if (!changes.length) usage(editCommand, 'nothing to change: give at least one of --title, --body, --status, --priority, --assignee, --due, --label, --meta');
+    const changes = ['title', 'body', 'status', 'priority', 'assignee', 'due', 'label', 'meta', 'blocked-by'].filter((name) => parsed.values[name] !== undefined);
+    if (!changes.length) usage(editCommand, 'nothing to change: give at least one of --title, --body, --status, --priority, --assignee, --due, --label, --meta, --blocked-by');
     const cardPath = ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}`);
     const current = await ctx.get<Card>(cardPath);
     const card = current.data;

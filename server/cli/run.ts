@@ -2,7 +2,8 @@ import { version } from '../../package.json';
 import { firstPositional, GLOBAL_OPTIONS, helpFor, parseCommand, type Command, type Parsed } from './command';
 import { completionScript } from './completion';
 import { Context, type GlobalOptions } from './context';
-import { everydayCommands } from './everyday';
+import { everydayCommands as cardCommands } from './everyday';
+import { checklistCommands } from './checklist';
 import { initCommand } from './init';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
@@ -27,6 +28,9 @@ const completionCommand: Command = {
     ctx.output.out(script);
   },
 };
+
+/** The commands for everyday card work, in the order help lists them. */
+const everydayCommands: Command[] = [...cardCommands, ...checklistCommands];
 
 export function allCommands(): Command[] {
   return [...everydayCommands, initCommand, serveCommand, mcpCommand, apiCommand, completionCommand];

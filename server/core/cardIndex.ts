@@ -1,5 +1,6 @@
 import type { Card } from './model';
 import { FuzzyBoardIndex } from './fuzzyIndex';
+import { BlockerIndex } from './blockerIndex';
 
 export function compareCards(a: Card, b: Card): number {
   // Cards without a valid key (hand-written files) sort after keyed ones, oldest first.
@@ -37,6 +38,7 @@ export class CardIndex {
   /** Cards per status per board, so the statuses of a board are known without a scan. */
   private statusCounts = new Map<string, Map<string, number>>();
   private fuzzy = new Map<string, FuzzyBoardIndex>();
+  private blockers = new BlockerIndex();
   private changes = 0;
 
   /** Grows with every change; read caches compare it to know they are still current. */
@@ -50,6 +52,7 @@ export class CardIndex {
     this.sortedColumns.clear();
     this.statusCounts.clear();
     this.fuzzy.clear();
+    this.blockers.clear();
     this.changes++;
   }
 
@@ -64,6 +67,7 @@ export class CardIndex {
     const sorted = this.sortedColumns.get(columnKey(card.boardId, card.status));
     if (sorted) sorted.splice(lowerBound(sorted, card), 0, card);
     this.fuzzy.get(card.boardId)?.put(card);
+    this.blockers.add(card);
     this.changes++;
   }
 
@@ -75,6 +79,7 @@ export class CardIndex {
     this.boardOfId.delete(card.id);
     this.changes++;
     if (!stored) return;
+    this.blockers.remove(stored);
     this.countStatus(stored, -1);
     const sorted = this.sortedColumns.get(columnKey(boardId, stored.status));
     if (sorted) {
@@ -91,6 +96,11 @@ export class CardIndex {
     const next = (counts.get(card.status) ?? 0) + delta;
     if (next > 0) counts.set(card.status, next);
     else counts.delete(card.status);
+  }
+
+  /** Ids of the cards (any board) whose `blockedBy` names `id`: O(1) plus the answer. */
+  blocksOf(id: string): readonly string[] {
+    return this.blockers.blockedBy(id);
   }
 
   hasId(id: string): boolean {

@@ -37,7 +37,8 @@ export function sortName(sort: SortSpec): string {
 /** Fields of the task read model a list entry can carry (comments are only on single GETs). */
 export const LIST_FIELDS = [
   'id', 'boardId', 'title', 'content', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData',
-  'actions', 'attachments', 'commentCount', 'created', 'modified', 'completedAt', 'position', 'cardState', 'filePath',
+  'actions', 'attachments', 'commentCount', 'created', 'modified', 'completedAt',
+  'checklist', 'blockedBy', 'position', 'cardState', 'blocks', 'blocked', 'filePath',
 ] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 

@@ -112,9 +112,19 @@ export interface TaskView {
   created: string;
   modified: string;
   completedAt: string | null;
+  /** Ticked and total task list items of the content; null when it has none. */
+  checklist: { done: number; total: number } | null;
+  /** Whole ids of the cards this one waits for (any board). */
+  blockedBy: string[];
   position: number;
-  filePath?: string;
   cardState: CardState;
+  /** Ids of the cards whose blockedBy names this one (derived). */
+  blocks: string[];
+  /** Whether a blocker is neither in its board's last column nor archived. */
+  blocked: boolean;
+  /** Every task list item, on a single card (with comments). */
+  checklistItems?: { index: number; text: string; done: boolean }[];
+  filePath?: string;
 }
 
 /** Title of a card: the first `#` heading of its content, else its first non-empty line. */

@@ -26,7 +26,7 @@ export function reviseContent(content: string, change: { title?: string; body?: 
 }
 
 /** The fields of a card summary, in the order an agent reads them. */
-export const SUMMARY_FIELDS = ['id', 'title', 'status', 'priority', 'assignee', 'labels', 'dueDate'] as const;
+export const SUMMARY_FIELDS = ['id', 'title', 'status', 'priority', 'assignee', 'labels', 'dueDate', 'checklist', 'blockedBy', 'blocked'] as const;
 
 const isEmpty = (value: unknown) =>
   value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) ||
@@ -37,7 +37,20 @@ export function withoutEmpty(record: Record<string, unknown>): Record<string, un
   return Object.fromEntries(Object.entries(record).filter(([, value]) => !isEmpty(value)));
 }
 
-/** id, title, status, priority, assignee, labels, dueDate: what is set of them. */
+/**
+ * Checklist progress as `"2/5"`, and `blocked` only while it is true: an agent scanning a page
+ * sees at a glance what is half done and what waits, for a few bytes per card.
+ */
+function compact(field: string, value: unknown): unknown {
+  if (field === 'checklist' && value && typeof value === 'object') {
+    const { done, total } = value as { done: number; total: number };
+    return `${done}/${total}`;
+  }
+  if (field === 'blocked') return value === true ? true : undefined;
+  return value;
+}
+
+/** id, title, status, priority, assignee, labels, dueDate, checklist, blockedBy, blocked: what is set of them. */
 export function summaryOf(card: Record<string, unknown>, extra: string[] = []): Record<string, unknown> {
-  return withoutEmpty(Object.fromEntries([...SUMMARY_FIELDS, ...extra].map((field) => [field, card[field]])));
+  return withoutEmpty(Object.fromEntries([...SUMMARY_FIELDS, ...extra].map((field) => [field, compact(field, card[field])])));
 }

@@ -5,6 +5,7 @@ import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../cor
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
 import type { BuiltAnswer } from './readCache';
+import { isReady } from './dependencies';
 
 /**
  * Find a card on a board by exact id, else unique prefix, else unique substring. A whole id
@@ -35,6 +36,8 @@ export interface TaskQuery {
   label?: string;
   labelGroup?: string;
   includeDeleted?: boolean;
+  /** true: only cards nothing blocks that are not in the last column; false: only the others. */
+  ready?: boolean;
   meta?: MetaFilter[];
   /** Whose card state the views carry. */
   actor?: string;
@@ -58,7 +61,7 @@ export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery)
 export function keepsWholeColumns(query: TaskQuery): boolean {
   const parsed = parseQuery(query.q ?? '');
   return parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
-    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined;
+    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined;
 }
 
 function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
@@ -70,6 +73,7 @@ function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFi
     if (assignee !== undefined && (card.assignee ?? '').toLowerCase() !== assignee) return false;
     if (label !== undefined && !card.labels.some((l) => l.toLowerCase() === label)) return false;
     if (groupLabels && !card.labels.some((l) => groupLabels.has(l))) return false;
+    if (query.ready !== undefined && isReady(ws, card) !== query.ready) return false;
     return metaFilters.every((f) => metaMatches(card, f, fuzzy));
   };
 }

@@ -11,6 +11,7 @@ import type { Workspace } from './workspace';
 import type { CardChange } from '../storage/cardStore';
 import { withFinalNewline } from '../storage/cardFile';
 import { writeCardsChecked } from './fileTruth';
+import { resolveBlockedBy, withoutBlocker } from './dependencies';
 
 export interface TaskFields {
   content?: string;
@@ -23,6 +24,8 @@ export interface TaskFields {
   forms?: CardForm[];
   formData?: Record<string, Record<string, unknown>>;
   actions?: string[] | Record<string, string>;
+  /** Ids (whole or partial, any board) of the cards this one waits for; null or [] clears. */
+  blockedBy?: string[] | null;
 }
 
 function checkStatus(board: BoardConfig, status: string, allowDeleted: boolean): string {
@@ -112,6 +115,7 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
       },
       fields,
     );
+    if (fields.blockedBy) draft.blockedBy = resolveBlockedBy(ws, undefined, fields.blockedBy);
     const card = withCompletion(draft, board, stamp);
     let attempts = 0;
     for (const id of cardIdCandidates(baseCardId(titleOf(card.content), now))) {
@@ -170,6 +174,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
     const previous = resolveCard(ws, boardId, idish);
     const now = new Date().toISOString();
     let card = applyFields(previous, fields);
+    if (fields.blockedBy !== undefined) card.blockedBy = resolveBlockedBy(ws, previous.id, fields.blockedBy ?? []);
     const moved = fields.status !== undefined && fields.status !== previous.status;
     if (moved) {
       card.status = checkStatus(board, fields.status as string, true);
@@ -246,6 +251,10 @@ export async function permanentDeleteTask(ws: Workspace, boardId: string, idish:
     ws.index.remove(card);
     await removeCardBelongings(ws, card);
     ws.events.emit('task.deleted', boardId, { taskId: card.id, permanent: true }, view);
+    // The cards it blocked no longer wait for it: each is a real write of that card, with its event.
+    const unblocked = withoutBlocker(ws, card.id, new Date().toISOString());
+    await saveCards(ws, unblocked);
+    for (const { card: changed } of unblocked) ws.emit('task.updated', changed.boardId, { taskId: changed.id, fields: ['blockedBy'] }, changed);
     return { deleted: card.id };
   });
 }

@@ -2,6 +2,8 @@ import type { Card, TaskView } from '../core/model';
 import { titleOf } from '../core/model';
 import type { ListField } from '../core/listPaging';
 import type { Workspace } from './workspace';
+import { checklistItems, checklistProgress } from '../core/checklist';
+import { isBlocked } from './dependencies';
 
 export interface ViewOptions {
   withComments?: boolean;
@@ -30,7 +32,23 @@ function cardFields(card: Card) {
     created: card.created,
     modified: card.modified,
     completedAt: card.completedAt ?? null,
+    checklist: checklistProgress(card.content),
+    blockedBy: card.blockedBy ?? [],
   };
+}
+
+/** `blocks` and `blocked` depend on other cards: made per read, O(1) lookups per blocker. */
+function dependencyFields(ws: Workspace, card: Card): { blocks: string[]; blocked: boolean } {
+  return { blocks: [...ws.index.blocksOf(card.id)], blocked: isBlocked(ws, card) };
+}
+
+/** Most cards have no dependencies: their part is one constant string. */
+const NO_DEPENDENCIES = ',"blocks":[],"blocked":false';
+
+function dependencyJson(ws: Workspace, card: Card): string {
+  const blocks = ws.index.blocksOf(card.id);
+  if (blocks.length === 0 && !card.blockedBy?.length) return NO_DEPENDENCIES;
+  return `,"blocks":${JSON.stringify(blocks)},"blocked":${isBlocked(ws, card)}`;
 }
 
 /** The read model of a card (decisions.md: Task read model). */
@@ -39,8 +57,12 @@ export function taskView(ws: Workspace, card: Card, options: ViewOptions = {}): 
     ...cardFields(card),
     position: options.position ?? ws.index.positionOf(card),
     cardState: ws.cardStates.stateOf(card.id, options.actor ?? 'default'),
+    ...dependencyFields(ws, card),
   };
-  if (options.withComments) view.comments = card.comments;
+  if (options.withComments) {
+    view.comments = card.comments;
+    view.checklistItems = checklistItems(card.content);
+  }
   const filePath = ws.store.filePathOf?.(card);
   if (filePath) view.filePath = filePath;
   return view;
@@ -116,11 +138,11 @@ export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, posi
   const fields = fieldsJsonOf(card);
   out.push(fields.text, fields.bytes);
   const state = ws.cardStates.stateOf(card.id, actor);
-  out.push(`,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${filePathJsonOf(ws, card)}}`);
+  out.push(`,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${filePathJsonOf(ws, card)}}`);
 }
 
 /** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */
-const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'filePath'];
+const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'filePath'];
 
 /** The card-only part of a projected entry, without its closing brace, for the last field list asked. */
 const projectedJson = new WeakMap<Card, { fields: string; text: string; bytes: number }>();
@@ -137,6 +159,10 @@ function cardOnlyValue(card: Card, field: ListField): unknown {
       return card.actions ?? [];
     case 'commentCount':
       return card.comments.length;
+    case 'checklist':
+      return checklistProgress(card.content);
+    case 'blockedBy':
+      return card.blockedBy ?? [];
     default:
       return card[field as keyof Card];
   }
@@ -167,5 +193,7 @@ export function pushProjectedJson(out: JsonBytes, ws: Workspace, card: Card, fie
     const state = ws.cardStates.stateOf(card.id, actor);
     out.push(`,"cardState":{"open":${state.open},"unread":${state.unread}}`);
   }
+  if (fields.includes('blocks')) out.push(`,"blocks":${JSON.stringify(ws.index.blocksOf(card.id))}`);
+  if (fields.includes('blocked')) out.push(`,"blocked":${isBlocked(ws, card)}`);
   out.push(fields.includes('filePath') ? `${filePathJsonOf(ws, card)}}` : '}');
 }

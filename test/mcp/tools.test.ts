@@ -10,18 +10,21 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
   list_columns: { args: ['board'], required: [] },
   list_cards: {
-    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'fields', 'limit', 'cursor', 'sort'],
+    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'ready', 'fields', 'limit', 'cursor', 'sort'],
     required: [],
   },
   get_card: { args: ['id', 'board'], required: ['id'] },
-  create_card: { args: ['title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'board'], required: ['title'] },
-  update_card: { args: ['id', 'board', 'title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata'], required: ['id'] },
+  create_card: { args: ['title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy', 'board'], required: ['title'] },
+  update_card: { args: ['id', 'board', 'title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy'], required: ['id'] },
   move_card: { args: ['id', 'status', 'position', 'board'], required: ['id', 'status'] },
   delete_card: { args: ['id', 'permanent', 'board'], required: ['id'] },
   transfer_card: { args: ['id', 'toBoard', 'status'], required: ['id', 'toBoard'] },
   add_comment: { args: ['id', 'content', 'author', 'board'], required: ['id', 'content'] },
   list_comments: { args: ['id', 'board'], required: ['id'] },
   add_log: { args: ['id', 'text', 'board'], required: ['id', 'text'] },
+  check_item: { args: ['id', 'index', 'done', 'text', 'board'], required: ['id', 'index'] },
+  add_checklist_item: { args: ['id', 'text', 'board'], required: ['id', 'text'] },
+  remove_checklist_item: { args: ['id', 'index', 'board'], required: ['id', 'index'] },
 };
 
 const sorted = (list: string[]) => [...list].sort();

@@ -63,6 +63,21 @@ export const CardView = memo(function CardView({ task, labels, settings }: CardV
       <div class="card-meta">
         {settings.showPriorityBadges && <span class={`chip priority-badge priority-${task.priority}`}>{task.priority}</span>}
         {settings.showDueDate && <DueChip task={task} />}
+        {task.blocked && (
+          <span class="chip blocked-badge" data-testid="blocked-badge" title={`Waits for ${task.blockedBy.length} card(s); ready when each is done or archived`}>
+            blocked by {task.blockedBy.length}
+          </span>
+        )}
+        {task.checklist && (
+          <span
+            class={`chip checklist-chip${task.checklist.done === task.checklist.total ? ' is-complete' : ''}`}
+            data-testid="checklist-chip"
+            title={`Checklist: ${task.checklist.done} of ${task.checklist.total} done`}
+          >
+            <Icon name="check" size={12} />
+            {task.checklist.done}/{task.checklist.total}
+          </span>
+        )}
         {task.commentCount > 0 && (
           <span class="chip subtle" title={`${task.commentCount} comment(s)`}>
             <Icon name="comment" size={12} />

@@ -2,7 +2,7 @@ import { ApiError } from '../api';
 import type { EventMessage } from '../protocol';
 import type { Settings, TaskView } from '../types';
 import type { BoardController } from './controller';
-import { placeTask, removeTask } from './placement';
+import { placeTask, refreshTask, removeTask } from './placement';
 
 /** Listeners for changes the open card drawer cares about (comments, logs, attachments). */
 type CardChangeListener = (taskId: string, event: string) => void;
@@ -44,6 +44,29 @@ async function applyTaskEvent(ctrl: BoardController, event: EventMessage): Promi
   ctrl.scheduleFilter(50);
 }
 
+/**
+ * A card's `blocked` depends on its blockers, which may sit on another board: when a card that
+ * blocks others changes (moves to the last column, is archived), the cards it blocks that this
+ * board shows are read again. The event's read model names them (`blocks`), so nothing is scanned.
+ */
+function refreshDependents(ctrl: BoardController, event: EventMessage): void {
+  const blocks = (event.card as TaskView | undefined)?.blocks;
+  const boardId = ctrl.state.boardId;
+  if (!Array.isArray(blocks) || !boardId) return;
+  for (const id of blocks) {
+    if (!ctrl.state.tasks[id]) continue;
+    void ctrl.api.getTask(boardId, id).then(
+      (fresh) => {
+        if (ctrl.state.boardId !== boardId) return;
+        ctrl.store.set((s) => (s.tasks[id] ? refreshTask(s, fresh) : {}));
+        // An open drawer of that card re-reads it, so it holds the card's new version.
+        for (const listener of cardChangeListeners) listener(id, 'dependency.changed');
+      },
+      () => undefined,
+    );
+  }
+}
+
 /** Bring the UI state up to date with one change, in revision order. */
 export async function applyEvent(ctrl: BoardController, event: EventMessage): Promise<void> {
   const onThisBoard = event.boardId === ctrl.state.boardId;
@@ -55,6 +78,7 @@ export async function applyEvent(ctrl: BoardController, event: EventMessage): Pr
     case 'log':
     case 'form':
       if (onThisBoard) await applyTaskEvent(ctrl, event);
+      if (family === 'task') refreshDependents(ctrl, event);
       if (event.event === 'task.created' || event.event === 'task.deleted' || event.event === 'task.moved') ctrl.refreshBoardsSoon();
       return;
     case 'column':

@@ -18,6 +18,7 @@ const listQuery: QueryParam[] = [
   { name: 'label', type: 'string', description: 'only cards with this label' },
   { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
+  { name: 'ready', type: 'boolean', description: 'true: only cards that are not blocked (every blocker finished or archived) and not in the last column; false: only the others' },
   { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
   { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
   { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
@@ -35,6 +36,7 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
     label: q.label as string | undefined,
     labelGroup: q.labelGroup as string | undefined,
     includeDeleted: q.includeDeleted as boolean | undefined,
+    ready: q.ready as boolean | undefined,
     meta: ctx.metaQuery.map((m) => ({ path: m.field.split('.'), value: m.value })),
     actor: ctx.actor,
   };
@@ -74,7 +76,7 @@ function list(ctx: RequestContext) {
 }
 
 /** Updates count as the actor's activity, which makes the card unread for everyone else. */
-async function withActivity(ctx: RequestContext, change: Promise<TaskView>): Promise<TaskView> {
+export async function withActivity(ctx: RequestContext, change: Promise<TaskView>): Promise<TaskView> {
   const view = await change;
   const card = ctx.ws.index.get(view.boardId, view.id);
   if (card) await ctx.ws.cardStates.recordActivity(card, ctx.actor);

@@ -1,6 +1,6 @@
 /**
  * Who may call what, written out by hand from decisions.md ("Auth") and server/auth/README.md:
- * viewer reads; editor works on cards (tasks, comments, logs, attachments, forms, actions, card
+ * viewer reads; editor works on cards (tasks, checklists, comments, logs, attachments, forms, actions, card
  * state); admin changes boards, columns, labels, settings, webhooks and storage. This table is the
  * expectation; it is deliberately not computed from server/auth/roles.ts, so loosening a route there
  * makes the matrix fail.
@@ -49,6 +49,12 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'PATCH /boards/{boardId}/tasks/{id}/move': 'editor',
   'POST /boards/{boardId}/tasks/{id}/transfer': 'editor',
 
+  'POST /tasks/{id}/checklist': 'editor',
+  'POST /boards/{boardId}/tasks/{id}/checklist': 'editor',
+  'PATCH /tasks/{id}/checklist/{index}': 'editor',
+  'PATCH /boards/{boardId}/tasks/{id}/checklist/{index}': 'editor',
+  'DELETE /tasks/{id}/checklist/{index}': 'editor',
+  'DELETE /boards/{boardId}/tasks/{id}/checklist/{index}': 'editor',
   'GET /tasks/{id}/comments': 'viewer',
   'GET /boards/{boardId}/tasks/{id}/comments': 'viewer',
   'POST /tasks/{id}/comments': 'editor',

@@ -140,6 +140,16 @@ export const REQUESTS: Record<string, Builder> = {
     return { path: `${seededCard(fx, s)}/comments/${comment.id}`, success: 200 };
   },
 
+  'POST /tasks/{id}/checklist': (fx, s) => ({ path: `${seededCard(fx, s)}/checklist`, body: { text: 'a step' }, success: 200 }),
+  'PATCH /tasks/{id}/checklist/{index}': async (fx, s) => {
+    const card = await fx.admin('POST', tasks(s), { content: '# Listed\n\n- [ ] one\n' });
+    return { path: `${tasks(s)}/${card.id}/checklist/0`, body: { done: true }, success: 200 };
+  },
+  'DELETE /tasks/{id}/checklist/{index}': async (fx, s) => {
+    const card = await fx.admin('POST', tasks(s), { content: '# Listed\n\n- [ ] one\n' });
+    return { path: `${tasks(s)}/${card.id}/checklist/0`, success: 200 };
+  },
+
   'GET /tasks/{id}/logs': (fx, s) => ({ path: `${seededCard(fx, s)}/logs`, success: 200 }),
   'POST /tasks/{id}/logs': (fx, s) => ({ path: `${seededCard(fx, s)}/logs`, body: { text: 'built' }, success: 201 }),
   'DELETE /tasks/{id}/logs': (fx, s) => ({ path: `${seededCard(fx, s)}/logs`, success: 200 }),

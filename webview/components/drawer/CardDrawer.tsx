@@ -9,7 +9,9 @@ import { Icon } from '../Icon';
 import { Sheet } from '../Sheet';
 import { ActionsSection } from './ActionsSection';
 import { AttachmentsSection } from './AttachmentsSection';
+import { ChecklistSection } from './ChecklistSection';
 import { CommentsSection } from './CommentsSection';
+import { DependenciesSection } from './DependenciesSection';
 import { ContentSection } from './ContentSection';
 import { DeleteSection } from './DeleteSection';
 import { FieldsSection } from './FieldsSection';
@@ -181,6 +183,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
         </div>
         <div class="drawer-main">
           <ContentSection task={task} etag={etag} onSaved={accept} onDraftTitle={setDraft} />
+          <ChecklistSection task={task} etag={etag} onSaved={accept} />
           <FormsSection task={task} workspaceForms={workspaceForms} />
           <CommentsSection task={task} onChanged={reload} />
           <LogsSection task={task} version={version} />
@@ -199,6 +202,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
             </div>
           )}
           <FieldsSection task={task} board={board} labels={labels} save={saveFields} />
+          <DependenciesSection task={task} />
           <MetadataSection task={task} save={saveFields} />
           <AttachmentsSection task={task} onSaved={accept} />
           <ActionsSection task={task} />

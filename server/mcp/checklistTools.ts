@@ -1,0 +1,44 @@
+import type { JsonSchema } from '../api/route';
+import { checklistAddSchema } from '../api/schemas';
+import { ID, input, tool } from './everydayTools';
+import { summaryOf } from './cardText';
+import { BOARD_ARG } from './routeTools';
+import { callApi, enc, onBoard, type ToolContext, type ToolDef } from './tool';
+
+/**
+ * Checklist tools for agents: tick an item, add one, remove one. Each answers the card's summary
+ * and its items as `[x] text` lines with their index, which is what the next call takes.
+ */
+
+type Args = Record<string, unknown>;
+const INDEX: JsonSchema = { type: 'integer', minimum: 0, description: 'zero-based item index, as get_card or the last checklist answer lists it' };
+
+function withItems(card: Args) {
+  const items = (Array.isArray(card.checklistItems) ? card.checklistItems : []) as { index: number; text: string; done: boolean }[];
+  return { ...summaryOf(card, ['boardId']), items: items.map((item) => `${item.index}: [${item.done ? 'x' : ' '}] ${item.text}`) };
+}
+
+const itemPath = (args: Args, suffix = '') => `${onBoard(args.board, '/tasks')}/${enc(args.id)}/checklist${suffix}`;
+
+async function change({ client }: ToolContext, method: 'post' | 'patch' | 'delete', path: string, body?: Args) {
+  return withItems((await callApi(client, { method, path, ...(body ? { body } : {}) })).data as Args);
+}
+
+export function checklistTools(): ToolDef[] {
+  return [
+    tool('check_item', 'Tick (or with done:false untick) a checklist item of a card: a "- [ ]" line of its text', ['patch /tasks/{id}/checklist/{index}'],
+      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'true ticks, false unticks; default true, or unchanged when only text is given' }, text: { type: 'string', description: 'new item text, if it changes' }, board: BOARD_ARG }, ['id', 'index']),
+      (ctx, args) => {
+        // Rewording alone keeps the tick as it is; otherwise the call ticks unless told done:false.
+        const done = args.done ?? (args.text === undefined ? true : undefined);
+        const body = { ...(done === undefined ? {} : { done }), ...(args.text === undefined ? {} : { text: args.text }) };
+        return change(ctx, 'patch', itemPath(args, `/${Number(args.index)}`), body);
+      }),
+    tool('add_checklist_item', 'Add an unticked checklist item to a card (after its last item, or under a new ## Checklist)', ['post /tasks/{id}/checklist'],
+      input({ id: ID, text: (checklistAddSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']),
+      (ctx, args) => change(ctx, 'post', itemPath(args), { text: args.text })),
+    tool('remove_checklist_item', 'Remove a checklist item from a card (its line); the items after it renumber', ['delete /tasks/{id}/checklist/{index}'],
+      input({ id: ID, index: INDEX, board: BOARD_ARG }, ['id', 'index']),
+      (ctx, args) => change(ctx, 'delete', itemPath(args, `/${Number(args.index)}`))),
+  ];
+}

@@ -1,0 +1,99 @@
+import { ValidationError } from '../core/errors';
+import { isFullCardId } from '../core/ids';
+import type { Card } from '../core/model';
+import type { Workspace } from './workspace';
+
+/**
+ * Card dependencies: `blockedBy` holds whole card ids of any board. A partial id is resolved when
+ * it is written (as path ids are, but workspace-wide), so the file always names whole ids.
+ */
+
+/** The last column of a board: a card there is finished. */
+function lastColumnOf(ws: Workspace, boardId: string): string | undefined {
+  const columns = ws.config.boards.find((b) => b.id === boardId)?.columns;
+  return columns?.[columns.length - 1]?.id;
+}
+
+/** Whether a card is finished as a blocker: in its board's last column, or archived. */
+export function isFinished(ws: Workspace, card: Card): boolean {
+  return card.archivedAt !== undefined || card.status === lastColumnOf(ws, card.boardId);
+}
+
+/**
+ * Whether any blocker of the card is still open. An id that names no card (left by a hand edit)
+ * blocks nothing: there is nothing left to wait for. O(number of blockers).
+ */
+export function isBlocked(ws: Workspace, card: Card): boolean {
+  const blockers = card.blockedBy;
+  if (!blockers || blockers.length === 0) return false;
+  for (const id of blockers) {
+    const blocker = ws.index.findById(id);
+    if (blocker && !isFinished(ws, blocker)) return true;
+  }
+  return false;
+}
+
+/** Ready to start: nothing blocks it and it is not finished itself. */
+export function isReady(ws: Workspace, card: Card): boolean {
+  return card.status !== lastColumnOf(ws, card.boardId) && !isBlocked(ws, card);
+}
+
+/** A whole card id for `idish`: exact, else the unique prefix, else the unique substring, on any board. */
+function resolveBlockerId(ws: Workspace, idish: string): string {
+  const text = idish.trim();
+  if (ws.index.hasId(text)) return text;
+  if (text !== '' && !isFullCardId(text)) {
+    const cards = ws.index.allCards();
+    for (const matches of [cards.filter((c) => c.id.startsWith(text)), cards.filter((c) => c.id.includes(text))]) {
+      if (matches.length === 1) return matches[0].id;
+      if (matches.length > 1) {
+        const names = matches.slice(0, 10).map((c) => c.id).join(', ');
+        throw new ValidationError(`blockedBy: "${text}" matches ${matches.length} cards (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`);
+      }
+    }
+  }
+  throw new ValidationError(`blockedBy: no card "${text}" in the workspace`);
+}
+
+/** The path of blockers from `from` back to `target`, if `target` is reachable (a cycle once the edge is added). */
+function pathTo(ws: Workspace, from: string, target: string, blockedByOf: (id: string) => readonly string[]): string[] | null {
+  const seen = new Set<string>();
+  const walk = (id: string): string[] | null => {
+    if (id === target) return [id];
+    if (seen.has(id)) return null;
+    seen.add(id);
+    for (const next of blockedByOf(id)) {
+      const rest = walk(next);
+      if (rest) return [id, ...rest];
+    }
+    return null;
+  };
+  return walk(from);
+}
+
+/**
+ * The `blockedBy` list to store for card `cardId` (undefined for a card not created yet): whole
+ * ids, without repeats. A cycle, the card itself, an unknown or an ambiguous id is a 400 naming it.
+ */
+export function resolveBlockedBy(ws: Workspace, cardId: string | undefined, ids: readonly string[]): string[] | undefined {
+  const resolved = [...new Set(ids.map((id) => resolveBlockerId(ws, id)))];
+  if (cardId !== undefined) {
+    if (resolved.includes(cardId)) throw new ValidationError(`blockedBy: a card cannot be blocked by itself ("${cardId}")`);
+    const blockedByOf = (id: string) => ws.index.findById(id)?.blockedBy ?? [];
+    for (const blocker of resolved) {
+      const cycle = pathTo(ws, blocker, cardId, blockedByOf);
+      if (cycle) throw new ValidationError(`blockedBy: "${blocker}" would make a cycle: ${[cardId, ...cycle].join(' is blocked by ')}`);
+    }
+  }
+  return resolved.length === 0 ? undefined : resolved;
+}
+
+/** The cards that list `id` in their `blockedBy`, each with `id` taken out: for a delete for good. */
+export function withoutBlocker(ws: Workspace, id: string, modified: string): { card: Card; previous: Card }[] {
+  return ws.index.blocksOf(id).flatMap((blockedId) => {
+    const previous = ws.index.findById(blockedId);
+    if (!previous) return [];
+    const rest = (previous.blockedBy ?? []).filter((other) => other !== id);
+    return [{ card: { ...previous, blockedBy: rest.length === 0 ? undefined : rest, modified }, previous }];
+  });
+}
