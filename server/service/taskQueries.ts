@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
 import { isFullCardId } from '../core/ids';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
+import { dueMatches, type DueFilter } from '../core/dueDates';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
 import type { BuiltAnswer } from './readCache';
@@ -36,6 +37,8 @@ export interface TaskQuery {
   labelGroup?: string;
   includeDeleted?: boolean;
   meta?: MetaFilter[];
+  /** Due-date window and bounds, with the day they were asked on (see core/dueDates.ts). */
+  due?: DueFilter;
   /** Whose card state the views carry. */
   actor?: string;
 }
@@ -58,10 +61,12 @@ export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery)
 export function keepsWholeColumns(query: TaskQuery): boolean {
   const parsed = parseQuery(query.q ?? '');
   return parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
-    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined;
+    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.due === undefined;
 }
 
-function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
+function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
+  const due = query.due;
+  const lastColumn = ws.board(boardId).columns.at(-1)?.id;
   const assignee = query.assignee?.toLowerCase();
   const label = query.label?.toLowerCase();
   const groupLabels = query.labelGroup === undefined ? null : labelsInGroup(ws, query.labelGroup);
@@ -70,6 +75,7 @@ function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFi
     if (assignee !== undefined && (card.assignee ?? '').toLowerCase() !== assignee) return false;
     if (label !== undefined && !card.labels.some((l) => l.toLowerCase() === label)) return false;
     if (groupLabels && !card.labels.some((l) => groupLabels.has(l))) return false;
+    if (due && !dueMatches(due, card.dueDate, card.status === lastColumn)) return false;
     return metaFilters.every((f) => metaMatches(card, f, fuzzy));
   };
 }
@@ -100,7 +106,7 @@ export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): S
   const parsed = parseQuery(query.q ?? '');
   const metaFilters = [...(query.meta ?? []), ...parsed.meta];
   const fuzzy = query.fuzzy === true;
-  const keep = filterPredicate(ws, query, fuzzy, metaFilters);
+  const keep = filterPredicate(ws, boardId, query, fuzzy, metaFilters);
   const statuses = listedStatuses(ws, boardId, query);
 
   if (fuzzy && parsed.text !== '') {

@@ -1,4 +1,5 @@
 import { PRIORITIES, type TaskView } from '../../core/model';
+import { DUE_WINDOWS, dueFilterOf } from '../../core/dueDates';
 import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
 import { listPage, type ListShape } from '../../service/taskPages';
@@ -18,6 +19,9 @@ const listQuery: QueryParam[] = [
   { name: 'label', type: 'string', description: 'only cards with this label' },
   { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
+  { name: 'due', type: 'string', enum: DUE_WINDOWS, description: 'due-date window; days are UTC calendar days: overdue (due before today and not in the board\'s last column), today, week (today and the 6 days after), none (no due date)' },
+  { name: 'dueBefore', type: 'string', description: 'only cards due strictly before this UTC day (YYYY-MM-DD); cards without a due date never match' },
+  { name: 'dueAfter', type: 'string', description: 'only cards due strictly after this UTC day (YYYY-MM-DD); cards without a due date never match' },
   { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
   { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
   { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
@@ -35,6 +39,7 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
     label: q.label as string | undefined,
     labelGroup: q.labelGroup as string | undefined,
     includeDeleted: q.includeDeleted as boolean | undefined,
+    due: dueFilterOf({ due: q.due as string | undefined, dueBefore: q.dueBefore as string | undefined, dueAfter: q.dueAfter as string | undefined }),
     meta: ctx.metaQuery.map((m) => ({ path: m.field.split('.'), value: m.value })),
     actor: ctx.actor,
   };
