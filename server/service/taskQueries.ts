@@ -113,9 +113,8 @@ export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): S
     const allowed = new Set(statuses);
     return ws.index
       .fuzzyIndex(boardId)
-      .search(parsed.text)
-      .filter((result) => allowed.has(result.item.card.status) && keep(result.item.card))
-      .map((result) => ({ card: result.item.card, score: result.score ?? 1 }))
+      .searchCards(parsed.text)
+      .filter((hit) => allowed.has(hit.card.status) && keep(hit.card))
       .sort((a, b) => a.score - b.score || (a.card.id < b.card.id ? -1 : a.card.id > b.card.id ? 1 : 0));
   }
   const selected: Selected[] = [];
