@@ -3,6 +3,7 @@ import { firstPositional, GLOBAL_OPTIONS, helpFor, parseCommand, type Command, t
 import { completionScript } from './completion';
 import { Context, type GlobalOptions } from './context';
 import { everydayCommands } from './everyday';
+import { exportCommand, importCommand } from './importExport';
 import { initCommand } from './init';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
@@ -29,7 +30,7 @@ const completionCommand: Command = {
 };
 
 export function allCommands(): Command[] {
-  return [...everydayCommands, initCommand, serveCommand, mcpCommand, apiCommand, completionCommand];
+  return [...everydayCommands, importCommand, exportCommand, initCommand, serveCommand, mcpCommand, apiCommand, completionCommand];
 }
 
 export function mainHelp(): string {
