@@ -50,6 +50,17 @@ export function typoDistance(a: string, b: string, max: number): number {
   return previous[b.length];
 }
 
+/**
+ * Letters of `candidate` that `word` does not have at all, counted up to `max + 1`: each needs an
+ * insertion or a substitution, so more than the budget rules the candidate out before the full
+ * distance is worked out (most of a board's words fail here).
+ */
+function foreignLetters(candidate: string, word: string, max: number): number {
+  let count = 0;
+  for (let i = 0; i < candidate.length && count <= max; i++) if (!word.includes(candidate[i])) count++;
+  return count;
+}
+
 /** One query word and the board words within its budget, with their distance. */
 interface WordOptions {
   word: string;
@@ -89,7 +100,7 @@ export class BoardVocabulary {
       const near: [string, number][] = [];
       for (let length = word.length - budget; budget > 0 && length <= word.length + budget; length++) {
         for (const candidate of this.byLength.get(length)?.keys() ?? []) {
-          if (candidate === word) continue;
+          if (candidate === word || foreignLetters(candidate, word, budget) > budget) continue;
           const distance = typoDistance(word, candidate, budget);
           if (distance <= budget) near.push([candidate, distance]);
         }
