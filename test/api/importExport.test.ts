@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { csvRows } from '../../server/core/csv';
 import { readKanbanLiteDir } from '../../server/service/import/kanbanLiteFiles';
 import { failsWith, okData } from '../helpers/envelope';
-import { startServerWithOpsBoard } from '../helpers/serverHooks';
+import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 import type { TestServer } from '../helpers/testServer';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'import');
@@ -123,6 +123,17 @@ describe('API import and export', () => {
       failsWith(await server.api('POST', '/api/import', { format: 'csv', data: 'name\nx\n' }), 400, /"title" column/);
       failsWith(await server.api('POST', '/api/import', { format: 'jira', data: [] }), 400, /format/);
       failsWith(await server.api('POST', '/api/import', { format: 'csv', data: 'title\nx\n', board: 'nope' }), 404, /nope/);
+    });
+  });
+
+  describe('events', () => {
+    it('when an import is applied, then each card is one task.created event carrying its comments; a dry run emits nothing', async () => {
+      okData(await server.api('POST', '/api/boards', { id: 'events', name: 'Events' }), 201);
+      const body = { format: 'github', data: JSON.parse(fixture('github.json')), source: 'acme/web', board: 'events' };
+      assert.deepEqual(await eventsDuring(server, () => server.api('POST', '/api/import', body)), []);
+      const events = await eventsDuring(server, () => server.api('POST', '/api/import', { ...body, apply: true }));
+      assert.deepEqual(events.map((e) => [e.event, e.boardId]), Array(3).fill(['task.created', 'events']));
+      assert.deepEqual(events.map((e: any) => e.card?.comments.length), [1, 0, 0]);
     });
   });
 
