@@ -96,17 +96,13 @@ export class FuzzyBoardIndex {
   }
 
   put(card: Card): void {
-    const previous = this.entries.get(card.id);
-    if (previous) this.vocabulary.delete(previous.card);
     this.entries.delete(card.id);
     this.entries.set(card.id, entryOf(card));
     this.vocabulary.add(card);
   }
 
   remove(card: Card): void {
-    if (this.entries.get(card.id)?.card !== card) return;
-    this.entries.delete(card.id);
-    this.vocabulary.delete(card);
+    if (this.entries.get(card.id)?.card === card) this.entries.delete(card.id);
   }
 
   /**

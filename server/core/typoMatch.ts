@@ -17,6 +17,9 @@ import { haystackOf } from './search';
  */
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+/** The shortest board word a query word can be a typo of: 4 letters, one edit. */
+const MIN_CANDIDATE = 3;
 
 export function wordsOf(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
@@ -68,28 +71,22 @@ interface WordOptions {
 }
 
 /**
- * The words of one board's cards, counted, kept current card by card: a typo search compares the
- * query words with each distinct word once, not with every card, then checks cards for the few
- * words that came close.
+ * The distinct words of one board's cards, bucketed by length: a typo search compares the query
+ * words with each distinct word of a reachable length once, not with every card, then checks cards
+ * for the few words that came close. Words are added as cards arrive and change, and never taken
+ * out while the service runs: counting them per card to know when the last one goes cost more than
+ * building the board's fuse.js index, while a word no card holds any more only costs one failed
+ * substring check in `typoScore`.
  */
 export class BoardVocabulary {
-  /** Word -> how many cards hold it, bucketed by length: a query word is compared only with words its budget can reach. */
-  private byLength = new Map<number, Map<string, number>>();
+  private byLength = new Map<number, Set<string>>();
 
   add(card: Card): void {
-    for (const word of new Set(wordsOf(haystackOf(card)))) {
+    for (const word of haystackOf(card).split(NOT_WORD)) {
+      if (word.length < MIN_CANDIDATE) continue;
       let bucket = this.byLength.get(word.length);
-      if (!bucket) this.byLength.set(word.length, (bucket = new Map()));
-      bucket.set(word, (bucket.get(word) ?? 0) + 1);
-    }
-  }
-
-  delete(card: Card): void {
-    for (const word of new Set(wordsOf(haystackOf(card)))) {
-      const bucket = this.byLength.get(word.length);
-      const left = (bucket?.get(word) ?? 0) - 1;
-      if (left > 0) bucket?.set(word, left);
-      else bucket?.delete(word);
+      if (!bucket) this.byLength.set(word.length, (bucket = new Set()));
+      bucket.add(word);
     }
   }
 
@@ -99,7 +96,7 @@ export class BoardVocabulary {
       const budget = wordTypoBudget(word);
       const near: [string, number][] = [];
       for (let length = word.length - budget; budget > 0 && length <= word.length + budget; length++) {
-        for (const candidate of this.byLength.get(length)?.keys() ?? []) {
+        for (const candidate of this.byLength.get(length) ?? []) {
           if (candidate === word || foreignLetters(candidate, word, budget) > budget) continue;
           const distance = typoDistance(word, candidate, budget);
           if (distance <= budget) near.push([candidate, distance]);

@@ -33,12 +33,13 @@ describe('search: the typo rule (optimal string alignment, per word)', () => {
     assert.equal(typoScore(card, vocabulary.optionsFor('fxi')), null, 'a three-letter word takes no typo');
   });
 
-  it('when a card leaves the vocabulary, then its words no longer offer typo matches', () => {
-    const card = makeCard({ content: '# Fix login timeout\n' });
+  it('when a word is offered that the card no longer holds, then the card does not match', () => {
     const vocabulary = new BoardVocabulary();
-    vocabulary.add(card);
-    vocabulary.delete(card);
-    assert.deepEqual(vocabulary.optionsFor('lgoin'), [{ word: 'lgoin', near: [] }]);
+    vocabulary.add(makeCard({ content: '# Fix login timeout\n' }));
+    const edited = makeCard({ content: '# Fix logout timeout\n' });
+    vocabulary.add(edited);
+    assert.deepEqual(vocabulary.optionsFor('lgoin'), [{ word: 'lgoin', near: [['login', 1]] }]);
+    assert.equal(typoScore(edited, vocabulary.optionsFor('lgoin')), null);
   });
 
   it('when text holds punctuation and other scripts, then words are runs of letters and digits', () => {
