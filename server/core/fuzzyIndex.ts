@@ -107,7 +107,7 @@ export class FuzzyBoardIndex {
 
   /**
    * What a fuzzy list finds: the fuse.js results with their scores, then the cards only the word
-   * rule of core/typoMatch.ts finds (a swapped pair of letters, a word split apart), scored by the
+   * rule of core/typoMatch.ts finds (a swapped pair of letters, query words far apart), scored by the
    * share of letters it had to edit. Board order among the added ones.
    */
   searchCards(text: string): { card: Card; score: number }[] {
