@@ -118,6 +118,18 @@ describe('API import and export', () => {
       assert.deepEqual(result.notes.map((n: any) => n.title), ['An archived card', 'Card in an archived list']);
     });
 
+    it('when kanban-lite files use the older flat layout or do not parse, then the good ones are planned and the others named', async () => {
+      const files = [
+        { path: '.kanban/todo/7-flat.md', content: '---\nid: "7"\nstatus: "todo"\nlabels: []\n---\n# Flat layout card\n' },
+        { path: '.kanban/todo/8-broken.md', content: '---\nid: [unclosed\n---\n# Broken\n' },
+        { path: '.kanban/todo/9-plain.md', content: '# No frontmatter\n' },
+        { path: '.kanban/boards/default/attachments/7/readme.md', content: '# an attachment, not a card\n' },
+      ];
+      const result = okData(await server.api('POST', '/api/import', { format: 'kanban-lite', data: { files }, board: 'ops' }));
+      assert.deepEqual(result.cards.map((c: any) => [c.title, c.status, c.importedFrom]), [['Flat layout card', 'todo', 'kanban-lite:7']]);
+      assert.deepEqual(result.notes.map((n: any) => n.title), ['.kanban/todo/8-broken.md', '.kanban/todo/9-plain.md']);
+    });
+
     it('when data does not have the shape of its format, then the 400 says what it must be', async () => {
       failsWith(await server.api('POST', '/api/import', { format: 'github', data: { not: 'an array' } }), 400, /data for format "github" must be the JSON array/);
       failsWith(await server.api('POST', '/api/import', { format: 'csv', data: 'name\nx\n' }), 400, /"title" column/);
