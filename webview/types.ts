@@ -52,10 +52,12 @@ export interface TaskFilter {
   assignee: string;
   label: string;
   labelGroup: string;
+  /** A due-date window of the list route: overdue, today, week or none ('' for any). */
+  due: string;
 }
 
-export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '' };
+export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '', due: '' };
 
 export function filterIsActive(filter: TaskFilter): boolean {
-  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup);
+  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup || filter.due);
 }

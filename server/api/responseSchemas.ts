@@ -236,3 +236,20 @@ export const migrationResultSchema = named('MigrationResult', fields({
   source: text('where the old copy stays, as a backup'),
   movedAside: nullable('string', 'where older data found in the target was moved before being replaced, or null'),
 }));
+
+const importedCardSchema = fields({
+  title: text('card title'),
+  status: text('column it goes (or went) to'),
+  importedFrom: text('where it came from; stored as metadata importedFrom'),
+  id: text('the new card id (only when applied)'),
+}, undefined, ['id']);
+
+export const importResultSchema = named('ImportResult', fields({
+  format: text('the source format'),
+  board: text('board imported into'),
+  applied: flag('false: a dry run, nothing was written'),
+  created: count('cards created, or that a dry run would create'),
+  cards: list(importedCardSchema, 'the cards created (or to create), in source order'),
+  skipped: list(fields({ title: text('card title'), importedFrom: text('source key'), existingId: text('the card an earlier import made') }), 'cards an earlier import already brought in'),
+  notes: list(fields({ title: text('card title, file or row'), reason: text('what was left out and why') }), 'what the source held that was not imported'),
+}));

@@ -9,6 +9,7 @@ import { checklistRoutes } from './routes/checklistRoutes';
 import { statusRoutes } from './routes/statusRoutes';
 import { logRoutes } from './routes/logRoutes';
 import { storageRoutes } from './routes/storageRoutes';
+import { importExportRoutes } from './routes/importExportRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...webhookRoutes];

@@ -4,6 +4,7 @@ import { completionScript } from './completion';
 import { Context, type GlobalOptions } from './context';
 import { everydayCommands as cardCommands } from './everyday';
 import { checklistCommands } from './checklist';
+import { exportCommand, importCommand } from './importExport';
 import { initCommand } from './init';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
@@ -33,7 +34,7 @@ const completionCommand: Command = {
 const everydayCommands: Command[] = [...cardCommands, ...checklistCommands];
 
 export function allCommands(): Command[] {
-  return [...everydayCommands, initCommand, serveCommand, mcpCommand, apiCommand, completionCommand];
+  return [...everydayCommands, importCommand, exportCommand, initCommand, serveCommand, mcpCommand, apiCommand, completionCommand];
 }
 
 export function mainHelp(): string {

@@ -102,8 +102,9 @@ export class HttpApiClient implements ApiClient {
       throw new Error(`cannot reach the server at ${this.target}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
     }
     const contentType = response.headers.get('content-type') ?? '';
-    if (response.ok && contentType && !/json/i.test(contentType)) {
-      // A file (attachment download): the same shape the in-process dispatcher gives.
+    // A file (an attachment download, an export): the same shape the in-process dispatcher gives.
+    // A JSON file is told from a JSON answer by its Content-Disposition.
+    if (response.ok && contentType && (!/json/i.test(contentType) || response.headers.has('content-disposition'))) {
       const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(response.headers.get('content-disposition') ?? '')?.[1];
       const data = Buffer.from(await response.arrayBuffer());
       return { status: response.status, body: { ok: true, data: { name: decodeURIComponent(name ?? call.path.split('?')[0].split('/').pop() ?? ''), contentType, base64: data.toString('base64') } } };

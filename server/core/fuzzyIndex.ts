@@ -1,6 +1,7 @@
 import Fuse, { type FuseIndex, type FuseResult } from 'fuse.js';
 import type { Card } from './model';
 import { FUZZY_OPTIONS, fuzzyDocOf, type FuzzyDoc } from './search';
+import { BoardVocabulary, addsToFuse, typoScore } from './typoMatch';
 
 type IndexRecord = FuseIndex<FuzzyDoc>['records'][number];
 
@@ -20,7 +21,7 @@ const RECORD_MAKER = Fuse.createIndex<FuzzyDoc>(KEYS, []);
 const MAX_FILTERED_PATTERN = 32;
 
 function searchedFields(doc: FuzzyDoc): string[] {
-  return [doc.title, doc.id, ...doc.labels, doc.assignee, doc.meta, doc.content];
+  return [doc.title, doc.id, ...doc.labels, doc.assignee, doc.meta, doc.content, doc.comments];
 }
 
 /**
@@ -88,6 +89,7 @@ export function exactPieces(pattern: string): string[] | null {
 export class FuzzyBoardIndex {
   /** In the order a rebuild from the board map would give: a changed card moves to the end. */
   private entries = new Map<string, Entry>();
+  private vocabulary = new BoardVocabulary();
 
   constructor(cards: Iterable<Card>) {
     for (const card of cards) this.put(card);
@@ -96,10 +98,29 @@ export class FuzzyBoardIndex {
   put(card: Card): void {
     this.entries.delete(card.id);
     this.entries.set(card.id, entryOf(card));
+    this.vocabulary.add(card);
   }
 
   remove(card: Card): void {
     if (this.entries.get(card.id)?.card === card) this.entries.delete(card.id);
+  }
+
+  /**
+   * What a fuzzy list finds: the fuse.js results with their scores, then the cards only the word
+   * rule of core/typoMatch.ts finds (a swapped pair of letters, query words far apart), scored by the
+   * share of letters it had to edit. Board order among the added ones.
+   */
+  searchCards(text: string): { card: Card; score: number }[] {
+    const found = this.search(text).map((result) => ({ card: result.item.card, score: result.score ?? 1 }));
+    const seen = new Set(found.map((hit) => hit.card.id));
+    const options = this.vocabulary.optionsFor(text);
+    if (!addsToFuse(options)) return found;
+    for (const entry of this.entries.values()) {
+      if (seen.has(entry.card.id)) continue;
+      const score = typoScore(entry.card, options);
+      if (score !== null) found.push({ card: entry.card, score });
+    }
+    return found;
   }
 
   search(text: string): FuseResult<FuzzyDoc>[] {

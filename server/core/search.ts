@@ -53,13 +53,17 @@ export function flattenValues(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
+function commentBodies(card: Card): string[] {
+  return card.comments.map((comment) => comment.content);
+}
+
 /** The lowercase text exact search looks in, cached per card object (cards are immutable). */
 const haystacks = new WeakMap<Card, string>();
 
 export function haystackOf(card: Card): string {
   let text = haystacks.get(card);
   if (text === undefined) {
-    text = [titleOf(card.content), card.content, card.id, card.assignee ?? '', ...card.labels, ...flattenValues(card.metadata)]
+    text = [titleOf(card.content), card.content, card.id, card.assignee ?? '', ...card.labels, ...flattenValues(card.metadata), ...commentBodies(card)]
       .join('\n')
       .toLowerCase();
     haystacks.set(card, text);
@@ -118,9 +122,10 @@ export interface FuzzyDoc {
   assignee: string;
   labels: string[];
   meta: string;
+  comments: string;
 }
 
-/** What fuse.js sees of a card: the exact-search fields, with the content cut short. */
+/** What fuse.js sees of a card: the exact-search fields, with the content and the comments cut short. */
 export function fuzzyDocOf(card: Card): FuzzyDoc {
   return {
     card,
@@ -130,6 +135,7 @@ export function fuzzyDocOf(card: Card): FuzzyDoc {
     assignee: card.assignee ?? '',
     labels: card.labels,
     meta: flattenValues(card.metadata).join(' '),
+    comments: commentBodies(card).join('\n').slice(0, FUZZY_CONTENT_CHARS),
   };
 }
 
@@ -142,6 +148,7 @@ export const FUZZY_OPTIONS = {
     { name: 'assignee', weight: 1 },
     { name: 'meta', weight: 1 },
     { name: 'content', weight: 1 },
+    { name: 'comments', weight: 1 },
   ],
   threshold: 0.35,
   ignoreLocation: true,

@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
 import { isFullCardId } from '../core/ids';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
+import { dueMatches, type DueFilter } from '../core/dueDates';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
 import type { BuiltAnswer } from './readCache';
@@ -39,6 +40,8 @@ export interface TaskQuery {
   /** true: only cards nothing blocks that are not in the last column; false: only the others. */
   ready?: boolean;
   meta?: MetaFilter[];
+  /** Due-date window and bounds, with the day they were asked on (see core/dueDates.ts). */
+  due?: DueFilter;
   /** Whose card state the views carry. */
   actor?: string;
 }
@@ -61,10 +64,12 @@ export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery)
 export function keepsWholeColumns(query: TaskQuery): boolean {
   const parsed = parseQuery(query.q ?? '');
   return parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
-    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined;
+    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined && query.due === undefined;
 }
 
-function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
+function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
+  const due = query.due;
+  const lastColumn = ws.board(boardId).columns.at(-1)?.id;
   const assignee = query.assignee?.toLowerCase();
   const label = query.label?.toLowerCase();
   const groupLabels = query.labelGroup === undefined ? null : labelsInGroup(ws, query.labelGroup);
@@ -74,6 +79,7 @@ function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFi
     if (label !== undefined && !card.labels.some((l) => l.toLowerCase() === label)) return false;
     if (groupLabels && !card.labels.some((l) => groupLabels.has(l))) return false;
     if (query.ready !== undefined && isReady(ws, card) !== query.ready) return false;
+    if (due && !dueMatches(due, card.dueDate, card.status === lastColumn)) return false;
     return metaFilters.every((f) => metaMatches(card, f, fuzzy));
   };
 }
@@ -104,16 +110,15 @@ export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): S
   const parsed = parseQuery(query.q ?? '');
   const metaFilters = [...(query.meta ?? []), ...parsed.meta];
   const fuzzy = query.fuzzy === true;
-  const keep = filterPredicate(ws, query, fuzzy, metaFilters);
+  const keep = filterPredicate(ws, boardId, query, fuzzy, metaFilters);
   const statuses = listedStatuses(ws, boardId, query);
 
   if (fuzzy && parsed.text !== '') {
     const allowed = new Set(statuses);
     return ws.index
       .fuzzyIndex(boardId)
-      .search(parsed.text)
-      .filter((result) => allowed.has(result.item.card.status) && keep(result.item.card))
-      .map((result) => ({ card: result.item.card, score: result.score ?? 1 }))
+      .searchCards(parsed.text)
+      .filter((hit) => allowed.has(hit.card.status) && keep(hit.card))
       .sort((a, b) => a.score - b.score || (a.card.id < b.card.id ? -1 : a.card.id > b.card.id ? 1 : 0));
   }
   const selected: Selected[] = [];

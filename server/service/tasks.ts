@@ -1,6 +1,6 @@
 import { ConflictError, ValidationError } from '../core/errors';
 import { baseCardId, cardIdCandidates } from '../core/ids';
-import { DELETED_STATUS, titleOf, type BoardConfig, type Card, type CardForm, type Priority } from '../core/model';
+import { DELETED_STATUS, titleOf, type BoardConfig, type Card, type CardForm, type Comment, type Priority } from '../core/model';
 import { OrderingExhaustedError, keyBetween, spreadKeys } from '../core/ordering';
 import { effectiveDefaultPriority, effectiveDefaultStatus } from './boards';
 import { resolveCard } from './taskQueries';
@@ -100,7 +100,8 @@ function newTaskContent(fields: NewTaskFields): string {
   return body === undefined || body.trim() === '' ? `# ${oneLine}\n` : `# ${oneLine}\n\n${body}`;
 }
 
-export async function createTask(ws: Workspace, boardId: string, input: NewTaskFields) {
+/** `extras.comments`: a card that arrives with its comments (an import) is written once, with one event. */
+export async function createTask(ws: Workspace, boardId: string, input: NewTaskFields, extras: { comments?: Comment[] } = {}) {
   const { title: _title, body: _body, ...rest } = input;
   const fields: TaskFields = { ...rest, content: newTaskContent(input) };
   return ws.mutate(async () => {
@@ -111,7 +112,7 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
     const draft = applyFields(
       {
         id: '', boardId, status, content: '', priority: effectiveDefaultPriority(ws, board), labels: [], metadata: {}, forms: [],
-        formData: {}, attachments: [], comments: [], order: appendKey(ws, boardId, status), created: stamp, modified: stamp,
+        formData: {}, attachments: [], comments: extras.comments ?? [], order: appendKey(ws, boardId, status), created: stamp, modified: stamp,
       },
       fields,
     );

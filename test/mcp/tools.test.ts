@@ -10,7 +10,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
   list_columns: { args: ['board'], required: [] },
   list_cards: {
-    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'ready', 'fields', 'limit', 'cursor', 'sort'],
+    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'ready', 'due', 'dueBefore', 'dueAfter', 'fields', 'limit', 'cursor', 'sort'],
     required: [],
   },
   get_card: { args: ['id', 'board'], required: ['id'] },
@@ -130,6 +130,8 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     const listed = await mcp.call('list_cards', { status: 'in-progress' });
     assert.deepEqual(listed.cards.map((c: { id: string }) => c.id), [id]);
     assert.deepEqual(listed.cards[0], { id, title: 'Fix login timeout', status: 'in-progress', priority: 'critical', assignee: 'ada', labels: ['bug'] });
+    assert.deepEqual((await mcp.call('list_cards', { status: 'in-progress', due: 'none' })).cards.map((c: { id: string }) => c.id), [id]);
+    assert.deepEqual((await mcp.call('list_cards', { status: 'in-progress', due: 'overdue' })).cards, []);
 
     const comment = await mcp.call('add_comment', { id, content: 'On it.' });
     assert.equal(comment.author, 'mcp-test', 'the author defaults to the MCP client\'s name');

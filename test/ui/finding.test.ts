@@ -27,7 +27,7 @@ async function waitForTitles(page: Page, titles: string[]): Promise<void> {
 
 async function clearAll(page: Page): Promise<void> {
   await page.fill('#search-input', '');
-  for (const id of ['filter-priority', 'filter-assignee', 'filter-label', 'filter-group']) {
+  for (const id of ['filter-priority', 'filter-assignee', 'filter-label', 'filter-group', 'filter-due']) {
     await page.selectOption(`[data-testid="${id}"]`, '');
   }
   if ((await page.locator('.search-toggle[aria-pressed="true"]').count()) > 0) await page.click('.search-toggle');
@@ -79,6 +79,20 @@ describe('Board UI: search and filters (Chromium)', function () {
   it('when the priority filter is set, then only cards of that priority show', async () => {
     await ui.page.selectOption('[data-testid="filter-priority"]', 'critical');
     await waitForTitles(ui.page, ['Crash when a card file has tabs in YAML']);
+  });
+
+  it('when the due filter is set, then overdue leaves out done cards, and today and this week show their windows', async () => {
+    const page = ui.page;
+    const menu = '[data-testid="filter-due"]';
+    assert.deepEqual(await page.$$eval(`${menu} option`, (els) => els.map((el) => el.textContent)), ['Due', 'Overdue', 'Due today', 'Due this week', 'No due date']);
+    await page.selectOption(menu, 'overdue');
+    await waitForTitles(page, ['Crash when a card file has tabs in YAML']);
+    await page.selectOption(menu, 'today');
+    await waitForTitles(page, ['Drag and drop between columns']);
+    await page.selectOption(menu, 'week');
+    await waitForTitles(page, ['Keyboard shortcuts cheat sheet', 'Drag and drop between columns', 'Attachment previews for images', 'Dark theme contrast pass']);
+    await page.selectOption('[data-testid="filter-assignee"]', 'Maya Chen');
+    await waitForTitles(page, ['Drag and drop between columns', 'Dark theme contrast pass']);
   });
 
   it('when the assignee filter is set, then only that person\'s cards show', async () => {

@@ -3,12 +3,17 @@ import { useAppState, useController } from '../context';
 import { EMPTY_FILTER, PRIORITIES, filterIsActive } from '../types';
 import { Icon } from './Icon';
 
-function Select({ label, value, options, onChange, testId }: {
+/** Due windows as the list route names them, with what the menu shows (days are UTC days). */
+const DUE_OPTIONS: Record<string, string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
+
+function Select({ label, value, options, onChange, testId, names }: {
   label: string;
   value: string;
   options: string[];
   onChange(value: string): void;
   testId: string;
+  /** What each option shows, when not its value. */
+  names?: Record<string, string>;
 }) {
   return (
     <label class={`filter-select${value ? ' is-set' : ''}`}>
@@ -17,7 +22,7 @@ function Select({ label, value, options, onChange, testId }: {
         <option value="">{label}</option>
         {options.map((option) => (
           <option key={option} value={option}>
-            {option}
+            {names?.[option] ?? option}
           </option>
         ))}
       </select>
@@ -73,6 +78,7 @@ export function SearchBar() {
         <Select label="Priority" testId="filter-priority" value={filter.priority} options={[...PRIORITIES]} onChange={(priority) => ctrl.setFilter({ priority })} />
         <Select label="Assignee" testId="filter-assignee" value={filter.assignee} options={assignees} onChange={(assignee) => ctrl.setFilter({ assignee })} />
         <Select label="Label" testId="filter-label" value={filter.label} options={labelNames} onChange={(label) => ctrl.setFilter({ label })} />
+        <Select label="Due" testId="filter-due" value={filter.due} options={Object.keys(DUE_OPTIONS)} names={DUE_OPTIONS} onChange={(due) => ctrl.setFilter({ due })} />
         {groups.length > 0 && (
           <Select label="Label group" testId="filter-group" value={filter.labelGroup} options={groups} onChange={(labelGroup) => ctrl.setFilter({ labelGroup })} />
         )}

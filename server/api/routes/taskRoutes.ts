@@ -1,4 +1,5 @@
 import { PRIORITIES, type TaskView } from '../../core/model';
+import { DUE_WINDOWS, dueFilterOf } from '../../core/dueDates';
 import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
 import { listPage, type ListShape } from '../../service/taskPages';
@@ -19,6 +20,9 @@ const listQuery: QueryParam[] = [
   { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
   { name: 'ready', type: 'boolean', description: 'true: only cards that are not blocked (every blocker finished or archived) and not in the last column; false: only the others' },
+  { name: 'due', type: 'string', enum: DUE_WINDOWS, description: 'due-date window; days are UTC calendar days: overdue (due before today and not in the board\'s last column), today, week (today and the 6 days after), none (no due date)' },
+  { name: 'dueBefore', type: 'string', description: 'only cards due strictly before this UTC day (YYYY-MM-DD); cards without a due date never match' },
+  { name: 'dueAfter', type: 'string', description: 'only cards due strictly after this UTC day (YYYY-MM-DD); cards without a due date never match' },
   { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
   { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
   { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
@@ -37,6 +41,7 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
     labelGroup: q.labelGroup as string | undefined,
     includeDeleted: q.includeDeleted as boolean | undefined,
     ready: q.ready as boolean | undefined,
+    due: dueFilterOf({ due: q.due as string | undefined, dueBefore: q.dueBefore as string | undefined, dueAfter: q.dueAfter as string | undefined }),
     meta: ctx.metaQuery.map((m) => ({ path: m.field.split('.'), value: m.value })),
     actor: ctx.actor,
   };

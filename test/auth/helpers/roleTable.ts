@@ -103,6 +103,10 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   // Moving every card between providers rewrites the whole workspace.
   'POST /storage/migrate-to-sqlite': 'admin',
   'POST /storage/migrate-to-markdown': 'admin',
+  // Creates many cards at once from another tool's data: admin, like other bulk changes.
+  'POST /import': 'admin',
+  'GET /export': 'viewer',
+  'GET /boards/{boardId}/export': 'viewer',
   // Tells whether any path on the server's disk exists: not board data, so not for every reader.
   'GET /resolve-path': 'admin',
   // Describe the server, hold no board data, and must answer while the identity provider is down.

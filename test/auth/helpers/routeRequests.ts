@@ -191,6 +191,8 @@ export const REQUESTS: Record<string, Builder> = {
   // Run in this order by the matrix: to SQLite and straight back, so later routes see Markdown again.
   'POST /storage/migrate-to-sqlite': () => ({ path: '/api/storage/migrate-to-sqlite', body: {}, success: 200 }),
   'POST /storage/migrate-to-markdown': () => ({ path: '/api/storage/migrate-to-markdown', success: 200 }),
+  'POST /import': () => ({ path: '/api/import', body: { format: 'csv', data: 'title\nImported in the matrix\n' }, success: 200 }),
+  'GET /export': (_fx, s) => ({ path: `${s.prefix}/export?format=csv`, success: 200 }),
   'GET /resolve-path': () => ({ path: '/api/resolve-path?path=.', success: 200 }),
   'GET /auth': () => ({ path: '/api/auth', success: 200 }),
   'GET /card-state/status': () => ({ path: '/api/card-state/status', success: 200 }),

@@ -1,0 +1,41 @@
+import { ValidationError } from '../../core/errors';
+import { parseCsvImport } from './csvImport';
+import { parseGithub } from './githubImport';
+import { runImport, type ImportResult } from './importPlan';
+import { IMPORT_FORMATS, type ImportFormat, type ParsedSource } from './importTypes';
+import { parseKanbanLite } from './kanbanLiteImport';
+import { parseTrello } from './trelloImport';
+import type { Workspace } from '../workspace';
+
+/** The body of `POST /import`, and what `kanban import` sends. */
+export interface ImportRequest {
+  format: ImportFormat;
+  data: unknown;
+  board?: string;
+  apply?: boolean;
+  /** Names the source in `importedFrom`: `owner/repo` for GitHub (when the export has no url), the file name for CSV. */
+  source?: string;
+}
+
+function parseSource(request: ImportRequest): ParsedSource {
+  const source = request.source?.trim() || (request.format === 'csv' ? 'import.csv' : 'issues');
+  switch (request.format) {
+    case 'github':
+      return parseGithub(request.data, source);
+    case 'trello':
+      return parseTrello(request.data);
+    case 'csv':
+      return parseCsvImport(request.data, source);
+    case 'kanban-lite':
+      return parseKanbanLite(request.data);
+    default:
+      throw new ValidationError(`format must be one of ${IMPORT_FORMATS.join(', ')}`);
+  }
+}
+
+/** A dry run unless `apply`: what would be created; with `apply`, creates it (one task.created event per card). */
+export async function importCards(ws: Workspace, defaultBoard: string, request: ImportRequest): Promise<ImportResult> {
+  const boardId = request.board ?? defaultBoard;
+  ws.board(boardId);
+  return runImport(ws, request.format, boardId, parseSource(request), request.apply === true);
+}

@@ -1,0 +1,144 @@
+import { ValidationError } from '../../core/errors';
+import { PRIORITIES, type BoardConfig, type Comment } from '../../core/model';
+import { newCommentId } from '../../core/ids';
+import { effectiveDefaultStatus } from '../boards';
+import { createTask } from '../tasks';
+import { isIsoDate } from '../validate';
+import type { Workspace } from '../workspace';
+import type { ImportedCard, ImportFormat, ImportNote } from './importTypes';
+
+/**
+ * The shared half of every import: place the source's cards on a board (column, priority), leave
+ * out those an earlier import already made on that board (same `importedFrom`), and
+ * either say what would be created (the default) or create it.
+ */
+
+export interface PlannedCard {
+  title: string;
+  status: string;
+  importedFrom: string;
+  /** Set once created (`apply`). */
+  id?: string;
+}
+
+export interface ImportResult {
+  format: ImportFormat;
+  board: string;
+  applied: boolean;
+  /** How many cards are (or, in a dry run, would be) created. */
+  created: number;
+  cards: PlannedCard[];
+  /** Cards an earlier import already brought in, left alone. */
+  skipped: { title: string; importedFrom: string; existingId: string }[];
+  /** What the source held that the import does not take, and why. */
+  notes: ImportNote[];
+}
+
+/**
+ * `importedFrom` metadata of every card on the board (deleted ones too: a card deleted after an
+ * import stays deleted on a re-run), to its card id. Per board, so one source can seed two boards.
+ */
+function importedKeys(ws: Workspace, boardId: string): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const card of ws.index.cardsOf(boardId)) {
+    const from = card.metadata.importedFrom;
+    if (typeof from === 'string') keys.set(from, card.id);
+  }
+  return keys;
+}
+
+/** The board column a source column names: by id, else by name, case and spacing aside. */
+export function matchColumn(board: BoardConfig, wanted: string | undefined): string | undefined {
+  if (!wanted) return undefined;
+  const norm = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  const target = norm(wanted);
+  return board.columns.find((c) => norm(c.id) === target)?.id ?? board.columns.find((c) => norm(c.name) === target)?.id;
+}
+
+function statusFor(ws: Workspace, board: BoardConfig, card: ImportedCard): string {
+  if (card.done) return board.columns[board.columns.length - 1].id;
+  const candidates = Array.isArray(card.column) ? card.column : [card.column];
+  for (const candidate of candidates) {
+    const column = matchColumn(board, candidate);
+    if (column) return column;
+  }
+  return effectiveDefaultStatus(ws, board);
+}
+
+function priorityFor(text: string | undefined): (typeof PRIORITIES)[number] | undefined {
+  const wanted = text?.trim().toLowerCase();
+  return PRIORITIES.find((p) => p === wanted);
+}
+
+function contentOf(card: ImportedCard): string {
+  const title = card.title.replace(/[\r\n]+/g, ' ').trim() || 'Untitled';
+  const body = card.body.replace(/\r\n?/g, '\n').trim();
+  return body ? `# ${title}\n\n${body}\n` : `# ${title}\n`;
+}
+
+function commentsOf(card: ImportedCard, now: string): Comment[] {
+  return card.comments
+    .filter((c) => c.content.trim() !== '')
+    .map((c) => ({ id: newCommentId(), author: c.author.trim() || 'unknown', content: c.content, created: c.created && !Number.isNaN(Date.parse(c.created)) ? new Date(c.created).toISOString() : now }));
+}
+
+/** Check the source's due date is one the card model takes; a bad one is a note, not a failed import. */
+function dueDateOf(card: ImportedCard, notes: ImportNote[]): string | undefined {
+  if (!card.dueDate) return undefined;
+  if (isIsoDate(card.dueDate)) return card.dueDate;
+  notes.push({ title: card.title, reason: `due date "${card.dueDate}" is not an ISO 8601 date; left out` });
+  return undefined;
+}
+
+/** Labels the card model takes (1-64 printable characters); others become notes. */
+function labelsOf(card: ImportedCard, notes: ImportNote[]): string[] {
+  const labels = card.labels.map((l) => l.trim()).filter((l) => l !== '');
+  const bad = labels.filter((l) => l.length > 64 || /[\u0000-\u001f\u007f]/.test(l));
+  if (bad.length) notes.push({ title: card.title, reason: `labels ${bad.map((l) => JSON.stringify(l.slice(0, 70))).join(', ')} are not 1-64 printable characters; left out` });
+  return labels.filter((l) => !bad.includes(l));
+}
+
+export async function runImport(ws: Workspace, format: ImportFormat, boardId: string, source: { cards: ImportedCard[]; notes: ImportNote[] }, apply: boolean): Promise<ImportResult> {
+  const board = ws.board(boardId);
+  const existing = importedKeys(ws, board.id);
+  const notes = [...source.notes];
+  const result: ImportResult = { format, board: board.id, applied: apply, created: 0, cards: [], skipped: [], notes };
+  const seen = new Set<string>();
+  const toCreate: { card: ImportedCard; planned: PlannedCard }[] = [];
+  for (const card of source.cards) {
+    const earlier = existing.get(card.importedFrom);
+    if (earlier) {
+      result.skipped.push({ title: card.title, importedFrom: card.importedFrom, existingId: earlier });
+      continue;
+    }
+    if (seen.has(card.importedFrom)) {
+      notes.push({ title: card.title, reason: `appears twice in the source as ${card.importedFrom}; imported once` });
+      continue;
+    }
+    seen.add(card.importedFrom);
+    const planned = { title: card.title, status: statusFor(ws, board, card), importedFrom: card.importedFrom };
+    toCreate.push({ card, planned });
+    result.cards.push(planned);
+  }
+  result.created = toCreate.length;
+  if (!apply) return result;
+  for (const { card, planned } of toCreate) {
+    const now = new Date().toISOString();
+    const view = await createTask(ws, board.id, {
+      content: contentOf(card),
+      status: planned.status,
+      priority: priorityFor(card.priority),
+      assignee: card.assignee?.trim() || undefined,
+      dueDate: dueDateOf(card, notes),
+      labels: labelsOf(card, notes),
+      metadata: { ...card.metadata, importedFrom: card.importedFrom },
+    }, { comments: commentsOf(card, now) });
+    planned.id = view.id;
+  }
+  return result;
+}
+
+/** The `data` of an import request must have the shape its format reads. */
+export function requireShape(ok: boolean, format: ImportFormat, expected: string): asserts ok {
+  if (!ok) throw new ValidationError(`data for format "${format}" must be ${expected}`);
+}

@@ -1,0 +1,46 @@
+/** What every source format is turned into before the shared plan and apply steps. */
+
+export const IMPORT_FORMATS = ['github', 'trello', 'csv', 'kanban-lite'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export interface ImportedComment {
+  author: string;
+  content: string;
+  /** ISO time; the import time when the source has none. */
+  created?: string;
+}
+
+/** One card as a source describes it, before it is placed on a board. */
+export interface ImportedCard {
+  /** Where it came from, e.g. `github:owner/repo#12`: stored as metadata `importedFrom`, so a re-run skips it. */
+  importedFrom: string;
+  title: string;
+  /** Markdown under the title (checklists as `- [ ] item` lines). */
+  body: string;
+  /** A column id or name from the source (or several to try in turn); matched to the board's columns, else the board's default status. */
+  column?: string | string[];
+  /** Closed or completed in the source: goes to the board's last column. */
+  done?: boolean;
+  priority?: string;
+  assignee?: string;
+  dueDate?: string;
+  labels: string[];
+  metadata: Record<string, unknown>;
+  comments: ImportedComment[];
+}
+
+/** A source's own words for what it could not take, e.g. a Trello card in a closed list. */
+export interface ImportNote {
+  title: string;
+  reason: string;
+}
+
+export interface ParsedSource {
+  cards: ImportedCard[];
+  notes: ImportNote[];
+}
+
+/** `data` of `POST /import` for kanban-lite: the workspace's files as text, paths relative to its root. */
+export interface KanbanLiteFiles {
+  files: { path: string; content: string }[];
+}
