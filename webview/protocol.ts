@@ -97,7 +97,9 @@ export type WebviewToHostMessage =
   /** Open a file of the kanban root in the editor (a broken file from the notice), at a line. */
   | { type: 'openFile'; path: string; line?: number }
   /** A display choice, kept in VS Code settings (`me`) or `.kanban.json` (`team`). */
-  | { type: 'setDisplay'; scope: DisplayScope; background: DisplayBackground; preset: string };
+  | { type: 'setDisplay'; scope: DisplayScope; background: DisplayBackground; preset: string }
+  /** Put text on the clipboard (Copy id, Copy link): the editor's clipboard, not the page's. */
+  | { type: 'copyText'; text: string };
 
 /** Extension host -> webview. */
 export type HostToWebviewMessage =

@@ -78,6 +78,8 @@ export class WebviewBridge implements vscode.Disposable {
         return this.host.brokenFiles.open(this.folder.key, message.path, message.line);
       case 'setDisplay':
         return this.setDisplay(message);
+      case 'copyText':
+        return vscode.env.clipboard.writeText(message.text);
     }
   }
 
