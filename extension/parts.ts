@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { FolderAccess } from './auth/folderAccess';
+import type { OverdueStatusBar } from './cards/overdueStatusBar';
 import type { KanbanSettings } from './settings';
 import type { FolderRef, FolderServices } from './service/folderServices';
 import type { ServerControl } from './server/serverControl';
@@ -20,4 +21,6 @@ export interface ExtensionParts {
   log(line: string): void;
   /** The board each folder's commands act on (Switch Board sets it; else the default board). */
   currentBoard: Map<string, string>;
+  /** The status bar's board and overdue count, and the cards it counted. */
+  overdue: OverdueStatusBar;
 }

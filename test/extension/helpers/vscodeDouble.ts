@@ -140,10 +140,24 @@ export class FakeWebviewPanel {
   }
 }
 
+/** A text editor tab: the file, whether it has unsaved changes, and where it sits. */
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+
+export interface FakeTab {
+  input: TabInputText;
+  isPreview: boolean;
+  isActive: boolean;
+  /** Unsaved changes in the tab's document. */
+  dirty: boolean;
+  group: { viewColumn: number; isActive: boolean };
+}
+
 class FakeStatusBarItem {
   text = '';
   tooltip: string | undefined;
-  command: string | undefined;
+  command: string | { command: string; arguments?: unknown[] } | undefined;
   name: string | undefined;
   visible = false;
   disposed = false;
@@ -217,8 +231,13 @@ export const double = {
   foldersChanged: new EventEmitter<{ added: unknown[]; removed: { uri: Uri }[] }>(),
   folders: [] as { uri: Uri; name: string; index: number }[],
   secrets: new FakeSecretStorage(),
+  /** Open text editor tabs, in every group; the active one is the active text editor. */
+  tabs: [] as FakeTab[],
+  activeEditorChanged: new EventEmitter<unknown>(),
 
   reset(): void {
+    this.tabs = [];
+    this.activeEditorChanged.dispose();
     this.secrets = new FakeSecretStorage();
     this.messages = [];
     this.scripts = [];
@@ -251,6 +270,18 @@ export const double = {
   /** Queue the answer to the next prompt of a kind (a value, or a function of what was offered). */
   answer(kind: Script['kind'], answer: unknown): void {
     this.scripts.push({ kind, answer: typeof answer === 'function' ? (answer as Script['answer']) : () => answer });
+  },
+  /** Open a file in an editor tab, as the user would, and make it the active editor. */
+  openEditor(fsPath: string, options: { dirty?: boolean; viewColumn?: number; preview?: boolean } = {}): FakeTab {
+    const viewColumn = options.viewColumn ?? 1;
+    for (const tab of this.tabs) {
+      tab.isActive = false;
+      tab.group.isActive = tab.group.viewColumn === viewColumn;
+    }
+    const tab: FakeTab = { input: new TabInputText(Uri.file(fsPath)), isPreview: options.preview ?? false, isActive: true, dirty: options.dirty ?? false, group: { viewColumn, isActive: true } };
+    this.tabs = [...this.tabs.filter((t) => !(t.input.uri.fsPath === tab.input.uri.fsPath && t.group.viewColumn === viewColumn)), tab];
+    this.activeEditorChanged.fire(window.activeTextEditor);
+    return tab;
   },
   statusItem(id: string): FakeStatusBarItem | undefined {
     return this.statusItems.filter((item) => item.id === id && !item.disposed).at(-1);
@@ -332,11 +363,29 @@ export const window = {
   async showSaveDialog(options: unknown) {
     return nextScript('save', options);
   },
-  async showTextDocument(uri: Uri, options?: { selection?: Range }) {
+  async showTextDocument(uri: Uri, options?: { selection?: Range; viewColumn?: number; preview?: boolean }) {
     await fs.access(uri.fsPath);
     double.openedDocuments.push(uri.fsPath);
     double.openedAt.push({ path: uri.fsPath, line: options?.selection?.startLine });
+    double.openEditor(uri.fsPath, { viewColumn: options?.viewColumn, preview: options?.preview });
     return {};
+  },
+  get activeTextEditor() {
+    const tab = double.tabs.find((t) => t.isActive && t.group.isActive);
+    return tab ? { document: documentOf(tab) } : undefined;
+  },
+  onDidChangeActiveTextEditor: (listener: Listener<unknown>) => double.activeEditorChanged.event(listener),
+  tabGroups: {
+    get all() {
+      const columns = [...new Set(double.tabs.map((t) => t.group.viewColumn))];
+      return columns.map((viewColumn) => ({ viewColumn, tabs: double.tabs.filter((t) => t.group.viewColumn === viewColumn) }));
+    },
+    async close(tab: FakeTab) {
+      const wasActive = tab.isActive;
+      double.tabs = double.tabs.filter((t) => t !== tab);
+      if (wasActive) double.activeEditorChanged.fire(window.activeTextEditor);
+      return true;
+    },
   },
   async withProgress<T>(_options: unknown, task: () => Promise<T>): Promise<T> {
     return task();
@@ -369,6 +418,10 @@ export const window = {
   },
 };
 
+function documentOf(tab: FakeTab) {
+  return { uri: tab.input.uri, isDirty: tab.dirty };
+}
+
 export const languages = {
   createDiagnosticCollection(name: string) {
     const collection = new FakeDiagnosticCollection(name);
@@ -380,6 +433,9 @@ export const languages = {
 export const workspace = {
   get workspaceFolders() {
     return double.folders.length ? double.folders : undefined;
+  },
+  get textDocuments() {
+    return double.tabs.map(documentOf);
   },
   getConfiguration(section: string) {
     return {
