@@ -7,7 +7,10 @@ import { CardStatusBar } from './cards/cardStatusBar';
 import { FollowMovedCards } from './cards/followMovedCards';
 import { OverdueStatusBar } from './cards/overdueStatusBar';
 import { registerCommands } from './commands/registerCommands';
+import { ChosenBoards } from './commands/chosenBoards';
 import { currentBoardId } from './commands/pickService';
+import { BoardTree } from './sidebar/boardTree';
+import { registerSidebarCommands } from './sidebar/sidebarCommands';
 import { registerMcpServer } from './mcpRegistration';
 import type { ExtensionParts } from './parts';
 import { ApiServer } from './server/apiServer';
@@ -21,7 +24,6 @@ import { commentAuthor } from './ui/identity';
 import type { BridgeHost } from './webview/bridgeHost';
 import { ServerStatusBar } from './ui/statusBar';
 import { BoardPanels } from './webview/boardPanels';
-import { SidebarView, SIDEBAR_VIEW_ID } from './webview/sidebarView';
 
 /** How long after activation the first board is read for the status bar (activation stays cheap). */
 const WARM_UP_MS = 3000;
@@ -98,10 +100,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     boardId: (folder, service) => currentBoardId(parts, { folder, service, access }),
     person: (folder) => host.identity(folder),
   });
-  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new Map(), overdue };
+  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new ChosenBoards(), overdue };
   const cardStatus = new CardStatusBar({ folders, services, access });
   const statusBar = new ServerStatusBar();
-  const sidebar = new SidebarView(context.extensionUri, services, () => folders.primary(), access, host);
+  const sidebar = new BoardTree(parts);
   const stopStatus = control.server.onDidChange((state) => statusBar.show(state));
   const stopFollowing = services.onDidReplace((folder, service) => {
     void control.serviceReplaced(folder, service);
@@ -134,7 +136,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     overdue,
     cardStatus,
     sidebar,
-    vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
+    ...registerSidebarCommands(parts, sidebar),
+    parts.currentBoard.onDidChange(() => {
+      sidebar.refresh();
+      void overdue?.refreshNow();
+    }),
     registerMcpServer(context, folders),
     { dispose: stopStatus },
     { dispose: stopFollowing },

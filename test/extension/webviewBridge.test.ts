@@ -163,19 +163,4 @@ describe('extension webview bridge', () => {
     const list = await request(panel, 5, 'GET', '/tasks');
     assert.deepEqual(list.body.data, []);
   });
-
-  it('when the sidebar view resolves, then it shows the board of the folder that has one and answers requests', async () => {
-    const empty = await folderWithCards([]);
-    await fs.rm(path.join(empty, '.kanban'), { recursive: true, force: true });
-    const withBoard = await folderWithCards(['Sidebar card']);
-    activateWith([empty, withBoard]);
-    const view = Object.assign(new FakeWebviewPanel('kanban.sidebar', 'Board', {}), { description: '' });
-    double.viewProviders.get('kanban.sidebar')!.resolveWebviewView(view);
-    assert.equal(view.description, path.basename(withBoard));
-    view.webview.send({ type: 'ready' });
-    await waitFor(() => view.webview.posted.find((m) => m.type === 'hello'), 'sidebar hello');
-    view.webview.send({ type: 'request', id: 1, method: 'GET', path: '/tasks' });
-    const list = await waitFor(() => view.webview.posted.find((m) => m.type === 'response'), 'sidebar response');
-    assert.equal(list.body.data[0].title, 'Sidebar card');
-  });
 });

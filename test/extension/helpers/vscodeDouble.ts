@@ -85,6 +85,53 @@ class FakeDiagnosticCollection {
     double.diagnostics.delete(this.name);
   }
 }
+export enum TreeItemCollapsibleState { None = 0, Collapsed = 1, Expanded = 2 }
+
+export class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: unknown;
+  contextValue?: string;
+  iconPath?: unknown;
+  command?: { title: string; command: string; arguments?: unknown[] };
+  constructor(readonly label: string, readonly collapsibleState: TreeItemCollapsibleState) {}
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+export class MarkdownString {
+  constructor(readonly value: string) {}
+}
+
+export class DataTransferItem {
+  constructor(readonly value: unknown) {}
+}
+
+export class DataTransfer {
+  private readonly items = new Map<string, DataTransferItem>();
+  get(mime: string): DataTransferItem | undefined {
+    return this.items.get(mime);
+  }
+  set(mime: string, item: DataTransferItem): void {
+    this.items.set(mime, item);
+  }
+}
+
+/** A tree view as a test sees it: its provider, what it shows above the rows, and its visibility. */
+export class FakeTreeView {
+  message: string | undefined;
+  description: string | undefined;
+  visible = true;
+  private readonly visibility = new EventEmitter<{ visible: boolean }>();
+  readonly onDidChangeVisibility = this.visibility.event;
+  constructor(readonly id: string, readonly options: { treeDataProvider: any; dragAndDropController?: any }) {}
+  dispose(): void {
+    double.treeViews.delete(this.id);
+  }
+}
+
 export enum ViewColumn { Active = -1, Beside = -2, One = 1 }
 export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
 
@@ -233,10 +280,14 @@ export const double = {
   secrets: new FakeSecretStorage(),
   /** Open text editor tabs, in every group; the active one is the active text editor. */
   tabs: [] as FakeTab[],
+  treeViews: new Map<string, FakeTreeView>(),
+  contexts: new Map<string, unknown>(),
   activeEditorChanged: new EventEmitter<unknown>(),
 
   reset(): void {
     this.tabs = [];
+    this.treeViews.clear();
+    this.contexts.clear();
     this.activeEditorChanged.dispose();
     this.secrets = new FakeSecretStorage();
     this.messages = [];
@@ -411,6 +462,12 @@ export const window = {
     double.serializers.set(viewType, serializer);
     return { dispose: () => double.serializers.delete(viewType) };
   },
+  createTreeView(id: string, options: { treeDataProvider: unknown; dragAndDropController?: unknown }) {
+    if (double.treeViews.has(id)) throw new Error(`a tree view ${id} already exists`);
+    const view = new FakeTreeView(id, options as FakeTreeView['options']);
+    double.treeViews.set(id, view);
+    return view;
+  },
   registerWebviewViewProvider(viewId: string, provider: { resolveWebviewView(view: unknown): void }) {
     if (double.viewProviders.has(viewId)) throw new Error(`a provider for ${viewId} is already registered`);
     double.viewProviders.set(viewId, provider);
@@ -468,6 +525,7 @@ export const commands = {
   },
   async executeCommand(id: string, ...args: unknown[]) {
     double.executed.push({ id, args });
+    if (id === 'setContext') return void double.contexts.set(args[0] as string, args[1]);
     const run = double.commands.get(id);
     if (run) return run(...args);
     if (id.startsWith('workbench.')) return undefined;
