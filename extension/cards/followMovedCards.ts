@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceEvent } from '../../server/core/events';
+import { log } from '../../server/core/log';
 import { titleOf } from '../../server/core/model';
 import type { FolderRef } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
@@ -20,7 +21,7 @@ export class FollowMovedCards implements vscode.Disposable {
   follow(folder: FolderRef, service: KanbanService): void {
     this.forget(folder);
     const stop = service.workspace.events.on((event) => {
-      if (event.event === 'task.moved') void this.moved(service, event).catch(() => undefined);
+      if (event.event === 'task.moved') void this.moved(service, event).catch((error) => log.warn('kanban: could not take an editor along to a moved card file:', error));
     });
     this.followed.set(folder.key, stop);
   }
@@ -59,8 +60,10 @@ export class FollowMovedCards implements vscode.Disposable {
     for (const tab of tabs) {
       // Opened where the old one was, then the old one closed: the layout stays as the user made it.
       await vscode.window.showTextDocument(newUri, { viewColumn: tab.group.viewColumn, preview: tab.isPreview, preserveFocus: !tab.group.isActive || !tab.isActive });
-      await vscode.window.tabGroups.close(tab, true);
     }
+    // Looked up again: the editor hands out new tab objects as groups change, and refuses to close stale ones.
+    const stale = tabsShowing(oldFile);
+    if (stale.length) await vscode.window.tabGroups.close(stale, true);
   }
 }
 

@@ -134,7 +134,10 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
         callApi<TaskRow[]>(api, 'GET', `/boards/${encodeURIComponent(boardId)}/tasks`),
       ]);
       this.view.message = undefined;
-      this.view.description = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${api.folder.name} · ${board.name}` : board.name;
+      const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+      this.view.description = multiRoot ? `${api.folder.name} · ${board.name}` : board.name;
+      // A view alone in its container shows the title, not the description: the folder goes there too.
+      this.view.title = multiRoot ? `${api.folder.name}: ${board.name}` : board.name;
       this.cards = new Map(board.columns.map((c) => [c.id, [] as CardNode[]]));
       for (const task of [...tasks].sort((a, b) => a.position - b.position)) {
         this.cards.get(task.status)?.push({ kind: 'card', folderKey: api.folder.key, boardId, taskId: task.id, status: task.status, title: task.title || task.id, priority: task.priority, assignee: task.assignee, dueDate: task.dueDate, position: task.position });

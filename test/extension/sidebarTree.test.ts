@@ -68,6 +68,7 @@ describe('extension: the sidebar lists the board compactly', () => {
     const count = async () => (await columns()).reduce((sum, c) => sum + c.count, 0);
     assert.equal(await count(), 1);
     assert.match(double.treeViews.get('kanban.sidebar')!.description ?? '', new RegExp(`^${path.basename(first)} · Default$`));
+    assert.equal(double.treeViews.get('kanban.sidebar')!.title, `${path.basename(first)}: Default`);
     await waitFor(() => double.contexts.get('kanban.multiRoot') === true, 'the multi-root context');
 
     double.answer('quickPick', (o: { items: { label: string }[] }) => o.items.find((i) => i.label === path.basename(second)));

@@ -123,6 +123,7 @@ export class DataTransfer {
 export class FakeTreeView {
   message: string | undefined;
   description: string | undefined;
+  title: string | undefined;
   visible = true;
   private readonly visibility = new EventEmitter<{ visible: boolean }>();
   readonly onDidChangeVisibility = this.visibility.event;
@@ -431,9 +432,10 @@ export const window = {
       const columns = [...new Set(double.tabs.map((t) => t.group.viewColumn))];
       return columns.map((viewColumn) => ({ viewColumn, tabs: double.tabs.filter((t) => t.group.viewColumn === viewColumn) }));
     },
-    async close(tab: FakeTab) {
-      const wasActive = tab.isActive;
-      double.tabs = double.tabs.filter((t) => t !== tab);
+    async close(closing: FakeTab | FakeTab[]) {
+      const tabs = Array.isArray(closing) ? closing : [closing];
+      const wasActive = tabs.some((t) => t.isActive);
+      double.tabs = double.tabs.filter((t) => !tabs.includes(t));
       if (wasActive) double.activeEditorChanged.fire(window.activeTextEditor);
       return true;
     },
