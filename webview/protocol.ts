@@ -48,6 +48,8 @@ export interface BrokenFile {
   reason: string;
   /** 1-based, when the parser named a line. */
   line?: number;
+  /** The file parses but is a second copy of the card served from this path. */
+  duplicateOf?: string;
 }
 
 /** The board background inside VS Code: `native` is the editor's own background. */

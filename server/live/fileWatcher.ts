@@ -258,7 +258,7 @@ export class FileWatcher {
     const known = store.known.get(id);
     const servedFrom = known ? store.relative(known.file) : 'another file';
     const reason = `a second copy of card ${id}, which is served from ${servedFrom}; delete one of the two files (this one is ignored meanwhile)`;
-    this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), { path: relative, reason }];
+    this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), { path: relative, reason, ...(known ? { duplicateOf: servedFrom } : {}) }];
   }
 
   /**

@@ -7,6 +7,7 @@ import { eventually } from '../helpers/waiting';
 interface Reported {
   path: string;
   reason: string;
+  duplicateOf?: string;
 }
 
 async function reported(server: TestServer): Promise<Reported[]> {
@@ -38,6 +39,7 @@ describe('a card file saved again at its old path after a move', () => {
     });
     assert.equal(files[0].path, `.kanban/boards/default/todo/${card.id}.md`);
     assert.match(files[0].reason, new RegExp(`second copy of card ${card.id}.*in-progress/${card.id}\\.md`));
+    assert.equal(files[0].duplicateOf, `.kanban/boards/default/in-progress/${card.id}.md`);
     assert.deepEqual(await listIds(server), [card.id]);
     const served = okData<{ status: string }>(await server.api('GET', `/api/boards/default/tasks/${card.id}`));
     assert.equal(served.status, 'in-progress');

@@ -67,6 +67,15 @@ describe('extension: cards and their files, linked both ways', () => {
     const newFile = path.join(folder, '.kanban', 'boards', 'default', 'done', `${id}.md`);
     await waitFor(() => double.tabs.some((t) => t.input.uri.fsPath === newFile), 'the moved card opened');
     assert.ok(double.tabs.some((t) => t.input.uri.fsPath === oldFile && t.dirty), 'the unsaved tab is kept');
+
+    // The user saves the old tab anyway (Ctrl+S recreates the old path): a second copy, said so, never a second card.
+    await fs.writeFile(oldFile, (await fs.readFile(newFile, 'utf8')).replace('status: done', 'status: todo'));
+    const copy = await waitFor(() => double.messages.find((m) => /is a second copy/.test(m.text)), 'the second-copy notification');
+    assert.match(copy.text, new RegExp(`${path.basename(oldFile)} is a second copy of the card served from .*done/${path.basename(newFile)}`));
+    const problem = await waitFor(() => double.diagnostics.get('kanban')?.byPath.get(oldFile)?.[0], 'the Problems entry');
+    assert.match(problem.message, /second copy/);
+    const list = await service.dispatcher.dispatch({ method: 'GET', path: '/tasks' });
+    assert.deepEqual((list.body as { data: { id: string; status: string }[] }).data.map((t) => [t.id, t.status]), [[id, 'done']]);
   });
 
   it('when Show on Board runs on a card file from the Explorer, then the board opens with that card', async () => {
