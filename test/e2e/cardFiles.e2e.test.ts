@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Frame } from 'playwright-core';
@@ -8,7 +8,7 @@ import { KanbanService } from '../../extension/service/kanbanService';
 import { localToday } from '../../extension/cards/overdue';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, repoRoot, startCodeServer, type TempDirs } from './helpers/codeServer';
-import { cardFileOf } from './helpers/editorUi';
+import { cardFileOf, toast } from './helpers/editorUi';
 import { useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, screenshot } from './helpers/workbench';
 
@@ -95,6 +95,46 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await drawer.waitFor({ state: 'visible', timeout: 15_000 });
     await drawer.locator('[data-testid="drawer-open-file"]').click();
     await page.locator('.tabs-container .tab.active', { hasText: 'wire-the-webhook-' }).waitFor({ timeout: 15_000 });
+  });
+
+  it('when a card moves while its file has unsaved changes, then a warning offers the moved card, and saving the old tab anyway shows a second copy in Problems, never a second card', async () => {
+    const page = session.page;
+    const reviewFile = await cardFileOf(folder, 'default', 'review', 'wire-the-webhook-');
+    await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('A note not saved yet.');
+    await page.locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' }).waitFor({ timeout: 10_000 });
+
+    // Moved on the board from the keyboard: the card focused, Shift+F10, Move to, Done.
+    await page.locator('.tabs-container .tab', { hasText: 'Kanban' }).first().click();
+    const drawer = board.locator('[data-testid="card-drawer"]');
+    if (await drawer.count()) await drawer.locator('.sheet-head button[aria-label="Close"]').click();
+    await drawer.waitFor({ state: 'detached', timeout: 10_000 });
+    await cardIn(board, 'Wire the webhook').focus();
+    await page.keyboard.press('Shift+F10');
+    const menu = board.locator('[data-testid="card-menu"]');
+    await menu.waitFor({ state: 'visible', timeout: 10_000 });
+    await menu.locator('[data-menu-item="move"]').click();
+    await menu.locator('[data-move-to="done"]').click();
+
+    const warning = toast(page, 'unsaved changes');
+    await warning.waitFor({ state: 'visible', timeout: 15_000 });
+    await warning.locator('.monaco-button', { hasText: 'Open Moved Card' }).click();
+    await page.locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'done' }).waitFor({ timeout: 10_000 });
+
+    // Saved anyway: the old path comes back, as in the issue, and is reported instead of becoming a card.
+    await page.locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' }).click();
+    await page.keyboard.press('Control+S');
+    await waitUntil(async () => existsSync(reviewFile), 'the old path written again');
+    const copy = toast(page, 'is a second copy');
+    await copy.waitFor({ state: 'visible', timeout: 15_000 });
+    await copy.locator('.monaco-button', { hasText: 'Show Problems' }).click();
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'second copy' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await cardIn(board, 'Wire the webhook').count(), 1);
+    assert.equal(await board.locator('[data-drop-column="done"] .card-title', { hasText: 'Wire the webhook' }).count(), 1);
+
+    await fs.rm(reviewFile);
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'second copy' }).waitFor({ state: 'detached', timeout: 15_000 });
   });
 
   it('when the Kanban view is opened, then it lists the columns with counts and cards as rows, and a row opens its card on the board', async () => {
