@@ -90,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       if (!authors.has(folder.key)) authors.set(folder.key, commentAuthor(folder.fsPath));
       return authors.get(folder.key)!;
     },
+    boardShown: (folder, boardId) => parts.currentBoard.set(folder.key, boardId),
   };
   const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
   const tokens = new TokenStore(context.secrets);

@@ -1,4 +1,4 @@
-import { activateWith, deactivate, double, folderWithCards, runCommand, waitFor } from './helpers/harness';
+import { activateWith, deactivate, double, folderWithCards, openReadyBoard, runCommand, waitFor } from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -59,6 +59,18 @@ describe('extension: the sidebar lists the board compactly', () => {
     panel.webview.send({ type: 'ready' });
     const shown = await waitFor(() => panel.webview.posted.find((m) => m.type === 'openTask'), 'openTask');
     assert.equal(shown.taskId, row.taskId);
+  });
+
+  it('when the board panel switches to another board, then the sidebar lists that board', async () => {
+    const folder = await folderWithCards(['On default']);
+    activateWith([folder]);
+    const panel = await openReadyBoard();
+    panel.webview.send({ type: 'request', id: 1, method: 'POST', path: '/boards', body: { id: 'roadmap', name: 'Roadmap', columns: [{ id: 'ideas', name: 'Ideas' }] } });
+    await waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === 1 && m.status === 201), 'the Roadmap board');
+    assert.equal((await columns())[0].boardId, 'default');
+    panel.webview.send({ type: 'boardShown', boardId: 'roadmap' });
+    await waitFor(async () => (await columns()).map((c) => c.name).join() === 'Ideas', 'the sidebar on Roadmap');
+    assert.match(double.treeViews.get('kanban.sidebar')!.description ?? '', /Roadmap/);
   });
 
   it('when two folders are open, then the sidebar names the folder it shows and Switch Sidebar Folder changes it', async () => {
