@@ -11,7 +11,21 @@ function fileOf(uri: unknown): vscode.Uri | undefined {
   return vscode.window.activeTextEditor?.document.uri;
 }
 
+/** A sidebar row names its card directly (folder, board, id). */
+function isCardRow(value: unknown): value is { folderKey: string; boardId: string; taskId: string } {
+  const row = value as { folderKey?: unknown; boardId?: unknown; taskId?: unknown } | null;
+  return typeof row?.folderKey === 'string' && typeof row.boardId === 'string' && typeof row.taskId === 'string';
+}
+
+async function cardOfRow(parts: ExtensionParts, row: { folderKey: string; boardId: string; taskId: string }): Promise<CardAtFile | undefined> {
+  const folder = parts.folders.byKey(row.folderKey);
+  const service = folder ? await parts.services.get(folder) : null;
+  const card = service?.workspace.index.get(row.boardId, row.taskId);
+  return folder && service && card ? { target: { folder, service, access: parts.access }, card } : undefined;
+}
+
 async function cardFor(parts: ExtensionParts, uri: unknown, commandTitle: string): Promise<CardAtFile | undefined> {
+  if (isCardRow(uri)) return cardOfRow(parts, uri);
   const file = fileOf(uri);
   if (!file || file.scheme !== 'file') {
     void vscode.window.showInformationMessage(`Kanban: ${commandTitle} works on a card file (.kanban/boards/<board>/<column>/<id>.md); open one first.`);

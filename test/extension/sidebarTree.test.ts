@@ -48,6 +48,15 @@ describe('extension: the sidebar lists the board compactly', () => {
     assert.equal((await rowsOf('todo')).length, 0);
   });
 
+  it('when "Move Card to Column" is chosen on a card row, then the card moves to the picked column (moves without a mouse)', async () => {
+    const folder = await folderWithCards(['Keyboard move'], { status: 'todo' });
+    activateWith([folder]);
+    const [row] = await rowsOf('todo');
+    double.answer('quickPick', (o: { items: { label: string }[] }) => o.items.find((i) => i.label === 'Review'));
+    await runCommand('kanban.moveCardOfFile', row);
+    await waitFor(async () => (await rowsOf('review')).length === 1, 'the row under Review');
+  });
+
   it('when a card row is clicked, then the board panel opens with that card', async () => {
     const folder = await folderWithCards(['Click me']);
     activateWith([folder]);
