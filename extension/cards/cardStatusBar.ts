@@ -15,6 +15,7 @@ export class CardStatusBar implements vscode.Disposable {
   private stopEvents: (() => void) | null = null;
   /** Bumped by every refresh, so an older lookup that answers late does not win. */
   private generation = 0;
+  private shown = false;
 
   constructor(private readonly lookup: CardFileLookup) {
     this.item.name = 'Kanban Card Status';
@@ -26,8 +27,6 @@ export class CardStatusBar implements vscode.Disposable {
   get text(): string {
     return this.shown ? this.item.text : '';
   }
-
-  private shown = false;
 
   async refresh(): Promise<void> {
     const mine = ++this.generation;

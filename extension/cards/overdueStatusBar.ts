@@ -37,6 +37,7 @@ export class OverdueStatusBar implements vscode.Disposable {
   private stopEvents: (() => void) | null = null;
   private followedService: KanbanService | null = null;
   private generation = 0;
+  private pending: NodeJS.Timeout | undefined;
   state: OverdueState | null = null;
 
   constructor(private readonly source: OverdueSource) {
@@ -70,8 +71,6 @@ export class OverdueStatusBar implements vscode.Disposable {
     this.stopEvents?.();
     this.item.dispose();
   }
-
-  private pending: NodeJS.Timeout | undefined;
 
   /** A burst of events (a checkout) counts once. */
   private refreshSoon(): void {
