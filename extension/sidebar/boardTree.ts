@@ -48,11 +48,14 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
   /** The last answer, so a card row can find its column without asking again. */
   private columns: ColumnNode[] = [];
   private cards = new Map<string, CardNode[]>();
+  /** The board listed now: only its changes redraw the list. */
+  private listedBoardId: string | null = null;
 
   constructor(private readonly parts: ExtensionParts) {
     this.view = vscode.window.createTreeView(SIDEBAR_VIEW_ID, { treeDataProvider: this, dragAndDropController: this, showCollapseAll: true, canSelectMany: false });
     this.disposables.push(this.view, this.changed);
-    this.disposables.push(this.view.onDidChangeVisibility(() => this.view.visible && this.refresh()));
+    // No redraw on becoming visible: events keep the list current while hidden too, and a redraw
+    // under a click replaces the row being clicked (the editor then refuses its stale command).
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
     this.updateMultiRoot();
   }
@@ -128,6 +131,7 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
     }
     this.follow(api);
     const boardId = currentBoardId(this.parts, api);
+    this.listedBoardId = boardId;
     try {
       const [board, tasks] = await Promise.all([
         callApi<BoardView>(api, 'GET', `/boards/${encodeURIComponent(boardId)}`),
@@ -156,7 +160,8 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
     this.stopEvents?.();
     this.followedService = api.service;
     this.stopEvents = api.service.workspace.events.on((event) => {
-      if (/^(task|column|board)\./.test(event.event)) this.refresh();
+      const listed = event.boardId === null || event.boardId === this.listedBoardId || (event.data as { fromBoard?: unknown }).fromBoard === this.listedBoardId;
+      if (listed && /^(task|column|board)\./.test(event.event)) this.refresh();
     });
   }
 

@@ -10,7 +10,7 @@ import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, repoRoot, startCodeServer, type TempDirs } from './helpers/codeServer';
 import { cardFileOf, toast } from './helpers/editorUi';
 import { useWorkbenchSession } from './helpers/session';
-import { boardFrame, cardIn, screenshot } from './helpers/workbench';
+import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
@@ -176,5 +176,27 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
       return Boolean(area && done && done.width >= 190 && done.x + done.width <= area.x + area.width + 1);
     }, 'the Done column wholly in view');
     await screenshot(page, 'vscode-board-1600-explorer');
+  });
+
+  it('when a card file is right-clicked in the Explorer, then "Show on Board" opens the board with that card', async () => {
+    const page = session.page;
+    // The Explorer reveals the active editor's file.
+    await page.locator('.tabs-container .tab', { hasText: 'wire-the-webhook-' }).first().click();
+    const file = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'wire-the-webhook-' });
+    await file.waitFor({ state: 'visible', timeout: 15_000 });
+    await file.click({ button: 'right' });
+    await page.locator('.context-view .action-item', { hasText: 'Show on Board' }).click({ timeout: 10_000 });
+    await board.locator('[data-testid="card-drawer"][aria-label="Wire the webhook"]').waitFor({ state: 'visible', timeout: 15_000 });
+  });
+
+  it('when the Getting Started walkthrough is opened, then it shows its four steps', async () => {
+    const page = session.page;
+    await runFromPalette(page, 'Welcome: Open Walkthrough...');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Repo Kanban' }).click({ timeout: 15_000 });
+    const walkthrough = page.locator('.gettingStartedContainer');
+    for (const step of ['Open the board', 'Add a card', "Edit the card's file", 'Start the API server for tools']) {
+      await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    }
+    await screenshot(page, 'vscode-walkthrough');
   });
 });
