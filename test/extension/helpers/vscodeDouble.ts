@@ -273,6 +273,8 @@ export const double = {
   /** Settings written through `update`, with the target, in order. */
   settingUpdates: [] as { key: string; value: unknown; target: ConfigurationTarget }[],
   clipboard: '',
+  /** Every text written to the clipboard, in order. */
+  clipboardWrites: [] as string[],
   openedExternal: [] as string[],
   executed: [] as { id: string; args: unknown[] }[],
   configChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
@@ -305,6 +307,7 @@ export const double = {
     this.diagnostics.clear();
     this.settingUpdates = [];
     this.clipboard = '';
+    this.clipboardWrites = [];
     this.openedExternal = [];
     this.executed = [];
     this.configChanged.dispose();
@@ -539,6 +542,7 @@ export const env = {
   clipboard: {
     async writeText(text: string) {
       double.clipboard = text;
+      double.clipboardWrites.push(text);
     },
   },
   async openExternal(uri: Uri) {
