@@ -9,7 +9,7 @@ import { localToday } from '../../extension/cards/overdue';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, repoRoot, startCodeServer, type TempDirs } from './helpers/codeServer';
 import { cardFileOf, toast } from './helpers/editorUi';
-import { useWorkbenchSession } from './helpers/session';
+import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
@@ -198,5 +198,38 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
       await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible', timeout: 15_000 });
     }
     await screenshot(page, 'vscode-walkthrough');
+  });
+});
+
+describe('the extension in a real VS Code with two folders: the sidebar names its folder and switches (issue 13)', function () {
+  this.timeout(180_000);
+  let first: string;
+  let second: string;
+
+  const session = useWorkbenchSession(async (temp) => {
+    first = await seedWorkspace(temp, ['Card of the first folder'], 'kanban-e2e-first-');
+    second = await seedWorkspace(temp, ['Card of the second folder'], 'kanban-e2e-second-');
+    const scratch = await temp.make('kanban-e2e-13c-');
+    const workspaceFile = path.join(scratch, 'two.code-workspace');
+    await fs.writeFile(workspaceFile, JSON.stringify({ folders: [{ path: first }, { path: second }] }));
+    return startCodeServer(scratch, workspaceFile, {});
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-multi-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+
+  it('when the Kanban view opens, then its title names the folder it lists, and Switch Sidebar Folder lists the other one', async () => {
+    const page = session.page;
+    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await page.locator('.activitybar .action-item a[aria-label^="Kanban"]').click();
+    const sidebar = page.locator('.part.sidebar');
+    await sidebar.locator('.monaco-list-row', { hasText: 'Card of the first folder' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await sidebar.locator('.title-label', { hasText: new RegExp(path.basename(first), 'i') }).waitFor({ timeout: 10_000 });
+
+    await sidebar.locator('.title-actions .action-label[aria-label="Switch Sidebar Folder"]').click({ timeout: 10_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(second) }).click({ timeout: 10_000 });
+    await sidebar.locator('.monaco-list-row', { hasText: 'Card of the second folder' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await sidebar.locator('.title-label', { hasText: new RegExp(path.basename(second), 'i') }).waitFor({ timeout: 10_000 });
+    assert.equal(await sidebar.locator('.monaco-list-row', { hasText: 'Card of the first folder' }).count(), 0);
   });
 });
