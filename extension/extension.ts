@@ -63,8 +63,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   const brokenFiles = new BrokenFiles();
   const folders = new Folders(settingsFor);
   const followMoves = new FollowMovedCards();
-  // Declared here, built below: the services call back into it only once a board is read.
-  let overdue: OverdueStatusBar | null = null;
+  // Its source reads the parts built below, and only once a board has been read.
+  const overdue = new OverdueStatusBar({
+    folder: () => folders.primary(),
+    boardId: (folder, service) => currentBoardId(parts, { folder, service, access }),
+    person: (folder) => host.identity(folder),
+  });
   const services = new FolderServices(
     (folder) => folders.rootOf(folder),
     (folder, service, ms) => {
@@ -73,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       log(`opened the board of ${folder.name} (${service.root}): ${cards} card(s) in ${ms} ms; extension host heap ${heapMb} MB`);
       brokenFiles.follow(folder, service);
       followMoves.follow(folder, service);
-      overdue?.follow(folder, service);
+      overdue.follow(folder, service);
     },
     (folder, root, error) => {
       log(`[error] cannot open the board of ${folder.name} (${root}): ${(error as Error).message}`);
@@ -96,11 +100,6 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   const tokens = new TokenStore(context.secrets);
   const access = new FolderAccess(tokens);
   const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host);
-  overdue = new OverdueStatusBar({
-    folder: () => folders.primary(),
-    boardId: (folder, service) => currentBoardId(parts, { folder, service, access }),
-    person: (folder) => host.identity(folder),
-  });
   const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new ChosenBoards(), overdue };
   const cardStatus = new CardStatusBar({ folders, services, access });
   const statusBar = new ServerStatusBar();
@@ -115,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       brokenFiles.forget(folder);
       followMoves.forget(folder);
     }
-    overdue?.follow(folder, service);
+    overdue.follow(folder, service);
   });
   // The status bar's overdue count needs the board read; soon after start-up, not during activation.
   const warmUp = setTimeout(() => {
@@ -140,7 +139,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     ...registerSidebarCommands(parts, sidebar),
     parts.currentBoard.onDidChange(() => {
       sidebar.refresh();
-      void overdue?.refreshNow();
+      void overdue.refreshNow();
     }),
     registerMcpServer(context, folders),
     { dispose: stopStatus },
