@@ -3,7 +3,14 @@ import { inspect } from 'node:util';
 import { log as serviceLog, setLogSink } from '../server/core/log';
 import { FolderAccess } from './auth/folderAccess';
 import { TokenStore } from './auth/tokenStore';
+import { CardStatusBar } from './cards/cardStatusBar';
+import { FollowMovedCards } from './cards/followMovedCards';
+import { OverdueStatusBar } from './cards/overdueStatusBar';
 import { registerCommands } from './commands/registerCommands';
+import { ChosenBoards } from './commands/chosenBoards';
+import { currentBoardId } from './commands/pickService';
+import { BoardTree } from './sidebar/boardTree';
+import { registerSidebarCommands } from './sidebar/sidebarCommands';
 import { registerMcpServer } from './mcpRegistration';
 import type { ExtensionParts } from './parts';
 import { ApiServer } from './server/apiServer';
@@ -17,7 +24,9 @@ import { commentAuthor } from './ui/identity';
 import type { BridgeHost } from './webview/bridgeHost';
 import { ServerStatusBar } from './ui/statusBar';
 import { BoardPanels } from './webview/boardPanels';
-import { SidebarView, SIDEBAR_VIEW_ID } from './webview/sidebarView';
+
+/** How long after activation the first board is read for the status bar (activation stays cheap). */
+const WARM_UP_MS = 3000;
 
 /** Everything activate() started, closed in order by deactivate(). */
 let running: { parts: ExtensionParts; disposables: vscode.Disposable[] } | null = null;
@@ -53,6 +62,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   });
   const brokenFiles = new BrokenFiles();
   const folders = new Folders(settingsFor);
+  const followMoves = new FollowMovedCards();
+  // Its source reads the parts built below, and only once a board has been read.
+  const overdue = new OverdueStatusBar({
+    folder: () => folders.primary(),
+    boardId: (folder, service) => currentBoardId(parts, { folder, service, access }),
+    person: (folder) => host.identity(folder),
+  });
   const services = new FolderServices(
     (folder) => folders.rootOf(folder),
     (folder, service, ms) => {
@@ -60,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       const heapMb = (process.memoryUsage().heapUsed / 1048576).toFixed(1);
       log(`opened the board of ${folder.name} (${service.root}): ${cards} card(s) in ${ms} ms; extension host heap ${heapMb} MB`);
       brokenFiles.follow(folder, service);
+      followMoves.follow(folder, service);
+      overdue.follow(folder, service);
     },
     (folder, root, error) => {
       log(`[error] cannot open the board of ${folder.name} (${root}): ${(error as Error).message}`);
@@ -76,20 +94,33 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       if (!authors.has(folder.key)) authors.set(folder.key, commentAuthor(folder.fsPath));
       return authors.get(folder.key)!;
     },
+    boardShown: (folder, boardId) => parts.currentBoard.set(folder.key, boardId),
   };
   const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
   const tokens = new TokenStore(context.secrets);
   const access = new FolderAccess(tokens);
   const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host);
-  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new Map() };
+  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new ChosenBoards(), overdue };
+  const cardStatus = new CardStatusBar({ folders, services, access });
   const statusBar = new ServerStatusBar();
-  const sidebar = new SidebarView(context.extensionUri, services, () => folders.primary(), access, host);
+  const sidebar = new BoardTree(parts);
   const stopStatus = control.server.onDidChange((state) => statusBar.show(state));
   const stopFollowing = services.onDidReplace((folder, service) => {
     void control.serviceReplaced(folder, service);
-    if (service) brokenFiles.follow(folder, service);
-    else brokenFiles.forget(folder);
+    if (service) {
+      brokenFiles.follow(folder, service);
+      followMoves.follow(folder, service);
+    } else {
+      brokenFiles.forget(folder);
+      followMoves.forget(folder);
+    }
+    overdue.follow(folder, service);
   });
+  // The status bar's overdue count needs the board read; soon after start-up, not during activation.
+  const warmUp = setTimeout(() => {
+    const folder = folders.primary();
+    if (folder && folders.hasKanban(folder)) void services.get(folder).catch(() => undefined);
+  }, WARM_UP_MS);
   let lastSettings = settingsFor(folders.primary());
 
   const disposables: vscode.Disposable[] = [
@@ -100,8 +131,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     ...registerCommands(parts),
     panels,
     statusBar,
+    { dispose: () => clearTimeout(warmUp) },
+    followMoves,
+    overdue,
+    cardStatus,
     sidebar,
-    vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, sidebar),
+    ...registerSidebarCommands(parts, sidebar),
+    parts.currentBoard.onDidChange(() => {
+      sidebar.refresh();
+      void overdue.refreshNow();
+    }),
     registerMcpServer(context, folders),
     { dispose: stopStatus },
     { dispose: stopFollowing },

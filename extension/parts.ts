@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { FolderAccess } from './auth/folderAccess';
+import type { OverdueStatusBar } from './cards/overdueStatusBar';
+import type { ChosenBoards } from './commands/chosenBoards';
 import type { KanbanSettings } from './settings';
 import type { FolderRef, FolderServices } from './service/folderServices';
 import type { ServerControl } from './server/serverControl';
@@ -19,5 +21,7 @@ export interface ExtensionParts {
   /** A line in the Kanban output channel (timestamped); never give it a secret. */
   log(line: string): void;
   /** The board each folder's commands act on (Switch Board sets it; else the default board). */
-  currentBoard: Map<string, string>;
+  currentBoard: ChosenBoards;
+  /** The status bar's board and overdue count, and the cards it counted. */
+  overdue: OverdueStatusBar;
 }

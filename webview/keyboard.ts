@@ -1,3 +1,4 @@
+import { menuAnchorOf } from './components/CardMenu';
 import { visibleIdsOf } from './dnd/cardDrag';
 import { focusIsLost } from './focus';
 import type { BoardController } from './state/controller';
@@ -107,6 +108,11 @@ export function installShortcuts(ctrl: BoardController): () => void {
     }
     if (isTyping(event.target) || event.ctrlKey || event.metaKey) return;
     const taskId = (event.target as HTMLElement | null)?.dataset?.cardId;
+    if (taskId && (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey))) {
+      event.preventDefault();
+      ctrl.store.set({ cardMenu: { taskId, ...menuAnchorOf(event.target as HTMLElement) } });
+      return;
+    }
     const layerOpen = Boolean(ctrl.state.panel || ctrl.state.openTaskId);
     if (event.key === '/' && !layerOpen) {
       event.preventDefault();

@@ -48,6 +48,8 @@ export interface BrokenFile {
   reason: string;
   /** 1-based, when the parser named a line. */
   line?: number;
+  /** The file parses but is a second copy of the card served from this path. */
+  duplicateOf?: string;
 }
 
 /** The board background inside VS Code: `native` is the editor's own background. */
@@ -97,7 +99,9 @@ export type WebviewToHostMessage =
   /** Open a file of the kanban root in the editor (a broken file from the notice), at a line. */
   | { type: 'openFile'; path: string; line?: number }
   /** A display choice, kept in VS Code settings (`me`) or `.kanban.json` (`team`). */
-  | { type: 'setDisplay'; scope: DisplayScope; background: DisplayBackground; preset: string };
+  | { type: 'setDisplay'; scope: DisplayScope; background: DisplayBackground; preset: string }
+  /** Put text on the clipboard (Copy id, Copy link): the editor's clipboard, not the page's. */
+  | { type: 'copyText'; text: string };
 
 /** Extension host -> webview. */
 export type HostToWebviewMessage =

@@ -142,8 +142,10 @@ export async function searchCards(parts: ExtensionParts): Promise<void> {
 }
 
 /** Open Card File: the card's Markdown file in a text editor. */
-export async function openCardFile(parts: ExtensionParts, ref?: { boardId: string; taskId: string }): Promise<void> {
-  const target = await pickService(parts, "Open a card file of which folder?");
+export async function openCardFile(parts: ExtensionParts, ref?: { boardId: string; taskId: string; folderKey?: string }): Promise<void> {
+  // A sidebar row names its folder: no need to ask which one in a multi-root window.
+  const rowFolder = parts.folders.byKey(ref?.folderKey);
+  const target = rowFolder ? { folder: rowFolder, service: await parts.services.get(rowFolder), access: parts.access } : await pickService(parts, 'Open a card file of which folder?');
   if (!target) return;
   const task = ref
     ? await callApi<TaskSummary>(target, 'GET', `/boards/${encodeURIComponent(ref.boardId)}/tasks/${encodeURIComponent(ref.taskId)}`)

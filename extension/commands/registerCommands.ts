@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { moveCardOfFile, showMyOverdueCards, showOnBoard } from '../cards/cardFileCommands';
 import type { ExtensionParts } from '../parts';
 import { addCard, openBoard, openCardFile, searchCards, switchBoard } from './cardCommands';
 import { guarded } from './pickService';
@@ -18,7 +19,10 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
     'kanban.addCard': ['Add Card', () => addCard(parts)],
     'kanban.switchBoard': ['Switch Board', () => switchBoard(parts)],
     'kanban.searchCards': ['Search Cards', () => searchCards(parts)],
-    'kanban.openCardFile': ['Open Card File', (ref?: { boardId: string; taskId: string }) => openCardFile(parts, ref)],
+    'kanban.openCardFile': ['Open Card File', (ref?: { boardId: string; taskId: string; folderKey?: string }) => openCardFile(parts, ref)],
+    'kanban.showOnBoard': ['Show on Board', (uri?: unknown) => showOnBoard(parts, uri)],
+    'kanban.moveCardOfFile': ['Move Card to Column', (uri?: unknown) => moveCardOfFile(parts, uri)],
+    'kanban.showMyOverdueCards': ['Show My Overdue Cards', () => showMyOverdueCards(parts)],
     'kanban.startApiServer': ['Start API Server', () => startApiServer(parts)],
     'kanban.stopApiServer': ['Stop API Server', () => stopApiServer(parts)],
     'kanban.copyApiUrl': ['Copy API URL', () => copyApiUrl(parts)],

@@ -83,7 +83,7 @@ export class BrokenFiles implements vscode.Disposable {
   private show(folder: FolderRef, root: string, invalid: readonly InvalidFile[]): void {
     const followed = this.folders.get(folder.key);
     if (!followed) return;
-    const files = invalid.map(({ path: file, reason, line }) => ({ path: file, reason, ...(line ? { line } : {}) }));
+    const files = invalid.map(({ path: file, reason, line, duplicateOf }) => ({ path: file, reason, ...(line ? { line } : {}), ...(duplicateOf ? { duplicateOf } : {}) }));
     for (const gone of followed.files.filter((old) => !files.some((f) => f.path === old.path))) {
       this.diagnostics.delete(this.uriOf(root, gone.path));
       this.announced.delete(path.join(root, gone.path));
@@ -98,9 +98,9 @@ export class BrokenFiles implements vscode.Disposable {
     const key = path.join(root, file.path);
     if (this.announced.has(key)) return;
     this.announced.add(key);
-    const what = file.path === '.kanban.json' ? '.kanban.json' : `the card file ${file.path}`;
-    const keeps = file.path === '.kanban.json' ? 'the last good settings stay in effect' : 'the board keeps its last good version';
-    const text = `Kanban: ${what} does not parse (${file.reason}); ${keeps} until the file is fixed. The service never rewrites a broken file.`;
+    const text = file.duplicateOf
+      ? `Kanban: ${file.path} is a second copy of the card served from ${file.duplicateOf}; it is ignored (the card exists once) until you delete one of the two files.`
+      : brokenText(file);
     void Promise.resolve(vscode.window.showWarningMessage(text, OPEN, PROBLEMS)).then((choice) => {
       if (choice === OPEN) return this.open(folder.key, file.path, file.line);
       if (choice === PROBLEMS) return vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -115,6 +115,12 @@ export class BrokenFiles implements vscode.Disposable {
   private uriOf(root: string, relative: string): vscode.Uri {
     return vscode.Uri.file(path.join(root, ...relative.split('/')));
   }
+}
+
+function brokenText(file: BrokenFile): string {
+  const what = file.path === '.kanban.json' ? '.kanban.json' : `the card file ${file.path}`;
+  const keeps = file.path === '.kanban.json' ? 'the last good settings stay in effect' : 'the board keeps its last good version';
+  return `Kanban: ${what} does not parse (${file.reason}); ${keeps} until the file is fixed. The service never rewrites a broken file.`;
 }
 
 function diagnosticFor(file: BrokenFile): vscode.Diagnostic {

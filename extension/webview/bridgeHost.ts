@@ -12,4 +12,6 @@ export interface BridgeHost {
   saveDisplay(folder: FolderRef, background: DisplayBackground | 'shared', preset?: string): Promise<void>;
   /** The author of new comments. */
   identity(folder: FolderRef): Promise<string>;
+  /** The page now shows this board: the commands, the sidebar and the status bar follow it. */
+  boardShown(folder: FolderRef, boardId: string): void;
 }

@@ -37,6 +37,8 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
       if (!(BACKGROUND_PRESETS as readonly unknown[]).includes(preset)) return null;
       return { type: 'setDisplay', scope, background, preset: preset as string };
     }
+    case 'copyText':
+      return typeof message.text === 'string' && message.text.length <= 4096 ? { type: 'copyText', text: message.text } : null;
     default:
       return null;
   }

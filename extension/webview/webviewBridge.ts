@@ -73,11 +73,14 @@ export class WebviewBridge implements vscode.Disposable {
         return this.download(message.path, message.filename);
       case 'boardShown':
         this.shownBoardId = message.boardId;
+        this.host.boardShown(this.folder, message.boardId);
         return;
       case 'openFile':
         return this.host.brokenFiles.open(this.folder.key, message.path, message.line);
       case 'setDisplay':
         return this.setDisplay(message);
+      case 'copyText':
+        return vscode.env.clipboard.writeText(message.text);
     }
   }
 

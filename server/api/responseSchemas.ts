@@ -219,9 +219,10 @@ export const webhookDeliverySchema = named('WebhookDelivery', fields({
 export const webhookDeliveryListSchema = list(webhookDeliverySchema, 'the last 50 attempts, newest first');
 
 export const invalidFileSchema = named('InvalidFile', fields(
-  { path: text('path relative to the workspace'), reason: text('what is wrong'), line: { type: 'integer', minimum: 1, description: 'the 1-based line the parser stopped at, when it says (YAML and JSON syntax, git conflict markers)' } },
+  { path: text('path relative to the workspace'), reason: text('what is wrong'), line: { type: 'integer', minimum: 1, description: 'the 1-based line the parser stopped at, when it says (YAML and JSON syntax, git conflict markers)' },
+    duplicateOf: text('the file parses but repeats the id of the card served from this file (an editor saved a moved card at its old path, say); it is ignored until one of the two goes') },
   undefined,
-  ['line'],
+  ['line', 'duplicateOf'],
 ));
 
 export const migrationResultSchema = named('MigrationResult', fields({

@@ -220,6 +220,7 @@ export class FileWatcher {
         // before the move is stale.
         if (card) prefetched.delete(store.absolutePath(card));
         if (card) upserts.push({ kind: 'upsert', card });
+        else this.reportSecondCopy(store, relative, result.card.id);
         continue;
       }
       const exists = await fs.stat(file).then(() => true, () => false);
@@ -247,6 +248,17 @@ export class FileWatcher {
     // A card moved by hand shows up as a new file plus a removed old one: that is a move, not a delete.
     const upserted = new Set(upserts.map((u) => (u.kind === 'upsert' ? u.card.id : '')));
     return [...upserts, ...removals.filter((r) => r.kind === 'remove' && !upserted.has(r.id))];
+  }
+
+  /**
+   * A second file with a known card's id (an editor saved a card's old path after the card moved):
+   * never a second card, and never silent. It stays listed until one of the two files goes.
+   */
+  private reportSecondCopy(store: MarkdownCardStore, relative: string, id: string): void {
+    const known = store.known.get(id);
+    const servedFrom = known ? store.relative(known.file) : 'another file';
+    const reason = `a second copy of card ${id}, which is served from ${servedFrom}; delete one of the two files (this one is ignored meanwhile)`;
+    this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), { path: relative, reason, ...(known ? { duplicateOf: servedFrom } : {}) }];
   }
 
   /**

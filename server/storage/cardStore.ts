@@ -7,6 +7,8 @@ export interface InvalidFile {
   reason: string;
   /** The 1-based line the parser stopped at, when it says (YAML and JSON syntax errors). */
   line?: number;
+  /** The file parses but repeats the id of a card served from this file (relative path): a second copy. */
+  duplicateOf?: string;
 }
 
 /** A second copy of a card found at load (a crash mid-move, a hand copy), moved out of the way. */

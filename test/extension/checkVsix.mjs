@@ -58,6 +58,11 @@ const required = [
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui.css',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui-bundle.js',
   'extension/extension/media/kanban.svg',
+  // The Getting Started walkthrough's pages.
+  'extension/extension/media/walkthrough/open-board.md',
+  'extension/extension/media/walkthrough/add-card.md',
+  'extension/extension/media/walkthrough/edit-file.md',
+  'extension/extension/media/walkthrough/api-server.md',
 ];
 const allowedExtra = new Set(['extension/dist/node_modules/swagger-ui-dist/LICENSE']);
 const problems = [];
@@ -67,6 +72,13 @@ for (const name of names) if (!required.includes(name) && !allowedExtra.has(name
 const manifest = JSON.parse(read(zip, entries.find((e) => e.name === 'extension/package.json')).toString('utf8'));
 if (manifest.main !== './dist/extension.js') problems.push(`package.json main is ${manifest.main}`);
 if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
+// A walkthrough step whose page is missing shows an empty pane: every page it names must be inside.
+for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
+  for (const step of walkthrough.steps ?? []) {
+    const page = step.media?.markdown;
+    if (page && !names.includes(`extension/${page}`)) problems.push(`walkthrough step ${step.id} names ${page}, which is not in the package`);
+  }
+}
 
 // Every package the bundles still require must come with the editor or Node, or be optional.
 const bundles = entries.filter((e) => e.name === 'extension/dist/extension.js' || e.name === 'extension/dist/cli.js');

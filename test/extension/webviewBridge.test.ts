@@ -110,6 +110,32 @@ describe('extension webview bridge', () => {
     assert.equal((await request(panel, 10, 'GET', '/boards')).status, 200);
   });
 
+  it('when the page asks to copy text (Copy id, Copy link), then the editor clipboard holds it; an oversized text is refused', async () => {
+    activateWith([await folderWithCards(['Copied'])]);
+    const panel = await openReadyBoard();
+    panel.webview.send({ type: 'copyText', text: 'copied-2026-01-01' });
+    await waitFor(() => double.clipboard === 'copied-2026-01-01', 'the clipboard');
+    panel.webview.send({ type: 'copyText', text: 'x'.repeat(5000) });
+    panel.webview.send({ type: 'copyText', text: 'after' });
+    await waitFor(() => double.clipboard === 'after', 'the later copy');
+    assert.deepEqual(double.clipboardWrites, ['copied-2026-01-01', 'after']);
+  });
+
+  it('when the page asks to open a card file by its path, then that file opens; a path outside the kanban root does not', async () => {
+    const folder = await folderWithCards(['Opened']);
+    activateWith([folder]);
+    const panel = await openReadyBoard();
+    const list = await (async () => {
+      panel.webview.send({ type: 'request', id: 1, method: 'GET', path: '/tasks' });
+      return waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === 1), 'the list');
+    })();
+    const filePath = list.body.data[0].filePath as string;
+    panel.webview.send({ type: 'openFile', path: '../../etc/passwd' });
+    panel.webview.send({ type: 'openFile', path: filePath });
+    await waitFor(() => double.openedDocuments.length > 0, 'an opened document');
+    assert.deepEqual(double.openedDocuments, [path.join(folder, ...filePath.split('/'))]);
+  });
+
   it('when the board page is built, then its policy allows only the nonce script and the built assets', async () => {
     activateWith([await folderWithCards([])]);
     await runCommand('kanban.openBoard');
@@ -162,20 +188,5 @@ describe('extension webview bridge', () => {
     assert.ok(types.indexOf('disconnected') < types.lastIndexOf('hello'));
     const list = await request(panel, 5, 'GET', '/tasks');
     assert.deepEqual(list.body.data, []);
-  });
-
-  it('when the sidebar view resolves, then it shows the board of the folder that has one and answers requests', async () => {
-    const empty = await folderWithCards([]);
-    await fs.rm(path.join(empty, '.kanban'), { recursive: true, force: true });
-    const withBoard = await folderWithCards(['Sidebar card']);
-    activateWith([empty, withBoard]);
-    const view = Object.assign(new FakeWebviewPanel('kanban.sidebar', 'Board', {}), { description: '' });
-    double.viewProviders.get('kanban.sidebar')!.resolveWebviewView(view);
-    assert.equal(view.description, path.basename(withBoard));
-    view.webview.send({ type: 'ready' });
-    await waitFor(() => view.webview.posted.find((m) => m.type === 'hello'), 'sidebar hello');
-    view.webview.send({ type: 'request', id: 1, method: 'GET', path: '/tasks' });
-    const list = await waitFor(() => view.webview.posted.find((m) => m.type === 'response'), 'sidebar response');
-    assert.equal(list.body.data[0].title, 'Sidebar card');
   });
 });

@@ -3,6 +3,7 @@ import { useAppState, useController } from '../context';
 import { installCardDrag } from '../dnd/cardDrag';
 import { installColumnDrag } from '../dnd/columnDrag';
 import { DELETED_STATUS, filterIsActive, type Column } from '../types';
+import { CardMenu, menuAnchorOf } from './CardMenu';
 import { ColumnMenu } from './ColumnMenu';
 import { ColumnView } from './ColumnView';
 import { AddColumn } from './AddColumn';
@@ -39,9 +40,23 @@ export function BoardView() {
 
   function onClick(event: MouseEvent): void {
     const target = event.target as HTMLElement;
+    const menuButton = target.closest<HTMLElement>('[data-card-menu]');
+    const menuOf = menuButton?.closest<HTMLElement>('[data-card-id]')?.dataset.cardId;
+    if (menuButton && menuOf) {
+      ctrl.store.set({ cardMenu: { taskId: menuOf, ...menuAnchorOf(menuButton.closest<HTMLElement>('[data-card-id]')!) } });
+      return;
+    }
     if (target.closest('button, a, input, textarea, select, form')) return;
     const id = target.closest<HTMLElement>('[data-card-id]')?.dataset.cardId;
     if (id) ctrl.store.set({ openTaskId: id });
+  }
+
+  function onContextMenu(event: MouseEvent): void {
+    const id = (event.target as HTMLElement).closest<HTMLElement>('[data-card-id]')?.dataset.cardId;
+    if (!id || (event.target as HTMLElement).closest('input, textarea')) return;
+    // Ours instead of the page's (or VS Code's Cut/Copy/Paste), which know nothing of cards.
+    event.preventDefault();
+    ctrl.store.set({ cardMenu: { taskId: id, x: event.clientX, y: event.clientY } });
   }
 
   if (!board) return null;
@@ -51,7 +66,7 @@ export function BoardView() {
   const background = `board bg-${preset} bg-mode-${mode}${settings.compactMode ? ' is-compact' : ''}`;
   return (
     <div class={background} data-preset={preset} data-mode={mode}>
-      <div class="board-scroll" ref={boardEl} onClick={onClick} data-board-id={board.id}>
+      <div class="board-scroll" ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id}>
         {columns.map((column) => {
           const allIds = order[column.id] ?? [];
           const visibleIds = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
@@ -81,6 +96,7 @@ export function BoardView() {
         })}
         <AddColumn />
       </div>
+      <CardMenu />
     </div>
   );
 }

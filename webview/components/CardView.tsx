@@ -60,6 +60,10 @@ export const CardView = memo(function CardView({ task, labels, settings }: CardV
         </div>
       )}
       <div class="card-title">{task.title || task.id}</div>
+      {/* Out of the tab order: a focused card opens the same menu with Shift+F10. */}
+      <button type="button" class="card-menu-btn icon-btn" data-card-menu tabIndex={-1} aria-label="Card actions" title="Card actions">
+        <Icon name="more" size={14} />
+      </button>
       <div class="card-meta">
         {settings.showPriorityBadges && <span class={`chip priority-badge priority-${task.priority}`}>{task.priority}</span>}
         {settings.showDueDate && <DueChip task={task} />}

@@ -50,6 +50,14 @@ export interface AppState extends TaskSet {
   display: DisplayPreferences | null;
   /** Who new comments are by, as the host knows it (git user name); null when it does not say. */
   identity: string | null;
+  /** The card whose context menu is open, and where (page coordinates). */
+  cardMenu: CardMenuAt | null;
+}
+
+export interface CardMenuAt {
+  taskId: string;
+  x: number;
+  y: number;
 }
 
 /** Shown until the server's settings arrive; the service's own defaults, so nothing jumps on load. */
@@ -79,5 +87,6 @@ export function initialState(theme: ThemeChoice): AppState {
     invalidFiles: [],
     display: null,
     identity: null,
+    cardMenu: null,
   };
 }

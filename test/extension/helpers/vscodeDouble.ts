@@ -85,6 +85,54 @@ class FakeDiagnosticCollection {
     double.diagnostics.delete(this.name);
   }
 }
+export enum TreeItemCollapsibleState { None = 0, Collapsed = 1, Expanded = 2 }
+
+export class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: unknown;
+  contextValue?: string;
+  iconPath?: unknown;
+  command?: { title: string; command: string; arguments?: unknown[] };
+  constructor(readonly label: string, readonly collapsibleState: TreeItemCollapsibleState) {}
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+export class MarkdownString {
+  constructor(readonly value: string) {}
+}
+
+export class DataTransferItem {
+  constructor(readonly value: unknown) {}
+}
+
+export class DataTransfer {
+  private readonly items = new Map<string, DataTransferItem>();
+  get(mime: string): DataTransferItem | undefined {
+    return this.items.get(mime);
+  }
+  set(mime: string, item: DataTransferItem): void {
+    this.items.set(mime, item);
+  }
+}
+
+/** A tree view as a test sees it: its provider, what it shows above the rows, and its visibility. */
+export class FakeTreeView {
+  message: string | undefined;
+  description: string | undefined;
+  title: string | undefined;
+  visible = true;
+  private readonly visibility = new EventEmitter<{ visible: boolean }>();
+  readonly onDidChangeVisibility = this.visibility.event;
+  constructor(readonly id: string, readonly options: { treeDataProvider: any; dragAndDropController?: any }) {}
+  dispose(): void {
+    double.treeViews.delete(this.id);
+  }
+}
+
 export enum ViewColumn { Active = -1, Beside = -2, One = 1 }
 export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
 
@@ -140,10 +188,24 @@ export class FakeWebviewPanel {
   }
 }
 
+/** A text editor tab: the file, whether it has unsaved changes, and where it sits. */
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+
+export interface FakeTab {
+  input: TabInputText;
+  isPreview: boolean;
+  isActive: boolean;
+  /** Unsaved changes in the tab's document. */
+  dirty: boolean;
+  group: { viewColumn: number; isActive: boolean };
+}
+
 class FakeStatusBarItem {
   text = '';
   tooltip: string | undefined;
-  command: string | undefined;
+  command: string | { command: string; arguments?: unknown[] } | undefined;
   name: string | undefined;
   visible = false;
   disposed = false;
@@ -211,14 +273,25 @@ export const double = {
   /** Settings written through `update`, with the target, in order. */
   settingUpdates: [] as { key: string; value: unknown; target: ConfigurationTarget }[],
   clipboard: '',
+  /** Every text written to the clipboard, in order. */
+  clipboardWrites: [] as string[],
   openedExternal: [] as string[],
   executed: [] as { id: string; args: unknown[] }[],
   configChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
   foldersChanged: new EventEmitter<{ added: unknown[]; removed: { uri: Uri }[] }>(),
   folders: [] as { uri: Uri; name: string; index: number }[],
   secrets: new FakeSecretStorage(),
+  /** Open text editor tabs, in every group; the active one is the active text editor. */
+  tabs: [] as FakeTab[],
+  treeViews: new Map<string, FakeTreeView>(),
+  contexts: new Map<string, unknown>(),
+  activeEditorChanged: new EventEmitter<unknown>(),
 
   reset(): void {
+    this.tabs = [];
+    this.treeViews.clear();
+    this.contexts.clear();
+    this.activeEditorChanged.dispose();
     this.secrets = new FakeSecretStorage();
     this.messages = [];
     this.scripts = [];
@@ -234,6 +307,7 @@ export const double = {
     this.diagnostics.clear();
     this.settingUpdates = [];
     this.clipboard = '';
+    this.clipboardWrites = [];
     this.openedExternal = [];
     this.executed = [];
     this.configChanged.dispose();
@@ -251,6 +325,18 @@ export const double = {
   /** Queue the answer to the next prompt of a kind (a value, or a function of what was offered). */
   answer(kind: Script['kind'], answer: unknown): void {
     this.scripts.push({ kind, answer: typeof answer === 'function' ? (answer as Script['answer']) : () => answer });
+  },
+  /** Open a file in an editor tab, as the user would, and make it the active editor. */
+  openEditor(fsPath: string, options: { dirty?: boolean; viewColumn?: number; preview?: boolean } = {}): FakeTab {
+    const viewColumn = options.viewColumn ?? 1;
+    for (const tab of this.tabs) {
+      tab.isActive = false;
+      tab.group.isActive = tab.group.viewColumn === viewColumn;
+    }
+    const tab: FakeTab = { input: new TabInputText(Uri.file(fsPath)), isPreview: options.preview ?? false, isActive: true, dirty: options.dirty ?? false, group: { viewColumn, isActive: true } };
+    this.tabs = [...this.tabs.filter((t) => !(t.input.uri.fsPath === tab.input.uri.fsPath && t.group.viewColumn === viewColumn)), tab];
+    this.activeEditorChanged.fire(window.activeTextEditor);
+    return tab;
   },
   statusItem(id: string): FakeStatusBarItem | undefined {
     return this.statusItems.filter((item) => item.id === id && !item.disposed).at(-1);
@@ -332,11 +418,30 @@ export const window = {
   async showSaveDialog(options: unknown) {
     return nextScript('save', options);
   },
-  async showTextDocument(uri: Uri, options?: { selection?: Range }) {
+  async showTextDocument(uri: Uri, options?: { selection?: Range; viewColumn?: number; preview?: boolean }) {
     await fs.access(uri.fsPath);
     double.openedDocuments.push(uri.fsPath);
     double.openedAt.push({ path: uri.fsPath, line: options?.selection?.startLine });
+    double.openEditor(uri.fsPath, { viewColumn: options?.viewColumn, preview: options?.preview });
     return {};
+  },
+  get activeTextEditor() {
+    const tab = double.tabs.find((t) => t.isActive && t.group.isActive);
+    return tab ? { document: documentOf(tab) } : undefined;
+  },
+  onDidChangeActiveTextEditor: (listener: Listener<unknown>) => double.activeEditorChanged.event(listener),
+  tabGroups: {
+    get all() {
+      const columns = [...new Set(double.tabs.map((t) => t.group.viewColumn))];
+      return columns.map((viewColumn) => ({ viewColumn, tabs: double.tabs.filter((t) => t.group.viewColumn === viewColumn) }));
+    },
+    async close(closing: FakeTab | FakeTab[]) {
+      const tabs = Array.isArray(closing) ? closing : [closing];
+      const wasActive = tabs.some((t) => t.isActive);
+      double.tabs = double.tabs.filter((t) => !tabs.includes(t));
+      if (wasActive) double.activeEditorChanged.fire(window.activeTextEditor);
+      return true;
+    },
   },
   async withProgress<T>(_options: unknown, task: () => Promise<T>): Promise<T> {
     return task();
@@ -362,12 +467,22 @@ export const window = {
     double.serializers.set(viewType, serializer);
     return { dispose: () => double.serializers.delete(viewType) };
   },
+  createTreeView(id: string, options: { treeDataProvider: unknown; dragAndDropController?: unknown }) {
+    if (double.treeViews.has(id)) throw new Error(`a tree view ${id} already exists`);
+    const view = new FakeTreeView(id, options as FakeTreeView['options']);
+    double.treeViews.set(id, view);
+    return view;
+  },
   registerWebviewViewProvider(viewId: string, provider: { resolveWebviewView(view: unknown): void }) {
     if (double.viewProviders.has(viewId)) throw new Error(`a provider for ${viewId} is already registered`);
     double.viewProviders.set(viewId, provider);
     return { dispose: () => double.viewProviders.delete(viewId) };
   },
 };
+
+function documentOf(tab: FakeTab) {
+  return { uri: tab.input.uri, isDirty: tab.dirty };
+}
 
 export const languages = {
   createDiagnosticCollection(name: string) {
@@ -380,6 +495,9 @@ export const languages = {
 export const workspace = {
   get workspaceFolders() {
     return double.folders.length ? double.folders : undefined;
+  },
+  get textDocuments() {
+    return double.tabs.map(documentOf);
   },
   getConfiguration(section: string) {
     return {
@@ -412,6 +530,7 @@ export const commands = {
   },
   async executeCommand(id: string, ...args: unknown[]) {
     double.executed.push({ id, args });
+    if (id === 'setContext') return void double.contexts.set(args[0] as string, args[1]);
     const run = double.commands.get(id);
     if (run) return run(...args);
     if (id.startsWith('workbench.')) return undefined;
@@ -423,6 +542,7 @@ export const env = {
   clipboard: {
     async writeText(text: string) {
       double.clipboard = text;
+      double.clipboardWrites.push(text);
     },
   },
   async openExternal(uri: Uri) {

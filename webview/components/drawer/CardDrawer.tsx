@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../../api';
+import { canOpenCardFile, openCardFile } from '../../cardLinks';
 import { useAppState, useController } from '../../context';
 import { fileNameOf } from '../../format';
 import { CHANGED_ELSEWHERE, saveFromDrawer, titleFromContent, uploadFiles, type CardVersion } from '../../state/drawerActions';
@@ -177,9 +178,15 @@ export function CardDrawer({ taskId }: { taskId: string }) {
           <span class="drawer-status" style={{ borderColor: column?.color ?? '#9ca3af' }}>
             {column?.name ?? (task.status === 'deleted' ? 'Deleted' : task.status)}
           </span>
-          <span class="drawer-file" title={task.filePath ?? task.id}>
-            {fileNameOf(task.filePath, task.id)}
-          </span>
+          {canOpenCardFile(ctrl, task) ? (
+            <button type="button" class="drawer-file link-btn" title={`Open ${task.filePath} in an editor`} data-testid="drawer-open-file" onClick={() => openCardFile(ctrl, task)}>
+              {fileNameOf(task.filePath, task.id)}
+            </button>
+          ) : (
+            <span class="drawer-file" title={task.filePath ?? task.id}>
+              {fileNameOf(task.filePath, task.id)}
+            </span>
+          )}
         </div>
         <div class="drawer-main">
           <ContentSection task={task} etag={etag} onSaved={accept} onDraftTitle={setDraft} />
