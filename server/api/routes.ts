@@ -8,6 +8,7 @@ import { cardRoutes } from './routes/cardRoutes';
 import { statusRoutes } from './routes/statusRoutes';
 import { logRoutes } from './routes/logRoutes';
 import { storageRoutes } from './routes/storageRoutes';
+import { archiveRoutes } from './routes/archiveRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...cardRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...webhookRoutes];

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
 import { isFullCardId } from '../core/ids';
+import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
@@ -35,6 +36,10 @@ export interface TaskQuery {
   label?: string;
   labelGroup?: string;
   includeDeleted?: boolean;
+  /** Also list archived cards (after the columns and the deleted ones). */
+  includeArchived?: boolean;
+  /** `only`: list archived cards alone. */
+  archived?: 'only';
   meta?: MetaFilter[];
   /** Whose card state the views carry. */
   actor?: string;
@@ -43,21 +48,39 @@ export interface TaskQuery {
 /** Board columns in order, then statuses that only exist in files (hand-made folders), then deleted. */
 export function statusOrder(ws: Workspace, boardId: string, includeDeleted: boolean): string[] {
   const columns = ws.board(boardId).columns.map((c) => c.id);
-  const known = new Set([...columns, DELETED_STATUS]);
+  const known = new Set([...columns, DELETED_STATUS, ARCHIVED_STATUS]);
   const strays = [...ws.index.statusesOf(boardId)].filter((s) => !known.has(s)).sort();
   return [...columns, ...strays, ...(includeDeleted ? [DELETED_STATUS] : [])];
 }
 
-/** The columns (statuses) a query lists, in list order. */
+/** Whether a query lists the archive, and whether only the archive. */
+function archiveScope(query: TaskQuery): 'none' | 'also' | 'only' {
+  if (query.archived === 'only' || query.status === ARCHIVED_STATUS) return 'only';
+  return query.includeArchived === true ? 'also' : 'none';
+}
+
+/**
+ * The columns (statuses) a query lists, in list order; `archived` stands for the archive, whose
+ * cards a `status` filter picks by the status they keep.
+ */
 export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery): string[] {
+  const scope = archiveScope(query);
+  if (scope === 'only') return [ARCHIVED_STATUS];
   const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
-  return statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+  const columns = statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+  return scope === 'also' ? [...columns, ARCHIVED_STATUS] : columns;
+}
+
+/** The status filter as it applies to archived cards (which keep their status). */
+function archivedStatusFilter(query: TaskQuery): string | undefined {
+  return query.status === undefined || query.status === ARCHIVED_STATUS ? undefined : query.status;
 }
 
 /** Whether the query keeps every card of the columns it lists (no text, metadata, priority, assignee or label filter). */
 export function keepsWholeColumns(query: TaskQuery): boolean {
   const parsed = parseQuery(query.q ?? '');
-  return parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
+  const archiveByStatus = archiveScope(query) !== 'none' && archivedStatusFilter(query) !== undefined;
+  return !archiveByStatus && parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
     query.assignee === undefined && query.label === undefined && query.labelGroup === undefined;
 }
 
@@ -65,7 +88,9 @@ function filterPredicate(ws: Workspace, query: TaskQuery, fuzzy: boolean, metaFi
   const assignee = query.assignee?.toLowerCase();
   const label = query.label?.toLowerCase();
   const groupLabels = query.labelGroup === undefined ? null : labelsInGroup(ws, query.labelGroup);
+  const archivedStatus = archivedStatusFilter(query);
   return (card: Card): boolean => {
+    if (archivedStatus !== undefined && card.status !== archivedStatus) return false;
     if (query.priority && card.priority !== query.priority) return false;
     if (assignee !== undefined && (card.assignee ?? '').toLowerCase() !== assignee) return false;
     if (label !== undefined && !card.labels.some((l) => l.toLowerCase() === label)) return false;
@@ -108,7 +133,7 @@ export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): S
     return ws.index
       .fuzzyIndex(boardId)
       .search(parsed.text)
-      .filter((result) => allowed.has(result.item.card.status) && keep(result.item.card))
+      .filter((result) => allowed.has(placeOf(result.item.card)) && keep(result.item.card))
       .map((result) => ({ card: result.item.card, score: result.score ?? 1 }))
       .sort((a, b) => a.score - b.score || (a.card.id < b.card.id ? -1 : a.card.id > b.card.id ? 1 : 0));
   }

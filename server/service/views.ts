@@ -30,6 +30,7 @@ function cardFields(card: Card) {
     created: card.created,
     modified: card.modified,
     completedAt: card.completedAt ?? null,
+    archivedAt: card.archivedAt ?? null,
   };
 }
 
@@ -132,6 +133,7 @@ function cardOnlyValue(card: Card, field: ListField): unknown {
     case 'assignee':
     case 'dueDate':
     case 'completedAt':
+    case 'archivedAt':
       return card[field] ?? null;
     case 'actions':
       return card.actions ?? [];

@@ -66,7 +66,7 @@ export interface CardStore {
    */
   ensureCurrent?(cards: Card[]): Promise<void>;
   /** Workspace-relative path of the card's file, for stores that have one. */
-  filePathOf?(card: Pick<Card, 'id' | 'boardId' | 'status'>): string;
+  filePathOf?(card: Pick<Card, 'id' | 'boardId' | 'status' | 'archivedAt'>): string;
   /**
    * Changes made outside this process (another server on the same database, a hand edit of a file).
    * The service applies them to its index and emits the same events as for API changes.

@@ -18,6 +18,8 @@ const listQuery: QueryParam[] = [
   { name: 'label', type: 'string', description: 'only cards with this label' },
   { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
+  { name: 'includeArchived', type: 'boolean', description: 'include archived cards (after the columns; a status filter picks them by the status they kept)' },
+  { name: 'archived', type: 'string', enum: ['only'], description: 'only: list archived cards alone' },
   { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
   { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
   { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
@@ -35,6 +37,8 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
     label: q.label as string | undefined,
     labelGroup: q.labelGroup as string | undefined,
     includeDeleted: q.includeDeleted as boolean | undefined,
+    includeArchived: q.includeArchived as boolean | undefined,
+    archived: q.archived as 'only' | undefined,
     meta: ctx.metaQuery.map((m) => ({ path: m.field.split('.'), value: m.value })),
     actor: ctx.actor,
   };
