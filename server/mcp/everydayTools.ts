@@ -15,18 +15,18 @@ type Args = Record<string, unknown>;
 const cardFields = taskUpdateSchema.properties as Record<string, JsonSchema>;
 const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, cardFields[name]]));
 const EDITABLE = ['status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata'];
-const ID: JsonSchema = { type: 'string', description: 'card id (a unique prefix works)' };
+export const ID: JsonSchema = { type: 'string', description: 'card id (a unique prefix works)' };
 const TITLE: JsonSchema = { type: 'string', minLength: 1, description: 'becomes the content\'s "# " heading' };
 const BODY: JsonSchema = { type: 'string', description: 'Markdown below the title' };
 
-const input = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
+export const input = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object',
   properties,
   ...(required.length ? { required } : {}),
   additionalProperties: false,
 });
 
-function tool(
+export function tool(
   name: string,
   description: string,
   routes: string[],
@@ -38,7 +38,7 @@ function tool(
 }
 
 /** A mutation's answer: the card in a few fields, plus its board. */
-const shortCard = (card: unknown) => summaryOf(card as Args, ['boardId']);
+export const shortCard = (card: unknown) => summaryOf(card as Args, ['boardId']);
 const fieldsOf = (args: Args, names: string[]) => Object.fromEntries(names.filter((n) => args[n] !== undefined).map((n) => [n, args[n]]));
 
 const PAGE_SIZE = 50;
@@ -53,7 +53,7 @@ const LIST_TEXT: Record<string, string> = {
   cursor: 'nextCursor of the previous page (same filters and sort)',
   sort: 'position (default), created, modified, due, priority or title; - for descending',
 };
-const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted'];
+const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted', 'includeArchived', 'archived'];
 /** Used only while the list route does not declare its paging parameters itself. */
 const PAGING_FALLBACK: QueryParam[] = [
   { name: 'fields', type: 'string', description: LIST_TEXT.fields },

@@ -10,7 +10,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
   list_columns: { args: ['board'], required: [] },
   list_cards: {
-    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'fields', 'limit', 'cursor', 'sort'],
+    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'includeArchived', 'archived', 'fields', 'limit', 'cursor', 'sort'],
     required: [],
   },
   get_card: { args: ['id', 'board'], required: ['id'] },
@@ -22,6 +22,9 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   add_comment: { args: ['id', 'content', 'author', 'board'], required: ['id', 'content'] },
   list_comments: { args: ['id', 'board'], required: ['id'] },
   add_log: { args: ['id', 'text', 'board'], required: ['id', 'text'] },
+  archive_card: { args: ['id', 'board'], required: ['id'] },
+  restore_card: { args: ['id', 'status', 'board'], required: ['id'] },
+  archive_column: { args: ['column', 'board'], required: ['column'] },
 };
 
 const sorted = (list: string[]) => [...list].sort();
