@@ -42,6 +42,26 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     assert.equal(review.wipLimit, 3);
   });
 
+  it('when the board panel sets the block policy and a column is full, then a drag into it is refused with the server\'s message and the card goes back', async () => {
+    const { page, server } = ui;
+    okData(await server.api('PUT', '/api/columns/review', { wipLimit: 1 }));
+    await createTask(server, { content: '# In review\n', status: 'review' });
+    await createTask(server, { content: '# Waiting\n', status: 'todo' });
+    await card(page, 'Waiting').waitFor();
+    await page.click('[data-testid="board-switcher"]');
+    await page.click('.board-list-item:has-text("Edit this board")');
+    await page.selectOption('[data-testid="board-panel"] select[name="wipPolicy"]', 'block');
+    await page.fill('[data-testid="board-panel"] input[name="autoArchiveDays"]', '14');
+    await page.click('[data-testid="board-panel"] button[type="submit"]');
+    await eventually(async () => okData(await server.api('GET', '/api/boards/default')).wipPolicy === 'block', 'the server saved wipPolicy block');
+    assert.equal(okData(await server.api('GET', '/api/boards/default')).autoArchiveDays, 14);
+    await page.locator('[data-testid="board-panel"]').waitFor({ state: 'detached' });
+    await dragCard(page, 'Waiting', { column: 'review' });
+    await page.locator('.toast-error', { hasText: 'is at its WIP limit (1/1)' }).waitFor();
+    await eventually(async () => (await column(page, 'todo').locator('[data-card-id]').count()) === 1, 'the card is back in To Do');
+    assert.equal(okData<any[]>(await server.api('GET', '/api/tasks?status=review')).length, 1);
+  });
+
   it('when cards are archived with "Archive all", then they leave the column, the archive panel finds them by search, and Restore brings one back', async () => {
     const { page, server } = ui;
     await createTask(server, { content: '# Ship release notes\n', status: 'done' });
