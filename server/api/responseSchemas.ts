@@ -35,7 +35,7 @@ export const boardSummarySchema = named('BoardSummary', fields({
   name: text('display name'),
   description: nullable('string', 'description, or null'),
   isDefault: flag('whether the unscoped /tasks and /columns routes act on this board'),
-  taskCount: count('cards on the board, soft-deleted ones excluded'),
+  taskCount: count('cards on the board, soft-deleted and archived ones excluded'),
   columns: columnListSchema,
 }));
 
