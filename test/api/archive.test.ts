@@ -143,6 +143,12 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
     const page = await server.api('GET', '/api/tasks?archived=only&limit=2');
     assert.equal(okData<any[]>(page).length, 2);
     assert.equal(page.headers.get('x-total-count'), '3');
+    const next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+    assert.ok(next, 'a Link to the next page');
+    const rest = okData<any[]>(await server.api('GET', next));
+    assert.deepEqual([...okData<any[]>(page), ...rest].map((t) => t.id), ids, 'the pages hold the archive once, in order');
+    const projected = okData<any[]>(await server.api('GET', '/api/tasks?archived=only&fields=id,archivedAt'));
+    assert.ok(projected.every((t) => Object.keys(t).join() === 'id,archivedAt' && typeof t.archivedAt === 'string'));
     failsWith(await server.api('GET', '/api/tasks?archived=all'), 400, /archived/);
   });
 
