@@ -12,7 +12,7 @@ export const archiveRoutes = defineRoutes([
   { method: 'post', path: '/tasks/{id}/archive', tag: 'Tasks', twin: true, errors: [404, 409, 412], version: cardVersion,
     summary: 'Archive a card: it keeps its status, leaves the columns and lists (see includeArchived, archived=only) and is not counted against WIP limits; emits task.archived',
     response: taskSchema, handle: ({ ws, boardId, params }) => archiveTask(ws, boardId, params.id) },
-  { method: 'post', path: '/tasks/{id}/restore', tag: 'Tasks', twin: true, body: restoreSchema, errors: [404, 409, 412], version: cardVersion,
+  { method: 'post', path: '/tasks/{id}/restore', tag: 'Tasks', twin: true, body: restoreSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
     summary: 'Bring back an archived card (to the column it kept) or a soft-deleted one (to the default status), or to the given status; emits task.restored',
     response: taskSchema, handle: ({ ws, boardId, params, body }) => restoreTask(ws, boardId, params.id, body?.status) },
   { method: 'post', path: '/columns/{columnId}/archive', tag: 'Tasks', twin: true, errors: [409],
