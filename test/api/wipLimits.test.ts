@@ -4,6 +4,7 @@ import { createTask, failsWith, listIds, okData, readConfig } from '../helpers/e
 import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { Receiver } from '../helpers/webhookReceiver';
+import { Dispatcher } from '../../server/api/dispatch';
 
 function routesOf(boardId: string | undefined) {
   const base = boardId ? `/api/boards/${boardId}` : '/api';
@@ -105,6 +106,24 @@ describe('API WIP limits', () => {
       });
     });
   }
+
+  it('when a move over the limit goes through the in-process bridge (VS Code, the CLI), then the answer carries the same warning', async () => {
+    okData(await server.api('PUT', '/api/columns/todo', { wipLimit: 1 }));
+    const dispatcher = new Dispatcher(server.running.workspace);
+    const first = await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# First\n', status: 'todo' } });
+    assert.equal(first.warnings, undefined);
+    const second = await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Second\n', status: 'todo' } });
+    assert.equal(second.status, 201);
+    assert.deepEqual(second.warnings, ['column To Do is over its WIP limit (2/1)']);
+  });
+
+  it('when the full column has a name outside ASCII or with quotes, then the Warning header stays a valid header and the move still happens', async () => {
+    okData(await server.api('PUT', '/api/columns/review', { name: 'Prüfung "QA" ✓', wipLimit: 1 }));
+    await createTask(server, { content: '# Checked\n', status: 'review' });
+    const over = await server.api('POST', '/api/tasks', { content: '# Also checked\n', status: 'review' });
+    okData(over, 201);
+    assert.equal(over.headers.get('warning'), '299 - "column Pr?fung \\"QA\\" ? is over its WIP limit (2/1)"');
+  });
 
   it('when a wipPolicy is not warn or block, then PUT /boards answers 400', async () => {
     failsWith(await server.api('PUT', '/api/boards/default', { wipPolicy: 'stop' }), 400, /wipPolicy/);
