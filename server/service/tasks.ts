@@ -57,7 +57,7 @@ function applyFields(card: Card, fields: TaskFields): Card {
   return next;
 }
 
-export function lastColumnOf(board: BoardConfig): string | undefined {
+function lastColumnOf(board: BoardConfig): string | undefined {
   return board.columns[board.columns.length - 1]?.id;
 }
 
@@ -184,7 +184,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
     }
     card = withCompletion({ ...card, modified: now }, board, now);
     await saveCard(ws, card, previous);
-    if (moved) announceWipAfter(ws, 'task.moved', { taskId: card.id, from: previous.status, to: card.status }, card, wip);
+    if (moved) announceMove(ws, { taskId: card.id, from: previous.status, to: card.status }, card, wip);
     else ws.emit('task.updated', boardId, { taskId: card.id, fields: Object.keys(fields) }, card);
     return taskView(ws, card, { withComments: true });
   });
@@ -230,7 +230,7 @@ export async function moveTask(ws: Workspace, boardId: string, idish: string, st
     // A move brings an archived card back into the column it is moved to.
     const card = withCompletion({ ...previous, status, order, modified: now, archivedAt: undefined }, board, now);
     await saveCard(ws, card, previous);
-    announceWipAfter(ws, 'task.moved', { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card) }, card, wip);
+    announceMove(ws, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card) }, card, wip);
     return taskView(ws, card, { withComments: true });
   });
 }
@@ -292,13 +292,13 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     });
     ws.index.remove(previous);
     ws.index.put(card);
-    announceWipAfter(ws, 'task.moved', { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status }, card, wip);
+    announceMove(ws, { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status }, card, wip);
     return taskView(ws, card, { withComments: true });
   });
 }
 
-/** The card's own event first, then what its arrival did to the column's WIP limit. */
-function announceWipAfter(ws: Workspace, event: 'task.moved', data: Record<string, unknown>, card: Card, wip: ReturnType<typeof checkWipEntry>): void {
-  ws.emit(event, card.boardId, data, card);
+/** `task.moved` first, then what the card's arrival did to the column's WIP limit. */
+function announceMove(ws: Workspace, data: Record<string, unknown>, card: Card, wip: ReturnType<typeof checkWipEntry>): void {
+  ws.emit('task.moved', card.boardId, data, card);
   announceWipEntry(ws, wip);
 }
