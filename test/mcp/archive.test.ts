@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { startMcp, type McpSession } from './helpers';
 
@@ -29,5 +30,15 @@ describe('MCP archive tools (over a running server with --url)', function () {
     const restored = await mcp.call('restore_card', { id: card.id });
     assert.equal(restored.status, 'review');
     assert.equal((await server.api('GET', `/api/tasks/${card.id}`)).body?.data.archivedAt, null);
+  });
+
+  it('when a column has a WIP limit, then the board resource shows count/limit and says when it is over', async () => {
+    await server.api('PUT', '/api/columns/todo', { wipLimit: 1 });
+    await mcp.call('create_card', { title: 'First todo', status: 'todo' });
+    await mcp.call('create_card', { title: 'Second todo', status: 'todo' });
+    const text = ((await mcp.client.readResource({ uri: 'kanban://boards/default' })).contents[0] as TextResourceContents).text;
+    assert.match(text, /^## To Do \(`todo`\): 2\/1 \(WIP limit, over\)$/m);
+    const guide = ((await mcp.client.readResource({ uri: 'kanban://instructions' })).contents[0] as TextResourceContents).text;
+    assert.match(guide, /archive_card/);
   });
 });
