@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createTask, okData } from '../helpers/envelope';
 import { card, column, dragCard, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import { DRAWER, cardFilePath, openDrawer } from './drawerHelpers';
 
 describe('Board UI: WIP limits and the archive (Chromium)', function () {
   this.timeout(60_000);
@@ -99,5 +100,20 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     okData(await server.api('POST', `/api/tasks/${task.id}/archive`));
     await panel.locator('.archive-item', { hasText: 'Archived by a script' }).waitFor();
     await eventually(async () => (await card(page, 'Archived by a script').count()) === 0, 'the card left the board');
+  });
+
+  it('when a card is archived from its drawer, then it leaves the board, its file moves under archived/, and Undo brings it back', async () => {
+    const { page, server } = ui;
+    const task = await createTask(server, { content: '# Archive me\n', status: 'review' });
+    await card(page, 'Archive me').waitFor();
+    await openDrawer(page, 'Archive me');
+    await page.click(`${DRAWER} button:has-text("Archive")`);
+    await page.waitForSelector(DRAWER, { state: 'detached' });
+    await page.waitForSelector('.toast:has-text("archived")');
+    assert.equal(await card(page, 'Archive me').count(), 0);
+    await eventually(async () => (cardFilePath(server, task.id) ?? '').includes('/archived/'), 'the file under archived/', 10_000);
+    await page.click('.toast button:has-text("Undo")');
+    await column(page, 'review').locator(`[data-card-id="${task.id}"]`).waitFor();
+    await eventually(async () => (cardFilePath(server, task.id) ?? '').includes('/review/'), 'the file back in review/', 10_000);
   });
 });
