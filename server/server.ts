@@ -9,6 +9,7 @@ import { Workspace } from './service/workspace';
 import { applyExternalChanges } from './service/external';
 import { FileWatcher } from './live/fileWatcher';
 import { WsHub } from './live/wsHub';
+import { startAutoArchive } from './live/autoArchive';
 import { removeServerRecord, writeServerRecord } from './cli/serverRecord';
 
 export interface ServerOptions {
@@ -114,6 +115,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stopFollowingStore = ownsWorkspace ? workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change])) : undefined;
   // Only a server that did bind resumes pending deliveries, so a failed second start sends nothing.
   const webhooks = ownsWorkspace ? await startWebhooks(workspace) : null;
+  // After the webhooks and the hub listen, so the cards archived at start are announced.
+  const stopAutoArchive = ownsWorkspace ? await startAutoArchive(workspace) : undefined;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;
   // The command line reads this to send its changes here instead of writing the files itself.
@@ -127,6 +130,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     watcher,
     async close() {
       await removeServerRecord(workspace.root, record);
+      stopAutoArchive?.();
       stopFollowingStore?.();
       await watcher?.close();
       await hub.close();

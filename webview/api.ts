@@ -49,13 +49,13 @@ export class Api {
   getWorkspace = () => this.call<{ invalidFiles: BrokenFile[] }>('GET', '/workspace');
   getBoard = (id: string) => this.call<Board>('GET', `/boards/${enc(id)}`);
   createBoard = (input: { id: string; name: string; description?: string }) => this.call<Board>('POST', '/boards', input);
-  updateBoard = (id: string, patch: Partial<Pick<Board, 'name' | 'description' | 'defaultStatus' | 'defaultPriority'>>) =>
+  updateBoard = (id: string, patch: Partial<Pick<Board, 'name' | 'description' | 'defaultStatus' | 'defaultPriority' | 'wipPolicy' | 'autoArchiveDays'>>) =>
     this.call<Board>('PUT', `/boards/${enc(id)}`, patch);
   deleteBoard = (id: string) => this.call<unknown>('DELETE', `/boards/${enc(id)}`);
 
   addColumn = (boardId: string, column: { id: string; name: string; color?: string }) =>
     this.call<unknown>('POST', `/boards/${enc(boardId)}/columns`, column);
-  updateColumn = (boardId: string, id: string, patch: { name?: string; color?: string }) =>
+  updateColumn = (boardId: string, id: string, patch: { name?: string; color?: string; wipLimit?: number | null }) =>
     this.call<unknown>('PUT', `/boards/${enc(boardId)}/columns/${enc(id)}`, patch);
   reorderColumns = (boardId: string, columnIds: string[]) =>
     this.call<unknown>('PUT', `/boards/${enc(boardId)}/columns/reorder`, { columnIds });
@@ -72,6 +72,13 @@ export class Api {
     if (includeDeleted) params.set('includeDeleted', 'true');
     return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${params}`);
   }
+  /** The archive of a board, searched with `q` (the list route's own text search). */
+  listArchived = (boardId: string, q = '') =>
+    this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?archived=only${q.trim() ? `&q=${enc(q.trim())}` : ''}`);
+  archiveTask = (boardId: string, id: string) => this.call<TaskView>('POST', `${this.task(boardId, id)}/archive`);
+  restoreTask = (boardId: string, id: string, status?: string) =>
+    this.call<TaskView>('POST', `${this.task(boardId, id)}/restore`, status === undefined ? {} : { status });
+  archiveColumn = (boardId: string, columnId: string) => this.call<TaskView[]>('POST', `/boards/${enc(boardId)}/columns/${enc(columnId)}/archive`);
   getTask = (boardId: string, id: string) => this.call<TaskView>('GET', this.task(boardId, id));
   /** The card with its version, to send back as If-Match when changing it. */
   getTaskVersioned = (boardId: string, id: string) => this.versioned<TaskView>('GET', this.task(boardId, id));

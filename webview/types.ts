@@ -21,6 +21,9 @@ export interface Board {
   defaultPriority: Priority | null;
   actions: Record<string, string>;
   minimizedColumnIds: string[];
+  /** What a move into a column at its WIP limit does (the server decides; the UI shows). */
+  wipPolicy?: 'warn' | 'block';
+  autoArchiveDays?: number | null;
 }
 
 export type Labels = Record<string, LabelDefinition>;

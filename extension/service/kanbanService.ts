@@ -1,6 +1,7 @@
 import { Dispatcher } from '../../server/api/dispatch';
 import { FileWatcher } from '../../server/live/fileWatcher';
 import { startWebhooks, type RunningWebhooks } from '../../server/live/webhooks';
+import { startAutoArchive } from '../../server/live/autoArchive';
 import { applyExternalChanges } from '../../server/service/external';
 import { Workspace } from '../../server/service/workspace';
 
@@ -31,7 +32,13 @@ export class KanbanService {
       // Stores with their own change feed (SQLite, MySQL) report other processes' writes here.
       const stop = workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change]));
       const webhooks = await startWebhooks(workspace);
-      return new KanbanService(workspace, watcher, stop, webhooks);
+      // Boards with autoArchiveDays: archived now and hourly, as by the standalone server.
+      const stopAutoArchive = await startAutoArchive(workspace);
+      const stopBoth = () => {
+        stop?.();
+        stopAutoArchive();
+      };
+      return new KanbanService(workspace, watcher, stopBoth, webhooks);
     } catch (error) {
       await watcher.close().catch(() => undefined);
       await workspace.close();

@@ -45,12 +45,23 @@ function handlerFor(ws: Workspace, route: RouteDef) {
       if ('page' in outcome && outcome.page) setPageHeaders(req, res, outcome.page);
       if ('serialized' in outcome) return await sendSerialized(req, res, outcome.serialized);
       if (outcome.etag) res.set('ETag', outcome.etag);
+      if (outcome.warnings) res.set('Warning', outcome.warnings.map(warningHeaderValue));
       if (outcome.status === 204) res.status(204).end();
       else res.status(outcome.status).json({ ok: true, data: outcome.data });
     } catch (error) {
       sendError(res, error);
     }
   };
+}
+
+/**
+ * RFC 7234 warn-code 299 ("miscellaneous persistent warning"), agent "-", and the text quoted. A
+ * header carries only printable ASCII, so anything else in the text (a column name in another
+ * script) becomes "?"; the full text is in the event and the UI.
+ */
+export function warningHeaderValue(text: string): string {
+  const ascii = text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, (c) => `\\${c}`);
+  return `299 - "${ascii}"`;
 }
 
 /**
@@ -112,7 +123,7 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   app.set('query parser', 'simple');
   app.use(hostGuard(options.allowedHosts ?? []));
   // Pages of a list announce their total and the next page in headers a foreign page must be let read.
-  app.use(cors({ exposedHeaders: ['X-Total-Count', 'Link'] }));
+  app.use(cors({ exposedHeaders: ['X-Total-Count', 'Link', 'Warning'] }));
   // After CORS, so a page that is refused can read why.
   app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
   const api = express.Router();

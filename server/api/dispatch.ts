@@ -26,6 +26,8 @@ export interface DispatchResponse {
   etag?: string;
   /** For lists: how many cards match, and the cursor of the next page (HTTP: X-Total-Count and Link). */
   page?: PageInfo;
+  /** As the HTTP `Warning` headers: the change went ahead, but the caller should hear this (a column over its WIP limit). */
+  warnings?: string[];
 }
 
 interface CompiledRoute {
@@ -72,7 +74,12 @@ export class Dispatcher {
           return { status: 200, body: { ok: true, data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') } } };
         }
         if ('serialized' in outcome) return { status: 200, body: { ok: true, data: outcome.serialized.data() }, ...(outcome.page ? { page: outcome.page } : {}) };
-        return { status: outcome.status, body: outcome.status === 204 ? null : { ok: true, data: outcome.data }, ...(outcome.etag ? { etag: outcome.etag } : {}) };
+        return {
+          status: outcome.status,
+          body: outcome.status === 204 ? null : { ok: true, data: outcome.data },
+          ...(outcome.etag ? { etag: outcome.etag } : {}),
+          ...(outcome.warnings ? { warnings: outcome.warnings } : {}),
+        };
       }
       return { status: 404, body: { ok: false, error: `no API route ${request.method.toUpperCase()} ${pathname}` } };
     } catch (error) {

@@ -9,6 +9,7 @@ import { currentIdentityProvider } from '../auth/currentProvider';
 import type { Credential } from '../auth/identity';
 import type { PageInfo } from '../core/listPaging';
 import type { UploadedFile } from '../service/attachments';
+import { collectWarnings } from '../service/warnings';
 
 /** One call of a route, however it arrived (HTTP or the webview bridge). */
 export interface RouteCall {
@@ -26,7 +27,8 @@ export interface RouteCall {
 }
 
 export type RouteOutcome =
-  | { status: number; data: unknown; etag?: string }
+  /** `warnings`: what the change did that the caller should hear about (HTTP: `Warning` headers). */
+  | { status: number; data: unknown; etag?: string; warnings?: string[] }
   | { status: number; raw: RawResponse }
   /** `page`: for a list, the total and the next cursor, which HTTP sends as headers. */
   | { status: number; serialized: SerializedAnswer; page?: PageInfo };
@@ -58,10 +60,10 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
     actor: auth.identity?.subject ?? 'anonymous',
     auth,
   };
-  const result = await handleWithPrecondition(ws, route, ctx, call.ifMatch);
+  const { value: result, warnings } = await collectWarnings(() => handleWithPrecondition(ws, route, ctx, call.ifMatch));
   if (result instanceof RawResponse) return { status: 200, raw: result };
   if (result instanceof SerializedAnswer) return { status: 200, serialized: result, ...(result.page ? { page: result.page } : {}) };
-  return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx) };
+  return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx), ...(warnings.length ? { warnings } : {}) };
 }
 
 /**

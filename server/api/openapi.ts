@@ -19,7 +19,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'authentication required (only when auth is on): no credential, an unknown one, or the identity provider is unavailable',
   403: 'forbidden for this role, a refused Host header, or a write from a web page of a foreign Origin (see --allow-origin)',
   404: 'board, task, comment, attachment, action or webhook not found',
-  409: 'the file on disk changed since the service read it, or does not parse: nothing was written; the message names the file (and the line)',
+  409: 'the file on disk changed since the service read it, or does not parse (the message names the file and the line); or, on a board whose wipPolicy is block, the column is at its WIP limit (the message names the column and its limit): nothing was written',
   412: 'If-Match names a version that is no longer current: read again and reapply',
   413: 'request body too large',
   501: 'attachment provider exposes no local file and cannot stream',
@@ -72,8 +72,14 @@ const PAGING_HEADERS = {
   'X-Total-Count': { description: 'number of items that match, over all pages', schema: { type: 'integer', minimum: 0 } },
 };
 
+const WARNING_HEADER = {
+  description: 'present when the change went ahead but took a column over its WIP limit (board wipPolicy warn): 299 - "column <name> is over its WIP limit (<count>/<limit>)"',
+  schema: { type: 'string' },
+};
+
 function successHeaders(route: RouteDef) {
   const headers = {
+    ...(route.warns ? { Warning: WARNING_HEADER } : {}),
     ...(route.version ? { ETag: ETAG_HEADER } : {}),
     ...(route.query?.some((q) => q.name === 'limit') ? PAGING_HEADERS : {}),
   };

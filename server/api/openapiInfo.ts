@@ -53,6 +53,7 @@ export function documentInfo(routes: RouteDef[]) {
     ...(pages(routes)
       ? ['Paging: a list answers at most `limit` items; the next page is in the `Link` header (rel="next") and the total in `X-Total-Count`.']
       : []),
+    'WIP limits: a column may have a wipLimit. On a board whose wipPolicy is warn (the default), a create or move into a full column goes ahead and the answer carries `Warning: 299 - "column <name> is over its WIP limit (<count>/<limit>)"`; with block it is refused with 409 naming the column and its limit. column.limit.exceeded is sent once per crossing.',
     "Writes carrying a browser Origin other than the server's own, a VS Code webview or one allowed (--allow-origin, .kanban.json server.allowedOrigins) are refused with 403.",
     'Auth: off unless .kanban.json configures auth.identity; see the bearerAuth scheme for roles.',
     'Live updates: WebSocket at /ws ({type:"hello", revision} then {type:"event", event, boardId, data, revision} per change).',

@@ -1,4 +1,4 @@
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../core/model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/model';
 import type { JsonSchema } from './route';
 import { anyObject, count, fields, flag, list, map, named, nullable, text, time } from './schemaParts';
 
@@ -22,7 +22,8 @@ export const columnViewSchema = named('Column', fields({
   id: text('column id; also the status of the cards in it'),
   name: text('display name'),
   color: text('hex color such as #6b7280'),
-}));
+  wipLimit: { type: 'integer', minimum: 1, description: 'soft WIP limit; absent when the column has none' },
+}, undefined, ['wipLimit']));
 
 export const columnListSchema = list(columnViewSchema, 'columns in board order');
 export const columnIdListSchema = list({ type: 'string' }, 'column ids');
@@ -34,7 +35,7 @@ export const boardSummarySchema = named('BoardSummary', fields({
   name: text('display name'),
   description: nullable('string', 'description, or null'),
   isDefault: flag('whether the unscoped /tasks and /columns routes act on this board'),
-  taskCount: count('cards on the board, soft-deleted ones excluded'),
+  taskCount: count('cards on the board, soft-deleted and archived ones excluded'),
   columns: columnListSchema,
 }));
 
@@ -49,6 +50,8 @@ export const boardSchema = named('Board', fields({
   defaultPriority: { ...priority, description: 'priority a new card gets (the effective value)' },
   actions: actionMapSchema,
   minimizedColumnIds: columnIdListSchema,
+  wipPolicy: { type: 'string', enum: WIP_POLICIES, description: 'what a move or create into a column at its WIP limit does: warn (default) or block (409)' },
+  autoArchiveDays: nullable('integer', 'cards that stayed this many days in the last column are archived; null when off'),
 }));
 
 /** `{deleted: <id>}`: what a delete answers with. */
@@ -109,7 +112,8 @@ const taskFields: Record<string, JsonSchema> = {
   completedAt: nullable('string', 'when the card entered the last column of its board (ISO 8601), or null'),
   checklist: { anyOf: [checklistProgress, { type: 'null' }], description: 'checklist progress, or null when the content has no task list items' },
   blockedBy: list({ type: 'string' }, 'whole ids of the cards (any board) this one waits for'),
-  position: count('zero-based index in its column'),
+  archivedAt: nullable('string', 'when the card was archived (ISO 8601), or null; an archived card keeps its status'),
+  position: count('zero-based index in its column (for an archived card: in the archive)'),
   filePath: text('the card file, relative to the workspace; only with file storage'),
   cardState,
   blocks: list({ type: 'string' }, 'ids of the cards whose blockedBy names this one (derived)'),

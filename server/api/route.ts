@@ -90,6 +90,8 @@ export interface RouteDef {
    * sent with the answer, and checked against `If-Match` before a change (412 when stale).
    */
   version?: (ctx: RequestContext) => string;
+  /** The change can succeed with a `Warning` header (a column taken over its WIP limit), for the docs. */
+  warns?: boolean;
   /** Error statuses this route can answer besides 400/413, for the docs. */
   errors?: number[];
   handle(ctx: RequestContext): unknown;

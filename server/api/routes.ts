@@ -10,6 +10,7 @@ import { statusRoutes } from './routes/statusRoutes';
 import { logRoutes } from './routes/logRoutes';
 import { storageRoutes } from './routes/storageRoutes';
 import { importExportRoutes } from './routes/importExportRoutes';
+import { archiveRoutes } from './routes/archiveRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...webhookRoutes];

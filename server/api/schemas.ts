@@ -1,4 +1,4 @@
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../core/model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/model';
 import type { JsonSchema } from './route';
 
 /** Request body schemas: they validate requests, type handlers and feed the OpenAPI document. */
@@ -13,8 +13,10 @@ export function object(properties: Record<string, JsonSchema>, required: string[
 const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 const stringList: JsonSchema = { type: 'array', items: { type: 'string' } };
 
+const wipLimit: JsonSchema = { type: ['integer', 'null'], minimum: 1, description: 'soft WIP limit (cards, archived ones not counted); null for none' };
+
 export const columnSchema = object(
-  { id: str('column id: a-z, 0-9, - and _'), name: str('display name'), color: str('hex color, default #6b7280') },
+  { id: str('column id: a-z, 0-9, - and _'), name: str('display name'), color: str('hex color, default #6b7280'), wipLimit },
   ['id', 'name'],
 );
 
@@ -37,12 +39,14 @@ export const boardUpdateSchema = object({
   columns: { type: 'array', items: columnSchema },
   defaultStatus: str(),
   defaultPriority: { type: 'string', enum: PRIORITIES },
+  wipPolicy: { type: 'string', enum: WIP_POLICIES, description: 'a move or create into a full column: warn (allowed, Warning header) or block (409)' },
+  autoArchiveDays: { type: ['integer', 'null'], minimum: 1, description: 'archive cards that stayed this many days in the last column; null turns it off' },
 });
 
 export const actionsMapSchema = object({ actions: stringMap }, ['actions']);
 export const actionTitleSchema = object({ title: str() }, ['title']);
 
-export const columnUpdateSchema = object({ name: str(), color: str() });
+export const columnUpdateSchema = object({ name: str(), color: str(), wipLimit });
 export const columnIdsSchema = object({ columnIds: stringList }, ['columnIds']);
 
 const formRefOrInline: JsonSchema = {

@@ -53,7 +53,7 @@ export const workspaceSchema = named('WorkspaceInfo', fields({
       host: text('host name of the machine it runs on'),
       pid: { type: 'integer', description: 'its process id there' },
       started: time('when it started'),
-      lastSeen: time('when it last said it was alive (every 5 s; gone after 15 s of silence)'),
+      lastSeen: nullable('string', 'when it last said it was alive over a shared database (every 5 s; gone after 15 s of silence); null for a process serving alone'),
       self: flag('whether it is the instance that answered'),
     }),
     'the service instances serving this workspace: every live one over a shared MySQL database (this one first), else this process alone',

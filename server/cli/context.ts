@@ -119,6 +119,8 @@ export class Context {
     });
     if (answer.body && answer.body.ok === false) throw new CliError(answer.body.error, answer.status);
     if (answer.status >= 400) throw new CliError(`the API answered ${answer.status}`, answer.status);
+    // The change went ahead, but the user should hear what it did (a column over its WIP limit).
+    for (const warning of answer.warnings ?? []) this.output.err(`kanban: warning: ${warning}`);
     const data = (answer.body && answer.body.ok ? answer.body.data : null) as T;
     return { status: answer.status, data, etag: answer.etag, page: answer.page };
   }

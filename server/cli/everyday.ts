@@ -8,6 +8,7 @@ import type { Answer, Context } from './context';
 import { bold, dim, keyValues, labelText, plain, priorityText, table, type Column } from './output';
 import { runMigration } from './progress';
 import { CliError, UsageError } from './usage';
+import { archiveCommand, restoreCommand } from './archiveCommands';
 
 /** The hand-written commands: positional arguments, friendly flags and tables over the same routes. */
 
@@ -107,6 +108,8 @@ function listFlags(): Record<string, OptionSpec> {
       ? { type: 'boolean', description: param.description }
       : { type: 'string', ...(param.name === 'q' ? { short: 'q' } : {}), value: param.enum ? `<${param.enum.join('|')}>` : param.type === 'integer' ? '<n>' : '<value>', description: param.description };
   }
+  // `archived=only` reads best as a plain flag.
+  flags.archived = { type: 'boolean', description: 'only archived cards' };
   flags.meta = { type: 'string', multiple: true, value: '<key=value>', description: 'metadata filter' };
   // Paging, projection and order: passed through to the list route.
   flags.limit ??= { type: 'string', value: '<n>', description: 'at most n cards (a page); the rest through --cursor' };
@@ -121,7 +124,7 @@ function listQuery(command: Command, parsed: Parsed): Record<string, string | st
   for (const param of listRoute?.query ?? []) {
     const name = param.name === 'q' ? 'search' : param.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
     const value = parsed.values[name];
-    if (value !== undefined) query[param.name] = value === true ? 'true' : String(value);
+    if (value !== undefined) query[param.name] = value === true ? (param.name === 'archived' ? 'only' : 'true') : String(value);
   }
   for (const name of ['limit', 'cursor', 'fields', 'sort']) {
     if (listQueryNames.has(name)) continue;
@@ -305,27 +308,6 @@ const deleteCommand: Command = {
         ? `deleted ${bold(ctx.output, plain(answer.data.deleted))} for good`
         : `deleted ${bold(ctx.output, plain(answer.data.id))} (kanban restore ${plain(answer.data.id)} brings it back)`,
     );
-  },
-};
-
-const restoreCommand: Command = {
-  name: 'restore',
-  summary: 'Bring a deleted card back (to the board\'s default column, or --status)',
-  args: ID,
-  options: { status: { type: 'string', value: '<column>', description: 'column to restore into' } },
-  positionals: [1, 1],
-  writes: true,
-  async run(ctx, parsed) {
-    const current = await ctx.get<Card>(ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}`));
-    const card = current.data;
-    if (card.status !== 'deleted') throw new CliError(`card "${plain(card.id)}" is not deleted (it is in ${plain(card.status)}); nothing to restore`);
-    let status = str(parsed, 'status');
-    if (status === undefined) {
-      const board = await ctx.get<{ defaultStatus?: string; columns?: { id: string }[] }>(`/boards/${enc(plain(card.boardId))}`);
-      status = board.data.defaultStatus ?? board.data.columns?.[0]?.id ?? 'backlog';
-    }
-    const answer = await ctx.call<Card>('PATCH', `/boards/${enc(plain(card.boardId))}/tasks/${enc(plain(card.id))}/move`, { body: { status, position: 0 }, ifMatch: current.etag });
-    await show(ctx, answer, () => `restored ${bold(ctx.output, plain(answer.data.id))} to ${plain(answer.data.status)}`);
   },
 };
 
@@ -575,6 +557,7 @@ export const everydayCommands: Command[] = [
   editCommand,
   moveCommand,
   deleteCommand,
+  archiveCommand,
   restoreCommand,
   transferCommand,
   commentCommand,

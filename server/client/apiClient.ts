@@ -12,6 +12,8 @@ export interface ApiAnswer {
   etag?: string;
   /** For paged lists: how many match, and the cursor of the next page when there is one. */
   page?: { total: number; nextCursor?: string };
+  /** What the change did that the caller should hear (a column over its WIP limit); HTTP: `Warning` headers. */
+  warnings?: string[];
 }
 
 export interface ApiCall {
@@ -118,10 +120,18 @@ export class HttpApiClient implements ApiClient {
         body = { ok: false, error: `the server at ${this.target} answered ${response.status} with something that is not JSON` };
       }
     }
-    return { status: response.status, body, etag: response.headers.get('etag') ?? undefined, page: pageOf(response.headers) };
+    const warnings = warningsOf(response.headers);
+    return { status: response.status, body, etag: response.headers.get('etag') ?? undefined, page: pageOf(response.headers), ...(warnings.length ? { warnings } : {}) };
   }
 
   async close(): Promise<void> {}
+}
+
+/** The texts of `Warning: 299 - "..."` headers (several arrive joined by commas). */
+function warningsOf(headers: Headers): string[] {
+  const texts: string[] = [];
+  for (const match of (headers.get('warning') ?? '').matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) texts.push(match[1].replace(/\\(.)/g, '$1'));
+  return texts;
 }
 
 function pageOf(headers: Headers): ApiAnswer['page'] {

@@ -1,6 +1,7 @@
 import { DEFAULT_SETTINGS } from '../core/defaults';
 import { BOARD_OR_COLUMN_ID } from '../core/ids';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../core/model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/model';
+import { RESERVED_STATUS_IDS } from '../core/cardPlace';
 
 type Schema = Record<string, unknown>;
 
@@ -17,9 +18,10 @@ export function kanbanConfigSchema(): Schema {
   const column = {
     type: 'object',
     properties: {
-      id: { ...slug, not: { const: 'deleted' }, description: 'the status stored in card files and the folder name: a-z, 0-9, - and _ ("deleted" is reserved)' },
+      id: { ...slug, not: { enum: [...RESERVED_STATUS_IDS] }, description: `the status stored in card files and the folder name: a-z, 0-9, - and _ (${RESERVED_STATUS_IDS.map((id) => `"${id}"`).join(' and ')} are reserved)` },
       name: { type: 'string', description: 'shown as the column title (defaults to the id)' },
       color: { type: 'string', description: 'CSS color, e.g. #3b82f6' },
+      wipLimit: { type: 'integer', minimum: 1, description: 'soft WIP limit: the header shows count/limit and turns to a warning colour when over (archived cards not counted)' },
     },
     required: ['id'],
   };
@@ -34,6 +36,8 @@ export function kanbanConfigSchema(): Schema {
     defaultPriority: { ...priority, description: 'priority of new cards on this board (else settings.defaultPriority)' },
     actions: { ...stringMap, description: 'board actions: key -> title, announced as board.action.triggered' },
     minimizedColumnIds: { ...idList, description: 'columns shown collapsed' },
+    wipPolicy: { enum: [...WIP_POLICIES], default: 'warn', description: 'a move or create into a column at its wipLimit: warn (allowed, with a Warning header and a toast) or block (refused with 409)' },
+    autoArchiveDays: { type: 'integer', minimum: 1, description: 'archive cards that have stayed this many days in the last column (checked at start and hourly)' },
   };
   const board = { type: 'object', properties: { id: { ...slug, description: 'folder name under .kanban/boards/' }, ...boardFields }, required: ['id'] };
   const boardInMap = { type: 'object', properties: boardFields };

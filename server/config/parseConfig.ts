@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, STANDARD_COLUMNS, defaultBoard } from '../core/defaults';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, DEFAULT_COLUMN_COLOR, PRIORITIES } from '../core/model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, DEFAULT_COLUMN_COLOR, PRIORITIES, WIP_POLICIES } from '../core/model';
+import { RESERVED_STATUS_IDS } from '../core/cardPlace';
 import type { BoardConfig, Column, LabelDefinition, Settings } from '../core/model';
 import { isValidSlugId } from '../core/ids';
 import type { FormConfig, KanbanConfig, PluginEntry, ServerSettings, WebhookConfig } from './types';
@@ -50,13 +51,28 @@ function parseColumns(value: unknown, where: string): Column[] {
     const at = `${where}[${i}]`;
     const column = expectObject(raw, at);
     const id = expectString(column.id, `${at}.id`);
-    if (!isValidSlugId(id) || id === 'deleted') throw new ConfigError(`${at}.id`, `"${id}" is not a valid column id`);
+    if (!isValidSlugId(id)) throw new ConfigError(`${at}.id`, `"${id}" is not a valid column id`);
+    if (RESERVED_STATUS_IDS.includes(id)) throw new ConfigError(`${at}.id`, `"${id}" is reserved (${RESERVED_STATUS_IDS.join(' and ')} are built-in folders); rename the column`);
     if (seen.has(id)) throw new ConfigError(`${at}.id`, `duplicate column id "${id}"`);
     seen.add(id);
     const name = column.name === undefined ? id : expectString(column.name, `${at}.name`);
     const color = column.color === undefined ? DEFAULT_COLUMN_COLOR : expectString(column.color, `${at}.color`);
-    return { id, name, color };
+    const wipLimit = optionalCount(column.wipLimit, `${at}.wipLimit`);
+    return { id, name, color, ...(wipLimit === undefined ? {} : { wipLimit }) };
   });
+}
+
+/** A whole number of at least 1 (a WIP limit, a number of days), or absent. */
+function optionalCount(value: unknown, where: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new ConfigError(where, 'must be a whole number, 1 or more');
+  return value;
+}
+
+function parseWipPolicy(value: unknown, where: string): BoardConfig['wipPolicy'] {
+  if (value === undefined) return undefined;
+  if (!WIP_POLICIES.includes(value as never)) throw new ConfigError(where, `must be one of ${WIP_POLICIES.join(', ')}`);
+  return value as BoardConfig['wipPolicy'];
 }
 
 function parsePriority(value: unknown, where: string) {
@@ -91,7 +107,18 @@ function parseBoard(raw: unknown, where: string, fallbackId?: string): BoardConf
     defaultPriority: parsePriority(board.defaultPriority, `${where}.defaultPriority`),
     actions: parseStringMap(board.actions, `${where}.actions`),
     minimizedColumnIds: parseIdList(board.minimizedColumnIds, `${where}.minimizedColumnIds`),
+    ...optionalBoardFields(board, where),
   };
+}
+
+/** Board keys kept out of the object when absent, so a config without them round-trips unchanged. */
+function optionalBoardFields(board: Json, where: string): Pick<BoardConfig, 'wipPolicy' | 'autoArchiveDays'> {
+  const out: Pick<BoardConfig, 'wipPolicy' | 'autoArchiveDays'> = {};
+  const wipPolicy = parseWipPolicy(board.wipPolicy, `${where}.wipPolicy`);
+  if (wipPolicy !== undefined) out.wipPolicy = wipPolicy;
+  const autoArchiveDays = optionalCount(board.autoArchiveDays, `${where}.autoArchiveDays`);
+  if (autoArchiveDays !== undefined) out.autoArchiveDays = autoArchiveDays;
+  return out;
 }
 
 function parseBoards(value: unknown): BoardConfig[] {
@@ -286,6 +313,8 @@ export function serializeConfig(config: KanbanConfig): string {
     if (b.defaultPriority !== undefined) out.defaultPriority = b.defaultPriority;
     if (Object.keys(b.actions).length) out.actions = b.actions;
     if (b.minimizedColumnIds.length) out.minimizedColumnIds = b.minimizedColumnIds;
+    if (b.wipPolicy !== undefined) out.wipPolicy = b.wipPolicy;
+    if (b.autoArchiveDays !== undefined) out.autoArchiveDays = b.autoArchiveDays;
     return out;
   });
   const doc: Json = {

@@ -1,4 +1,5 @@
 import type { Card } from './model';
+import { placeOf } from './cardPlace';
 import { FuzzyBoardIndex } from './fuzzyIndex';
 import { BlockerIndex } from './blockerIndex';
 
@@ -64,7 +65,7 @@ export class CardIndex {
     board.set(card.id, card);
     this.boardOfId.set(card.id, card.boardId);
     this.countStatus(card, 1);
-    const sorted = this.sortedColumns.get(columnKey(card.boardId, card.status));
+    const sorted = this.sortedColumns.get(columnKey(card.boardId, placeOf(card)));
     if (sorted) sorted.splice(lowerBound(sorted, card), 0, card);
     this.fuzzy.get(card.boardId)?.put(card);
     this.blockers.add(card);
@@ -81,11 +82,11 @@ export class CardIndex {
     if (!stored) return;
     this.blockers.remove(stored);
     this.countStatus(stored, -1);
-    const sorted = this.sortedColumns.get(columnKey(boardId, stored.status));
+    const sorted = this.sortedColumns.get(columnKey(boardId, placeOf(stored)));
     if (sorted) {
       const at = lowerBound(sorted, stored);
       if (sorted[at] === stored) sorted.splice(at, 1);
-      else this.sortedColumns.delete(columnKey(boardId, stored.status));
+      else this.sortedColumns.delete(columnKey(boardId, placeOf(stored)));
     }
     this.fuzzy.get(boardId)?.remove(stored);
   }
@@ -93,9 +94,10 @@ export class CardIndex {
   private countStatus(card: Card, delta: number): void {
     let counts = this.statusCounts.get(card.boardId);
     if (!counts) this.statusCounts.set(card.boardId, (counts = new Map()));
-    const next = (counts.get(card.status) ?? 0) + delta;
-    if (next > 0) counts.set(card.status, next);
-    else counts.delete(card.status);
+    const place = placeOf(card);
+    const next = (counts.get(place) ?? 0) + delta;
+    if (next > 0) counts.set(place, next);
+    else counts.delete(place);
   }
 
   /** Ids of the cards (any board) whose `blockedBy` names `id`: O(1) plus the answer. */
@@ -128,17 +130,20 @@ export class CardIndex {
     return [...this.boards.values()].flatMap((board) => [...board.values()]);
   }
 
-  /** Statuses that hold at least one card on the board. */
+  /** Statuses that hold at least one card on the board (`archived` for the archive). */
   statusesOf(boardId: string): Set<string> {
     return new Set(this.statusCounts.get(boardId)?.keys() ?? []);
   }
 
-  /** Cards of one column in display order. Callers must not change the array. */
+  /**
+   * Cards of one column in display order, archived cards left out (they sit under `archived`,
+   * which lists the archive). Callers must not change the array.
+   */
   column(boardId: string, status: string): readonly Card[] {
     const key = columnKey(boardId, status);
     let sorted = this.sortedColumns.get(key);
     if (!sorted) {
-      sorted = [...this.cardsOf(boardId)].filter((c) => c.status === status).sort(compareCards);
+      sorted = [...this.cardsOf(boardId)].filter((c) => placeOf(c) === status).sort(compareCards);
       this.sortedColumns.set(key, sorted);
     }
     return sorted;
@@ -146,7 +151,7 @@ export class CardIndex {
 
   /** Zero-based place of the card in its column, or -1 when this object is not the indexed one. */
   positionOf(card: Card): number {
-    const sorted = this.column(card.boardId, card.status);
+    const sorted = this.column(card.boardId, placeOf(card));
     const at = lowerBound(sorted as Card[], card);
     return sorted[at] === card ? at : -1;
   }

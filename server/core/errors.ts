@@ -25,6 +25,11 @@ export class FileConflictError extends ServiceError {
   readonly status = 409;
 }
 
+/** A move or create would take a column over its WIP limit on a board whose `wipPolicy` is `block`. */
+export class WipLimitError extends ServiceError {
+  readonly status = 409;
+}
+
 /** The client's `If-Match` names a version that is no longer current. */
 export class PreconditionFailedError extends ServiceError {
   readonly status = 412;

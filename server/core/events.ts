@@ -3,11 +3,11 @@ import { log } from './log';
 
 /** Every event the service emits; webhooks, WebSocket clients and the webview all see these. */
 export const EVENT_NAMES = [
-  'task.created', 'task.updated', 'task.moved', 'task.deleted',
+  'task.created', 'task.updated', 'task.moved', 'task.deleted', 'task.archived', 'task.restored',
   'comment.created', 'comment.updated', 'comment.deleted',
   'attachment.added', 'attachment.removed',
   'log.added', 'log.cleared', 'board.log.added', 'board.log.cleared',
-  'column.created', 'column.updated', 'column.deleted', 'column.reordered',
+  'column.created', 'column.updated', 'column.deleted', 'column.reordered', 'column.limit.exceeded',
   'board.created', 'board.updated', 'board.deleted',
   'label.updated', 'label.renamed', 'label.deleted',
   'settings.updated', 'form.submit', 'board.action.triggered', 'card.action.triggered',

@@ -1,5 +1,6 @@
 import { ValidationError } from './errors';
 import { DELETED_STATUS, PRIORITIES, titleOf, type Card } from './model';
+import { ARCHIVED_STATUS, placeOf } from './cardPlace';
 
 /**
  * Paging, sorting and projection of task lists: the parts that need no workspace. A page ends at a
@@ -38,7 +39,7 @@ export function sortName(sort: SortSpec): string {
 export const LIST_FIELDS = [
   'id', 'boardId', 'title', 'content', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData',
   'actions', 'attachments', 'commentCount', 'created', 'modified', 'completedAt',
-  'checklist', 'blockedBy', 'position', 'cardState', 'blocks', 'blocked', 'filePath',
+  'checklist', 'blockedBy', 'archivedAt', 'position', 'cardState', 'blocks', 'blocked', 'filePath',
 ] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 
@@ -79,7 +80,7 @@ const UNKNOWN_PRIORITY = PRIORITIES.length;
 export function sortKeyOf(card: Card, sort: SortSpec, score?: number): SortKey {
   switch (sort.field) {
     case 'position':
-      return [card.status, card.order, card.created, card.id];
+      return [placeOf(card), card.order, card.created, card.id];
     case 'created':
       return [card.created, card.id];
     case 'modified':
@@ -97,13 +98,14 @@ export function sortKeyOf(card: Card, sort: SortSpec, score?: number): SortKey {
   }
 }
 
-/** Column ids in board order; other statuses (hand-made folders) after them by name, then deleted. */
+/** Column ids in board order; other statuses (hand-made folders) after them by name, then deleted, then the archive. */
 export type ColumnRank = (status: string) => [number, number | string];
 
 export function columnRanker(columnIds: string[]): ColumnRank {
   const ranks = new Map(columnIds.map((id, i) => [id, i]));
   return (status) => {
     if (status === DELETED_STATUS) return [2, 0];
+    if (status === ARCHIVED_STATUS) return [3, 0];
     const rank = ranks.get(status);
     return rank === undefined ? [1, status] : [0, rank];
   };

@@ -12,7 +12,13 @@ export interface Column {
   id: string;
   name: string;
   color: string;
+  /** Soft WIP limit: how many cards the column should hold at most (archived ones not counted). */
+  wipLimit?: number;
 }
+
+/** What a move or create into a column at its WIP limit does: go ahead with a warning, or be refused. */
+export const WIP_POLICIES = ['warn', 'block'] as const;
+export type WipPolicy = (typeof WIP_POLICIES)[number];
 
 export interface BoardConfig {
   id: string;
@@ -23,6 +29,10 @@ export interface BoardConfig {
   defaultPriority?: Priority;
   actions: Record<string, string>;
   minimizedColumnIds: string[];
+  /** Default `warn`. */
+  wipPolicy?: WipPolicy;
+  /** Cards that stayed this many days in the last column (by `completedAt`) are archived. */
+  autoArchiveDays?: number;
 }
 
 export const BACKGROUND_MODES = ['fancy', 'plain'] as const;
@@ -116,6 +126,8 @@ export interface TaskView {
   checklist: { done: number; total: number } | null;
   /** Whole ids of the cards this one waits for (any board). */
   blockedBy: string[];
+  /** When the card was archived, or null. */
+  archivedAt: string | null;
   position: number;
   cardState: CardState;
   /** Ids of the cards whose blockedBy names this one (derived). */

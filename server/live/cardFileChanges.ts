@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/atomicFile';
 import type { Card } from '../core/model';
+import { placeOf } from '../core/cardPlace';
 import { serializeCard } from '../storage/cardFile';
 import type { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { fingerprint } from '../storage/markdown/cardFolders';
@@ -17,6 +18,8 @@ const exists = (file: string) => fs.access(file).then(() => true, () => false);
  *   frontmatter wins and the file is moved there (a rename, the text unchanged);
  * - the file came from elsewhere (`git mv`, a move in a file manager): the folder wins and the
  *   frontmatter is rewritten to say so.
+ * The `archived` folder is not a status: a file in it is archived and keeps its status, and a file
+ * moved out of it is no longer archived (parseCard reads that from the folder).
  */
 export async function settleChangedCardFile(store: MarkdownCardStore, file: string, read: { card: Card; hash: string; text: string }): Promise<Card | null> {
   const folder = store.locate(file)!.status;
@@ -28,7 +31,7 @@ export async function settleChangedCardFile(store: MarkdownCardStore, file: stri
       log.warn(`kanban: ${store.relative(file)} is a second copy of card ${card.id} (served from ${store.relative(known.file)}); it is ignored until one of them goes`);
       return null;
     }
-    if (card.status !== folder) {
+    if (placeOf(card) !== folder) {
       card = { ...card, status: folder };
       const text = serializeCard(card);
       store.ownWrites.set(file, { text, card });
@@ -36,7 +39,7 @@ export async function settleChangedCardFile(store: MarkdownCardStore, file: stri
       hash = fingerprint(text);
       log.warn(`kanban: ${store.relative(file)} was moved to the "${folder}" folder by hand; its status now says so`);
     }
-  } else if (card.status !== folder) {
+  } else if (placeOf(card) !== folder) {
     const target = store.absolutePath(card);
     if (!(await exists(target))) {
       store.ownWrites.set(target, { text: read.text, card });

@@ -38,7 +38,7 @@ export function tool(
 }
 
 /** A mutation's answer: the card in a few fields, plus its board. */
-const shortCard = (card: unknown) => summaryOf(card as Args, ['boardId']);
+export const shortCard = (card: unknown) => summaryOf(card as Args, ['boardId']);
 const fieldsOf = (args: Args, names: string[]) => Object.fromEntries(names.filter((n) => args[n] !== undefined).map((n) => [n, args[n]]));
 
 const PAGE_SIZE = 50;
@@ -53,7 +53,7 @@ const LIST_TEXT: Record<string, string> = {
   cursor: 'nextCursor of the previous page (same filters and sort)',
   sort: 'position (default), created, modified, due, priority or title; - for descending',
 };
-const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted', 'ready', 'due', 'dueBefore', 'dueAfter'];
+const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter'];
 /** Used only while the list route does not declare its paging parameters itself. */
 const PAGING_FALLBACK: QueryParam[] = [
   { name: 'fields', type: 'string', description: LIST_TEXT.fields },

@@ -14,7 +14,7 @@ interface BoardSummary {
   description?: string | null;
   isDefault: boolean;
   taskCount: number;
-  columns: { id: string; name: string }[];
+  columns: { id: string; name: string; wipLimit?: number }[];
 }
 
 async function boards(client: ApiClient): Promise<BoardSummary[]> {
@@ -51,6 +51,9 @@ async function instructions(client: ApiClient): Promise<string> {
     '4. Tell people: `add_comment {id, content}`; keep a progress trail with `add_log {id, text}`.',
     `5. Finish: \`move_card {id, status: "${columns[columns.length - 1] ?? 'done'}"}\`.`,
     '',
+    'Put finished cards away with `archive_card {id}` (or `archive_column {column}`); `list_cards {archived: "only"}` finds them and `restore_card {id}` brings one back.',
+    'A column may have a WIP limit: a move past it goes ahead with a warning, or is refused (409) on a board whose wipPolicy is block.',
+    '',
     'New work: `create_card {title, body?, priority?, labels?}`. Errors say what to fix; a 409 or 412 means someone changed the card: read it again.',
     '',
   ].join('\n');
@@ -67,7 +70,8 @@ async function boardSummary(client: ApiClient, boardId: string): Promise<string>
     const { data, page } = await callApi(client, { method: 'get', path: `/boards/${enc(board.id)}/tasks${query}` });
     const cards = data as { id: string; title: string; priority?: string; assignee?: string | null }[];
     const total = page?.total ?? cards.length;
-    lines.push(`## ${column.name} (\`${column.id}\`): ${total}`);
+    const limit = column.wipLimit ? `/${column.wipLimit} (WIP limit${total > column.wipLimit ? ', over' : ''})` : '';
+    lines.push(`## ${column.name} (\`${column.id}\`): ${total}${limit}`);
     for (const card of cards.slice(0, TOP_CARDS)) {
       const tags = [card.priority, card.assignee ? `@${card.assignee}` : undefined].filter(Boolean).join(', ');
       lines.push(`- \`${card.id}\` ${card.title}${tags ? ` (${tags})` : ''}`);

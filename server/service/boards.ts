@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import { STANDARD_COLUMNS } from '../core/defaults';
-import { DEFAULT_COLUMN_COLOR, DELETED_STATUS, type BoardConfig, type Column, type Priority } from '../core/model';
+import { DEFAULT_COLUMN_COLOR, DELETED_STATUS, type BoardConfig, type Column, type Priority, type WipPolicy } from '../core/model';
+import { ARCHIVED_STATUS, RESERVED_STATUS_IDS, isArchived } from '../core/cardPlace';
 import { checkColor, checkPriority, checkSlugId } from './validate';
 import type { Workspace } from './workspace';
 
@@ -25,6 +26,8 @@ export function boardView(ws: Workspace, board: BoardConfig) {
     defaultPriority: effectiveDefaultPriority(ws, board),
     actions: board.actions,
     minimizedColumnIds: board.minimizedColumnIds,
+    wipPolicy: board.wipPolicy ?? 'warn',
+    autoArchiveDays: board.autoArchiveDays ?? null,
   };
 }
 
@@ -34,18 +37,19 @@ export function listBoards(ws: Workspace): BoardSummary[] {
     name: board.name,
     description: board.description ?? null,
     isDefault: board.id === ws.defaultBoardId,
-    taskCount: [...ws.index.cardsOf(board.id)].filter((c) => c.status !== DELETED_STATUS).length,
+    taskCount: [...ws.index.cardsOf(board.id)].filter((c) => c.status !== DELETED_STATUS && !isArchived(c)).length,
     columns: board.columns,
   }));
 }
 
 /** Column ids that would collide with the folders a board keeps beside its status folders. */
-export const RESERVED_COLUMN_IDS = new Set([DELETED_STATUS, 'attachments', 'logs']);
+export const RESERVED_COLUMN_IDS = new Set([...RESERVED_STATUS_IDS, 'attachments', 'logs']);
 
 export interface ColumnInput {
   id: string;
   name: string;
   color?: string;
+  wipLimit?: number | null;
 }
 
 export function normalizeColumns(columns: ColumnInput[]): Column[] {
@@ -56,8 +60,15 @@ export function normalizeColumns(columns: ColumnInput[]): Column[] {
     if (seen.has(c.id)) throw new ValidationError(`column id "${c.id}" appears twice`);
     seen.add(c.id);
     if (c.name.trim() === '') throw new ValidationError(`column "${c.id}" needs a name`);
-    return { id: c.id, name: c.name, color: checkColor(c.color ?? DEFAULT_COLUMN_COLOR, `color of column "${c.id}"`) };
+    const column: Column = { id: c.id, name: c.name, color: checkColor(c.color ?? DEFAULT_COLUMN_COLOR, `color of column "${c.id}"`) };
+    if (c.wipLimit !== undefined && c.wipLimit !== null) column.wipLimit = checkWipLimit(c.wipLimit, c.id);
+    return column;
   });
+}
+
+export function checkWipLimit(limit: number, columnId: string): number {
+  if (!Number.isInteger(limit) || limit < 1) throw new ValidationError(`wipLimit of column "${columnId}" must be a whole number, 1 or more (got ${limit}); send null to remove the limit`);
+  return limit;
 }
 
 export interface BoardInput {
@@ -103,7 +114,11 @@ export async function createBoard(ws: Workspace, input: BoardInput) {
   });
 }
 
-export type BoardPatch = Partial<Omit<BoardInput, 'id' | 'actions'>>;
+export type BoardPatch = Partial<Omit<BoardInput, 'id' | 'actions'>> & {
+  wipPolicy?: WipPolicy;
+  /** null removes the setting. */
+  autoArchiveDays?: number | null;
+};
 
 export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPatch) {
   return ws.mutate(async () => {
@@ -117,7 +132,8 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
     if (patch.columns !== undefined) {
       next.columns = normalizeColumns(patch.columns);
       const kept = new Set(next.columns.map((c) => c.id));
-      const stranded = [...ws.index.statusesOf(boardId)].filter((s) => s !== DELETED_STATUS && !kept.has(s));
+      // Archived cards may keep a status that is gone: a restore then takes them to the default column.
+      const stranded = [...ws.index.statusesOf(boardId)].filter((s) => s !== DELETED_STATUS && s !== ARCHIVED_STATUS && !kept.has(s));
       if (stranded.length) throw new ConflictError(`cannot remove column(s) ${stranded.join(', ')}: they still hold cards`);
       next.minimizedColumnIds = next.minimizedColumnIds.filter((id) => kept.has(id));
       if (next.defaultStatus !== undefined && !kept.has(next.defaultStatus)) delete next.defaultStatus;
@@ -127,10 +143,18 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
       next.defaultStatus = patch.defaultStatus;
     }
     if (patch.defaultPriority !== undefined) next.defaultPriority = checkPriority(patch.defaultPriority);
+    if (patch.wipPolicy !== undefined) next.wipPolicy = patch.wipPolicy;
+    if (patch.autoArchiveDays === null) delete next.autoArchiveDays;
+    else if (patch.autoArchiveDays !== undefined) next.autoArchiveDays = checkDays(patch.autoArchiveDays);
     await replaceBoard(ws, next);
     ws.emit('board.updated', boardId, { board: boardView(ws, next) });
     return boardView(ws, next);
   });
+}
+
+function checkDays(days: number): number {
+  if (!Number.isInteger(days) || days < 1) throw new ValidationError(`autoArchiveDays must be a whole number of days, 1 or more (got ${days}); send null to stop archiving automatically`);
+  return days;
 }
 
 export async function replaceBoard(ws: Workspace, board: BoardConfig): Promise<void> {

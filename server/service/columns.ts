@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
-import { DELETED_STATUS, type BoardConfig, type Column } from '../core/model';
-import { normalizeColumns, replaceBoard, type ColumnInput } from './boards';
+import { type BoardConfig, type Column } from '../core/model';
+import { RESERVED_STATUS_IDS } from '../core/cardPlace';
+import { checkWipLimit, normalizeColumns, replaceBoard, type ColumnInput } from './boards';
 import { checkColor } from './validate';
 import type { Workspace } from './workspace';
 
@@ -25,7 +26,7 @@ export async function createColumn(ws: Workspace, boardId: string, input: Column
   });
 }
 
-export async function updateColumn(ws: Workspace, boardId: string, columnId: string, patch: { name?: string; color?: string }) {
+export async function updateColumn(ws: Workspace, boardId: string, columnId: string, patch: { name?: string; color?: string; wipLimit?: number | null }) {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const current = requireColumn(board, columnId);
@@ -35,6 +36,8 @@ export async function updateColumn(ws: Workspace, boardId: string, columnId: str
       name: patch.name ?? current.name,
       color: patch.color === undefined ? current.color : checkColor(patch.color),
     };
+    const wipLimit = patch.wipLimit === undefined ? current.wipLimit : patch.wipLimit === null ? undefined : checkWipLimit(patch.wipLimit, columnId);
+    if (wipLimit !== undefined) column.wipLimit = wipLimit;
     await replaceBoard(ws, { ...board, columns: board.columns.map((c) => (c.id === columnId ? column : c)) });
     ws.emit('column.updated', boardId, { column });
     return column;
@@ -71,7 +74,7 @@ export async function setMinimizedColumns(ws: Workspace, boardId: string, column
 export async function deleteColumn(ws: Workspace, boardId: string, columnId: string) {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
-    if (columnId === DELETED_STATUS) throw new ValidationError('the deleted column is built in and cannot be removed');
+    if (RESERVED_STATUS_IDS.includes(columnId)) throw new ValidationError(`the ${columnId} column is built in and cannot be removed`);
     requireColumn(board, columnId);
     const count = ws.index.column(boardId, columnId).length;
     if (count > 0) throw new ConflictError(`column "${columnId}" still holds ${count} card(s); move them out first`);

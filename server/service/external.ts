@@ -1,4 +1,5 @@
 import type { Card } from '../core/model';
+import { ARCHIVED_STATUS, isArchived } from '../core/cardPlace';
 import { ConfigError, defaultConfig, parseConfig } from '../config/parseConfig';
 import type { KanbanConfig } from '../config/types';
 import { serializeCard } from '../storage/cardFile';
@@ -35,7 +36,11 @@ function applyUpsert(ws: Workspace, card: Card): boolean {
   const moved = existing.boardId !== card.boardId || existing.status !== card.status;
   if (!moved && serializeCard(existing) === serializeCard(card)) return false;
   ws.index.put(card);
-  if (moved) {
+  if (isArchived(existing) !== isArchived(card)) {
+    // A file moved into or out of archived/ by hand: the same events as the archive routes.
+    if (isArchived(card)) ws.emit('task.archived', card.boardId, { taskId: card.id, status: card.status, external: true }, card);
+    else ws.emit('task.restored', card.boardId, { taskId: card.id, from: ARCHIVED_STATUS, to: card.status, external: true }, card);
+  } else if (moved) {
     const data = { taskId: card.id, from: existing.status, to: card.status, external: true };
     ws.emit('task.moved', card.boardId, existing.boardId === card.boardId ? data : { ...data, fromBoard: existing.boardId, toBoard: card.boardId }, card);
   } else {

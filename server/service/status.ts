@@ -40,7 +40,7 @@ export function describeWorkspace(ws: Workspace) {
 function instancesOf(ws: Workspace): InstanceInfo[] {
   const shared = ws.store.instances?.();
   if (shared) return shared;
-  return [{ id: `pid-${process.pid}`, host: os.hostname(), pid: process.pid, started: ws.startedAt, lastSeen: new Date().toISOString(), self: true }];
+  return [{ id: `pid-${process.pid}`, host: os.hostname(), pid: process.pid, started: ws.startedAt, lastSeen: null, self: true }];
 }
 
 export function describeCardState(ctx: RequestContext) {

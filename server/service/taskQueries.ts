@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
 import { isFullCardId } from '../core/ids';
+import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
 import { dueMatches, type DueFilter } from '../core/dueDates';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
@@ -39,6 +40,10 @@ export interface TaskQuery {
   includeDeleted?: boolean;
   /** true: only cards nothing blocks that are not in the last column; false: only the others. */
   ready?: boolean;
+  /** Also list archived cards (after the columns and the deleted ones). */
+  includeArchived?: boolean;
+  /** `only`: list archived cards alone. */
+  archived?: 'only';
   meta?: MetaFilter[];
   /** Due-date window and bounds, with the day they were asked on (see core/dueDates.ts). */
   due?: DueFilter;
@@ -49,21 +54,39 @@ export interface TaskQuery {
 /** Board columns in order, then statuses that only exist in files (hand-made folders), then deleted. */
 export function statusOrder(ws: Workspace, boardId: string, includeDeleted: boolean): string[] {
   const columns = ws.board(boardId).columns.map((c) => c.id);
-  const known = new Set([...columns, DELETED_STATUS]);
+  const known = new Set([...columns, DELETED_STATUS, ARCHIVED_STATUS]);
   const strays = [...ws.index.statusesOf(boardId)].filter((s) => !known.has(s)).sort();
   return [...columns, ...strays, ...(includeDeleted ? [DELETED_STATUS] : [])];
 }
 
-/** The columns (statuses) a query lists, in list order. */
+/** Whether a query lists the archive, and whether only the archive. */
+function archiveScope(query: TaskQuery): 'none' | 'also' | 'only' {
+  if (query.archived === 'only' || query.status === ARCHIVED_STATUS) return 'only';
+  return query.includeArchived === true ? 'also' : 'none';
+}
+
+/**
+ * The columns (statuses) a query lists, in list order; `archived` stands for the archive, whose
+ * cards a `status` filter picks by the status they keep.
+ */
 export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery): string[] {
+  const scope = archiveScope(query);
+  if (scope === 'only') return [ARCHIVED_STATUS];
   const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
-  return statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+  const columns = statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+  return scope === 'also' ? [...columns, ARCHIVED_STATUS] : columns;
+}
+
+/** The status filter as it applies to archived cards (which keep their status). */
+function archivedStatusFilter(query: TaskQuery): string | undefined {
+  return query.status === undefined || query.status === ARCHIVED_STATUS ? undefined : query.status;
 }
 
 /** Whether the query keeps every card of the columns it lists (no text, metadata, priority, assignee or label filter). */
 export function keepsWholeColumns(query: TaskQuery): boolean {
   const parsed = parseQuery(query.q ?? '');
-  return parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
+  const archiveByStatus = archiveScope(query) !== 'none' && archivedStatusFilter(query) !== undefined;
+  return !archiveByStatus && parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
     query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined && query.due === undefined;
 }
 
@@ -73,7 +96,9 @@ function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy
   const assignee = query.assignee?.toLowerCase();
   const label = query.label?.toLowerCase();
   const groupLabels = query.labelGroup === undefined ? null : labelsInGroup(ws, query.labelGroup);
+  const archivedStatus = archivedStatusFilter(query);
   return (card: Card): boolean => {
+    if (archivedStatus !== undefined && card.status !== archivedStatus) return false;
     if (query.priority && card.priority !== query.priority) return false;
     if (assignee !== undefined && (card.assignee ?? '').toLowerCase() !== assignee) return false;
     if (label !== undefined && !card.labels.some((l) => l.toLowerCase() === label)) return false;
@@ -118,7 +143,7 @@ export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): S
     return ws.index
       .fuzzyIndex(boardId)
       .searchCards(parsed.text)
-      .filter((hit) => allowed.has(hit.card.status) && keep(hit.card))
+      .filter((hit) => allowed.has(placeOf(hit.card)) && keep(hit.card))
       .sort((a, b) => a.score - b.score || (a.card.id < b.card.id ? -1 : a.card.id > b.card.id ? 1 : 0));
   }
   const selected: Selected[] = [];

@@ -12,6 +12,8 @@ import type { CardChange } from '../storage/cardStore';
 import { withFinalNewline } from '../storage/cardFile';
 import { writeCardsChecked } from './fileTruth';
 import { resolveBlockedBy, withoutBlocker } from './dependencies';
+import { announceWipEntry, checkWipEntry } from './wipLimits';
+import { placeOf } from '../core/cardPlace';
 
 export interface TaskFields {
   content?: string;
@@ -62,7 +64,7 @@ function lastColumnOf(board: BoardConfig): string | undefined {
   return board.columns[board.columns.length - 1]?.id;
 }
 
-function withCompletion(card: Card, board: BoardConfig, now: string): Card {
+export function withCompletion(card: Card, board: BoardConfig, now: string): Card {
   const done = card.status === lastColumnOf(board);
   if (done && !card.completedAt) return { ...card, completedAt: now };
   if (!done && card.completedAt) return { ...card, completedAt: undefined };
@@ -70,7 +72,7 @@ function withCompletion(card: Card, board: BoardConfig, now: string): Card {
 }
 
 /** The key after the last keyed card of a column. */
-function appendKey(ws: Workspace, boardId: string, status: string, excludeId?: string): string {
+export function appendKey(ws: Workspace, boardId: string, status: string, excludeId?: string): string {
   // Keyless cards sort last, so the last keyed card is found walking back from the end (O(1) usually).
   const column = ws.index.column(boardId, status);
   for (let i = column.length - 1; i >= 0; i--) {
@@ -107,6 +109,7 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const status = checkStatus(board, fields.status ?? effectiveDefaultStatus(ws, board), false);
+    const wip = checkWipEntry(ws, board, status);
     const now = new Date();
     const stamp = now.toISOString();
     const draft = applyFields(
@@ -126,6 +129,7 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
       if (await ws.store.create(candidate)) {
         ws.index.put(candidate);
         ws.emit('task.created', boardId, { taskId: id }, candidate);
+        announceWipEntry(ws, wip);
         return taskView(ws, candidate, { withComments: true });
       }
     }
@@ -177,13 +181,16 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
     let card = applyFields(previous, fields);
     if (fields.blockedBy !== undefined) card.blockedBy = resolveBlockedBy(ws, previous.id, fields.blockedBy ?? []);
     const moved = fields.status !== undefined && fields.status !== previous.status;
+    const wip = moved ? checkWipEntry(ws, board, fields.status as string, previous) : null;
     if (moved) {
       card.status = checkStatus(board, fields.status as string, true);
       card.order = appendKey(ws, boardId, card.status, card.id);
+      // A new status brings an archived card back, as it does a deleted one.
+      card.archivedAt = undefined;
     }
     card = withCompletion({ ...card, modified: now }, board, now);
     await saveCard(ws, card, previous);
-    if (moved) ws.emit('task.moved', boardId, { taskId: card.id, from: previous.status, to: card.status }, card);
+    if (moved) announceMove(ws, { taskId: card.id, from: previous.status, to: card.status }, card, wip);
     else ws.emit('task.updated', boardId, { taskId: card.id, fields: Object.keys(fields) }, card);
     return taskView(ws, card, { withComments: true });
   });
@@ -193,7 +200,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
 async function keyForPosition(ws: Workspace, card: Card, status: string, position: number): Promise<string> {
   const column = ws.index.column(card.boardId, status);
   // The column without the moved card, read by index: copying it would make every move O(n).
-  const own = card.status === status ? ws.index.positionOf(card) : -1;
+  const own = placeOf(card) === status ? ws.index.positionOf(card) : -1;
   const otherCount = own === -1 ? column.length : column.length - 1;
   const otherAt = (i: number): Card | undefined => (i < 0 || i >= otherCount ? undefined : column[own !== -1 && i >= own ? i + 1 : i]);
   const at = Math.max(0, Math.min(position, otherCount));
@@ -223,11 +230,13 @@ export async function moveTask(ws: Workspace, boardId: string, idish: string, st
     const board = ws.board(boardId);
     const previous = resolveCard(ws, boardId, idish);
     checkStatus(board, status, true);
+    const wip = checkWipEntry(ws, board, status, previous);
     const now = new Date().toISOString();
     const order = await keyForPosition(ws, previous, status, position);
-    const card = withCompletion({ ...previous, status, order, modified: now }, board, now);
+    // A move brings an archived card back into the column it is moved to.
+    const card = withCompletion({ ...previous, status, order, modified: now, archivedAt: undefined }, board, now);
     await saveCard(ws, card, previous);
-    ws.emit('task.moved', boardId, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card) }, card);
+    announceMove(ws, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card) }, card, wip);
     return taskView(ws, card, { withComments: true });
   });
 }
@@ -237,7 +246,7 @@ export async function softDeleteTask(ws: Workspace, boardId: string, idish: stri
     const previous = resolveCard(ws, boardId, idish);
     if (previous.status === DELETED_STATUS) return taskView(ws, previous, { withComments: true });
     const now = new Date().toISOString();
-    const card: Card = { ...previous, status: DELETED_STATUS, order: appendKey(ws, boardId, DELETED_STATUS), modified: now, completedAt: undefined };
+    const card: Card = { ...previous, status: DELETED_STATUS, order: appendKey(ws, boardId, DELETED_STATUS), modified: now, completedAt: undefined, archivedAt: undefined };
     await saveCard(ws, card, previous);
     ws.emit('task.deleted', boardId, { taskId: card.id, permanent: false, previousStatus: previous.status }, card);
     return taskView(ws, card, { withComments: true });
@@ -283,8 +292,9 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     const previous = findTransferSource(ws, destinationId, idish);
     if (previous.boardId === destinationId) throw new ValidationError(`card "${previous.id}" is already on board "${destinationId}"`);
     const status = checkStatus(destination, targetStatus ?? effectiveDefaultStatus(ws, destination), false);
+    const wip = checkWipEntry(ws, destination, status);
     const now = new Date().toISOString();
-    const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now };
+    const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now, archivedAt: undefined };
     const card = withCompletion(moved, destination, now);
     await writeCardsChecked(ws, [previous], async () => {
       await relocateCardBelongings(ws, previous, card);
@@ -292,7 +302,13 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     });
     ws.index.remove(previous);
     ws.index.put(card);
-    ws.emit('task.moved', destinationId, { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status }, card);
+    announceMove(ws, { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status }, card, wip);
     return taskView(ws, card, { withComments: true });
   });
+}
+
+/** `task.moved` first, then what the card's arrival did to the column's WIP limit. */
+function announceMove(ws: Workspace, data: Record<string, unknown>, card: Card, wip: ReturnType<typeof checkWipEntry>): void {
+  ws.emit('task.moved', card.boardId, data, card);
+  announceWipEntry(ws, wip);
 }

@@ -34,6 +34,7 @@ function cardFields(card: Card) {
     completedAt: card.completedAt ?? null,
     checklist: checklistProgress(card.content),
     blockedBy: card.blockedBy ?? [],
+    archivedAt: card.archivedAt ?? null,
   };
 }
 
@@ -154,6 +155,7 @@ function cardOnlyValue(card: Card, field: ListField): unknown {
     case 'assignee':
     case 'dueDate':
     case 'completedAt':
+    case 'archivedAt':
       return card[field] ?? null;
     case 'actions':
       return card.actions ?? [];

@@ -2,6 +2,7 @@ import * as yaml from 'js-yaml';
 import { PRIORITIES } from '../core/model';
 import type { Card, CardForm, Comment, Priority } from '../core/model';
 import { isValidKey } from '../core/ordering';
+import { ARCHIVED_STATUS } from '../core/cardPlace';
 
 /** Why a card file could not be read; reported by /api/workspace, never fatal. */
 export class CardFileError extends Error {
@@ -185,16 +186,20 @@ export function parseCard(text: string, where: CardLocation): Card {
     created,
     modified: str(f.modified, 'modified') ?? created,
     completedAt: str(f.completedAt, 'completedAt'),
-    ...optionalFields(f),
+    ...optionalFields(f, where),
   };
 }
 
-/** Fields written only when set, so cards without them stay as small as before. */
-function optionalFields(f: Json): Pick<Card, 'blockedBy' | 'archivedAt'> {
+/**
+ * Fields written only when set, so cards without them stay as small as before. The folder decides
+ * whether a card is archived: a file moved into `archived/` by hand is archived (since the file
+ * time when it does not say), and one moved out of it is not, whatever its frontmatter says.
+ */
+function optionalFields(f: Json, where: CardLocation): Pick<Card, 'blockedBy' | 'archivedAt'> {
   const out: Pick<Card, 'blockedBy' | 'archivedAt'> = {};
   const blockedBy = strList(f.blockedBy, 'blockedBy');
   if (blockedBy.length) out.blockedBy = blockedBy;
   const archivedAt = str(f.archivedAt, 'archivedAt');
-  if (archivedAt) out.archivedAt = archivedAt;
+  if (where.status === ARCHIVED_STATUS) out.archivedAt = archivedAt ?? where.fileTime;
   return out;
 }

@@ -68,7 +68,7 @@ export interface CardStore {
    */
   ensureCurrent?(cards: Card[]): Promise<void>;
   /** Workspace-relative path of the card's file, for stores that have one. */
-  filePathOf?(card: Pick<Card, 'id' | 'boardId' | 'status'>): string;
+  filePathOf?(card: Pick<Card, 'id' | 'boardId' | 'status' | 'archivedAt'>): string;
   /**
    * Changes made outside this process (another server on the same database, a hand edit of a file).
    * The service applies them to its index and emits the same events as for API changes.
@@ -88,7 +88,8 @@ export interface InstanceInfo {
   pid: number;
   /** When it started, and when it last said it was alive (ISO 8601). */
   started: string;
-  lastSeen: string;
+  /** Null for a process serving alone: it keeps no heartbeat. */
+  lastSeen: string | null;
   /** Whether it is the instance answering. */
   self: boolean;
 }

@@ -119,7 +119,7 @@ for (const open of [inProcessMode, urlMode]) {
       assert.match(restored.stdout, /restored .* to backlog/);
       assert.equal((await restData(mode, `/api/tasks/${docsId}`)).status, 'backlog');
       const again = expectCode(await k('restore', docsId), 1);
-      assert.match(again.stderr, /is not deleted/);
+      assert.match(again.stderr, /neither archived nor deleted/);
     });
 
     it('when transfer names another board made with a generated command, then the card moves there', async () => {

@@ -10,7 +10,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
   list_columns: { args: ['board'], required: [] },
   list_cards: {
-    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'ready', 'due', 'dueBefore', 'dueAfter', 'fields', 'limit', 'cursor', 'sort'],
+    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'fields', 'limit', 'cursor', 'sort'],
     required: [],
   },
   get_card: { args: ['id', 'board'], required: ['id'] },
@@ -25,6 +25,9 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   check_item: { args: ['id', 'index', 'done', 'text', 'board'], required: ['id', 'index'] },
   add_checklist_item: { args: ['id', 'text', 'board'], required: ['id', 'text'] },
   remove_checklist_item: { args: ['id', 'index', 'board'], required: ['id', 'index'] },
+  archive_card: { args: ['id', 'board'], required: ['id'] },
+  restore_card: { args: ['id', 'status', 'board'], required: ['id'] },
+  archive_column: { args: ['column', 'board'], required: ['column'] },
 };
 
 const sorted = (list: string[]) => [...list].sort();

@@ -10,7 +10,7 @@ interface Instance {
   host: string;
   pid: number;
   started: string;
-  lastSeen: string;
+  lastSeen: string | null;
   self: boolean;
 }
 
@@ -51,7 +51,7 @@ describe('card.storage mysql: the instances sharing one database', function () {
     for (const instance of fromFirst) {
       assert.equal(instance.pid, process.pid);
       assert.ok(instance.host.length > 0);
-      assert.ok(Date.parse(instance.lastSeen) >= Date.parse(instance.started));
+      assert.ok(Date.parse(instance.lastSeen!) >= Date.parse(instance.started));
     }
 
     await second.close();
@@ -67,5 +67,6 @@ describe('card.storage mysql: the instances sharing one database', function () {
     assert.deepEqual(rest, []);
     assert.equal(only.self, true);
     assert.equal(only.pid, process.pid);
+    assert.equal(only.lastSeen, null);
   });
 });

@@ -22,12 +22,18 @@ const valid: Record<string, unknown> = {
   'a key of another tool': { version: 2, 'x-other-tool': { anything: true } },
   'a setting of a newer version': { settings: { someFutureSetting: 3 } },
   'an empty file': {},
+  'WIP limits, a block policy and auto-archive': { boards: [{ id: 'default', columns: [{ id: 'doing', wipLimit: 3 }, { id: 'done' }], wipPolicy: 'block', autoArchiveDays: 14 }] },
 };
 
 const invalid: Record<string, unknown> = {
   'a priority outside the list': { boards: [{ id: 'default', defaultPriority: 'urgent' }] },
   'a column id with capitals': { boards: [{ id: 'default', columns: [{ id: 'To Do' }] }] },
   'the reserved column id': { boards: [{ id: 'default', columns: [{ id: 'deleted' }] }] },
+  'the archive folder as a column id': { boards: [{ id: 'default', columns: [{ id: 'archived' }] }] },
+  'a WIP limit of 0': { boards: [{ id: 'default', columns: [{ id: 'doing', wipLimit: 0 }] }] },
+  'a fractional WIP limit': { boards: [{ id: 'default', columns: [{ id: 'doing', wipLimit: 2.5 }] }] },
+  'an unknown WIP policy': { boards: [{ id: 'default', wipPolicy: 'stop' }] },
+  'auto-archive after 0 days': { boards: [{ id: 'default', autoArchiveDays: 0 }] },
   'a board without id': { boards: [{ name: 'Nameless' }] },
   'an unknown background mode': { settings: { boardBackgroundMode: 'native' } },
   'a setting of the wrong type': { settings: { compactMode: 'yes' } },

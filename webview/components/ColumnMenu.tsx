@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useController } from '../context';
-import { shiftColumn } from '../state/columnActions';
+import { archiveColumnCards, shiftColumn } from '../state/columnActions';
 import type { Column } from '../types';
 import { ColorPicker } from './ColorPicker';
 import { ConfirmButton } from './ConfirmButton';
@@ -12,8 +12,9 @@ import { Popover } from './Popover';
 export function ColumnMenu({ column, cardCount, index, count }: { column: Column; cardCount: number; index: number; count: number }) {
   const ctrl = useController();
   const [name, setName] = useState(column.name);
+  const [limit, setLimit] = useState(column.wipLimit ? String(column.wipLimit) : '');
 
-  async function save(patch: { name?: string; color?: string }) {
+  async function save(patch: { name?: string; color?: string; wipLimit?: number | null }) {
     const boardId = ctrl.state.boardId;
     if (!boardId) return;
     if ((await ctrl.attempt(() => ctrl.api.updateColumn(boardId, column.id, patch))) !== undefined) await ctrl.refreshBoard();
@@ -44,6 +45,28 @@ export function ColumnMenu({ column, cardCount, index, count }: { column: Column
               Rename
             </button>
           </form>
+          <form
+            class="menu-row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              // Empty removes the limit; the server checks the number and says what is wrong.
+              void save({ wipLimit: limit.trim() === '' ? null : Number(limit) });
+            }}
+          >
+            <input
+              class="input"
+              type="number"
+              min={1}
+              step={1}
+              placeholder="No WIP limit"
+              aria-label="WIP limit"
+              value={limit}
+              onInput={(e) => setLimit((e.target as HTMLInputElement).value)}
+            />
+            <button type="submit" class="btn btn-sm">
+              Set limit
+            </button>
+          </form>
           <div class="menu-label">Color</div>
           <ColorPicker label="Column color" value={column.color} onChange={(color) => void save({ color })} />
           <div class="menu-label" title="Or drag the column by its header">Position</div>
@@ -56,6 +79,17 @@ export function ColumnMenu({ column, cardCount, index, count }: { column: Column
             </button>
           </div>
           <div class="menu-divider" />
+          <ConfirmButton
+            question={cardCount ? `Archive ${cardCount} card(s)?` : 'The column is empty.'}
+            confirmLabel="Archive all"
+            class="btn btn-ghost"
+            onConfirm={() => {
+              close();
+              void archiveColumnCards(ctrl, column.id);
+            }}
+          >
+            <Icon name="archive" size={14} /> Archive all
+          </ConfirmButton>
           <ConfirmButton
             question={cardCount ? `${cardCount} card(s) inside.` : 'Delete this column?'}
             confirmLabel="Delete column"

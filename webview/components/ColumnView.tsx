@@ -32,6 +32,21 @@ function countLabel(visible: number, all: number, filtering: boolean): string {
   return filtering ? `${visible}/${all}` : String(all);
 }
 
+/** `count/limit` for a column with a WIP limit, in the warning colour when over it. */
+function WipCount({ column, count }: { column: Column; count: number }) {
+  if (!column.wipLimit) return null;
+  const over = count > column.wipLimit;
+  return (
+    <span
+      class={`column-wip${over ? ' is-over-limit' : ''}`}
+      data-testid={`wip-${column.id}`}
+      title={over ? `Over the WIP limit: ${count} cards, limit ${column.wipLimit}` : `${count} of at most ${column.wipLimit} cards (WIP limit)`}
+    >
+      {count}/{column.wipLimit}
+    </span>
+  );
+}
+
 function MinimizedColumn({ column, allIds, visibleIds, filtering, onToggleMinimized, drop }: ColumnViewProps) {
   return (
     <section
@@ -60,7 +75,7 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
   if (drop) items.splice(drop.index, 0, <div key="__drop" class="drop-gap" style={{ height: `${drop.height}px` }} aria-hidden="true" />);
   return (
     <section
-      class={`column${isDeleted ? ' is-deleted-column' : ''}${drop ? ' is-drop-target' : ''}`}
+      class={`column${isDeleted ? ' is-deleted-column' : ''}${drop ? ' is-drop-target' : ''}${column.wipLimit && allIds.length > column.wipLimit ? ' is-over-limit' : ''}`}
       data-drop-column={column.id}
       aria-label={column.name}
       style={{ '--column-color': column.color }}
@@ -71,9 +86,13 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
           {isDeleted && <Icon name="trash" size={13} />}
           {column.name}
         </h2>
-        <span class="column-count" title={filtering ? 'matching / all cards' : 'cards'}>
-          {countLabel(visibleIds.length, allIds.length, filtering)}
-        </span>
+        {column.wipLimit && !filtering ? (
+          <WipCount column={column} count={allIds.length} />
+        ) : (
+          <span class="column-count" title={filtering ? 'matching / all cards' : 'cards'}>
+            {countLabel(visibleIds.length, allIds.length, filtering)}
+          </span>
+        )}
         <span class="column-tools">
           {!isDeleted && (
             <button type="button" class="icon-btn" title={`Add a card to ${column.name} (n)`} aria-label={`Add a card to ${column.name}`} onClick={() => props.onQuickAdd(column.id)}>

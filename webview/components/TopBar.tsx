@@ -39,6 +39,9 @@ export function TopBar() {
       >
         <Icon name="plus" /> New card
       </button>
+      <button type="button" class="icon-btn" title="Archive" aria-label="Archive" data-testid="open-archive" onClick={() => ctrl.store.set({ panel: 'archive' })}>
+        <Icon name="archive" />
+      </button>
       <button type="button" class="icon-btn" title="Labels" aria-label="Labels" onClick={() => ctrl.store.set({ panel: 'labels' })}>
         <Icon name="tag" />
       </button>

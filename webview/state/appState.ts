@@ -11,7 +11,7 @@ export interface Toast {
   action?: { label: string; run: () => void };
 }
 
-export type Panel = 'settings' | 'labels' | 'board' | 'new-board' | 'columns' | null;
+export type Panel = 'settings' | 'labels' | 'board' | 'new-board' | 'columns' | 'archive' | null;
 export type ThemeChoice = 'auto' | 'light' | 'dark';
 
 /** Where a dragged card would land: shown as a gap in that column before the drop. */

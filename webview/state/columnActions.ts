@@ -1,4 +1,5 @@
 import type { BoardController } from './controller';
+import { removeTask, type TaskSet } from './placement';
 
 /** The column ids in `ids` with `columnId` moved to `index` (an index into the list without it). */
 export function reordered(ids: string[], columnId: string, index: number): string[] {
@@ -29,4 +30,14 @@ export function shiftColumn(ctrl: BoardController, columnId: string, step: -1 | 
   const index = ids.indexOf(columnId);
   if (index < 0) return Promise.resolve();
   return moveColumn(ctrl, columnId, index + step);
+}
+
+/** "Archive all": every card of the column, in one request; each leaves the board at once. */
+export async function archiveColumnCards(ctrl: BoardController, columnId: string): Promise<void> {
+  const boardId = ctrl.state.boardId;
+  if (!boardId) return;
+  const archived = await ctrl.attempt(() => ctrl.api.archiveColumn(boardId, columnId));
+  if (!archived) return;
+  if (ctrl.state.boardId === boardId) ctrl.store.set((s) => archived.reduce<TaskSet>((set, card) => removeTask(set, card.id), s));
+  ctrl.toast('info', archived.length ? `${archived.length} card(s) archived.` : 'Nothing to archive.', archived.length ? { label: 'Open archive', run: () => ctrl.store.set({ panel: 'archive' }) } : undefined);
 }

@@ -4,6 +4,18 @@ import type { Settings, TaskView } from '../types';
 import type { BoardController } from './controller';
 import { placeTask, refreshTask, removeTask } from './placement';
 
+/** Listeners for changes to the archive (the archive panel re-reads it). */
+const archiveListeners = new Set<() => void>();
+
+export function onArchiveChange(listener: () => void): () => void {
+  archiveListeners.add(listener);
+  return () => archiveListeners.delete(listener);
+}
+
+function notifyArchiveListeners(): void {
+  for (const listener of archiveListeners) listener();
+}
+
 /** Listeners for changes the open card drawer cares about (comments, logs, attachments). */
 type CardChangeListener = (taskId: string, event: string) => void;
 const cardChangeListeners = new Set<CardChangeListener>();
@@ -38,6 +50,8 @@ async function applyTaskEvent(ctrl: BoardController, event: EventMessage): Promi
     const card = await cardOf(ctrl, event);
     if (event.boardId !== ctrl.state.boardId) return;
     if (card === 'gone' && taskId) ctrl.store.set((s) => removeTask(s, taskId));
+    // An archived card leaves the board; the archive panel lists it.
+    else if (card && card !== 'gone' && card.archivedAt) ctrl.store.set((s) => removeTask(s, card.id));
     else if (card && card !== 'gone') ctrl.store.set((s) => placeTask(s, card));
   }
   if (taskId) for (const listener of cardChangeListeners) listener(taskId, event.event);
@@ -79,7 +93,8 @@ export async function applyEvent(ctrl: BoardController, event: EventMessage): Pr
     case 'form':
       if (onThisBoard) await applyTaskEvent(ctrl, event);
       if (family === 'task') refreshDependents(ctrl, event);
-      if (event.event === 'task.created' || event.event === 'task.deleted' || event.event === 'task.moved') ctrl.refreshBoardsSoon();
+      if (['task.created', 'task.deleted', 'task.moved', 'task.archived', 'task.restored'].includes(event.event)) ctrl.refreshBoardsSoon();
+      if (event.event === 'task.archived' || event.event === 'task.restored') notifyArchiveListeners();
       return;
     case 'column':
       if (onThisBoard) await ctrl.refreshBoard();

@@ -1,6 +1,7 @@
 import { DELETED_STATUS, type TaskView } from '../types';
 import { messageOf, type BoardController } from './controller';
 import { placeTask, refreshTask, removeTask } from './placement';
+import { noticeWipLimit } from './wipNotice';
 
 /**
  * Move a card and show it at once; the server decides. On refusal the card goes back where it was
@@ -16,6 +17,7 @@ export async function moveCard(ctrl: BoardController, taskId: string, status: st
   try {
     const moved = await ctrl.api.moveTask(boardId, taskId, status, position);
     if (ctrl.state.boardId === boardId) ctrl.store.set((s) => refreshTask(s, moved));
+    if (task.status !== status) noticeWipLimit(ctrl, status);
     ctrl.scheduleFilter(0);
     return true;
   } catch (error) {
@@ -39,6 +41,7 @@ export async function createCard(ctrl: BoardController, status: string, title: s
     const moved = await ctrl.attempt(() => ctrl.api.moveTask(boardId, created.id, status, 0));
     if (moved) ctrl.store.set((s) => placeTask(s, moved));
   }
+  noticeWipLimit(ctrl, status);
   ctrl.scheduleFilter(0);
   return created;
 }
@@ -74,4 +77,23 @@ export async function deleteCardPermanently(ctrl: BoardController, taskId: strin
     return true;
   });
   if (done) ctrl.store.set((s) => ({ ...removeTask(s, taskId), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
+}
+
+/** Archive a card: it leaves the board (the Archive panel lists it), with an undo that restores it. */
+export async function archiveCard(ctrl: BoardController, taskId: string): Promise<void> {
+  const { boardId, tasks } = ctrl.state;
+  const task = tasks[taskId];
+  if (!boardId || !task) return;
+  const archived = await ctrl.attempt(() => ctrl.api.archiveTask(boardId, taskId));
+  if (!archived) return;
+  ctrl.store.set((s) => ({ ...removeTask(s, taskId), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
+  ctrl.toast('info', `“${task.title}” archived.`, {
+    label: 'Undo',
+    run: () =>
+      void ctrl.attempt(async () => {
+        const restored = await ctrl.api.restoreTask(boardId, taskId);
+        if (ctrl.state.boardId === boardId) ctrl.store.set((s) => placeTask(s, restored));
+        return restored;
+      }),
+  });
 }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
+import { placeOf } from '../../core/cardPlace';
 import type { RecoveredFile } from '../cardStore';
 import type { MarkdownCardStore } from './markdownCardStore';
 import { log } from '../../core/log';
@@ -18,7 +19,7 @@ export interface ParsedFile {
  */
 export function preferredCopy(a: ParsedFile, b: ParsedFile, store: MarkdownCardStore): ParsedFile {
   if (a.card.modified !== b.card.modified) return a.card.modified > b.card.modified ? a : b;
-  const settled = (p: ParsedFile) => store.locate(p.file)?.status === p.card.status;
+  const settled = (p: ParsedFile) => store.locate(p.file)?.status === placeOf(p.card);
   if (settled(a) !== settled(b)) return settled(a) ? a : b;
   return a.hash >= b.hash ? a : b;
 }
@@ -56,7 +57,8 @@ export async function repairAtLoad(store: MarkdownCardStore, parsed: ParsedFile[
   const kept = [...byId.values()];
   for (const entry of kept) {
     const folder = store.locate(entry.file)?.status;
-    if (folder === entry.card.status) continue;
+    // The archive folder decides archived-ness when the card is parsed, so only status folders can disagree.
+    if (folder === placeOf(entry.card)) continue;
     const target = store.absolutePath(entry.card);
     if (await fs.access(target).then(() => true, () => false)) {
       // Something that is not this card (a file that does not parse) holds the name: touch neither.

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, promises as fs, readFileSync, readSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
+import { placeOf } from '../../core/cardPlace';
 import { createFileExclusive, writeFileIfUnchanged } from '../../core/atomicFile';
 import { FileConflictError } from '../../core/errors';
 import { CardFileError, parseCard, serializeCard } from '../cardFile';
@@ -41,7 +42,7 @@ export class MarkdownCardStore implements CardStore {
 
   constructor(readonly root: string, readonly kanbanDir: string) {}
 
-  filePathOf(card: Pick<Card, 'id' | 'boardId' | 'status'>): string {
+  filePathOf(card: Pick<Card, 'id' | 'boardId' | 'status' | 'archivedAt'>): string {
     return this.relative(this.absolutePath(card));
   }
 
@@ -49,8 +50,9 @@ export class MarkdownCardStore implements CardStore {
     return path.relative(this.root, file).split(path.sep).join('/');
   }
 
-  absolutePath(card: Pick<Card, 'id' | 'boardId' | 'status'>): string {
-    return path.join(this.kanbanDir, 'boards', card.boardId, card.status, `${card.id}.md`);
+  /** `<board>/<status>/<id>.md`, or `<board>/archived/<id>.md` for an archived card (it keeps its status). */
+  absolutePath(card: Pick<Card, 'id' | 'boardId' | 'status' | 'archivedAt'>): string {
+    return path.join(this.kanbanDir, 'boards', card.boardId, placeOf(card), `${card.id}.md`);
   }
 
   async loadAll(): Promise<LoadResult> {

@@ -31,6 +31,14 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'DELETE /columns/{columnId}': 'admin',
   'DELETE /boards/{boardId}/columns/{columnId}': 'admin',
 
+  'POST /tasks/{id}/archive': 'editor',
+  'POST /boards/{boardId}/tasks/{id}/archive': 'editor',
+  'POST /tasks/{id}/restore': 'editor',
+  'POST /boards/{boardId}/tasks/{id}/restore': 'editor',
+  // Archiving a column's cards is card work, like archiving them one by one.
+  'POST /columns/{columnId}/archive': 'editor',
+  'POST /boards/{boardId}/columns/{columnId}/archive': 'editor',
+
   'GET /tasks': 'viewer',
   'GET /boards/{boardId}/tasks': 'viewer',
   'POST /tasks': 'editor',

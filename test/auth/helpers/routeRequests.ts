@@ -130,6 +130,19 @@ export const REQUESTS: Record<string, Builder> = {
   'DELETE /tasks/{id}': async (fx, s) => ({ path: `${tasks(s)}/${await fx.throwawayCard(s.board)}`, success: 200 }),
   'DELETE /tasks/{id}/permanent': async (fx, s) => ({ path: `${tasks(s)}/${await fx.throwawayCard(s.board)}/permanent`, success: 200 }),
   'PATCH /tasks/{id}/move': (fx, s) => ({ path: `${seededCard(fx, s)}/move`, body: { status: 'todo' }, success: 200 }),
+  'POST /tasks/{id}/archive': async (fx, s) => ({ path: `${tasks(s)}/${await fx.throwawayCard(s.board)}/archive`, success: 200 }),
+  'POST /tasks/{id}/restore': async (fx, s) => {
+    const id = await fx.throwawayCard(s.board);
+    await fx.admin('POST', `/api/boards/${s.board}/tasks/${id}/archive`);
+    return { path: `${tasks(s)}/${id}/restore`, body: {}, success: 200 };
+  },
+  'POST /columns/{columnId}/archive': async (fx, s) => {
+    // A column of its own, so archiving all of it never touches the seeded card.
+    const column = fx.unique('shelf');
+    await fx.admin('POST', `/api/boards/${s.board}/columns`, { id: column, name: 'Shelf' });
+    await fx.admin('POST', `/api/boards/${s.board}/tasks`, { content: `# ${fx.unique('Shelved')}`, status: column });
+    return { path: `${s.prefix}/columns/${column}/archive`, success: 200 };
+  },
   'POST /boards/{boardId}/tasks/{id}/transfer': async (fx) => ({ path: `/api/boards/ops/tasks/${await fx.throwawayCard('default')}/transfer`, body: {}, success: 200 }),
 
   'GET /tasks/{id}/comments': (fx, s) => ({ path: `${seededCard(fx, s)}/comments`, success: 200 }),

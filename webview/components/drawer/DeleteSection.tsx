@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { useController } from '../../context';
-import { deleteCardPermanently, restoreCard, softDeleteCard } from '../../state/taskActions';
+import { archiveCard, deleteCardPermanently, restoreCard, softDeleteCard } from '../../state/taskActions';
 import { DELETED_STATUS, type Board, type TaskView } from '../../types';
 import { ConfirmButton } from '../ConfirmButton';
 import { Icon } from '../Icon';
 import { ColumnOptions } from '../Options';
 
-/** Soft delete (with Undo in the toast), restore out of the deleted column, and permanent delete. */
+/** Archive and soft delete (each with Undo in the toast), restore out of the deleted column, and permanent delete. */
 export function DeleteSection({ task, board }: { task: TaskView; board: Board }) {
   const ctrl = useController();
   const deleted = task.status === DELETED_STATUS;
@@ -23,9 +23,14 @@ export function DeleteSection({ task, board }: { task: TaskView; board: Board })
           </button>
         </div>
       ) : (
-        <button type="button" class="btn btn-sm btn-danger-ghost" onClick={() => void softDeleteCard(ctrl, task.id)}>
-          <Icon name="trash" size={14} /> Delete
-        </button>
+        <>
+          <button type="button" class="btn btn-sm" onClick={() => void archiveCard(ctrl, task.id)}>
+            <Icon name="archive" size={14} /> Archive
+          </button>
+          <button type="button" class="btn btn-sm btn-danger-ghost" onClick={() => void softDeleteCard(ctrl, task.id)}>
+            <Icon name="trash" size={14} /> Delete
+          </button>
+        </>
       )}
       <ConfirmButton class="btn btn-sm btn-danger-ghost" question="Delete the card and its files for good?" confirmLabel="Delete permanently" onConfirm={() => void deleteCardPermanently(ctrl, task.id)}>
         Delete permanently…

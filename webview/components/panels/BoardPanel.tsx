@@ -12,6 +12,9 @@ interface Draft {
   description: string;
   defaultStatus: string;
   defaultPriority: string;
+  wipPolicy: string;
+  /** Days as typed; empty turns auto-archive off. */
+  autoArchiveDays: string;
 }
 
 function draftOf(board: Board | null): Draft {
@@ -20,6 +23,8 @@ function draftOf(board: Board | null): Draft {
     description: board?.description ?? '',
     defaultStatus: board?.defaultStatus ?? '',
     defaultPriority: board?.defaultPriority ?? '',
+    wipPolicy: board?.wipPolicy ?? 'warn',
+    autoArchiveDays: board?.autoArchiveDays ? String(board.autoArchiveDays) : '',
   };
 }
 
@@ -81,6 +86,9 @@ export function BoardPanel({ mode }: { mode: 'new' | 'edit' }) {
     const patch: Parameters<typeof ctrl.api.updateBoard>[1] = { name, description };
     if (draft.defaultStatus) patch.defaultStatus = draft.defaultStatus;
     if (draft.defaultPriority) patch.defaultPriority = draft.defaultPriority as Priority;
+    patch.wipPolicy = draft.wipPolicy === 'block' ? 'block' : 'warn';
+    // The server checks the number and answers what is wrong with it.
+    patch.autoArchiveDays = draft.autoArchiveDays.trim() === '' ? null : Number(draft.autoArchiveDays);
     if (await run(() => ctrl.api.updateBoard(editing.id, patch))) {
       await ctrl.refreshBoard();
       close();
@@ -122,6 +130,17 @@ export function BoardPanel({ mode }: { mode: 'new' | 'edit' }) {
                 {!draft.defaultPriority && <option value="">(workspace setting)</option>}
                 <PriorityOptions />
               </select>
+            </label>
+            <label class="field">
+              <span class="field-label">A move into a column at its WIP limit</span>
+              <select class="input" name="wipPolicy" value={draft.wipPolicy} onChange={field('wipPolicy')}>
+                <option value="warn">goes ahead, with a warning</option>
+                <option value="block">is refused</option>
+              </select>
+            </label>
+            <label class="field">
+              <span class="field-label">Archive cards done for this many days</span>
+              <input class="input" name="autoArchiveDays" type="number" min={1} step={1} placeholder="Never" value={draft.autoArchiveDays} onInput={field('autoArchiveDays')} />
             </label>
           </>
         )}
