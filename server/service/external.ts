@@ -62,6 +62,12 @@ function applyRemove(ws: Workspace, boardId: string, id: string): boolean {
  * Call inside the mutation queue with text read there, or a stale read could undo a newer write.
  */
 export function applyExternalConfigNow(ws: Workspace, text: string | null): boolean {
+  if (ws.shared && text !== ws.configText) {
+    // The shared part lives in the database; this file only says how to connect, read at start.
+    ws.configText = text;
+    log.warn('kanban: .kanban.json changed; over a shared database its boards, labels, settings and webhooks are not used (they live in the database), and connection changes apply after a restart');
+    return false;
+  }
   if (text === ws.configText) {
     // Back to the text in effect (a broken edit undone by hand): nothing to apply, nothing broken.
     ws.invalidFiles = ws.invalidFiles.filter((f) => f.path !== '.kanban.json');
@@ -87,7 +93,7 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: KanbanConfig): void {
+export function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: KanbanConfig): void {
   if (!same(before.settings, after.settings)) ws.emit('settings.updated', null, { settings: after.settings, external: true });
   if (!same(before.labels, after.labels)) ws.emit('label.updated', null, { labels: after.labels, external: true });
   const beforeBoards = new Map(before.boards.map((b) => [b.id, b]));

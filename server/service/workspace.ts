@@ -20,6 +20,7 @@ import { loadIdentityProvider } from '../auth/loadProvider';
 import { taskView } from './views';
 import { ReadCache } from './readCache';
 import { log } from '../core/log';
+import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig, type SharedConfigState } from './sharedConfig';
 
 export interface WorkspaceOptions {
   root: string;
@@ -55,6 +56,8 @@ export class Workspace {
   readonly authHealth: AuthHealth = { identityUnavailable: null };
   /** Whether a file watcher keeps the index in step with hand edits. */
   watching = false;
+  /** Set when the configuration lives in a database shared with other instances (MySQL). */
+  shared: SharedConfigState | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly currentMutation = new AsyncLocalStorage<{ running: boolean }>();
   /**
@@ -112,12 +115,17 @@ export class Workspace {
     const { config, text } = await loadConfigFile(path.join(root, '.kanban.json'));
     const context: ProviderContext = { root, kanbanDir: path.join(root, '.kanban'), plugins: config.plugins };
     const store = await createCardStore(context);
+    const shared = await openShared(store, config);
     const attachments = await createAttachmentStore(context);
     const cardStates = new CardStates(await createCardStateStore(context));
     await removeOrphanTempFiles(root);
     await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
-    const workspace = new Workspace(root, config, store, attachments, cardStates, options);
+    const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, options);
     workspace.configText = text;
+    if (shared) {
+      workspace.shared = { store: shared.store, version: shared.version, timer: null };
+      followSharedConfig(workspace, workspace.shared, (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
+    }
     workspace.identityProvider = loadIdentityProvider(config.plugins['auth.identity'], root);
     await workspace.reload();
     await cardStates.load();
@@ -165,6 +173,7 @@ export class Workspace {
    * adopted and the change refused, never overwritten.
    */
   async updateConfig(change: (draft: KanbanConfig) => void): Promise<KanbanConfig> {
+    if (this.shared) return updateSharedConfig(this, this.shared, change);
     await ensureConfigCurrent(this);
     const draft = structuredClone(this.config);
     change(draft);
@@ -202,8 +211,21 @@ export class Workspace {
   }
 
   async close(): Promise<void> {
+    stopFollowingSharedConfig(this.shared);
     await this.queue.catch(() => undefined);
     await Promise.all([this.store.close(), this.attachments.close(), this.cardStates.close()]);
+  }
+}
+
+/** The shared configuration of a store that several instances use, or null for one of its own. */
+async function openShared(store: CardStore, local: KanbanConfig) {
+  const sharedStore = store.sharedConfig?.();
+  if (!sharedStore) return null;
+  try {
+    return { store: sharedStore, ...(await adoptSharedConfig(sharedStore, local)) };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
   }
 }
 

@@ -78,7 +78,30 @@ export interface CardStore {
   describe?(): Record<string, unknown>;
   /** The service instances sharing this store (a shared database), this one first. */
   instances?(): InstanceInfo[];
+  /**
+   * Stores that several instances share (MySQL) keep the workspace configuration too, so every
+   * instance has the same boards, labels, settings and webhooks; .kanban.json then says only how
+   * to connect.
+   */
+  sharedConfig?(): SharedConfigStore;
   close(): Promise<void>;
+}
+
+export interface SharedConfigVersion {
+  /** The shared part of the configuration, as .kanban.json text. */
+  text: string;
+  version: number;
+}
+
+export interface SharedConfigStore {
+  /** The shared document, or null before the first instance seeded it. */
+  read(): Promise<SharedConfigVersion | null>;
+  /** Only the version, for cheap polling. */
+  version(): Promise<number | null>;
+  /** Store `text` as the first version unless a document exists; answers what is stored now. */
+  seed(text: string): Promise<SharedConfigVersion & { seeded: boolean }>;
+  /** Replace the document if it is still at `expected`: the new version, or null when another instance wrote first. */
+  write(text: string, expected: number): Promise<number | null>;
 }
 
 /** One running service instance, as `GET /api/workspace` lists it. */

@@ -3,7 +3,8 @@ import { SqlCardStore } from '../sql/sqlCardStore';
 import { MysqlDatabase, MysqlOpenError, loadMysqlDriver } from './mysqlDatabase';
 import { ensureMysqlSchema } from './mysqlSchema';
 import { InstanceRegistry } from './instanceRegistry';
-import type { InstanceInfo } from '../cardStore';
+import type { InstanceInfo, SharedConfigStore } from '../cardStore';
+import { MysqlSharedConfig } from './mysqlSharedConfig';
 
 export interface MysqlSettings {
   database: string;
@@ -68,6 +69,7 @@ async function createDatabase(driver: typeof MySql, settings: MysqlSettings): Pr
 /** `card.storage: mysql`: the cards of every server pointed at the same database are the same cards. */
 export class MysqlCardStore extends SqlCardStore {
   private readonly registry: InstanceRegistry;
+  private readonly config: MysqlSharedConfig;
 
   private constructor(db: MysqlDatabase, settings: MysqlSettings, pollIntervalMs: number) {
     super(db, {
@@ -77,6 +79,11 @@ export class MysqlCardStore extends SqlCardStore {
       details: { host: settings.host, port: settings.port, database: settings.database, user: settings.user, ssl: settings.ssl !== false },
     });
     this.registry = new InstanceRegistry(db, this.origin);
+    this.config = new MysqlSharedConfig(db);
+  }
+
+  sharedConfig(): SharedConfigStore {
+    return this.config;
   }
 
   instances(): InstanceInfo[] {

@@ -59,6 +59,12 @@ const TABLES = [
     PRIMARY KEY (seq),
     KEY kanban_changes_time (changed_at)
   ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_config (
+    name VARCHAR(64) NOT NULL,
+    body LONGTEXT NOT NULL,
+    version BIGINT NOT NULL,
+    PRIMARY KEY (name)
+  ) ${TABLE_OPTIONS}`,
   `CREATE TABLE IF NOT EXISTS kanban_instances (
     id VARCHAR(64) NOT NULL,
     host VARCHAR(255) NOT NULL,

@@ -1,0 +1,141 @@
+import { ConfigError, parseConfig, serializeConfig } from '../config/parseConfig';
+import type { KanbanConfig } from '../config/types';
+import { FileConflictError, ValidationError } from '../core/errors';
+import { log } from '../core/log';
+import type { SharedConfigStore } from '../storage/cardStore';
+import { emitConfigDifferences } from './external';
+import type { Workspace } from './workspace';
+
+/**
+ * With a store that several instances share (MySQL), the workspace configuration lives in the
+ * database: every instance has the same boards, columns, labels, settings, forms and webhooks.
+ * `.kanban.json` keeps only what belongs to one machine (plugins: how to connect; server: how it
+ * listens) and is never rewritten with the shared part.
+ */
+export interface SharedConfigState {
+  store: SharedConfigStore;
+  /** The version of the shared document that `ws.config` holds. */
+  version: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * A config change that loses to another instance's is applied again on top of it, up to this many
+ * times, after a short random pause so that two busy instances stop colliding.
+ */
+const WRITE_ATTEMPTS = 10;
+
+/** The shared part of a configuration, as the text stored in the database. */
+export function sharedText(config: KanbanConfig): string {
+  return serializeConfig({ ...config, plugins: {}, server: undefined });
+}
+
+function withLocalParts(shared: KanbanConfig, local: KanbanConfig): KanbanConfig {
+  const merged: KanbanConfig = { ...shared, plugins: local.plugins };
+  if (local.server !== undefined) merged.server = local.server;
+  else delete merged.server;
+  return merged;
+}
+
+function parseShared(text: string): KanbanConfig {
+  try {
+    return parseConfig(text);
+  } catch (error) {
+    const reason = error instanceof ConfigError ? error.message : String(error);
+    throw new Error(`the shared configuration in the database is invalid (${reason})`);
+  }
+}
+
+/**
+ * At start: the database's configuration, or, over an empty database, this instance's
+ * `.kanban.json` as the seed (once: of instances starting together, one seeds).
+ */
+export async function adoptSharedConfig(store: SharedConfigStore, local: KanbanConfig): Promise<{ config: KanbanConfig; version: number }> {
+  let current = await store.read();
+  if (!current) {
+    const seeded = await store.seed(sharedText(local));
+    if (seeded.seeded) log.info('kanban: the shared database had no workspace configuration; seeded it from this .kanban.json (boards, labels, settings, forms, webhooks)');
+    current = seeded;
+  }
+  return { config: withLocalParts(parseShared(current.text), local), version: current.version };
+}
+
+/**
+ * Take a newer shared version written by another instance, with the same events a hand edit of
+ * `.kanban.json` gives. Call inside the mutation queue.
+ */
+export async function refreshSharedConfig(ws: Workspace, shared: SharedConfigState): Promise<void> {
+  const current = await shared.store.read();
+  if (!current || current.version <= shared.version) return;
+  let next: KanbanConfig;
+  try {
+    next = withLocalParts(parseShared(current.text), ws.config);
+  } catch (error) {
+    log.warn(`kanban: ${(error as Error).message}; keeping the last good configuration`);
+    shared.version = current.version;
+    return;
+  }
+  const previous = ws.config;
+  ws.config = next;
+  shared.version = current.version;
+  emitConfigDifferences(ws, previous, next);
+}
+
+/**
+ * `updateConfig` over a shared database: the write names the version it was based on, so it never
+ * undoes another instance's change; when another instance wrote first, its version is taken and
+ * the change applied again on top of it.
+ */
+export async function updateSharedConfig(ws: Workspace, shared: SharedConfigState, change: (draft: KanbanConfig) => void): Promise<KanbanConfig> {
+  for (let attempt = 1; ; attempt++) {
+    const draft = structuredClone(ws.config);
+    change(draft);
+    for (const prepare of ws.beforeConfigWrite) await prepare(draft);
+    if (JSON.stringify([draft.plugins, draft.server]) !== JSON.stringify([ws.config.plugins, ws.config.server])) {
+      throw new ValidationError('over a shared database, .kanban.json says only how this instance connects and listens (plugins, server); change those there by hand and restart');
+    }
+    const text = sharedText(draft);
+    if (text === sharedText(ws.config)) {
+      ws.config = draft;
+      return draft;
+    }
+    const version = await shared.store.write(text, shared.version);
+    if (version !== null) {
+      shared.version = version;
+      ws.config = draft;
+      return draft;
+    }
+    await refreshSharedConfig(ws, shared);
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    if (attempt >= WRITE_ATTEMPTS) {
+      throw new FileConflictError('the shared configuration kept changing on other instances while this change was written; nothing was written. Apply your change again.');
+    }
+  }
+}
+
+/** Follow other instances' configuration changes by polling the version (cheap: one small row). */
+export function followSharedConfig(ws: Workspace, shared: SharedConfigState, intervalMs: number): void {
+  let failing = false;
+  let busy = false;
+  shared.timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const version = await shared.store.version();
+      if (version !== null && version > shared.version) await ws.mutate(() => refreshSharedConfig(ws, shared));
+      if (failing) log.warn('kanban: the shared configuration can be read again');
+      failing = false;
+    } catch (error) {
+      if (!failing) log.warn(`kanban: cannot read the shared configuration: ${(error as Error).message}`);
+      failing = true;
+    } finally {
+      busy = false;
+    }
+  }, intervalMs);
+  shared.timer.unref();
+}
+
+export function stopFollowingSharedConfig(shared: SharedConfigState | null): void {
+  if (shared?.timer) clearInterval(shared.timer);
+  if (shared) shared.timer = null;
+}

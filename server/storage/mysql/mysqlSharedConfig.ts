@@ -1,0 +1,37 @@
+import type { SharedConfigStore, SharedConfigVersion } from '../cardStore';
+import type { MysqlDatabase } from './mysqlDatabase';
+
+const NAME = 'workspace';
+
+/**
+ * The workspace configuration every instance over one MySQL database shares: one row holding the
+ * document (JSON, as .kanban.json writes it) and a version that grows by one per write, so a write
+ * based on an older version is refused instead of undoing another instance's change.
+ */
+export class MysqlSharedConfig implements SharedConfigStore {
+  constructor(private readonly db: MysqlDatabase) {}
+
+  async read(): Promise<SharedConfigVersion | null> {
+    const [row] = await this.db.all<{ body: string; version: number }>('SELECT body, version FROM kanban_config WHERE name = ?', [NAME]);
+    return row ? { text: row.body, version: Number(row.version) } : null;
+  }
+
+  async version(): Promise<number | null> {
+    const [row] = await this.db.all<{ version: number }>('SELECT version FROM kanban_config WHERE name = ?', [NAME]);
+    return row ? Number(row.version) : null;
+  }
+
+  async seed(text: string): Promise<SharedConfigVersion & { seeded: boolean }> {
+    // INSERT IGNORE: of several instances starting together over an empty database, one seeds.
+    const [result] = await this.db.pool.query('INSERT IGNORE INTO kanban_config (name, body, version) VALUES (?, ?, 1)', [NAME, text]);
+    const seeded = (result as { affectedRows: number }).affectedRows === 1;
+    const stored = await this.read();
+    if (!stored) throw new Error('the shared configuration row vanished right after it was written');
+    return { ...stored, seeded };
+  }
+
+  async write(text: string, expected: number): Promise<number | null> {
+    const changed = await this.db.transaction((tx) => tx.run('UPDATE kanban_config SET body = ?, version = version + 1 WHERE name = ? AND version = ?', [text, NAME, expected]));
+    return changed === 1 ? expected + 1 : null;
+  }
+}
