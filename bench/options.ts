@@ -2,7 +2,7 @@ import { STORAGES, type StorageKind } from './storage';
 import { API_SCENARIOS } from './scenarios';
 
 /** Measured only when named (`--only live`): they add about a minute per card count. */
-export const LIVE_SCENARIOS = ['live-edit', 'live-webhooks'] as const;
+export const LIVE_SCENARIOS = ['live-edit', 'live-webhooks', 'live-webhooks-failing'] as const;
 /** The board UI in Chromium (`--only ui`): first render and drop-to-settled, about 30 s. */
 export const UI_SCENARIOS = ['ui'] as const;
 const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS];
@@ -25,7 +25,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --duration <s>         seconds per scenario (default 5)
   --connections <n>      concurrent connections (default 10)
   --only <a,b,...>       scenarios (default: the API ones): ${API_SCENARIOS.join(', ')},
-                         ${LIVE_SCENARIOS.join(', ')}, or live for both live-update ones,
+                         ${LIVE_SCENARIOS.join(', ')}, or live for all live-update ones,
                          ui for the board UI in Chromium (first render, drop to settled)
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots`;

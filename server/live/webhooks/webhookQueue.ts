@@ -30,11 +30,23 @@ export interface WebhookQueueOptions {
 export const DEFAULT_BACKOFF_MS = 1000;
 export const MAX_ATTEMPTS = 5;
 
-/** The deliveries of one webhook: those ready to go now, and how many exist in all. */
+/**
+ * The deliveries of one webhook: those ready to go now, and how many exist in all. While the
+ * receiver keeps failing, the lane sends one attempt at a time, after a pause that doubles with each
+ * consecutive failure: a receiver that is down costs a probe now and then, not an attempt per
+ * delivery, so its backlog does not compete with API requests for the CPU.
+ */
 class Lane {
   readonly ready = new Fifo<PendingDelivery>();
   inFlight = 0;
   pending = 0;
+  /** Failed attempts since the last success. */
+  failures = 0;
+  /** Epoch ms before which a failing lane sends nothing. */
+  resumeAt = 0;
+  resumeTimer: NodeJS.Timeout | null = null;
+
+  constructor(readonly webhookId: string) {}
 }
 
 /**
@@ -134,7 +146,7 @@ export class WebhookQueue {
 
   private lane(webhookId: string): Lane {
     let lane = this.lanes.get(webhookId);
-    if (!lane) this.lanes.set(webhookId, (lane = new Lane()));
+    if (!lane) this.lanes.set(webhookId, (lane = new Lane(webhookId)));
     return lane;
   }
 
@@ -157,7 +169,7 @@ export class WebhookQueue {
   }
 
   private pump(lane: Lane): void {
-    while (!this.stopped && lane.inFlight < this.concurrency && lane.ready.length > 0) {
+    while (!this.stopped && lane.ready.length > 0 && lane.inFlight < this.concurrency && !this.holdsBack(lane)) {
       const delivery = lane.ready.shift()!;
       lane.inFlight++;
       const work: Promise<void> = this.attempt(delivery)
@@ -169,6 +181,40 @@ export class WebhookQueue {
         });
       this.inFlight.add(work);
     }
+  }
+
+  /**
+   * Whether a failing lane must wait: for its one attempt in flight, or for the end of its pause
+   * (then a timer pumps it again). A deleted or paused webhook's deliveries are only settled, which
+   * sends nothing, so they are never held back.
+   */
+  private holdsBack(lane: Lane): boolean {
+    if (lane.failures === 0 || !this.options.lookup(lane.webhookId)?.active) return false;
+    if (lane.inFlight > 0) return true;
+    const wait = lane.resumeAt - Date.now();
+    if (wait <= 0) return false;
+    if (!lane.resumeTimer) {
+      lane.resumeTimer = setTimeout(() => {
+        lane.resumeTimer = null;
+        this.retryTimers.delete(timer);
+        this.pump(lane);
+      }, wait);
+      const timer = lane.resumeTimer;
+      timer.unref();
+      this.retryTimers.add(timer);
+    }
+    return true;
+  }
+
+  /** A failed attempt pauses the lane as long as the delivery's own next retry would wait, at most. */
+  private noteOutcome(lane: Lane, ok: boolean): void {
+    if (ok) {
+      lane.failures = 0;
+      return;
+    }
+    lane.failures++;
+    const steps = Math.min(lane.failures, this.maxAttempts - 1) - 1;
+    lane.resumeAt = Date.now() + this.backoffMs * 2 ** Math.max(0, steps);
   }
 
   private async attempt(delivery: PendingDelivery): Promise<void> {
@@ -190,6 +236,7 @@ export class WebhookQueue {
     });
     // Cut short by stop(): not a real attempt; the file on disk still describes the delivery.
     if (!outcome.ok && this.stopped) return;
+    this.noteOutcome(this.lane(delivery.webhookId), outcome.ok);
     delivery.attempts++;
     if (outcome.ok) {
       this.record(hook.id, delivery, delivery.attempts, 'delivered', outcome);
