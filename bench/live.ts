@@ -196,7 +196,8 @@ async function measureWebhookCost({ target, ids, load }: LiveContext, receivers:
     const note =
       `${withHooks.scenario}: PUT /api/tasks/{id} ${baseline.toFixed(0)} req/s without webhooks (mean of ${before.requestsPerSecond.toFixed(0)} before and ${after.requestsPerSecond.toFixed(0)} after), ` +
       `${withHooks.requestsPerSecond.toFixed(0)} req/s with ${receivers.urls.length} webhooks on "*" ${receivers.label}: ` +
-      `ratio ${ratio.toFixed(2)}x (target >= ${floor.toFixed(1)}x: ${verdict}); ` +
+      `ratio ${ratio.toFixed(2)}x (target >= ${floor.toFixed(1)}x: ${verdict}); server CPU per request ${withHooks.cpuMsPerRequest.toFixed(2)} ms against ` +
+      `${((before.cpuMsPerRequest + after.cpuMsPerRequest) / 2).toFixed(2)} ms without (less sensitive to the machine's other load than requests/s); ` +
       `${deliveries} deliveries reached the receivers while the webhooks were registered`;
     return { results: [before, withHooks, after], notes: [note] };
   } finally {
