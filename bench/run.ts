@@ -11,6 +11,7 @@ import { seedMarkdownFiles, seedThroughApi, seedThroughStore, type SeedMethod } 
 import { ServerStartError, startServerChild, type ServerChild } from './serverProcess';
 import { prepareStorage, writeWorkspaceConfig, type BenchStorage } from './storage';
 import { runLiveScenario } from './live';
+import { FLOOR_SCENARIOS, measureFloor } from './floor';
 import { runUiScenario } from './ui';
 import { mcpListBytesNote } from './mcpListBytes';
 
@@ -103,6 +104,13 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       windows.push({ name: `${scenario.name} with ${count} cards`, startUs, endUs: monotonicUs() });
       console.log(result.failure ? `NOT RUN: ${result.failure}` : `${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms`);
       scenarios.push(result);
+      if (options.floor && !result.failure && FLOOR_SCENARIOS.includes(scenario.name)) {
+        process.stdout.write(`  ${scenario.name} floor ... `);
+        const floor = await measureFloor(target, scenario, result, load);
+        console.log(floor.note);
+        scenarios.push(floor.result);
+        notes.push(floor.note);
+      }
     }
     for (const name of LIVE_SCENARIOS.filter((s) => options.scenarios.includes(s))) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);

@@ -113,7 +113,7 @@ async function readRssMb(pid: number): Promise<number> {
 /** Linux reports process CPU time in clock ticks; 100 per second on every common kernel config. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-async function readCpuMs(pid: number): Promise<number> {
+export async function readCpuMs(pid: number): Promise<number> {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces; fields after its closing parenthesis are plain.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -9,7 +9,8 @@ import { createTask, exists, failsWith, okData } from '../helpers/envelope';
 import { startServerWithOpsBoard } from '../helpers/serverHooks';
 
 function stateFile(server: TestServer): string {
-  return path.join(server.root, '.kanban', '.state', 'card-state.json');
+  // Changes are appended to the journal; the snapshot beside it is written by compaction.
+  return path.join(server.root, '.kanban', '.state', 'card-state.journal');
 }
 
 function states(server: TestServer): CardStates {
@@ -256,8 +257,8 @@ describe('API card state', () => {
   it('when state is written, then it lives under .kanban/.state/, which a .kanban/.gitignore keeps out of git', async () => {
     const task = await createTask(server, 'Stored state');
     okData(await server.api('POST', `/api/tasks/${task.id}/open`));
-    const records = JSON.parse(await fs.readFile(stateFile(server), 'utf8'));
-    assert.ok(records.some((r: any) => r.cardId === task.id && r.actor === 'default' && r.openedAt), JSON.stringify(records));
+    const records = (await fs.readFile(stateFile(server), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line).save);
+    assert.ok(records.some((r: any) => r?.cardId === task.id && r.actor === 'default' && r.openedAt), JSON.stringify(records));
     assert.match(await fs.readFile(path.join(server.root, '.kanban', '.gitignore'), 'utf8'), /^\.state\/$/m);
   });
 

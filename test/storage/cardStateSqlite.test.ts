@@ -56,7 +56,9 @@ for (const { cards, plugins, stateFile, mysql } of CASES) {
       const rows = stateRows(path.join(server.root, stateFile));
       assert.deepEqual(rows.map((r) => [r.card_id, r.actor]), [[card.id, 'default']]);
       assert.ok(rows[0].opened_at);
-      assert.equal(await exists(path.join(server.root, '.kanban', '.state', 'card-state.json')), false, 'the file store is not used');
+      for (const name of ['card-state.json', 'card-state.journal']) {
+        assert.equal(await exists(path.join(server.root, '.kanban', '.state', name)), false, `the file store is not used (${name})`);
+      }
       await server.restart();
       assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).cardState, { open: true, unread: false });
       const status = okData(await server.api('GET', '/api/card-state/status'));

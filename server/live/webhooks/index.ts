@@ -8,7 +8,7 @@ import { findWebhook } from './webhookRegistry';
 import { DEFAULT_BACKOFF_MS, WebhookQueue, type WebhookQueueOptions } from './webhookQueue';
 import { log } from '../../core/log';
 
-export type WebhookOptions = Pick<WebhookQueueOptions, 'backoffMs' | 'maxAttempts' | 'timeoutMs' | 'env'>;
+export type WebhookOptions = Pick<WebhookQueueOptions, 'backoffMs' | 'maxAttempts' | 'timeoutMs' | 'env' | 'maxConcurrentDeliveries'>;
 
 export interface RunningWebhooks {
   stop(): Promise<void>;
@@ -43,6 +43,7 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
     backoffMs: options.backoffMs ?? backoffFromEnv(env),
     maxAttempts: options.maxAttempts,
     timeoutMs: options.timeoutMs,
+    maxConcurrentDeliveries: options.maxConcurrentDeliveries,
     env,
     secrets: secretStoreFor(ws),
   });

@@ -70,6 +70,8 @@ export class PendingStore {
   private holders = new Map<string, Set<string>>();
   /** The write loop while it runs. */
   private loop: Promise<void> | null = null;
+  /** The shared wait of `flush` while it runs. */
+  private flushing: Promise<void> | null = null;
   /** File deletions in flight; nothing waits on them but `flush`. */
   private deleting = new Set<Promise<void>>();
   private batchSeq = 0;
@@ -141,11 +143,27 @@ export class PendingStore {
     return this.flush();
   }
 
-  /** Wait for every write and removal asked so far. */
-  async flush(): Promise<void> {
-    while (this.loop || this.deleting.size > 0) {
-      await this.loop;
-      await Promise.all([...this.deleting]);
+  /**
+   * Wait for every write and removal asked so far. Callers at the same time share one wait: a
+   * webhook deleted with thousands of pending deliveries settles each one, and a wait per removal
+   * would copy the set of deletions in flight thousands of times.
+   */
+  flush(): Promise<void> {
+    this.flushing ??= this.drain();
+    return this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    // One step first, so that `flush` has recorded this wait before the `finally` below clears it.
+    await Promise.resolve();
+    try {
+      while (this.loop || this.deleting.size > 0) {
+        await this.loop;
+        await Promise.all([...this.deleting]);
+      }
+    } finally {
+      // In the same step as the last check: anything asked after it starts a new wait.
+      this.flushing = null;
     }
   }
 

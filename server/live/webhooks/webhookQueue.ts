@@ -20,6 +20,8 @@ export interface WebhookQueueOptions {
   timeoutMs?: number;
   /** Requests in flight to one webhook at a time, so one dead receiver cannot starve the others. */
   concurrencyPerWebhook?: number;
+  /** Requests in flight to all webhooks together, so many webhooks cannot crowd out API requests. */
+  maxConcurrentDeliveries?: number;
   /** Deliveries waiting per webhook before new ones are dropped (and recorded as such). */
   maxPendingPerWebhook?: number;
   env?: NodeJS.ProcessEnv;
@@ -30,11 +32,46 @@ export interface WebhookQueueOptions {
 export const DEFAULT_BACKOFF_MS = 1000;
 export const MAX_ATTEMPTS = 5;
 
-/** The deliveries of one webhook: those ready to go now, and how many exist in all. */
+/**
+ * The deliveries of one webhook: those ready to go now, and how many exist in all. While the
+ * receiver keeps failing, the lane sends one attempt at a time, after a pause that doubles with each
+ * consecutive failure: a receiver that is down costs a probe now and then, not an attempt per
+ * delivery, so its backlog does not compete with API requests for the CPU.
+ */
 class Lane {
-  readonly ready = new Fifo<PendingDelivery>();
+  /** Ready deliveries not tried yet, and ready retries; retries go first (see `nextReady`). */
+  private readonly fresh = new Fifo<PendingDelivery>();
+  private readonly retries = new Fifo<PendingDelivery>();
   inFlight = 0;
   pending = 0;
+  /** Failed attempts since the last success. */
+  failures = 0;
+  /** Attempts started so far, and how many of those had started when the last failure was counted. */
+  started = 0;
+  countedThrough = 0;
+  /** Epoch ms before which a failing lane sends nothing. */
+  resumeAt = 0;
+  resumeTimer: NodeJS.Timeout | null = null;
+  /** A pump is due on the next turn of the event loop (see enqueue). */
+  pumpScheduled = false;
+
+  constructor(readonly webhookId: string) {}
+
+  get readyCount(): number {
+    return this.fresh.length + this.retries.length;
+  }
+
+  pushReady(delivery: PendingDelivery): void {
+    (delivery.attempts > 0 ? this.retries : this.fresh).push(delivery);
+  }
+
+  /**
+   * Retries are the older deliveries, so they go first: a backlog drains oldest first, and the
+   * probe of a failing lane is a delivery the receiver has already been offered.
+   */
+  nextReady(): PendingDelivery | undefined {
+    return this.retries.shift() ?? this.fresh.shift();
+  }
 }
 
 /**
@@ -54,6 +91,9 @@ export class WebhookQueue {
   private readonly maxAttempts: number;
   private readonly timeoutMs: number;
   private readonly concurrency: number;
+  private readonly maxConcurrent: number;
+  /** Lanes with deliveries ready that wait for a free slot under `maxConcurrent`. */
+  private readonly waitingForSlot = new Set<Lane>();
   private readonly maxPending: number;
   /** The write holding the newest queued delivery, until it is on disk. */
   private unsaved: Promise<void> | null = null;
@@ -65,6 +105,7 @@ export class WebhookQueue {
     this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     this.concurrency = options.concurrencyPerWebhook ?? 4;
+    this.maxConcurrent = options.maxConcurrentDeliveries ?? 16;
     this.maxPending = options.maxPendingPerWebhook ?? 1000;
   }
 
@@ -104,8 +145,15 @@ export class WebhookQueue {
         if (this.unsaved === saved) this.unsaved = null;
       });
     }
-    lane.ready.push(delivery);
-    this.pump(lane);
+    lane.pushReady(delivery);
+    // Sending starts on a later turn of the event loop, never inside the request that caused the event.
+    if (!lane.pumpScheduled) {
+      lane.pumpScheduled = true;
+      setImmediate(() => {
+        lane.pumpScheduled = false;
+        this.pump(lane);
+      });
+    }
   }
 
   /**
@@ -134,7 +182,7 @@ export class WebhookQueue {
 
   private lane(webhookId: string): Lane {
     let lane = this.lanes.get(webhookId);
-    if (!lane) this.lanes.set(webhookId, (lane = new Lane()));
+    if (!lane) this.lanes.set(webhookId, (lane = new Lane(webhookId)));
     return lane;
   }
 
@@ -142,13 +190,13 @@ export class WebhookQueue {
     const delay = delivery.nextAttemptAt - Date.now();
     const lane = this.lane(delivery.webhookId);
     if (delay <= 0) {
-      lane.ready.push(delivery);
+      lane.pushReady(delivery);
       this.pump(lane);
       return;
     }
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
-      lane.ready.push(delivery);
+      lane.pushReady(delivery);
       this.pump(lane);
     }, delay);
     // Pending retries are on disk; they must not keep a finished process alive.
@@ -157,8 +205,12 @@ export class WebhookQueue {
   }
 
   private pump(lane: Lane): void {
-    while (!this.stopped && lane.inFlight < this.concurrency && lane.ready.length > 0) {
-      const delivery = lane.ready.shift()!;
+    while (!this.stopped && lane.readyCount > 0 && lane.inFlight < this.concurrency && !this.holdsBack(lane)) {
+      if (this.inFlight.size >= this.maxConcurrent) {
+        this.waitingForSlot.add(lane);
+        return;
+      }
+      const delivery = lane.nextReady()!;
       lane.inFlight++;
       const work: Promise<void> = this.attempt(delivery)
         .catch((error) => log.error('kanban: webhook delivery failed unexpectedly:', error))
@@ -166,9 +218,59 @@ export class WebhookQueue {
           lane.inFlight--;
           this.inFlight.delete(work);
           this.pump(lane);
+          this.pumpWaiting();
         });
       this.inFlight.add(work);
     }
+  }
+
+  /** Hand free slots to the lanes that waited for one, oldest first. */
+  private pumpWaiting(): void {
+    for (const lane of this.waitingForSlot) {
+      if (this.inFlight.size >= this.maxConcurrent) return;
+      this.waitingForSlot.delete(lane);
+      this.pump(lane);
+    }
+  }
+
+  /**
+   * Whether a failing lane must wait: for its one attempt in flight, or for the end of its pause
+   * (then a timer pumps it again). A deleted or paused webhook's deliveries are only settled, which
+   * sends nothing, so they are never held back.
+   */
+  private holdsBack(lane: Lane): boolean {
+    if (lane.failures === 0 || !this.options.lookup(lane.webhookId)?.active) return false;
+    if (lane.inFlight > 0) return true;
+    const wait = lane.resumeAt - Date.now();
+    if (wait <= 0) return false;
+    if (!lane.resumeTimer) {
+      lane.resumeTimer = setTimeout(() => {
+        lane.resumeTimer = null;
+        this.retryTimers.delete(timer);
+        this.pump(lane);
+      }, wait);
+      const timer = lane.resumeTimer;
+      timer.unref();
+      this.retryTimers.add(timer);
+    }
+    return true;
+  }
+
+  /**
+   * A failed attempt pauses the lane as long as the delivery's own next retry would wait, at most.
+   * Attempts that were already in flight when a failure was counted fail for the same reason, so a
+   * burst of them is one step of the pause, not one each.
+   */
+  private noteOutcome(lane: Lane, ok: boolean, attemptNumber: number): void {
+    if (ok) {
+      lane.failures = 0;
+      return;
+    }
+    if (lane.failures > 0 && attemptNumber <= lane.countedThrough) return;
+    lane.countedThrough = lane.started;
+    lane.failures++;
+    const steps = Math.min(lane.failures, this.maxAttempts - 1) - 1;
+    lane.resumeAt = Date.now() + this.backoffMs * 2 ** Math.max(0, steps);
   }
 
   private async attempt(delivery: PendingDelivery): Promise<void> {
@@ -184,12 +286,15 @@ export class WebhookQueue {
       this.record(hook.id, delivery, delivery.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error });
       return this.finish(delivery);
     }
+    const lane = this.lane(delivery.webhookId);
+    const attemptNumber = ++lane.started;
     const outcome = await sendDelivery({
       url: hook.url, deliveryId: delivery.id, event: delivery.event, rawBody: delivery.rawBody,
       secret: secret.value, timeoutMs: this.timeoutMs, stopSignal: this.stopController.signal,
     });
     // Cut short by stop(): not a real attempt; the file on disk still describes the delivery.
     if (!outcome.ok && this.stopped) return;
+    this.noteOutcome(lane, outcome.ok, attemptNumber);
     delivery.attempts++;
     if (outcome.ok) {
       this.record(hook.id, delivery, delivery.attempts, 'delivered', outcome);
@@ -210,7 +315,7 @@ export class WebhookQueue {
     const lane = this.lane(delivery.webhookId);
     lane.pending--;
     void this.store.remove(delivery.id);
-    if (lane.pending === 0 && lane.inFlight <= 1 && lane.ready.length === 0) this.lanes.delete(delivery.webhookId);
+    if (lane.pending === 0 && lane.inFlight <= 1 && lane.readyCount === 0) this.lanes.delete(delivery.webhookId);
   }
 
   private record(webhookId: string, delivery: { id: string; event: string }, attempt: number, status: AttemptStatus, outcome: AttemptOutcome, nextAttemptAt?: number): void {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteOpenError } from './sqliteDatabase';
+import { chunkLegacyAttachments } from './sqliteBlobChunks';
 
 /**
  * Tables of each SQLite provider. One file can hold all three parts (cards, attachments, card
@@ -53,9 +54,15 @@ const PARTS = {
         changed_at TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS kanban_changes_time ON kanban_changes (changed_at);`,
+    // 2: blocked_by and archived_at (dependencies and the archive).
+    upgrade: (db: BetterSqlite3.Database, from: number) => {
+      if (from < 2) db.exec('ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;');
+    },
   },
   attachments: {
-    version: 1,
+    // 2: payloads are pieces in kanban_attachment_chunks, so a download reads one piece at a time;
+    // `data` holds the id of the payload's pieces (text) instead of the bytes (see sqliteBlobChunks.ts).
+    version: 2,
     ddl: `
       CREATE TABLE IF NOT EXISTS kanban_attachments (
         board_id TEXT NOT NULL,
@@ -65,7 +72,16 @@ const PARTS = {
         size INTEGER NOT NULL,
         data BLOB NOT NULL,
         PRIMARY KEY (board_id, card_id, filename)
+      );
+      CREATE TABLE IF NOT EXISTS kanban_attachment_chunks (
+        blob_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (blob_id, seq)
       );`,
+    upgrade: (db: BetterSqlite3.Database, from: number) => {
+      if (from < 2) chunkLegacyAttachments(db);
+    },
   },
   cardState: {
     version: 1,
@@ -84,34 +100,26 @@ const PARTS = {
 
 export type SqlitePart = keyof typeof PARTS;
 
-/** What brings a part's tables from one version to the next (key: the version reached). */
-const UPGRADES: Partial<Record<SqlitePart, Record<number, string>>> = {
-  cards: {
-    2: 'ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;',
-  },
-};
-
-function upgrade(db: BetterSqlite3.Database, part: SqlitePart, from: number, to: number): void {
-  for (let version = from + 1; version <= to; version++) {
-    const step = UPGRADES[part]?.[version];
-    if (step) db.exec(step);
-  }
-  db.prepare('UPDATE kanban_schema SET version = ? WHERE part = ?').run(to, part);
-}
+type Upgrade = (db: BetterSqlite3.Database, fromVersion: number) => void;
 
 /** Create the part's tables when missing, in one write transaction (safe when two processes race). */
 export function ensureSqliteSchema(db: BetterSqlite3.Database, part: SqlitePart): void {
   const { version, ddl } = PARTS[part];
+  const upgrade = (PARTS[part] as { upgrade?: Upgrade }).upgrade;
   const create = db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS kanban_schema (part TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)');
     const row = db.prepare('SELECT version FROM kanban_schema WHERE part = ?').get(part) as { version: number } | undefined;
     if (row && row.version > version) {
       throw new SqliteOpenError(`its ${part} tables have schema version ${row.version}, newer than this service knows (${version}); update the service`);
     }
-    // An older file's tables exist already, so CREATE IF NOT EXISTS leaves them as they were.
-    if (row && row.version < version) upgrade(db, part, row.version, version);
+    // An older file's tables exist already: CREATE IF NOT EXISTS leaves them as they were, and the
+    // part's upgrade brings them up to date.
     db.exec(ddl);
     if (!row) db.prepare('INSERT INTO kanban_schema (part, version) VALUES (?, ?)').run(part, version);
+    else if (row.version < version) {
+      upgrade?.(db, row.version);
+      db.prepare('UPDATE kanban_schema SET version = ? WHERE part = ?').run(version, part);
+    }
   });
   try {
     create.immediate();
