@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { IMPORT_FORMATS, type ImportFormat } from '../service/import/importTypes';
 import type { ImportResult } from '../service/import/importPlan';
+import { withProgress } from './progress';
 import { readKanbanLiteDir } from '../service/import/kanbanLiteFiles';
 import { flag, helpFor, str, type Command } from './command';
 import type { Context } from './context';
@@ -79,7 +80,9 @@ export const importCommand: Command = {
   async run(ctx, parsed) {
     const { format, data, source } = await readSource(parsed.positionals[0], str(parsed, 'format'));
     const body = { format, data, source: str(parsed, 'source') ?? source, apply: flag(parsed, 'apply'), ...(ctx.options.board ? { board: ctx.options.board } : {}) };
-    const answer = await ctx.call<ImportResult>('POST', '/import', { body });
+    const call = () => ctx.call<ImportResult>('POST', '/import', { body });
+    // Only an applied import does long work; a dry run answers at once.
+    const answer = body.apply ? await withProgress(ctx, `importing ${format} into the board`, 'stopped; the cards created so far stay (a re-run skips them)', call) : await call();
     if (ctx.json) return ctx.printJson(answer);
     ctx.output.out(summary(ctx, answer.data));
   },

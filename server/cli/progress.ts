@@ -30,23 +30,32 @@ function progressWanted(env: NodeJS.ProcessEnv): boolean {
  * each card it copies, drawn as a bar; through --url the server cannot report back during the
  * request, so a timer runs instead, so that a long move never looks stuck either way.
  */
-export async function runMigration(ctx: Context, action: Migration, body: Record<string, unknown> | undefined): Promise<Answer> {
+export function runMigration(ctx: Context, action: Migration, body: Record<string, unknown> | undefined): Promise<Answer> {
+  const to = action === 'migrate-to-sqlite' ? 'SQLite' : 'Markdown files';
+  return withProgress(ctx, `moving every card to ${to} (all or nothing)`, 'failed, nothing changed', () =>
+    ctx.call('POST', `/storage/${action}`, body === undefined ? {} : { body }));
+}
+
+/**
+ * Run one long request with progress on stderr: a bar per step in-process, a timer through --url.
+ * `intro` says what starts; `failed` what a failure means for the user's data.
+ */
+export async function withProgress<T>(ctx: Context, intro: string, failed: string, work: () => Promise<T>): Promise<T> {
   const live = progressWanted(ctx.env);
   const say = (text: string) => live && process.stderr.write(`kanban: ${text}\n`);
-  const to = action === 'migrate-to-sqlite' ? 'SQLite' : 'Markdown files';
-  say(`moving every card to ${to} (all or nothing)`);
+  say(intro);
   const started = Date.now();
   await ctx.checkMode(true);
   const client = await ctx.api();
   const stop = live ? (client.listenProgress ? drawBar(client.listenProgress.bind(client), started) : drawTimer(started)) : () => undefined;
   let finished = false;
   try {
-    const answer = await ctx.call('POST', `/storage/${action}`, body === undefined ? {} : { body });
+    const answer = await work();
     finished = true;
     return answer;
   } finally {
     stop();
-    say(`${finished ? 'done' : 'failed, nothing changed'} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    say(`${finished ? 'done' : failed} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }
 

@@ -31,7 +31,11 @@ for (const open of [inProcessMode, urlMode]) {
 
     it('when it is imported with --apply, then the cards exist; when run again, then nothing is duplicated', async () => {
       const file = path.join(FIXTURES, 'github.json');
-      assert.match(expectCode(await k('import', file, '--source', 'acme/web', '--apply'), 0).stdout, /Created 3 card\(s\)/);
+      const applied = expectCode(await kanban(['import', file, '--source', 'acme/web', '--apply', ...mode.args], { env: { KANBAN_PROGRESS: 'always' } }), 0);
+      assert.match(applied.stdout, /Created 3 card\(s\)/);
+      // In-process the service reports each card, drawn as a bar; through a server, a timer.
+      if (open === inProcessMode) assert.match(applied.stderr, /creating cards \[#{24}\] 100% 3\/3/);
+      assert.match(applied.stderr, /kanban: done after [\d.]+ s/);
       const again = expectCode(await k('import', file, '--source', 'acme/web', '--apply'), 0).stdout;
       assert.match(again, /Created 0 card\(s\)/);
       assert.match(again, /3 already imported, skipped/);

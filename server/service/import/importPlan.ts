@@ -122,7 +122,9 @@ export async function runImport(ws: Workspace, format: ImportFormat, boardId: st
   }
   result.created = toCreate.length;
   if (!apply) return result;
-  for (const { card, planned } of toCreate) {
+  const report = ws.progress.reporter('import');
+  for (const [done, { card, planned }] of toCreate.entries()) {
+    report('creating cards', done, toCreate.length);
     const now = new Date().toISOString();
     const view = await createTask(ws, board.id, {
       content: contentOf(card),
@@ -135,6 +137,7 @@ export async function runImport(ws: Workspace, format: ImportFormat, boardId: st
     }, { comments: commentsOf(card, now) });
     planned.id = view.id;
   }
+  report('creating cards', toCreate.length, toCreate.length);
   return result;
 }
 
