@@ -1,18 +1,12 @@
 import { strict as assert } from 'node:assert';
+import type { InstanceInfo } from '../../server/storage/cardStore';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { okData } from '../helpers/envelope';
 import { eventually } from '../helpers/waiting';
 import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
 
-interface Instance {
-  id: string;
-  host: string;
-  pid: number;
-  started: string;
-  lastSeen: string | null;
-  self: boolean;
-}
+type Instance = InstanceInfo;
 
 const instancesOf = async (server: TestServer): Promise<Instance[]> => okData(await server.api('GET', '/api/workspace')).instances;
 
