@@ -62,7 +62,7 @@ export const workspaceSchema = named('WorkspaceInfo', fields({
 
 export const cardStateStatusSchema = named('CardStateStatus', fields({
   provider: text('card.state provider id'),
-  backend: { type: 'string', enum: ['file', 'sqlite'], description: 'storage family of the provider' },
+  backend: { type: 'string', enum: ['file', 'sqlite', 'mysql'], description: 'storage family of the provider (mysql: shared by every instance over the database)' },
   available: flag('whether card state can be read and written'),
   defaultActor: fields({ id: text('actor used for card state when no auth.identity provider is configured'), usedWhen: text('the condition, in words') }),
   actor: nullable('string', 'actor of this request: "default" without auth, the subject with auth, null when unidentified'),
