@@ -82,8 +82,20 @@ export class CardStates {
   }
 
   private async update(card: Card, actor: string, change: Partial<CardStateRecord>): Promise<CardStateRecord> {
+    const before = this.byCard.get(card.id)?.get(actor);
     const record = this.apply(card, actor, change);
-    await this.store.save(record, Object.keys(change) as CardStateField[]);
+    try {
+      await this.store.save(record, Object.keys(change) as CardStateField[]);
+    } catch (error) {
+      // Not saved (a database away answers 503, "nothing was changed"): memory must agree.
+      const records = this.recordsOf(card.id);
+      if (records.get(actor) === record) {
+        if (before) records.set(actor, before);
+        else records.delete(actor);
+        this.changes++;
+      }
+      throw error;
+    }
     return record;
   }
 

@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
 import { okData } from '../helpers/envelope';
 import { eventually } from '../helpers/waiting';
 import { configWith } from './helpers/cardProviders';
-import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
+import { createTestDatabase, mysqlPlugin, MYSQL_HOST, MYSQL_PORT, type TestDatabase } from './helpers/mysql';
+import { TcpProxy } from './helpers/tcpProxy';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef';
@@ -115,6 +116,35 @@ describe('card.storage mysql: card state shared by every instance', function () 
       assert.equal(existsSync(path.join(server.root, '.kanban', '.state', 'card-state.journal')), false, 'no card state file');
       const status = okData(await server.api('GET', '/api/card-state/status', undefined, as(BOB)));
       assert.equal(status.backend, 'mysql');
+    }
+  });
+
+  it('when the database cannot be reached, then open and read answer 503 and the state stays as it was; once it is back they work', async () => {
+    const proxy = new TcpProxy(MYSQL_HOST, MYSQL_PORT);
+    await proxy.start();
+    try {
+      const server = await startTestServer({ config: instanceConfig(database.name, { 'card.storage': mysqlPlugin(database.name, { port: proxy.port, pollIntervalMs: 100 }) }) });
+      servers.push(server);
+      const task = okData(await server.api('POST', '/api/tasks', { content: '# Outage' }, as(ALICE)), 201);
+      okData(await server.api('POST', `/api/tasks/${task.id}/comments`, { author: 'alice', content: 'look' }, as(ALICE)), 201);
+      assert.deepEqual(await listedState(server, BOB, task.id), { unread: true, open: false });
+      // Activity is saved a moment after the answer: cut the database only once it is there.
+      await eventually(async () => {
+        const rows = await database.query('SELECT 1 FROM kanban_card_state WHERE card_id = ? AND actor = ? AND last_activity_at IS NOT NULL', [task.id, 'alice']);
+        assert.equal(rows.length, 1);
+      }, 10_000);
+
+      await proxy.stop();
+      const refused = await server.api('POST', `/api/tasks/${task.id}/open`, undefined, as(BOB));
+      assert.equal(refused.status, 503, JSON.stringify(refused.body));
+      assert.match((refused.body as { error: string }).error, /nothing was changed/);
+      assert.deepEqual(await listedState(server, BOB, task.id), { unread: true, open: false }, 'the refused open left no trace');
+
+      await proxy.start();
+      okData(await server.api('POST', `/api/tasks/${task.id}/open`, undefined, as(BOB)));
+      assert.deepEqual(await listedState(server, BOB, task.id), { unread: false, open: true });
+    } finally {
+      await proxy.stop();
     }
   });
 
