@@ -155,4 +155,11 @@ describe('card.storage mysql: card state shared by every instance', function () 
     assert.equal(status.provider, 'file');
     assert.equal(status.backend, 'file');
   });
+
+  it('when card.state names mysql but the cards are not in MySQL, then the server does not start and says what to set', async () => {
+    await assert.rejects(
+      startTestServer({ config: { version: 2, plugins: { 'card.state': { provider: 'mysql' } } } }),
+      /card\.state[\s\S]*set card\.storage to mysql, or use file or sqlite/,
+    );
+  });
 });
