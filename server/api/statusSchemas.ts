@@ -16,7 +16,7 @@ export const storageSchema = named('StorageStatus', fields({
   card: provider('card.storage provider: markdown, sqlite, mysql or a package name', 'plus provider details (database path, polling)'),
   attachment: provider('attachment.storage provider: localfs, sqlite, s3 or a package name', 'plus provider details (bucket, database path)'),
   webhook: fields({ provider: text('webhook delivery: built-in'), deliveryQueue: text('folder of pending deliveries, relative to the workspace') }),
-  cardState: provider('card.state provider: file (built-in, under .kanban/.state/) or sqlite', 'plus provider details (database path)'),
+  cardState: provider('card.state provider: file (built-in, under .kanban/.state/), sqlite, or mysql (default over card.storage mysql: shared by every instance)', 'plus provider details (database path or database, poll interval)'),
   filesystem: fields({
     kanbanDir: text('absolute path of the .kanban folder'),
     configPath: text('absolute path of .kanban.json'),
@@ -62,7 +62,7 @@ export const workspaceSchema = named('WorkspaceInfo', fields({
 
 export const cardStateStatusSchema = named('CardStateStatus', fields({
   provider: text('card.state provider id'),
-  backend: { type: 'string', enum: ['file', 'sqlite'], description: 'storage family of the provider' },
+  backend: { type: 'string', enum: ['file', 'sqlite', 'mysql'], description: 'storage family of the provider (mysql: shared by every instance over the database)' },
   available: flag('whether card state can be read and written'),
   defaultActor: fields({ id: text('actor used for card state when no auth.identity provider is configured'), usedWhen: text('the condition, in words') }),
   actor: nullable('string', 'actor of this request: "default" without auth, the subject with auth, null when unidentified'),

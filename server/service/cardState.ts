@@ -1,6 +1,6 @@
 import { ValidationError } from '../core/errors';
 import type { Card, CardState } from '../core/model';
-import type { CardStateRecord, CardStateStore } from '../storage/cardStateStore';
+import type { CardStateChange, CardStateField, CardStateRecord, CardStateStore } from '../storage/cardStateStore';
 import { isIsoDate } from './validate';
 import { log } from '../core/log';
 
@@ -19,6 +19,7 @@ export class CardStates {
   /** `cardId\0actor` of records whose activity is not saved yet. */
   private pendingActivity = new Set<string>();
   private activityTimer: NodeJS.Timeout | null = null;
+  private stopFollowing: (() => void) | null = null;
 
   constructor(public store: CardStateStore) {}
 
@@ -40,6 +41,24 @@ export class CardStates {
     const records = await this.store.loadAll();
     this.byCard.clear();
     for (const record of records) this.recordsOf(record.cardId).set(record.actor, record);
+    this.changes++;
+    // A shared store (MySQL) reports what other instances change; reads stay in memory.
+    this.stopFollowing ??= this.store.follow?.((change) => this.takeOutside(change)) ?? null;
+  }
+
+  /**
+   * A record as the shared store holds it (another instance's change, or an own write merged with
+   * theirs). Activity this instance has not saved yet is kept: it only ever moves forward.
+   */
+  private takeOutside(change: CardStateChange): void {
+    if (change.kind === 'removeCard') {
+      this.byCard.delete(change.cardId);
+    } else {
+      const record = { ...change.record };
+      const held = this.byCard.get(record.cardId)?.get(record.actor)?.lastActivityAt;
+      if (held && (!record.lastActivityAt || held > record.lastActivityAt)) record.lastActivityAt = held;
+      this.recordsOf(record.cardId).set(record.actor, record);
+    }
     this.changes++;
   }
 
@@ -63,8 +82,20 @@ export class CardStates {
   }
 
   private async update(card: Card, actor: string, change: Partial<CardStateRecord>): Promise<CardStateRecord> {
+    const before = this.byCard.get(card.id)?.get(actor);
     const record = this.apply(card, actor, change);
-    await this.store.save(record);
+    try {
+      await this.store.save(record, Object.keys(change) as CardStateField[]);
+    } catch (error) {
+      // Not saved (a database away answers 503, "nothing was changed"): memory must agree.
+      const records = this.recordsOf(card.id);
+      if (records.get(actor) === record) {
+        if (before) records.set(actor, before);
+        else records.delete(actor);
+        this.changes++;
+      }
+      throw error;
+    }
     return record;
   }
 
@@ -118,7 +149,7 @@ export class CardStates {
       const [cardId, actor] = key.split('\u0000');
       // The latest record (an open may have followed); none when the card was deleted meanwhile.
       const record = this.byCard.get(cardId)?.get(actor);
-      if (record) saves.push(this.store.save(record));
+      if (record) saves.push(this.store.save(record, ['lastActivityAt']));
     }
     this.pendingActivity.clear();
     await Promise.all(saves).catch((error) => log.warn(`kanban: saving card activity failed: ${(error as Error).message}`));
@@ -126,6 +157,8 @@ export class CardStates {
 
   /** Save what is pending, then close the store. */
   async close(): Promise<void> {
+    this.stopFollowing?.();
+    this.stopFollowing = null;
     await this.saveActivity();
     await this.store.close();
   }

@@ -43,13 +43,18 @@ function instancesOf(ws: Workspace): InstanceInfo[] {
   return [{ id: `pid-${process.pid}`, host: os.hostname(), pid: process.pid, started: ws.startedAt, lastSeen: null, self: true }];
 }
 
+/** The storage family of a card.state provider. */
+function backendOf(provider: string): 'file' | 'sqlite' | 'mysql' {
+  return provider === 'sqlite' || provider === 'mysql' ? provider : 'file';
+}
+
 export function describeCardState(ctx: RequestContext) {
   const { ws } = ctx;
   const provider = currentIdentityProvider(ws);
   const unavailable = ws.authHealth.identityUnavailable;
   return {
     provider: ws.cardStates.store.provider,
-    backend: ws.cardStates.store.provider === 'sqlite' ? 'sqlite' : 'file',
+    backend: backendOf(ws.cardStates.store.provider),
     available: true,
     defaultActor: { id: 'default', usedWhen: 'no auth.identity provider is configured' },
     actor: provider ? ctx.auth.identity?.subject ?? null : 'default',

@@ -117,7 +117,7 @@ export class Workspace {
     const store = await createCardStore(context);
     const shared = await openShared(store, config);
     const attachments = await createAttachmentStore(context);
-    const cardStates = new CardStates(await createCardStateStore(context));
+    const cardStates = new CardStates(await createCardStateStore(context, store));
     await removeOrphanTempFiles(root);
     await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
     const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, options);
@@ -213,7 +213,9 @@ export class Workspace {
   async close(): Promise<void> {
     stopFollowingSharedConfig(this.shared);
     await this.queue.catch(() => undefined);
-    await Promise.all([this.store.close(), this.attachments.close(), this.cardStates.close()]);
+    // Card state first: its last saves may go through the card store's database connection.
+    await this.cardStates.close();
+    await Promise.all([this.store.close(), this.attachments.close()]);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { CardStateStore } from './cardStateStore';
 import { FileConflictError } from '../core/errors';
 import type { Card } from '../core/model';
 
@@ -84,6 +85,11 @@ export interface CardStore {
    * to connect.
    */
   sharedConfig?(): SharedConfigStore;
+  /**
+   * Shared stores keep per-actor card state too (the default `card.state` over them), so every
+   * instance reports the same unread and open state.
+   */
+  sharedCardState?(): CardStateStore;
   close(): Promise<void>;
 }
 

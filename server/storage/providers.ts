@@ -148,9 +148,14 @@ export async function createAttachmentStore(context: ProviderContext): Promise<A
   }
 }
 
-/** The card state store `card.state` names (a file under .kanban/.state/ when nothing is configured). */
-export async function createCardStateStore(context: ProviderContext): Promise<CardStateStore> {
-  const options = ProviderOptions.of('card.state', context.plugins['card.state'], 'file');
+/**
+ * The card state store `card.state` names. When nothing is configured: the database of a card store
+ * that several instances share (MySQL), so they all report the same unread state, else a file
+ * under .kanban/.state/.
+ */
+export async function createCardStateStore(context: ProviderContext, cardStore?: CardStore): Promise<CardStateStore> {
+  const shared = cardStore?.sharedCardState?.();
+  const options = ProviderOptions.of('card.state', context.plugins['card.state'], shared ? 'mysql' : 'file');
   switch (options.provider) {
     case 'file':
       return new FileCardStateStore(path.join(context.kanbanDir, '.state'));
@@ -158,7 +163,11 @@ export async function createCardStateStore(context: ProviderContext): Promise<Ca
       const location = sqliteLocation(context.root, options);
       return build(options, 'sqlitePath', () => SqliteCardStateStore.open(location));
     }
+    case 'mysql':
+      // The state lives beside the cards, in the same database and connection pool.
+      if (!shared) throw options.fail(undefined, 'the mysql card state lives in the card.storage mysql database; set card.storage to mysql, or use file or sqlite');
+      return shared;
     default:
-      throw options.fail(undefined, 'unknown provider (known: file, sqlite)');
+      throw options.fail(undefined, 'unknown provider (known: file, sqlite, mysql)');
   }
 }

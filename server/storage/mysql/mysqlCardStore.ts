@@ -5,6 +5,7 @@ import { ensureMysqlSchema } from './mysqlSchema';
 import { InstanceRegistry } from './instanceRegistry';
 import type { InstanceInfo, SharedConfigStore } from '../cardStore';
 import { MysqlSharedConfig } from './mysqlSharedConfig';
+import { MysqlCardStateStore } from './mysqlCardStateStore';
 
 export interface MysqlSettings {
   database: string;
@@ -70,6 +71,7 @@ async function createDatabase(driver: typeof MySql, settings: MysqlSettings): Pr
 export class MysqlCardStore extends SqlCardStore {
   private readonly registry: InstanceRegistry;
   private readonly config: MysqlSharedConfig;
+  private readonly cardState: MysqlCardStateStore;
 
   private constructor(db: MysqlDatabase, settings: MysqlSettings, pollIntervalMs: number) {
     super(db, {
@@ -80,10 +82,15 @@ export class MysqlCardStore extends SqlCardStore {
     });
     this.registry = new InstanceRegistry(db, this.origin);
     this.config = new MysqlSharedConfig(db);
+    this.cardState = new MysqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
   }
 
   sharedConfig(): SharedConfigStore {
     return this.config;
+  }
+
+  sharedCardState(): MysqlCardStateStore {
+    return this.cardState;
   }
 
   instances(): InstanceInfo[] {
@@ -92,6 +99,7 @@ export class MysqlCardStore extends SqlCardStore {
 
   async close(): Promise<void> {
     await this.registry.stop();
+    await this.cardState.close();
     await super.close();
   }
 

@@ -74,6 +74,28 @@ const TABLES = [
     PRIMARY KEY (id),
     KEY kanban_instances_seen (last_seen)
   ) ${TABLE_OPTIONS}`,
+  // Per-actor card state (the default card.state over MySQL). Keyed by card id, which is unique in
+  // the workspace, so a record follows its card to another board; version grows with every write.
+  `CREATE TABLE IF NOT EXISTS kanban_card_state (
+    card_id VARCHAR(255) NOT NULL,
+    actor VARCHAR(255) NOT NULL,
+    board_id VARCHAR(255) NOT NULL,
+    opened_at VARCHAR(32) NULL,
+    read_through VARCHAR(32) NULL,
+    last_activity_at VARCHAR(32) NULL,
+    version BIGINT NOT NULL,
+    PRIMARY KEY (card_id, actor)
+  ) ${TABLE_OPTIONS}`,
+  // What changed, for other instances to follow; actor NULL means every record of the card was removed.
+  `CREATE TABLE IF NOT EXISTS kanban_card_state_changes (
+    seq BIGINT NOT NULL AUTO_INCREMENT,
+    card_id VARCHAR(255) NOT NULL,
+    actor VARCHAR(255) NULL,
+    origin VARCHAR(32) NOT NULL,
+    changed_at VARCHAR(32) NOT NULL,
+    PRIMARY KEY (seq),
+    KEY kanban_card_state_changes_time (changed_at)
+  ) ${TABLE_OPTIONS}`,
 ];
 
 /** Create the tables when missing; refuse a database written by a newer schema. */
