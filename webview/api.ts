@@ -72,6 +72,9 @@ export class Api {
     if (includeDeleted) params.set('includeDeleted', 'true');
     return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${params}`);
   }
+  /** A few cards of a board whose text matches `q`, as short entries (id, title, status): for pickers. */
+  findCards = (boardId: string, q: string, limit = 8) =>
+    this.call<Pick<TaskView, 'id' | 'title' | 'status'>[]>('GET', `/boards/${enc(boardId)}/tasks?q=${enc(q)}&fields=id,title,status&limit=${limit}`);
   /** The archive of a board, searched with `q` (the list route's own text search). */
   listArchived = (boardId: string, q = '') =>
     this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?archived=only${q.trim() ? `&q=${enc(q.trim())}` : ''}`);
