@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { okData } from '../helpers/envelope';
 import { closeDrawer, createCard, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
 import { card, eventually, startUi, stopUi, type UiContext } from './uiHelpers';
 
@@ -17,7 +18,7 @@ describe('Board UI: open blockers on the badge, the Ready filter and editing blo
     ui = await startUi();
     const server = ui.server;
     await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations', columns: [{ id: 'inbox', name: 'Inbox' }, { id: 'closed', name: 'Closed' }] });
-    ids.infra = (await server.api('POST', '/api/boards/ops/tasks', { content: `# ${infra}\n` })).body.data.id;
+    ids.infra = okData<{ id: string }>(await server.api('POST', '/api/boards/ops/tasks', { content: `# ${infra}\n` }), 201).id;
     ids.tests = await createCard(server, { content: `# ${tests}\n`, status: 'in-progress' });
     ids.docs = await createCard(server, { content: `# ${docs}\n`, status: 'todo' });
     ids.shipped = await createCard(server, { content: `# ${shipped}\n`, status: 'done' });
@@ -36,9 +37,9 @@ describe('Board UI: open blockers on the badge, the Ready filter and editing blo
 
   it('when a card waits for three cards of which two are done, then its badge says "blocked by 1", and none once the last is done', async () => {
     assert.equal((await badge(release).textContent())?.trim(), 'blocked by 1');
-    okMove(await ui.server.api('PATCH', `/api/tasks/${ids.tests}/move`, { status: 'done' }));
+    okData(await ui.server.api('PATCH', `/api/tasks/${ids.tests}/move`, { status: 'done' }));
     await eventually(async () => (await badge(release).count()) === 0, 'the badge is gone when no blocker is open', 10_000);
-    okMove(await ui.server.api('PATCH', `/api/tasks/${ids.tests}/move`, { status: 'in-progress' }));
+    okData(await ui.server.api('PATCH', `/api/tasks/${ids.tests}/move`, { status: 'in-progress' }));
     await eventually(async () => (await badge(release).textContent())?.trim() === 'blocked by 1', 'the badge is back', 10_000);
   });
 
@@ -85,18 +86,14 @@ describe('Board UI: open blockers on the badge, the Ready filter and editing blo
     await input.fill('no-such-card-anywhere');
     await input.press('Enter');
     await eventually(async () => /no card "no-such-card-anywhere"/.test((await problem.textContent()) ?? ''), 'the unknown id is named');
-    const stored = (await ui.server.api('GET', `/api/tasks/${ids.docs}`)).body.data;
+    const stored = okData<{ blockedBy: string[] }>(await ui.server.api('GET', `/api/tasks/${ids.docs}`));
     assert.deepEqual(stored.blockedBy, []);
     await closeDrawer(page);
   });
 
   /** Make the release wait for the docs, so the docs waiting for the release would close a loop. */
   async function createCycleCandidate(): Promise<void> {
-    const current = (await ui.server.api('GET', `/api/tasks/${ids.release}`)).body.data.blockedBy as string[];
-    okMove(await ui.server.api('PUT', `/api/tasks/${ids.release}`, { blockedBy: [...current, ids.docs] }));
+    const current = okData<{ blockedBy: string[] }>(await ui.server.api('GET', `/api/tasks/${ids.release}`)).blockedBy;
+    okData(await ui.server.api('PUT', `/api/tasks/${ids.release}`, { blockedBy: [...current, ids.docs] }));
   }
 });
-
-function okMove(answer: { status: number; body: { error?: string } }): void {
-  assert.equal(answer.status, 200, answer.body?.error);
-}
