@@ -25,6 +25,9 @@ export interface UploadFile {
 
 /** Typed calls over any transport. The UI keeps no business rules: the server decides, this relays. */
 export class Api {
+  /** Hears what the server says beside a success (a column over its WIP limit), whichever call it was. */
+  onWarnings: ((warnings: string[]) => void) | null = null;
+
   constructor(readonly transport: Transport) {}
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -33,7 +36,8 @@ export class Api {
 
   /** As `call`, with the resource's version: `ifMatch` goes out as If-Match, the answer's ETag comes back. */
   async versioned<T>(method: string, path: string, body?: unknown, ifMatch?: string): Promise<Versioned<T>> {
-    const { status, body: answer, etag } = await this.transport.request(method, path, body, ifMatch !== undefined ? { ifMatch } : undefined);
+    const { status, body: answer, etag, warnings } = await this.transport.request(method, path, body, ifMatch !== undefined ? { ifMatch } : undefined);
+    if (warnings?.length) this.onWarnings?.(warnings);
     if (status === 204) return { data: undefined as T, etag };
     const envelope = answer as { ok?: boolean; data?: T; error?: string } | null;
     if (status >= 200 && status < 300 && envelope?.ok !== false) return { data: envelope?.data as T, etag };
@@ -72,6 +76,9 @@ export class Api {
     if (includeDeleted) params.set('includeDeleted', 'true');
     return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${params}`);
   }
+  /** A few cards of a board whose text matches `q`, as short entries (id, title, status): for pickers. */
+  findCards = (boardId: string, q: string, limit = 8) =>
+    this.call<Pick<TaskView, 'id' | 'title' | 'status'>[]>('GET', `/boards/${enc(boardId)}/tasks?q=${enc(q)}&fields=id,title,status&limit=${limit}`);
   /** The archive of a board, searched with `q` (the list route's own text search). */
   listArchived = (boardId: string, q = '') =>
     this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?archived=only${q.trim() ? `&q=${enc(q.trim())}` : ''}`);

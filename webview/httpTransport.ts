@@ -67,7 +67,8 @@ export class HttpTransport implements Transport {
     }
     const text = await response.text();
     const etag = response.headers.get('etag');
-    const version = etag ? { etag } : {};
+    const warnings = warningTexts(response.headers.get('warning'));
+    const version = { ...(etag ? { etag } : {}), ...(warnings.length ? { warnings } : {}) };
     if (!text) return { status: response.status, body: null, ...version };
     try {
       return { status: response.status, body: JSON.parse(text), ...version };
@@ -164,4 +165,13 @@ export class HttpTransport implements Transport {
       // Private mode or a full quota: preferences simply do not persist.
     }
   }
+}
+
+/**
+ * The texts of `Warning` headers (`299 - "text"`, RFC 7234), which fetch joins with ", " when
+ * there are several. The server sends only printable ASCII there, with `"` and `\\` escaped.
+ */
+export function warningTexts(header: string | null): string[] {
+  if (!header) return [];
+  return [...header.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((match) => match[1].replace(/\\(.)/g, '$1'));
 }

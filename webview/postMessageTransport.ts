@@ -98,7 +98,12 @@ export class PostMessageTransport implements Transport {
         if (!pending) return;
         this.pending.delete(message.id);
         clearTimeout(pending.timer);
-        pending.resolve({ status: message.status, body: message.body, ...(message.etag ? { etag: message.etag } : {}) });
+        pending.resolve({
+          status: message.status,
+          body: message.body,
+          ...(message.etag ? { etag: message.etag } : {}),
+          ...(message.warnings?.length ? { warnings: message.warnings } : {}),
+        });
         return;
       }
       case 'event':

@@ -109,9 +109,10 @@ export type HostToWebviewMessage =
   | EventMessage
   /**
    * The answer to `request` with the same id: the HTTP status and the JSON envelope (or a
-   * FilePayload); `etag` as the HTTP `ETag` header, when the answer names one resource's version.
+   * FilePayload); `etag` as the HTTP `ETag` header, when the answer names one resource's version;
+   * `warnings` as the HTTP `Warning` headers (the change went ahead, the user should hear this).
    */
-  | { type: 'response'; id: number; status: number; body: unknown; etag?: string }
+  | { type: 'response'; id: number; status: number; body: unknown; etag?: string; warnings?: string[] }
   /** The host lost and regained its service (e.g. a reload); the UI shows "reconnecting" until the next hello. */
   | { type: 'disconnected' }
   | HostNoticeMessage;

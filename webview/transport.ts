@@ -9,6 +9,8 @@ export interface TransportResponse {
   body: unknown;
   /** The resource's version (HTTP `ETag`), when the answer names one. */
   etag?: string;
+  /** What the server said beside a success (HTTP `Warning` headers): a column went over its WIP limit. */
+  warnings?: string[];
 }
 
 /** Per-call options a host carries as HTTP would. */

@@ -57,10 +57,12 @@ export interface TaskFilter {
   labelGroup: string;
   /** A due-date window of the list route: overdue, today, week or none ('' for any). */
   due: string;
+  /** Only cards ready to start: not blocked and not in the last column (the list route's ready=true). */
+  ready: boolean;
 }
 
-export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '', due: '' };
+export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '', due: '', ready: false };
 
 export function filterIsActive(filter: TaskFilter): boolean {
-  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup || filter.due);
+  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup || filter.due || filter.ready);
 }

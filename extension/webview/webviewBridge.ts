@@ -169,7 +169,14 @@ export class WebviewBridge implements vscode.Disposable {
     const answer = await this.access.dispatch(service, this.folder, { method: message.method, path: message.path, body: message.body, ifMatch: message.ifMatch });
     let body: unknown = answer.body;
     if (message.responseType === 'base64') body = answer.status === 200 ? toFilePayload(answer.body) : null;
-    this.post({ type: 'response', id: message.id, status: answer.status, body, ...(answer.etag ? { etag: answer.etag } : {}) });
+    this.post({
+      type: 'response',
+      id: message.id,
+      status: answer.status,
+      body,
+      ...(answer.etag ? { etag: answer.etag } : {}),
+      ...(answer.warnings?.length ? { warnings: answer.warnings } : {}),
+    });
   }
 
   private async download(path: string, filename: string): Promise<void> {

@@ -118,6 +118,7 @@ const taskFields: Record<string, JsonSchema> = {
   cardState,
   blocks: list({ type: 'string' }, 'ids of the cards whose blockedBy names this one (derived)'),
   blocked: flag('true while a blocker is neither in the last column of its board nor archived'),
+  openBlockers: count('how many of blockedBy are still open (neither in the last column of their board nor archived); 0 when not blocked'),
 };
 
 export const taskSchema = named('Task', fields(

@@ -4,7 +4,7 @@ import { resolveCard } from '../service/taskQueries';
 import type { RequestContext } from './route';
 import type { Card } from '../core/model';
 import type { Workspace } from '../service/workspace';
-import { isBlocked } from '../service/dependencies';
+import { openBlockerCount } from '../service/dependencies';
 
 /** Versions are asked for on every GET of a card: each object is hashed once (cards and configs are replaced, never changed). */
 const etags = new WeakMap<object, string>();
@@ -21,14 +21,14 @@ export function etagOf(value: object): string {
 
 /**
  * A card's version: its stored state, and when it has dependencies, their derived state too
- * (`blocks`, `blocked`), which changes when another card moves. Without that a client holding the
+ * (`blocks`, `blocked`, `openBlockers`), which changes when another card moves. Without that a client holding the
  * card would be told 304 Not Modified and keep showing it blocked after its blocker was done.
  */
 export function cardEtag(ws: Workspace, card: Card): string {
   const stored = etagOf(card);
   const blocks = ws.index.blocksOf(card.id);
   if (blocks.length === 0 && !card.blockedBy?.length) return stored;
-  const derived = JSON.stringify([blocks, isBlocked(ws, card)]);
+  const derived = JSON.stringify([blocks, openBlockerCount(ws, card)]);
   return `"${createHash('sha1').update(stored + derived).digest('base64url').slice(0, 22)}"`;
 }
 

@@ -134,6 +134,8 @@ export interface TaskView {
   blocks: string[];
   /** Whether a blocker is neither in its board's last column nor archived. */
   blocked: boolean;
+  /** How many blockers are still open (the "blocked by N" badge): 0 when not blocked. */
+  openBlockers: number;
   /** Every task list item, on a single card (with comments). */
   checklistItems?: { index: number; text: string; done: boolean }[];
   filePath?: string;

@@ -20,17 +20,21 @@ export function isFinished(ws: Workspace, card: Card): boolean {
 }
 
 /**
- * Whether any blocker of the card is still open. An id that names no card (left by a hand edit)
+ * How many blockers of the card are still open. An id that names no card (left by a hand edit)
  * blocks nothing: there is nothing left to wait for. O(number of blockers).
  */
-export function isBlocked(ws: Workspace, card: Card): boolean {
-  const blockers = card.blockedBy;
-  if (!blockers || blockers.length === 0) return false;
-  for (const id of blockers) {
+export function openBlockerCount(ws: Workspace, card: Card): number {
+  let open = 0;
+  for (const id of card.blockedBy ?? []) {
     const blocker = ws.index.findById(id);
-    if (blocker && !isFinished(ws, blocker)) return true;
+    if (blocker && !isFinished(ws, blocker)) open++;
   }
-  return false;
+  return open;
+}
+
+/** Whether any blocker of the card is still open. */
+export function isBlocked(ws: Workspace, card: Card): boolean {
+  return openBlockerCount(ws, card) > 0;
 }
 
 /** Ready to start: nothing blocks it and it is not finished itself. */

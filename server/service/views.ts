@@ -3,7 +3,7 @@ import { titleOf } from '../core/model';
 import type { ListField } from '../core/listPaging';
 import type { Workspace } from './workspace';
 import { checklistItems, checklistProgress } from '../core/checklist';
-import { isBlocked } from './dependencies';
+import { openBlockerCount } from './dependencies';
 
 export interface ViewOptions {
   withComments?: boolean;
@@ -38,18 +38,20 @@ function cardFields(card: Card) {
   };
 }
 
-/** `blocks` and `blocked` depend on other cards: made per read, O(1) lookups per blocker. */
-function dependencyFields(ws: Workspace, card: Card): { blocks: string[]; blocked: boolean } {
-  return { blocks: [...ws.index.blocksOf(card.id)], blocked: isBlocked(ws, card) };
+/** `blocks`, `blocked` and `openBlockers` depend on other cards: made per read, O(1) lookups per blocker. */
+function dependencyFields(ws: Workspace, card: Card): { blocks: string[]; blocked: boolean; openBlockers: number } {
+  const openBlockers = openBlockerCount(ws, card);
+  return { blocks: [...ws.index.blocksOf(card.id)], blocked: openBlockers > 0, openBlockers };
 }
 
 /** Most cards have no dependencies: their part is one constant string. */
-const NO_DEPENDENCIES = ',"blocks":[],"blocked":false';
+const NO_DEPENDENCIES = ',"blocks":[],"blocked":false,"openBlockers":0';
 
 function dependencyJson(ws: Workspace, card: Card): string {
   const blocks = ws.index.blocksOf(card.id);
   if (blocks.length === 0 && !card.blockedBy?.length) return NO_DEPENDENCIES;
-  return `,"blocks":${JSON.stringify(blocks)},"blocked":${isBlocked(ws, card)}`;
+  const open = openBlockerCount(ws, card);
+  return `,"blocks":${JSON.stringify(blocks)},"blocked":${open > 0},"openBlockers":${open}`;
 }
 
 /** The read model of a card (decisions.md: Task read model). */
@@ -143,7 +145,7 @@ export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, posi
 }
 
 /** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */
-const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'filePath'];
+const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'filePath'];
 
 /** The card-only part of a projected entry, without its closing brace, for the last field list asked. */
 const projectedJson = new WeakMap<Card, { fields: string; text: string; bytes: number }>();
@@ -196,6 +198,10 @@ export function pushProjectedJson(out: JsonBytes, ws: Workspace, card: Card, fie
     out.push(`,"cardState":{"open":${state.open},"unread":${state.unread}}`);
   }
   if (fields.includes('blocks')) out.push(`,"blocks":${JSON.stringify(ws.index.blocksOf(card.id))}`);
-  if (fields.includes('blocked')) out.push(`,"blocked":${isBlocked(ws, card)}`);
+  if (fields.includes('blocked') || fields.includes('openBlockers')) {
+    const open = openBlockerCount(ws, card);
+    if (fields.includes('blocked')) out.push(`,"blocked":${open > 0}`);
+    if (fields.includes('openBlockers')) out.push(`,"openBlockers":${open}`);
+  }
   out.push(fields.includes('filePath') ? `${filePathJsonOf(ws, card)}}` : '}');
 }

@@ -96,6 +96,24 @@ for (const providerName of PROVIDERS) {
       assert.deepEqual((await get(two.id, 'ops')).blockedBy, []);
     });
 
+    it('when some blockers finish or are archived, then openBlockers counts only the open ones, in lists, projections and the card', async () => {
+      const done = await createTask(server, 'Done blocker');
+      const archived = await createTask(server, 'Archived blocker', 'ops');
+      const open = await createTask(server, 'Open blocker');
+      const card = await createTask(server, { content: '# Waits for three\n', blockedBy: [done.id, archived.id, open.id] });
+      assert.deepEqual([card.blocked, card.openBlockers], [true, 3]);
+      okData(await server.api('PATCH', `/api/tasks/${done.id}/move`, { status: 'done' }));
+      okData(await server.api('POST', `/api/boards/ops/tasks/${archived.id}/archive`));
+      const listed = okData(await server.api('GET', '/api/tasks')).find((t: any) => t.id === card.id);
+      assert.deepEqual([listed.blocked, listed.openBlockers], [true, 1], 'the cached list follows the blockers');
+      const projected = okData(await server.api('GET', '/api/tasks?fields=id,openBlockers')).find((t: any) => t.id === card.id);
+      assert.deepEqual(projected, { id: card.id, openBlockers: 1 });
+      okData(await server.api('PATCH', `/api/tasks/${open.id}/move`, { status: 'done' }));
+      const read = await get(card.id);
+      assert.deepEqual([read.blocked, read.openBlockers], [false, 0]);
+      assert.equal(okData(await server.api('GET', '/api/tasks')).find((t: any) => t.id === open.id).openBlockers, 0);
+    });
+
     it('when lists ask ready=true, then only cards neither blocked nor in the last column come, on either board', async () => {
       const blocker = await createTask(server, 'First');
       const waiting = await createTask(server, { content: '# Waiting\n', blockedBy: [blocker.id] });

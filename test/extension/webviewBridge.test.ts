@@ -65,6 +65,19 @@ describe('extension webview bridge', () => {
     assert.equal(event.card.title, 'Edited in an editor');
   });
 
+  it('when the page moves a card into a column over its WIP limit, then the response carries the server\'s warning, as HTTP sends it in Warning', async () => {
+    activateWith([await folderWithCards(['Already busy', 'One more'], { status: 'in-progress' })]);
+    const panel = await openReadyBoard();
+    const limited = await request(panel, 1, 'PUT', '/columns/in-progress', { wipLimit: 2 });
+    assert.equal(limited.status, 200);
+    assert.equal(limited.warnings, undefined, 'an answer without a warning carries none');
+    const created = await request(panel, 2, 'POST', '/tasks', { content: '# Third\n', status: 'backlog' });
+    assert.equal(created.warnings, undefined);
+    const moved = await request(panel, 3, 'PATCH', `/tasks/${created.body.data.id}/move`, { status: 'in-progress' });
+    assert.equal(moved.status, 200);
+    assert.deepEqual(moved.warnings, ['column In Progress is over its WIP limit (3/2)']);
+  });
+
   it('when the page sends If-Match, then the bridge checks it like HTTP: the ETag comes back, a stale one answers 412', async () => {
     const folder = await folderWithCards(['Versioned']);
     activateWith([folder]);

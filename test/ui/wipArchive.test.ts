@@ -31,6 +31,18 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     await screenshot(page, 'wip-over-limit');
   });
 
+  it('when a card\'s status is changed in its drawer to a column over its limit, then the toast shows the server\'s Warning text', async () => {
+    const { page, server } = ui;
+    okData(await server.api('PUT', '/api/columns/review', { wipLimit: 1 }));
+    await createTask(server, { content: '# Under review\n', status: 'review' });
+    await createTask(server, { content: '# Ready for review\n', status: 'todo' });
+    await card(page, 'Ready for review').waitFor();
+    await openDrawer(page, 'Ready for review');
+    await page.selectOption(`${DRAWER} select[name="status"]`, 'review');
+    await page.locator('.toast', { hasText: 'Column Review is over its WIP limit (2/1).' }).waitFor();
+    await eventually(async () => okData<any[]>(await server.api('GET', '/api/tasks?status=review')).length === 2, 'the server has the change');
+  });
+
   it('when a column limit is set in the column menu, then the header shows it and the server keeps it', async () => {
     const { page, server } = ui;
     await createTask(server, { content: '# Reviewing\n', status: 'review' });

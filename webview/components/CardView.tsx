@@ -67,9 +67,9 @@ export const CardView = memo(function CardView({ task, labels, settings }: CardV
       <div class="card-meta">
         {settings.showPriorityBadges && <span class={`chip priority-badge priority-${task.priority}`}>{task.priority}</span>}
         {settings.showDueDate && <DueChip task={task} />}
-        {task.blocked && (
-          <span class="chip blocked-badge" data-testid="blocked-badge" title={`Waits for ${task.blockedBy.length} card(s); ready when each is done or archived`}>
-            blocked by {task.blockedBy.length}
+        {task.openBlockers > 0 && (
+          <span class="chip blocked-badge" data-testid="blocked-badge" title={`Waits for ${task.openBlockers} open card(s); ready when each is done or archived`}>
+            blocked by {task.openBlockers}
           </span>
         )}
         {task.checklist && (

@@ -79,6 +79,16 @@ export function SearchBar() {
         <Select label="Assignee" testId="filter-assignee" value={filter.assignee} options={assignees} onChange={(assignee) => ctrl.setFilter({ assignee })} />
         <Select label="Label" testId="filter-label" value={filter.label} options={labelNames} onChange={(label) => ctrl.setFilter({ label })} />
         <Select label="Due" testId="filter-due" value={filter.due} options={Object.keys(DUE_OPTIONS)} names={DUE_OPTIONS} onChange={(due) => ctrl.setFilter({ due })} />
+        <button
+          type="button"
+          class={`search-toggle${filter.ready ? ' is-on' : ''}`}
+          data-testid="filter-ready"
+          aria-pressed={filter.ready}
+          title={filter.ready ? 'Showing only cards ready to start; click to show all' : 'Show only cards ready to start: not blocked and not finished'}
+          onClick={() => ctrl.setFilter({ ready: !filter.ready })}
+        >
+          Ready
+        </button>
         {groups.length > 0 && (
           <Select label="Label group" testId="filter-group" value={filter.labelGroup} options={groups} onChange={(labelGroup) => ctrl.setFilter({ labelGroup })} />
         )}

@@ -1,6 +1,7 @@
 import { Api, ApiError } from '../api';
 import type { EventMessage, HostNoticeMessage } from '../protocol';
 import type { Transport } from '../transport';
+import { showServerWarnings } from './wipNotice';
 import { filterIsActive, type TaskFilter } from '../types';
 import { initialState, type AppState, type ThemeChoice, type Toast } from './appState';
 import { installAuthPrompt } from './authPrompt';
@@ -41,6 +42,7 @@ export class BoardController {
     // Inside VS Code the board looks native (the editor's background) until the host says otherwise.
     this.store = new Store<AppState>({ ...initialState(theme), display: transport.host === 'vscode' ? { background: 'native', preset: 'aurora' } : null });
     this.auth = installAuthPrompt(this);
+    showServerWarnings(this);
     // In VS Code the page is the editor tab's state; a browser tab starts from the board itself.
     if (transport.host === 'vscode') this.keepViewAcrossReloads();
     else this.restored = true;

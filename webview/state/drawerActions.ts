@@ -19,13 +19,24 @@ export interface CardVersion {
  * What a drawer save came to: stored (with the new version), refused because the card changed
  * since the drawer read it (with the newer version, re-read), or failed (the message was shown).
  */
-export type DrawerSave = { kind: 'saved'; card: CardVersion } | { kind: 'conflict'; latest: CardVersion } | { kind: 'failed' };
+export type DrawerSave = { kind: 'saved'; card: CardVersion } | { kind: 'conflict'; latest: CardVersion } | { kind: 'failed'; error?: unknown };
+
+export interface DrawerSaveOptions {
+  /** Refusals the caller shows itself (beside the field), rather than as a toast. */
+  quietOn?(error: unknown): boolean;
+}
 
 /**
  * Save a change from the drawer, only while the card is still at `ifMatch` (the version the drawer
  * read). A 412 re-reads the card so the person can compare and choose; nothing is overwritten.
  */
-export async function saveFromDrawer(ctrl: BoardController, taskId: string, patch: Record<string, unknown>, ifMatch: string | undefined): Promise<DrawerSave> {
+export async function saveFromDrawer(
+  ctrl: BoardController,
+  taskId: string,
+  patch: Record<string, unknown>,
+  ifMatch: string | undefined,
+  options: DrawerSaveOptions = {},
+): Promise<DrawerSave> {
   const boardId = ctrl.state.boardId;
   if (!boardId) return { kind: 'failed' };
   try {
@@ -37,8 +48,8 @@ export async function saveFromDrawer(ctrl: BoardController, taskId: string, patc
     return { kind: 'saved', card: { task: data, etag } };
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 412)) {
-      ctrl.toast('error', messageOf(error));
-      return { kind: 'failed' };
+      if (!options.quietOn?.(error)) ctrl.toast('error', messageOf(error));
+      return { kind: 'failed', error };
     }
     const latest = await ctrl.attempt(() => ctrl.api.getTaskVersioned(boardId, taskId));
     if (!latest) return { kind: 'failed' };

@@ -1,7 +1,6 @@
 import { DELETED_STATUS, type TaskView } from '../types';
 import { messageOf, type BoardController } from './controller';
 import { placeTask, refreshTask, removeTask } from './placement';
-import { noticeWipLimit } from './wipNotice';
 
 /**
  * Move a card and show it at once; the server decides. On refusal the card goes back where it was
@@ -17,7 +16,6 @@ export async function moveCard(ctrl: BoardController, taskId: string, status: st
   try {
     const moved = await ctrl.api.moveTask(boardId, taskId, status, position);
     if (ctrl.state.boardId === boardId) ctrl.store.set((s) => refreshTask(s, moved));
-    if (task.status !== status) noticeWipLimit(ctrl, status);
     ctrl.scheduleFilter(0);
     return true;
   } catch (error) {
@@ -41,7 +39,6 @@ export async function createCard(ctrl: BoardController, status: string, title: s
     const moved = await ctrl.attempt(() => ctrl.api.moveTask(boardId, created.id, status, 0));
     if (moved) ctrl.store.set((s) => placeTask(s, moved));
   }
-  noticeWipLimit(ctrl, status);
   ctrl.scheduleFilter(0);
   return created;
 }

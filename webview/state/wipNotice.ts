@@ -1,13 +1,33 @@
 import type { BoardController } from './controller';
 
 /**
- * After a card entered a column: if the column is now over its WIP limit, say so. The server let
- * the change happen (policy warn) and says the same in its `Warning` header; the board's own count
- * is what the user sees, so the toast goes by it, in the browser and in VS Code alike.
+ * What the server said beside a success (a column went over its WIP limit under the "warn"
+ * policy), as a toast. Every host carries it (HTTP: `Warning` headers; VS Code: the bridge's
+ * `warnings`), so the page shows the server's own words and counts, whichever action caused it.
  */
-export function noticeWipLimit(ctrl: BoardController, status: string): void {
-  const column = ctrl.state.board?.columns.find((c) => c.id === status);
-  if (!column?.wipLimit) return;
-  const count = ctrl.state.order[status]?.length ?? 0;
-  if (count > column.wipLimit) ctrl.toast('info', `Column ${column.name} is over its WIP limit (${count}/${column.wipLimit}).`);
+export function showServerWarnings(ctrl: BoardController): void {
+  ctrl.api.onWarnings = (warnings) => {
+    const columnNames = ctrl.state.board?.columns.map((c) => c.name) ?? [];
+    for (const text of warnings) ctrl.toast('info', asSentence(withWholeNames(text, columnNames)));
+  };
+}
+
+/**
+ * An HTTP header carries only ASCII, so the server writes "?" for the rest of a column name
+ * ("column ?? is over ..."); the page knows the board's names and puts the whole one back.
+ */
+export function withWholeNames(text: string, columnNames: readonly string[]): string {
+  let out = text;
+  for (const name of columnNames) {
+    const ascii = name.replace(/[^\x20-\x7e]/g, '?');
+    if (ascii !== name) out = out.split(`column ${ascii} `).join(`column ${name} `);
+  }
+  return out;
+}
+
+/** The server writes a clause ("column Doing is over its WIP limit (4/3)"); a toast reads as a sentence. */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }

@@ -3,7 +3,8 @@ import { ApiError } from '../../api';
 import { canOpenCardFile, openCardFile } from '../../cardLinks';
 import { useAppState, useController } from '../../context';
 import { fileNameOf } from '../../format';
-import { CHANGED_ELSEWHERE, saveFromDrawer, titleFromContent, uploadFiles, type CardVersion } from '../../state/drawerActions';
+import { CHANGED_ELSEWHERE, saveFromDrawer, titleFromContent, uploadFiles, type CardVersion, type DrawerSave } from '../../state/drawerActions';
+import { saveBlockers } from '../../state/blockerActions';
 import { onCardChange } from '../../state/liveEvents';
 import type { TaskView, WorkspaceForm } from '../../types';
 import { Icon } from '../Icon';
@@ -155,7 +156,10 @@ export function CardDrawer({ taskId }: { taskId: string }) {
 
   /** Field and metadata changes: only onto the version shown (If-Match); a 412 shows the newer one and asks. */
   async function saveFields(patch: Record<string, unknown>, ifMatch = etag): Promise<TaskView | undefined> {
-    const result = await saveFromDrawer(ctrl, taskId, patch, ifMatch);
+    return applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch), patch);
+  }
+
+  function applySave(result: DrawerSave, patch: Record<string, unknown>): TaskView | undefined {
     if (result.kind === 'saved') {
       setFieldConflict(null);
       accept(result.card.task, result.card.etag);
@@ -209,7 +213,15 @@ export function CardDrawer({ taskId }: { taskId: string }) {
             </div>
           )}
           <FieldsSection task={task} board={board} labels={labels} save={saveFields} />
-          <DependenciesSection task={task} />
+          <DependenciesSection
+            task={task}
+            save={async (blockedBy) => {
+              const result = await saveBlockers(ctrl, taskId, blockedBy, etag);
+              if (result.kind === 'refused') return result.message;
+              applySave(result, { blockedBy });
+              return null;
+            }}
+          />
           <MetadataSection task={task} save={saveFields} />
           <AttachmentsSection task={task} onSaved={accept} />
           <ActionsSection task={task} />

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAppState, useController } from '../../context';
 import { onArchiveChange } from '../../state/liveEvents';
 import { placeTask } from '../../state/placement';
-import { noticeWipLimit } from '../../state/wipNotice';
 import type { TaskView } from '../../types';
 import { Icon } from '../Icon';
 import { Sheet } from '../Sheet';
@@ -46,7 +45,6 @@ export function ArchivePanel() {
     if (ctrl.state.boardId === boardId) ctrl.store.set((s) => placeTask(s, restored));
     setCards((list) => list?.filter((c) => c.id !== card.id) ?? null);
     ctrl.toast('info', `“${restored.title}” restored to ${columnName(restored.status)}.`);
-    noticeWipLimit(ctrl, restored.status);
   }
 
   const columnName = (status: string) => board?.columns.find((c) => c.id === status)?.name ?? status;
