@@ -111,7 +111,9 @@ describe('Board UI: the card drawer (Chromium)', function () {
     const editor = page.locator(`${DRAWER} textarea[name="content"]`);
     await editor.fill('# Dark theme contrast audit\n\nCheck **every** token.\n\n- buttons\n- chips\n');
     await page.waitForSelector(`${DRAWER} [data-testid="content-preview"] strong:has-text("every")`);
-    assert.equal(await page.locator(`${DRAWER} [data-testid="content-preview"] li`).count(), 2);
+    // The preview shows what was typed once it has both list items (a busy machine may paint late).
+    await page.locator(`${DRAWER} [data-testid="content-preview"] li`, { hasText: 'chips' }).waitFor();
+    assert.deepEqual(await page.locator(`${DRAWER} [data-testid="content-preview"] li`).allInnerTexts(), ['buttons', 'chips']);
     assert.equal(await page.locator(`${DRAWER} .sheet-title`).textContent(), 'Dark theme contrast audit');
     await page.click(`${DRAWER} [data-testid="save-content"]`);
     const text = await fileEventually(ui.server, id, (t) => t.includes('Check **every** token.'), 'the new content is in the card file');
