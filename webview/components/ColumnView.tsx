@@ -72,7 +72,15 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
   const cards = visibleIds.filter((id) => tasks[id]);
   const shown = props.draggingId ? cards.filter((id) => id !== props.draggingId) : cards;
   const items = shown.map((id) => <CardView key={id} task={tasks[id]} labels={labels} settings={settings} />);
-  if (drop) items.splice(drop.index, 0, <div key="__drop" class="drop-gap" style={{ height: `${drop.height}px` }} aria-hidden="true" />);
+  if (drop) {
+    items.splice(
+      drop.index,
+      0,
+      <div key="__drop" class="drop-gap" style={{ height: `${drop.height}px` }} aria-hidden="true">
+        <span class="drop-line" data-testid="drop-line" />
+      </div>,
+    );
+  }
   return (
     <section
       class={`column${isDeleted ? ' is-deleted-column' : ''}${drop ? ' is-drop-target' : ''}${column.wipLimit && allIds.length > column.wipLimit ? ' is-over-limit' : ''}`}
@@ -107,11 +115,12 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
           {props.headerExtras}
         </span>
       </header>
-      {quickAdd && <QuickAdd status={column.id} />}
       <div class="column-cards" data-column-cards={column.id} role="list" aria-label={`${column.name} cards`}>
         {items}
         {cards.length === 0 && !drop && <div class="column-empty">{filtering ? 'No matching cards' : isDeleted ? 'Nothing deleted' : 'No cards yet'}</div>}
       </div>
+      {/* Below the cards: a new card joins the end of the column, just above the box. */}
+      {quickAdd && <QuickAdd status={column.id} />}
     </section>
   );
 });

@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useController } from '../context';
 import { createCard } from '../state/taskActions';
 
-/** A title box at the top of a column: Enter adds a card and keeps the box open for the next one. */
+/** A title box at the foot of a column: Enter adds a card at the end and keeps the box open for the next one. */
 export function QuickAdd({ status }: { status: string }) {
   const ctrl = useController();
   const input = useRef<HTMLInputElement>(null);
@@ -23,6 +23,8 @@ export function QuickAdd({ status }: { status: string }) {
     setBusy(false);
     if (created) setTitle('');
     input.current?.focus();
+    // In a long column the new last card is below the fold: bring it into view above the box.
+    if (created) requestAnimationFrame(() => document.querySelector(`[data-card-id="${CSS.escape(created.id)}"]`)?.scrollIntoView({ block: 'nearest' }));
   }
 
   return (

@@ -12,12 +12,15 @@ function ConnectionBadge() {
   return (
     <span class={`connection connection-${connection}`} role="status" aria-live="polite" data-testid="connection" title={connection === 'online' ? 'Changes from elsewhere appear here at once' : 'Live updates paused'}>
       <span class="connection-dot" aria-hidden="true" />
-      {text}
+      <span class="connection-text">{text}</span>
     </span>
   );
 }
 
-/** Board switcher, search and filters, connection state and the workspace buttons. */
+/**
+ * Board switcher, search and filters, connection state and the workspace buttons: one row on a wide
+ * screen, two below (search and filters under the buttons), and on a phone the filters wrap.
+ */
 export function TopBar() {
   const ctrl = useController();
   const { theme, board } = useAppState();
@@ -33,11 +36,12 @@ export function TopBar() {
       <ConnectionBadge />
       <button
         type="button"
-        class="btn btn-primary"
+        class="btn btn-primary new-card"
         title="New card (n)"
+        aria-label="New card"
         onClick={() => ctrl.store.set({ quickAddStatus: board?.defaultStatus ?? board?.columns[0]?.id ?? null })}
       >
-        <Icon name="plus" /> New card
+        <Icon name="plus" /> <span class="new-card-text">New card</span>
       </button>
       <button type="button" class="icon-btn" title="Archive" aria-label="Archive" data-testid="open-archive" onClick={() => ctrl.store.set({ panel: 'archive' })}>
         <Icon name="archive" />

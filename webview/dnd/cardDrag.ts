@@ -28,10 +28,29 @@ interface DragSession {
   frame: number;
 }
 
+/**
+ * The column a drop at (x, y) belongs to. A column is as tall as its cards, but the whole height of
+ * the board under it is its drop area: below a short column (or in the gap beside it) the nearest
+ * column by x takes the card, never the last one the pointer happened to cross.
+ */
+function columnAt(board: HTMLElement, x: number, y: number): HTMLElement | null {
+  const under = document.elementFromPoint(x, y)?.closest<HTMLElement>('[data-drop-column]');
+  if (under) return under;
+  const area = board.getBoundingClientRect();
+  if (x < area.left || x > area.right || y < area.top || y > area.bottom) return null;
+  let nearest: HTMLElement | null = null;
+  let distance = Infinity;
+  for (const column of board.querySelectorAll<HTMLElement>(':scope > [data-drop-column]')) {
+    const rect = column.getBoundingClientRect();
+    const d = x < rect.left ? rect.left - x : x > rect.right ? x - rect.right : 0;
+    if (d < distance) [nearest, distance] = [column, d];
+  }
+  return nearest;
+}
+
 /** Where the pointer would drop: the column under it and the index among its visible cards. */
-function dropPoint(session: DragSession): { status: string; index: number } | null {
-  const under = document.elementFromPoint(session.x, session.y);
-  const column = under?.closest<HTMLElement>('[data-drop-column]');
+function dropPoint(board: HTMLElement, session: DragSession): { status: string; index: number } | null {
+  const column = columnAt(board, session.x, session.y);
   if (!column) return null;
   const status = column.dataset.dropColumn as string;
   const cards = Array.from(column.querySelectorAll<HTMLElement>('[data-card-id]')).filter((el) => el.dataset.cardId !== session.taskId);
@@ -72,7 +91,7 @@ function makeGhost(source: HTMLElement): HTMLElement {
 
 /**
  * Pointer-driven drag and drop of cards (mouse, pen and touch alike). The card follows the pointer
- * as a ghost, its column shows a gap where it would land, and the drop becomes a move at that
+ * as a ghost, its column shows a gap with an insertion line where it would land, and the drop becomes a move at that
  * exact position. Returns a function that removes the listeners.
  */
 export function installCardDrag(board: HTMLElement, ctrl: BoardController): () => void {
@@ -96,7 +115,7 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
 
   function track(s: DragSession): void {
     if (s.ghost) s.ghost.style.transform = `translate(${s.x - s.offsetX}px, ${s.y - s.offsetY}px) rotate(2deg)`;
-    const point = dropPoint(s);
+    const point = dropPoint(board, s);
     const current = ctrl.state.drop;
     if (!point || !current) return;
     if (point.status !== current.status || point.index !== current.index) ctrl.store.set({ drop: { ...current, ...point } });

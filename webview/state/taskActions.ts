@@ -27,18 +27,16 @@ export async function moveCard(ctrl: BoardController, taskId: string, status: st
   }
 }
 
-/** Create a card from a title (and optional fields) in a column, at the top of it. */
+/**
+ * Create a card from a title (and optional fields) at the end of a column: where the API puts a new
+ * card, so a card looks the same in a column whoever added it.
+ */
 export async function createCard(ctrl: BoardController, status: string, title: string, fields: Record<string, unknown> = {}): Promise<TaskView | undefined> {
   const boardId = ctrl.state.boardId;
   if (!boardId) return undefined;
   const created = await ctrl.attempt(() => ctrl.api.createTask(boardId, { content: `# ${title.trim()}\n`, status, ...fields }));
   if (!created) return undefined;
   ctrl.store.set((s) => placeTask(s, created));
-  // New cards join the end of a column on the server; quick add promises the top.
-  if (created.position > 0) {
-    const moved = await ctrl.attempt(() => ctrl.api.moveTask(boardId, created.id, status, 0));
-    if (moved) ctrl.store.set((s) => placeTask(s, moved));
-  }
   ctrl.scheduleFilter(0);
   return created;
 }
