@@ -178,17 +178,6 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await screenshot(page, 'vscode-board-1600-explorer');
   });
 
-  it('when a card file is right-clicked in the Explorer, then "Show on Board" opens the board with that card', async () => {
-    const page = session.page;
-    // The Explorer reveals the active editor's file.
-    await page.locator('.tabs-container .tab', { hasText: 'wire-the-webhook-' }).first().click();
-    const file = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'wire-the-webhook-' });
-    await file.waitFor({ state: 'visible', timeout: 15_000 });
-    await file.click({ button: 'right' });
-    await page.locator('.context-view .action-item', { hasText: 'Show on Board' }).click({ timeout: 10_000 });
-    await board.locator('[data-testid="card-drawer"][aria-label="Wire the webhook"]').waitFor({ state: 'visible', timeout: 15_000 });
-  });
-
   it('when the Getting Started walkthrough is opened, then it shows its four steps', async () => {
     const page = session.page;
     await runFromPalette(page, 'Welcome: Open Walkthrough...');
