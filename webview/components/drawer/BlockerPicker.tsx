@@ -13,6 +13,9 @@ export function BlockerPicker({ exclude, onAdd }: { exclude: ReadonlySet<string>
   const ctrl = useController();
   const [text, setText] = useState('');
   const [candidates, setCandidates] = useState<BlockerCandidate[]>([]);
+  // The text the shown candidates were found for: until a search for newer text answers, Enter
+  // must not pick a card matched by what was typed before.
+  const [candidatesFor, setCandidatesFor] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const search = useRef(0);
@@ -22,7 +25,9 @@ export function BlockerPicker({ exclude, onAdd }: { exclude: ReadonlySet<string>
     if (text.trim() === '') return setCandidates([]);
     const timer = setTimeout(() => {
       void findBlockerCandidates(ctrl, text, exclude).then((found) => {
-        if (generation === search.current) setCandidates(found);
+        if (generation !== search.current) return;
+        setCandidates(found);
+        setCandidatesFor(text);
       });
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
@@ -57,7 +62,7 @@ export function BlockerPicker({ exclude, onAdd }: { exclude: ReadonlySet<string>
         onKeyDown={(e) => {
           if (e.key !== 'Enter') return;
           e.preventDefault();
-          void add(candidates.length === 1 ? candidates[0].id : text);
+          void add(candidates.length === 1 && candidatesFor === text ? candidates[0].id : text);
         }}
       />
       {candidates.length > 0 && (
