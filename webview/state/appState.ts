@@ -52,7 +52,32 @@ export interface AppState extends TaskSet {
   identity: string | null;
   /** The card whose context menu is open, and where (page coordinates). */
   cardMenu: CardMenuAt | null;
+  layout: Layout;
+  groupBy: GroupBy;
+  sort: ViewSort;
+  /** The saved view (`.kanban.json` `views`) last applied, while nothing was changed since; else null. */
+  viewId: string | null;
+  /** Cards picked for a bulk edit (Shift/Ctrl-click, Shift+arrows); empty when none. */
+  selection: ReadonlySet<string>;
 }
+
+/**
+ * How the cards are laid out: the board's columns, or a table of rows. Part of a saved view and of
+ * the page URL (issue 15).
+ */
+export type Layout = 'board' | 'table';
+
+/**
+ * What the board's rows (swimlanes) are grouped by: `assignee`, `priority`, `labelGroup:<group>`
+ * or `metadata:<key path>`; null for no lanes. Part of a saved view and of the page URL.
+ */
+export type GroupBy = string | null;
+
+/**
+ * The order of the table view and of a saved view: a list route sort value (`due`, `-modified`,
+ * ...); '' keeps the board's own order.
+ */
+export type ViewSort = string;
 
 export interface CardMenuAt {
   taskId: string;
@@ -88,5 +113,10 @@ export function initialState(theme: ThemeChoice): AppState {
     display: null,
     identity: null,
     cardMenu: null,
+    layout: 'board',
+    groupBy: null,
+    sort: '',
+    viewId: null,
+    selection: new Set<string>(),
   };
 }
