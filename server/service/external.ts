@@ -21,16 +21,19 @@ export function applyExternalChanges(ws: Workspace, changes: ExternalChange[]): 
 export function applyExternalChangesNow(ws: Workspace, changes: ExternalChange[]): number {
   let applied = 0;
   for (const change of changes) {
-    if (change.kind === 'upsert' ? applyUpsert(ws, change.card) : applyRemove(ws, change.boardId, change.id)) applied++;
+    const origin: Origin = change.peer ? { external: true, peer: true } : { external: true };
+    if (change.kind === 'upsert' ? applyUpsert(ws, change.card, origin) : applyRemove(ws, change.boardId, change.id, origin)) applied++;
   }
   return applied;
 }
 
-function applyUpsert(ws: Workspace, card: Card): boolean {
+type Origin = { external: true; peer?: true };
+
+function applyUpsert(ws: Workspace, card: Card, origin: Origin): boolean {
   const existing = ws.index.findById(card.id);
   if (!existing) {
     ws.index.put(card);
-    ws.emit('task.created', card.boardId, { taskId: card.id, external: true }, card);
+    ws.emit('task.created', card.boardId, { taskId: card.id, ...origin }, card);
     return true;
   }
   const moved = existing.boardId !== card.boardId || existing.status !== card.status;
@@ -38,22 +41,22 @@ function applyUpsert(ws: Workspace, card: Card): boolean {
   ws.index.put(card);
   if (isArchived(existing) !== isArchived(card)) {
     // A file moved into or out of archived/ by hand: the same events as the archive routes.
-    if (isArchived(card)) ws.emit('task.archived', card.boardId, { taskId: card.id, status: card.status, external: true }, card);
-    else ws.emit('task.restored', card.boardId, { taskId: card.id, from: ARCHIVED_STATUS, to: card.status, external: true }, card);
+    if (isArchived(card)) ws.emit('task.archived', card.boardId, { taskId: card.id, status: card.status, ...origin }, card);
+    else ws.emit('task.restored', card.boardId, { taskId: card.id, from: ARCHIVED_STATUS, to: card.status, ...origin }, card);
   } else if (moved) {
-    const data = { taskId: card.id, from: existing.status, to: card.status, external: true };
+    const data = { taskId: card.id, from: existing.status, to: card.status, ...origin };
     ws.emit('task.moved', card.boardId, existing.boardId === card.boardId ? data : { ...data, fromBoard: existing.boardId, toBoard: card.boardId }, card);
   } else {
-    ws.emit('task.updated', card.boardId, { taskId: card.id, external: true }, card);
+    ws.emit('task.updated', card.boardId, { taskId: card.id, ...origin }, card);
   }
   return true;
 }
 
-function applyRemove(ws: Workspace, boardId: string, id: string): boolean {
+function applyRemove(ws: Workspace, boardId: string, id: string, origin: Origin): boolean {
   const existing = ws.index.get(boardId, id);
   if (!existing) return false;
   ws.index.remove(existing);
-  ws.emit('task.deleted', boardId, { taskId: id, permanent: true, external: true }, existing);
+  ws.emit('task.deleted', boardId, { taskId: id, permanent: true, ...origin }, existing);
   return true;
 }
 
@@ -93,20 +96,22 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: KanbanConfig): void {
-  if (!same(before.settings, after.settings)) ws.emit('settings.updated', null, { settings: after.settings, external: true });
-  if (!same(before.labels, after.labels)) ws.emit('label.updated', null, { labels: after.labels, external: true });
+/** `peer`: the change came from another instance over the shared database (see ExternalChange). */
+export function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: KanbanConfig, peer = false): void {
+  const origin: Origin = peer ? { external: true, peer: true } : { external: true };
+  if (!same(before.settings, after.settings)) ws.emit('settings.updated', null, { settings: after.settings, ...origin });
+  if (!same(before.labels, after.labels)) ws.emit('label.updated', null, { labels: after.labels, ...origin });
   const beforeBoards = new Map(before.boards.map((b) => [b.id, b]));
   const afterIds = new Set(after.boards.map((b) => b.id));
   for (const board of after.boards) {
     const old = beforeBoards.get(board.id);
-    if (!old) ws.emit('board.created', board.id, { board: boardView(ws, board), external: true });
-    else if (!same(old, board)) ws.emit('board.updated', board.id, { board: boardView(ws, board), external: true });
+    if (!old) ws.emit('board.created', board.id, { board: boardView(ws, board), ...origin });
+    else if (!same(old, board)) ws.emit('board.updated', board.id, { board: boardView(ws, board), ...origin });
   }
-  for (const board of before.boards) if (!afterIds.has(board.id)) ws.emit('board.deleted', board.id, { boardId: board.id, external: true });
+  for (const board of before.boards) if (!afterIds.has(board.id)) ws.emit('board.deleted', board.id, { boardId: board.id, ...origin });
   const rest = (c: KanbanConfig) => ({ ...c, settings: null, labels: null, boards: null });
   if (!same(rest(before), rest(after)) && same(before.settings, after.settings)) {
     // Forms, webhooks, plugins or the default board changed: clients refresh on settings.updated.
-    ws.emit('settings.updated', null, { settings: after.settings, external: true, config: true });
+    ws.emit('settings.updated', null, { settings: after.settings, ...origin, config: true });
   }
 }

@@ -78,7 +78,7 @@ export async function refreshSharedConfig(ws: Workspace, shared: SharedConfigSta
   const previous = ws.config;
   ws.config = next;
   shared.version = current.version;
-  emitConfigDifferences(ws, previous, next);
+  emitConfigDifferences(ws, previous, next, true);
 }
 
 /**

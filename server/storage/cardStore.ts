@@ -128,6 +128,11 @@ export interface CardChange {
   previous: Card;
 }
 
+/**
+ * `peer` marks a change another service instance made (read from a shared database), as opposed to
+ * a hand edit of a file: that instance already announced it to webhooks, so the events this one
+ * emits for it carry `peer: true` and are for its own clients only.
+ */
 export type ExternalChange =
-  | { kind: 'upsert'; card: Card }
-  | { kind: 'remove'; boardId: string; id: string };
+  | { kind: 'upsert'; card: Card; peer?: boolean }
+  | { kind: 'remove'; boardId: string; id: string; peer?: boolean };
