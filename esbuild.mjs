@@ -86,6 +86,11 @@ for (const file of ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bun
   copyFileSync(`node_modules/swagger-ui-dist/${file}`, `${swaggerUiTarget}/${file}`);
 }
 
+// SQLite's WebAssembly build (node-sqlite3-wasm) is bundled into the extension and the command;
+// its loader looks for the .wasm beside the script that holds it, which is dist/.
+mkdirSync('dist', { recursive: true });
+copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
+
 mkdirSync('dist/webview', { recursive: true });
 copyFileSync('webview/index.html', 'dist/webview/index.html');
 

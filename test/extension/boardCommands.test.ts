@@ -127,17 +127,29 @@ describe('extension: API docs and storage migrations', () => {
     }
   });
 
-  it('when Migrate to SQLite runs, then it says why not in the editor and copies the kanban CLI command for the folder', async () => {
-    const folder = await folderWithCards(['Stays in Markdown']);
-    activateWith([folder]);
-    double.answer('message', 'Copy Command');
-    await runCommand('kanban.migrateToSqlite');
-    const [explained] = double.messages;
-    assert.match(explained.text, /SQLite storage cannot run inside VS Code yet/);
-    assert.doesNotMatch(explained.text, /npm install|kanban\.migrateToSqlite/);
-    assert.deepEqual(explained.items, ['Copy Command']);
-    assert.equal(double.clipboard, `kanban storage migrate-to-sqlite --dir ${folder}`);
-    assert.ok((await listFiles(folder)).every((f) => !f.endsWith('.db')), 'nothing was migrated');
+  it('when Migrate to SQLite runs in the editor, then after a confirmation the cards move into .kanban/kanban.db on the WebAssembly driver, and a second run says already SQLite', async () => {
+    // What VS Code's runtime leaves: the native driver cannot load, so the WebAssembly one opens the file.
+    process.env.KANBAN_SQLITE_DRIVER = 'wasm';
+    try {
+      const folder = await folderWithCards(['Moves to SQLite']);
+      activateWith([folder]);
+      double.answer('message', 'Migrate');
+      await runCommand('kanban.migrateToSqlite');
+      const [asked, done] = double.messages;
+      assert.match(asked.text, /into a SQLite database \(\.kanban\/kanban\.db\)/);
+      assert.equal(done.kind, 'info');
+      assert.match(done.text, /moved 1 card\(s\) to SQLite storage/);
+      const storage = JSON.parse(await fs.readFile(path.join(folder, '.kanban.json'), 'utf8'));
+      assert.equal(storage.plugins['card.storage'].provider, 'sqlite');
+      assert.ok((await listFiles(folder)).includes('.kanban/kanban.db'));
+
+      double.messages.length = 0;
+      await runCommand('kanban.migrateToSqlite');
+      assert.equal(double.messages.length, 1);
+      assert.match(double.messages[0].text, /already stored in SQLite/);
+    } finally {
+      delete process.env.KANBAN_SQLITE_DRIVER;
+    }
   });
 
   it('when Migrate to Markdown runs on a Markdown workspace, then it says already Markdown without asking', async () => {

@@ -50,6 +50,8 @@ const required = [
   'extension/dist/kanban.schema.json',
   // The `kanban` command (run with ELECTRON_RUN_AS_NODE=1, e.g. for `kanban mcp`).
   'extension/dist/cli.js',
+  // SQLite's WebAssembly build, which the bundles load from beside them (SQLite inside VS Code).
+  'extension/dist/node-sqlite3-wasm.wasm',
   // The page the API server started from VS Code serves at /.
   'extension/dist/webview/index.html',
   'extension/dist/webview/main.js',

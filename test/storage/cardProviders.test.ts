@@ -7,24 +7,33 @@ import { CARD_PROVIDERS, configWith, setUpCardProvider, type CardProviderSetup }
  * One HTTP behaviour suite, run against every card.storage provider: whatever the provider, a
  * client sees the same answers, and everything survives a restart (which reloads from the store).
  */
-for (const providerName of CARD_PROVIDERS) {
-  describe(`card.storage ${providerName}: the same HTTP behaviour`, function () {
+const VARIANTS = [
+  ...CARD_PROVIDERS.map((providerName) => ({ providerName, driver: undefined as string | undefined })),
+  // SQLite as VS Code runs it: the WebAssembly build (see server/storage/sqlite/wasmSqlite.ts).
+  { providerName: 'sqlite' as const, driver: 'wasm' },
+];
+
+for (const { providerName, driver } of VARIANTS) {
+  describe(`card.storage ${providerName}${driver ? ` (${driver} driver)` : ''}: the same HTTP behaviour`, function () {
     this.timeout(30_000);
     let provider: CardProviderSetup;
     let server: TestServer;
 
     beforeEach(async () => {
+      if (driver) process.env.KANBAN_SQLITE_DRIVER = driver;
       provider = await setUpCardProvider(providerName);
       server = await startTestServer({ config: configWith(provider.plugins) });
     });
     afterEach(async () => {
       await server?.close();
       await provider?.cleanup();
+      delete process.env.KANBAN_SQLITE_DRIVER;
     });
 
     it('when the storage and the workspace are asked for, then both name this provider', async () => {
       const storage = okData(await server.api('GET', '/api/storage'));
       assert.equal(storage.card.provider, providerName);
+      if (providerName === 'sqlite') assert.equal(storage.card.driver, driver ?? 'native');
       const workspace = okData(await server.api('GET', '/api/workspace'));
       assert.deepEqual(workspace.providers.card, storage.card);
       await createTask(server, 'Counted');

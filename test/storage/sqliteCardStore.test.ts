@@ -96,10 +96,12 @@ describe('card.storage sqlite: start-up failures', function () {
     await fs.rm(root, { recursive: true, force: true });
   });
 
-  it('when the native module cannot be loaded, then start-up fails with a message naming better-sqlite3 and the setting', async () => {
+  it('when the native module cannot be loaded, then the server starts on SQLite\'s WebAssembly build (as inside VS Code); forced to the native driver, it fails naming better-sqlite3 and the setting', async () => {
     const root = await makeTempDir();
     await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(sqliteConfig()));
-    const report = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3' }, ['blockModules.cjs']));
+    const fallback = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3' }, ['blockModules.cjs']));
+    assert.deepEqual(fallback, { started: true, loaded: ['node-sqlite3-wasm'] });
+    const report = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3', KANBAN_SQLITE_DRIVER: 'native' }, ['blockModules.cjs']));
     assert.equal(report.started, false);
     assert.match(report.error, /card\.storage provider "sqlite" cannot start: the native module better-sqlite3 cannot be loaded/);
     assert.match(report.error, /plugins\["card\.storage"\]/);
@@ -107,12 +109,12 @@ describe('card.storage sqlite: start-up failures', function () {
   });
 
   for (const namespace of ['attachment.storage', 'card.state']) {
-    it(`when ${namespace} is sqlite and the native module cannot be loaded, then start-up fails naming ${namespace}`, async () => {
+    it(`when ${namespace} is sqlite and neither SQLite driver can be loaded, then start-up fails naming ${namespace}`, async () => {
       const root = await makeTempDir();
       await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ [namespace]: { provider: 'sqlite', options: {} } })));
-      const report = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3' }, ['blockModules.cjs']));
+      const report = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3,node-sqlite3-wasm' }, ['blockModules.cjs']));
       assert.equal(report.started, false);
-      assert.match(report.error, new RegExp(`^${namespace.replace('.', '\\.')} provider "sqlite" cannot start: the native module better-sqlite3 cannot be loaded`));
+      assert.match(report.error, new RegExp(`^${namespace.replace('.', '\\.')} provider "sqlite" cannot start: neither SQLite driver can be loaded`));
       assert.match(report.error, new RegExp(`plugins\\["${namespace.replace('.', '\\.')}"\\]\\.options\\.sqlitePath`));
       await fs.rm(root, { recursive: true, force: true });
     });
@@ -122,7 +124,7 @@ describe('card.storage sqlite: start-up failures', function () {
     const root = await makeTempDir();
     const loaded = lastJson(await runFixture('startAndReport.ts', [root]));
     assert.deepEqual(loaded, { started: true, loaded: [] });
-    const blocked = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3,mysql2,mysql2/promise,@aws-sdk/client-s3' }, ['blockModules.cjs']));
+    const blocked = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3,node-sqlite3-wasm,mysql2,mysql2/promise,@aws-sdk/client-s3' }, ['blockModules.cjs']));
     assert.equal(blocked.started, true, blocked.error);
     // The same probe does see the driver once SQLite is configured.
     await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(sqliteConfig()));

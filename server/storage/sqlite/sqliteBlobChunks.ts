@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteConnection } from './sqliteConnection';
 
 /**
  * Attachment payloads as numbered pieces. SQLite reads a column whole: even `substr(data, ?, ?)`
@@ -11,7 +11,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 export const CHUNK_BYTES = 64 * 1024;
 
 /** Write `data` as pieces of a new payload id; the caller runs this inside its transaction. */
-export function insertChunks(db: BetterSqlite3.Database, data: Buffer): string {
+export function insertChunks(db: SqliteConnection, data: Buffer): string {
   const blobId = randomUUID();
   const insert = db.prepare('INSERT INTO kanban_attachment_chunks (blob_id, seq, data) VALUES (?, ?, ?)');
   for (let seq = 0, offset = 0; offset < data.length || seq === 0; seq++, offset += CHUNK_BYTES) {
@@ -20,13 +20,13 @@ export function insertChunks(db: BetterSqlite3.Database, data: Buffer): string {
   return blobId;
 }
 
-export function deleteChunks(db: BetterSqlite3.Database, blobIds: Iterable<string>): void {
+export function deleteChunks(db: SqliteConnection, blobIds: Iterable<string>): void {
   const remove = db.prepare('DELETE FROM kanban_attachment_chunks WHERE blob_id = ?');
   for (const blobId of blobIds) remove.run(blobId);
 }
 
 /** The pieces of one payload in order, each read only when the consumer asks for it. */
-export function* readChunks(db: BetterSqlite3.Database, blobId: string, size: number): Generator<Buffer> {
+export function* readChunks(db: SqliteConnection, blobId: string, size: number): Generator<Buffer> {
   const select = db.prepare('SELECT data FROM kanban_attachment_chunks WHERE blob_id = ? AND seq = ?').pluck();
   let sent = 0;
   for (let seq = 0; sent < size; seq++) {
@@ -38,7 +38,7 @@ export function* readChunks(db: BetterSqlite3.Database, blobId: string, size: nu
 }
 
 /** Schema 1 kept each payload whole in `data`: move every one into pieces, one payload in memory at a time. */
-export function chunkLegacyAttachments(db: BetterSqlite3.Database): void {
+export function chunkLegacyAttachments(db: SqliteConnection): void {
   const legacy = db.prepare("SELECT rowid FROM kanban_attachments WHERE typeof(data) = 'blob'").pluck().all() as number[];
   const read = db.prepare('SELECT data FROM kanban_attachments WHERE rowid = ?').pluck();
   const point = db.prepare('UPDATE kanban_attachments SET data = ? WHERE rowid = ?');

@@ -21,7 +21,7 @@ export class SqliteCardStore extends SqlCardStore {
       provider: 'sqlite',
       label: `sqlite ${location.sqlitePath}`,
       pollIntervalMs,
-      details: { sqlitePath: location.sqlitePath, file: location.absolutePath },
+      details: { sqlitePath: location.sqlitePath, file: location.absolutePath, driver: sqlite.db.driver },
     });
     this.sqlitePath = location.sqlitePath;
     this.absolutePath = location.absolutePath;

@@ -2,36 +2,72 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SerialQueue, type SqlDatabase, type SqlTransaction, type SqlValue } from '../sql/sqlDatabase';
+import { log } from '../../core/log';
+import { SqliteOpenError, firstLine, type SqliteConnection, type SqliteDriverName, type SqliteStatement } from './sqliteConnection';
+import { openWasmSqlite } from './wasmSqlite';
+import { refuseWhileWasmOwns } from './wasmOwner';
+
+export { SqliteOpenError } from './sqliteConnection';
 
 /** How long a writer waits for another process's write lock before giving up. */
 const BUSY_TIMEOUT_MS = 10_000;
 
 type DriverConstructor = typeof BetterSqlite3;
 
-/** Why the SQLite driver or file could not be used; the factory adds which setting it came from. */
-export class SqliteOpenError extends Error {}
-
-let driver: DriverConstructor | null = null;
+let nativeDriver: DriverConstructor | null = null;
+let nativeFailure: string | null = null;
 
 /**
  * better-sqlite3 is a native module and an optional dependency: it is required only here, when a
- * SQLite provider is configured, so the default Markdown set-up never loads it.
+ * SQLite provider is configured, so the default Markdown set-up never loads it. Null when it cannot
+ * load (not installed, or built for another runtime, as inside VS Code).
  */
-export function loadSqliteDriver(): DriverConstructor {
-  if (driver) return driver;
+function loadNativeDriver(): DriverConstructor | null {
+  if (nativeDriver || nativeFailure) return nativeDriver;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    driver = require('better-sqlite3') as DriverConstructor;
+    nativeDriver = require('better-sqlite3') as DriverConstructor;
   } catch (error) {
-    throw new SqliteOpenError(
-      `the native module better-sqlite3 cannot be loaded (${firstLine(error)}); install it with "npm install better-sqlite3" for this Node version`,
-    );
+    nativeFailure = firstLine(error);
   }
-  return driver;
+  return nativeDriver;
 }
 
-function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0];
+/**
+ * Which driver opens SQLite files: `KANBAN_SQLITE_DRIVER=native|wasm` forces one; by default the
+ * native one where it loads (the command line, the server) and WebAssembly elsewhere (VS Code).
+ */
+function chosenDriver(): SqliteDriverName | 'auto' {
+  const wanted = process.env.KANBAN_SQLITE_DRIVER;
+  return wanted === 'native' || wanted === 'wasm' ? wanted : 'auto';
+}
+
+let fallbackLogged = false;
+
+/** Open (creating when missing) a database file in WAL mode, with whichever driver runs here. */
+export async function openSqliteFile(file: string): Promise<SqliteConnection> {
+  await fs.mkdir(path.dirname(file), { recursive: true }).catch((error: Error) => {
+    throw new SqliteOpenError(`cannot create the folder ${path.dirname(file)}: ${error.message}`);
+  });
+  const choice = chosenDriver();
+  const Native = choice === 'wasm' ? null : loadNativeDriver();
+  if (Native) return openNative(Native, file);
+  if (choice === 'native') {
+    throw new SqliteOpenError(`the native module better-sqlite3 cannot be loaded (${nativeFailure}); install it with "npm install better-sqlite3" for this Node version`);
+  }
+  if (choice === 'auto' && !fallbackLogged) {
+    fallbackLogged = true;
+    log.info(`kanban: SQLite runs on its WebAssembly build here (better-sqlite3 cannot load: ${nativeFailure}); one process at a time can open a database file`);
+  }
+  try {
+    return await openWasmSqlite(file);
+  } catch (error) {
+    // Name both causes when neither driver loads: the native one is what a user can install.
+    if (choice === 'auto' && /neither SQLite driver/.test((error as Error).message)) {
+      throw new SqliteOpenError(`${(error as Error).message}; the native better-sqlite3 failed with: ${nativeFailure}`);
+    }
+    throw error;
+  }
 }
 
 function isBusy(error: unknown): boolean {
@@ -57,12 +93,9 @@ async function switchToWal(db: BetterSqlite3.Database): Promise<void> {
   }
 }
 
-/** Open (creating when missing) a database file in WAL mode, safe for several processes. */
-export async function openSqliteFile(file: string): Promise<BetterSqlite3.Database> {
-  const Driver = loadSqliteDriver();
-  await fs.mkdir(path.dirname(file), { recursive: true }).catch((error: Error) => {
-    throw new SqliteOpenError(`cannot create the folder ${path.dirname(file)}: ${error.message}`);
-  });
+/** The native driver, in WAL mode: safe for several processes at once. */
+async function openNative(Driver: DriverConstructor, file: string): Promise<SqliteConnection> {
+  await refuseWhileWasmOwns(file);
   let db: BetterSqlite3.Database;
   try {
     db = new Driver(file, { timeout: BUSY_TIMEOUT_MS });
@@ -79,19 +112,20 @@ export async function openSqliteFile(file: string): Promise<BetterSqlite3.Databa
     db.close();
     throw new SqliteOpenError(`cannot use ${file}: ${firstLine(error)}`);
   }
-  return db;
+  // better-sqlite3 has the connection's shape already (sqliteConnection.ts was written from it).
+  return Object.defineProperty(db, 'driver', { value: 'native' }) as unknown as SqliteConnection;
 }
 
-/** better-sqlite3 behind the shared async SqlDatabase interface. */
+/** A SQLite connection (either driver) behind the shared async SqlDatabase interface. */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
-  private statements = new Map<string, BetterSqlite3.Statement>();
+  private statements = new Map<string, SqliteStatement>();
   private queue = new SerialQueue();
   private closed = false;
 
-  constructor(readonly db: BetterSqlite3.Database) {}
+  constructor(readonly db: SqliteConnection) {}
 
-  private statement(sql: string): BetterSqlite3.Statement {
+  private statement(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

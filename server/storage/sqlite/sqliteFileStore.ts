@@ -1,10 +1,10 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteConnection } from './sqliteConnection';
 import { openSqliteFile } from './sqliteDatabase';
 import { ensureSqliteSchema, type SqlitePart } from './sqliteSchema';
 import type { SqliteLocation } from './sqliteCardStore';
 
 /** Open the SQLite file at `location` with the tables of `part`; closed again if that fails. */
-export async function openSqliteWithSchema(location: SqliteLocation, part: SqlitePart): Promise<BetterSqlite3.Database> {
+export async function openSqliteWithSchema(location: SqliteLocation, part: SqlitePart): Promise<SqliteConnection> {
   const db = await openSqliteFile(location.absolutePath);
   try {
     ensureSqliteSchema(db, part);
@@ -21,12 +21,12 @@ export abstract class SqliteFileStore {
   readonly sqlitePath: string;
   readonly absolutePath: string;
 
-  protected constructor(protected readonly db: BetterSqlite3.Database, location: SqliteLocation) {
+  protected constructor(protected readonly db: SqliteConnection, location: SqliteLocation) {
     this.sqlitePath = location.sqlitePath;
     this.absolutePath = location.absolutePath;
   }
 
   describe(): Record<string, unknown> {
-    return { sqlitePath: this.sqlitePath, file: this.absolutePath };
+    return { sqlitePath: this.sqlitePath, file: this.absolutePath, driver: this.db.driver };
   }
 }

@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteConnection } from './sqliteConnection';
 import { SqliteOpenError } from './sqliteDatabase';
 import { chunkLegacyAttachments } from './sqliteBlobChunks';
 
@@ -55,7 +55,7 @@ const PARTS = {
       );
       CREATE INDEX IF NOT EXISTS kanban_changes_time ON kanban_changes (changed_at);`,
     // 2: blocked_by and archived_at (dependencies and the archive).
-    upgrade: (db: BetterSqlite3.Database, from: number) => {
+    upgrade: (db: SqliteConnection, from: number) => {
       if (from < 2) db.exec('ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;');
     },
   },
@@ -79,7 +79,7 @@ const PARTS = {
         data BLOB NOT NULL,
         PRIMARY KEY (blob_id, seq)
       );`,
-    upgrade: (db: BetterSqlite3.Database, from: number) => {
+    upgrade: (db: SqliteConnection, from: number) => {
       if (from < 2) chunkLegacyAttachments(db);
     },
   },
@@ -100,10 +100,10 @@ const PARTS = {
 
 export type SqlitePart = keyof typeof PARTS;
 
-type Upgrade = (db: BetterSqlite3.Database, fromVersion: number) => void;
+type Upgrade = (db: SqliteConnection, fromVersion: number) => void;
 
 /** Create the part's tables when missing, in one write transaction (safe when two processes race). */
-export function ensureSqliteSchema(db: BetterSqlite3.Database, part: SqlitePart): void {
+export function ensureSqliteSchema(db: SqliteConnection, part: SqlitePart): void {
   const { version, ddl } = PARTS[part];
   const upgrade = (PARTS[part] as { upgrade?: Upgrade }).upgrade;
   const create = db.transaction(() => {
