@@ -38,7 +38,7 @@ interface Row {
   eventsMissed: number;
 }
 
-const EVENT_SAMPLES = 200;
+const EVENT_SAMPLES = 100;
 const EVENT_TIMEOUT_MS = 10_000;
 
 export async function runInstancesBench(options: InstancesOptions): Promise<number> {
@@ -136,9 +136,10 @@ async function writeToEvent(writer: ServerChild, listener: ServerChild, ids: str
     });
     const sent = performance.now();
     const answer = await fetch(`${writer.baseUrl}/api/tasks/${encodeURIComponent(ids[i % ids.length])}`, {
-      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }),
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: `# ${title}\n` }),
     });
     await answer.arrayBuffer();
+    if (!answer.ok) throw new Error(`the probe write PUT /api/tasks/${ids[i % ids.length]} answered ${answer.status}`);
     if (await heard) latencies.push(performance.now() - sent);
     else missed++;
     waiting.delete(title);
