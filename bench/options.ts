@@ -19,6 +19,10 @@ export interface BenchOptions {
   profile: boolean;
   /** Measure list, searches and get against a bare node:http server answering the same bytes. */
   floor: boolean;
+  /** With mysql: compare 1 and this many instances over one database (null: the usual bench). */
+  instances: number | null;
+  /** Whether --cards was given (the instances bench defaults to 1,000 cards). */
+  cardsGiven: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -31,6 +35,8 @@ export const USAGE = `usage: npm run bench -- [options]
                          ui for the board UI in Chromium (first render, drop to settled)
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
+  --instances <n>        with --storage mysql: write and read throughput of 1 and n instances over one
+                         database, and write -> event time from one instance to another (p50, p99)
   --no-floor             skip the floor rows (list, searches and get against a bare node:http server
                          answering the same bytes from memory, printed as ours/floor beside the 2x target)`;
 
@@ -59,6 +65,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     seedThroughApi: false,
     profile: false,
     floor: true,
+    instances: null,
+    cardsGiven: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
@@ -67,7 +75,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
     };
-    if (flag === '--cards') options.cardCounts = value().split(',').map((v) => positiveInt(v, '--cards'));
+    if (flag === '--cards') {
+      options.cardCounts = value().split(',').map((v) => positiveInt(v, '--cards'));
+      options.cardsGiven = true;
+    } else if (flag === '--instances') options.instances = positiveInt(value(), '--instances');
     else if (flag === '--storage') {
       const kind = value();
       if (!STORAGES.includes(kind as StorageKind)) throw new UsageError(`--storage must be one of ${STORAGES.join(', ')}, got "${kind}"`);
@@ -80,5 +91,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (flag === '--no-floor') options.floor = false;
     else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
   }
+  if (options.instances !== null && options.storage !== 'mysql') throw new UsageError('--instances needs --storage mysql: only a MySQL database is shared by several instances');
   return options;
 }

@@ -14,6 +14,7 @@ import { runLiveScenario } from './live';
 import { FLOOR_SCENARIOS, measureFloor } from './floor';
 import { runUiScenario } from './ui';
 import { mcpListBytesNote } from './mcpListBytes';
+import { runInstancesBench } from './instances';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
 
@@ -163,6 +164,10 @@ async function main(): Promise<number> {
     if (error.message) console.error(`bench: ${error.message}`);
     console.log(USAGE);
     return error.message ? 2 : 0;
+  }
+  if (options.instances !== null) {
+    const cards = options.cardsGiven ? options.cardCounts[0] : 1_000;
+    return runInstancesBench({ instances: options.instances, cards, connections: options.connections, durationSeconds: options.durationSeconds });
   }
   const runs: RunResult[] = [];
   try {

@@ -4,6 +4,7 @@ import type { Workspace } from '../service/workspace';
 import { RawResponse, SerializedAnswer, type RequestContext, type RouteDef } from './route';
 import { parseMetaQuery, parseQuery, validateBody } from './validation';
 import { checkIfMatch } from './versions';
+import { catchUpWithPeers } from '../service/globalEvents';
 import { authorize, type RequestAuth } from '../auth/gate';
 import { currentIdentityProvider } from '../auth/currentProvider';
 import type { Credential } from '../auth/identity';
@@ -70,9 +71,11 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
  * Run the handler; with `If-Match` on a change, only while the resource still has that version.
  * The check and the change run as one mutation, so no other write can slip in between.
  */
-function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
+async function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
   const version = route.version;
-  if (!version || ifMatch === undefined || route.method === 'get') return Promise.resolve(route.handle(ctx));
+  if (!version || ifMatch === undefined || route.method === 'get') return route.handle(ctx);
+  // Over a shared database the version may have changed on another instance since the last poll.
+  await catchUpWithPeers(ws);
   return ws.mutate(async () => {
     checkIfMatch(ifMatch, version(ctx), route.tag === 'Tasks' ? `card "${ctx.params.id}"` : route.tag.toLowerCase());
     return route.handle(ctx);

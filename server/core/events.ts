@@ -57,6 +57,14 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * A process keeps no history of its events: a client that reconnects at the current revision has
+   * missed nothing; any other revision (this process restarted, or it is another one) means re-fetch.
+   */
+  async replay(since: number): Promise<ServiceEvent[] | null> {
+    return since === this.current ? [] : null;
+  }
+
   emit(event: EventName, boardId: string | null, data: Record<string, unknown>, card?: TaskView): ServiceEvent {
     const emitted: ServiceEvent = { event, boardId, data, card, revision: ++this.current, timestamp: new Date().toISOString() };
     for (const listener of this.listeners) {

@@ -27,6 +27,10 @@ interface Client {
   alive: boolean;
   /** What the socket was admitted with, when auth is on. */
   credential: Credential | null;
+  /** Events at or below this revision were replayed or are known to the client: not sent again. */
+  after: number;
+  /** Live events that arrive while a reconnecting client's missed events are read; null once sent. */
+  held: ServiceEvent[] | null;
 }
 
 /** A slow reader with this much unsent data is dropped instead of growing server memory. */
@@ -46,7 +50,7 @@ export class WsHub {
     this.origins = new OriginPolicy(options.allowedOrigins ?? [], ws);
     this.server = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 });
     httpServer.on('upgrade', this.onUpgrade);
-    this.unsubscribe = ws.events.on((event) => this.broadcast(event));
+    this.unsubscribe = ws.live.on((event) => this.broadcast(event));
     this.heartbeat = setInterval(() => this.checkAlive(), options.heartbeatMs ?? 30_000);
     this.heartbeat.unref();
   }
@@ -62,9 +66,11 @@ export class WsHub {
     // Browsers let any page open a WebSocket anywhere; the board's events are not for every page.
     const foreign = this.origins.refusal(request.headers);
     if (foreign !== null) return refuse(socket, 403, 'Forbidden', foreign);
+    const since = sinceOf(url);
+    if (since === false) return refuse(socket, 400, 'Bad Request', 'since must be a revision: a whole number of 0 or more, e.g. /ws?since=42');
     void this.admit(request, url).then((credential) => {
       if (credential === false) return refuse(socket, 401, 'Unauthorized');
-      this.server.handleUpgrade(request, socket, head, (upgraded) => this.onConnection(upgraded, url, credential));
+      this.server.handleUpgrade(request, socket, head, (upgraded) => this.onConnection(upgraded, url, credential, since));
     });
   };
 
@@ -94,15 +100,41 @@ export class WsHub {
     if (!identity && !unavailable) client.socket.close(1008, 'the token is no longer accepted; reconnect with a valid one');
   }
 
-  private onConnection(socket: WebSocket, url: URL, credential: Credential | null): void {
+  private onConnection(socket: WebSocket, url: URL, credential: Credential | null, since: number | null): void {
     const requested = url.searchParams.get('boardId');
-    const client: Client = { socket, boardId: requested && isValidSlugId(requested) ? requested : '*', alive: true, credential };
+    const boardId = requested && isValidSlugId(requested) ? requested : '*';
+    const client: Client = { socket, boardId, alive: true, credential, after: 0, held: since === null ? null : [] };
     this.clients.add(client);
     socket.on('pong', () => (client.alive = true));
     socket.on('message', (data, isBinary) => this.onMessage(client, data.toString(), isBinary));
     socket.on('close', () => this.clients.delete(client));
     socket.on('error', () => this.clients.delete(client));
-    this.send(client, { type: 'hello', revision: this.ws.events.revision, boardId: client.boardId });
+    if (since === null) return this.send(client, { type: 'hello', revision: this.ws.live.revision, boardId: client.boardId });
+    void this.resume(client, since);
+  }
+
+  /**
+   * A client back with `?since=<revision>`: hello at that revision and the events it missed, then
+   * the live ones; or, when they are no longer known, hello at the current revision with
+   * `refetch: true` (read the board again).
+   */
+  private async resume(client: Client, since: number): Promise<void> {
+    let missed: ServiceEvent[] | null;
+    try {
+      missed = await this.ws.live.replay(since);
+    } catch {
+      missed = null;
+    }
+    const held = client.held ?? [];
+    client.held = null;
+    if (missed === null) {
+      this.send(client, { type: 'hello', revision: this.ws.live.revision, boardId: client.boardId, refetch: true });
+      client.after = this.ws.live.revision;
+      return;
+    }
+    this.send(client, { type: 'hello', revision: since, boardId: client.boardId, resumed: true });
+    client.after = since;
+    for (const event of [...missed, ...held]) this.deliver(client, event, eventMessage(event));
   }
 
   private onMessage(client: Client, text: string, isBinary: boolean): void {
@@ -113,20 +145,27 @@ export class WsHub {
     } catch {
       return client.socket.close(1007, 'messages must be JSON such as {"type":"subscribe","boardId":"default"}');
     }
-    if (message?.type === 'ping') return this.send(client, { type: 'pong', revision: this.ws.events.revision });
+    if (message?.type === 'ping') return this.send(client, { type: 'pong', revision: this.ws.live.revision });
     if (message?.type === 'subscribe' && typeof message.boardId === 'string' && (message.boardId === '*' || isValidSlugId(message.boardId))) {
       client.boardId = message.boardId;
-      return this.send(client, { type: 'subscribed', boardId: client.boardId, revision: this.ws.events.revision });
+      return this.send(client, { type: 'subscribed', boardId: client.boardId, revision: this.ws.live.revision });
     }
     client.socket.close(1008, 'unknown message; send {"type":"subscribe","boardId":"<id>|*"} or {"type":"ping"}');
   }
 
   private broadcast(event: ServiceEvent): void {
-    const message = JSON.stringify({ type: 'event', event: event.event, boardId: event.boardId, data: event.data, card: event.card, revision: event.revision, timestamp: event.timestamp });
+    const message = eventMessage(event);
     for (const client of this.clients) {
-      if (client.boardId !== '*' && event.boardId !== null && event.boardId !== client.boardId) continue;
-      this.sendText(client, message);
+      if (client.held) client.held.push(event);
+      else this.deliver(client, event, message);
     }
+  }
+
+  private deliver(client: Client, event: ServiceEvent, message: string): void {
+    if (event.revision <= client.after) return;
+    client.after = event.revision;
+    if (client.boardId !== '*' && event.boardId !== null && event.boardId !== client.boardId) return;
+    this.sendText(client, message);
   }
 
   private send(client: Client, message: unknown): void {
@@ -164,6 +203,18 @@ export class WsHub {
     this.clients.clear();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+function eventMessage(event: ServiceEvent): string {
+  return JSON.stringify({ type: 'event', event: event.event, boardId: event.boardId, data: event.data, card: event.card, revision: event.revision, timestamp: event.timestamp });
+}
+
+/** `?since=` of a reconnecting client: null when absent, false when it is not a revision. */
+function sinceOf(url: URL): number | null | false {
+  const text = url.searchParams.get('since');
+  if (text === null) return null;
+  if (!/^\d{1,15}$/.test(text)) return false;
+  return Number(text);
 }
 
 /** Answer an upgrade with a plain HTTP error (and the JSON envelope when there is a reason to give). */

@@ -139,3 +139,11 @@ export function stopFollowingSharedConfig(shared: SharedConfigState | null): voi
   if (shared?.timer) clearInterval(shared.timer);
   if (shared) shared.timer = null;
 }
+
+/** Take any newer shared configuration now (before delivering another instance's config event). */
+export async function catchUpSharedConfig(ws: Workspace): Promise<void> {
+  const shared = ws.shared;
+  if (!shared) return;
+  const version = await shared.store.version();
+  if (version !== null && version > shared.version) await ws.mutate(() => refreshSharedConfig(ws, shared));
+}

@@ -31,7 +31,7 @@ export function describeWorkspace(ws: Workspace) {
     watcher: { supported: true, active: ws.watching },
     invalidFiles: ws.invalidFiles,
     recoveredFiles: ws.recoveredFiles,
-    revision: ws.events.revision,
+    revision: ws.live.revision,
     instances: instancesOf(ws),
   };
 }

@@ -20,6 +20,7 @@ import { loadIdentityProvider } from '../auth/loadProvider';
 import { taskView } from './views';
 import { ReadCache } from './readCache';
 import { log } from '../core/log';
+import { GlobalEventLog, type LiveStream } from './globalEvents';
 import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig, type SharedConfigState } from './sharedConfig';
 
 export interface WorkspaceOptions {
@@ -58,6 +59,12 @@ export class Workspace {
   watching = false;
   /** Set when the configuration lives in a database shared with other instances (MySQL). */
   shared: SharedConfigState | null = null;
+  /**
+   * What WebSocket clients follow: this process's events, or over a shared database the global
+   * event log of every instance (one revision everywhere).
+   */
+  live: LiveStream = this.events;
+  private globalEvents: GlobalEventLog | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly currentMutation = new AsyncLocalStorage<{ running: boolean }>();
   /**
@@ -129,6 +136,13 @@ export class Workspace {
     workspace.identityProvider = loadIdentityProvider(config.plugins['auth.identity'], root);
     await workspace.reload();
     await cardStates.load();
+    const sharedEvents = store.sharedEvents?.();
+    if (sharedEvents) {
+      const globalEvents = new GlobalEventLog(workspace, sharedEvents, (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
+      await globalEvents.start();
+      workspace.globalEvents = globalEvents;
+      workspace.live = globalEvents;
+    }
     return workspace;
   }
 
@@ -213,6 +227,8 @@ export class Workspace {
   async close(): Promise<void> {
     stopFollowingSharedConfig(this.shared);
     await this.queue.catch(() => undefined);
+    this.globalEvents?.stop();
+    await this.globalEvents?.flush();
     // Card state first: its last saves may go through the card store's database connection.
     await this.cardStates.close();
     await Promise.all([this.store.close(), this.attachments.close()]);

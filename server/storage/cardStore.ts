@@ -90,7 +90,27 @@ export interface CardStore {
    * instance reports the same unread and open state.
    */
   sharedCardState?(): CardStateStore;
+  /**
+   * Shared stores keep one event log for every instance (global revision); null or absent means
+   * this process's own event stream is the one its clients follow.
+   */
+  sharedEvents?(): SharedEventStore;
+  /**
+   * Read outside changes now, and hand them to the subscribers before answering: a poll that
+   * starts after the call (one already running may have read too early).
+   */
+  catchUp?(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The global event log of a shared store (see server/live/globalEvents.ts). */
+export interface SharedEventStore {
+  /** This instance's name in the log, the same as in the change log and instance list. */
+  readonly origin: string;
+  append(origin: string, body: string): Promise<number>;
+  after(seq: number, limit: number, through?: number): Promise<{ seq: number; origin: string; body: string }[]>;
+  head(): Promise<number>;
+  oldest(): Promise<number | null>;
 }
 
 export interface SharedConfigVersion {

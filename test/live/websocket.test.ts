@@ -46,6 +46,18 @@ describe('WebSocket /ws', () => {
     assert.equal(events[1].card.status, 'done');
   });
 
+  it('when a client reconnects with ?since at the current revision, then hello says resumed; from another revision, it says refetch', async () => {
+    await server.api('POST', '/api/tasks', { content: '# Before the reconnect' });
+    const resumed = await connect('?since=1');
+    assert.deepEqual([resumed.messages[0].revision, (resumed.messages[0] as any).resumed], [1, true]);
+    const created = await server.api('POST', '/api/tasks', { content: '# After the reconnect' });
+    const event = await resumed.waitFor((m) => m.event === 'task.created');
+    assert.deepEqual([event.revision, event.data.taskId], [2, created.body!.data.id]);
+    const behind = await connect('?since=0');
+    assert.deepEqual([behind.messages[0].revision, (behind.messages[0] as any).refetch], [2, true]);
+    assert.equal(behind.events().length, 0, 'nothing is replayed: this process keeps no history');
+  });
+
   it('when settings change, then settings.updated is broadcast at once', async () => {
     const socket = await connect();
     await server.api('PUT', '/api/settings', { compactMode: true });

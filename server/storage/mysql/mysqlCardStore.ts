@@ -3,7 +3,8 @@ import { SqlCardStore } from '../sql/sqlCardStore';
 import { MysqlDatabase, MysqlOpenError, loadMysqlDriver } from './mysqlDatabase';
 import { ensureMysqlSchema } from './mysqlSchema';
 import { InstanceRegistry } from './instanceRegistry';
-import type { InstanceInfo, SharedConfigStore } from '../cardStore';
+import type { InstanceInfo, SharedConfigStore, SharedEventStore } from '../cardStore';
+import { MysqlEventLog } from './mysqlEventLog';
 import { MysqlSharedConfig } from './mysqlSharedConfig';
 import { MysqlCardStateStore } from './mysqlCardStateStore';
 
@@ -72,6 +73,7 @@ export class MysqlCardStore extends SqlCardStore {
   private readonly registry: InstanceRegistry;
   private readonly config: MysqlSharedConfig;
   private readonly cardState: MysqlCardStateStore;
+  private readonly events: SharedEventStore;
 
   private constructor(db: MysqlDatabase, settings: MysqlSettings, pollIntervalMs: number) {
     super(db, {
@@ -83,6 +85,18 @@ export class MysqlCardStore extends SqlCardStore {
     this.registry = new InstanceRegistry(db, this.origin);
     this.config = new MysqlSharedConfig(db);
     this.cardState = new MysqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
+    const log = new MysqlEventLog(db);
+    this.events = {
+      origin: this.origin,
+      append: (origin, body) => log.append(origin, body),
+      after: (seq, limit, through) => log.after(seq, limit, through),
+      head: () => log.head(),
+      oldest: () => log.oldest(),
+    };
+  }
+
+  sharedEvents(): SharedEventStore {
+    return this.events;
   }
 
   sharedConfig(): SharedConfigStore {

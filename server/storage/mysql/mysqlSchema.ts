@@ -74,6 +74,19 @@ const TABLES = [
     PRIMARY KEY (id),
     KEY kanban_instances_seen (last_seen)
   ) ${TABLE_OPTIONS}`,
+  // The global event log: every instance appends the events of its own changes and delivers the
+  // log, in seq order, to its WebSocket clients (seq is the revision they see). seq comes from the
+  // one-row counter below, taken under its row lock, so numbers commit in order and without holes.
+  `CREATE TABLE IF NOT EXISTS kanban_events (
+    seq BIGINT NOT NULL,
+    origin VARCHAR(32) NOT NULL,
+    body LONGTEXT NOT NULL,
+    PRIMARY KEY (seq)
+  ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_event_seq (
+    name VARCHAR(16) NOT NULL PRIMARY KEY,
+    seq BIGINT NOT NULL
+  ) ${TABLE_OPTIONS}`,
   // Per-actor card state (the default card.state over MySQL). Keyed by card id, which is unique in
   // the workspace, so a record follows its card to another board; version grows with every write.
   `CREATE TABLE IF NOT EXISTS kanban_card_state (
@@ -103,6 +116,7 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   // DDL commits implicitly in MySQL, so each statement stands alone; IF NOT EXISTS makes a race harmless.
   for (const ddl of TABLES) await db.pool.query(ddl);
   await db.pool.query('INSERT IGNORE INTO kanban_schema (part, version) VALUES (?, ?)', ['cards', SCHEMA_VERSION]);
+  await db.pool.query('INSERT IGNORE INTO kanban_event_seq (name, seq) VALUES (?, 0)', ['events']);
   const rows = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', ['cards']);
   const version = Number(rows[0]?.version ?? SCHEMA_VERSION);
   if (version > SCHEMA_VERSION) {

@@ -37,7 +37,8 @@ export class ChangeFeed {
   private gapSince: number | null = null;
   private listeners = new Set<(change: ExternalChange) => void>();
   private timer: NodeJS.Timeout | null = null;
-  private polling = false;
+  /** The polling round under way, which a second caller joins instead of starting another. */
+  private round: Promise<void> | null = null;
   private failing = false;
   /** Cards reported lately, with when and on which board. */
   private reported = new Map<string, { at: number; boardId: string }>();
@@ -89,10 +90,24 @@ export class ChangeFeed {
     this.timer = null;
   }
 
-  /** One round: read new log rows, report the cards other processes touched. */
-  async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
+  /** One round: read new log rows, report the cards other processes touched (joins a round under way). */
+  poll(): Promise<void> {
+    if (this.round) return this.round;
+    const round = this.pollOnce().finally(() => {
+      if (this.round === round) this.round = null;
+    });
+    this.round = round;
+    return round;
+  }
+
+  /** A round that starts after this call: one under way may have read the log too early. */
+  async catchUp(): Promise<void> {
+    const running = this.round;
+    if (running) await running;
+    await this.poll();
+  }
+
+  private async pollOnce(): Promise<void> {
     try {
       if (this.floor === null) await this.markStart();
       const rows = await this.db.all<ChangeRow>(
@@ -116,8 +131,6 @@ export class ChangeFeed {
     } catch (error) {
       if (!this.failing) log.warn(`kanban: ${this.label} cannot poll for outside changes: ${(error as Error).message}`);
       this.failing = true;
-    } finally {
-      this.polling = false;
     }
   }
 

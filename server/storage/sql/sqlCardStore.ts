@@ -161,6 +161,10 @@ export class SqlCardStore implements CardStore {
     return this.feed.poll();
   }
 
+  catchUp(): Promise<void> {
+    return this.feed.catchUp();
+  }
+
   private async logChange(tx: SqlTransaction, id: string, boardId: string, kind: 'upsert' | 'remove'): Promise<void> {
     const now = Date.now();
     await tx.run('INSERT INTO kanban_changes (card_id, board_id, kind, origin, changed_at) VALUES (?, ?, ?, ?, ?)', [

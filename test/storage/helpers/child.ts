@@ -35,6 +35,8 @@ export function lastJson(out: string): any {
 export interface ServerProcess {
   url: string;
   stop(): Promise<void>;
+  /** SIGKILL: the process ends at once, as in a crash (nothing flushed, no goodbye). */
+  kill(): Promise<void>;
 }
 
 /** A real server in its own process over `root`; resolves once it listens. */
@@ -65,6 +67,10 @@ export function startServerProcess(root: string): Promise<ServerProcess> {
           const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
           await exited;
           clearTimeout(killer);
+        },
+        async kill() {
+          if (child.exitCode === null) child.kill('SIGKILL');
+          await exited;
         },
       });
     });

@@ -1,0 +1,178 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { EventListener, ServiceEvent } from '../core/events';
+import { log } from '../core/log';
+import type { SharedEventStore } from '../storage/cardStore';
+import { catchUpSharedConfig } from './sharedConfig';
+import type { Workspace } from './workspace';
+
+/** What WebSocket clients follow: a revision, the events after it, and what a reconnecting client missed. */
+export interface LiveStream {
+  readonly revision: number;
+  on(listener: EventListener): () => void;
+  /** The events after `since` up to `revision`, or null when they are no longer known (re-fetch). */
+  replay(since: number): Promise<ServiceEvent[] | null>;
+}
+
+/** The log is read at least this often, so another instance's change reaches clients within a second. */
+const MAX_POLL_MS = 200;
+const PAGE = 500;
+
+/**
+ * The global event stream over a shared database (MySQL). Each instance appends the events of its
+ * own changes (not those mirroring another instance's: `data.peer`) to `kanban_events`, and every
+ * instance, the author too, delivers the log to its clients in log order with `revision = seq`.
+ * So the revision is the same on every instance and a client may reconnect anywhere.
+ *
+ * Consistency with reads: another instance's event is delivered only after this instance has read
+ * the change log and the shared configuration again and applied what they held (the author appends
+ * after its write committed), so a client that GETs the card after the event sees the new state.
+ *
+ * An event is in the log before the request that caused it is answered (`beforeAnswer`). An append
+ * that fails (the database went away just after the write) is logged and lost: the change itself is
+ * stored and reaches the other instances' reads, but their clients do not hear of it.
+ */
+export class GlobalEventLog implements LiveStream {
+  private delivered = 0;
+  private readonly listeners = new Set<EventListener>();
+  private appendTail: Promise<void> = Promise.resolve();
+  private pendingAppends = 0;
+  private round: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private failing = false;
+  private stopListening: (() => void) | null = null;
+  /**
+   * Rounds run in the async context of the start, not in that of the mutation whose append asked
+   * for one: inside a mutation's context, waiting for the mutation queue would not wait at all.
+   */
+  private readonly context = new AsyncResource('kanban.globalEvents');
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly store: SharedEventStore,
+    private readonly pollIntervalMs: number,
+  ) {}
+
+  get revision(): number {
+    return this.delivered;
+  }
+
+  /** Start after everything logged so far (the index was just loaded with the state it describes). */
+  async start(): Promise<void> {
+    this.delivered = await this.store.head();
+    this.stopListening = this.ws.events.on((event) => {
+      if (event.data.peer !== true) this.append(event);
+    });
+    this.ws.beforeAnswer.add(this.appended);
+    this.timer = setInterval(() => this.kick(), Math.min(this.pollIntervalMs, MAX_POLL_MS));
+    this.timer.unref();
+  }
+
+  on(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async replay(since: number): Promise<ServiceEvent[] | null> {
+    const through = this.delivered;
+    if (since > through) return since <= (await this.store.head()) ? [] : null;
+    if (since === through) return [];
+    const oldest = await this.store.oldest();
+    if (oldest === null || oldest > since + 1) return null;
+    const rows = await this.store.after(since, through - since, through);
+    if (rows.length !== through - since) return null;
+    return rows.map((row) => toEvent(row.seq, row.body));
+  }
+
+  /** Appends run one at a time, in emit order, so an instance's own events keep their order. */
+  private append(event: ServiceEvent): void {
+    const body = JSON.stringify({ ...event, revision: undefined });
+    this.pendingAppends++;
+    this.appendTail = this.appendTail
+      .then(() => this.store.append(this.store.origin, body))
+      .then(
+        () => this.kick(),
+        (error) => log.warn(`kanban: the event ${event.event} could not be written to the shared event log; clients of other instances miss it (${(error as Error).message})`),
+      )
+      .finally(() => this.pendingAppends--);
+  }
+
+  /** Barrier before a request is answered: its events are in the log (never rejects). */
+  private appended = (): Promise<void> | undefined => (this.pendingAppends > 0 ? this.appendTail : undefined);
+
+  private kick(): void {
+    if (this.round) {
+      this.again = true;
+      return;
+    }
+    this.round = this.context.runInAsyncScope(async () => {
+      do {
+        this.again = false;
+        await this.deliverNew();
+      } while (this.again);
+    }).finally(() => (this.round = null));
+  }
+
+  private async deliverNew(): Promise<void> {
+    try {
+      for (;;) {
+        const rows = await this.store.after(this.delivered, PAGE);
+        if (rows.length === 0) break;
+        if (rows.some((row) => row.origin !== this.store.origin)) await this.catchUp();
+        for (const row of rows) this.deliver(toEvent(row.seq, row.body));
+        if (rows.length < PAGE) break;
+      }
+      if (this.failing) log.warn('kanban: the shared event log can be read again');
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) log.warn(`kanban: cannot read the shared event log: ${(error as Error).message}`);
+      this.failing = true;
+    }
+  }
+
+  /** Apply what other instances wrote before telling clients about it (see the class comment). */
+  private catchUp(): Promise<void> {
+    return catchUpWithPeers(this.ws);
+  }
+
+  private deliver(event: ServiceEvent): void {
+    this.delivered = Math.max(this.delivered, event.revision);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        log.error('kanban: a listener of the shared event log failed:', error);
+      }
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.stopListening?.();
+    this.ws.beforeAnswer.delete(this.appended);
+  }
+
+  /** Wait for appends under way (a clean stop answers nothing it has not logged). */
+  async flush(): Promise<void> {
+    await this.appendTail;
+  }
+}
+
+function toEvent(seq: number, body: string): ServiceEvent {
+  return { ...(JSON.parse(body) as ServiceEvent), revision: seq };
+}
+
+/**
+ * Over a shared database: read what other instances wrote (cards, configuration) and apply it now,
+ * rather than at the next poll. Used before another instance's event is delivered and before an
+ * `If-Match` is checked, so a version read from another instance is compared with the current row.
+ * Call outside the mutation queue; nothing to do for a store of one's own.
+ */
+export async function catchUpWithPeers(ws: Workspace): Promise<void> {
+  if (!ws.shared) return;
+  await ws.store.catchUp?.();
+  await catchUpSharedConfig(ws);
+  // The changes just read are applied in the mutation queue: wait for it to pass them.
+  await ws.mutate(async () => undefined);
+}
