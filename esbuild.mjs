@@ -36,6 +36,18 @@ const builds = [
     sourcemap: true,
     logLevel: 'warning',
   },
+  // `kanban-board-service/provider` (package.json `exports`): the storage provider contract and its
+  // conformance suite, for provider packages and their tests. Node built-ins only.
+  {
+    entryPoints: ['server/provider.ts'],
+    outfile: 'dist/provider.js',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    logLevel: 'warning',
+  },
   // The VS Code extension: one file holding the service, so the .vsix needs no node_modules.
   // `vscode` is the editor's own module; better-sqlite3 is native and cannot load in VS Code's
   // runtime, so it stays out and is required only when a user configures SQLite.

@@ -1,5 +1,5 @@
-import * as path from 'node:path';
 import type { PluginEntry } from '../config/types';
+import { loadPluginModule } from '../config/pluginModule';
 import type { IdentityProvider } from './identity';
 import { TokenIdentityProvider, parseTokenOptions } from './tokenProvider';
 
@@ -35,14 +35,7 @@ export function loadIdentityProvider(entry: PluginEntry | undefined, root: strin
 
 function createProvider(entry: PluginEntry, root: string): IdentityProvider {
   if (entry.provider === 'token') return new TokenIdentityProvider(parseTokenOptions(entry.options));
-  const target = entry.provider.startsWith('.') ? path.resolve(root, entry.provider) : entry.provider;
-  let module: ProviderModule;
-  try {
-    // A user-named module, loaded at run time on purpose.
-    module = require(require.resolve(target, { paths: [root, __dirname] }));
-  } catch (error) {
-    throw new Error(`auth.identity provider "${entry.provider}" cannot be loaded (plugins["auth.identity"].provider): ${(error as Error).message}`);
-  }
+  const module = loadPluginModule('auth.identity', entry.provider, root) as ProviderModule;
   if (typeof module.createIdentityProvider !== 'function') {
     throw new Error(`auth.identity provider "${entry.provider}" does not export createIdentityProvider(options, context)`);
   }

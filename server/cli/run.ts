@@ -6,6 +6,7 @@ import { everydayCommands as cardCommands } from './everyday';
 import { checklistCommands } from './checklist';
 import { exportCommand, importCommand } from './importExport';
 import { initCommand } from './init';
+import { providerTestCommand } from './providerTest';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
 import { CliError, UsageError } from './usage';
@@ -34,7 +35,7 @@ const completionCommand: Command = {
 const everydayCommands: Command[] = [...cardCommands, ...checklistCommands];
 
 export function allCommands(): Command[] {
-  return [...everydayCommands, importCommand, exportCommand, initCommand, serveCommand, mcpCommand, apiCommand, completionCommand];
+  return [...everydayCommands, importCommand, exportCommand, initCommand, serveCommand, mcpCommand, apiCommand, providerTestCommand, completionCommand];
 }
 
 export function mainHelp(): string {

@@ -43,6 +43,11 @@ export class ProviderOptions {
     return fromEnv;
   }
 
+  /** Every option, `${NAME}` values read from the environment: what an external provider gets. */
+  all(): Record<string, unknown> {
+    return Object.fromEntries(Object.keys(this.options).map((key) => [key, this.raw(key)]));
+  }
+
   raw(key: string): unknown {
     return this.resolve(key, this.options[key]);
   }

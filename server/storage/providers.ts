@@ -7,6 +7,8 @@ import type { CardStateStore } from './cardStateStore';
 import { LocalFsAttachmentStore } from './localfs/localFsAttachmentStore';
 import { FileCardStateStore } from './state/fileCardStateStore';
 import { ProviderError, ProviderOptions, envFlag } from './providerOptions';
+import { createExternalStore } from './externalProvider';
+import type { AttachmentStoreFactory, CardStoreFactory } from './contract';
 import { DEFAULT_SQLITE_PATH, SqliteCardStore, type SqliteLocation } from './sqlite/sqliteCardStore';
 import { MysqlCardStore, type MysqlSettings } from './mysql/mysqlCardStore';
 import { MysqlOpenError } from './mysql/mysqlDatabase';
@@ -81,7 +83,8 @@ export async function createCardStore(context: ProviderContext): Promise<CardSto
       return build(options, 'database', () => MysqlCardStore.open(settings, pollMs));
     }
     default:
-      throw options.fail(undefined, 'unknown provider (known: markdown, sqlite, mysql)');
+      // Any other name is a package or a ./module.js implementing the public contract (contract.ts).
+      return createExternalStore('card.storage', options, context);
   }
 }
 
@@ -144,7 +147,7 @@ export async function createAttachmentStore(context: ProviderContext): Promise<A
       return build(options, 'bucket', () => S3AttachmentStore.open(settings));
     }
     default:
-      throw options.fail(undefined, 'unknown provider (known: localfs, sqlite, s3)');
+      return createExternalStore('attachment.storage', options, context);
   }
 }
 
@@ -170,4 +173,22 @@ export async function createCardStateStore(context: ProviderContext, cardStore?:
     default:
       throw options.fail(undefined, 'unknown provider (known: file, sqlite, mysql)');
   }
+}
+
+/** The built-in providers' names, per capability another package can also serve. */
+export const BUILT_IN_PROVIDERS = {
+  'card.storage': ['markdown', 'sqlite', 'mysql'],
+  'attachment.storage': ['localfs', 'sqlite', 's3'],
+} as const;
+
+/**
+ * A built-in provider as a factory of the public contract's shape, so the conformance suite runs
+ * the built-ins exactly as it runs a provider from another package.
+ */
+export function builtInCardStoreFactory(provider: string): CardStoreFactory {
+  return (options, context) => createCardStore({ ...context, plugins: { 'card.storage': { provider, options } } });
+}
+
+export function builtInAttachmentStoreFactory(provider: string): AttachmentStoreFactory {
+  return (options, context) => createAttachmentStore({ ...context, plugins: { 'attachment.storage': { provider, options } } });
 }
