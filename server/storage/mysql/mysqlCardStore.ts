@@ -6,6 +6,7 @@ import { InstanceRegistry } from './instanceRegistry';
 import type { InstanceInfo, SharedConfigStore } from '../cardStore';
 import { MysqlSharedConfig } from './mysqlSharedConfig';
 import { MysqlCardStateStore } from './mysqlCardStateStore';
+import { MysqlWebhookStore } from './mysqlWebhookStore';
 
 export interface MysqlSettings {
   database: string;
@@ -72,6 +73,7 @@ export class MysqlCardStore extends SqlCardStore {
   private readonly registry: InstanceRegistry;
   private readonly config: MysqlSharedConfig;
   private readonly cardState: MysqlCardStateStore;
+  private readonly webhooks: MysqlWebhookStore;
 
   private constructor(db: MysqlDatabase, settings: MysqlSettings, pollIntervalMs: number) {
     super(db, {
@@ -83,6 +85,11 @@ export class MysqlCardStore extends SqlCardStore {
     this.registry = new InstanceRegistry(db, this.origin);
     this.config = new MysqlSharedConfig(db);
     this.cardState = new MysqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
+    this.webhooks = new MysqlWebhookStore(db, this.origin);
+  }
+
+  sharedWebhooks(): MysqlWebhookStore {
+    return this.webhooks;
   }
 
   sharedConfig(): SharedConfigStore {
