@@ -39,8 +39,11 @@ export interface SharedWebhookStore {
   /** This instance's id, the owner written on its claims. */
   readonly instanceId: string;
   insert(deliveries: NewDelivery[]): Promise<void>;
-  /** Atomically take up to `limit` due deliveries whose lease is free or expired, for `leaseMs`. */
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Atomically take up to `limit` due deliveries whose lease is free or expired, for `leaseMs`,
+   * leaving those of the webhooks in `skip` (paused here after failures).
+   */
+  claim(limit: number, leaseMs: number, skip?: string[]): Promise<ClaimedDelivery[]>;
   /** Extend the leases of deliveries still in flight; answers how many were still ours. */
   renew(claims: { id: string; claim: string }[], leaseMs: number): Promise<number>;
   /** Delivered or given up: the row goes. False when the lease was lost to another instance. */

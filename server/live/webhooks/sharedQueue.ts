@@ -59,12 +59,14 @@ export class SharedWebhookQueue {
   private inserting: Promise<void> | null = null;
   /** Resolves when the batch holding the newest enqueued delivery is inserted (or given up on for now). */
   private unsaved: Promise<void> | null = null;
-  private readonly inFlight = new Map<string, { claim: InFlight; work: Promise<void> }>();
+  private readonly inFlight = new Map<string, { claim: InFlight; webhookId: string; work: Promise<void> }>();
   private claiming: Promise<void> | null = null;
   /** Another claim was asked while one ran: run one more after it. */
   private claimAgain = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly recordedSincePrune = new Map<string, number>();
+  /** Webhooks whose receiver failed here lately: consecutive failures, and no claims before `resumeAt`. */
+  private readonly failing = new Map<string, { failures: number; resumeAt: number }>();
 
   constructor(private readonly options: SharedQueueOptions) {
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
@@ -187,10 +189,36 @@ export class SharedWebhookQueue {
   private async claimFree(): Promise<void> {
     const free = this.maxConcurrent - this.inFlight.size;
     if (free <= 0) return;
-    const claimed = await this.options.store.claim(free, this.options.leaseMs);
+    const claimed = await this.options.store.claim(free, this.options.leaseMs, this.heldBack());
     for (const delivery of claimed) this.begin(delivery);
     // A full batch: more may be due; the slots that free up ask again.
     if (claimed.length === free) this.claimAgain = true;
+  }
+
+  /**
+   * Webhooks this instance claims nothing for now: a failing receiver gets one attempt at a time
+   * from here, after a pause that doubles with each consecutive failure (like the file queue's
+   * lanes), so a dead receiver costs a probe now and then, not an attempt per pending delivery.
+   */
+  private heldBack(): string[] {
+    const now = Date.now();
+    const held: string[] = [];
+    for (const [webhookId, state] of this.failing) {
+      const probing = [...this.inFlight.values()].some((f) => f.webhookId === webhookId);
+      if (probing || state.resumeAt > now) held.push(webhookId);
+    }
+    return held;
+  }
+
+  private noteOutcome(webhookId: string, ok: boolean): void {
+    if (ok) {
+      this.failing.delete(webhookId);
+      return;
+    }
+    const failures = (this.failing.get(webhookId)?.failures ?? 0) + 1;
+    const pause = this.backoffMs * 2 ** (Math.min(failures, this.maxAttempts - 1) - 1);
+    this.failing.set(webhookId, { failures, resumeAt: Date.now() + pause });
+    this.after(pause, () => this.wake());
   }
 
   private begin(delivery: ClaimedDelivery): void {
@@ -200,7 +228,7 @@ export class SharedWebhookQueue {
         this.inFlight.delete(delivery.id);
         this.wake();
       });
-    this.inFlight.set(delivery.id, { claim: { id: delivery.id, claim: delivery.claim }, work });
+    this.inFlight.set(delivery.id, { claim: { id: delivery.id, claim: delivery.claim }, webhookId: delivery.webhookId, work });
   }
 
   private async renew(): Promise<void> {
@@ -238,6 +266,7 @@ export class SharedWebhookQueue {
       return;
     }
     const attempts = d.attempts + 1;
+    this.noteOutcome(hook.id, outcome.ok);
     if (outcome.ok || attempts >= this.maxAttempts) {
       const ours = await store.settle(d.id, d.claim);
       if (!ours) log.warn(`kanban: webhook delivery ${d.id} outlived its lease; another instance may send it again`);

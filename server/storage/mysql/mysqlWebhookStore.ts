@@ -46,12 +46,13 @@ export class MysqlWebhookStore implements SharedWebhookStore {
     await this.db.all(`INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES ${values}`, params);
   }
 
-  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claim(limit: number, leaseMs: number, skip: string[] = []): Promise<ClaimedDelivery[]> {
     const claim = randomUUID();
+    const skipping = skip.length > 0 ? ` AND webhook_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
     const taken = await this.db.transaction((tx) => tx.run(
       `UPDATE kanban_webhook_deliveries SET owner = ?, claim = ?, lease_until = ${NOW} + INTERVAL ? MICROSECOND
-       WHERE due_at <= ${NOW} AND (lease_until IS NULL OR lease_until < ${NOW}) ORDER BY due_at LIMIT ?`,
-      [this.instanceId, claim, Math.round(leaseMs * 1000), limit],
+       WHERE due_at <= ${NOW} AND (lease_until IS NULL OR lease_until < ${NOW})${skipping} ORDER BY due_at LIMIT ?`,
+      [this.instanceId, claim, Math.round(leaseMs * 1000), ...skip, limit],
     ));
     if (taken === 0) return [];
     const rows = await this.db.all<DeliveryRow>(
