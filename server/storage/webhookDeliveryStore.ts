@@ -46,11 +46,13 @@ export interface SharedWebhookStore {
   claim(limit: number, leaseMs: number, skip?: string[]): Promise<ClaimedDelivery[]>;
   /** Extend the leases of deliveries still in flight; answers how many were still ours. */
   renew(claims: { id: string; claim: string }[], leaseMs: number): Promise<number>;
-  /** Delivered or given up: the row goes. False when the lease was lost to another instance. */
-  settle(id: string, claim: string): Promise<boolean>;
-  /** Free the lease and make the delivery due again after `delayMs`, with its attempt count. */
-  reschedule(id: string, claim: string, attempts: number, delayMs: number): Promise<boolean>;
-  record(attempt: SharedAttempt): Promise<void>;
+  /**
+   * Delivered or given up: the row goes, and `log` (if any) is written in the same commit. False
+   * when the lease was lost to another instance (the log line is written anyway: it happened).
+   */
+  settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean>;
+  /** Free the lease and make the delivery due again after `delayMs`, with its attempt count and log line. */
+  reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean>;
   /** The newest `limit` attempts of one webhook, newest first. */
   attempts(webhookId: string, limit: number): Promise<SharedAttempt[]>;
   /** Drop a deleted webhook's pending deliveries and log. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceEvent } from '../../core/events';
 import type { WebhookConfig } from '../../config/types';
 import { log } from '../../core/log';
-import type { ClaimedDelivery, NewDelivery, SharedWebhookStore } from '../../storage/webhookDeliveryStore';
+import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../../storage/webhookDeliveryStore';
 import { HISTORY_LIMIT, type AttemptRecord, type AttemptStatus } from './attemptHistory';
 import { deliveryBody } from './deliveryBody';
 import { resolveSecret, type StoredSecrets } from './secrets';
@@ -246,14 +246,12 @@ export class SharedWebhookQueue {
       return;
     }
     if (!hook.active) {
-      await this.record(hook.id, d, d.attempts, 'dropped', { ok: false, httpStatus: null, durationMs: 0, error: 'webhook is inactive; delivery dropped' });
-      await store.settle(d.id, d.claim);
+      await this.settle(d, this.entry(hook.id, d, d.attempts, 'dropped', { ok: false, httpStatus: null, durationMs: 0, error: 'webhook is inactive; delivery dropped' }));
       return;
     }
     const secret = await resolveSecret(hook.secret, this.options.env, this.options.secrets);
     if (!secret.ok) {
-      await this.record(hook.id, d, d.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error });
-      await store.settle(d.id, d.claim);
+      await this.settle(d, this.entry(hook.id, d, d.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error }));
       return;
     }
     const outcome = await sendDelivery({
@@ -268,35 +266,44 @@ export class SharedWebhookQueue {
     const attempts = d.attempts + 1;
     this.noteOutcome(hook.id, outcome.ok);
     if (outcome.ok || attempts >= this.maxAttempts) {
-      const ours = await store.settle(d.id, d.claim);
+      const ours = await this.settle(d, this.entry(hook.id, d, attempts, outcome.ok ? 'delivered' : 'failed', outcome));
       if (!ours) log.warn(`kanban: webhook delivery ${d.id} outlived its lease; another instance may send it again`);
-      await this.record(hook.id, d, attempts, outcome.ok ? 'delivered' : 'failed', outcome);
       return;
     }
     const delay = this.backoffMs * 2 ** (attempts - 1);
-    await store.reschedule(d.id, d.claim, attempts, delay);
-    await this.record(hook.id, d, attempts, 'retrying', outcome, Date.now() + delay);
+    const entry = this.entry(hook.id, d, attempts, 'retrying', outcome, Date.now() + delay);
+    await store.reschedule(d.id, d.claim, attempts, delay, entry);
+    this.logged(entry);
     // Due then: this instance looks at once rather than at its next poll.
     this.after(delay, () => this.wake());
   }
 
-  private async record(webhookId: string, d: ClaimedDelivery, attempt: number, status: AttemptStatus, outcome: AttemptOutcome, nextAttemptAt?: number): Promise<void> {
-    // An attempt that finishes after its webhook was deleted must not bring the log back.
-    if (!this.options.lookup(webhookId)) return;
-    try {
-      await this.options.store.record({
-        webhookId, deliveryId: d.id, event: d.event, attempt, status,
-        httpStatus: outcome.httpStatus, error: outcome.error,
-        at: new Date(Date.now() - outcome.durationMs).toISOString(), durationMs: outcome.durationMs,
-        nextAttemptAt: nextAttemptAt === undefined ? null : new Date(nextAttemptAt).toISOString(),
-        instance: this.options.store.instanceId,
-      });
-      const count = (this.recordedSincePrune.get(webhookId) ?? 0) + 1;
-      this.recordedSincePrune.set(webhookId, count % PRUNE_EVERY);
-      if (count >= PRUNE_EVERY) await this.options.store.prune(webhookId, HISTORY_LIMIT);
-    } catch (error) {
-      // The log is a diagnostic aid: a lost line must not stop delivery.
-      log.warn(`kanban: could not write the webhook delivery log: ${(error as Error).message}`);
-    }
+  /** Delete the row and write its log line in one commit (one fsync, not two). */
+  private async settle(d: ClaimedDelivery, entry: SharedAttempt | undefined): Promise<boolean> {
+    const ours = await this.options.store.settle(d.id, d.claim, entry);
+    this.logged(entry);
+    return ours;
+  }
+
+  /** The log line of an attempt; none once the webhook is deleted, so the log does not come back. */
+  private entry(webhookId: string, d: ClaimedDelivery, attempt: number, status: AttemptStatus, outcome: AttemptOutcome, nextAttemptAt?: number): SharedAttempt | undefined {
+    if (!this.options.lookup(webhookId)) return undefined;
+    return {
+      webhookId, deliveryId: d.id, event: d.event, attempt, status,
+      httpStatus: outcome.httpStatus, error: outcome.error,
+      at: new Date(Date.now() - outcome.durationMs).toISOString(), durationMs: outcome.durationMs,
+      nextAttemptAt: nextAttemptAt === undefined ? null : new Date(nextAttemptAt).toISOString(),
+      instance: this.options.store.instanceId,
+    };
+  }
+
+  /** Trim a webhook's log to HISTORY_LIMIT every PRUNE_EVERY lines written here. */
+  private logged(entry: SharedAttempt | undefined): void {
+    if (!entry) return;
+    const count = (this.recordedSincePrune.get(entry.webhookId) ?? 0) + 1;
+    this.recordedSincePrune.set(entry.webhookId, count % PRUNE_EVERY);
+    if (count < PRUNE_EVERY) return;
+    this.options.store.prune(entry.webhookId, HISTORY_LIMIT)
+      .catch((error) => log.warn(`kanban: could not trim the webhook delivery log: ${(error as Error).message}`));
   }
 }

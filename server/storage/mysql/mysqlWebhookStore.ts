@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
+import type { SqlTransaction } from '../sql/sqlDatabase';
 import type { MysqlDatabase } from './mysqlDatabase';
 
 const NOW = 'UTC_TIMESTAMP(3)';
+const CONTENDED = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
 
 interface DeliveryRow {
   id: string;
@@ -28,6 +30,14 @@ interface AttemptRow {
   instance: string;
 }
 
+function insertAttempt(tx: SqlTransaction, a: SharedAttempt): Promise<number> {
+  return tx.run(
+    `INSERT INTO kanban_webhook_attempts (webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [a.webhookId, a.deliveryId, a.event, a.attempt, a.status, a.httpStatus, a.error, a.at, a.durationMs, a.nextAttemptAt, a.instance],
+  );
+}
+
 /**
  * Pending webhook deliveries, their leases and the delivery log in the shared MySQL database (see
  * SharedWebhookStore). A claim is one UPDATE: InnoDB locks each row it takes, so of two instances
@@ -49,11 +59,20 @@ export class MysqlWebhookStore implements SharedWebhookStore {
   async claim(limit: number, leaseMs: number, skip: string[] = []): Promise<ClaimedDelivery[]> {
     const claim = randomUUID();
     const skipping = skip.length > 0 ? ` AND webhook_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
-    const taken = await this.db.transaction((tx) => tx.run(
-      `UPDATE kanban_webhook_deliveries SET owner = ?, claim = ?, lease_until = ${NOW} + INTERVAL ? MICROSECOND
-       WHERE due_at <= ${NOW} AND (lease_until IS NULL OR lease_until < ${NOW})${skipping} ORDER BY due_at LIMIT ?`,
-      [this.instanceId, claim, Math.round(leaseMs * 1000), ...skip, limit],
-    ));
+    let taken: number;
+    try {
+      // One statement in autocommit: no round trips for BEGIN and COMMIT on every poll.
+      const [result] = await this.db.pool.query(
+        `UPDATE kanban_webhook_deliveries SET owner = ?, claim = ?, lease_until = ${NOW} + INTERVAL ? MICROSECOND
+         WHERE due_at <= ${NOW} AND (lease_until IS NULL OR lease_until < ${NOW})${skipping} ORDER BY due_at LIMIT ?`,
+        [this.instanceId, claim, Math.round(leaseMs * 1000), ...skip, limit],
+      );
+      taken = (result as { affectedRows: number }).affectedRows;
+    } catch (error) {
+      // Two instances claiming at once: InnoDB rolled this one back; the next poll claims again.
+      if (CONTENDED.has((error as { code?: string }).code ?? '')) return [];
+      throw error;
+    }
     if (taken === 0) return [];
     const rows = await this.db.all<DeliveryRow>(
       `SELECT id, webhook_id, event, body, claim, attempts, TIMESTAMPDIFF(MICROSECOND, created_at, ${NOW}) DIV 1000 AS age_ms
@@ -75,26 +94,24 @@ export class MysqlWebhookStore implements SharedWebhookStore {
     return (result as { affectedRows: number }).affectedRows;
   }
 
-  async settle(id: string, claim: string): Promise<boolean> {
-    const changed = await this.db.transaction((tx) => tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]));
-    return changed === 1;
+  async settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const changed = await tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]);
+      if (log) await insertAttempt(tx, log);
+      return changed === 1;
+    });
   }
 
-  async reschedule(id: string, claim: string, attempts: number, delayMs: number): Promise<boolean> {
-    const changed = await this.db.transaction((tx) => tx.run(
-      `UPDATE kanban_webhook_deliveries SET attempts = ?, due_at = ${NOW} + INTERVAL ? MICROSECOND, owner = NULL, claim = NULL, lease_until = NULL
-       WHERE id = ? AND claim = ?`,
-      [attempts, Math.round(delayMs * 1000), id, claim],
-    ));
-    return changed === 1;
-  }
-
-  async record(a: SharedAttempt): Promise<void> {
-    await this.db.all(
-      `INSERT INTO kanban_webhook_attempts (webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [a.webhookId, a.deliveryId, a.event, a.attempt, a.status, a.httpStatus, a.error, a.at, a.durationMs, a.nextAttemptAt, a.instance],
-    );
+  async reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const changed = await tx.run(
+        `UPDATE kanban_webhook_deliveries SET attempts = ?, due_at = ${NOW} + INTERVAL ? MICROSECOND, owner = NULL, claim = NULL, lease_until = NULL
+         WHERE id = ? AND claim = ?`,
+        [attempts, Math.round(delayMs * 1000), id, claim],
+      );
+      if (log) await insertAttempt(tx, log);
+      return changed === 1;
+    });
   }
 
   async attempts(webhookId: string, limit: number): Promise<SharedAttempt[]> {
