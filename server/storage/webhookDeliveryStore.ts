@@ -47,8 +47,9 @@ export interface SharedWebhookStore {
   /** Extend the leases of deliveries still in flight; answers how many were still ours. */
   renew(claims: { id: string; claim: string }[], leaseMs: number): Promise<number>;
   /**
-   * Delivered or given up: the row goes, and `log` (if any) is written in the same commit. False
-   * when the lease was lost to another instance (the log line is written anyway: it happened).
+   * Delivered or given up: the row goes, and `log` (if any) is written in the same commit. False,
+   * and no log line, when the row is no longer ours: its webhook was deleted (whose log must not
+   * come back), or its lease expired and another instance took it over (which logs its own try).
    */
   settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean>;
   /** Free the lease and make the delivery due again after `delayMs`, with its attempt count and log line. */

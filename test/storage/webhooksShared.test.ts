@@ -115,6 +115,23 @@ describe('card.storage mysql: webhooks delivered once across three instances', f
     }
   });
 
+  it('when a webhook is deleted through one instance, then its pending retries are dropped and its log is gone on every instance', async () => {
+    const hookId = await register('/gone');
+    receiver.answer = (request) => (request.path === '/gone' ? 503 : 200);
+    await call(servers[0].url, 'POST', '/api/tasks', { content: '# Nobody listens\n' });
+    await eventually(async () => {
+      const log = await call(servers[2].url, 'GET', `/api/webhooks/${hookId}/deliveries`);
+      assert.ok(log.some((a: any) => a.status === 'retrying' && a.httpStatus === 503), 'a failed attempt is listed');
+    }, 20_000);
+    await call(servers[1].url, 'DELETE', `/api/webhooks/${hookId}`);
+    await nothingPending();
+    for (const server of servers) {
+      await eventually(async () => assert.equal((await fetch(`${server.url}/api/webhooks/${hookId}/deliveries`)).status, 404), 10_000);
+    }
+    const [row] = await database.query('SELECT COUNT(*) AS n FROM kanban_webhook_attempts WHERE webhook_id = ?', [hookId]);
+    assert.equal(Number(row.n), 0, 'the shared log of the webhook is gone');
+  });
+
   it('when the instance holding a delivery is killed, then another takes it over after the lease and no delivery is lost', async () => {
     await register('/slow');
     // The first delivery hangs in the receiver, so an instance holds its lease while we kill it.

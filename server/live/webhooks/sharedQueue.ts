@@ -267,7 +267,7 @@ export class SharedWebhookQueue {
     this.noteOutcome(hook.id, outcome.ok);
     if (outcome.ok || attempts >= this.maxAttempts) {
       const ours = await this.settle(d, this.entry(hook.id, d, attempts, outcome.ok ? 'delivered' : 'failed', outcome));
-      if (!ours) log.warn(`kanban: webhook delivery ${d.id} outlived its lease; another instance may send it again`);
+      if (!ours) log.warn(`kanban: webhook delivery ${d.id} was no longer held by this instance when it ended (its webhook was deleted, or its lease expired and another instance may send it again)`);
       return;
     }
     const delay = this.backoffMs * 2 ** (attempts - 1);

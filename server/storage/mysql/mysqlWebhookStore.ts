@@ -97,7 +97,7 @@ export class MysqlWebhookStore implements SharedWebhookStore {
   async settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const changed = await tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]);
-      if (log) await insertAttempt(tx, log);
+      if (log && changed === 1) await insertAttempt(tx, log);
       return changed === 1;
     });
   }
@@ -109,7 +109,7 @@ export class MysqlWebhookStore implements SharedWebhookStore {
          WHERE id = ? AND claim = ?`,
         [attempts, Math.round(delayMs * 1000), id, claim],
       );
-      if (log) await insertAttempt(tx, log);
+      if (log && changed === 1) await insertAttempt(tx, log);
       return changed === 1;
     });
   }
