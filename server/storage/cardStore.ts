@@ -1,4 +1,5 @@
 import type { CardStateStore } from './cardStateStore';
+import type { SharedWebhookStore } from './webhookDeliveryStore';
 import { FileConflictError } from '../core/errors';
 import type { Card } from '../core/model';
 
@@ -100,6 +101,11 @@ export interface CardStore {
    * starts after the call (one already running may have read too early).
    */
   catchUp?(): Promise<void>;
+  /**
+   * Shared stores keep webhook deliveries, their leases and log too, so each event is delivered
+   * once whichever instance made it, and a dead instance's deliveries are taken over.
+   */
+  sharedWebhooks?(): SharedWebhookStore;
   close(): Promise<void>;
 }
 

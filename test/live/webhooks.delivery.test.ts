@@ -277,8 +277,8 @@ describe('API webhooks: delivery', () => {
       await createTaskInWorkspace(ws, ws.defaultBoardId, { content: '# Too slow\n' });
       await receiver.until(() => receiver.received.length === 2, 'two attempts');
       const deadline = Date.now() + 3000;
-      while (listDeliveries(ws, hook.id).length < 2 && Date.now() < deadline) await pause(20);
-      const list = listDeliveries(ws, hook.id);
+      while ((await listDeliveries(ws, hook.id)).length < 2 && Date.now() < deadline) await pause(20);
+      const list = await listDeliveries(ws, hook.id);
       assert.deepEqual(list.map((a) => [a.attempt, a.status]), [[2, 'failed'], [1, 'retrying']]);
       for (const attempt of list) {
         assert.match(attempt.error ?? '', /no answer within 0\.15 s/);

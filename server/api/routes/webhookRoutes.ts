@@ -36,7 +36,7 @@ export const webhookRoutes = defineRoutes([
   { method: 'delete', path: '/webhooks/{id}', tag: 'Webhooks', summary: 'Remove a webhook and its delivery history', errors: [401, 403, 404],
     response: webhookSchema, handle: async ({ ws, params }) => {
       const removed = await deleteWebhook(ws, params.id);
-      forgetWebhook(ws, params.id);
+      await forgetWebhook(ws, params.id);
       return removed;
     } },
   { method: 'get', path: '/webhooks/{id}/deliveries', tag: 'Webhooks', summary: 'Last 50 delivery attempts, newest first, with status and error',

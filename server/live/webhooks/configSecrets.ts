@@ -18,6 +18,11 @@ export function keepSecretsOutOfConfig(ws: Workspace): void {
   ws.beforeConfigWrite.add((draft) => moveLiteralSecrets(ws, draft));
 }
 
+/** Where secretStoreFor keeps literal secrets: the shared database, or this instance's state file. */
+function where(ws: Workspace): string {
+  return ws.store.sharedWebhooks ? 'the shared database (kanban_webhook_secrets)' : '.kanban/.state/secrets.json';
+}
+
 function moveLiteralSecrets(ws: Workspace, draft: KanbanConfig): Promise<void> | undefined {
   const literal = draft.webhooks.filter((hook): hook is WebhookConfig & { secret: string } => hook.secret !== undefined && isLiteralSecret(hook.secret));
   if (literal.length === 0) return undefined;
@@ -26,7 +31,7 @@ function moveLiteralSecrets(ws: Workspace, draft: KanbanConfig): Promise<void> |
     const fromFile = ws.config.webhooks.some((current) => current.id === hook.id && current.secret === hook.secret);
     moved[hook.id] = hook.secret;
     hook.secret = storedReferenceTo(hook.id);
-    if (fromFile) log.warn(`kanban: moved the secret of webhook ${hook.id} out of .kanban.json (which is committed) into .kanban/.state/secrets.json; .kanban.json now says "${hook.secret}"`);
+    if (fromFile) log.warn(`kanban: moved the secret of webhook ${hook.id} out of .kanban.json (which is committed) into ${where(ws)}; .kanban.json now says "${hook.secret}"`);
   }
   // Saved before the config that refers to it is written, so a crash in between leaves an unused
   // secret, never a reference to a missing one.

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../../core/atomicFile';
 import type { Workspace } from '../../service/workspace';
 import { ensureStateDir } from '../../storage/state/fileCardStateStore';
+import type { SharedWebhookStore } from '../../storage/webhookDeliveryStore';
 
 /** The file holds signing keys: only the service's own user may read it. */
 const FILE_MODE = 0o600;
@@ -66,11 +67,42 @@ export class SecretStore {
   }
 }
 
-/** One store per open workspace, shared by the registry (writes) and the queue (reads). */
-const stores = new WeakMap<Workspace, SecretStore>();
+/** Where the registry writes literal secrets and the queue reads them. */
+export interface SecretKeeper {
+  get(name: string): Promise<string | undefined>;
+  update(set: Record<string, string>, drop?: string[]): Promise<void>;
+}
 
-export function secretStoreFor(ws: Workspace): SecretStore {
+/**
+ * Over a shared database the secrets live in it, so that any instance can sign any delivery. A
+ * name missing there is looked up in this instance's state file: the instance that seeded the
+ * shared configuration from its `.kanban.json` holds the secrets that configuration refers to.
+ */
+class SharedSecrets implements SecretKeeper {
+  constructor(
+    private readonly shared: SharedWebhookStore,
+    private readonly local: SecretStore,
+  ) {}
+
+  async get(name: string): Promise<string | undefined> {
+    return (await this.shared.secret(name)) ?? this.local.get(name);
+  }
+
+  update(set: Record<string, string>, drop: string[] = []): Promise<void> {
+    return this.shared.updateSecrets(set, drop);
+  }
+}
+
+/** One store per open workspace, shared by the registry (writes) and the queue (reads). */
+const stores = new WeakMap<Workspace, SecretKeeper>();
+
+export function secretStoreFor(ws: Workspace): SecretKeeper {
   let store = stores.get(ws);
-  if (!store) stores.set(ws, (store = new SecretStore(ws.stateDir)));
+  if (!store) {
+    const local = new SecretStore(ws.stateDir);
+    const shared = ws.store.sharedWebhooks?.();
+    store = shared ? new SharedSecrets(shared, local) : local;
+    stores.set(ws, store);
+  }
   return store;
 }

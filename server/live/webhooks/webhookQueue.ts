@@ -165,6 +165,11 @@ export class WebhookQueue {
     return this.unsaved ?? undefined;
   }
 
+  /** Recent attempts of one webhook, newest first. */
+  list(webhookId: string): AttemptRecord[] {
+    return this.history.list(webhookId);
+  }
+
   /** Forget a deleted webhook's history; its pending deliveries are dropped when their turn comes. */
   forget(webhookId: string): void {
     this.history.forget(webhookId);

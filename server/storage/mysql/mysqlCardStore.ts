@@ -7,6 +7,7 @@ import type { InstanceInfo, SharedConfigStore, SharedEventStore } from '../cardS
 import { MysqlEventLog } from './mysqlEventLog';
 import { MysqlSharedConfig } from './mysqlSharedConfig';
 import { MysqlCardStateStore } from './mysqlCardStateStore';
+import { MysqlWebhookStore } from './mysqlWebhookStore';
 
 export interface MysqlSettings {
   database: string;
@@ -74,6 +75,7 @@ export class MysqlCardStore extends SqlCardStore {
   private readonly config: MysqlSharedConfig;
   private readonly cardState: MysqlCardStateStore;
   private readonly events: SharedEventStore;
+  private readonly webhooks: MysqlWebhookStore;
 
   private constructor(db: MysqlDatabase, settings: MysqlSettings, pollIntervalMs: number) {
     super(db, {
@@ -93,10 +95,15 @@ export class MysqlCardStore extends SqlCardStore {
       head: () => log.head(),
       oldest: () => log.oldest(),
     };
+    this.webhooks = new MysqlWebhookStore(db, this.origin);
   }
 
   sharedEvents(): SharedEventStore {
     return this.events;
+  }
+
+  sharedWebhooks(): MysqlWebhookStore {
+    return this.webhooks;
   }
 
   sharedConfig(): SharedConfigStore {

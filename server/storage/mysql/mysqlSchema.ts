@@ -109,7 +109,52 @@ const TABLES = [
     PRIMARY KEY (seq),
     KEY kanban_card_state_changes_time (changed_at)
   ) ${TABLE_OPTIONS}`,
+  // Webhook deliveries not yet settled, one row per (event, webhook): any instance may claim a due
+  // row by writing its claim and a lease; an expired lease is free again (see mysqlWebhookStore.ts).
+  `CREATE TABLE IF NOT EXISTS kanban_webhook_deliveries (
+    id VARCHAR(64) NOT NULL,
+    webhook_id VARCHAR(255) NOT NULL,
+    event VARCHAR(64) NOT NULL,
+    body LONGTEXT NOT NULL,
+    attempts INT NOT NULL,
+    due_at DATETIME(3) NOT NULL,
+    created_at DATETIME(3) NOT NULL,
+    origin VARCHAR(64) NOT NULL,
+    owner VARCHAR(64) NULL,
+    claim VARCHAR(64) NULL,
+    lease_until DATETIME(3) NULL,
+    PRIMARY KEY (id),
+    KEY kanban_webhook_deliveries_due (due_at),
+    KEY kanban_webhook_deliveries_claim (claim),
+    KEY kanban_webhook_deliveries_webhook (webhook_id)
+  ) ${TABLE_OPTIONS}`,
+  // The delivery log every instance writes and reads (GET /webhooks/{id}/deliveries).
+  `CREATE TABLE IF NOT EXISTS kanban_webhook_attempts (
+    seq BIGINT NOT NULL AUTO_INCREMENT,
+    webhook_id VARCHAR(255) NOT NULL,
+    delivery_id VARCHAR(64) NOT NULL,
+    event VARCHAR(64) NOT NULL,
+    attempt INT NOT NULL,
+    status VARCHAR(16) NOT NULL,
+    http_status INT NULL,
+    error TEXT NULL,
+    at VARCHAR(32) NOT NULL,
+    duration_ms INT NOT NULL,
+    next_attempt_at VARCHAR(32) NULL,
+    instance VARCHAR(64) NOT NULL,
+    PRIMARY KEY (seq),
+    KEY kanban_webhook_attempts_webhook (webhook_id, seq)
+  ) ${TABLE_OPTIONS}`,
+  // Literal webhook secrets (`${secret:<name>}` in the shared configuration), so any instance can sign.
+  `CREATE TABLE IF NOT EXISTS kanban_webhook_secrets (
+    name VARCHAR(255) NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (name)
+  ) ${TABLE_OPTIONS}`,
 ];
+
+/** The webhook tables are versioned apart from the card tables (part "webhooks" of kanban_schema). */
+const WEBHOOK_SCHEMA_VERSION = 1;
 
 /** Create the tables when missing; refuse a database written by a newer schema. */
 export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
@@ -123,6 +168,11 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
     throw new MysqlOpenError(`its card tables have schema version ${version}, newer than this service knows (${SCHEMA_VERSION}); update the service`, 'database');
   }
   if (version < SCHEMA_VERSION) await upgradeMysqlSchema(db);
+  await db.pool.query('INSERT IGNORE INTO kanban_schema (part, version) VALUES (?, ?)', ['webhooks', WEBHOOK_SCHEMA_VERSION]);
+  const [webhooks] = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', ['webhooks']);
+  if (Number(webhooks?.version ?? WEBHOOK_SCHEMA_VERSION) > WEBHOOK_SCHEMA_VERSION) {
+    throw new MysqlOpenError(`its webhook tables have schema version ${webhooks.version}, newer than this service knows (${WEBHOOK_SCHEMA_VERSION}); update the service`, 'database');
+  }
 }
 
 /** Columns added after version 1, each with its type; added when a table lacks them. */

@@ -35,14 +35,15 @@ export function lastJson(out: string): any {
 export interface ServerProcess {
   url: string;
   stop(): Promise<void>;
-  /** SIGKILL: the process ends at once, as in a crash (nothing flushed, no goodbye). */
+  /** `kill -9`: the process dies at once, with no clean-up. */
   kill(): Promise<void>;
 }
 
-/** A real server in its own process over `root`; resolves once it listens. */
-export function startServerProcess(root: string): Promise<ServerProcess> {
+/** A real server in its own process over `root`, with `env` added to ours; resolves once it listens. */
+export function startServerProcess(root: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(FIXTURES, 'serveWorkspace.ts'), root], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let errors = '';
   child.stderr.on('data', (chunk) => (errors += chunk));
@@ -69,7 +70,7 @@ export function startServerProcess(root: string): Promise<ServerProcess> {
           clearTimeout(killer);
         },
         async kill() {
-          if (child.exitCode === null) child.kill('SIGKILL');
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
           await exited;
         },
       });

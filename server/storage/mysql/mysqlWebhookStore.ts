@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
+import type { SqlTransaction } from '../sql/sqlDatabase';
+import type { MysqlDatabase } from './mysqlDatabase';
+
+const NOW = 'UTC_TIMESTAMP(3)';
+const CONTENDED = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event: string;
+  body: string;
+  claim: string;
+  attempts: number;
+  age_ms: number | string;
+}
+
+interface AttemptRow {
+  webhook_id: string;
+  delivery_id: string;
+  event: string;
+  attempt: number;
+  status: string;
+  http_status: number | null;
+  error: string | null;
+  at: string;
+  duration_ms: number;
+  next_attempt_at: string | null;
+  instance: string;
+}
+
+function insertAttempt(tx: SqlTransaction, a: SharedAttempt): Promise<number> {
+  return tx.run(
+    `INSERT INTO kanban_webhook_attempts (webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [a.webhookId, a.deliveryId, a.event, a.attempt, a.status, a.httpStatus, a.error, a.at, a.durationMs, a.nextAttemptAt, a.instance],
+  );
+}
+
+/**
+ * Pending webhook deliveries, their leases and the delivery log in the shared MySQL database (see
+ * SharedWebhookStore). A claim is one UPDATE: InnoDB locks each row it takes, so of two instances
+ * claiming at once, the second re-reads a row the first took and finds its lease taken.
+ */
+export class MysqlWebhookStore implements SharedWebhookStore {
+  constructor(
+    private readonly db: MysqlDatabase,
+    readonly instanceId: string,
+  ) {}
+
+  async insert(deliveries: NewDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    const values = deliveries.map(() => `(?, ?, ?, ?, 0, ${NOW}, ${NOW}, ?)`).join(', ');
+    const params = deliveries.flatMap((d) => [d.id, d.webhookId, d.event, d.rawBody, this.instanceId]);
+    await this.db.all(`INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES ${values}`, params);
+  }
+
+  async claim(limit: number, leaseMs: number, skip: string[] = []): Promise<ClaimedDelivery[]> {
+    const claim = randomUUID();
+    const skipping = skip.length > 0 ? ` AND webhook_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
+    let taken: number;
+    try {
+      // One statement in autocommit: no round trips for BEGIN and COMMIT on every poll.
+      const [result] = await this.db.pool.query(
+        `UPDATE kanban_webhook_deliveries SET owner = ?, claim = ?, lease_until = ${NOW} + INTERVAL ? MICROSECOND
+         WHERE due_at <= ${NOW} AND (lease_until IS NULL OR lease_until < ${NOW})${skipping} ORDER BY due_at LIMIT ?`,
+        [this.instanceId, claim, Math.round(leaseMs * 1000), ...skip, limit],
+      );
+      taken = (result as { affectedRows: number }).affectedRows;
+    } catch (error) {
+      // Two instances claiming at once: InnoDB rolled this one back; the next poll claims again.
+      if (CONTENDED.has((error as { code?: string }).code ?? '')) return [];
+      throw error;
+    }
+    if (taken === 0) return [];
+    const rows = await this.db.all<DeliveryRow>(
+      `SELECT id, webhook_id, event, body, claim, attempts, TIMESTAMPDIFF(MICROSECOND, created_at, ${NOW}) DIV 1000 AS age_ms
+       FROM kanban_webhook_deliveries WHERE claim = ? ORDER BY due_at`,
+      [claim],
+    );
+    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, event: r.event, rawBody: r.body, claim: r.claim, attempts: Number(r.attempts), ageMs: Number(r.age_ms) }));
+  }
+
+  async renew(claims: { id: string; claim: string }[], leaseMs: number): Promise<number> {
+    if (claims.length === 0) return 0;
+    const where = claims.map(() => '(id = ? AND claim = ?)').join(' OR ');
+    // One statement, no transaction: a renewal should cost as little as possible, and a failed one
+    // is simply made again on the next beat.
+    const [result] = await this.db.pool.query(
+      `UPDATE kanban_webhook_deliveries SET lease_until = ${NOW} + INTERVAL ? MICROSECOND WHERE ${where}`,
+      [Math.round(leaseMs * 1000), ...claims.flatMap((c) => [c.id, c.claim])],
+    );
+    return (result as { affectedRows: number }).affectedRows;
+  }
+
+  async settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const changed = await tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]);
+      if (log && changed === 1) await insertAttempt(tx, log);
+      return changed === 1;
+    });
+  }
+
+  async reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const changed = await tx.run(
+        `UPDATE kanban_webhook_deliveries SET attempts = ?, due_at = ${NOW} + INTERVAL ? MICROSECOND, owner = NULL, claim = NULL, lease_until = NULL
+         WHERE id = ? AND claim = ?`,
+        [attempts, Math.round(delayMs * 1000), id, claim],
+      );
+      if (log && changed === 1) await insertAttempt(tx, log);
+      return changed === 1;
+    });
+  }
+
+  async attempts(webhookId: string, limit: number): Promise<SharedAttempt[]> {
+    const rows = await this.db.all<AttemptRow>(
+      `SELECT webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance
+       FROM kanban_webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?`,
+      [webhookId, limit],
+    );
+    return rows.map((r) => ({
+      webhookId: r.webhook_id, deliveryId: r.delivery_id, event: r.event, attempt: Number(r.attempt), status: r.status,
+      httpStatus: r.http_status === null ? null : Number(r.http_status), error: r.error, at: r.at, durationMs: Number(r.duration_ms),
+      nextAttemptAt: r.next_attempt_at, instance: r.instance,
+    }));
+  }
+
+  async forget(webhookId: string): Promise<void> {
+    await this.db.all('DELETE FROM kanban_webhook_deliveries WHERE webhook_id = ?', [webhookId]);
+    await this.db.all('DELETE FROM kanban_webhook_attempts WHERE webhook_id = ?', [webhookId]);
+  }
+
+  async prune(webhookId: string, keep: number): Promise<void> {
+    // The derived table lets MySQL read the table it deletes from (error 1093 otherwise).
+    await this.db.all(
+      `DELETE FROM kanban_webhook_attempts WHERE webhook_id = ? AND seq <= (
+         SELECT seq FROM (SELECT seq FROM kanban_webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?) AS oldest_kept
+       )`,
+      [webhookId, webhookId, keep],
+    );
+  }
+
+  async secret(name: string): Promise<string | undefined> {
+    const [row] = await this.db.all<{ value: string }>('SELECT value FROM kanban_webhook_secrets WHERE name = ?', [name]);
+    return row?.value;
+  }
+
+  async updateSecrets(set: Record<string, string>, drop: string[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (const [name, value] of Object.entries(set)) {
+        await tx.run('INSERT INTO kanban_webhook_secrets (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)', [name, value]);
+      }
+      for (const name of drop) await tx.run('DELETE FROM kanban_webhook_secrets WHERE name = ?', [name]);
+    });
+  }
+}
