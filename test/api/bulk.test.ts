@@ -6,6 +6,7 @@ import { cardFile, createTask, exists, failsWith, listIds, okData } from '../hel
 import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { waitUntil } from '../helpers/waiting';
+import { Dispatcher } from '../../server/api/dispatch';
 
 /** Every file under .kanban with its content: what "nothing was changed" means on disk. */
 async function snapshot(server: TestServer): Promise<Record<string, string>> {
@@ -161,5 +162,15 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
     } finally {
       socket.close();
     }
+  });
+
+  it('when the VS Code webview bridge sends a bulk change with a WIP warning, then it applies like HTTP and passes the warning on', async () => {
+    okData(await server.api('PUT', '/api/columns/review', { wipLimit: 1 }));
+    const a = await createTask(server, { title: 'Bridged A', status: 'todo' }, 'default');
+    const b = await createTask(server, { title: 'Bridged B', status: 'todo' }, 'default');
+    const answer = await new Dispatcher(server.running.workspace).dispatch({ method: 'POST', path: '/boards/default/tasks/bulk', body: { ids: [a.id, b.id], change: { status: 'review' } } });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual((answer.body as { data: { id: string; status: string }[] }).data.map((t) => t.status), ['review', 'review']);
+    assert.match(JSON.stringify(answer), /over its WIP limit \(2\/1\)/);
   });
 });
