@@ -123,15 +123,17 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
     assert.deepEqual(await snapshot(server), before);
   });
 
-  it('when one card file was edited by hand, then the answer is 409 and the other cards are untouched', async () => {
+  it('when one card file was broken by a hand edit, then the answer is 409 naming it and the other cards are untouched', async () => {
     const a = await createTask(server, 'Untouched');
     const b = await createTask(server, 'Edited by hand');
     const file = cardFile(server, 'default', 'backlog', b.id);
-    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('# Edited by hand', '# Edited by hand, really'));
+    // A file that does not parse is refused whether or not the watcher has seen the edit yet.
+    const broken = (await fs.readFile(file, 'utf8')).replace(/^---\n/, '---\npriority: [unclosed\n');
+    await fs.writeFile(file, broken);
     const untouched = await fs.readFile(cardFile(server, 'default', 'backlog', a.id), 'utf8');
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id, b.id], change: { priority: 'high' } }), 409, /changed on disk/);
+    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id, b.id], change: { priority: 'high' } }), 409, new RegExp(`${b.id}\\.md does not parse`));
     assert.equal(await fs.readFile(cardFile(server, 'default', 'backlog', a.id), 'utf8'), untouched);
-    assert.match(await fs.readFile(file, 'utf8'), /# Edited by hand, really/);
+    assert.equal(await fs.readFile(file, 'utf8'), broken);
   });
 
   it('when a request mixes kinds, or names a card twice, then it is a 400 saying what to send', async () => {

@@ -47,13 +47,14 @@ function showAnswer(ctrl: BoardController, views: TaskView[]): void {
   });
 }
 
-async function send(ctrl: BoardController, boardId: string, body: unknown): Promise<TaskView[] | undefined> {
+async function send(ctrl: BoardController, boardId: string, body: { ids?: string[]; change?: BulkChange; changes?: PerCard[] }): Promise<TaskView[] | undefined> {
   const views = await ctrl.attempt(() => ctrl.api.call<TaskView[]>('POST', `/boards/${enc(boardId)}/tasks/bulk`, body));
   if (!views || ctrl.state.boardId !== boardId) return views;
   showAnswer(ctrl, views);
   // A block move shifts places in the columns it leaves and enters: take the server's order whole.
-  if (views.some((v) => v.status !== ctrl.state.tasks[v.id]?.status) || 'status' in ((body as { change?: object }).change ?? {})) void ctrl.refreshTasks();
-  ctrl.scheduleFilter(0);
+  const move = body.change ? 'status' in body.change : 'status' in (body.changes?.[0] ?? {});
+  if (move) void ctrl.refreshTasks();
+  else ctrl.scheduleFilter(0);
   return views;
 }
 

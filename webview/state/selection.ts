@@ -62,12 +62,14 @@ export function clearSelection(ctrl: BoardController): boolean {
 
 /**
  * The selected cards still on the board, in board order (column by column, then place), which is
- * the order a bulk move lands them in. Cards gone since (deleted elsewhere) drop out.
+ * the order a bulk move lands them in. Cards gone since (deleted elsewhere) and cards a filter now
+ * hides drop out: a bulk change only touches cards the user can see.
  */
 export function selectedIds(state: AppState): string[] {
   if (state.selection.size === 0) return [];
   const columns = [...(state.board?.columns.map((c) => c.id) ?? []), DELETED_STATUS];
-  return columns.flatMap((status) => (state.order[status] ?? []).filter((id) => state.selection.has(id)));
+  const shown = (id: string) => state.selection.has(id) && (!state.matches || state.matches.has(id));
+  return columns.flatMap((status) => (state.order[status] ?? []).filter(shown));
 }
 
 /**
