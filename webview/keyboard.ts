@@ -4,6 +4,7 @@ import { focusIsLost } from './focus';
 import type { BoardController } from './state/controller';
 import { serverPosition } from './state/placement';
 import { moveCard, softDeleteCard } from './state/taskActions';
+import { clearSelection, extendSelection } from './state/selection';
 import { DELETED_STATUS } from './types';
 
 /** Columns a card can be moved to or focus can travel through, left to right, as drawn. */
@@ -22,24 +23,33 @@ function isTyping(target: EventTarget | null): boolean {
   return Boolean(el?.closest?.('input, textarea, select, [contenteditable="true"]'));
 }
 
-/** Arrow keys: focus the neighbour card; the nearest index in the next column that has cards. */
-function moveFocus(ctrl: BoardController, taskId: string, key: string): void {
+/** The card an arrow key leads to: the neighbour in the column, or the nearest index in the next column that has cards. */
+function neighbourOf(ctrl: BoardController, taskId: string, key: string): string | undefined {
   const status = ctrl.state.tasks[taskId]?.status;
-  if (!status) return;
+  if (!status) return undefined;
   const ids = visibleIdsOf(ctrl, status);
   const index = ids.indexOf(taskId);
-  if (key === 'ArrowUp' && index > 0) return focusCard(ids[index - 1]);
-  if (key === 'ArrowDown' && index < ids.length - 1) return focusCard(ids[index + 1]);
-  if (key !== 'ArrowLeft' && key !== 'ArrowRight') return;
+  if (key === 'ArrowUp') return index > 0 ? ids[index - 1] : undefined;
+  if (key === 'ArrowDown') return index < ids.length - 1 ? ids[index + 1] : undefined;
+  if (key !== 'ArrowLeft' && key !== 'ArrowRight') return undefined;
   const columns = drawnColumns();
   const step = key === 'ArrowLeft' ? -1 : 1;
   for (let c = columns.indexOf(status) + step; c >= 0 && c < columns.length; c += step) {
     const other = visibleIdsOf(ctrl, columns[c]);
-    if (other.length) return focusCard(other[Math.min(index, other.length - 1)]);
+    if (other.length) return other[Math.min(index, other.length - 1)];
   }
+  return undefined;
 }
 
-/** Alt/Shift + arrows: move the focused card one place up/down, or to the next column. */
+/** Arrow keys move the focus; with Shift the focused card and the next one join the selection. */
+function moveFocus(ctrl: BoardController, taskId: string, key: string, extend: boolean): void {
+  const next = neighbourOf(ctrl, taskId, key);
+  if (!next) return;
+  if (extend) extendSelection(ctrl, taskId, next);
+  focusCard(next);
+}
+
+/** Alt + arrows: move the focused card one place up/down, or to the next column. */
 async function moveWithKeys(ctrl: BoardController, taskId: string, key: string): Promise<void> {
   const status = ctrl.state.tasks[taskId]?.status;
   if (!status) return;
@@ -87,17 +97,17 @@ function openQuickAdd(ctrl: BoardController): void {
   if (status) ctrl.store.set({ quickAddStatus: status });
 }
 
-/** Close the top-most layer: a panel, then the card drawer, then the quick-add box. */
+/** Close the top-most layer: a panel, then the card drawer, then the quick-add box, then the selection. */
 function closeTopLayer(ctrl: BoardController): boolean {
   const s = ctrl.state;
   if (s.panel) ctrl.store.set({ panel: null });
   else if (s.openTaskId) ctrl.store.set({ openTaskId: null });
   else if (s.quickAddStatus) ctrl.store.set({ quickAddStatus: null });
-  else return false;
+  else return clearSelection(ctrl);
   return true;
 }
 
-/** Board-wide shortcuts: n new card, / search, Esc close, arrows move focus, Alt/Shift+arrows move the card. */
+/** Board-wide shortcuts: n new card, / search, Esc close, arrows move focus (Shift: and select), Alt+arrows move the card. */
 export function installShortcuts(ctrl: BoardController): () => void {
   function onKey(event: KeyboardEvent): void {
     if (event.defaultPrevented) return;
@@ -122,8 +132,8 @@ export function installShortcuts(ctrl: BoardController): () => void {
       openQuickAdd(ctrl);
     } else if (taskId && event.key.startsWith('Arrow')) {
       event.preventDefault();
-      if (event.altKey || event.shiftKey) void moveWithKeys(ctrl, taskId, event.key);
-      else moveFocus(ctrl, taskId, event.key);
+      if (event.altKey) void moveWithKeys(ctrl, taskId, event.key);
+      else moveFocus(ctrl, taskId, event.key, event.shiftKey);
     } else if (taskId && (event.key === 'Enter' || event.key === ' ')) {
       event.preventDefault();
       ctrl.store.set({ openTaskId: taskId });

@@ -9,6 +9,7 @@ import { bold, dim, keyValues, labelText, plain, priorityText, table, type Colum
 import { runMigration } from './progress';
 import { CliError, UsageError } from './usage';
 import { archiveCommand, restoreCommand } from './archiveCommands';
+import { bulkCommand } from './bulkCommand';
 
 /** The hand-written commands: positional arguments, friendly flags and tables over the same routes. */
 
@@ -559,6 +560,7 @@ export const everydayCommands: Command[] = [
   deleteCommand,
   archiveCommand,
   restoreCommand,
+  bulkCommand,
   transferCommand,
   commentCommand,
   commentsCommand,

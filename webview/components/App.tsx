@@ -3,6 +3,7 @@ import { useAppState, useController } from '../context';
 import { installShortcuts } from '../keyboard';
 import { BoardView } from './BoardView';
 import { BrokenFilesNotice } from './BrokenFilesNotice';
+import { BulkBar } from './BulkBar';
 import { Panels } from './Panels';
 import { TokenPrompt } from './panels/TokenPrompt';
 import { Toasts } from './Toasts';
@@ -55,6 +56,7 @@ export function App() {
         </div>
       )}
       {loaded ? <BoardView /> : !loadError && <div class="board-loading" aria-busy="true">Loading board…</div>}
+      <BulkBar />
       <Panels />
       <Toasts />
       <TokenPrompt />

@@ -8,6 +8,7 @@ import { ColumnMenu } from './ColumnMenu';
 import { ColumnView } from './ColumnView';
 import { AddColumn } from './AddColumn';
 import { effectiveBackground } from './BackgroundSection';
+import { selectByClick } from '../state/selection';
 
 const DELETED_COLUMN: Column = { id: DELETED_STATUS, name: 'Deleted', color: '#9ca3af' };
 
@@ -48,6 +49,7 @@ export function BoardView() {
     }
     if (target.closest('button, a, input, textarea, select, form')) return;
     const id = target.closest<HTMLElement>('[data-card-id]')?.dataset.cardId;
+    if (id && selectByClick(ctrl, id, event)) return;
     if (id) ctrl.store.set({ openTaskId: id });
   }
 
@@ -66,7 +68,7 @@ export function BoardView() {
   const background = `board bg-${preset} bg-mode-${mode}${settings.compactMode ? ' is-compact' : ''}`;
   return (
     <div class={background} data-preset={preset} data-mode={mode}>
-      <div class="board-scroll" ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id}>
+      <div class={`board-scroll${state.selection.size ? ' has-selection' : ''}`} ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id}>
         {columns.map((column) => {
           const allIds = order[column.id] ?? [];
           const visibleIds = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
@@ -84,6 +86,7 @@ export function BoardView() {
               quickAdd={quickAddStatus === column.id}
               drop={drop && drop.status === column.id ? drop : null}
               draggingId={drop?.taskId ?? null}
+              selection={state.selection}
               headerExtras={
                 column.id === DELETED_STATUS ? undefined : (
                   <ColumnMenu column={column} cardCount={allIds.length} index={board.columns.indexOf(column)} count={board.columns.length} />

@@ -8,6 +8,8 @@ export interface CardViewProps {
   task: TaskView;
   labels: Labels;
   settings: Settings;
+  /** Picked for a bulk edit. */
+  selected?: boolean;
 }
 
 export function LabelChip({ name, labels }: { name: string; labels: Labels }) {
@@ -44,14 +46,15 @@ function DueChip({ task }: { task: TaskView }) {
  * One card on the board. Pointer, click and key handling live on the board (one listener for a
  * thousand cards); this only draws. Each part follows its display setting.
  */
-export const CardView = memo(function CardView({ task, labels, settings }: CardViewProps) {
+export const CardView = memo(function CardView({ task, labels, settings, selected }: CardViewProps) {
   const classes = ['card', `priority-${task.priority}`];
   if (settings.compactMode) classes.push('is-compact');
   if (task.cardState?.unread) classes.push('is-unread');
+  if (selected) classes.push('is-selected');
   const showLabels = settings.showLabels && task.labels.length > 0;
   const attachments = task.attachments?.length ?? 0;
   return (
-    <article class={classes.join(' ')} data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority`}>
+    <article class={classes.join(' ')} data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority${selected ? ", selected" : ""}`}>
       {showLabels && (
         <div class="card-labels">
           {task.labels.map((name) => (

@@ -22,6 +22,8 @@ export interface ColumnViewProps {
   drop: DropTarget | null;
   /** The card being dragged (hidden from its column while it travels), or null. */
   draggingId: string | null;
+  /** Cards picked for a bulk edit. */
+  selection?: ReadonlySet<string>;
   /** Column header extras (menu), given by the board so this stays a drawing. */
   headerExtras?: ComponentChildren;
   onToggleMinimized(id: string): void;
@@ -71,7 +73,7 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
   const isDeleted = column.id === DELETED_STATUS;
   const cards = visibleIds.filter((id) => tasks[id]);
   const shown = props.draggingId ? cards.filter((id) => id !== props.draggingId) : cards;
-  const items = shown.map((id) => <CardView key={id} task={tasks[id]} labels={labels} settings={settings} />);
+  const items = shown.map((id) => <CardView key={id} task={tasks[id]} labels={labels} settings={settings} selected={props.selection?.has(id)} />);
   if (drop) {
     items.splice(
       drop.index,

@@ -2,6 +2,7 @@ import { focusIsLost } from '../focus';
 import type { BoardController } from '../state/controller';
 import { serverPosition } from '../state/placement';
 import { moveCard } from '../state/taskActions';
+import { moveSelected } from '../state/bulkActions';
 
 const START_DISTANCE_PX = 5;
 const EDGE_PX = 48;
@@ -140,7 +141,10 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
       const position = serverPosition(ctrl.state.order[drop.status] ?? [], visibleIdsOf(ctrl, drop.status), drop.index, s.taskId);
       // The optimistic placement happens synchronously inside moveCard, so clearing the gap right
       // after paints the card in its new place in the same frame.
-      void moveCard(ctrl, s.taskId, drop.status, position);
+      // A selected card takes the whole selection with it, as one bulk move.
+      const selection = ctrl.state.selection;
+      if (selection.size > 1 && selection.has(s.taskId)) void moveSelected(ctrl, drop.status, position);
+      else void moveCard(ctrl, s.taskId, drop.status, position);
     }
     ctrl.store.set({ drop: null });
     // The dropped card is a new element in its column: keep focus on it, unless the user has

@@ -156,7 +156,7 @@ export class BoardController {
       const switching = boardId !== this.state.boardId;
       this.store.set({
         boards, settings, labels, board, boardId, ...taskSetFrom(tasks), loaded: true, loadError: null,
-        ...(switching ? { openTaskId: null, quickAddStatus: null } : {}),
+        ...(switching ? { openTaskId: null, quickAddStatus: null, selection: new Set<string>() } : {}),
       });
       this.persist({ boardId });
       this.transport.notifyHost?.({ type: 'boardShown', boardId });

@@ -56,6 +56,9 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'PATCH /tasks/{id}/move': 'editor',
   'PATCH /boards/{boardId}/tasks/{id}/move': 'editor',
   'POST /boards/{boardId}/tasks/{id}/transfer': 'editor',
+  // A bulk edit is the same card work as its single edits.
+  'POST /tasks/bulk': 'editor',
+  'POST /boards/{boardId}/tasks/bulk': 'editor',
 
   'POST /tasks/{id}/checklist': 'editor',
   'POST /boards/{boardId}/tasks/{id}/checklist': 'editor',

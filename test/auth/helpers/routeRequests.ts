@@ -143,6 +143,7 @@ export const REQUESTS: Record<string, Builder> = {
     await fx.admin('POST', `/api/boards/${s.board}/tasks`, { content: `# ${fx.unique('Shelved')}`, status: column });
     return { path: `${s.prefix}/columns/${column}/archive`, success: 200 };
   },
+  'POST /tasks/bulk': async (fx, s) => ({ path: `${tasks(s)}/bulk`, body: { ids: [await fx.throwawayCard(s.board), await fx.throwawayCard(s.board)], change: { priority: 'high' } }, success: 200 }),
   'POST /boards/{boardId}/tasks/{id}/transfer': async (fx) => ({ path: `/api/boards/ops/tasks/${await fx.throwawayCard('default')}/transfer`, body: {}, success: 200 }),
 
   'GET /tasks/{id}/comments': (fx, s) => ({ path: `${seededCard(fx, s)}/comments`, success: 200 }),
