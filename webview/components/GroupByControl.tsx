@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useAppState, useController } from '../context';
+import { Icon } from './Icon';
 import { groupingName, labelGroupsOf, metadataPathsOf, parseGroupBy } from '../state/lanes';
 
 /** The option that asks for a metadata key not yet on any card. */
@@ -14,9 +15,10 @@ export function GroupByControl() {
   const { groupBy, tasks, labels } = useAppState();
   const [typing, setTyping] = useState(false);
   const paths = useMemo(() => metadataPathsOf(Object.values(tasks)), [tasks]);
-  const options: string[] = ['assignee', 'priority', ...labelGroupsOf(labels).map((g) => `labelGroup:${g}`), ...paths.map((p) => `metadata:${p}`)];
-  if (groupBy && !options.includes(groupBy)) options.push(groupBy);
+  const groups = labelGroupsOf(labels);
   const grouping = parseGroupBy(groupBy);
+  // A key typed that no card has yet is still offered while it is the grouping.
+  const keys = grouping?.kind === 'metadata' && !paths.includes(grouping.path) ? [...paths, grouping.path] : paths;
 
   function choose(value: string | null): void {
     setTyping(false);
@@ -25,10 +27,14 @@ export function GroupByControl() {
 
   return (
     <span class="group-by">
-      <label class={`filter-select${grouping ? ' is-set' : ''}`}>
+      {/* Only the icon shows (accented while lanes are on; the title and the lane names say by what):
+          the top bar stays one row at 1440 px. */}
+      <label class={`filter-select group-by-select${grouping ? ' is-set' : ''}`}>
+        <Icon name="lanes" size={15} />
         <span class="visually-hidden">Group by</span>
         <select
           aria-label="Group by"
+          title={grouping ? `Lanes by ${groupingName(grouping)}` : 'Group the board into lanes (swimlanes)'}
           data-testid="group-by"
           value={typing ? TYPED_KEY : (groupBy ?? '')}
           onChange={(e) => {
@@ -38,12 +44,26 @@ export function GroupByControl() {
           }}
         >
           <option value="">{grouping ? 'No lanes' : 'Group by'}</option>
-          {options.map((option) => (
-            <option key={option} value={option}>
-              {groupingName(parseGroupBy(option)!)}
-            </option>
-          ))}
-          <option value={TYPED_KEY}>Metadata key…</option>
+          <option value="assignee">Assignee</option>
+          <option value="priority">Priority</option>
+          {/* Short option names keep the top bar in one row; the groups (and the title) say what they are. */}
+          {groups.length > 0 && (
+            <optgroup label="Label group">
+              {groups.map((group) => (
+                <option key={group} value={`labelGroup:${group}`}>
+                  {group}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          <optgroup label="Metadata key">
+            {keys.map((path) => (
+              <option key={path} value={`metadata:${path}`}>
+                {path}
+              </option>
+            ))}
+            <option value={TYPED_KEY}>Type a key…</option>
+          </optgroup>
         </select>
       </label>
       {typing && (
