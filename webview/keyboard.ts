@@ -5,11 +5,13 @@ import type { BoardController } from './state/controller';
 import { serverPosition } from './state/placement';
 import { moveCard, softDeleteCard } from './state/taskActions';
 import { clearSelection, extendSelection } from './state/selection';
+import { isShortcut } from './shortcuts';
 import { DELETED_STATUS } from './types';
 
 /** Columns a card can be moved to or focus can travel through, left to right, as drawn. */
 function drawnColumns(): string[] {
-  return Array.from(document.querySelectorAll<HTMLElement>('[data-drop-column]')).map((el) => el.dataset.dropColumn as string);
+  // Swimlanes draw a column once per lane: each column counts once, in its first place.
+  return [...new Set(Array.from(document.querySelectorAll<HTMLElement>('[data-drop-column]')).map((el) => el.dataset.dropColumn as string))];
 }
 
 function focusCard(id: string): void {
@@ -107,40 +109,45 @@ function closeTopLayer(ctrl: BoardController): boolean {
   return true;
 }
 
-/** Board-wide shortcuts: n new card, / search, Esc close, arrows move focus (Shift: and select), Alt+arrows move the card. */
+/** Board-wide shortcuts, as the table in shortcuts.ts lists them (the `?` help shows the same table). */
 export function installShortcuts(ctrl: BoardController): () => void {
   function onKey(event: KeyboardEvent): void {
     if (event.defaultPrevented) return;
-    if (event.key === 'Escape') {
+    if (isShortcut('close', event)) {
       if (document.querySelector('dialog[open], .confirm-dialog')) return;
       if (closeTopLayer(ctrl)) event.preventDefault();
       return;
     }
     if (isTyping(event.target) || event.ctrlKey || event.metaKey) return;
     const taskId = (event.target as HTMLElement | null)?.dataset?.cardId;
-    if (taskId && (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey))) {
+    if (taskId && isShortcut('cardMenu', event)) {
       event.preventDefault();
       ctrl.store.set({ cardMenu: { taskId, ...menuAnchorOf(event.target as HTMLElement) } });
       return;
     }
     const layerOpen = Boolean(ctrl.state.panel || ctrl.state.openTaskId);
-    if (event.key === '/' && !layerOpen) {
+    if (isShortcut('help', event) && !layerOpen) {
+      event.preventDefault();
+      ctrl.store.set({ panel: 'shortcuts', cardMenu: null });
+    } else if (isShortcut('search', event) && !layerOpen) {
       event.preventDefault();
       document.querySelector<HTMLInputElement>('#search-input')?.focus();
-    } else if (event.key === 'n' && !event.altKey && !layerOpen) {
+    } else if (isShortcut('newCard', event) && !layerOpen) {
       event.preventDefault();
       openQuickAdd(ctrl);
-    } else if (taskId && event.key.startsWith('Arrow')) {
+    } else if (taskId && isShortcut('moveCard', event)) {
       event.preventDefault();
-      if (event.altKey) void moveWithKeys(ctrl, taskId, event.key);
-      else moveFocus(ctrl, taskId, event.key, event.shiftKey);
-    } else if (taskId && (event.key === 'Enter' || event.key === ' ')) {
+      void moveWithKeys(ctrl, taskId, event.key);
+    } else if (taskId && (isShortcut('focusNext', event) || isShortcut('extendSelection', event))) {
+      event.preventDefault();
+      moveFocus(ctrl, taskId, event.key, event.shiftKey);
+    } else if (taskId && isShortcut('openCard', event)) {
       event.preventDefault();
       ctrl.store.set({ openTaskId: taskId });
-    } else if (taskId && event.key === 'Delete' && ctrl.state.tasks[taskId]?.status !== DELETED_STATUS) {
+    } else if (taskId && isShortcut('deleteCard', event) && ctrl.state.tasks[taskId]?.status !== DELETED_STATUS) {
       event.preventDefault();
       void softDeleteCard(ctrl, taskId);
-    } else if (!taskId && !layerOpen && event.key.startsWith('Arrow') && !isInteractive(event.target)) {
+    } else if (!taskId && !layerOpen && isShortcut('focusFirst', event) && !isInteractive(event.target)) {
       const first = document.querySelector<HTMLElement>('[data-card-id]');
       if (first) {
         event.preventDefault();

@@ -7,6 +7,8 @@ import { CardMenu, menuAnchorOf } from './CardMenu';
 import { ColumnMenu } from './ColumnMenu';
 import { ColumnView } from './ColumnView';
 import { AddColumn } from './AddColumn';
+import { LaneBoard } from './LaneBoard';
+import { parseGroupBy } from '../state/lanes';
 import { effectiveBackground } from './BackgroundSection';
 import { selectByClick } from '../state/selection';
 
@@ -64,12 +66,25 @@ export function BoardView() {
   if (!board) return null;
   const columns = settings.showDeletedColumn ? [...board.columns, DELETED_COLUMN] : board.columns;
   const filtering = filterIsActive(state.filter) && matches !== null;
+  const grouping = parseGroupBy(state.groupBy);
   const { mode, preset } = effectiveBackground(settings, state.display);
   const background = `board bg-${preset} bg-mode-${mode}${settings.compactMode ? ' is-compact' : ''}`;
   return (
     <div class={background} data-preset={preset} data-mode={mode}>
-      <div class={`board-scroll${state.selection.size ? ' has-selection' : ''}`} ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id}>
-        {columns.map((column) => {
+      <div class={`board-scroll${grouping ? ' has-lanes' : ''}${state.selection.size ? ' has-selection' : ''}`} ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id}>
+        {grouping && (
+          <LaneBoard
+            grouping={grouping}
+            columns={columns}
+            visibleOf={(column) => (filtering ? (order[column.id] ?? []).filter((id) => matches.has(id)) : (order[column.id] ?? []))}
+            filtering={filtering}
+            minimized={(column) => board.minimizedColumnIds.includes(column.id)}
+            menuOf={(column) => <ColumnMenu column={column} cardCount={(order[column.id] ?? []).length} index={board.columns.indexOf(column)} count={board.columns.length} />}
+            onToggleMinimized={toggleMinimized}
+            onQuickAdd={openQuickAdd}
+          />
+        )}
+        {!grouping && columns.map((column) => {
           const allIds = order[column.id] ?? [];
           const visibleIds = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
           return (
@@ -97,7 +112,7 @@ export function BoardView() {
             />
           );
         })}
-        <AddColumn />
+        {!grouping && <AddColumn />}
       </div>
       <CardMenu />
     </div>

@@ -35,7 +35,7 @@ function countLabel(visible: number, all: number, filtering: boolean): string {
 }
 
 /** `count/limit` for a column with a WIP limit, in the warning colour when over it. */
-function WipCount({ column, count }: { column: Column; count: number }) {
+export function WipCount({ column, count }: { column: Column; count: number }) {
   if (!column.wipLimit) return null;
   const over = count > column.wipLimit;
   return (

@@ -1,6 +1,7 @@
 import { useAppState, useController } from '../context';
 import type { ThemeChoice } from '../state/appState';
 import { BoardSwitcher } from './BoardSwitcher';
+import { GroupByControl } from './GroupByControl';
 import { Icon } from './Icon';
 import { SearchBar } from './SearchBar';
 
@@ -32,6 +33,7 @@ export function TopBar() {
       </div>
       <BoardSwitcher />
       <SearchBar />
+      <GroupByControl />
       <div class="topbar-spacer" />
       <ConnectionBadge />
       <button

@@ -3,6 +3,7 @@ import type { BoardController } from '../state/controller';
 import { serverPosition } from '../state/placement';
 import { moveCard } from '../state/taskActions';
 import { moveSelected } from '../state/bulkActions';
+import { laneIdsOf, laneOfTask, moveCardToLane } from '../state/laneActions';
 
 const START_DISTANCE_PX = 5;
 const EDGE_PX = 48;
@@ -41,7 +42,7 @@ function columnAt(board: HTMLElement, x: number, y: number): HTMLElement | null 
   if (x < area.left || x > area.right || y < area.top || y > area.bottom) return null;
   let nearest: HTMLElement | null = null;
   let distance = Infinity;
-  for (const column of board.querySelectorAll<HTMLElement>(':scope > [data-drop-column]')) {
+  for (const column of dropCellsAt(board, y)) {
     const rect = column.getBoundingClientRect();
     const d = x < rect.left ? rect.left - x : x > rect.right ? x - rect.right : 0;
     if (d < distance) [nearest, distance] = [column, d];
@@ -49,11 +50,20 @@ function columnAt(board: HTMLElement, x: number, y: number): HTMLElement | null 
   return nearest;
 }
 
-/** Where the pointer would drop: the column under it and the index among its visible cards. */
-function dropPoint(board: HTMLElement, session: DragSession): { status: string; index: number } | null {
+/** The drop cells on the row at height y: the columns, or in swimlanes the cells of the lane there. */
+function dropCellsAt(board: HTMLElement, y: number): HTMLElement[] {
+  const rows = Array.from(board.querySelectorAll<HTMLElement>('.lane-row'));
+  if (rows.length === 0) return Array.from(board.querySelectorAll<HTMLElement>(':scope > [data-drop-column]'));
+  const row = rows.find((r) => y <= r.getBoundingClientRect().bottom) ?? rows[rows.length - 1];
+  return Array.from(row.querySelectorAll<HTMLElement>(':scope > [data-drop-column]'));
+}
+
+/** Where the pointer would drop: the column (and lane) under it and the index among its visible cards. */
+function dropPoint(board: HTMLElement, session: DragSession): { status: string; index: number; lane?: string } | null {
   const column = columnAt(board, session.x, session.y);
   if (!column) return null;
   const status = column.dataset.dropColumn as string;
+  const lane = column.dataset.dropLane;
   const cards = Array.from(column.querySelectorAll<HTMLElement>('[data-card-id]')).filter((el) => el.dataset.cardId !== session.taskId);
   let index = cards.length;
   for (let i = 0; i < cards.length; i++) {
@@ -63,7 +73,7 @@ function dropPoint(board: HTMLElement, session: DragSession): { status: string; 
       break;
     }
   }
-  return { status, index };
+  return lane === undefined ? { status, index } : { status, index, lane };
 }
 
 /** Scroll the column or the board when the pointer rests near an edge, so long lists stay reachable. */
@@ -71,6 +81,12 @@ function autoScroll(session: DragSession, board: HTMLElement): void {
   const boardRect = board.getBoundingClientRect();
   if (session.x < boardRect.left + EDGE_PX) board.scrollLeft -= SCROLL_STEP_PX;
   else if (session.x > boardRect.right - EDGE_PX) board.scrollLeft += SCROLL_STEP_PX;
+  // Swimlanes scroll the whole board down; each lane's cells grow with their cards.
+  if (board.classList.contains('has-lanes')) {
+    if (session.y < boardRect.top + EDGE_PX) board.scrollTop -= SCROLL_STEP_PX;
+    else if (session.y > boardRect.bottom - EDGE_PX) board.scrollTop += SCROLL_STEP_PX;
+    return;
+  }
   const list = document.elementFromPoint(session.x, session.y)?.closest<HTMLElement>('[data-drop-column]')?.querySelector<HTMLElement>('[data-column-cards]');
   if (!list) return;
   const rect = list.getBoundingClientRect();
@@ -104,8 +120,9 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
     s.ghost = makeGhost(s.source);
     document.body.classList.add('is-dragging');
     const status = ctrl.state.tasks[s.taskId].status;
-    const index = Math.max(0, visibleIdsOf(ctrl, status).indexOf(s.taskId));
-    ctrl.store.set({ drop: { taskId: s.taskId, status, index, height: rect.height } });
+    const lane = laneOfTask(ctrl, s.taskId) ?? undefined;
+    const index = Math.max(0, (lane === undefined ? visibleIdsOf(ctrl, status) : laneIdsOf(ctrl, status, lane)).indexOf(s.taskId));
+    ctrl.store.set({ drop: { taskId: s.taskId, status, index, height: rect.height, lane } });
     const tick = () => {
       if (session !== s) return;
       autoScroll(s, board);
@@ -119,7 +136,7 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
     const point = dropPoint(board, s);
     const current = ctrl.state.drop;
     if (!point || !current) return;
-    if (point.status !== current.status || point.index !== current.index) ctrl.store.set({ drop: { ...current, ...point } });
+    if (point.status !== current.status || point.index !== current.index || point.lane !== current.lane) ctrl.store.set({ drop: { ...current, ...point } });
   }
 
   function finish(commit: boolean): void {
@@ -138,12 +155,15 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
     suppressClick = true;
     setTimeout(() => (suppressClick = false), 0);
     if (commit && drop) {
-      const position = serverPosition(ctrl.state.order[drop.status] ?? [], visibleIdsOf(ctrl, drop.status), drop.index, s.taskId);
+      const shown = drop.lane === undefined ? visibleIdsOf(ctrl, drop.status) : laneIdsOf(ctrl, drop.status, drop.lane);
+      const position = serverPosition(ctrl.state.order[drop.status] ?? [], shown, drop.index, s.taskId);
       // The optimistic placement happens synchronously inside moveCard, so clearing the gap right
       // after paints the card in its new place in the same frame.
-      // A selected card takes the whole selection with it, as one bulk move.
+      // A selected card takes the whole selection with it, as one bulk move (columns only: a lane
+      // drop sets a field of the one card dragged).
       const selection = ctrl.state.selection;
-      if (selection.size > 1 && selection.has(s.taskId)) void moveSelected(ctrl, drop.status, position);
+      if (drop.lane !== undefined) void moveCardToLane(ctrl, s.taskId, drop.status, position, drop.lane);
+      else if (selection.size > 1 && selection.has(s.taskId)) void moveSelected(ctrl, drop.status, position);
       else void moveCard(ctrl, s.taskId, drop.status, position);
     }
     ctrl.store.set({ drop: null });

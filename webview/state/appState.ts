@@ -11,7 +11,7 @@ export interface Toast {
   action?: { label: string; run: () => void };
 }
 
-export type Panel = 'settings' | 'labels' | 'board' | 'new-board' | 'columns' | 'archive' | null;
+export type Panel = 'settings' | 'labels' | 'board' | 'new-board' | 'columns' | 'archive' | 'shortcuts' | null;
 export type ThemeChoice = 'auto' | 'light' | 'dark';
 
 /** Where a dragged card would land: shown as a gap in that column before the drop. */
@@ -21,6 +21,8 @@ export interface DropTarget {
   /** Index among the column's visible cards, the dragged card left out. */
   index: number;
   height: number;
+  /** The swimlane (lanes.ts key) under the pointer, when the board is grouped. */
+  lane?: string;
 }
 
 export interface AppState extends TaskSet {
