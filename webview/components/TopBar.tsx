@@ -2,6 +2,7 @@ import { useAppState, useController } from '../context';
 import type { ThemeChoice } from '../state/appState';
 import { BoardSwitcher } from './BoardSwitcher';
 import { Icon } from './Icon';
+import { LayoutToggle } from './LayoutToggle';
 import { SearchBar } from './SearchBar';
 
 const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { auto: 'dark', dark: 'light', light: 'auto' };
@@ -31,6 +32,7 @@ export function TopBar() {
         <span class="brand-mark" />
       </div>
       <BoardSwitcher />
+      <LayoutToggle />
       <SearchBar />
       <div class="topbar-spacer" />
       <ConnectionBadge />
