@@ -2,20 +2,25 @@ import { useAppState, useController } from '../context';
 import { setLayout } from '../state/tableEdits';
 import { Icon } from './Icon';
 
-/** Board or Table: two buttons, the current one pressed. */
+/**
+ * Table or board: one toggle button, pressed while the table shows. One icon wide, so the top bar
+ * still fits one row at 1440 px.
+ */
 export function LayoutToggle() {
   const ctrl = useController();
   const { layout } = useAppState();
+  const table = layout === 'table';
   return (
-    <div class="layout-toggle" role="group" aria-label="Layout">
-      <button type="button" class={`layout-btn${layout === 'board' ? ' is-active' : ''}`} aria-pressed={layout === 'board'} title="Board: cards in columns" data-testid="layout-board" onClick={() => setLayout(ctrl, 'board')}>
-        <Icon name="board" size={14} />
-        <span class="layout-text">Board</span>
-      </button>
-      <button type="button" class={`layout-btn${layout === 'table' ? ' is-active' : ''}`} aria-pressed={layout === 'table'} title="Table: cards as sortable rows" data-testid="layout-table" onClick={() => setLayout(ctrl, 'table')}>
-        <Icon name="list" size={14} />
-        <span class="layout-text">Table</span>
-      </button>
-    </div>
+    <button
+      type="button"
+      class={`icon-btn layout-toggle${table ? ' is-active' : ''}`}
+      aria-pressed={table}
+      aria-label="Table view"
+      title={table ? 'Table view (click for the board)' : 'Table view: the cards as sortable rows'}
+      data-testid="layout-table"
+      onClick={() => setLayout(ctrl, table ? 'board' : 'table')}
+    >
+      <Icon name="list" />
+    </button>
   );
 }

@@ -85,7 +85,7 @@ export function DueCell({ task, save }: { task: TaskView; save: SaveField }) {
   const state = overdue ? ' is-overdue' : isDueToday(task.dueDate) ? ' is-today' : '';
   return (
     <input
-      class={`table-input table-due${state}`}
+      class={`table-input table-due${state}${due ? '' : ' is-empty'}`}
       type="date"
       name="dueDate"
       aria-label={`Due date of ${task.title}`}

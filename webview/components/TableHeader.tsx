@@ -4,20 +4,21 @@ import { Icon } from './Icon';
 export interface TableColumn {
   field: TableField;
   name: string;
-  /** A CSS grid track: the column's width. */
-  width: string;
+  /** Narrowest width (px), and the share of the spare width it takes (fr; 0 for a fixed width). */
+  min: number;
+  grow: number;
 }
 
 const COLUMNS: TableColumn[] = [
-  { field: 'title', name: 'Title', width: 'minmax(220px, 3fr)' },
-  { field: 'status', name: 'Status', width: 'minmax(130px, 1fr)' },
-  { field: 'priority', name: 'Priority', width: '112px' },
-  { field: 'assignee', name: 'Assignee', width: 'minmax(130px, 1fr)' },
-  { field: 'due', name: 'Due', width: '142px' },
-  { field: 'labels', name: 'Labels', width: 'minmax(150px, 1.4fr)' },
-  { field: 'checklist', name: 'Checklist', width: '96px' },
-  { field: 'blocked', name: 'Blocked', width: '112px' },
-  { field: 'modified', name: 'Modified', width: '132px' },
+  { field: 'title', name: 'Title', min: 220, grow: 3 },
+  { field: 'status', name: 'Status', min: 150, grow: 1 },
+  { field: 'priority', name: 'Priority', min: 112, grow: 0 },
+  { field: 'assignee', name: 'Assignee', min: 130, grow: 1 },
+  { field: 'due', name: 'Due', min: 142, grow: 0 },
+  { field: 'labels', name: 'Labels', min: 160, grow: 1.4 },
+  { field: 'checklist', name: 'Checklist', min: 96, grow: 0 },
+  { field: 'blocked', name: 'Blocked', min: 112, grow: 0 },
+  { field: 'modified', name: 'Modified', min: 132, grow: 0 },
 ];
 
 /** The columns shown: checklist and blocked only when a card of the board has one. */
@@ -26,7 +27,13 @@ export function columnsOf(extra: { checklist: boolean; blocked: boolean }): Tabl
 }
 
 export function templateOf(columns: TableColumn[]): string {
-  return columns.map((c) => c.width).join(' ');
+  return columns.map((c) => (c.grow ? `minmax(${c.min}px, ${c.grow}fr)` : `${c.min}px`)).join(' ');
+}
+
+/** The table's narrowest width: below it the table scrolls sideways inside its box, never the page. */
+export function minWidthOf(columns: TableColumn[]): string {
+  // 3 px: the priority stripe on the left of each row.
+  return `${columns.reduce((sum, c) => sum + c.min, 3)}px`;
 }
 
 function sortedBy(sort: TableSort | null, field: TableField): 'ascending' | 'descending' | undefined {

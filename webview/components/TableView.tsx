@@ -4,7 +4,7 @@ import { filterIsActive } from '../types';
 import { saveTableEdit } from '../state/tableEdits';
 import { ROUTE_SORT, boardOrderIds, nextSort, optionalColumns, parseSort, sortIds, sortText, visibleRange, type TableField, type TableSort } from '../state/tableRows';
 import { CardMenu } from './CardMenu';
-import { TableHeader, columnsOf, templateOf, type TableColumn } from './TableHeader';
+import { TableHeader, columnsOf, minWidthOf, templateOf, type TableColumn } from './TableHeader';
 import { TableRow } from './TableRow';
 import { TableLabelEditor, type LabelEditorAt } from './TableLabelEditor';
 
@@ -170,7 +170,7 @@ export function TableView() {
         aria-label={`${board.name} as a table`}
         aria-rowcount={rows.length + 1}
         aria-colcount={columns.length}
-        style={{ '--table-columns': templateOf(columns) }}
+        style={{ '--table-columns': templateOf(columns), '--table-min-width': minWidthOf(columns) }}
         onKeyDown={onKeyDown}
         onClick={onClick}
         onContextMenu={onContextMenu}
