@@ -171,4 +171,28 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     await page.waitForSelector(`[data-testid="card-drawer"] [data-task-id="${ids.get(titles[3])}"]`);
     await page.keyboard.press('Escape');
   });
+
+  it('when New card is used in the table, then the card is created at the end of the default column and its row appears', async () => {
+    const page = ui.page;
+    await page.click('button.new-card');
+    await page.fill('[data-testid="table-quick-add"] input', 'Added from the table');
+    await page.keyboard.press('Enter');
+    await row(page, 'Added from the table').waitFor();
+    const listed = (await ui.server.api('GET', '/api/tasks?q=Added%20from%20the%20table')).body?.data as { status: string }[];
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0].status, 'backlog');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="table-quick-add"]', { state: 'detached' });
+  });
+
+  it('when a card changes elsewhere, then its row shows the change at once, and Board shows the columns again', async () => {
+    const page = ui.page;
+    const id = ids.get('Fuzzy search ranks exact hits first') as string;
+    assert.equal((await ui.server.api('PUT', `/api/tasks/${id}`, { assignee: 'Someone Else' })).status, 200);
+    await eventually(async () => (await row(page, 'Fuzzy search ranks exact hits first').locator('input[name="assignee"]').inputValue()) === 'Someone Else', 'the live change in the row');
+    await page.click('[data-testid="layout-table"]');
+    await page.waitForSelector('.board-scroll [data-drop-column]');
+    assert.equal(await page.locator(TABLE).count(), 0);
+    assert.equal(await page.getAttribute('[data-testid="layout-table"]', 'aria-pressed'), 'false');
+  });
 });

@@ -4,6 +4,7 @@ import { filterIsActive } from '../types';
 import { saveTableEdit } from '../state/tableEdits';
 import { ROUTE_SORT, boardOrderIds, nextSort, optionalColumns, parseSort, sortIds, sortText, visibleRange, type TableField, type TableSort } from '../state/tableRows';
 import { CardMenu } from './CardMenu';
+import { QuickAdd } from './QuickAdd';
 import { TableHeader, columnsOf, minWidthOf, templateOf, type TableColumn } from './TableHeader';
 import { TableRow } from './TableRow';
 import { TableLabelEditor, type LabelEditorAt } from './TableLabelEditor';
@@ -64,7 +65,7 @@ function useTableSort(): [TableSort | null, (field: TableField) => void] {
 export function TableView() {
   const ctrl = useController();
   const state = useAppState();
-  const { board, tasks, order, settings, labels, matches, filter } = state;
+  const { board, tasks, order, settings, labels, matches, filter, quickAddStatus } = state;
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const { scrollTop, height } = useViewport(box);
   const [sort, toggleSort] = useTableSort();
@@ -163,6 +164,13 @@ export function TableView() {
   const editing = labelEditor ? tasks[labelEditor.taskId] : undefined;
   return (
     <div class="table-view" data-testid="table-view">
+      {quickAddStatus && (
+        // New card (and `n`) add at the end of a column, as on the board; the row appears in its place.
+        <div class="table-quick-add" data-testid="table-quick-add">
+          <span class="table-quick-add-where">New card in {board.columns.find((c) => c.id === quickAddStatus)?.name ?? quickAddStatus}</span>
+          <QuickAdd status={quickAddStatus} />
+        </div>
+      )}
       <div
         class="table-scroll"
         ref={setBox}
