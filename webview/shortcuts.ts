@@ -8,7 +8,7 @@ export interface Shortcut {
   /** Keys as the help sheet shows them; any one of them does it. */
   keys: readonly string[];
   does: string;
-  where: 'Board' | 'Focused card' | 'Dragging a card' | 'Card menu' | 'Search box' | 'New card box' | 'Card drawer';
+  where: 'Board' | 'Table' | 'Focused card' | 'Dragging a card' | 'Card menu' | 'Search box' | 'New card box' | 'Card drawer';
   /** For the keys keyboard.ts handles: whether the event is this shortcut. */
   matches?(event: KeyboardEvent): boolean;
 }
@@ -29,6 +29,9 @@ export const SHORTCUTS = [
   { id: 'openCard', keys: ['Enter', 'Space'], does: 'Open the card', where: 'Focused card', matches: (e) => e.key === 'Enter' || e.key === ' ' },
   { id: 'deleteCard', keys: ['Delete'], does: 'Move the card to Deleted (Undo in the message)', where: 'Focused card', matches: (e) => e.key === 'Delete' },
   { id: 'cardMenu', keys: ['Shift+F10', 'Menu'], does: 'Open the card’s menu', where: 'Focused card', matches: (e) => e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey) },
+  { id: 'tableRows', keys: ['↑', '↓', 'Page Up', 'Page Down', 'Home', 'End'], does: 'Move the row focus', where: 'Table' },
+  { id: 'tableOpen', keys: ['Enter'], does: 'Open the focused row’s card', where: 'Table' },
+  { id: 'tableMenu', keys: ['Shift+F10'], does: 'Open the focused row’s card menu', where: 'Table' },
   { id: 'cancelDrag', keys: ['Esc'], does: 'Cancel the drag: the card stays where it was', where: 'Dragging a card' },
   { id: 'menuStep', keys: ['↑', '↓'], does: 'Step through the menu', where: 'Card menu' },
   { id: 'menuMoveTo', keys: ['→', '←'], does: 'Open or leave the Move to list', where: 'Card menu' },

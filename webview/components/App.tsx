@@ -8,6 +8,8 @@ import { Panels } from './Panels';
 import { TokenPrompt } from './panels/TokenPrompt';
 import { Toasts } from './Toasts';
 import { TopBar } from './TopBar';
+import { TableView } from './TableView';
+import { restoreLayout } from '../state/tableEdits';
 
 function useDocumentTheme(theme: string, host: string): void {
   useEffect(() => {
@@ -38,9 +40,10 @@ function ReconnectingBanner() {
 
 export function App() {
   const ctrl = useController();
-  const { loaded, loadError, theme } = useAppState();
+  const { loaded, loadError, theme, layout } = useAppState();
   useDocumentTheme(theme, ctrl.transport.host);
   useEffect(() => installShortcuts(ctrl), [ctrl]);
+  useEffect(() => restoreLayout(ctrl), [ctrl]);
 
   return (
     <div class="app">
@@ -55,7 +58,7 @@ export function App() {
           </button>
         </div>
       )}
-      {loaded ? <BoardView /> : !loadError && <div class="board-loading" aria-busy="true">Loading board…</div>}
+      {loaded ? layout === 'table' ? <TableView /> : <BoardView /> : !loadError && <div class="board-loading" aria-busy="true">Loading board…</div>}
       <BulkBar />
       <Panels />
       <Toasts />

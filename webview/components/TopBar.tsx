@@ -3,6 +3,7 @@ import type { ThemeChoice } from '../state/appState';
 import { BoardSwitcher } from './BoardSwitcher';
 import { GroupByControl } from './GroupByControl';
 import { Icon } from './Icon';
+import { LayoutToggle } from './LayoutToggle';
 import { SearchBar } from './SearchBar';
 
 const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { auto: 'dark', dark: 'light', light: 'auto' };
@@ -32,6 +33,7 @@ export function TopBar() {
         <span class="brand-mark" />
       </div>
       <BoardSwitcher />
+      <LayoutToggle />
       <SearchBar />
       <GroupByControl />
       <div class="topbar-spacer" />

@@ -5,12 +5,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  * While it has focus, a live change from elsewhere does not replace what is being typed; once it
  * loses focus it shows the saved value again.
  */
-export function CommitInput({ value, onCommit, placeholder, label, name, class: className = 'input' }: {
+export function CommitInput({ value, onCommit, placeholder, label, name, list, class: className = 'input' }: {
   value: string;
   onCommit(value: string): void;
   placeholder?: string;
   label: string;
   name?: string;
+  /** The id of a `<datalist>` of suggestions. */
+  list?: string;
   class?: string;
 }) {
   const [text, setText] = useState(value);
@@ -28,6 +30,7 @@ export function CommitInput({ value, onCommit, placeholder, label, name, class: 
       class={className}
       type="text"
       name={name}
+      list={list}
       value={text}
       placeholder={placeholder}
       aria-label={label}

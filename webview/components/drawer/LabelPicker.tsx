@@ -6,7 +6,7 @@ import { Icon } from '../Icon';
 import { Popover } from '../Popover';
 
 /** Defined labels by group (named groups first, alphabetically), then the ungrouped ones. */
-function groupsOf(labels: Labels): [string, string[]][] {
+export function groupsOf(labels: Labels): [string, string[]][] {
   const groups = new Map<string, string[]>();
   for (const name of Object.keys(labels).sort((a, b) => a.localeCompare(b))) {
     const group = labels[name].group ?? '';
