@@ -11,6 +11,7 @@ import { logRoutes } from './routes/logRoutes';
 import { storageRoutes } from './routes/storageRoutes';
 import { importExportRoutes } from './routes/importExportRoutes';
 import { archiveRoutes } from './routes/archiveRoutes';
+import { viewRoutes } from './routes/viewRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...viewRoutes, ...webhookRoutes];
