@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { buildCli, expectCode, inProcessMode, jsonOf, kanban, urlMode, type Mode } from './helpers';
+import { buildCli, inProcessMode, jsonOf, kanban, urlMode, type Mode } from './helpers';
 
 /** `kanban list --view <id>`: the list route's `view` parameter as a flag, in both modes. */
 for (const open of [inProcessMode, urlMode]) {

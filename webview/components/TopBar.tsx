@@ -3,6 +3,7 @@ import type { ThemeChoice } from '../state/appState';
 import { BoardSwitcher } from './BoardSwitcher';
 import { Icon } from './Icon';
 import { SearchBar } from './SearchBar';
+import { ViewSwitcher } from './ViewSwitcher';
 
 const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { auto: 'dark', dark: 'light', light: 'auto' };
 
@@ -31,6 +32,7 @@ export function TopBar() {
         <span class="brand-mark" />
       </div>
       <BoardSwitcher />
+      <ViewSwitcher />
       <SearchBar />
       <div class="topbar-spacer" />
       <ConnectionBadge />
