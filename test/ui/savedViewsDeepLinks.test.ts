@@ -33,7 +33,7 @@ describe('Board UI: saved views and deep links (Chromium)', function () {
 
     await priority().selectOption('');
     // A filter changed by hand is no longer the view.
-    await ui.page.getByTestId('view-switcher').filter({ hasText: 'Views' }).waitFor();
+    await eventually(async () => !(await ui.page.getByTestId('view-switcher').textContent())?.includes('High only'), 'the switcher to leave the view');
     await ui.page.getByTestId('view-switcher').click();
     await ui.page.getByRole('menuitemradio', { name: /High only/ }).click();
     assert.equal(await priority().inputValue(), 'high');

@@ -17,14 +17,19 @@ export function ViewSwitcher() {
     <Popover
       align="left"
       buttonClass="board-switcher view-switcher"
-      label="Saved views"
+      label={current ? `Saved views (showing ${current.name})` : 'Saved views'}
       testId="view-switcher"
       button={
-        <>
+        // The top bar is one row at 1,440 px: the icon alone until a view is shown, then its name.
+        current ? (
+          <>
+            <Icon name="filter" />
+            <span class="board-switcher-name">{current.name}</span>
+            <Icon name="chevronDown" size={14} />
+          </>
+        ) : (
           <Icon name="filter" />
-          <span class="board-switcher-name">{current?.name ?? 'Views'}</span>
-          <Icon name="chevronDown" size={14} />
-        </>
+        )
       }
     >
       {(close) => (
