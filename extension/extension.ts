@@ -7,6 +7,7 @@ import { CardStatusBar } from './cards/cardStatusBar';
 import { FollowMovedCards } from './cards/followMovedCards';
 import { OverdueStatusBar } from './cards/overdueStatusBar';
 import { registerCommands } from './commands/registerCommands';
+import { copyCardUri, registerCardUriHandler } from './cards/cardLinks';
 import { ChosenBoards } from './commands/chosenBoards';
 import { currentBoardId } from './commands/pickService';
 import { BoardTree } from './sidebar/boardTree';
@@ -95,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       return authors.get(folder.key)!;
     },
     boardShown: (folder, boardId) => parts.currentBoard.set(folder.key, boardId),
+    copyCardLink: (folder, boardId, taskId) => copyCardUri(parts, folder, boardId, taskId),
   };
   const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
   const tokens = new TokenStore(context.secrets);
@@ -129,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     brokenFiles,
     tokens,
     ...registerCommands(parts),
+    registerCardUriHandler(parts),
     panels,
     statusBar,
     { dispose: () => clearTimeout(warmUp) },

@@ -11,7 +11,26 @@ export function openCardFile(ctrl: BoardController, task: Pick<TaskView, 'filePa
 }
 
 /**
- * A link to the card that works where people paste it (a pull request, a commit message, a
+ * In a browser, the page's own URL with the card open (deep links, issue 15): whoever opens it sees
+ * the same board and card. Inside VS Code the host makes a vscode:// link (it knows the editor's
+ * URI scheme and the extension's id), so the webview asks it; see `copyCardLink`.
+ */
+export function cardPageLink(task: Pick<TaskView, 'id' | 'boardId'>, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
+  const params = new URLSearchParams({ board: task.boardId, card: task.id });
+  return `${location.origin}${location.pathname}?${params}`;
+}
+
+/** Copy a link that opens the card: the page URL in a browser, a vscode:// URI inside VS Code. */
+export async function copyCardLink(ctrl: BoardController, task: Pick<TaskView, 'id' | 'boardId'>): Promise<void> {
+  if (ctrl.transport.host === 'vscode' && ctrl.transport.notifyHost) {
+    ctrl.transport.notifyHost({ type: 'copyCardLink', boardId: task.boardId, taskId: task.id });
+    return;
+  }
+  await copyText(ctrl, cardPageLink(task), 'link to the card');
+}
+
+/**
+ * A Markdown link to the card that works where people paste it (a pull request, a commit message, a
  * README): a Markdown link to its file, relative to the repository root the board lives in.
  * Without a file (SQL storage) the id is the only stable name.
  */

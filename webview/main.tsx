@@ -4,6 +4,8 @@ import { ControllerContext } from './context';
 import { HttpTransport } from './httpTransport';
 import { PostMessageTransport } from './postMessageTransport';
 import { BoardController } from './state/controller';
+import { installDeepLinks } from './state/deepLinks';
+import { installViewTracking } from './state/views';
 import type { Transport } from './transport';
 
 /** Inside a VS Code webview the extension host answers; anywhere else the standalone server does. */
@@ -13,6 +15,9 @@ function chooseTransport(): Transport {
 }
 
 const controller = new BoardController(chooseTransport());
+installViewTracking(controller);
+// The page URL is the link to what is shown; a VS Code webview has no address bar (vscode:// links instead).
+if (controller.transport.host === 'browser') installDeepLinks(controller);
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 render(
   <ControllerContext.Provider value={controller}>

@@ -101,7 +101,9 @@ export type WebviewToHostMessage =
   /** A display choice, kept in VS Code settings (`me`) or `.kanban.json` (`team`). */
   | { type: 'setDisplay'; scope: DisplayScope; background: DisplayBackground; preset: string }
   /** Put text on the clipboard (Copy id, Copy link): the editor's clipboard, not the page's. */
-  | { type: 'copyText'; text: string };
+  | { type: 'copyText'; text: string }
+  /** Copy a vscode:// link that opens this card (the host knows the URI scheme and the extension id). */
+  | { type: 'copyCardLink'; boardId: string; taskId: string };
 
 /** Extension host -> webview. */
 export type HostToWebviewMessage =

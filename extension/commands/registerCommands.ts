@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { moveCardOfFile, showMyOverdueCards, showOnBoard } from '../cards/cardFileCommands';
+import { copyCardLinkCommand } from '../cards/cardLinks';
 import type { ExtensionParts } from '../parts';
 import { addCard, openBoard, openCardFile, searchCards, switchBoard } from './cardCommands';
 import { guarded } from './pickService';
@@ -22,6 +23,7 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
     'kanban.openCardFile': ['Open Card File', (ref?: { boardId: string; taskId: string; folderKey?: string }) => openCardFile(parts, ref)],
     'kanban.showOnBoard': ['Show on Board', (uri?: unknown) => showOnBoard(parts, uri)],
     'kanban.moveCardOfFile': ['Move Card to Column', (uri?: unknown) => moveCardOfFile(parts, uri)],
+    'kanban.copyCardLink': ['Copy Card Link', () => copyCardLinkCommand(parts)],
     'kanban.showMyOverdueCards': ['Show My Overdue Cards', () => showMyOverdueCards(parts)],
     'kanban.startApiServer': ['Start API Server', () => startApiServer(parts)],
     'kanban.stopApiServer': ['Stop API Server', () => stopApiServer(parts)],

@@ -14,4 +14,6 @@ export interface BridgeHost {
   identity(folder: FolderRef): Promise<string>;
   /** The page now shows this board: the commands, the sidebar and the status bar follow it. */
   boardShown(folder: FolderRef, boardId: string): void;
+  /** Copy the vscode:// link that opens this card (the card menu's Copy link). */
+  copyCardLink(folder: FolderRef, boardId: string, taskId: string): Promise<void>;
 }

@@ -39,6 +39,11 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
     }
     case 'copyText':
       return typeof message.text === 'string' && message.text.length <= 4096 ? { type: 'copyText', text: message.text } : null;
+    case 'copyCardLink': {
+      const { boardId, taskId } = message;
+      const fits = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 200;
+      return fits(boardId) && fits(taskId) ? { type: 'copyCardLink', boardId: boardId as string, taskId: taskId as string } : null;
+    }
     default:
       return null;
   }

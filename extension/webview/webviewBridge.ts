@@ -81,6 +81,8 @@ export class WebviewBridge implements vscode.Disposable {
         return this.setDisplay(message);
       case 'copyText':
         return vscode.env.clipboard.writeText(message.text);
+      case 'copyCardLink':
+        return this.host.copyCardLink(this.folder, message.boardId, message.taskId);
     }
   }
 

@@ -25,6 +25,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Labels: 'Workspace-wide label definitions; renames and deletions reach every card of every board.',
   Workspace: 'Where the workspace is, which providers serve it, who the caller is, and storage migration.',
   Import: 'Cards in from GitHub issues, Trello, CSV or kanban-lite (a dry run unless apply; re-runs skip cards already imported), and a board out as CSV or JSON.',
+  Views: 'Saved views: a named filter, sort, layout and grouping of one board, kept in .kanban.json for the whole team; GET /tasks?view=<id> lists through one. Changes need the admin role once auth is on.',
   Webhooks: 'HTTP callbacks per event, signed with HMAC-SHA256 when a secret is set, with their delivery history. Admin only once auth is on.',
 };
 

@@ -12,6 +12,7 @@ import { storageRoutes } from './routes/storageRoutes';
 import { importExportRoutes } from './routes/importExportRoutes';
 import { archiveRoutes } from './routes/archiveRoutes';
 import { bulkRoutes } from './routes/bulkRoutes';
+import { viewRoutes } from './routes/viewRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...bulkRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...bulkRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...viewRoutes, ...webhookRoutes];

@@ -88,6 +88,23 @@ export function kanbanConfigSchema(): Schema {
           required: ['id', 'url'],
         },
       },
+      views: {
+        type: 'array',
+        description: 'saved views: a named filter, sort and layout of one board (GET /api/views)',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' },
+            name: { type: 'string' },
+            board: { type: 'string', description: 'id of the board the view shows' },
+            layout: { enum: ['board', 'table'] },
+            filter: { type: 'object', description: 'list-route query parameters: q, status, priority, assignee, label, labelGroup, due, ready, meta.<path>, ...', additionalProperties: { type: ['string', 'boolean', 'number'] } },
+            sort: { type: 'string', description: 'a list-route sort value such as -priority; "" for the board order' },
+            groupBy: { type: ['string', 'null'], description: 'assignee, priority, labelGroup:<group> or metadata:<key path>' },
+          },
+          required: ['id', 'board'],
+        },
+      },
       plugins: { type: 'object', description: 'card.storage, attachment.storage, card.state, auth.identity', additionalProperties: plugin },
       server: {
         type: 'object',

@@ -4,6 +4,8 @@ import { RESERVED_STATUS_IDS } from '../core/cardPlace';
 import type { BoardConfig, Column, LabelDefinition, Settings } from '../core/model';
 import { isValidSlugId } from '../core/ids';
 import type { FormConfig, KanbanConfig, PluginEntry, ServerSettings, WebhookConfig } from './types';
+import type { SavedView } from '../core/savedViews';
+import { viewProblem } from '../core/savedViews';
 import { originProblem } from './origins';
 
 /** A problem in `.kanban.json`, located by a JSON path such as `$.boards[1].columns[0].id`. */
@@ -19,7 +21,7 @@ export class ConfigError extends Error {
 }
 
 const KNOWN_KEYS = new Set([
-  'version', 'defaultBoard', 'boards', 'settings', 'labels', 'forms', 'webhooks', 'plugins', 'storage', 'server',
+  'version', 'defaultBoard', 'boards', 'settings', 'labels', 'forms', 'webhooks', 'views', 'plugins', 'storage', 'server',
   // version 1 layout
   'columns', 'defaultStatus', 'defaultPriority', 'minimizedColumnIds', 'actions',
 ]);
@@ -283,6 +285,7 @@ export function parseConfig(text: string): KanbanConfig {
     labels: parseLabels(doc.labels),
     forms: parseForms(doc.forms),
     webhooks: parseWebhooks(doc.webhooks),
+    views: parseViews(doc.views, boards.map((b) => b.id)),
     plugins: parsePlugins(doc.plugins, doc.storage),
     ...(doc.server === undefined ? {} : { server: parseServer(doc.server) }),
     extra,
@@ -298,6 +301,7 @@ export function defaultConfig(): KanbanConfig {
     labels: {},
     forms: {},
     webhooks: [],
+    views: [],
     plugins: {},
     extra: {},
   };
@@ -326,7 +330,39 @@ export function serializeConfig(config: KanbanConfig): string {
   };
   if (Object.keys(config.forms).length) doc.forms = config.forms;
   if (config.webhooks.length) doc.webhooks = config.webhooks;
+  if (config.views.length) doc.views = config.views;
   if (Object.keys(config.plugins).length) doc.plugins = config.plugins;
   if (config.server !== undefined) doc.server = config.server;
   return JSON.stringify({ ...doc, ...config.extra }, null, 2) + '\n';
+}
+
+/**
+ * Saved views. Their filter keys are checked against the list route when a view is used (that
+ * list belongs to the API layer); here only the shape and the board, so a typo in a hand edit is
+ * named with its JSON path instead of failing later.
+ */
+function parseViews(value: unknown, boardIds: string[]): SavedView[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ConfigError('$.views', 'must be an array of views');
+  const seen = new Set<string>();
+  return value.map((raw, i) => {
+    const at = `$.views[${i}]`;
+    const entry = expectObject(raw, at);
+    const id = expectString(entry.id, `${at}.id`);
+    if (!isValidSlugId(id)) throw new ConfigError(`${at}.id`, `"${id}" is not a valid view id (a-z, 0-9, - and _)`);
+    if (seen.has(id)) throw new ConfigError(`${at}.id`, `duplicate view id "${id}"`);
+    seen.add(id);
+    const view: SavedView = {
+      id,
+      name: entry.name === undefined ? id : expectString(entry.name, `${at}.name`),
+      board: expectString(entry.board, `${at}.board`),
+      layout: (entry.layout ?? 'board') as SavedView['layout'],
+      filter: entry.filter === undefined ? {} : (expectObject(entry.filter, `${at}.filter`) as SavedView['filter']),
+      sort: entry.sort === undefined ? '' : expectString(entry.sort, `${at}.sort`),
+      groupBy: entry.groupBy === undefined || entry.groupBy === null ? null : expectString(entry.groupBy, `${at}.groupBy`),
+    };
+    const problem = viewProblem(view, boardIds);
+    if (problem) throw new ConfigError(`${at}.${problem.field}`, problem.problem);
+    return view;
+  });
 }

@@ -1,4 +1,7 @@
 import type { BoardConfig, LabelDefinition, Settings } from '../core/model';
+import type { SavedView } from '../core/savedViews';
+
+export type { SavedView };
 
 export interface PluginEntry {
   provider: string;
@@ -36,6 +39,7 @@ export interface KanbanConfig {
   labels: Record<string, LabelDefinition>;
   forms: Record<string, FormConfig>;
   webhooks: WebhookConfig[];
+  views: SavedView[];
   plugins: Record<string, PluginEntry>;
   /** Absent when the file has no `server` key, so it is not written back with one. */
   server?: ServerSettings;

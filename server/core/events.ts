@@ -10,6 +10,7 @@ export const EVENT_NAMES = [
   'column.created', 'column.updated', 'column.deleted', 'column.reordered', 'column.limit.exceeded',
   'board.created', 'board.updated', 'board.deleted',
   'label.updated', 'label.renamed', 'label.deleted',
+  'view.created', 'view.updated', 'view.deleted',
   'settings.updated', 'form.submit', 'board.action.triggered', 'card.action.triggered',
   'storage.migrated',
 ] as const;

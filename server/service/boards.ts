@@ -173,6 +173,8 @@ export async function deleteBoard(ws: Workspace, boardId: string) {
     }
     await ws.updateConfig((config) => {
       config.boards = config.boards.filter((b) => b.id !== boardId);
+      // A view names its board; one left behind would make the file invalid on the next load.
+      config.views = config.views.filter((v) => v.board !== boardId);
     });
     ws.emit('board.deleted', boardId, { boardId });
     return { deleted: boardId };

@@ -109,7 +109,9 @@ export function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after
     else if (!same(old, board)) ws.emit('board.updated', board.id, { board: boardView(ws, board), ...origin });
   }
   for (const board of before.boards) if (!afterIds.has(board.id)) ws.emit('board.deleted', board.id, { boardId: board.id, ...origin });
-  const rest = (c: KanbanConfig) => ({ ...c, settings: null, labels: null, boards: null });
+  // One event for any number of views changed by hand; `views` is the whole new list.
+  if (!same(before.views, after.views)) ws.emit('view.updated', null, { views: after.views, ...origin });
+  const rest = (c: KanbanConfig) => ({ ...c, settings: null, labels: null, boards: null, views: null });
   if (!same(rest(before), rest(after)) && same(before.settings, after.settings)) {
     // Forms, webhooks, plugins or the default board changed: clients refresh on settings.updated.
     ws.emit('settings.updated', null, { settings: after.settings, ...origin, config: true });

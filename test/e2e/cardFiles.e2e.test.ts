@@ -67,7 +67,7 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await cardIn(board, 'Wire the webhook').click({ button: 'right' });
     const menu = board.locator('[data-testid="card-menu"]');
     await menu.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.deepEqual((await menu.locator('[role="menuitem"]').allInnerTexts()).map((t) => t.trim()), ['Open file', 'Copy link', 'Copy id', 'Move to', 'Delete']);
+    assert.deepEqual((await menu.locator('[role="menuitem"]').allInnerTexts()).map((t) => t.trim()), ['Open file', 'Copy link', 'Copy Markdown link', 'Copy id', 'Move to', 'Delete']);
     await menu.locator('[data-menu-item="open-file"]').click();
     await page.locator('.tabs-container .tab.active', { hasText: 'wire-the-webhook-' }).waitFor({ timeout: 15_000 });
     await statusItem('To Do').waitFor({ state: 'visible', timeout: 15_000 });

@@ -10,7 +10,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
   list_columns: { args: ['board'], required: [] },
   list_cards: {
-    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'fields', 'limit', 'cursor', 'sort'],
+    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'view', 'fields', 'limit', 'cursor', 'sort'],
     required: [],
   },
   get_card: { args: ['id', 'board'], required: ['id'] },

@@ -28,7 +28,7 @@ describe('Board UI: the card context menu (Chromium)', function () {
     await card(ui.page, 'Webhook retries with backoff').click({ button: 'right' });
     await menu().waitFor();
     const items = await menu().locator('[role="menuitem"]').allTextContents();
-    assert.deepEqual(items.map((t) => t.trim()), ['Copy link', 'Copy id', 'Move to', 'Delete']);
+    assert.deepEqual(items.map((t) => t.trim()), ['Copy link', 'Copy Markdown link', 'Copy id', 'Move to', 'Delete']);
     await ui.page.keyboard.press('Escape');
     await menu().waitFor({ state: 'detached' });
   });
@@ -40,11 +40,19 @@ describe('Board UI: the card context menu (Chromium)', function () {
     assert.equal(await ui.page.evaluate(() => navigator.clipboard.readText()), ids.get('Webhook retries with backoff'));
   });
 
-  it('when "Copy link" is chosen, then the clipboard holds a Markdown link to the card file', async () => {
+  it('when "Copy link" is chosen, then the clipboard holds the page URL that opens the card', async () => {
     const id = ids.get('Dark theme contrast pass');
     await card(ui.page, 'Dark theme contrast pass').click({ button: 'right' });
-    await menu().getByRole('menuitem', { name: 'Copy link' }).click();
+    await menu().getByRole('menuitem', { name: 'Copy link', exact: true }).click();
     await ui.page.getByText('Copied the link to the card.').waitFor();
+    assert.equal(await ui.page.evaluate(() => navigator.clipboard.readText()), `${new URL(ui.page.url()).origin}/?board=default&card=${id}`);
+  });
+
+  it('when "Copy Markdown link" is chosen, then the clipboard holds a Markdown link to the card file', async () => {
+    const id = ids.get('Dark theme contrast pass');
+    await card(ui.page, 'Dark theme contrast pass').click({ button: 'right' });
+    await menu().getByRole('menuitem', { name: 'Copy Markdown link' }).click();
+    await ui.page.getByText('Copied the Markdown link to the card file.').waitFor();
     assert.equal(await ui.page.evaluate(() => navigator.clipboard.readText()), `[Dark theme contrast pass](.kanban/boards/default/review/${id}.md)`);
   });
 
@@ -53,7 +61,8 @@ describe('Board UI: the card context menu (Chromium)', function () {
     await card(ui.page, title).focus();
     await ui.page.keyboard.press('Shift+F10');
     await menu().waitFor();
-    // Copy link, Copy id, Move to: the third item, then into its columns.
+    // Copy link, Copy Markdown link, Copy id, Move to: the fourth item, then into its columns.
+    await ui.page.keyboard.press('ArrowDown');
     await ui.page.keyboard.press('ArrowDown');
     await ui.page.keyboard.press('ArrowDown');
     await ui.page.keyboard.press('ArrowRight');

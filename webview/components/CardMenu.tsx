@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { canOpenCardFile, cardLink, copyText, openCardFile } from '../cardLinks';
+import { canOpenCardFile, cardLink, copyCardLink, copyText, openCardFile } from '../cardLinks';
 import { useAppState, useController } from '../context';
 import { focusIsLost } from '../focus';
 import type { BoardController } from '../state/controller';
@@ -119,8 +119,11 @@ export function CardMenu() {
           <Icon name="file" size={14} /> Open file
         </button>
       )}
-      <button type="button" role="menuitem" class="menu-item" data-menu-item="copy-link" onClick={run(() => copyText(ctrl, cardLink(task), 'link to the card'))}>
+      <button type="button" role="menuitem" class="menu-item" data-menu-item="copy-link" onClick={run(() => copyCardLink(ctrl, task))}>
         <Icon name="paperclip" size={14} /> Copy link
+      </button>
+      <button type="button" role="menuitem" class="menu-item" data-menu-item="copy-markdown-link" onClick={run(() => copyText(ctrl, cardLink(task), 'Markdown link to the card file'))}>
+        <Icon name="file" size={14} /> Copy Markdown link
       </button>
       <button type="button" role="menuitem" class="menu-item" data-menu-item="copy-id" onClick={run(() => copyText(ctrl, task.id, 'card id'))}>
         <Icon name="tag" size={14} /> Copy id

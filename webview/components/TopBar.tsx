@@ -5,6 +5,7 @@ import { GroupByControl } from './GroupByControl';
 import { Icon } from './Icon';
 import { LayoutToggle } from './LayoutToggle';
 import { SearchBar } from './SearchBar';
+import { ViewSwitcher } from './ViewSwitcher';
 
 const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { auto: 'dark', dark: 'light', light: 'auto' };
 
@@ -34,6 +35,7 @@ export function TopBar() {
       </div>
       <BoardSwitcher />
       <LayoutToggle />
+      <ViewSwitcher />
       <SearchBar />
       <GroupByControl />
       <div class="topbar-spacer" />

@@ -2,6 +2,7 @@ import type { BrokenFile, DisplayPreferences } from '../protocol';
 import type { ConnectionState } from '../transport';
 import { EMPTY_FILTER, type Board, type BoardSummary, type Labels, type Settings, type TaskFilter } from '../types';
 import type { TaskSet } from './placement';
+import type { SavedView } from './views';
 import { DEFAULT_SETTINGS as SERVICE_DEFAULT_SETTINGS } from '../../server/core/defaults';
 
 export interface Toast {
@@ -59,6 +60,8 @@ export interface AppState extends TaskSet {
   sort: ViewSort;
   /** The saved view (`.kanban.json` `views`) last applied, while nothing was changed since; else null. */
   viewId: string | null;
+  /** Saved views of the board shown (`GET /api/views?board=`), for the view switcher. */
+  savedViews: SavedView[];
   /** Cards picked for a bulk edit (Shift/Ctrl-click, Shift+arrows); empty when none. */
   selection: ReadonlySet<string>;
 }
@@ -119,6 +122,7 @@ export function initialState(theme: ThemeChoice): AppState {
     groupBy: null,
     sort: '',
     viewId: null,
+    savedViews: [],
     selection: new Set<string>(),
   };
 }

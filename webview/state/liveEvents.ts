@@ -1,3 +1,4 @@
+import { refreshViews } from './views';
 import { ApiError } from '../api';
 import type { EventMessage } from '../protocol';
 import type { Settings, TaskView } from '../types';
@@ -115,6 +116,9 @@ export async function applyEvent(ctrl: BoardController, event: EventMessage): Pr
       else await ctrl.refreshSettings();
       return;
     }
+    case 'view':
+      await refreshViews(ctrl);
+      return;
     case 'storage':
       await ctrl.load(ctrl.state.boardId ?? undefined);
       return;

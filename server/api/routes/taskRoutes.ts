@@ -8,9 +8,10 @@ import { taskView } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
 import { moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
 import { cardVersion } from '../versions';
+import { withSavedView } from '../viewQuery';
 import { activeTaskSchema, deletedSchema, taskListSchema, taskSchema } from '../responseSchemas';
 
-const listQuery: QueryParam[] = [
+export const listQuery: QueryParam[] = [
   { name: 'q', type: 'string', description: 'free text (case-insensitive substring); may hold meta.field: value tokens' },
   { name: 'fuzzy', type: 'boolean', description: 'typo-tolerant matching, results ordered by score' },
   { name: 'status', type: 'string', description: 'only this column' },
@@ -25,6 +26,7 @@ const listQuery: QueryParam[] = [
   { name: 'dueAfter', type: 'string', description: 'only cards due strictly after this UTC day (YYYY-MM-DD); cards without a due date never match' },
   { name: 'includeArchived', type: 'boolean', description: 'include archived cards (after the columns; a status filter picks them by the status they kept)' },
   { name: 'archived', type: 'string', enum: ['only'], description: 'only: list archived cards alone' },
+  { name: 'view', type: 'string', description: 'id of a saved view (GET /api/views): its filter and sort apply, and parameters given here override them' },
   { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
   { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
   { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
@@ -66,7 +68,8 @@ function listShapeOf(ctx: RequestContext): ListShape {
  * serialized. A page is small and cheap to make from the kept selection, so it is built on each
  * read (its ETag still names it, for 304s), and does not push the whole lists out of the cache.
  */
-function list(ctx: RequestContext) {
+function list(request: RequestContext) {
+  const ctx = withSavedView(request, listQuery);
   const query = listQueryOf(ctx);
   const shape = listShapeOf(ctx);
   const plain = shape.sort === undefined && shape.limit === undefined && shape.cursor === undefined && shape.fields === undefined;

@@ -1,7 +1,7 @@
 /**
  * Who may call what, written out by hand from decisions.md ("Auth") and server/auth/README.md:
  * viewer reads; editor works on cards (tasks, checklists, comments, logs, attachments, forms, actions, card
- * state); admin changes boards, columns, labels, settings, webhooks and storage. This table is the
+ * state); admin changes boards, columns, labels, views, settings, webhooks and storage. This table is the
  * expectation; it is deliberately not computed from server/auth/roles.ts, so loosening a route there
  * makes the matrix fail.
  */
@@ -107,6 +107,11 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'PUT /labels/{name}': 'admin',
   'PATCH /labels/{name}': 'admin',
   'DELETE /labels/{name}': 'admin',
+  'GET /views': 'viewer',
+  'POST /views': 'admin',
+  'GET /views/{id}': 'viewer',
+  'PUT /views/{id}': 'admin',
+  'DELETE /views/{id}': 'admin',
   'GET /forms': 'viewer',
 
   'GET /workspace': 'viewer',

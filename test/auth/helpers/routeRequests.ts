@@ -199,6 +199,11 @@ export const REQUESTS: Record<string, Builder> = {
     return { path: `/api/labels/${name}`, success: 200 };
   },
   'GET /forms': () => ({ path: '/api/forms', success: 200 }),
+  'GET /views': () => ({ path: '/api/views', success: 200 }),
+  'POST /views': (fx) => ({ path: '/api/views', body: { name: fx.unique('View'), board: 'default', filter: { priority: 'high' } }, success: 201 }),
+  'GET /views/{id}': async (fx) => ({ path: `/api/views/${(await fx.admin('POST', '/api/views', { name: fx.unique('Read view'), board: 'default' })).id}`, success: 200 }),
+  'PUT /views/{id}': async (fx) => ({ path: `/api/views/${(await fx.admin('POST', '/api/views', { name: fx.unique('Changed view'), board: 'default' })).id}`, body: { layout: 'table' }, success: 200 }),
+  'DELETE /views/{id}': async (fx) => ({ path: `/api/views/${(await fx.admin('POST', '/api/views', { name: fx.unique('Dropped view'), board: 'default' })).id}`, success: 200 }),
 
   'GET /workspace': () => ({ path: '/api/workspace', success: 200 }),
   'GET /storage': () => ({ path: '/api/storage', success: 200 }),

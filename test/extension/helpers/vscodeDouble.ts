@@ -28,14 +28,14 @@ export class EventEmitter<T> {
 }
 
 export class Uri {
-  private constructor(readonly scheme: string, readonly authority: string, readonly path: string) {}
+  private constructor(readonly scheme: string, readonly authority: string, readonly path: string, readonly query = '') {}
   static file(fsPath: string): Uri {
     return new Uri('file', '', path.resolve(fsPath));
   }
   static parse(value: string): Uri {
-    const match = /^([a-z][\w+.-]*):(?:\/\/([^/]*))?(.*)$/i.exec(value);
+    const match = /^([a-z][\w+.-]*):(?:\/\/([^/?]*))?([^?]*)(?:\?(.*))?$/i.exec(value);
     if (!match) throw new Error(`not a URI: ${value}`);
-    return new Uri(match[1], match[2] ?? '', decodeURIComponent(match[3]));
+    return new Uri(match[1], match[2] ?? '', decodeURIComponent(match[3]), match[4] ?? '');
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {
     return new Uri(base.scheme, base.authority, path.posix.join(base.path, ...segments));
@@ -47,7 +47,7 @@ export class Uri {
     return new Uri(this.scheme, this.authority, change.path ?? this.path);
   }
   toString(): string {
-    return this.scheme === 'file' ? pathToFileURL(this.path).href : `${this.scheme}://${this.authority}${this.path}`;
+    return this.scheme === 'file' ? pathToFileURL(this.path).href : `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ''}`;
   }
 }
 
@@ -276,6 +276,8 @@ export const double = {
   /** Every text written to the clipboard, in order. */
   clipboardWrites: [] as string[],
   openedExternal: [] as string[],
+  /** The extension's vscode:// URI handler, as registerUriHandler got it. */
+  uriHandler: null as { handleUri(uri: Uri): unknown } | null,
   executed: [] as { id: string; args: unknown[] }[],
   configChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
   foldersChanged: new EventEmitter<{ added: unknown[]; removed: { uri: Uri }[] }>(),
@@ -309,6 +311,7 @@ export const double = {
     this.clipboard = '';
     this.clipboardWrites = [];
     this.openedExternal = [];
+    this.uriHandler = null;
     this.executed = [];
     this.configChanged.dispose();
     this.foldersChanged.dispose();
@@ -462,6 +465,11 @@ export const window = {
     double.panels.push(panel);
     return panel;
   },
+  registerUriHandler(handler: { handleUri(uri: Uri): unknown }) {
+    if (double.uriHandler) throw new Error('a URI handler is already registered');
+    double.uriHandler = handler;
+    return { dispose: () => (double.uriHandler = null) };
+  },
   registerWebviewPanelSerializer(viewType: string, serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }) {
     if (double.serializers.has(viewType)) throw new Error(`a serializer for ${viewType} is already registered`);
     double.serializers.set(viewType, serializer);
@@ -539,6 +547,7 @@ export const commands = {
 };
 
 export const env = {
+  uriScheme: 'vscode',
   clipboard: {
     async writeText(text: string) {
       double.clipboard = text;
@@ -560,6 +569,7 @@ export function fakeExtensionContext(extensionPath: string) {
   const state = new Map<string, unknown>();
   return {
     extensionUri: Uri.file(extensionPath),
+    extension: { id: 'repo-kanban.kanban-board-service' },
     extensionPath,
     secrets: double.secrets,
     subscriptions: [] as { dispose(): unknown }[],
