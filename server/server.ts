@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { originProblem } from './config/origins';
 import { createApp } from './api/app';
+import { fastLane } from './api/fastLane';
+import { allRoutes } from './api/routes';
 import { startWebhooks } from './live/webhooks';
 import { Workspace } from './service/workspace';
 import { applyExternalChanges } from './service/external';
@@ -91,7 +93,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const allowedHosts = [host, ...(options.allowedHosts ?? [])];
   const app = createApp(workspace, { allowedHosts, allowedOrigins: options.allowedOrigins });
-  const server = http.createServer(app);
+  const server = http.createServer(fastLane(workspace, allRoutes, allowedHosts, app));
   // Slow or stalled clients must not hold sockets forever.
   server.requestTimeout = 60_000;
   server.headersTimeout = 20_000;

@@ -117,13 +117,16 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
+/** Headers a page of another origin may read: a list's total and next page, and change warnings. */
+export const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'Warning'];
+
 export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(hostGuard(options.allowedHosts ?? []));
   // Pages of a list announce their total and the next page in headers a foreign page must be let read.
-  app.use(cors({ exposedHeaders: ['X-Total-Count', 'Link', 'Warning'] }));
+  app.use(cors({ exposedHeaders: EXPOSED_HEADERS }));
   // After CORS, so a page that is refused can read why.
   app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
   const api = express.Router();

@@ -61,7 +61,8 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
     actor: auth.identity?.subject ?? 'anonymous',
     auth,
   };
-  const { value: result, warnings } = await collectWarnings(() => handleWithPrecondition(ws, route, ctx, call.ifMatch));
+  // A read changes nothing, so it raises no warnings: it skips collecting them (an async context per request).
+  const { value: result, warnings } = route.method === 'get' ? { value: await route.handle(ctx), warnings: [] } : await collectWarnings(() => handleWithPrecondition(ws, route, ctx, call.ifMatch));
   if (result instanceof RawResponse) return { status: 200, raw: result };
   if (result instanceof SerializedAnswer) return { status: 200, serialized: result, ...(result.page ? { page: result.page } : {}) };
   return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx), ...(warnings.length ? { warnings } : {}) };

@@ -94,6 +94,8 @@ export interface RouteDef {
   warns?: boolean;
   /** Error statuses this route can answer besides 400/413, for the docs. */
   errors?: number[];
+  /** Served without Express when the request is plain (api/fastLane.ts): the hottest reads. */
+  fastLane?: boolean;
   handle(ctx: RequestContext): unknown;
 }
 

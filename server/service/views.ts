@@ -2,7 +2,7 @@ import type { Card, TaskView } from '../core/model';
 import { titleOf } from '../core/model';
 import type { ListField } from '../core/listPaging';
 import type { Workspace } from './workspace';
-import { checklistItems, checklistProgress } from '../core/checklist';
+import { checklistItems, checklistProgress, type ChecklistItem } from '../core/checklist';
 import { openBlockerCount } from './dependencies';
 
 export interface ViewOptions {
@@ -54,19 +54,46 @@ function dependencyJson(ws: Workspace, card: Card): string {
   return `,"blocks":${JSON.stringify(blocks)},"blocked":${open > 0},"openBlockers":${open}`;
 }
 
+/**
+ * What the read model takes from the card object alone, made once per card object: cards are
+ * immutable (a change is a new object), and a get parsed the content's checklist twice per read.
+ */
+const cardOnly = new WeakMap<Card, { fields: ReturnType<typeof cardFields>; items?: ChecklistItem[] }>();
+/** The card's file path per card object, for the store that made it (a join and relative per read otherwise). */
+const filePaths = new WeakMap<Card, { store: unknown; path: string | undefined }>();
+
+function cardOnlyOf(card: Card): { fields: ReturnType<typeof cardFields>; items?: ChecklistItem[] } {
+  let held = cardOnly.get(card);
+  if (held === undefined) {
+    held = { fields: cardFields(card) };
+    cardOnly.set(card, held);
+  }
+  return held;
+}
+
+function filePathOf(ws: Workspace, card: Card): string | undefined {
+  const held = filePaths.get(card);
+  if (held && held.store === ws.store) return held.path;
+  const made = { store: ws.store, path: ws.store.filePathOf?.(card) };
+  filePaths.set(card, made);
+  return made.path;
+}
+
 /** The read model of a card (decisions.md: Task read model). */
 export function taskView(ws: Workspace, card: Card, options: ViewOptions = {}): TaskView {
+  const held = cardOnlyOf(card);
   const view: TaskView = {
-    ...cardFields(card),
+    ...held.fields,
     position: options.position ?? ws.index.positionOf(card),
     cardState: ws.cardStates.stateOf(card.id, options.actor ?? 'default'),
     ...dependencyFields(ws, card),
   };
   if (options.withComments) {
     view.comments = card.comments;
-    view.checklistItems = checklistItems(card.content);
+    held.items ??= checklistItems(card.content);
+    view.checklistItems = held.items;
   }
-  const filePath = ws.store.filePathOf?.(card);
+  const filePath = filePathOf(ws, card);
   if (filePath) view.filePath = filePath;
   return view;
 }

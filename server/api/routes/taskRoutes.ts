@@ -108,7 +108,7 @@ export const taskRoutes = defineRoutes([
   { method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', twin: true, body: taskCreateSchema, success: 201, errors: [404, 409], warns: true,
     response: taskSchema, handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
   { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, response: activeTaskSchema, handle: active },
-  { method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task (partial ids match); its ETag is the card version If-Match takes', twin: true, errors: [404], version: cardVersion,
+  { method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task (partial ids match); its ETag is the card version If-Match takes', twin: true, errors: [404], version: cardVersion, fastLane: true,
     response: taskSchema, handle: ({ ws, boardId, params, actor }) => taskView(ws, resolveCard(ws, boardId, params.id), { withComments: true, actor }) },
   { method: 'put', path: '/tasks/{id}', tag: 'Tasks', summary: 'Update a task (omitted fields unchanged)', twin: true, body: taskUpdateSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
     response: taskSchema, handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },

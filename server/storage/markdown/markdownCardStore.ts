@@ -8,6 +8,8 @@ import { CardFileError, parseCard, serializeCard } from '../cardFile';
 import { StaleFileError, type CardStore, type ExternalChange, type InvalidFile, type LoadResult } from '../cardStore';
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
 import { repairAtLoad, type ParsedFile } from './loadRepair';
+import { cachedCard, readIndexCache, stampOf, writeIndexCache, type CachedFile, type FileStamp } from './indexCache';
+import { log } from '../../core/log';
 
 export { RESERVED_BOARD_FOLDERS } from './cardFolders';
 
@@ -57,21 +59,48 @@ export class MarkdownCardStore implements CardStore {
 
   async loadAll(): Promise<LoadResult> {
     const files = await this.listCardFiles();
+    const cache = readIndexCache(this.stateDir);
+    const seen: [string, CachedFile][] = [];
+    let reread = 0;
     const parsed: ParsedFile[] = [];
     const invalid: InvalidFile[] = [];
     for (let i = 0; i < files.length; i += LOAD_SLICE) {
       for (const file of files.slice(i, i + LOAD_SLICE)) {
+        const key = this.relative(file);
+        const hit = cache.size ? cachedCard(cache, key, stampOf(file)) : undefined;
+        if (hit) {
+          parsed.push({ file, card: hit.card, hash: hit.hash });
+          seen.push([key, hit]);
+          continue;
+        }
+        reread++;
         const result = this.readCardFileNow(file);
-        if ('card' in result) parsed.push({ file, card: result.card, hash: result.hash });
-        else invalid.push(result.invalid);
+        if ('card' in result) {
+          parsed.push({ file, card: result.card, hash: result.hash });
+          seen.push([key, { size: result.size, mtimeMs: result.mtimeMs, hash: result.hash, card: result.card }]);
+        } else invalid.push(result.invalid);
       }
       // Between slices, whatever else is waiting (requests during a reload) gets its turn.
       await new Promise((resolve) => setImmediate(resolve));
     }
+    // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
+    if (reread > 0 || seen.length !== cache.size) this.saveIndexCache(seen);
     const { kept, recovered } = await repairAtLoad(this, parsed);
     this.known.clear();
     for (const { file, card, hash } of kept) this.known.set(card.id, { file, hash });
     return { cards: kept.map((k) => k.card), invalid, recovered };
+  }
+
+  /** Where git-ignored local state lives (the index cache among it). */
+  get stateDir(): string {
+    return path.join(this.kanbanDir, '.state');
+  }
+
+  /** Written after the load has answered, so the first answer does not wait for ~1 KB of JSON per card. */
+  private saveIndexCache(entries: [string, CachedFile][]): void {
+    setImmediate(() => {
+      writeIndexCache(this.stateDir, entries).catch((error: Error) => log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`));
+    });
   }
 
   /** Every `<board>/<status>/<id>.md` under the boards folder. */
@@ -92,12 +121,12 @@ export class MarkdownCardStore implements CardStore {
   }
 
   /** `readCardFile` for loading: synchronous, with the file time from the same open file. */
-  private readCardFileNow(file: string): ReadResult {
+  private readCardFileNow(file: string): ({ card: Card; hash: string; text: string } & FileStamp) | { invalid: InvalidFile } {
     const location = this.locate(file);
     if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
     try {
-      const { text, mtime } = readWithTime(file);
-      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }), hash: fingerprint(text), text };
+      const { text, mtime, mtimeMs, size } = readWithTime(file);
+      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }), hash: fingerprint(text), text, mtimeMs, size };
     } catch (error) {
       return { invalid: unreadable(this.relative(file), error) };
     }
@@ -240,7 +269,7 @@ function unreadable(relative: string, error: unknown): InvalidFile {
   return { path: relative, reason: error.message, ...(error.line ? { line: error.line } : {}) };
 }
 
-function readWithTime(file: string): { text: string; mtime: Date } {
+function readWithTime(file: string): { text: string; mtime: Date; mtimeMs: number; size: number } {
   const fd = openSync(file, 'r');
   try {
     const stat = fstatSync(fd);
@@ -251,7 +280,7 @@ function readWithTime(file: string): { text: string; mtime: Date } {
       if (n === 0) break;
       read += n;
     }
-    return { text: buffer.toString('utf8', 0, read), mtime: stat.mtime };
+    return { text: buffer.toString('utf8', 0, read), mtime: stat.mtime, mtimeMs: stat.mtimeMs, size: stat.size };
   } finally {
     closeSync(fd);
   }
