@@ -71,7 +71,7 @@ export function SearchBar() {
           onClick={() => ctrl.setFilter({ fuzzy: !filter.fuzzy })}
         >
           <Icon name="fuzzy" size={14} />
-          Fuzzy
+          <span class="search-toggle-text">Fuzzy</span>
         </button>
       </div>
       <div class="filters">

@@ -39,6 +39,8 @@ interface Wanted {
   /** Whether the URL spells out the layout, grouping, order or filter (else a named view supplies them). */
   explicit: boolean;
   state: Pick<AppState, 'layout' | 'groupBy' | 'sort' | 'filter'>;
+  /** The page was opened without a layout in its URL: the one chosen last time stays (see restoreLayout). */
+  keepLayout?: boolean;
 }
 
 function wantedFrom(search: string): Wanted {
@@ -89,7 +91,7 @@ async function show(ctrl: BoardController, wanted: Wanted): Promise<void> {
     const view = ctrl.state.savedViews.find((v) => v.id === wanted.view);
     if (view) applyView(ctrl, view);
   } else {
-    ctrl.store.set({ ...wanted.state, viewId: wanted.view });
+    ctrl.store.set({ ...wanted.state, ...(wanted.keepLayout ? { layout: ctrl.state.layout } : {}), viewId: wanted.view });
     ctrl.scheduleFilter(0);
   }
   const card = wanted.card && ctrl.state.tasks[wanted.card] ? wanted.card : null;
@@ -98,7 +100,7 @@ async function show(ctrl: BoardController, wanted: Wanted): Promise<void> {
 
 /** Browser only: restore the URL's board view at start, follow Back and Forward, and keep the URL current. */
 export function installDeepLinks(ctrl: BoardController, win: Window = window): void {
-  const first = wantedFrom(win.location.search);
+  const first: Wanted = { ...wantedFrom(win.location.search), keepLayout: !new URLSearchParams(win.location.search).has('layout') };
   // The first load reads the board to show from the kept preferences.
   if (first.board) ctrl.persist({ boardId: first.board });
   let following = false;
