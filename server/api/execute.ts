@@ -68,10 +68,7 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
   return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx), ...(warnings.length ? { warnings } : {}) };
 }
 
-/**
- * Run the handler; with `If-Match` on a change, only while the resource still has that version.
- * The check and the change run as one mutation, so no other write can slip in between.
- */
+/** Run the handler (see handleChecked), again when another instance won a race for the same card row. */
 async function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
   // Uploads are consumed by the first try, so they are not tried again.
   if (route.method === 'get' || route.multipart) return handleChecked(ws, route, ctx, ifMatch);
@@ -89,6 +86,10 @@ async function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: Reque
 /** Two instances racing on one card: each lost round means the other one's change went through. */
 const PEER_CONFLICT_ATTEMPTS = 8;
 
+/**
+ * Run the handler; with `If-Match` on a change, only while the resource still has that version.
+ * The check and the change run as one mutation, so no other write can slip in between.
+ */
 async function handleChecked(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
   const version = route.version;
   if (!version || ifMatch === undefined || route.method === 'get') return route.handle(ctx);
