@@ -11,6 +11,7 @@ import type { Credential } from '../auth/identity';
 import type { PageInfo } from '../core/listPaging';
 import type { UploadedFile } from '../service/attachments';
 import { collectWarnings } from '../service/warnings';
+import { StaleRowError } from '../storage/cardStore';
 
 /** One call of a route, however it arrived (HTTP or the webview bridge). */
 export interface RouteCall {
@@ -68,11 +69,29 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
   return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx), ...(warnings.length ? { warnings } : {}) };
 }
 
+/** Run the handler (see handleChecked), again when another instance won a race for the same card row. */
+async function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
+  // Uploads are consumed by the first try, so they are not tried again.
+  if (route.method === 'get' || route.multipart) return handleChecked(ws, route, ctx, ifMatch);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await handleChecked(ws, route, ctx, ifMatch);
+    } catch (error) {
+      // Another instance wrote the card first and the index now holds its version: apply the
+      // change again on top (with If-Match, the check now answers 412), as for shared config.
+      if (!(error instanceof StaleRowError) || attempt >= PEER_CONFLICT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Two instances racing on one card: each lost round means the other one's change went through. */
+const PEER_CONFLICT_ATTEMPTS = 8;
+
 /**
  * Run the handler; with `If-Match` on a change, only while the resource still has that version.
  * The check and the change run as one mutation, so no other write can slip in between.
  */
-async function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
+async function handleChecked(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
   const version = route.version;
   if (!version || ifMatch === undefined || route.method === 'get') return route.handle(ctx);
   // Over a shared database the version may have changed on another instance since the last poll.

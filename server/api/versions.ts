@@ -9,14 +9,24 @@ import { openBlockerCount } from '../service/dependencies';
 /** Versions are asked for on every GET of a card: each object is hashed once (cards and configs are replaced, never changed). */
 const etags = new WeakMap<object, string>();
 
-/** A strong ETag naming this exact state of a card, board, settings or label map. */
+/**
+ * A strong ETag naming this exact state of a card, board, settings or label map. Hashed with sorted
+ * keys, so every instance over a shared database names one state alike, whichever way its copy
+ * was built (written here, or read back from the row).
+ */
 export function etagOf(value: object): string {
   let etag = etags.get(value);
   if (!etag) {
-    etag = `"${createHash('sha1').update(JSON.stringify(value)).digest('base64url').slice(0, 22)}"`;
+    etag = `"${createHash('sha1').update(JSON.stringify(value, sortedKeys)).digest('base64url').slice(0, 22)}"`;
     etags.set(value, etag);
   }
   return etag;
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
 }
 
 /**

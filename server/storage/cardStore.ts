@@ -47,6 +47,13 @@ export class StaleFileError extends FileConflictError {
 }
 
 /**
+ * A shared database's card row moved on since this instance read it: another instance wrote the
+ * card first. Nothing was written; the index adopts `changes` like a hand edit, and a change that
+ * did not carry `If-Match` may be applied again on top (see api/execute.ts).
+ */
+export class StaleRowError extends StaleFileError {}
+
+/**
  * Where cards and their comments are kept. The service owns the in-memory index; a store only
  * persists, so every provider is a few small functions.
  */

@@ -23,8 +23,8 @@
  * - Change feed (several service instances over one storage): `subscribe` reports what *other*
  *   processes changed, as `upsert` (the card as it is now) or `remove`, with `peer: true`. Never
  *   report this process's own writes. The service applies them to its index and emits the same
- *   WebSocket events and webhooks as for its own changes. A store without `subscribe` is fine for
- *   one instance.
+ *   WebSocket events as for its own changes; webhooks are left to the instance that made the
+ *   change (each event is delivered once). A store without `subscribe` is fine for one instance.
  * - Errors: throw an Error with an actionable message; the API answers 500 for an unexpected one
  *   (logged, never a crash). A store whose data people edit by hand may implement `ensureCurrent`
  *   and throw a conflict (see the built-in Markdown store); others leave it out.

@@ -7,7 +7,7 @@ import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
 
 /** The card columns a version-1 database lacks. */
-const ADDED = ['blocked_by', 'archived_at'];
+const ADDED = ['blocked_by', 'archived_at', 'version'];
 
 describe('card tables written by an older service (schema version 1)', function () {
   this.timeout(60_000);
@@ -33,6 +33,8 @@ describe('card tables written by an older service (schema version 1)', function 
 
     server = await startTestServer({ root, config });
     assert.equal(okData(await server.api('GET', `/api/tasks/${old.id}`)).title, 'Written by version 1');
+    // The old row got a version, so the checked write goes through.
+    okData(await server.api('PUT', `/api/tasks/${old.id}`, { priority: 'high' }));
     const fresh = await createTask(server, 'Written by version 2');
     assert.equal(okData(await server.api('GET', `/api/tasks/${fresh.id}`)).title, 'Written by version 2');
 
@@ -40,7 +42,7 @@ describe('card tables written by an older service (schema version 1)', function 
     try {
       const columns = (check.prepare('PRAGMA table_info(kanban_cards)').all() as { name: string }[]).map((c) => c.name);
       for (const column of ADDED) assert.ok(columns.includes(column), `${column} in ${columns.join(', ')}`);
-      assert.equal((check.prepare("SELECT version FROM kanban_schema WHERE part = 'cards'").get() as { version: number }).version, 2);
+      assert.equal((check.prepare("SELECT version FROM kanban_schema WHERE part = 'cards'").get() as { version: number }).version, 3);
     } finally {
       check.close();
     }
@@ -70,6 +72,7 @@ describe('card tables written by an older service (schema version 1)', function 
       const [first, second] = await Promise.all([startTestServer({ config }), startTestServer({ config })]);
       try {
         assert.equal(okData(await second.api('GET', `/api/tasks/${old.id}`)).title, 'Written by version 1');
+        okData(await second.api('PUT', `/api/tasks/${old.id}`, { priority: 'high' }));
         const fresh = await createTask(first, 'Written by version 2');
         assert.equal(okData(await first.api('GET', `/api/tasks/${fresh.id}`)).title, 'Written by version 2');
       } finally {
@@ -79,7 +82,7 @@ describe('card tables written by an older service (schema version 1)', function 
       const columns = await database.query('SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [database.name, 'kanban_cards']);
       for (const column of ADDED) assert.equal(columns.filter((c: any) => c.name === column).length, 1, column);
       const [row] = await database.query("SELECT version FROM kanban_schema WHERE part = 'cards'");
-      assert.equal(Number(row.version), 2);
+      assert.equal(Number(row.version), 3);
     });
   });
 });

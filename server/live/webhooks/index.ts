@@ -82,11 +82,11 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
   // A literal secret in an older .kanban.json leaves the file on the next change the service makes.
   keepSecretsOutOfConfig(ws);
   const queue = createQueue(ws, options, env);
-  const sharedDelivery = queue instanceof SharedWebhookQueue;
   await queue.start();
   const unsubscribe = ws.events.on((event) => {
-    // Another instance's change: that instance queued its deliveries in the shared tables.
-    if (sharedDelivery && event.data.peer === true) return;
+    // Another instance's change, whatever the store (a shared MySQL or SQLite database, a provider's
+    // change feed): the instance that made it delivers it, so each event goes out once.
+    if (event.data.peer === true) return;
     for (const hook of ws.config.webhooks) {
       if (hook.active && subscriptionMatches(hook.events, event.event)) queue.enqueue(hook.id, event);
     }

@@ -1,7 +1,8 @@
 import type { MysqlDatabase } from './mysqlDatabase';
 import { MysqlOpenError } from './mysqlDatabase';
 
-const SCHEMA_VERSION = 2;
+// 3: kanban_cards.version, checked and bumped by every card write (see sqlCardStore.ts).
+const SCHEMA_VERSION = 3;
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
 /**
@@ -34,6 +35,7 @@ const TABLES = [
     completed_at VARCHAR(64) NULL,
     blocked_by LONGTEXT NULL,
     archived_at VARCHAR(64) NULL,
+    version BIGINT NOT NULL DEFAULT 1,
     PRIMARY KEY (id),
     KEY kanban_cards_board_status (board_id, status),
     KEY kanban_cards_status (status)
@@ -175,14 +177,16 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   }
 }
 
-/** Columns added after version 1, each with its type; added when a table lacks them. */
+/** Columns added after version 1 (in versions 2 and 3), each with its type; added when a table lacks them. */
 const ADDED_CARD_COLUMNS: [string, string][] = [
   ['blocked_by', 'LONGTEXT NULL'],
   ['archived_at', 'VARCHAR(64) NULL'],
+  // Existing rows start at version 1.
+  ['version', 'BIGINT NOT NULL DEFAULT 1'],
 ];
 
 /**
- * Bring version-1 tables up to date. Several instances may start at once over one database, so
+ * Bring older tables up to date. Several instances may start at once over one database, so
  * each column is added only when the catalogue says it is missing, and a lost race (the column
  * appeared meanwhile: error 1060) is harmless.
  */

@@ -7,9 +7,11 @@ import {
   type CardRow, type CommentRow,
 } from './cardRows';
 import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
+import { RowMovedError, RowVersions, staleRow } from './rowVersions';
 
 const INSERT_CARD = `INSERT INTO kanban_cards (${CARD_COLUMNS.join(', ')}) VALUES (${CARD_COLUMNS.map(() => '?').join(', ')})`;
-const SELECT_CARDS = `SELECT ${CARD_COLUMNS.join(', ')} FROM kanban_cards`;
+const SELECT_CARDS = `SELECT ${CARD_COLUMNS.join(', ')}, version FROM kanban_cards`;
+type VersionedRow = CardRow & { version: number | string };
 const SELECT_COMMENTS = 'SELECT card_id, id, seq_no, author, content, created, modified FROM kanban_comments';
 // Appending takes the next number in the card's list inside the transaction, so comments that two
 // processes add to one card both stay, in the order they were written.
@@ -33,7 +35,9 @@ export interface SqlCardStoreOptions {
 /**
  * Cards and comments in two tables, one transaction per mutation, plus a change log that lets
  * every process sharing the database see the others' writes (`subscribe`). Updates write only the
- * columns and comments that changed, so two processes editing different parts of one card both win.
+ * columns and comments that changed, and only while the row is still at the version this process
+ * last read (RowVersions): a write that lost the race is refused with 409 and the API applies it
+ * again on top of the other (execute.ts), or answers 412 when it carried `If-Match`.
  */
 export class SqlCardStore implements CardStore {
   readonly provider: 'sqlite' | 'mysql';
@@ -46,6 +50,7 @@ export class SqlCardStore implements CardStore {
   private readonly feed: ChangeFeed;
   private writes = 0;
   private readonly details: Record<string, unknown>;
+  private readonly versions = new RowVersions();
 
   constructor(readonly db: SqlDatabase, options: SqlCardStoreOptions) {
     this.provider = options.provider;
@@ -57,13 +62,15 @@ export class SqlCardStore implements CardStore {
 
   async loadAll(): Promise<LoadResult> {
     await this.feed.markStart();
-    const rows = await this.db.all<CardRow>(SELECT_CARDS);
+    const rows = await this.db.all<VersionedRow>(SELECT_CARDS);
     const comments = groupComments(await this.db.all<CommentRow>(`${SELECT_COMMENTS} ORDER BY card_id, seq_no, created, id`));
     const cards: Card[] = [];
     const invalid: InvalidFile[] = [];
     for (const row of rows) {
       try {
-        cards.push(rowToCard(row, comments.get(String(row.id)) ?? []));
+        const card = rowToCard(row, comments.get(String(row.id)) ?? []);
+        this.versions.remember(card, row.version);
+        cards.push(card);
       } catch (error) {
         if (!(error instanceof CardRowError)) throw error;
         invalid.push({ path: `${this.label} kanban_cards id=${row.id}`, reason: error.message });
@@ -74,10 +81,17 @@ export class SqlCardStore implements CardStore {
 
   /** The card as the database holds it now, or null when it is gone. */
   async readCard(id: string): Promise<Card | null> {
-    const rows = await this.db.all<CardRow>(`${SELECT_CARDS} WHERE id = ?`, [id]);
-    if (rows.length === 0) return null;
+    const rows = await this.db.all<VersionedRow>(`${SELECT_CARDS} WHERE id = ?`, [id]);
+    if (rows.length === 0) {
+      this.versions.forget(id);
+      return null;
+    }
     const comments = await this.db.all<CommentRow>(`${SELECT_COMMENTS} WHERE card_id = ? ORDER BY seq_no, created, id`, [id]);
-    return rowToCard(rows[0], comments.map(commentFromRow));
+    // Read outside the transaction: a peer may commit between the two reads, which only makes the
+    // next write here refused and the card read again.
+    const card = rowToCard(rows[0], comments.map(commentFromRow));
+    this.versions.remember(card, rows[0].version);
+    return card;
   }
 
   async create(card: Card): Promise<boolean> {
@@ -87,6 +101,7 @@ export class SqlCardStore implements CardStore {
         await insertCard(tx, card);
         await this.logChange(tx, card.id, card.boardId, 'upsert');
       });
+      this.versions.remember(card, 1);
       this.feed.noteOwnWrite(card.id);
       return true;
     } catch (error) {
@@ -101,31 +116,61 @@ export class SqlCardStore implements CardStore {
 
   async updateMany(changes: CardChange[]): Promise<void> {
     for (const { card } of changes) checkCommentIds(card);
-    await this.db.transaction(async (tx) => {
-      for (const { card, previous } of changes) await this.updateIn(tx, card, previous);
+    const versions = await this.checked(() =>
+      this.db.transaction(async (tx) => {
+        const written: number[] = [];
+        for (const { card, previous } of changes) written.push(await this.updateIn(tx, card, previous));
+        return written;
+      }),
+    );
+    changes.forEach(({ card }, i) => {
+      this.versions.remember(card, versions[i]);
+      this.feed.noteOwnWrite(card.id);
     });
-    for (const { card } of changes) this.feed.noteOwnWrite(card.id);
   }
 
-  private async updateIn(tx: SqlTransaction, card: Card, previous: Card): Promise<void> {
+  /** Write one card's differences; answers the row's new version. */
+  private async updateIn(tx: SqlTransaction, card: Card, previous: Card): Promise<number> {
     const exists = await tx.all('SELECT id FROM kanban_cards WHERE id = ?', [card.id]);
+    let version = 1;
     if (exists.length === 0) {
       // Removed meanwhile by another process: this write brings it back rather than being lost.
       await tx.run('DELETE FROM kanban_comments WHERE card_id = ?', [card.id]);
       await insertCard(tx, card);
     } else {
-      await writeDifferences(tx, card, previous);
+      const expected = this.versions.expected(previous);
+      if (expected === undefined) throw new RowMovedError(card.id, previous.boardId);
+      await writeDifferences(tx, card, previous, expected);
+      version = expected + 1;
     }
     await this.logChange(tx, card.id, card.boardId, 'upsert');
+    return version;
   }
 
   async remove(card: Card): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM kanban_comments WHERE card_id = ?', [card.id]);
-      await tx.run('DELETE FROM kanban_cards WHERE id = ?', [card.id]);
-      await this.logChange(tx, card.id, card.boardId, 'remove');
-    });
+    await this.checked(() =>
+      this.db.transaction(async (tx) => {
+        const deleted = await tx.run('DELETE FROM kanban_cards WHERE id = ? AND version = ?', [card.id, this.versions.expected(card) ?? -1]);
+        // Gone already is fine; still there at another version means another instance changed it.
+        if (deleted === 0 && (await tx.all('SELECT id FROM kanban_cards WHERE id = ?', [card.id])).length > 0) {
+          throw new RowMovedError(card.id, card.boardId);
+        }
+        await tx.run('DELETE FROM kanban_comments WHERE card_id = ?', [card.id]);
+        await this.logChange(tx, card.id, card.boardId, 'remove');
+      }),
+    );
+    this.versions.forget(card.id);
     this.feed.noteOwnWrite(card.id);
+  }
+
+  /** Turn a lost race (the transaction rolled back) into the service's 409, with the row as it is now. */
+  private async checked<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof RowMovedError)) throw error;
+      throw staleRow(this.label, error, await this.readCard(error.cardId));
+    }
   }
 
   /**
@@ -145,6 +190,8 @@ export class SqlCardStore implements CardStore {
       const touched = new Map([...before, ...cards].map((c) => [c.id, c.boardId]));
       for (const [id, boardId] of touched) await this.logChange(tx, id, boardId, 'upsert');
     });
+    this.versions.clear();
+    for (const card of cards) this.versions.remember(card, 1);
     return before;
   }
 
@@ -196,12 +243,12 @@ function appendComment(tx: SqlTransaction, cardId: string, c: Comment): Promise<
   return tx.run(APPEND_COMMENT, [cardId, c.id, c.author, c.content, c.created, c.modified ?? null, cardId]);
 }
 
-async function writeDifferences(tx: SqlTransaction, card: Card, previous: Card): Promise<void> {
+/** The row moves to `expected + 1` even when only comments changed, so comment writes are ordered too. */
+async function writeDifferences(tx: SqlTransaction, card: Card, previous: Card, expected: number): Promise<void> {
   const columns = changedColumns(card, previous);
-  if (columns.length > 0) {
-    const assignments = columns.map((c) => `${c.column} = ?`).join(', ');
-    await tx.run(`UPDATE kanban_cards SET ${assignments} WHERE id = ?`, [...columns.map((c) => c.value), card.id]);
-  }
+  const assignments = [...columns.map((c) => `${c.column} = ?`), 'version = version + 1'].join(', ');
+  const updated = await tx.run(`UPDATE kanban_cards SET ${assignments} WHERE id = ? AND version = ?`, [...columns.map((c) => c.value), card.id, expected]);
+  if (updated === 0) throw new RowMovedError(card.id, previous.boardId);
   const comments = diffComments(card.comments, previous.comments);
   for (const c of comments.removed) await tx.run('DELETE FROM kanban_comments WHERE card_id = ? AND id = ?', [card.id, c.id]);
   for (const c of comments.changed) {

@@ -9,7 +9,7 @@ import { chunkLegacyAttachments } from './sqliteBlobChunks';
  */
 const PARTS = {
   cards: {
-    version: 2,
+    version: 3,
     ddl: `
       CREATE TABLE IF NOT EXISTS kanban_cards (
         id TEXT PRIMARY KEY NOT NULL,
@@ -30,7 +30,8 @@ const PARTS = {
         modified TEXT NOT NULL,
         completed_at TEXT,
         blocked_by TEXT,
-        archived_at TEXT
+        archived_at TEXT,
+        version INTEGER NOT NULL DEFAULT 1
       );
       CREATE INDEX IF NOT EXISTS kanban_cards_board_status ON kanban_cards (board_id, status, order_key);
       CREATE INDEX IF NOT EXISTS kanban_cards_status ON kanban_cards (status);
@@ -54,9 +55,11 @@ const PARTS = {
         changed_at TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS kanban_changes_time ON kanban_changes (changed_at);`,
-    // 2: blocked_by and archived_at (dependencies and the archive).
+    // 2: blocked_by and archived_at (dependencies and the archive). 3: version, which every write
+    // checks and bumps so two processes never overwrite each other's change (existing rows start at 1).
     upgrade: (db: SqliteConnection, from: number) => {
       if (from < 2) db.exec('ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;');
+      if (from < 3) db.exec('ALTER TABLE kanban_cards ADD COLUMN version INTEGER NOT NULL DEFAULT 1;');
     },
   },
   attachments: {
