@@ -1,7 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { textOn } from '../format';
 import type { Labels, TaskView } from '../types';
-import { groupsOf } from './drawer/LabelPicker';
+import { LabelChecklist } from './LabelChecklist';
 import { usePending } from './drawer/usePending';
 
 export interface LabelEditorAt {
@@ -23,12 +22,10 @@ export function TableLabelEditor({ at, task, labels, onChange, onClose }: {
   onClose(refocus: boolean): void;
 }) {
   const panel = useRef<HTMLDivElement>(null);
-  const [typed, setTyped] = useState('');
   const [place, setPlace] = useState({ left: 0, top: 0 });
   // Ticks show at once; a refusal puts the stored labels back.
   const [selected, choose] = usePending(task.labels);
   const change = (next: string[]) => choose(next, onChange(next));
-  const toggle = (name: string) => change(selected.includes(name) ? selected.filter((l) => l !== name) : [...selected, name]);
 
   // Below the cell, or above it when the window ends first; never past the right edge.
   useLayoutEffect(() => {
@@ -61,31 +58,7 @@ export function TableLabelEditor({ at, task, labels, onChange, onClose }: {
 
   return (
     <div class="popover table-label-editor" ref={panel} role="group" aria-label={`Labels of ${task.title}`} data-testid="table-label-editor" style={{ left: `${place.left}px`, top: `${place.top}px` }}>
-      <div class="label-menu">
-        {groupsOf(labels).map(([group, names]) => (
-          <div key={group} class="label-group">
-            <div class="menu-label">{group || 'Other'}</div>
-            {names.map((name) => (
-              <label key={name} class="label-option">
-                <input type="checkbox" name="label" value={name} checked={selected.includes(name)} onChange={() => toggle(name)} />
-                <span class="label-swatch" style={{ background: labels[name].color, color: textOn(labels[name].color) }} />
-                <span>{name}</span>
-              </label>
-            ))}
-          </div>
-        ))}
-        <form
-          class="menu-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const name = typed.trim();
-            if (name && !selected.includes(name)) change([...selected, name]);
-            setTyped('');
-          }}
-        >
-          <input class="input" name="newLabel" placeholder="Another label…" aria-label="Add a label by name" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} />
-        </form>
-      </div>
+      <LabelChecklist labels={labels} selected={selected} onChange={change} inputName="label" />
     </div>
   );
 }

@@ -2,16 +2,9 @@ import { EMPTY_FILTER, type TaskFilter } from '../types';
 import type { AppState } from './appState';
 import type { BoardController } from './controller';
 
-/** A saved view as `GET /api/views` answers it (`.kanban.json` `views`). */
-export interface SavedView {
-  id: string;
-  name: string;
-  board: string;
-  layout: 'board' | 'table';
-  filter: Record<string, string | boolean | number>;
-  sort: string;
-  groupBy: string | null;
-}
+/** A saved view as `GET /api/views` answers it (`.kanban.json` `views`): the service's own type. */
+export type { SavedView } from '../../server/core/savedViews';
+import type { SavedView } from '../../server/core/savedViews';
 
 /** The parts of the UI state a view sets; the URL holds the same ones. */
 export type ViewState = Pick<AppState, 'filter' | 'layout' | 'groupBy' | 'sort'>;
