@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import type { TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
-import { startTestServer, type TestServer } from '../helpers/testServer';
-import { startMcp, type McpSession } from './helpers';
+import type { TestServer } from '../helpers/testServer';
+import { type McpSession, useMcpSession } from './helpers';
 
 describe('MCP archive tools (over a running server with --url)', function () {
   this.timeout(60_000);
   let server: TestServer;
   let mcp: McpSession;
 
-  before(async () => {
-    server = await startTestServer();
-    mcp = await startMcp(['--url', server.url]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
+  useMcpSession('url', (started, session) => {
+    server = started;
+    mcp = session;
   });
 
   it('when an agent archives a card and a column, then list_cards leaves them out, archived "only" finds them, and restore_card brings one back', async () => {

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import type { TestServer } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
-import { startMcp, type McpSession } from './helpers';
+import { type McpSession, useMcpSession } from './helpers';
 
 describe('MCP server in-process on a workspace folder (--dir)', function () {
   this.timeout(60_000);
   let server: TestServer;
   let mcp: McpSession;
 
-  before(async () => {
-    server = await startTestServer();
-    mcp = await startMcp(['--dir', server.root]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
+  useMcpSession('dir', (started, session) => {
+    server = started;
+    mcp = session;
   });
 
   it('when an agent creates and moves a card in the folder, then a server on the same folder shows it', async () => {
