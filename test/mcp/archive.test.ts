@@ -8,10 +8,7 @@ describe('MCP archive tools (over a running server with --url)', function () {
   let server: TestServer;
   let mcp: McpSession;
 
-  useMcpSession('url', (started, session) => {
-    server = started;
-    mcp = session;
-  });
+  useMcpSession('url', (opened) => ({ server, mcp } = opened));
 
   it('when an agent archives a card and a column, then list_cards leaves them out, archived "only" finds them, and restore_card brings one back', async () => {
     const card = await mcp.call('create_card', { title: 'Old task', status: 'review' });

@@ -7,10 +7,7 @@ describe('MCP checklists and dependencies (over a running server with --url)', f
   let server: TestServer;
   let mcp: McpSession;
 
-  useMcpSession('url', (started, session) => {
-    server = started;
-    mcp = session;
-  });
+  useMcpSession('url', (opened) => ({ server, mcp } = opened));
 
   it('when an agent lists cards, then checklist progress is "done/total" and blocked shows only while true', async () => {
     const blocker = await mcp.call('create_card', { title: 'Set up CI', body: '- [x] runner\n- [ ] cache' });

@@ -112,7 +112,7 @@ export async function runMcpToExit(args: string[]): Promise<{ code: number | nul
  */
 export function useMcpSession(
   reach: 'url' | 'dir',
-  started: (server: TestServer, mcp: McpSession) => void | Promise<void>,
+  started: (opened: { server: TestServer; mcp: McpSession }) => unknown,
   startServer: () => Promise<TestServer> = () => startTestServer(),
 ): void {
   let server: TestServer | undefined;
@@ -120,7 +120,7 @@ export function useMcpSession(
   before(async () => {
     server = await startServer();
     mcp = await startMcp(reach === 'url' ? ['--url', server.url] : ['--dir', server.root]);
-    await started(server, mcp);
+    await started({ server, mcp });
   });
   after(async () => {
     await mcp?.close();

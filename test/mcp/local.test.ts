@@ -8,10 +8,7 @@ describe('MCP server in-process on a workspace folder (--dir)', function () {
   let server: TestServer;
   let mcp: McpSession;
 
-  useMcpSession('dir', (started, session) => {
-    server = started;
-    mcp = session;
-  });
+  useMcpSession('dir', (opened) => ({ server, mcp } = opened));
 
   it('when an agent creates and moves a card in the folder, then a server on the same folder shows it', async () => {
     const created = await mcp.call('create_card', { title: 'Write the release notes', body: 'For 0.2.', labels: ['docs'] });

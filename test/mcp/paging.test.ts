@@ -13,10 +13,7 @@ describe('MCP list_cards at 1,000 cards', function () {
   let server: TestServer;
   let mcp: McpSession;
 
-  useMcpSession('url', (started, session) => {
-    server = started;
-    mcp = session;
-  }, async () => {
+  useMcpSession('url', (opened) => ({ server, mcp } = opened), async () => {
     const root = await makeTempDir();
     await seedMarkdownFiles(root, generateCards(CARDS));
     return startTestServer({ root });

@@ -9,10 +9,7 @@ describe('MCP resources', function () {
   let mcp: McpSession;
   const read = async (uri: string) => ((await mcp.client.readResource({ uri })).contents[0] as TextResourceContents).text;
 
-  useMcpSession('url', (started, session) => {
-    server = started;
-    mcp = session;
-  }, async () => {
+  useMcpSession('url', (opened) => ({ server, mcp } = opened), async () => {
     const server = await startTestServer();
     for (let i = 1; i <= 7; i++) await server.api('POST', '/api/tasks', { content: `# Todo item ${i}\n`, status: 'todo', assignee: i === 1 ? 'ada' : null });
     await server.api('POST', '/api/tasks', { content: '# Ship it\n', status: 'done' });

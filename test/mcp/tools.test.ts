@@ -38,9 +38,8 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
   let mcp: McpSession;
   let tools: Tool[];
 
-  useMcpSession('url', async (started, session) => {
-    server = started;
-    mcp = session;
+  useMcpSession('url', async (opened) => {
+    ({ server, mcp } = opened);
     tools = (await mcp.client.listTools()).tools;
   });
 
