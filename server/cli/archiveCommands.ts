@@ -1,17 +1,8 @@
-import type { Command } from './command';
-import { str } from './command';
-import type { Answer, Context } from './context';
+import { str, type Command } from './command';
+import { enc, show, type Card } from './commandHelpers';
 import { bold, plain } from './output';
 
 /** `kanban archive` and `kanban restore`: thin over the archive routes (service/archive.ts). */
-
-type Card = Record<string, unknown>;
-const enc = encodeURIComponent;
-
-function show(ctx: Context, answer: Answer, human: () => string): Promise<void> | void {
-  if (ctx.json) return ctx.printJson(answer);
-  ctx.output.out(human());
-}
 
 export const archiveCommand: Command = {
   name: 'archive',

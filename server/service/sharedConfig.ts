@@ -17,6 +17,12 @@ export interface SharedConfigState {
   /** The version of the shared document that `ws.config` holds. */
   version: number;
   timer: NodeJS.Timeout | null;
+  /**
+   * The shared text of the config object last written or compared, so that a write does not
+   * serialise the unchanged current config again; keyed by identity, since `ws.config` is replaced
+   * (never edited in place) on every change, including hand edits of `.kanban.json`.
+   */
+  lastText?: { config: KanbanConfig; text: string };
 }
 
 /**
@@ -81,6 +87,12 @@ export async function refreshSharedConfig(ws: Workspace, shared: SharedConfigSta
   emitConfigDifferences(ws, previous, next, true);
 }
 
+/** The shared text of `ws.config`, serialised only when the config object changed since last time. */
+function currentSharedText(ws: Workspace, shared: SharedConfigState): string {
+  if (shared.lastText?.config !== ws.config) shared.lastText = { config: ws.config, text: sharedText(ws.config) };
+  return shared.lastText.text;
+}
+
 /**
  * `updateConfig` over a shared database: the write names the version it was based on, so it never
  * undoes another instance's change; when another instance wrote first, its version is taken and
@@ -95,14 +107,16 @@ export async function updateSharedConfig(ws: Workspace, shared: SharedConfigStat
       throw new ValidationError('over a shared database, .kanban.json says only how this instance connects and listens (plugins, server); change those there by hand and restart');
     }
     const text = sharedText(draft);
-    if (text === sharedText(ws.config)) {
+    if (text === currentSharedText(ws, shared)) {
       ws.config = draft;
+      shared.lastText = { config: draft, text };
       return draft;
     }
     const version = await shared.store.write(text, shared.version);
     if (version !== null) {
       shared.version = version;
       ws.config = draft;
+      shared.lastText = { config: draft, text };
       return draft;
     }
     await refreshSharedConfig(ws, shared);

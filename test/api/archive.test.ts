@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { listFiles, startTestServer, type TestServer } from '../helpers/testServer';
 import { cardFile, createTask, exists, failsWith, listIds, okData } from '../helpers/envelope';
-import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
+import { eventsDuring } from '../helpers/serverHooks';
+import { forEachBoard, useServerWithOpsBoard } from '../helpers/perProvider';
 import { runAutoArchive } from '../../server/service/archive';
 import { waitUntil } from '../helpers/waiting';
 
@@ -15,13 +16,9 @@ function routesOf(boardId: string | undefined) {
 
 describe('API archive: archive, restore, lists and auto-archive', () => {
   let server: TestServer;
-  beforeEach(async () => {
-    server = await startServerWithOpsBoard();
-  });
-  afterEach(async () => server.close());
+  useServerWithOpsBoard((started) => (server = started));
 
-  for (const boardId of [undefined, 'ops']) {
-    const on = boardId ? `board "${boardId}"` : 'the default board';
+  forEachBoard((boardId, on) => {
     const r = routesOf(boardId);
 
     describe(`on ${on}`, () => {
@@ -130,7 +127,7 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
         assert.deepEqual(await listIds(server, '?status=todo', boardId), [task.id]);
       });
     });
-  }
+  });
 
   it('when the archive is searched, then text and paging work within it', async () => {
     const ids: string[] = [];

@@ -4,7 +4,8 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
 import { cardFile, createTask, failsWith, okData } from '../helpers/envelope';
 import { eventsDuring } from '../helpers/serverHooks';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
-import { configWith, setUpCardProvider, type CardProviderName, type CardProviderSetup } from '../storage/helpers/cardProviders';
+import type { CardProviderName } from '../storage/helpers/cardProviders';
+import { useCardProviderServer } from '../helpers/perProvider';
 
 const CONTENT = '# Release\n\nSteps:\n\n- [ ] build\n- [x] test\n\n```\n- [ ] not an item\n```\n';
 
@@ -18,17 +19,8 @@ const BOARDS = [
 for (const providerName of PROVIDERS) {
   for (const board of BOARDS) {
     describe(`API checklists (${providerName}, ${board.name})`, () => {
-      let provider: CardProviderSetup;
       let server: TestServer;
-
-      beforeEach(async () => {
-        provider = await setUpCardProvider(providerName);
-        server = await startTestServer({ config: configWith(provider.plugins) });
-      });
-      afterEach(async () => {
-        await server?.close();
-        await provider?.cleanup();
-      });
+      useCardProviderServer(providerName, (started) => (server = started));
 
       const newCard = () => createTask(server, { content: CONTENT }, board.boardId === 'default' ? undefined : board.boardId);
 

@@ -4,24 +4,16 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
 import { cardFile, createTask, failsWith, listIds, okData } from '../helpers/envelope';
 import { eventsDuring } from '../helpers/serverHooks';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
-import { configWith, setUpCardProvider, type CardProviderName, type CardProviderSetup } from '../storage/helpers/cardProviders';
+import type { CardProviderName } from '../storage/helpers/cardProviders';
+import { useCardProviderServer } from '../helpers/perProvider';
 
 /** Markdown and one SQL provider; the second board `ops` has columns inbox, doing, closed. */
 const PROVIDERS: CardProviderName[] = ['markdown', 'sqlite'];
 
 for (const providerName of PROVIDERS) {
   describe(`API dependencies (${providerName})`, () => {
-    let provider: CardProviderSetup;
     let server: TestServer;
-
-    beforeEach(async () => {
-      provider = await setUpCardProvider(providerName);
-      server = await startTestServer({ config: configWith(provider.plugins) });
-    });
-    afterEach(async () => {
-      await server?.close();
-      await provider?.cleanup();
-    });
+    useCardProviderServer(providerName, (started) => (server = started));
 
     const get = async (id: string, boardId = 'default') => okData(await server.api('GET', boardId === 'default' ? `/api/tasks/${id}` : `/api/boards/${boardId}/tasks/${id}`));
 

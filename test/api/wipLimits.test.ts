@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { TestServer } from '../helpers/testServer';
 import { createTask, failsWith, listIds, okData, readConfig } from '../helpers/envelope';
-import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
+import { eventsDuring } from '../helpers/serverHooks';
+import { forEachBoard, useServerWithOpsBoard } from '../helpers/perProvider';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { Receiver } from '../helpers/webhookReceiver';
 import { Dispatcher } from '../../server/api/dispatch';
@@ -13,13 +14,9 @@ function routesOf(boardId: string | undefined) {
 
 describe('API WIP limits', () => {
   let server: TestServer;
-  beforeEach(async () => {
-    server = await startServerWithOpsBoard();
-  });
-  afterEach(async () => server.close());
+  useServerWithOpsBoard((started) => (server = started));
 
-  for (const boardId of [undefined, 'ops']) {
-    const on = boardId ? `board "${boardId}"` : 'the default board';
+  forEachBoard((boardId, on) => {
     const r = routesOf(boardId);
 
     /** Give In Progress a limit of 2 and fill it. */
@@ -105,7 +102,7 @@ describe('API WIP limits', () => {
         assert.deepEqual(await crossings(() => server.api('PATCH', `${r.tasks}/${b.id}/move`, { status: 'in-progress' })), [{ ...over, count: 3 }]);
       });
     });
-  }
+  });
 
   it('when a move over the limit goes through the in-process bridge (VS Code, the CLI), then the answer carries the same warning', async () => {
     okData(await server.api('PUT', '/api/columns/todo', { wipLimit: 1 }));

@@ -109,3 +109,40 @@ export async function restData(mode: Mode, urlPath: string): Promise<any> {
 }
 
 export const ESCAPE = '\u001b[';
+
+/** What a suite run in one mode works with: the mode, and `kanban` run with that mode's arguments. */
+export interface ModeSuite {
+  readonly mode: Mode;
+  readonly inProcess: boolean;
+  k(...args: string[]): Promise<Run>;
+}
+
+/**
+ * The CLI suites' shared opening: `title` described once per mode, with the CLI built from the
+ * current sources and one fresh workspace for the whole suite (`prepare` seeds it), removed after.
+ */
+export function describeInBothModes(title: string, body: (cli: ModeSuite) => void, prepare?: (mode: Mode) => Promise<void>): void {
+  for (const open of [inProcessMode, urlMode]) {
+    describe(`${title}, ${open === inProcessMode ? 'in-process (--dir)' : 'through a server (--url)'}`, function () {
+      this.timeout(90_000);
+      let mode: Mode | undefined;
+      const current = (): Mode => {
+        if (!mode) throw new Error('the mode is opened in before()');
+        return mode;
+      };
+      before(async () => {
+        buildCli();
+        mode = await open();
+        await prepare?.(mode);
+      });
+      after(async () => mode?.close());
+      body({
+        get mode() {
+          return current();
+        },
+        inProcess: open === inProcessMode,
+        k: (...args) => kanban([...args, ...current().args]),
+      });
+    });
+  }
+}

@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { repoRoot, startCodeServer } from './helpers/codeServer';
 import { twoBoardRepo } from './helpers/editorUi';
 import { useWorkbenchSession } from './helpers/session';
+import { eventually } from '../helpers/waiting';
 
 interface HostResults {
   passed: string[];
@@ -44,14 +45,12 @@ describe('the extension-host suite, inside a real VS Code (code-server)', functi
 
   it('when the suite runs in the extension host, then every test in it passes', async () => {
     assert.ok(session.page, 'the workbench is open, so the extension host runs');
-    const deadline = Date.now() + 150_000;
-    let results: HostResults | null = null;
-    while (Date.now() < deadline) {
-      results = await fs.readFile(resultsFile, 'utf8').then((text) => JSON.parse(text) as HostResults, () => null);
-      if (results?.finished) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    assert.ok(results?.finished, `the suite did not finish; results so far: ${JSON.stringify(results)}`);
+    // eventually rethrows the last failed check, so a timeout still shows the results so far.
+    const results = await eventually(async () => {
+      const sofar = await fs.readFile(resultsFile, 'utf8').then((text) => JSON.parse(text) as HostResults, () => null);
+      assert.ok(sofar?.finished, `the suite did not finish; results so far: ${JSON.stringify(sofar)}`);
+      return sofar;
+    }, 150_000, 500);
     for (const title of results.passed) console.log(`      ✔ (host) ${title}`);
     assert.deepEqual(results.failed, []);
     assert.ok(results.passed.length >= 5, `passed: ${results.passed.join(' | ')}`);

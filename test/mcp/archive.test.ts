@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
 import type { TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
-import { startTestServer, type TestServer } from '../helpers/testServer';
-import { startMcp, type McpSession } from './helpers';
+import type { TestServer } from '../helpers/testServer';
+import { type McpSession, useMcpSession } from './helpers';
 
 describe('MCP archive tools (over a running server with --url)', function () {
   this.timeout(60_000);
   let server: TestServer;
   let mcp: McpSession;
 
-  before(async () => {
-    server = await startTestServer();
-    mcp = await startMcp(['--url', server.url]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
-  });
+  useMcpSession('url', (opened) => ({ server, mcp } = opened));
 
   it('when an agent archives a card and a column, then list_cards leaves them out, archived "only" finds them, and restore_card brings one back', async () => {
     const card = await mcp.call('create_card', { title: 'Old task', status: 'review' });

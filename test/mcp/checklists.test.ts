@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/testServer';
-import { startMcp, type McpSession } from './helpers';
+import type { TestServer } from '../helpers/testServer';
+import { type McpSession, useMcpSession } from './helpers';
 
 describe('MCP checklists and dependencies (over a running server with --url)', function () {
   this.timeout(60_000);
   let server: TestServer;
   let mcp: McpSession;
 
-  before(async () => {
-    server = await startTestServer();
-    mcp = await startMcp(['--url', server.url]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
-  });
+  useMcpSession('url', (opened) => ({ server, mcp } = opened));
 
   it('when an agent lists cards, then checklist progress is "done/total" and blocked shows only while true', async () => {
     const blocker = await mcp.call('create_card', { title: 'Set up CI', body: '- [x] runner\n- [ ] cache' });

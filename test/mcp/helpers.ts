@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startTestServer, type TestServer } from '../helpers/testServer';
 
 const KANBAN_BIN = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -102,4 +103,27 @@ export async function runMcpToExit(args: string[]): Promise<{ code: number | nul
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, stdout, stderr };
+}
+
+/**
+ * The MCP suites' shared opening: one server for the whole suite (`startServer` may seed it) and
+ * one MCP session that reaches it through `--url`, or works on its folder in-process with `--dir`;
+ * both are handed to `started` and closed after the suite.
+ */
+export function useMcpSession(
+  reach: 'url' | 'dir',
+  started: (opened: { server: TestServer; mcp: McpSession }) => unknown,
+  startServer: () => Promise<TestServer> = () => startTestServer(),
+): void {
+  let server: TestServer | undefined;
+  let mcp: McpSession | undefined;
+  before(async () => {
+    server = await startServer();
+    mcp = await startMcp(reach === 'url' ? ['--url', server.url] : ['--dir', server.root]);
+    await started({ server, mcp });
+  });
+  after(async () => {
+    await mcp?.close();
+    await server?.close();
+  });
 }

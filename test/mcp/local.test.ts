@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import type { TestServer } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
-import { startMcp, type McpSession } from './helpers';
+import { type McpSession, useMcpSession } from './helpers';
 
 describe('MCP server in-process on a workspace folder (--dir)', function () {
   this.timeout(60_000);
   let server: TestServer;
   let mcp: McpSession;
 
-  before(async () => {
-    server = await startTestServer();
-    mcp = await startMcp(['--dir', server.root]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
-  });
+  useMcpSession('dir', (opened) => ({ server, mcp } = opened));
 
   it('when an agent creates and moves a card in the folder, then a server on the same folder shows it', async () => {
     const created = await mcp.call('create_card', { title: 'Write the release notes', body: 'For 0.2.', labels: ['docs'] });

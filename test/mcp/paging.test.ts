@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { generateCards } from '../../bench/dataset';
 import { seedMarkdownFiles } from '../../bench/seed';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
-import { pageThroughListCards, startMcp, type McpSession } from './helpers';
+import { pageThroughListCards, type McpSession, useMcpSession } from './helpers';
 
 const CARDS = 1_000;
 
@@ -13,15 +13,10 @@ describe('MCP list_cards at 1,000 cards', function () {
   let server: TestServer;
   let mcp: McpSession;
 
-  before(async () => {
+  useMcpSession('url', (opened) => ({ server, mcp } = opened), async () => {
     const root = await makeTempDir();
     await seedMarkdownFiles(root, generateCards(CARDS));
-    server = await startTestServer({ root });
-    mcp = await startMcp(['--url', server.url]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
+    return startTestServer({ root });
   });
 
   it('when an agent follows nextCursor from the first page, then it gets every card exactly once, 50 a page, in compact form', async () => {

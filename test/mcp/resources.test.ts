@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, type TestServer } from '../helpers/testServer';
-import { startMcp, type McpSession } from './helpers';
+import { type McpSession, useMcpSession } from './helpers';
 
 describe('MCP resources', function () {
   this.timeout(60_000);
@@ -9,16 +9,12 @@ describe('MCP resources', function () {
   let mcp: McpSession;
   const read = async (uri: string) => ((await mcp.client.readResource({ uri })).contents[0] as TextResourceContents).text;
 
-  before(async () => {
-    server = await startTestServer();
+  useMcpSession('url', (opened) => ({ server, mcp } = opened), async () => {
+    const server = await startTestServer();
     for (let i = 1; i <= 7; i++) await server.api('POST', '/api/tasks', { content: `# Todo item ${i}\n`, status: 'todo', assignee: i === 1 ? 'ada' : null });
     await server.api('POST', '/api/tasks', { content: '# Ship it\n', status: 'done' });
     await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops' });
-    mcp = await startMcp(['--url', server.url]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
+    return server;
   });
 
   it('when an agent lists the resources, then it sees the instructions and one summary per board', async () => {

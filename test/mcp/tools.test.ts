@@ -3,8 +3,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { allRoutes } from '../../server/api/routes';
 import { boardCreateSchema, taskUpdateSchema } from '../../server/api/schemas';
 import { buildTools } from '../../server/mcp/tools';
-import { startTestServer, type TestServer } from '../helpers/testServer';
-import { startMcp, textOf, type McpSession } from './helpers';
+import type { TestServer } from '../helpers/testServer';
+import { textOf, type McpSession, useMcpSession } from './helpers';
 
 const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
@@ -38,14 +38,9 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
   let mcp: McpSession;
   let tools: Tool[];
 
-  before(async () => {
-    server = await startTestServer();
-    mcp = await startMcp(['--url', server.url]);
+  useMcpSession('url', async (opened) => {
+    ({ server, mcp } = opened);
     tools = (await mcp.client.listTools()).tools;
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
   });
 
   it('when an agent lists the tools, then every route of the table has one, under a unique snake_case name', () => {

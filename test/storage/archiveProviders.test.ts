@@ -1,23 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import type { TestServer } from '../helpers/testServer';
 import { createTask, listIds, okData } from '../helpers/envelope';
-import { CARD_PROVIDERS, configWith, setUpCardProvider, type CardProviderSetup } from './helpers/cardProviders';
+import { CARD_PROVIDERS } from './helpers/cardProviders';
+import { useCardProviderServer } from '../helpers/perProvider';
 
 /** Archive on every card.storage provider: SQL stores keep it in `archived_at`, Markdown in archived/. */
 for (const providerName of CARD_PROVIDERS) {
   describe(`card.storage ${providerName}: archive and restore`, function () {
     this.timeout(30_000);
-    let provider: CardProviderSetup;
     let server: TestServer;
-
-    beforeEach(async () => {
-      provider = await setUpCardProvider(providerName);
-      server = await startTestServer({ config: configWith(provider.plugins) });
-    });
-    afterEach(async () => {
-      await server?.close();
-      await provider?.cleanup();
-    });
+    useCardProviderServer(providerName, (started) => (server = started));
 
     it('when cards are archived one by one and a column all at once, then after a restart they are still archived with their status, and a restore brings one back', async () => {
       const single = await createTask(server, { content: '# Single\n', status: 'todo' });

@@ -3,6 +3,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionParts } from '../../../extension/parts';
+// Bundled by esbuild into the suite, so the shared test helpers (no vscode, no server) come along.
+import { waitUntil } from '../../helpers/waiting';
+
+/** The extension host starts slowly and has no server to ask: a generous wait, polled calmly. */
+const HOST_WAIT_MS = 20_000;
+const HOST_STEP_MS = 100;
 
 /**
  * Runs inside the extension host of a real VS Code, against the real `vscode` API and the
@@ -13,16 +19,6 @@ import type { ExtensionParts } from '../../../extension/parts';
  */
 
 const EXTENSION_ID = 'repo-kanban.kanban-board-service';
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function folderRef() {
   const folder = vscode.workspace.workspaceFolders![0];
@@ -51,8 +47,8 @@ describe('the extension in the extension host (real vscode API)', () => {
 
   it('when Open Board runs, then one board tab opens for the folder, and running it again reuses it', async () => {
     await vscode.commands.executeCommand('kanban.openBoard');
-    await until('the board tab', () => boardTabs().length === 1 || undefined);
-    await until('the board to report what it shows', () => parts.panels.shownBoard(folderRef()) ?? undefined);
+    await waitUntil(() => boardTabs().length === 1, HOST_WAIT_MS, 'the board tab', HOST_STEP_MS);
+    await waitUntil(() => parts.panels.shownBoard(folderRef()) !== null, HOST_WAIT_MS, 'the board to report what it shows', HOST_STEP_MS);
     await vscode.commands.executeCommand('kanban.openBoard');
     assert.equal(boardTabs().length, 1);
   });
@@ -60,9 +56,9 @@ describe('the extension in the extension host (real vscode API)', () => {
   it('when the host asks the board to show Roadmap, then the webview answers that it shows Roadmap, and back', async () => {
     const folder = folderRef();
     assert.ok(parts.panels.command(folder, { type: 'showBoard', boardId: 'roadmap' }), 'the message reached an open board');
-    await until('the webview to show roadmap', () => parts.panels.shownBoard(folder) === 'roadmap' || undefined);
+    await waitUntil(() => parts.panels.shownBoard(folder) === 'roadmap', HOST_WAIT_MS, 'the webview to show roadmap', HOST_STEP_MS);
     parts.panels.command(folder, { type: 'showBoard', boardId: 'default' });
-    await until('the webview to show default', () => parts.panels.shownBoard(folder) === 'default' || undefined);
+    await waitUntil(() => parts.panels.shownBoard(folder) === 'default', HOST_WAIT_MS, 'the webview to show default', HOST_STEP_MS);
   });
 
   it('when a card file is saved with broken YAML, then Problems holds an error at its line; fixed, it goes away', async () => {
@@ -76,16 +72,14 @@ describe('the extension in the extension host (real vscode API)', () => {
     lines[priorityLine] = 'priority: [unclosed';
     await vscode.workspace.fs.writeFile(uri, Buffer.from(lines.join('\n')));
     try {
-      const problems = await until('a diagnostic on the broken file', () => {
-        const found = vscode.languages.getDiagnostics(uri);
-        return found.length > 0 ? found : undefined;
-      });
+      await waitUntil(() => vscode.languages.getDiagnostics(uri).length > 0, HOST_WAIT_MS, 'a diagnostic on the broken file', HOST_STEP_MS);
+      const problems = vscode.languages.getDiagnostics(uri);
       assert.equal(problems[0].severity, vscode.DiagnosticSeverity.Error);
       assert.ok(Math.abs(problems[0].range.start.line - priorityLine) <= 1, `reported at line ${problems[0].range.start.line}, broken at ${priorityLine}`);
     } finally {
       await vscode.workspace.fs.writeFile(uri, Buffer.from(good));
     }
-    await until('the diagnostic to clear', () => vscode.languages.getDiagnostics(uri).length === 0 || undefined);
+    await waitUntil(() => vscode.languages.getDiagnostics(uri).length === 0, HOST_WAIT_MS, 'the diagnostic to clear', HOST_STEP_MS);
   });
 
   it('when a card is added through the in-process service, then its file appears in the workspace', async () => {

@@ -1,0 +1,136 @@
+import { str, type Command } from './command';
+import type { Answer } from './context';
+import { dim, keyValues, labelText, plain, table } from './output';
+import { runMigration } from './progress';
+import { usage, show, type Card } from './commandHelpers';
+
+/** The workspace around the cards: boards, columns, labels, settings, webhooks and storage. */
+
+export const boardsCommand: Command = {
+  name: 'boards',
+  summary: 'List the boards',
+  writes: false,
+  async run(ctx) {
+    const answer = await ctx.get<Card[]>('/boards');
+    await show(ctx, answer, () =>
+      table(ctx.output, answer.data, [
+        { header: 'ID', cell: (b) => `${plain(b.id)}${b.isDefault ? dim(ctx.output, ' (default)') : ''}` },
+        { header: 'NAME', cell: (b) => plain(b.name) },
+        { header: 'CARDS', cell: (b) => plain(b.taskCount) },
+        { header: 'COLUMNS', cell: (b) => (Array.isArray(b.columns) ? b.columns.map((c) => plain((c as Card).id)).join(', ') : ''), shrink: true },
+      ]),
+    );
+  },
+};
+
+export const columnsCommand: Command = {
+  name: 'columns',
+  summary: 'List the columns of a board',
+  writes: false,
+  async run(ctx) {
+    const answer = await ctx.get<Card[]>(ctx.boardPath('/columns'));
+    await show(ctx, answer, () =>
+      table(ctx.output, answer.data, [
+        { header: 'ID', cell: (c) => plain(c.id) },
+        { header: 'NAME', cell: (c) => plain(c.name) },
+        { header: 'COLOR', cell: (c) => labelText(ctx.output, plain(c.color), plain(c.color)) },
+      ]),
+    );
+  },
+};
+
+export const labelsCommand: Command = {
+  name: 'labels',
+  summary: 'List the label definitions',
+  writes: false,
+  async run(ctx) {
+    const answer = await ctx.get<Record<string, { color?: string; group?: string }>>('/labels');
+    await show(ctx, answer, () => {
+      const rows = Object.entries(answer.data ?? {});
+      return rows.length
+        ? table(ctx.output, rows, [
+            { header: 'LABEL', cell: ([name, def]) => labelText(ctx.output, name, def.color) },
+            { header: 'COLOR', cell: ([, def]) => plain(def.color) },
+            { header: 'GROUP', cell: ([, def]) => plain(def.group) },
+          ])
+        : dim(ctx.output, 'no labels defined');
+    });
+  },
+};
+
+/** `true`/`false` as booleans, everything else as text: the settings are flags and names. */
+function settingValue(text: string): unknown {
+  return text === 'true' ? true : text === 'false' ? false : text;
+}
+
+export const settingsCommand: Command = {
+  name: 'settings',
+  summary: 'Show the workspace settings; key=value pairs change them',
+  args: '[key=value]...',
+  positionals: [0, 100],
+  writes: (parsed) => parsed.positionals.length > 0,
+  async run(ctx, parsed) {
+    let answer: Answer;
+    if (parsed.positionals.length) {
+      const body: Record<string, unknown> = {};
+      for (const pair of parsed.positionals) {
+        const at = pair.indexOf('=');
+        if (at <= 0) usage(settingsCommand, `settings takes key=value pairs, not "${pair}"`);
+        body[pair.slice(0, at)] = settingValue(pair.slice(at + 1));
+      }
+      answer = await ctx.call('PUT', '/settings', { body });
+    } else answer = await ctx.get('/settings');
+    await show(ctx, answer, () => keyValues(ctx.output, Object.entries(answer.data ?? {}).map(([k, v]) => [k, plain(v)])));
+  },
+};
+
+export const webhooksCommand: Command = {
+  name: 'webhooks',
+  summary: 'List the registered webhooks',
+  writes: false,
+  async run(ctx) {
+    const answer = await ctx.get<Card[]>('/webhooks');
+    await show(ctx, answer, () =>
+      answer.data.length
+        ? table(ctx.output, answer.data, [
+            { header: 'ID', cell: (w) => plain(w.id) },
+            { header: 'URL', cell: (w) => plain(w.url), shrink: true },
+            { header: 'EVENTS', cell: (w) => plain(w.events) },
+            { header: 'ACTIVE', cell: (w) => plain(w.active) },
+          ])
+        : dim(ctx.output, 'no webhooks'),
+    );
+  },
+};
+
+export const storageCommand: Command = {
+  name: 'storage',
+  summary: 'Show the storage providers, or move the cards between Markdown files and SQLite',
+  args: 'status|migrate-to-sqlite|migrate-to-markdown',
+  details: ['status               active card, attachment, webhook and card-state providers', 'migrate-to-sqlite    every card into SQLite (--sqlite-path); the files stay as a backup', 'migrate-to-markdown  every card back into Markdown files; the database stays as a backup'],
+  options: { 'sqlite-path': { type: 'string', value: '<path>', description: 'database file for migrate-to-sqlite, relative to the workspace (default .kanban/kanban.db)' } },
+  positionals: [0, 1],
+  writes: (parsed) => (parsed.positionals[0] ?? 'status') !== 'status',
+  async run(ctx, parsed) {
+    const action = parsed.positionals[0] ?? 'status';
+    if (action === 'status') {
+      const answer = await ctx.get<Record<string, Record<string, unknown>>>('/storage');
+      await show(ctx, answer, () =>
+        keyValues(
+          ctx.output,
+          Object.entries(answer.data ?? {}).map(([k, v]) => [k, Object.entries(v ?? {}).map(([a, b]) => `${a}=${plain(b)}`).join('  ')]),
+        ),
+      );
+      return;
+    }
+    if (action !== 'migrate-to-sqlite' && action !== 'migrate-to-markdown') usage(storageCommand, `unknown storage action "${action}"`);
+    const sqlitePath = str(parsed, 'sqlite-path');
+    if (sqlitePath !== undefined && action !== 'migrate-to-sqlite') usage(storageCommand, '--sqlite-path goes with migrate-to-sqlite');
+    const answer = await runMigration(ctx, action, sqlitePath === undefined ? undefined : { sqlitePath });
+    await show(ctx, answer, () => {
+      const r = answer.data as Record<string, unknown>;
+      const skipped = Array.isArray(r.skipped) ? r.skipped.length : 0;
+      return `moved ${plain(r.cards)} card(s), ${plain(r.comments)} comment(s), ${plain(r.attachments)} attachment(s) from ${plain(r.from)} to ${plain(r.to)}${skipped ? `; ${skipped} unreadable file(s) left where they are` : ''}\nthe source stays as a backup: ${plain(r.source)}`;
+    });
+  },
+};

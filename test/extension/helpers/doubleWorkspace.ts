@@ -1,0 +1,93 @@
+import { promises as fs } from 'node:fs';
+import { documentOf, double, FakeDiagnosticCollection } from './doubleState';
+import { ConfigurationTarget, type Listener, Uri } from './doubleTypes';
+
+/** `vscode.languages`, `workspace`, `commands`, `env` of the double, and the extension context. */
+
+export const languages = {
+  createDiagnosticCollection(name: string) {
+    const collection = new FakeDiagnosticCollection(name);
+    double.diagnostics.set(name, collection);
+    return collection;
+  },
+};
+
+export const workspace = {
+  get workspaceFolders() {
+    return double.folders.length ? double.folders : undefined;
+  },
+  get textDocuments() {
+    return double.tabs.map(documentOf);
+  },
+  getConfiguration(section: string) {
+    return {
+      get<T>(key: string): T | undefined {
+        return double.settings.get(`${section}.${key}`) as T | undefined;
+      },
+      inspect(key: string) {
+        return { key: `${section}.${key}`, globalValue: double.settings.get(`${section}.${key}`) };
+      },
+      async update(key: string, value: unknown, target: ConfigurationTarget) {
+        double.settingUpdates.push({ key: `${section}.${key}`, value, target });
+        double.setSetting(`${section}.${key}`, value);
+      },
+    };
+  },
+  onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) => double.configChanged.event(listener),
+  onDidChangeWorkspaceFolders: (listener: Listener<{ added: unknown[]; removed: { uri: Uri }[] }>) => double.foldersChanged.event(listener),
+  fs: {
+    async writeFile(uri: Uri, bytes: Uint8Array) {
+      await fs.writeFile(uri.fsPath, bytes);
+    },
+  },
+};
+
+export const commands = {
+  registerCommand(id: string, run: (...args: unknown[]) => unknown) {
+    if (double.commands.has(id)) throw new Error(`command '${id}' already exists`);
+    double.commands.set(id, run);
+    return { dispose: () => double.commands.delete(id) };
+  },
+  async executeCommand(id: string, ...args: unknown[]) {
+    double.executed.push({ id, args });
+    if (id === 'setContext') return void double.contexts.set(args[0] as string, args[1]);
+    const run = double.commands.get(id);
+    if (run) return run(...args);
+    if (id.startsWith('workbench.')) return undefined;
+    throw new Error(`command '${id}' not found`);
+  },
+};
+
+export const env = {
+  uriScheme: 'vscode',
+  clipboard: {
+    async writeText(text: string) {
+      double.clipboard = text;
+      double.clipboardWrites.push(text);
+    },
+  },
+  async openExternal(uri: Uri) {
+    double.openedExternal.push(uri.toString());
+    return true;
+  },
+  /** As on a desktop: a local address is reachable as it is. */
+  async asExternalUri(uri: Uri) {
+    return uri;
+  },
+};
+
+/** What activate() receives. */
+export function fakeExtensionContext(extensionPath: string) {
+  const state = new Map<string, unknown>();
+  return {
+    extensionUri: Uri.file(extensionPath),
+    extension: { id: 'repo-kanban.kanban-board-service' },
+    extensionPath,
+    secrets: double.secrets,
+    subscriptions: [] as { dispose(): unknown }[],
+    workspaceState: {
+      get: <T>(key: string) => state.get(key) as T | undefined,
+      update: async (key: string, value: unknown) => void state.set(key, value),
+    },
+  };
+}
