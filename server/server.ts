@@ -40,6 +40,8 @@ export interface RunningServer {
   port: number;
   workspace: Workspace;
   server: http.Server;
+  /** The Express app behind the fast lane (which answers plain card gets before it): its route table. */
+  app: ReturnType<typeof createApp>;
   hub: WsHub;
   watcher: FileWatcher | null;
   close(): Promise<void>;
@@ -128,6 +130,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     workspace,
     server,
+    app,
     hub,
     watcher,
     async close() {

@@ -17,7 +17,7 @@ interface ExpressLayer {
  * found by walking its router stack (nested routers included), so nothing is taken from the table.
  */
 function registeredRoutes(server: TestServer): string[] {
-  const app = server.running.server.listeners('request')[0] as unknown as { router: { stack: ExpressLayer[] } };
+  const app = server.running.app as unknown as { router: { stack: ExpressLayer[] } };
   const found: string[] = [];
   const walk = (stack: ExpressLayer[], prefix: string) => {
     for (const layer of stack) {

@@ -71,9 +71,11 @@ describe('built server (dist/server.js) and storage providers', function () {
     assert.ok(seen.nativeAddons.some((file) => file.endsWith('better_sqlite3.node')), JSON.stringify(seen));
   });
 
-  it('when better-sqlite3 is missing, then it exits non-zero with one line naming the provider, the setting and the cause', async () => {
+  // Without better-sqlite3 the server runs SQLite's WebAssembly build (sqliteWasm.test.ts); forced to
+  // the native driver, it must say why it cannot start.
+  it('when better-sqlite3 is missing and the native driver is required, then it exits non-zero with one line naming the provider, the setting and the cause', async () => {
     await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ 'card.storage': { provider: 'sqlite', options: {} } })));
-    const run = await runBuiltServer(root, { env: { BLOCK_MODULES: 'better-sqlite3' }, preload: ['blockModules.cjs'] });
+    const run = await runBuiltServer(root, { env: { BLOCK_MODULES: 'better-sqlite3', KANBAN_SQLITE_DRIVER: 'native' }, preload: ['blockModules.cjs'] });
     assert.equal(run.url, null, 'the server started');
     const { code, stderr } = await run.exited;
     assert.equal(code, 1);
