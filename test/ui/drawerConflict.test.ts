@@ -88,8 +88,7 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     await drawer.locator('textarea[name="content"]').fill(`# ${title}\n\nTyped before the reload.\n`);
     await drawer.locator('textarea[name="comment"]').fill('A comment not sent yet');
 
-    // In a browser the open card is not reopened by a reload (VS Code reopens it); opening it again
-    // brings the text back.
+    // The reload reopens the card (its id is in the page URL); the text comes back in it.
     await page.reload();
     await openDrawer(page, title);
     assert.match(await drawer.locator('textarea[name="content"]').inputValue(), /Typed before the reload\./);

@@ -17,15 +17,25 @@ export async function drawerSettled(page: Page): Promise<void> {
   await page.locator('.sheet').evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
 }
 
-/** Click a card on the board and wait for its drawer to show the full card. */
+/**
+ * Click a card on the board and wait for its drawer to show the full card. After a reload the page
+ * may reopen the card by itself (the URL names it): whichever comes first, the drawer of this card.
+ */
 export async function openDrawer(page: Page, title: string): Promise<void> {
-  // A drawer left open by an earlier failed test would cover the board.
-  if (await page.locator(DRAWER).count()) {
-    await page.locator(`${DRAWER} button[aria-label="Close"]`).click();
-    await page.waitForSelector(DRAWER, { state: 'detached' });
+  const wanted = page.locator(`${DRAWER} .sheet-title:has-text(${JSON.stringify(title)})`);
+  const deadline = Date.now() + 20_000;
+  await card(page, title).waitFor();
+  while (!(await wanted.isVisible())) {
+    if (Date.now() > deadline) throw new Error(`the drawer of "${title}" did not open`);
+    // A drawer of another card (left open by an earlier failed test) would cover the board.
+    if (await page.locator(DRAWER).count()) {
+      await page.locator(`${DRAWER} button[aria-label="Close"]`).click().catch(() => undefined);
+      await page.waitForSelector(DRAWER, { state: 'detached', timeout: 5_000 }).catch(() => undefined);
+      continue;
+    }
+    await card(page, title).click({ timeout: 2_000 }).catch(() => undefined);
+    await wanted.waitFor({ timeout: 2_000 }).catch(() => undefined);
   }
-  await card(page, title).click();
-  await page.waitForSelector(`${DRAWER} .sheet-title:has-text(${JSON.stringify(title)})`);
   await page.waitForSelector(`${DRAWER} [aria-label="Comments"]`);
 }
 
