@@ -36,13 +36,30 @@ export function dateTime(iso: string): string {
 }
 
 /** Black or white, whichever reads better on a hex background. */
+/**
+ * Black or white text on a label's colour: whichever reads better by WCAG's contrast ratio. Pure
+ * black, because only black and white between them reach 4.5:1 on every colour.
+ */
 export function textOn(hex: string): string {
   const match = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(hex.trim());
   if (!match) return '#fff';
   const full = match[1].length === 3 ? match[1].replace(/./g, (c) => c + c) : match[1];
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255);
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return luminance > 0.6 ? '#1f2328' : '#ffffff';
+  const background = relativeLuminance([0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)));
+  const whiteTextContrast = (1 + 0.05) / (background + 0.05);
+  const darkTextContrast = (background + 0.05) / (DARK_TEXT_LUMINANCE + 0.05);
+  return darkTextContrast >= whiteTextContrast ? DARK_TEXT : '#ffffff';
+}
+
+const DARK_TEXT = '#000000';
+const DARK_TEXT_LUMINANCE = 0;
+
+/** WCAG 2 relative luminance of an sRGB colour given as 0-255 channels. */
+function relativeLuminance(channels: number[]): number {
+  const [r, g, b] = channels.map((v) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 export function initials(name: string): string {

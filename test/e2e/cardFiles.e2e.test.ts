@@ -162,6 +162,19 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await board.locator('[data-testid="card-drawer"] .sheet-head button[aria-label="Close"]').click();
   });
 
+  it('when a card row is dragged onto another column in the Kanban view, then its file moves there and the board and the counts follow', async () => {
+    const page = session.page;
+    const sidebar = page.locator('.part.sidebar');
+    const inProgressFile = await cardFileOf(folder, 'default', 'in-progress', 'late-and-mine-');
+    const card = sidebar.locator('.monaco-list-row', { hasText: 'Late and mine' });
+    const review = sidebar.locator('.monaco-list-row', { hasText: 'Review' });
+    await card.dragTo(review);
+    await waitUntil(async () => existsSync(inProgressFile.replace('/in-progress/', '/review/')) && !existsSync(inProgressFile), 'the file in review/');
+    await waitUntil(async () => /Review\s*1/.test(await review.innerText()), 'Review counting one card');
+    await waitUntil(async () => /In Progress\s*0/.test(await sidebar.locator('.monaco-list-row', { hasText: 'In Progress' }).innerText()), 'In Progress counting none');
+    await board.locator('[data-drop-column="review"] .card-title', { hasText: 'Late and mine' }).waitFor({ state: 'visible', timeout: 15_000 });
+  });
+
   it('when the window is 1600 x 900 with the Explorer open, then every column of the board, Done included, is in view', async () => {
     const page = session.page;
     await page.setViewportSize({ width: 1600, height: 900 });

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { textContrasts } from '../helpers/contrast';
 import { DEMO_CARDS, DEMO_CONFIG, seedDemoBoard } from './demoBoard';
 import { backgroundCheck, offScreen, placeholderOverflow, stillScreenshot, topBarRows } from './layoutCheck';
 import { nextFramesDrawn, startUi, stopUi, type UiContext } from './uiHelpers';
@@ -65,6 +66,13 @@ describe('Board UI: layout at 1440, 1024 and 390 px, light and dark, on the suns
       assert.ok(check.worstTextContrast >= 7, `text contrast ${check.worstTextContrast.toFixed(2)}:1`);
       // A warm colour under a grey shade turns brown and olive: saturation is what it loses.
       assert.ok(check.leastSaturation >= 0.5, `least saturation ${check.leastSaturation.toFixed(2)}`);
+    });
+
+    it(`when the board is shown in the ${theme} theme, then every text on the cards (titles, priorities, due dates, labels) keeps a 4.5:1 contrast`, async () => {
+      await show(theme, 1440);
+      const readings = await textContrasts(ui.page.mainFrame(), '.column-head, .card-title, .priority-badge, .chip, .label-chip');
+      assert.ok(readings.some((r) => r.what.includes('is-overdue')), `an overdue date is among the texts: ${JSON.stringify(readings)}`);
+      assert.ok(readings[0].ratio >= 4.5, `lowest contrasts: ${JSON.stringify(readings.slice(0, 3))}`);
     });
   }
 

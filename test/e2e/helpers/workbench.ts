@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type ElementHandle, type Frame, type Page } from 'playwright-core';
 import { OUTPUT_DIR } from './codeServer';
 
 export async function openWorkbench(url: string): Promise<{ browser: Browser; page: Page }> {
@@ -36,10 +36,13 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
     const input = page.locator('.quick-input-widget input[type="text"]');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(`>${title}`);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    const rows = page.locator('.quick-input-list .monaco-list-row');
     try {
-      await row.waitFor({ state: 'visible', timeout: 2000 });
-      await page.keyboard.press('Enter');
+      await rows.filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 2000 });
+      // The command of this very title: the top row may be a longer one that contains it.
+      const labels = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('aria-label') ?? ''));
+      const exact = labels.findIndex((label) => label === title || label.startsWith(`${title},`));
+      await rows.nth(exact >= 0 ? exact : labels.findIndex((label) => label.includes(title))).click();
       return;
     } catch {
       await page.keyboard.press('Escape');
@@ -65,13 +68,23 @@ export async function webviewShown(frame: Frame, shown: boolean, timeoutMs = 10_
  * driver's own delays are not counted).
  */
 export async function clickTabUntilShown(page: Page, frame: Frame, tab: string): Promise<number> {
-  const element = await (frame.parentFrame() ?? frame).frameElement();
-  await element.evaluate((iframe) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = iframe));
+  return clickTabUntilVisible(page, await (frame.parentFrame() ?? frame).frameElement(), tab);
+}
+
+/**
+ * Click the editor tab titled `tab` and answer the milliseconds from the press to the first frame
+ * in which `shown` is visible: an element of the workbench page, or a selector for one that the
+ * editor may only build after the press.
+ */
+export async function clickTabUntilVisible(page: Page, shown: ElementHandle | string, tab: string): Promise<number> {
+  if (typeof shown === 'string') await page.evaluate((selector) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = selector), shown);
+  else await shown.evaluate((element: unknown) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = element));
   // A plain script: the test runner's transpiler would add helpers the page does not have.
   await page.evaluate(`(() => {
-    const iframe = window.tabReturnTarget;
+    const target = window.tabReturnTarget;
+    const find = () => (typeof target === 'string' ? document.querySelector(target) : target);
     const times = (window.tabReturn = {});
-    const watch = () => (iframe.checkVisibility() ? (times.shown = performance.now()) : requestAnimationFrame(watch));
+    const watch = () => (find()?.checkVisibility() ? (times.shown = performance.now()) : requestAnimationFrame(watch));
     document.addEventListener('pointerdown', () => { times.down = performance.now(); requestAnimationFrame(watch); }, { capture: true, once: true });
   })()`);
   await page.locator('.tabs-container .tab', { hasText: tab }).click();

@@ -1,0 +1,100 @@
+import { strict as assert } from 'node:assert';
+import type { Frame } from 'playwright-core';
+import { KanbanService } from '../../extension/service/kanbanService';
+import { waitUntil as waitFor } from '../helpers/waiting';
+import { kanbanOutputLines, startCodeServer, type TempDirs } from './helpers/codeServer';
+import { textContrasts } from '../helpers/contrast';
+import { hexToRgb, paletteStep } from './helpers/editorUi';
+import { useWorkbenchSession } from './helpers/session';
+import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
+
+const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
+
+/** VS Code's own themes, one of each kind, and the class each gives the webview's body. */
+const THEMES = [
+  { name: 'Default Light Modern', bodyClass: 'vscode-light' },
+  { name: 'Default Dark Modern', bodyClass: 'vscode-dark' },
+  { name: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
+  { name: 'Default High Contrast Light', bodyClass: 'vscode-high-contrast-light' },
+];
+
+/** WCAG AA for body text. */
+const READABLE = 4.5;
+
+/** Cards with every priority, a label and a due date: each kind of text the board draws. */
+async function colourfulWorkspace(temp: TempDirs): Promise<string> {
+  const folder = await temp.make('kanban-e2e-themes-');
+  const service = await KanbanService.open(folder);
+  const cards = [
+    { content: '# Critical outage\n', status: 'todo', priority: 'critical', labels: ['bug'] },
+    { content: '# High stakes\n', status: 'todo', priority: 'high', dueDate: '2020-01-01' },
+    { content: '# Medium effort\n', status: 'in-progress', priority: 'medium' },
+    { content: '# Low hanging fruit\n', status: 'done', priority: 'low' },
+  ];
+  for (const body of cards) {
+    const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body });
+    if (answer.status !== 201) throw new Error(`seeding failed: ${JSON.stringify(answer.body)}`);
+  }
+  await service.close();
+  return folder;
+}
+
+describe('the extension in a real VS Code: the board in light, dark and high-contrast themes (issue 13)', function () {
+  this.timeout(180_000);
+  let board: Frame;
+
+  const session = useWorkbenchSession(async (temp) => {
+    const folder = await colourfulWorkspace(temp);
+    return startCodeServer(await temp.make('kanban-e2e-themes-cs-'), folder, { 'workbench.colorTheme': 'Default Dark Modern' });
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+
+  /** As a user does: Preferences: Color Theme, then a click on the theme (its id is the row's description). */
+  async function chooseTheme(name: string): Promise<void> {
+    const page = session.page;
+    await paletteStep(page, 'Preferences: Color Theme', async () => {
+      const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${name}$`) }) });
+      await row.click({ timeout: 10_000 });
+    });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  const bodyClasses = () => board.evaluate(() => Array.from(document.body.classList));
+
+  before(async () => {
+    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await runFromPalette(session.page, 'Kanban: Open Board');
+    board = await boardFrame(session.page);
+    await cardIn(board, 'Low hanging fruit').waitFor({ state: 'visible', timeout: 15_000 });
+  });
+
+  for (const theme of THEMES) {
+    it(`when the editor's theme is ${theme.name}, then the board takes its background and every text on the board and in the card menu is readable`, async () => {
+      await chooseTheme(theme.name);
+      await waitUntil(async () => (await bodyClasses()).includes(theme.bodyClass) && (theme.bodyClass !== 'vscode-high-contrast' || !(await bodyClasses()).includes('vscode-high-contrast-light')), `the board in ${theme.name}`);
+      const look = await board.evaluate(() => ({
+        background: getComputedStyle(document.querySelector('.board')!).backgroundColor,
+        editor: getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background'),
+      }));
+      assert.equal(look.background, hexToRgb(look.editor), "the board is drawn on the editor's background");
+
+      const boardText = await textContrasts(board, '.column-head, .card-title, .priority-badge, .chip, .label-chip');
+      assert.ok(boardText.length >= 8, `the board's texts were found: ${JSON.stringify(boardText)}`);
+      assert.ok(boardText[0].ratio >= READABLE, `lowest contrast on the board in ${theme.name}: ${JSON.stringify(boardText.slice(0, 3))}`);
+
+      await cardIn(board, 'Critical outage').click({ button: 'right' });
+      const menu = board.locator('[data-testid="card-menu"]');
+      await menu.waitFor({ state: 'visible', timeout: 10_000 });
+      // The menu fades in; read and photograph it as it stays.
+      await menu.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)).then(() => undefined));
+      const menuText = await textContrasts(board, '[data-testid="card-menu"] [role="menuitem"]');
+      assert.equal(menuText.length, 6, `the menu's six entries: ${JSON.stringify(menuText)}`);
+      assert.ok(menuText[0].ratio >= READABLE, `lowest contrast in the card menu in ${theme.name}: ${JSON.stringify(menuText.slice(0, 3))}`);
+      await screenshot(session.page, `vscode-theme-${theme.bodyClass}`);
+      await session.page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached', timeout: 10_000 });
+    });
+  }
+});
