@@ -94,8 +94,9 @@ function longBody(title: string, random: () => number): string {
   ].join('\n');
 }
 
-function contentFor(title: string, i: number, random: () => number): string {
-  if (i % 10 === 3) return longBody(title, random);
+function contentFor(title: string, i: number, random: () => number, workTracking: boolean): string {
+  // Without work tracking the notes are plain bullets: the same text, no checklist.
+  if (i % 10 === 3) return workTracking ? longBody(title, random) : longBody(title, random).replace(/^- \[[ x]\] /gm, '- ');
   if (i % 3 === 0) return `# ${title}\n\nShort note about the ${pick(random, SUBJECTS)}.\n`;
   return `# ${title}\n`;
 }
@@ -118,8 +119,12 @@ function metadataFor(i: number, random: () => number): Record<string, unknown> {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** `count` cards spread round-robin over the five standard columns of the default board. */
-export function generateCards(count: number, now = new Date()): Card[] {
+/**
+ * `count` cards spread round-robin over the five standard columns of the default board. With
+ * `workTracking` (the default) one card in ten has a checklist and one in five is blocked by the
+ * card made before it; without, the same cards carry neither (`npm run bench -- --plain-cards`).
+ */
+export function generateCards(count: number, now = new Date(), workTracking = true): Card[] {
   const random = seededRandom(count);
   const takenIds = new Set<string>();
   const perColumn = COLUMN_IDS.map((_, c) => Math.floor(count / COLUMN_IDS.length) + (c < count % COLUMN_IDS.length ? 1 : 0));
@@ -145,7 +150,8 @@ export function generateCards(count: number, now = new Date()): Card[] {
       id,
       boardId: 'default',
       status,
-      content: contentFor(title, i, random),
+      content: contentFor(title, i, random, workTracking),
+      ...(workTracking && i % 5 === 1 ? { blockedBy: [cards[i - 1].id] } : {}),
       priority: PRIORITIES[i % PRIORITIES.length] as Priority,
       assignee: i % 5 === 4 ? undefined : pick(random, ASSIGNEES),
       dueDate: i % 6 === 0 ? new Date(created.getTime() + 30 * DAY_MS).toISOString().slice(0, 10) : undefined,

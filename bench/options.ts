@@ -23,6 +23,8 @@ export interface BenchOptions {
   instances: number | null;
   /** Whether --cards was given (the instances bench defaults to 1,000 cards). */
   cardsGiven: boolean;
+  /** Cards without checklists and dependencies, to price those fields (`--plain-cards`). */
+  plainCards: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -37,6 +39,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
   --instances <n>        with --storage mysql: write and read throughput of 1 and n instances over one
                          database, and write -> event time from one instance to another (p50, p99)
+  --plain-cards          cards without checklists and blockedBy (by default one in ten has a
+                         checklist and one in five a blocker): the cost of those fields
   --no-floor             skip the floor rows (list, searches and get against a bare node:http server
                          answering the same bytes from memory, printed as ours/floor beside the 2x target)`;
 
@@ -67,6 +71,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     floor: true,
     instances: null,
     cardsGiven: false,
+    plainCards: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
@@ -89,6 +94,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (flag === '--seed-api') options.seedThroughApi = true;
     else if (flag === '--profile') options.profile = true;
     else if (flag === '--no-floor') options.floor = false;
+    else if (flag === '--plain-cards') options.plainCards = true;
     else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
   }
   if (options.instances !== null && options.storage !== 'mysql') throw new UsageError('--instances needs --storage mysql: only a MySQL database is shared by several instances');

@@ -42,7 +42,7 @@ async function startOrExplain(root: string, options: BenchOptions): Promise<Serv
 }
 
 async function seed(root: string, storage: BenchStorage, count: number, options: BenchOptions): Promise<SeedMethod> {
-  const cards = generateCards(count);
+  const cards = generateCards(count, new Date(), !options.plainCards);
   if (storage.kind === 'markdown') {
     await seedMarkdownFiles(root, cards);
     return 'markdown files written directly';
@@ -87,7 +87,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     const seedStarted = performance.now();
     const seedMethod = await seed(root, storage, count, options);
     const seedMs = performance.now() - seedStarted;
-    console.log(`seeded ${count} cards in ${(seedMs / 1000).toFixed(1)} s through ${seedMethod}; starting the server`);
+    console.log(`seeded ${count} cards in ${(seedMs / 1000).toFixed(1)} s (${options.plainCards ? 'plain: no checklists or blockers' : 'one in ten with a checklist, one in five blocked'}) through ${seedMethod}; starting the server`);
     server = await startOrExplain(root, options);
     const firstStartupMs = server.startupMs;
     profileWindows.set(server.pid, [{ name: `start-up with ${count} cards`, startUs: server.spawnedAtUs, endUs: server.spawnedAtUs + server.startupMs * 1000 }]);

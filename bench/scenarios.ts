@@ -41,7 +41,7 @@ export interface ScenarioResult {
   failure?: string;
 }
 
-export const READ_SCENARIOS = ['list', 'search-exact', 'search-fuzzy', 'get', 'page-50'] as const;
+export const READ_SCENARIOS = ['list', 'list-ready', 'list-overdue', 'search-exact', 'search-fuzzy', 'get', 'page-50'] as const;
 export const WRITE_SCENARIOS = ['update', 'move', 'create'] as const;
 export const API_SCENARIOS = [...READ_SCENARIOS, ...WRITE_SCENARIOS];
 
@@ -97,6 +97,8 @@ export function apiScenarios(cardIds: string[], cursors: string[] = ['']): Scena
   const runTag = Date.now().toString(36);
   return [
     { name: 'list', request: () => ({ method: 'GET', path: '/api/tasks' }), checkData: nonEmptyList },
+    { name: 'list-ready', request: () => ({ method: 'GET', path: '/api/tasks?ready=true' }), checkData: nonEmptyList },
+    { name: 'list-overdue', request: () => ({ method: 'GET', path: '/api/tasks?due=overdue' }), checkData: nonEmptyList },
     { name: 'search-exact', request: () => ({ method: 'GET', path: `/api/tasks?q=${SEARCH_WORD}` }), checkData: nonEmptyList },
     { name: 'search-fuzzy', request: () => ({ method: 'GET', path: `/api/tasks?q=${MISSPELLED_WORD}&fuzzy=true` }), checkData: nonEmptyList },
     { name: 'get', request: (n) => ({ method: 'GET', path: `/api/tasks/${idAt(n)}` }) },
