@@ -13,7 +13,7 @@ import { staticUi } from './staticUi';
 import { docsRouter } from './docs';
 import { mountedPaths } from './openapi';
 import { limitInBytes, multipartBody, uploadedFiles } from './multipart';
-import type { PageInfo } from '../core/listPaging';
+import { EXPOSED_HEADERS, GZIP_MIN_BYTES, encodedEtag, pageHeaders, prefersGzip } from './answerHeaders';
 
 export interface AppOptions {
   /** Host names besides local ones that requests may address (the bound host, proxies). */
@@ -42,7 +42,7 @@ function handlerFor(ws: Workspace, route: RouteDef) {
       };
       const outcome = await executeRoute(ws, route, call);
       if ('raw' in outcome) return await outcome.raw.send(res);
-      if ('page' in outcome && outcome.page) setPageHeaders(req, res, outcome.page);
+      if ('page' in outcome && outcome.page) res.set(pageHeaders(req.originalUrl, outcome.page));
       if ('serialized' in outcome) return await sendSerialized(req, res, outcome.serialized);
       if (outcome.etag) res.set('ETag', outcome.etag);
       if (outcome.warnings) res.set('Warning', outcome.warnings.map(warningHeaderValue));
@@ -65,28 +65,12 @@ export function warningHeaderValue(text: string): string {
 }
 
 /**
- * A list's total in `X-Total-Count`, and its next page in `Link` as the URL just requested (its
- * path, so a board-scoped list keeps its path) with the next cursor in place of the old one.
- */
-function setPageHeaders(req: Request, res: Response, page: PageInfo): void {
-  res.set('X-Total-Count', String(page.total));
-  if (page.nextCursor === undefined) return;
-  const [pathname, query = ''] = req.originalUrl.split('?', 2);
-  const kept = query.split('&').filter((part) => part !== '' && part.split('=', 1)[0] !== 'cursor');
-  res.set('Link', `<${pathname}?${[...kept, `cursor=${encodeURIComponent(page.nextCursor)}`].join('&')}>; rel="next"`);
-}
-
-/** Below this, compressing costs more than sending. */
-const GZIP_MIN_BYTES = 8 * 1024;
-
-/**
  * A kept answer: its bytes (gzip-compressed when the client accepts it: a 10,000-card list is
  * 7 MB as JSON, under 1 MB compressed), or 304 when the client already holds them.
  */
 async function sendSerialized(req: Request, res: Response, answer: SerializedAnswer): Promise<void> {
-  const compress = answer.gzipped !== undefined && answer.body.length >= GZIP_MIN_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip';
-  // Each encoding is its own representation, with its own ETag.
-  const etag = compress ? `${answer.etag.slice(0, -1)}-gzip"` : answer.etag;
+  const compress = answer.gzipped !== undefined && answer.body.length >= GZIP_MIN_BYTES && prefersGzip(req.headers['accept-encoding']);
+  const etag = encodedEtag(answer.etag, compress);
   res.set('Content-Type', 'application/json; charset=utf-8');
   res.vary('Accept-Encoding');
   // Caches may keep it but must ask again each time (a 304 when unchanged): lists change often.
@@ -116,9 +100,6 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
-
-/** Headers a page of another origin may read: a list's total and next page, and change warnings. */
-export const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'Warning'];
 
 export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   const app = express();

@@ -5,7 +5,9 @@ import { executeRoute } from './execute';
 import { isAllowedHost } from './hostGuard';
 import { mountedPaths } from './openapi';
 import type { RouteDef } from './route';
-import { EXPOSED_HEADERS } from './app';
+import { EXPOSED_HEADERS, GZIP_MIN_BYTES, encodedEtag, pageHeaders, prefersGzip } from './answerHeaders';
+import { parse as parseQueryString } from 'node:querystring';
+import type { SerializedAnswer } from './route';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -30,15 +32,15 @@ function compile(route: RouteDef, openApiPath: string): Pattern {
   return { regex: new RegExp(`^${source}$`), names, route };
 }
 
-/** A plain GET: no query, no body, no conditional header, which the Express path handles. */
+/** A plain GET: no body, no conditional header, which the Express path handles. */
 function isPlainGet(req: IncomingMessage): boolean {
-  if (req.method !== 'GET' || req.url === undefined || req.url.includes('?')) return false;
+  if (req.method !== 'GET' || req.url === undefined) return false;
   const h = req.headers;
   return h['content-length'] === undefined && h['transfer-encoding'] === undefined && h['if-none-match'] === undefined && h['if-modified-since'] === undefined;
 }
 
 /**
- * The hottest read (`GET /api/tasks/{id}`) served straight on `node:http`, without Express's
+ * The hottest reads (`GET /api/tasks/{id}` and the lists and searches of `GET /api/tasks`) served straight on `node:http`, without Express's
  * routing, middleware chain and response helpers, which cost several times the work of the answer
  * itself (issue 17: a get within 2x of a bare `node:http` server answering the same bytes). It
  * runs the same route through `executeRoute` (auth, board, handler, ETag), applies the same Host
@@ -53,7 +55,8 @@ export function fastLane(ws: Workspace, routes: RouteDef[], allowedHosts: string
   const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
   return (req, res) => {
     if (!isPlainGet(req) || !isAllowedHost(req.headers.host, allowed)) return express(req, res);
-    const url = req.url!;
+    const cut = req.url!.indexOf('?');
+    const url = cut < 0 ? req.url! : req.url!.slice(0, cut);
     let match: RegExpExecArray | null = null;
     let pattern: Pattern | undefined;
     for (const candidate of patterns) {
@@ -71,20 +74,44 @@ export function fastLane(ws: Workspace, routes: RouteDef[], allowedHosts: string
       return express(req, res); // a malformed escape: Express names the problem
     }
     // An error or an unusual answer is made again by Express, in its usual shape (a GET changes nothing).
-    answer(ws, pattern.route, params, req, res).catch(() => {
+    // Parsed as Express's 'simple' query parser does (node:querystring), so validation sees the same.
+    const rawQuery = cut < 0 ? {} : parseQueryString(req.url!.slice(cut + 1));
+    answer(ws, pattern.route, params, rawQuery, req, res).catch(() => {
       if (!res.headersSent) express(req, res);
     });
   };
 }
 
-async function answer(ws: Workspace, route: RouteDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const outcome = await executeRoute(ws, route, { params, rawQuery: {}, body: undefined, credential: bearerCredential(req.headers.authorization) });
-  if (!('data' in outcome) || outcome.status !== 200 || outcome.warnings) throw new Error('not a plain answer');
+async function answer(ws: Workspace, route: RouteDef, params: Record<string, string>, rawQuery: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const outcome = await executeRoute(ws, route, { params, rawQuery, body: undefined, credential: bearerCredential(req.headers.authorization) });
+  if (outcome.status !== 200) throw new Error('not a plain answer');
+  if ('serialized' in outcome) return sendSerialized(req, res, outcome.serialized);
+  if (!('data' in outcome) || outcome.warnings) throw new Error('not a plain answer');
   const body = Buffer.from(JSON.stringify({ ok: true, data: outcome.data }));
   // The headers Express would send, in its order.
-  const headers: Record<string, string> = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(',') };
+  const headers = corsHeaders();
   if (outcome.etag) headers.ETag = outcome.etag;
   headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers['Content-Length'] = String(body.length);
+  res.writeHead(200, headers);
+  res.end(body);
+}
+
+function corsHeaders(): Record<string, string> {
+  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(',') };
+}
+
+/** A kept list answer, with the headers and encoding Express's path gives it (api/app.ts). */
+async function sendSerialized(req: IncomingMessage, res: ServerResponse, answer: SerializedAnswer): Promise<void> {
+  const compress = answer.gzipped !== undefined && answer.body.length >= GZIP_MIN_BYTES && prefersGzip(req.headers['accept-encoding']);
+  const body = compress ? await answer.gzipped!() : answer.body;
+  const headers = corsHeaders();
+  if (answer.page) Object.assign(headers, pageHeaders(req.url!, answer.page));
+  headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers.Vary = 'Accept-Encoding';
+  headers['Cache-Control'] = 'no-cache';
+  headers.ETag = encodedEtag(answer.etag, compress);
+  if (compress) headers['Content-Encoding'] = 'gzip';
   headers['Content-Length'] = String(body.length);
   res.writeHead(200, headers);
   res.end(body);

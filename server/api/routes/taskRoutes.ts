@@ -104,7 +104,7 @@ function active(ctx: RequestContext) {
 
 export const taskRoutes = defineRoutes([
   { method: 'get', path: '/tasks', tag: 'Tasks', summary: 'List and search tasks', twin: true, query: listQuery, metaQuery: true, unknownBoardStatus: 400,
-    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', response: taskListSchema, handle: list },
+    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', response: taskListSchema, fastLane: true, handle: list },
   { method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', twin: true, body: taskCreateSchema, success: 201, errors: [404, 409], warns: true,
     response: taskSchema, handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
   { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, response: activeTaskSchema, handle: active },
