@@ -1,4 +1,5 @@
-// An example card.storage provider: every card in one JSON file. It imports nothing from the
+// An example storage provider: every card in one JSON file (card.storage), and attachment payloads
+// as plain files with their content types in one JSON file per card (attachment.storage). It imports nothing from the
 // service at run time; the JSDoc types come from the public contract, `kanban-board-service/provider`.
 // Run its checks with: kanban provider-test ./examples/provider-jsonfile
 'use strict';
@@ -11,6 +12,9 @@ const path = require('node:path');
 /** @typedef {import('kanban-board-service/provider').ExternalChange} ExternalChange */
 /** @typedef {import('kanban-board-service/provider').LoadResult} LoadResult */
 /** @typedef {import('kanban-board-service/provider').StorageProviderContext} StorageProviderContext */
+/** @typedef {import('kanban-board-service/provider').AttachmentStore} AttachmentStore */
+/** @typedef {import('kanban-board-service/provider').AttachmentPayload} AttachmentPayload */
+/** @typedef {import('kanban-board-service/provider').CardRef} CardRef */
 
 const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 10_000;
@@ -229,4 +233,128 @@ async function createCardStore(options, context) {
   return new JsonFileCardStore(absolute, pollIntervalMs);
 }
 
-module.exports = { createCardStore };
+/**
+ * Where a file of this store lands: one folder per card, every name a single path segment.
+ * @param {string} name @param {string} what @returns {string}
+ */
+function segment(name, what) {
+  if (typeof name !== 'string' || name === '' || name === '.' || name === '..' || /[\\/\0]/.test(name)) {
+    throw new Error(`${what} ${JSON.stringify(name)} cannot be stored: it must be one file name`);
+  }
+  return name;
+}
+
+/** Write whole or not at all: a temporary file beside the target, then a rename. @param {string} file @param {Buffer | string} data */
+async function writeAtomically(file, data) {
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await fs.writeFile(temporary, data);
+  await fs.rename(temporary, file);
+}
+
+const TYPES_FILE = '.content-types.json';
+
+/**
+ * Attachment payloads under `<dir>/<board>/<card>/<file name>`, and each card's content types in
+ * `.content-types.json` beside them. The service keeps the file names on the card; this store
+ * keeps only bytes and types.
+ * @implements {AttachmentStore}
+ */
+class FolderAttachmentStore {
+  /** @param {string} dir absolute path */
+  constructor(dir) {
+    this.provider = 'jsonfile-folders';
+    this.dir = dir;
+  }
+
+  /** @param {CardRef} card */
+  folderOf(card) {
+    return path.join(this.dir, segment(card.boardId, 'board id'), segment(card.id, 'card id'));
+  }
+
+  /** @param {CardRef} card @returns {Promise<Record<string, string>>} */
+  async typesOf(card) {
+    try {
+      return JSON.parse(await fs.readFile(path.join(this.folderOf(card), TYPES_FILE), 'utf8'));
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return {};
+      throw error;
+    }
+  }
+
+  /** @param {CardRef} card @param {(types: Record<string, string>) => void} change */
+  async changeTypes(card, change) {
+    const types = await this.typesOf(card);
+    change(types);
+    await writeAtomically(path.join(this.folderOf(card), TYPES_FILE), JSON.stringify(types));
+  }
+
+  /** @param {CardRef} card @param {string} filename @param {Buffer} data @param {string} [contentType] */
+  async put(card, filename, data, contentType) {
+    if (segment(filename, 'file name') === TYPES_FILE) throw new Error(`the file name ${TYPES_FILE} is kept for this store's own use`);
+    await fs.mkdir(this.folderOf(card), { recursive: true });
+    await writeAtomically(path.join(this.folderOf(card), filename), data);
+    await this.changeTypes(card, (types) => {
+      if (contentType) types[filename] = contentType;
+      else delete types[filename];
+    });
+  }
+
+  /** @param {CardRef} card @param {string} filename @returns {Promise<AttachmentPayload | null>} */
+  async get(card, filename) {
+    if (segment(filename, 'file name') === TYPES_FILE) return null;
+    const file = path.join(this.folderOf(card), filename);
+    try {
+      const stat = await fs.stat(file);
+      const contentType = (await this.typesOf(card))[filename];
+      return { path: file, size: stat.size, ...(contentType ? { contentType } : {}) };
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  /** @param {CardRef} card @param {string} filename */
+  async remove(card, filename) {
+    await fs.rm(path.join(this.folderOf(card), segment(filename, 'file name')), { force: true });
+    if ((await this.typesOf(card))[filename] !== undefined) await this.changeTypes(card, (types) => delete types[filename]);
+  }
+
+  /** @param {CardRef} card */
+  async removeAll(card) {
+    await fs.rm(this.folderOf(card), { recursive: true, force: true });
+  }
+
+  /** Copies first, removes after: a crash in between leaves a copy, never nothing. @param {CardRef} from @param {CardRef} to @param {string[]} filenames */
+  async move(from, to, filenames) {
+    const types = await this.typesOf(from);
+    for (const filename of filenames) {
+      const source = path.join(this.folderOf(from), segment(filename, 'file name'));
+      const data = await fs.readFile(source).catch((error) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+      if (data) await this.put(to, filename, data, types[filename]);
+    }
+    for (const filename of filenames) await this.remove(from, filename);
+  }
+
+  describe() {
+    return { dir: this.dir };
+  }
+
+  async close() {}
+}
+
+/**
+ * The factory the service calls for `"attachment.storage": { "provider": "kanban-provider-jsonfile",
+ * "options": { "dir": ".kanban/attachment-files" } }`.
+ * @param {Record<string, unknown>} options
+ * @param {StorageProviderContext} context
+ * @returns {Promise<AttachmentStore>}
+ */
+async function createAttachmentStore(options, context) {
+  const dir = options.dir ?? '.kanban/attachment-files';
+  if (typeof dir !== 'string' || dir === '') throw new Error('options.dir must be a folder relative to the workspace, e.g. ".kanban/attachment-files"');
+  const absolute = path.resolve(context.root, dir);
+  await fs.mkdir(absolute, { recursive: true });
+  return new FolderAttachmentStore(absolute);
+}
+
+module.exports = { createCardStore, createAttachmentStore };

@@ -90,6 +90,28 @@ describe('Storage providers from other packages', function () {
     }
   });
 
+  it('when the example package serves both cards and attachments, then an upload lands in its folders, downloads back, and follows its card to another board', async () => {
+    await installExample(root);
+    const server = await serve({
+      ...configWith({
+        'card.storage': { provider: 'kanban-provider-jsonfile', options: { file: 'data/cards.json' } },
+        'attachment.storage': { provider: 'kanban-provider-jsonfile', options: { dir: 'data/files' } },
+      }),
+      boards: [{ id: 'default', name: 'Default' }, { id: 'ops', name: 'Ops' }],
+    });
+    assert.equal(okData(await server.api('GET', '/api/storage')).attachment.provider, 'jsonfile-folders');
+    const card = await createTask(server, 'With a file');
+    okData(await server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'notes.txt', data: Buffer.from('kept by a package ✓').toString('base64') }] }));
+    assert.equal(await fs.readFile(path.join(root, 'data', 'files', 'default', card.id, 'notes.txt'), 'utf8'), 'kept by a package ✓');
+    const download = await fetch(`${server.url}/api/tasks/${card.id}/attachments/notes.txt`);
+    assert.equal(download.status, 200);
+    assert.equal(await download.text(), 'kept by a package ✓');
+    okData(await server.api('POST', `/api/boards/ops/tasks/${card.id}/transfer`, {}));
+    const moved = await fetch(`${server.url}/api/boards/ops/tasks/${card.id}/attachments/notes.txt`);
+    assert.equal(await moved.text(), 'kept by a package ✓');
+    await assert.rejects(fs.access(path.join(root, 'data', 'files', 'default', card.id, 'notes.txt')), 'the payload left the old board');
+  });
+
   it('when another process writes the example\'s file, then the change feed brings the card to this server\'s WebSocket clients', async () => {
     await installExample(root);
     const server = await serve(configWith({ 'card.storage': { provider: 'kanban-provider-jsonfile', options: { file: 'cards.json', pollIntervalMs: 50 } } }));
@@ -156,11 +178,13 @@ describe('Storage providers from other packages', function () {
   describe('kanban provider-test (the real binary)', () => {
     before(() => buildCli());
 
-    it('when it is run against the example package, then every card.storage check passes and it exits 0', async () => {
+    it('when it is run against the example package, then every card.storage and attachment.storage check passes and it exits 0', async () => {
       const run = expectCode(await kanban(['provider-test', 'examples/provider-jsonfile', '--options', '{"pollIntervalMs":50}']), 0);
       assert.match(run.stdout, /^card\.storage provider "examples\/provider-jsonfile"$/m);
       assert.match(run.stdout, /✓ change feed: another instance's create, update and remove reach subscribe\(\) as peer changes/);
       assert.match(run.stdout, /10 checks: 10 passed, 0 failed, 0 skipped/);
+      assert.match(run.stdout, /^attachment\.storage provider "examples\/provider-jsonfile"$/m);
+      assert.match(run.stdout, /8 checks: 8 passed, 0 failed, 0 skipped/);
     });
 
     it('when a provider breaks the contract, then the failing check is named with the difference and it exits 1', async () => {
