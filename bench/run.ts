@@ -65,6 +65,16 @@ async function seed(root: string, storage: BenchStorage, count: number, options:
   return 'the HTTP API (POST /api/tasks)';
 }
 
+/** The whole list once, timed from the request to its last byte. */
+async function timeFirstList(server: ServerChild): Promise<number> {
+  const started = performance.now();
+  // Uncompressed, as the load generator asks: fetch would otherwise ask for gzip.
+  const answer = await fetch(`${server.baseUrl}/api/tasks`, { headers: { 'accept-encoding': 'identity' } });
+  await answer.arrayBuffer();
+  if (!answer.ok) throw new Error(`GET /api/tasks answered ${answer.status}`);
+  return performance.now() - started;
+}
+
 async function cardIdsOf(server: ServerChild, expected: number): Promise<string[]> {
   // Ids only: at 100,000 cards the full list is about 70 MB.
   const answer = await fetch(`${server.baseUrl}/api/tasks?fields=id`);
@@ -98,6 +108,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       return restarted.startupMs;
     });
     profileWindows.set(server.pid, [{ name: `restart with ${count} cards`, startUs: server.spawnedAtUs, endUs: server.spawnedAtUs + server.startupMs * 1000 }]);
+    const firstListMs = await timeFirstList(server);
     const scenarios: ScenarioResult[] = [];
     const notes: string[] = [];
     const load = { connections: options.connections, durationSeconds: options.durationSeconds };
@@ -144,7 +155,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     }
     const rssMb = await server.rssMb();
     const loadAverage = { start: loadAtStart, end: os.loadavg()[0] };
-    return { cards: count, storage: options.storage, seedMethod, seedMs, startupMs: firstStartupMs, restartMs, rssMb, ...load, loadAverage, scenarios, notes };
+    return { cards: count, storage: options.storage, seedMethod, seedMs, startupMs: firstStartupMs, restartMs, firstListMs, rssMb, ...load, loadAverage, scenarios, notes };
   } finally {
     await server?.stop();
     await fs.rm(root, { recursive: true, force: true });

@@ -22,7 +22,7 @@ export interface ServerChild {
   port: number;
   /** When it was spawned, in microseconds of the monotonic clock (to line up with a CPU profile). */
   spawnedAtUs: number;
-  /** Milliseconds from spawn to the first successful `GET /api/tasks`. */
+  /** Milliseconds from spawn to the first successful answer: the first page, `GET /api/tasks?limit=50`. */
   startupMs: number;
   /** Resident memory of the child now, in MB (from /proc). */
   rssMb(): Promise<number>;
@@ -93,14 +93,15 @@ async function waitForFirstAnswer(baseUrl: string, exited: Promise<number | null
   const deadline = performance.now() + START_TIMEOUT_MS;
   while (performance.now() < deadline) {
     if (gone) throw new ServerStartError('the server exited before it answered', output());
-    const answer = await fetch(`${baseUrl}/api/tasks`).catch(() => null);
+    // The first page, as a paging client (the CLI, MCP) asks: the whole list is timed on its own (firstListMs).
+    const answer = await fetch(`${baseUrl}/api/tasks?limit=50`).catch(() => null);
     if (answer?.ok) {
       await answer.arrayBuffer();
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  throw new ServerStartError('GET /api/tasks never succeeded', output());
+  throw new ServerStartError('GET /api/tasks?limit=50 never succeeded', output());
 }
 
 async function readRssMb(pid: number): Promise<number> {

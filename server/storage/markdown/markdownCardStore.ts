@@ -42,12 +42,14 @@ export class MarkdownCardStore implements CardStore {
    */
   readonly known = new Map<string, KnownFile>();
 
-  /** The root with a trailing separator, and the boards folder relative to the root: paths are made by joining strings. */
+  /** The root and the boards folder with a trailing separator, and the boards folder relative to the root: paths are made by joining strings. */
   private readonly rootPrefix: string;
+  private readonly boardsPrefix: string;
   private readonly boardsRelative: string;
 
   constructor(readonly root: string, readonly kanbanDir: string) {
     this.rootPrefix = path.resolve(root) + path.sep;
+    this.boardsPrefix = path.resolve(kanbanDir, 'boards') + path.sep;
     this.boardsRelative = this.slowRelative(path.join(kanbanDir, 'boards'));
   }
 
@@ -62,9 +64,8 @@ export class MarkdownCardStore implements CardStore {
 
   /** A path under the root as the root-relative, `/`-separated form; others through path.relative. */
   relative(file: string): string {
-    const unusual = file.includes(`${path.sep}..`) || file.includes(`${path.sep}.${path.sep}`) || file.includes(path.sep + path.sep);
-    if (!file.startsWith(this.rootPrefix) || unusual) return this.slowRelative(file);
-    const rest = file.slice(this.rootPrefix.length);
+    const rest = plainlyUnder(this.rootPrefix, file);
+    if (rest === null) return this.slowRelative(file);
     return path.sep === '/' ? rest : rest.split(path.sep).join('/');
   }
 
@@ -154,7 +155,7 @@ export class MarkdownCardStore implements CardStore {
 
   /** Board, status folder and id from a card file's absolute path, or null when it is not a card path. */
   locate(file: string): { id: string; boardId: string; status: string } | null {
-    const parts = path.relative(path.join(this.kanbanDir, 'boards'), file).split(path.sep);
+    const parts = (plainlyUnder(this.boardsPrefix, file) ?? path.relative(path.join(this.kanbanDir, 'boards'), file)).split(path.sep);
     if (parts.length !== 3 || !parts[2].endsWith('.md') || parts[0].startsWith('..')) return null;
     if (RESERVED_BOARD_FOLDERS.has(parts[1])) return null;
     return { boardId: parts[0], status: parts[1], id: parts[2].slice(0, -3) };
@@ -304,4 +305,14 @@ function readWithTime(file: string): { text: string; mtime: Date; mtimeMs: numbe
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * `file` after `prefix` (a resolved folder with its trailing separator) when it is a plain path
+ * beneath it, null when path.relative must decide (another folder, `..`, `.` or doubled separators).
+ */
+function plainlyUnder(prefix: string, file: string): string | null {
+  if (!file.startsWith(prefix)) return null;
+  const unusual = file.includes(`${path.sep}..`) || file.includes(`${path.sep}.${path.sep}`) || file.includes(path.sep + path.sep);
+  return unusual ? null : file.slice(prefix.length);
 }
