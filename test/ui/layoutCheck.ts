@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR } from './uiHelpers';
+import { installColourMath, type ColourMath } from '../helpers/contrast';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -68,29 +69,19 @@ export interface BackgroundCheck {
 export async function backgroundCheck(page: Page): Promise<BackgroundCheck> {
   // The test runner's compiler names the helpers below with a `__name` call the page does not have.
   await page.evaluate('globalThis.__name ??= (f) => f');
+  await installColourMath(page.mainFrame());
   return page.evaluate(() => {
     const board = document.querySelector('.board') as HTMLElement;
     const probe = document.createElement('span');
     board.append(probe);
+    const { over, contrast } = (window as unknown as { kanbanColour: ColourMath }).kanbanColour;
+    // Through the page's own colour parser: a variable may hold any CSS colour syntax.
     const rgba = (value: string): number[] => {
       probe.style.color = '';
       probe.style.color = value;
-      const parts = getComputedStyle(probe).color.match(/[\d.]+/g)!.map(Number);
-      return [parts[0], parts[1], parts[2], parts[3] ?? 1];
+      return (window as unknown as { kanbanColour: ColourMath }).kanbanColour.rgba(getComputedStyle(probe).color);
     };
     const variable = (name: string) => rgba(getComputedStyle(board).getPropertyValue(name).trim());
-    const over = (top: number[], bottom: number[]) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
-    const luminance = (c: number[]) => {
-      const [r, g, b] = c.slice(0, 3).map((v) => {
-        const s = v / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-    const contrast = (a: number[], b: number[]) => {
-      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-      return (hi + 0.05) / (lo + 0.05);
-    };
     const saturation = (c: number[]) => {
       const max = Math.max(...c.slice(0, 3)) / 255;
       const min = Math.min(...c.slice(0, 3)) / 255;
