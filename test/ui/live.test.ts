@@ -6,11 +6,12 @@ import { startServer, type RunningServer } from '../../server/server';
 import { startDemoUi } from './demoBoard';
 import { card, column, newBoardPage, screenshot, type UiContext } from './uiHelpers';
 
-/** How long until `title` shows on `page`, in ms; fails after `limit`. */
-async function timeUntilShown(page: Page, title: string, limit: number): Promise<number> {
-  const started = Date.now();
-  await page.waitForFunction((t) => Array.from(document.querySelectorAll('.card-title')).some((el) => el.textContent === t), title, { timeout: limit, polling: 20 });
-  return Date.now() - started;
+/**
+ * Wait until `title` shows on `page` without a reload. The bound only says "never came": how soon
+ * it comes is measured by `npm run bench -- --only live`, not asserted here.
+ */
+async function shownLive(page: Page, title: string): Promise<void> {
+  await page.waitForFunction((t) => Array.from(document.querySelectorAll('.card-title')).some((el) => el.textContent === t), title, { timeout: 20_000, polling: 20 });
 }
 
 describe('Board UI: live updates (Chromium)', function () {
@@ -35,12 +36,11 @@ describe('Board UI: live updates (Chromium)', function () {
     }
   });
 
-  it('when one page adds a card, then a second page shows it within a second', async () => {
+  it('when one page adds a card, then a second page shows it without a reload', async () => {
     const page = ui.page;
     await page.click('button[aria-label="Add a card to To Do"]');
     await page.fill('[data-drop-column="todo"] .quick-add-input', 'Seen everywhere');
-    const [elapsed] = await Promise.all([timeUntilShown(second, 'Seen everywhere', 1000), page.keyboard.press('Enter')]);
-    assert.ok(elapsed < 1000, `took ${elapsed} ms`);
+    await Promise.all([shownLive(second, 'Seen everywhere'), page.keyboard.press('Enter')]);
     await page.keyboard.press('Escape');
     // Quick add puts the card at the end of its column, in one request, as the API does.
     await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent === 'Seen everywhere', null, { polling: 25 });
@@ -64,15 +64,14 @@ describe('Board UI: live updates (Chromium)', function () {
     const file = path.join(ui.server.root, '.kanban', 'boards', 'default', 'done', `${task.id}.md`);
     const text = await fs.readFile(file, 'utf8');
     await fs.writeFile(file, text.replace('# Atomic writes for card files', '# Atomic writes, edited in vim'));
-    const elapsed = await timeUntilShown(second, 'Atomic writes, edited in vim', 3000);
+    await shownLive(second, 'Atomic writes, edited in vim');
     assert.equal(await card(second, 'Atomic writes for card files').count(), 0);
-    assert.ok(elapsed < 3000);
   });
 
   it('when a card file is created by hand, then it appears in its column', async () => {
     const file = path.join(ui.server.root, '.kanban', 'boards', 'default', 'backlog', 'hand-made-2030-01-01.md');
     await fs.writeFile(file, '---\npriority: high\n---\n# Written by hand\n\nNo API involved.\n');
-    await timeUntilShown(ui.page, 'Written by hand', 3000);
+    await shownLive(ui.page, 'Written by hand');
     assert.equal(await column(ui.page, 'backlog').locator('.card-title', { hasText: 'Written by hand' }).count(), 1);
   });
 
@@ -95,7 +94,7 @@ describe('Board UI: live updates (Chromium)', function () {
     await fs.writeFile(path.join(root, '.kanban', 'boards', 'default', 'todo', 'while-away-2030-01-01.md'), '---\npriority: low\n---\n# Changed while you were away\n');
     restarted = await startServer({ root, port });
     await page.waitForSelector('[data-testid="reconnecting"]', { state: 'detached', timeout: 10_000 });
-    await timeUntilShown(page, 'Changed while you were away', 5000);
+    await shownLive(page, 'Changed while you were away');
     assert.match((await page.locator('[data-testid="connection"]').textContent()) ?? '', /Live/);
     assert.deepEqual(ui.pageErrors, []);
   });
