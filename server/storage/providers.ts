@@ -10,6 +10,7 @@ import { ProviderError, ProviderOptions, envFlag } from './providerOptions';
 import { createExternalStore } from './externalProvider';
 import type { AttachmentStoreFactory, CardStoreFactory } from './contract';
 import { DEFAULT_SQLITE_PATH, SqliteCardStore, type SqliteLocation } from './sqlite/sqliteCardStore';
+import { SharedSqliteCardStore } from './sqlite/sharedSqliteCardStore';
 import { MysqlCardStore, type MysqlSettings } from './mysql/mysqlCardStore';
 import { MysqlOpenError } from './mysql/mysqlDatabase';
 import { SqliteAttachmentStore } from './sqlite/sqliteAttachmentStore';
@@ -75,7 +76,9 @@ export async function createCardStore(context: ProviderContext): Promise<CardSto
     case 'sqlite': {
       const location = sqliteLocation(context.root, options);
       const pollMs = options.integer('pollIntervalMs', DEFAULT_POLL_MS, 50, 60_000);
-      return build(options, 'sqlitePath', () => SqliteCardStore.open(location, pollMs));
+      // shared: several server processes over this file share configuration and live events too.
+      const open = options.boolean('shared', false) ? SharedSqliteCardStore.open : SqliteCardStore.open;
+      return build(options, 'sqlitePath', () => open(location, pollMs));
     }
     case 'mysql': {
       const settings = mysqlSettings(options);

@@ -99,6 +99,35 @@ const PARTS = {
         PRIMARY KEY (card_id, actor)
       );`,
   },
+  // Several server processes over one file (`shared: true`): the workspace configuration, the live
+  // instances and the global event log, as over MySQL (sql/sqlSharedConfig.ts, sql/sqlEventLog.ts).
+  shared: {
+    version: 1,
+    ddl: `
+      CREATE TABLE IF NOT EXISTS kanban_config (
+        name TEXT PRIMARY KEY NOT NULL,
+        body TEXT NOT NULL,
+        version INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS kanban_instances (
+        id TEXT PRIMARY KEY NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        started TEXT NOT NULL,
+        last_seen TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_instances_seen ON kanban_instances (last_seen);
+      CREATE TABLE IF NOT EXISTS kanban_events (
+        seq INTEGER PRIMARY KEY NOT NULL,
+        origin TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS kanban_event_seq (
+        name TEXT PRIMARY KEY NOT NULL,
+        seq INTEGER NOT NULL
+      );
+      INSERT OR IGNORE INTO kanban_event_seq (name, seq) VALUES ('events', 0);`,
+  },
 } as const;
 
 export type SqlitePart = keyof typeof PARTS;

@@ -1,0 +1,188 @@
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { makeTempDir } from '../helpers/testServer';
+import { configWith } from './helpers/cardProviders';
+import { startServerProcess, type ServerProcess } from './helpers/child';
+import { eventually, waitUntil } from '../helpers/waiting';
+import { RecordingSocket, wsUrl, type WsMessage } from '../helpers/wsClient';
+
+async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
+  const response = await fetch(base + urlPath, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as { ok: boolean; data?: unknown; error?: string };
+  if (!json.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${json.error}`);
+  return json.data;
+}
+
+/** The last number the file's global event log handed out (read straight from the file). */
+function headSeq(file: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return Number((db.prepare("SELECT seq FROM kanban_event_seq WHERE name = 'events'").get() as { seq: number }).seq);
+  } finally {
+    db.close();
+  }
+}
+
+const SEED_LINE = /seeded it from this \.kanban\.json/g;
+/** What every process must answer alike once the writes have settled. */
+const SHARED_READS = ['/api/boards', '/api/columns', '/api/labels', '/api/settings', '/api/webhooks', '/api/tasks'];
+
+/** A workspace folder whose .kanban.json points at the shared file and names its own label. */
+async function workspaceFor(file: string, label: string): Promise<string> {
+  const root = await makeTempDir();
+  const plugins = { 'card.storage': { provider: 'sqlite', options: { sqlitePath: file, shared: true, pollIntervalMs: 200 } } };
+  const config = { ...configWith(plugins), labels: { [label]: { color: '#123456' } } };
+  await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(config, null, 2));
+  return root;
+}
+
+function assertConsecutive(events: WsMessage[], from: number, what: string): void {
+  events.forEach((m, i) => assert.equal(m.revision, from + i, `${what}: event ${i} has revision ${m.revision}, expected ${from + i} (a gap, a repeat or out of order)`));
+}
+
+/** Events a client saw, as [revision, event, what] for comparing clients. */
+function seen(client: RecordingSocket): [number, string, unknown][] {
+  return client.events().map((m) => [m.revision as number, m.event as string, m.data?.taskId ?? m.data?.columnId ?? m.data?.name ?? null]);
+}
+
+/**
+ * Three real server processes, each with its own workspace folder and .kanban.json, over one SQLite
+ * file with `shared: true` (the native driver): one configuration, one global event log.
+ */
+describe('card.storage sqlite shared: three processes over one file', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let file: string;
+  let roots: string[] = [];
+  let servers: ServerProcess[] = [];
+  const sockets: RecordingSocket[] = [];
+  const env = { KANBAN_SQLITE_DRIVER: 'native' };
+
+  before(async () => {
+    dir = await makeTempDir();
+    file = path.join(dir, 'team.db');
+    roots = await Promise.all(['from-a', 'from-b', 'from-c'].map((label) => workspaceFor(file, label)));
+    // All three start at once over a new file: exactly one may seed.
+    servers = await Promise.all(roots.map((root) => startServerProcess(root, env)));
+  });
+  after(async () => {
+    for (const socket of sockets) socket.close();
+    await Promise.all(servers.map((s) => s.stop()));
+    for (const root of [...roots, dir]) await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('when three processes start together over a new file, then exactly one seeds the configuration from its .kanban.json, says so, and all answer its labels', async () => {
+    const seeders = servers.filter((s) => (s.output().match(SEED_LINE) ?? []).length > 0);
+    assert.equal(seeders.length, 1, `seed log lines: ${servers.map((s) => s.output()).join('\n---\n')}`);
+    assert.equal((seeders[0].output().match(SEED_LINE) ?? []).length, 1, 'seeded once');
+    const seeded = ['from-a', 'from-b', 'from-c'][servers.indexOf(seeders[0])];
+    for (const server of servers) {
+      const labels = Object.keys(await call(server.url, 'GET', '/api/labels'));
+      assert.ok(labels.includes(seeded), `${server.url} has the seeder's label ${seeded}: ${labels}`);
+      assert.equal(labels.filter((l) => l.startsWith('from-')).length, 1, `${server.url} has only the seeder's label: ${labels}`);
+    }
+    // Each lists the others from its next heartbeat (every 5 s).
+    await eventually(async () => {
+      const { instances } = await call(servers[0].url, 'GET', '/api/workspace');
+      assert.equal(instances.length, 3, `three live instances: ${JSON.stringify(instances)}`);
+    }, 12_000, 250);
+  });
+
+  it('when columns, labels, webhooks and cards are written through all three, then every process answers the same and each WebSocket client saw every event once, in revision order', async () => {
+    const clients = await Promise.all(servers.map((s) => RecordingSocket.connect(wsUrl(s.url))));
+    sockets.push(...clients);
+    const start = clients[0].messages[0].revision as number;
+    for (const client of clients) assert.equal(client.messages[0].revision, start, 'every process says hello at the same global revision');
+
+    const worker = async (server: ServerProcess, n: number) => {
+      await call(server.url, 'POST', '/api/webhooks', { url: `http://127.0.0.1:9/hook-${n}`, events: ['board.deleted'] });
+      await call(server.url, 'POST', '/api/columns', { id: `c${n}`, name: `Column ${n}` });
+      for (let i = 0; i < 4; i++) {
+        const card = await call(server.url, 'POST', '/api/tasks', { content: `# Load ${n}.${i}\n` });
+        await call(server.url, 'PATCH', `/api/tasks/${card.id}/move`, { status: 'review' });
+        await call(server.url, 'PUT', `/api/labels/l${n}-${i}`, { color: '#336699' });
+      }
+    };
+    await Promise.all(servers.map((s, n) => worker(s, n)));
+
+    const answers = async (s: ServerProcess) => JSON.stringify(await Promise.all(SHARED_READS.map((p) => call(s.url, 'GET', p))));
+    await eventually(async () => {
+      const [a, b, c] = await Promise.all(servers.map(answers));
+      assert.equal(b, a, 'process 2 answers like process 1');
+      assert.equal(c, a, 'process 3 answers like process 1');
+    }, 20_000, 200);
+    for (const server of servers) {
+      const columns = (await call(server.url, 'GET', '/api/columns')).map((c: any) => c.id);
+      for (const id of ['c0', 'c1', 'c2']) assert.ok(columns.includes(id), `${server.url} lists column ${id}`);
+      const labels = Object.keys(await call(server.url, 'GET', '/api/labels'));
+      assert.ok(labels.includes('l0-3') && labels.includes('l2-0'), `${server.url} lists the new labels`);
+      const hooks = (await call(server.url, 'GET', '/api/webhooks')).map((h: any) => h.url);
+      for (const n of [0, 1, 2]) assert.ok(hooks.includes(`http://127.0.0.1:9/hook-${n}`), `${server.url} lists webhook ${n}`);
+    }
+
+    const head = headSeq(file);
+    // 3 processes x (column + 4 x (created, moved, label)); creating a webhook emits no event.
+    assert.ok(head - start >= 3 * (1 + 4 * 3), `the log holds every change (${head - start} events)`);
+    for (const [n, client] of clients.entries()) {
+      await waitUntil(() => client.events().at(-1)?.revision === head, 20_000, `client ${n + 1} reaching revision ${head}`);
+      assertConsecutive(client.events(), start + 1, `client of process ${n + 1}`);
+      assert.ok(client.events().every((m) => m.data?.peer === undefined), 'events mirrored from another process are not sent twice');
+    }
+    assert.deepEqual(seen(clients[1]), seen(clients[0]));
+    assert.deepEqual(seen(clients[2]), seen(clients[0]));
+  });
+
+  it('when a process is restarted, then it does not seed again and a client reconnecting to it with ?since gets exactly the events it missed', async () => {
+    const [a, b, c] = servers;
+    const first = await RecordingSocket.connect(wsUrl(c.url));
+    const since = first.messages[0].revision as number;
+    first.close();
+    await c.stop();
+    const missed = await call(a.url, 'POST', '/api/tasks', { content: '# Missed while away\n' });
+    await call(a.url, 'PATCH', `/api/tasks/${missed.id}/move`, { status: 'done' });
+    await call(b.url, 'PUT', '/api/labels/while-away', { color: '#654321' });
+
+    const restarted = await startServerProcess(roots[2], env);
+    servers[2] = restarted;
+    assert.doesNotMatch(restarted.output(), SEED_LINE, 'a restart adopts the stored configuration');
+    const back = await RecordingSocket.connect(wsUrl(restarted.url, `/ws?since=${since}`));
+    sockets.push(back);
+    assert.equal(back.messages[0].revision, since);
+    assert.equal((back.messages[0] as any).resumed, true);
+    await waitUntil(() => back.events().at(-1)?.revision === headSeq(file), 10_000, 'the missed events');
+    assertConsecutive(back.events(), since + 1, 'reconnected client');
+    assert.deepEqual(back.events().map((m) => m.event), ['task.created', 'task.moved', 'label.updated']);
+    const labels = Object.keys(await call(restarted.url, 'GET', '/api/labels'));
+    assert.ok(labels.includes('while-away'), 'the restarted process reads the configuration written while it was away');
+  });
+});
+
+describe('card.storage sqlite shared: on the WebAssembly driver', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let server: ServerProcess | null = null;
+
+  before(async () => {
+    dir = await makeTempDir();
+  });
+  after(async () => {
+    await server?.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('when a shared file is served on the WebAssembly driver, then it says that only this process can open the file, and a second process is refused with a reason', async () => {
+    const file = path.join(dir, 'wasm.db');
+    const roots = await Promise.all(['w-a', 'w-b'].map((label) => workspaceFor(file, label)));
+    server = await startServerProcess(roots[0], { KANBAN_SQLITE_DRIVER: 'wasm' });
+    assert.match(server.output(), /WebAssembly build here, which keeps the file to this process alone/);
+    assert.ok((await call(server.url, 'GET', '/api/labels'))['w-a'], 'it serves the seeded configuration');
+    await assert.rejects(startServerProcess(roots[1], { KANBAN_SQLITE_DRIVER: 'native' }), /WebAssembly|VS Code|another process/i);
+    for (const root of roots) await fs.rm(root, { recursive: true, force: true });
+  });
+});
