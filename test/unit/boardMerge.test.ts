@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mergeBoard } from '../../server/service/boardMerge';
 import type { BoardConfig } from '../../server/core/model';
 
-const column = (id: string, name = id) => ({ id, name });
+const column = (id: string, name = id) => ({ id, name, color: '#888888' });
 
 function board(columns: string[], extra: Partial<BoardConfig> = {}): BoardConfig {
   return { id: 'b', name: 'Board', columns: columns.map((id) => column(id)), actions: {}, minimizedColumnIds: [], ...extra };
