@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { createHmac } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,6 +7,7 @@ import { makeTempDir } from '../helpers/testServer';
 import { configWith } from './helpers/cardProviders';
 import { startServerProcess, type ServerProcess } from './helpers/child';
 import { eventually, waitUntil } from '../helpers/waiting';
+import { Receiver } from '../helpers/webhookReceiver';
 import { RecordingSocket, wsUrl, type WsMessage } from '../helpers/wsClient';
 
 async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
@@ -29,6 +31,17 @@ function headSeq(file: string): number {
   }
 }
 
+/** Webhook deliveries not yet settled by any process. */
+function pendingDeliveries(file: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return Number((db.prepare('SELECT COUNT(*) AS n FROM kanban_webhook_deliveries').get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
+const SECRET = 'sqlite-shared-secret';
 const SEED_LINE = /seeded it from this \.kanban\.json/g;
 /** What every process must answer alike once the writes have settled. */
 const SHARED_READS = ['/api/boards', '/api/columns', '/api/labels', '/api/settings', '/api/webhooks', '/api/tasks'];
@@ -136,6 +149,34 @@ describe('card.storage sqlite shared: three processes over one file', function (
     }
     assert.deepEqual(seen(clients[1]), seen(clients[0]));
     assert.deepEqual(seen(clients[2]), seen(clients[0]));
+  });
+
+  it('when a webhook with a secret is registered through one process and all three create cards, then the receiver gets each event once, signed with that secret', async () => {
+    const receiver = new Receiver();
+    await receiver.listen();
+    try {
+      const hook = await call(servers[0].url, 'POST', '/api/webhooks', { url: receiver.url('/all'), events: ['task.created'], secret: SECRET });
+      for (const server of servers) {
+        await eventually(async () => assert.ok((await call(server.url, 'GET', '/api/webhooks')).some((h: any) => h.id === hook.id)), 10_000);
+      }
+      const created = await Promise.all(servers.map(async (server, s) => {
+        const ids: string[] = [];
+        for (let i = 0; i < 4; i++) ids.push((await call(server.url, 'POST', '/api/tasks', { content: `# Hooked ${s}.${i}\n` })).id);
+        return ids;
+      }));
+      const ids = created.flat().sort();
+      await receiver.until(() => new Set(receiver.on('/all').map((r) => r.body.card?.id ?? r.body.data?.taskId)).size === ids.length, 'one delivery per created card', 30_000);
+      await eventually(async () => assert.equal(pendingDeliveries(file), 0, 'deliveries still pending'), 30_000);
+      const got = receiver.on('/all');
+      assert.deepEqual(got.map((r) => r.body.card?.id ?? r.body.data?.taskId).sort(), ids, 'each created card once, none twice');
+      for (const request of got) {
+        const expected = 'sha256=' + createHmac('sha256', SECRET).update(request.rawBody).digest('hex');
+        assert.equal(request.headers['x-webhook-signature'], expected, 'signed with the secret kept in the file, whichever process sent it');
+      }
+      await call(servers[0].url, 'DELETE', `/api/webhooks/${hook.id}`);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('when a process is restarted, then it does not seed again and a client reconnecting to it with ?since gets exactly the events it missed', async () => {

@@ -5,23 +5,31 @@ import { sharedEventStore } from '../sql/sqlEventLog';
 import { SqlSharedConfig } from '../sql/sqlSharedConfig';
 import { SqliteCardStore, openWithParts, type SqliteLocation } from './sqliteCardStore';
 import type { SqliteDatabase } from './sqliteDatabase';
+import { SqliteWebhookStore } from './sqliteWebhookStore';
 
 /**
  * `card.storage: sqlite` with `shared: true`: several server processes on one machine over one
  * file share everything MySQL instances share (sql/): the workspace configuration, the list of
- * live instances and the global event log, so every process's WebSocket clients follow one
- * revision. Only the SQL layer differs (sqliteSchema.ts, part "shared"); the logic is the MySQL one.
+ * live instances, the global event log (so every process's WebSocket clients follow one revision)
+ * and webhook deliveries with their leases, log and secrets (each event delivered once). Only the
+ * SQL layer differs (sqliteSchema.ts, part "shared"; sqliteWebhookStore.ts); the logic is MySQL's.
  */
 export class SharedSqliteCardStore extends SqliteCardStore {
   private readonly registry: InstanceRegistry;
   private readonly config: SqlSharedConfig;
   private readonly events: SharedEventStore;
+  private readonly webhooks: SqliteWebhookStore;
 
   private constructor(sqlite: SqliteDatabase, location: SqliteLocation, pollIntervalMs: number) {
     super(sqlite, location, pollIntervalMs);
     this.registry = new InstanceRegistry(sqlite, this.origin);
     this.config = new SqlSharedConfig(sqlite);
     this.events = sharedEventStore(sqlite, this.origin);
+    this.webhooks = new SqliteWebhookStore(sqlite, this.origin);
+  }
+
+  sharedWebhooks(): SqliteWebhookStore {
+    return this.webhooks;
   }
 
   sharedConfig(): SharedConfigStore {

@@ -100,7 +100,8 @@ const PARTS = {
       );`,
   },
   // Several server processes over one file (`shared: true`): the workspace configuration, the live
-  // instances and the global event log, as over MySQL (sql/sqlSharedConfig.ts, sql/sqlEventLog.ts).
+  // instances, the global event log and webhook deliveries (leases: epoch ms of the one machine's
+  // clock) with their log and secrets, as over MySQL (sql/sqlSharedConfig.ts, sql/sqlEventLog.ts).
   shared: {
     version: 1,
     ddl: `
@@ -126,7 +127,41 @@ const PARTS = {
         name TEXT PRIMARY KEY NOT NULL,
         seq INTEGER NOT NULL
       );
-      INSERT OR IGNORE INTO kanban_event_seq (name, seq) VALUES ('events', 0);`,
+      INSERT OR IGNORE INTO kanban_event_seq (name, seq) VALUES ('events', 0);
+      CREATE TABLE IF NOT EXISTS kanban_webhook_deliveries (
+        id TEXT PRIMARY KEY NOT NULL,
+        webhook_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        body TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        origin TEXT NOT NULL,
+        owner TEXT,
+        claim TEXT,
+        lease_until INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS kanban_webhook_deliveries_due ON kanban_webhook_deliveries (due_at);
+      CREATE INDEX IF NOT EXISTS kanban_webhook_deliveries_webhook ON kanban_webhook_deliveries (webhook_id);
+      CREATE TABLE IF NOT EXISTS kanban_webhook_attempts (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id TEXT NOT NULL,
+        delivery_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        http_status INTEGER,
+        error TEXT,
+        at TEXT NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        next_attempt_at TEXT,
+        instance TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_webhook_attempts_webhook ON kanban_webhook_attempts (webhook_id, seq);
+      CREATE TABLE IF NOT EXISTS kanban_webhook_secrets (
+        name TEXT PRIMARY KEY NOT NULL,
+        value TEXT NOT NULL
+      );`,
   },
 } as const;
 
