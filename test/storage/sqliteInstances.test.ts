@@ -7,7 +7,7 @@ import { makeTempDir } from '../helpers/testServer';
 import { configWith } from './helpers/cardProviders';
 import { startServerProcess, type ServerProcess } from './helpers/child';
 import { eventually, waitUntil } from '../helpers/waiting';
-import { Receiver } from '../helpers/webhookReceiver';
+import { Receiver, type Received } from '../helpers/webhookReceiver';
 import { RecordingSocket, wsUrl, type WsMessage } from '../helpers/wsClient';
 
 async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
@@ -21,25 +21,22 @@ async function call(base: string, method: string, urlPath: string, body?: unknow
   return json.data;
 }
 
-/** The last number the file's global event log handed out (read straight from the file). */
-function headSeq(file: string): number {
+/** Rows read straight from the file, by a connection of the test's own. */
+function queryFile(file: string, sql: string, ...params: (string | number)[]): any[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return Number((db.prepare("SELECT seq FROM kanban_event_seq WHERE name = 'events'").get() as { seq: number }).seq);
+    return db.prepare(sql).all(...params);
   } finally {
     db.close();
   }
 }
 
+/** The last number the file's global event log handed out. */
+const headSeq = (file: string) => Number(queryFile(file, "SELECT seq FROM kanban_event_seq WHERE name = 'events'")[0].seq);
 /** Webhook deliveries not yet settled by any process. */
-function pendingDeliveries(file: string): number {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return Number((db.prepare('SELECT COUNT(*) AS n FROM kanban_webhook_deliveries').get() as { n: number }).n);
-  } finally {
-    db.close();
-  }
-}
+const pendingDeliveries = (file: string) => Number(queryFile(file, 'SELECT COUNT(*) AS n FROM kanban_webhook_deliveries')[0].n);
+const deliveryId = (r: Received) => String(r.headers['x-webhook-delivery']);
+const taskIdOf = (r: Received) => r.body.card?.id ?? r.body.data?.taskId;
 
 const SECRET = 'sqlite-shared-secret';
 const SEED_LINE = /seeded it from this \.kanban\.json/g;
@@ -165,10 +162,10 @@ describe('card.storage sqlite shared: three processes over one file', function (
         return ids;
       }));
       const ids = created.flat().sort();
-      await receiver.until(() => new Set(receiver.on('/all').map((r) => r.body.card?.id ?? r.body.data?.taskId)).size === ids.length, 'one delivery per created card', 30_000);
+      await receiver.until(() => new Set(receiver.on('/all').map(taskIdOf)).size === ids.length, 'one delivery per created card', 30_000);
       await eventually(async () => assert.equal(pendingDeliveries(file), 0, 'deliveries still pending'), 30_000);
       const got = receiver.on('/all');
-      assert.deepEqual(got.map((r) => r.body.card?.id ?? r.body.data?.taskId).sort(), ids, 'each created card once, none twice');
+      assert.deepEqual(got.map(taskIdOf).sort(), ids, 'each created card once, none twice');
       for (const request of got) {
         const expected = 'sha256=' + createHmac('sha256', SECRET).update(request.rawBody).digest('hex');
         assert.equal(request.headers['x-webhook-signature'], expected, 'signed with the secret kept in the file, whichever process sent it');
@@ -225,5 +222,56 @@ describe('card.storage sqlite shared: on the WebAssembly driver', function () {
     assert.ok((await call(server.url, 'GET', '/api/labels'))['w-a'], 'it serves the seeded configuration');
     await assert.rejects(startServerProcess(roots[1], { KANBAN_SQLITE_DRIVER: 'native' }), /WebAssembly|VS Code|another process/i);
     for (const root of roots) await fs.rm(root, { recursive: true, force: true });
+  });
+});
+
+describe('card.storage sqlite shared: a process killed while it holds a webhook delivery', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let file: string;
+  let roots: string[] = [];
+  let servers: ServerProcess[] = [];
+  const receiver = new Receiver();
+
+  before(async () => {
+    await receiver.listen();
+    dir = await makeTempDir();
+    file = path.join(dir, 'hooks.db');
+    roots = [await workspaceFor(file, 'k-a'), await workspaceFor(file, 'k-b')];
+    // A short lease, so that the killed process's delivery is taken over within seconds.
+    const env = { KANBAN_SQLITE_DRIVER: 'native', KANBAN_WEBHOOK_BACKOFF_MS: '50', KANBAN_WEBHOOK_LEASE_MS: '3000' };
+    servers = await Promise.all(roots.map((root) => startServerProcess(root, env)));
+  });
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await receiver.close();
+    for (const root of [...roots, dir]) await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('when the process holding a delivery is killed (kill -9), then the other takes it over after the lease and no delivery is lost', async () => {
+    const hook = await call(servers[0].url, 'POST', '/api/webhooks', { url: receiver.url('/slow'), events: ['task.created'] });
+    await eventually(async () => assert.ok((await call(servers[1].url, 'GET', '/api/webhooks')).some((h: any) => h.id === hook.id)), 10_000);
+    // The first delivery hangs in the receiver, so a process holds its lease while we kill it.
+    let first: string | null = null;
+    receiver.answer = (request) => {
+      first ??= deliveryId(request);
+      return deliveryId(request) === first && receiver.received.filter((r) => deliveryId(r) === first).length === 1 ? 'hang' : 200;
+    };
+    const hung = await call(servers[1].url, 'POST', '/api/tasks', { content: '# Hung delivery\n' });
+    await receiver.until(() => first !== null, 'the first delivery to arrive', 30_000);
+    const [lease] = queryFile(file, 'SELECT owner FROM kanban_webhook_deliveries WHERE id = ?', first!);
+    assert.ok(lease?.owner, 'the hung delivery is leased');
+    const owners = await Promise.all(servers.map(async (s) => (await call(s.url, 'GET', '/api/workspace')).instances.find((i: any) => i.self).id));
+    const doomed = owners.indexOf(lease.owner);
+    assert.ok(doomed >= 0, `the lease owner ${lease.owner} is one of ${owners.join(', ')}`);
+    const more = await Promise.all(servers.map((s, i) => call(s.url, 'POST', '/api/tasks', { content: `# Written before the kill on ${i}\n` })));
+    await servers[doomed].kill();
+    const ids = [hung, ...more].map((t) => t.id).sort();
+    await receiver.until(() => receiver.on('/slow').filter((r) => deliveryId(r) === first).length === 2, 'the hung delivery sent again by the other process', 30_000);
+    await receiver.until(() => new Set(receiver.on('/slow').map(taskIdOf)).size === ids.length, 'every write delivered', 30_000);
+    await eventually(async () => assert.equal(pendingDeliveries(file), 0, 'deliveries still pending'), 30_000);
+    assert.deepEqual([...new Set(receiver.on('/slow').map(taskIdOf))].sort(), ids, 'no delivery lost');
+    const [attempt] = queryFile(file, "SELECT instance FROM kanban_webhook_attempts WHERE delivery_id = ? AND status = 'delivered'", first!);
+    assert.notEqual(attempt.instance, lease.owner, 'delivered by the surviving process');
   });
 });
