@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { createHmac } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { makeTempDir } from '../helpers/testServer';
+import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
+import { okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
 import { startServerProcess, type ServerProcess } from './helpers/child';
 import { eventually, waitUntil } from '../helpers/waiting';
@@ -273,5 +274,52 @@ describe('card.storage sqlite shared: a process killed while it holds a webhook 
     assert.deepEqual([...new Set(receiver.on('/slow').map(taskIdOf))].sort(), ids, 'no delivery lost');
     const [attempt] = queryFile(file, "SELECT instance FROM kanban_webhook_attempts WHERE delivery_id = ? AND status = 'delivered'", first!);
     assert.notEqual(attempt.instance, lease.owner, 'delivered by the surviving process');
+  });
+});
+
+describe('card.storage sqlite shared: card state is the same on every process', function () {
+  this.timeout(60_000);
+  const ALICE = 'alice-token-0123456789abcdef';
+  const BOB = 'bob-token-0123456789abcdef';
+  const as = (token: string) => ({ authorization: `Bearer ${token}` });
+  let dir: string;
+  const servers: TestServer[] = [];
+
+  before(async () => {
+    dir = await makeTempDir();
+    const config = configWith({
+      'card.storage': { provider: 'sqlite', options: { sqlitePath: path.join(dir, 'state.db'), shared: true, pollIntervalMs: 100 } },
+      'auth.identity': { provider: 'token', options: { tokens: [{ token: ALICE, subject: 'alice', role: 'editor' }, { token: BOB, subject: 'bob', role: 'editor' }] } },
+    });
+    servers.push(await startTestServer({ config }));
+    servers.push(await startTestServer({ config }));
+  });
+  after(async () => {
+    for (const server of servers.splice(0)) await server.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  /** The card's state for one reader, as one process lists it. */
+  async function listed(server: TestServer, token: string, id: string): Promise<{ unread: boolean; open: boolean }> {
+    const tasks = okData(await server.api('GET', '/api/tasks', undefined, as(token))) as { id: string; cardState: { unread: boolean; open: boolean } }[];
+    const task = tasks.find((t) => t.id === id);
+    assert.ok(task, `task ${id} is not listed`);
+    return task.cardState;
+  }
+
+  it('when bob reads and opens a card through one process and alice changes it through the other, then both list the same state for bob, kept in the file', async () => {
+    const [first, second] = servers;
+    const task = okData(await first.api('POST', '/api/tasks', { content: '# Shared state' }, as(ALICE)), 201);
+    await eventually(async () => assert.equal((await second.api('GET', `/api/tasks/${task.id}`, undefined, as(BOB))).status, 200), 10_000);
+    okData(await second.api('POST', `/api/tasks/${task.id}/read`, undefined, as(BOB)));
+    okData(await second.api('POST', `/api/tasks/${task.id}/open`, undefined, as(BOB)));
+    await eventually(async () => assert.deepEqual(await listed(first, BOB, task.id), { unread: false, open: true }), 10_000);
+
+    okData(await first.api('PUT', `/api/tasks/${task.id}`, { priority: 'high' }, as(ALICE)));
+    for (const server of servers) await eventually(async () => assert.equal((await listed(server, BOB, task.id)).unread, true), 10_000);
+    assert.equal((await listed(second, ALICE, task.id)).unread, false, 'never unread for its author');
+    const status = okData(await first.api('GET', '/api/card-state/status', undefined, as(BOB)));
+    assert.equal(status.backend, 'sqlite');
+    for (const server of servers) assert.equal(existsSync(path.join(server.root, '.kanban', '.state', 'card-state.journal')), false, 'no card state file');
   });
 });

@@ -6,7 +6,7 @@ import { InstanceRegistry } from '../sql/instanceRegistry';
 import type { InstanceInfo, SharedConfigStore, SharedEventStore } from '../cardStore';
 import { sharedEventStore } from '../sql/sqlEventLog';
 import { SqlSharedConfig } from '../sql/sqlSharedConfig';
-import { MysqlCardStateStore } from './mysqlCardStateStore';
+import { SqlCardStateStore } from '../sql/sqlCardStateStore';
 import { MysqlWebhookStore } from './mysqlWebhookStore';
 
 export interface MysqlSettings {
@@ -73,7 +73,7 @@ async function createDatabase(driver: typeof MySql, settings: MysqlSettings): Pr
 export class MysqlCardStore extends SqlCardStore {
   private readonly registry: InstanceRegistry;
   private readonly config: SqlSharedConfig;
-  private readonly cardState: MysqlCardStateStore;
+  private readonly cardState: SqlCardStateStore;
   private readonly events: SharedEventStore;
   private readonly webhooks: MysqlWebhookStore;
 
@@ -86,7 +86,7 @@ export class MysqlCardStore extends SqlCardStore {
     });
     this.registry = new InstanceRegistry(db, this.origin);
     this.config = new SqlSharedConfig(db);
-    this.cardState = new MysqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
+    this.cardState = new SqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
     this.events = sharedEventStore(db, this.origin);
     this.webhooks = new MysqlWebhookStore(db, this.origin);
   }
@@ -103,7 +103,7 @@ export class MysqlCardStore extends SqlCardStore {
     return this.config;
   }
 
-  sharedCardState(): MysqlCardStateStore {
+  sharedCardState(): SqlCardStateStore {
     return this.cardState;
   }
 

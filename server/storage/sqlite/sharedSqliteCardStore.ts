@@ -3,6 +3,7 @@ import { log } from '../../core/log';
 import { InstanceRegistry } from '../sql/instanceRegistry';
 import { sharedEventStore } from '../sql/sqlEventLog';
 import { SqlSharedConfig } from '../sql/sqlSharedConfig';
+import { SqlCardStateStore } from '../sql/sqlCardStateStore';
 import { SqliteCardStore, openWithParts, type SqliteLocation } from './sqliteCardStore';
 import type { SqliteDatabase } from './sqliteDatabase';
 import { SqliteWebhookStore } from './sqliteWebhookStore';
@@ -10,8 +11,8 @@ import { SqliteWebhookStore } from './sqliteWebhookStore';
 /**
  * `card.storage: sqlite` with `shared: true`: several server processes on one machine over one
  * file share everything MySQL instances share (sql/): the workspace configuration, the list of
- * live instances, the global event log (so every process's WebSocket clients follow one revision)
- * and webhook deliveries with their leases, log and secrets (each event delivered once). Only the
+ * live instances, the global event log (so every process's WebSocket clients follow one revision),
+ * card state (the default `card.state`) and webhook deliveries with their leases, log and secrets. Only the
  * SQL layer differs (sqliteSchema.ts, part "shared"; sqliteWebhookStore.ts); the logic is MySQL's.
  */
 export class SharedSqliteCardStore extends SqliteCardStore {
@@ -19,6 +20,7 @@ export class SharedSqliteCardStore extends SqliteCardStore {
   private readonly config: SqlSharedConfig;
   private readonly events: SharedEventStore;
   private readonly webhooks: SqliteWebhookStore;
+  private readonly cardState: SqlCardStateStore;
 
   private constructor(sqlite: SqliteDatabase, location: SqliteLocation, pollIntervalMs: number) {
     super(sqlite, location, pollIntervalMs);
@@ -26,6 +28,11 @@ export class SharedSqliteCardStore extends SqliteCardStore {
     this.config = new SqlSharedConfig(sqlite);
     this.events = sharedEventStore(sqlite, this.origin);
     this.webhooks = new SqliteWebhookStore(sqlite, this.origin);
+    this.cardState = new SqlCardStateStore(sqlite, this.origin, pollIntervalMs, this.label);
+  }
+
+  sharedCardState(): SqlCardStateStore {
+    return this.cardState;
   }
 
   sharedWebhooks(): SqliteWebhookStore {
@@ -50,11 +57,12 @@ export class SharedSqliteCardStore extends SqliteCardStore {
 
   async close(): Promise<void> {
     await this.registry.stop();
+    await this.cardState.close();
     await super.close();
   }
 
   static async open(location: SqliteLocation, pollIntervalMs: number): Promise<SharedSqliteCardStore> {
-    const sqlite = await openWithParts(location, ['cards', 'shared']);
+    const sqlite = await openWithParts(location, ['cards', 'shared', 'cardState']);
     if (sqlite.db.driver === 'wasm') {
       // The WebAssembly build keeps the file to itself (exclusive locking, wasmOwner.ts): sharing
       // still works, with this one process; say so rather than let a second server fail unexplained.

@@ -87,7 +87,9 @@ const PARTS = {
     },
   },
   cardState: {
-    version: 1,
+    // 2: a version per row and a change log, so that processes sharing the file (`shared: true`)
+    // follow each other's card state as MySQL instances do (sql/sqlCardStateStore.ts).
+    version: 2,
     ddl: `
       CREATE TABLE IF NOT EXISTS kanban_card_state (
         board_id TEXT NOT NULL,
@@ -96,8 +98,20 @@ const PARTS = {
         opened_at TEXT,
         read_through TEXT,
         last_activity_at TEXT,
+        version INTEGER NOT NULL DEFAULT 1,
         PRIMARY KEY (card_id, actor)
-      );`,
+      );
+      CREATE TABLE IF NOT EXISTS kanban_card_state_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        card_id TEXT NOT NULL,
+        actor TEXT,
+        origin TEXT NOT NULL,
+        changed_at TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_card_state_changes_time ON kanban_card_state_changes (changed_at);`,
+    upgrade: (db: SqliteConnection, from: number) => {
+      if (from < 2) db.exec('ALTER TABLE kanban_card_state ADD COLUMN version INTEGER NOT NULL DEFAULT 1;');
+    },
   },
   // Several server processes over one file (`shared: true`): the workspace configuration, the live
   // instances, the global event log and webhook deliveries (leases: epoch ms of the one machine's
