@@ -16,9 +16,9 @@ interface InstanceRow {
 }
 
 /**
- * The service instances working over one shared database (MySQL, or one SQLite file): each writes a heartbeat row and reads the
- * others' on the same beat, so `GET /api/workspace` can list who is live without a query per
- * request. A row left by a crashed instance ages out; a clean stop deletes it.
+ * The service instances working over one shared database (MySQL, or one SQLite file): each
+ * writes a heartbeat row and reads the others' on the same beat, so `GET /api/workspace` can list
+ * who is live without a query per request. A row left by a crashed instance ages out; a clean stop deletes it.
  */
 export class InstanceRegistry {
   private readonly self: InstanceInfo;
