@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import { mergeBoard } from './boardMerge';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
 import { STANDARD_COLUMNS } from '../core/defaults';
 import { DEFAULT_COLUMN_COLOR, DELETED_STATUS, type BoardConfig, type Column, type Priority, type WipPolicy } from '../core/model';
@@ -157,9 +159,15 @@ function checkDays(days: number): number {
   return days;
 }
 
+/**
+ * Write `board`, which the caller made from the current `ws.board(board.id)`. Over a shared
+ * database the change may be applied again on top of another instance's newer board (see
+ * updateSharedConfig): it is then merged into that board instead of replacing it.
+ */
 export async function replaceBoard(ws: Workspace, board: BoardConfig): Promise<void> {
+  const before = ws.board(board.id);
   await ws.updateConfig((config) => {
-    config.boards = config.boards.map((b) => (b.id === board.id ? board : b));
+    config.boards = config.boards.map((b) => (b.id !== board.id ? b : isDeepStrictEqual(b, before) ? board : mergeBoard(before, board, b)));
   });
 }
 

@@ -135,6 +135,10 @@ export function migrateToMarkdown(ws: Workspace): Promise<MigrationResult> {
     if (!(source instanceof SqliteCardStore)) {
       throw new ValidationError(`migrate-to-markdown moves cards from the built-in SQLite storage; the active card.storage provider is "${source.provider}"`);
     }
+    if (ws.shared) {
+      // Other processes serve this file, and .kanban.json may not be rewritten under them.
+      throw new ValidationError('the cards are in a SQLite file that several server processes share (shared: true); stop the others, remove "shared" from .kanban.json, restart, then migrate');
+    }
     const report = ws.progress.reporter('storage.migrate-to-markdown');
     report('reading the cards', 0, 1);
     const { cards, skipped } = await readSource(source);

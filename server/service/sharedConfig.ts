@@ -100,6 +100,9 @@ function currentSharedText(ws: Workspace, shared: SharedConfigState): string {
  */
 export async function updateSharedConfig(ws: Workspace, shared: SharedConfigState, change: (draft: KanbanConfig) => void): Promise<KanbanConfig> {
   for (let attempt = 1; ; attempt++) {
+    // The version the draft is made from, taken together with it: the preparations below may wait,
+    // and the write must name the version the draft was based on, whatever happens meanwhile.
+    const base = shared.version;
     const draft = structuredClone(ws.config);
     change(draft);
     for (const prepare of ws.beforeConfigWrite) await prepare(draft);
@@ -112,7 +115,7 @@ export async function updateSharedConfig(ws: Workspace, shared: SharedConfigStat
       shared.lastText = { config: draft, text };
       return draft;
     }
-    const version = await shared.store.write(text, shared.version);
+    const version = await shared.store.write(text, base);
     if (version !== null) {
       shared.version = version;
       ws.config = draft;

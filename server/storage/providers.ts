@@ -10,6 +10,7 @@ import { ProviderError, ProviderOptions, envFlag } from './providerOptions';
 import { createExternalStore } from './externalProvider';
 import type { AttachmentStoreFactory, CardStoreFactory } from './contract';
 import { DEFAULT_SQLITE_PATH, SqliteCardStore, type SqliteLocation } from './sqlite/sqliteCardStore';
+import { SharedSqliteCardStore } from './sqlite/sharedSqliteCardStore';
 import { MysqlCardStore, type MysqlSettings } from './mysql/mysqlCardStore';
 import { MysqlOpenError } from './mysql/mysqlDatabase';
 import { SqliteAttachmentStore } from './sqlite/sqliteAttachmentStore';
@@ -75,7 +76,9 @@ export async function createCardStore(context: ProviderContext): Promise<CardSto
     case 'sqlite': {
       const location = sqliteLocation(context.root, options);
       const pollMs = options.integer('pollIntervalMs', DEFAULT_POLL_MS, 50, 60_000);
-      return build(options, 'sqlitePath', () => SqliteCardStore.open(location, pollMs));
+      // shared: several server processes over this file share configuration and live events too.
+      const open = options.boolean('shared', false) ? SharedSqliteCardStore.open : SqliteCardStore.open;
+      return build(options, 'sqlitePath', () => open(location, pollMs));
     }
     case 'mysql': {
       const settings = mysqlSettings(options);
@@ -153,12 +156,14 @@ export async function createAttachmentStore(context: ProviderContext): Promise<A
 
 /**
  * The card state store `card.state` names. When nothing is configured: the database of a card store
- * that several instances share (MySQL), so they all report the same unread state, else a file
- * under .kanban/.state/.
+ * that several instances share (MySQL, a SQLite file with `shared: true`), so they all report the
+ * same unread state, else a file under .kanban/.state/.
  */
 export async function createCardStateStore(context: ProviderContext, cardStore?: CardStore): Promise<CardStateStore> {
   const shared = cardStore?.sharedCardState?.();
-  const options = ProviderOptions.of('card.state', context.plugins['card.state'], shared ? 'mysql' : 'file');
+  // Unset over a shared store (MySQL, a shared SQLite file): the state lives beside the cards.
+  if (shared && !context.plugins['card.state']) return shared;
+  const options = ProviderOptions.of('card.state', context.plugins['card.state'], 'file');
   switch (options.provider) {
     case 'file':
       return new FileCardStateStore(path.join(context.kanbanDir, '.state'));
@@ -168,7 +173,7 @@ export async function createCardStateStore(context: ProviderContext, cardStore?:
     }
     case 'mysql':
       // The state lives beside the cards, in the same database and connection pool.
-      if (!shared) throw options.fail(undefined, 'the mysql card state lives in the card.storage mysql database; set card.storage to mysql, or use file or sqlite');
+      if (shared?.provider !== 'mysql') throw options.fail(undefined, 'the mysql card state lives in the card.storage mysql database; set card.storage to mysql, or use file or sqlite');
       return shared;
     default:
       throw options.fail(undefined, 'unknown provider (known: file, sqlite, mysql)');

@@ -294,3 +294,20 @@ describe('storage migration from MySQL', function () {
     }
   });
 });
+
+describe('storage migration from a shared SQLite file', function () {
+  this.timeout(30_000);
+
+  it('when the SQLite file is shared by several processes, then migrate-to-markdown answers 400, writes no Markdown file and leaves .kanban.json alone', async () => {
+    const server = await startTestServer({ config: configWith({ 'card.storage': { provider: 'sqlite', options: { shared: true } } }) });
+    try {
+      await createTask(server, { content: '# Stays in SQLite\n' });
+      const config = await fs.readFile(path.join(server.root, '.kanban.json'), 'utf8');
+      failsWith(await server.api('POST', '/api/storage/migrate-to-markdown'), 400, /several server processes share \(shared: true\)/);
+      assert.equal(await fs.readFile(path.join(server.root, '.kanban.json'), 'utf8'), config);
+      assert.deepEqual(await listFiles(path.join(server.root, '.kanban', 'boards')).catch(() => []), []);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { MysqlCardStore } from '../../server/storage/mysql/mysqlCardStore';
-import type { MysqlCardStateStore } from '../../server/storage/mysql/mysqlCardStateStore';
-import { SequenceFloor } from '../../server/storage/mysql/sequenceFloor';
+import type { SqlCardStateStore } from '../../server/storage/sql/sqlCardStateStore';
+import { SequenceFloor } from '../../server/storage/sql/sequenceFloor';
 import type { CardStateChange } from '../../server/storage/cardStateStore';
 import { MYSQL_HOST, MYSQL_PORT, createTestDatabase, type TestDatabase } from './helpers/mysql';
 
@@ -19,7 +19,7 @@ describe('mysql card state store: two instances over one database', function () 
   });
 
   /** One instance's card state store, loaded and followed, with what it was told. */
-  async function instance(): Promise<{ state: MysqlCardStateStore; heard: CardStateChange[] }> {
+  async function instance(): Promise<{ state: SqlCardStateStore; heard: CardStateChange[] }> {
     const cards = await MysqlCardStore.open({ database: database.name, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ssl: false }, 60_000);
     cardStores.push(cards);
     const state = cards.sharedCardState();

@@ -2,11 +2,11 @@ import type * as MySql from 'mysql2/promise';
 import { SqlCardStore } from '../sql/sqlCardStore';
 import { MysqlDatabase, MysqlOpenError, loadMysqlDriver } from './mysqlDatabase';
 import { ensureMysqlSchema } from './mysqlSchema';
-import { InstanceRegistry } from './instanceRegistry';
+import { InstanceRegistry } from '../sql/instanceRegistry';
 import type { InstanceInfo, SharedConfigStore, SharedEventStore } from '../cardStore';
-import { MysqlEventLog } from './mysqlEventLog';
-import { MysqlSharedConfig } from './mysqlSharedConfig';
-import { MysqlCardStateStore } from './mysqlCardStateStore';
+import { sharedEventStore } from '../sql/sqlEventLog';
+import { SqlSharedConfig } from '../sql/sqlSharedConfig';
+import { SqlCardStateStore } from '../sql/sqlCardStateStore';
 import { MysqlWebhookStore } from './mysqlWebhookStore';
 
 export interface MysqlSettings {
@@ -72,8 +72,8 @@ async function createDatabase(driver: typeof MySql, settings: MysqlSettings): Pr
 /** `card.storage: mysql`: the cards of every server pointed at the same database are the same cards. */
 export class MysqlCardStore extends SqlCardStore {
   private readonly registry: InstanceRegistry;
-  private readonly config: MysqlSharedConfig;
-  private readonly cardState: MysqlCardStateStore;
+  private readonly config: SqlSharedConfig;
+  private readonly cardState: SqlCardStateStore;
   private readonly events: SharedEventStore;
   private readonly webhooks: MysqlWebhookStore;
 
@@ -85,16 +85,9 @@ export class MysqlCardStore extends SqlCardStore {
       details: { host: settings.host, port: settings.port, database: settings.database, user: settings.user, ssl: settings.ssl !== false },
     });
     this.registry = new InstanceRegistry(db, this.origin);
-    this.config = new MysqlSharedConfig(db);
-    this.cardState = new MysqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
-    const log = new MysqlEventLog(db);
-    this.events = {
-      origin: this.origin,
-      append: (origin, body) => log.append(origin, body),
-      after: (seq, limit, through) => log.after(seq, limit, through),
-      head: () => log.head(),
-      oldest: () => log.oldest(),
-    };
+    this.config = new SqlSharedConfig(db);
+    this.cardState = new SqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
+    this.events = sharedEventStore(db, this.origin);
     this.webhooks = new MysqlWebhookStore(db, this.origin);
   }
 
@@ -110,7 +103,7 @@ export class MysqlCardStore extends SqlCardStore {
     return this.config;
   }
 
-  sharedCardState(): MysqlCardStateStore {
+  sharedCardState(): SqlCardStateStore {
     return this.cardState;
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
-import type { SqlTransaction } from '../sql/sqlDatabase';
+import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, insertAttempt, toAttempt, type AttemptRow } from '../sql/webhookRows';
 import type { MysqlDatabase } from './mysqlDatabase';
 
 const NOW = 'UTC_TIMESTAMP(3)';
@@ -14,28 +14,6 @@ interface DeliveryRow {
   claim: string;
   attempts: number;
   age_ms: number | string;
-}
-
-interface AttemptRow {
-  webhook_id: string;
-  delivery_id: string;
-  event: string;
-  attempt: number;
-  status: string;
-  http_status: number | null;
-  error: string | null;
-  at: string;
-  duration_ms: number;
-  next_attempt_at: string | null;
-  instance: string;
-}
-
-function insertAttempt(tx: SqlTransaction, a: SharedAttempt): Promise<number> {
-  return tx.run(
-    `INSERT INTO kanban_webhook_attempts (webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [a.webhookId, a.deliveryId, a.event, a.attempt, a.status, a.httpStatus, a.error, a.at, a.durationMs, a.nextAttemptAt, a.instance],
-  );
 }
 
 /**
@@ -115,16 +93,7 @@ export class MysqlWebhookStore implements SharedWebhookStore {
   }
 
   async attempts(webhookId: string, limit: number): Promise<SharedAttempt[]> {
-    const rows = await this.db.all<AttemptRow>(
-      `SELECT webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance
-       FROM kanban_webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?`,
-      [webhookId, limit],
-    );
-    return rows.map((r) => ({
-      webhookId: r.webhook_id, deliveryId: r.delivery_id, event: r.event, attempt: Number(r.attempt), status: r.status,
-      httpStatus: r.http_status === null ? null : Number(r.http_status), error: r.error, at: r.at, durationMs: Number(r.duration_ms),
-      nextAttemptAt: r.next_attempt_at, instance: r.instance,
-    }));
+    return (await this.db.all<AttemptRow>(SELECT_ATTEMPTS, [webhookId, limit])).map(toAttempt);
   }
 
   async forget(webhookId: string): Promise<void> {
@@ -133,13 +102,7 @@ export class MysqlWebhookStore implements SharedWebhookStore {
   }
 
   async prune(webhookId: string, keep: number): Promise<void> {
-    // The derived table lets MySQL read the table it deletes from (error 1093 otherwise).
-    await this.db.all(
-      `DELETE FROM kanban_webhook_attempts WHERE webhook_id = ? AND seq <= (
-         SELECT seq FROM (SELECT seq FROM kanban_webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?) AS oldest_kept
-       )`,
-      [webhookId, webhookId, keep],
-    );
+    await this.db.all(PRUNE_ATTEMPTS, [webhookId, webhookId, keep]);
   }
 
   async secret(name: string): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import { SqlCardStore } from '../sql/sqlCardStore';
 import { SqliteDatabase, openSqliteFile } from './sqliteDatabase';
-import { ensureSqliteSchema } from './sqliteSchema';
+import { ensureSqliteSchema, type SqlitePart } from './sqliteSchema';
 
 export const DEFAULT_SQLITE_PATH = '.kanban/kanban.db';
 
@@ -16,7 +16,7 @@ export class SqliteCardStore extends SqlCardStore {
   readonly sqlitePath: string;
   readonly absolutePath: string;
 
-  private constructor(private readonly sqlite: SqliteDatabase, location: SqliteLocation, pollIntervalMs: number) {
+  protected constructor(protected readonly sqlite: SqliteDatabase, location: SqliteLocation, pollIntervalMs: number) {
     super(sqlite, {
       provider: 'sqlite',
       label: `sqlite ${location.sqlitePath}`,
@@ -38,13 +38,18 @@ export class SqliteCardStore extends SqlCardStore {
   }
 
   static async open(location: SqliteLocation, pollIntervalMs: number): Promise<SqliteCardStore> {
-    const db = await openSqliteFile(location.absolutePath);
-    try {
-      ensureSqliteSchema(db, 'cards');
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return new SqliteCardStore(new SqliteDatabase(db), location, pollIntervalMs);
+    return new SqliteCardStore(await openWithParts(location, ['cards']), location, pollIntervalMs);
   }
+}
+
+/** Open the file and create the parts' tables (closing it again when that fails). */
+export async function openWithParts(location: SqliteLocation, parts: SqlitePart[]): Promise<SqliteDatabase> {
+  const db = await openSqliteFile(location.absolutePath);
+  try {
+    for (const part of parts) ensureSqliteSchema(db, part);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteDatabase(db);
 }

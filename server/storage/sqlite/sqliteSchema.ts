@@ -87,7 +87,9 @@ const PARTS = {
     },
   },
   cardState: {
-    version: 1,
+    // 2: a version per row and a change log, so that processes sharing the file (`shared: true`)
+    // follow each other's card state as MySQL instances do (sql/sqlCardStateStore.ts).
+    version: 2,
     ddl: `
       CREATE TABLE IF NOT EXISTS kanban_card_state (
         board_id TEXT NOT NULL,
@@ -96,7 +98,83 @@ const PARTS = {
         opened_at TEXT,
         read_through TEXT,
         last_activity_at TEXT,
+        version INTEGER NOT NULL DEFAULT 1,
         PRIMARY KEY (card_id, actor)
+      );
+      CREATE TABLE IF NOT EXISTS kanban_card_state_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        card_id TEXT NOT NULL,
+        actor TEXT,
+        origin TEXT NOT NULL,
+        changed_at TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_card_state_changes_time ON kanban_card_state_changes (changed_at);`,
+    upgrade: (db: SqliteConnection, from: number) => {
+      if (from < 2) db.exec('ALTER TABLE kanban_card_state ADD COLUMN version INTEGER NOT NULL DEFAULT 1;');
+    },
+  },
+  // Several server processes over one file (`shared: true`): the workspace configuration, the live
+  // instances, the global event log and webhook deliveries (leases: epoch ms of the one machine's
+  // clock) with their log and secrets, as over MySQL (sql/sqlSharedConfig.ts, sql/sqlEventLog.ts).
+  shared: {
+    version: 1,
+    ddl: `
+      CREATE TABLE IF NOT EXISTS kanban_config (
+        name TEXT PRIMARY KEY NOT NULL,
+        body TEXT NOT NULL,
+        version INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS kanban_instances (
+        id TEXT PRIMARY KEY NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        started TEXT NOT NULL,
+        last_seen TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_instances_seen ON kanban_instances (last_seen);
+      CREATE TABLE IF NOT EXISTS kanban_events (
+        seq INTEGER PRIMARY KEY NOT NULL,
+        origin TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS kanban_event_seq (
+        name TEXT PRIMARY KEY NOT NULL,
+        seq INTEGER NOT NULL
+      );
+      INSERT OR IGNORE INTO kanban_event_seq (name, seq) VALUES ('events', 0);
+      CREATE TABLE IF NOT EXISTS kanban_webhook_deliveries (
+        id TEXT PRIMARY KEY NOT NULL,
+        webhook_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        body TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        origin TEXT NOT NULL,
+        owner TEXT,
+        claim TEXT,
+        lease_until INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS kanban_webhook_deliveries_due ON kanban_webhook_deliveries (due_at);
+      CREATE INDEX IF NOT EXISTS kanban_webhook_deliveries_webhook ON kanban_webhook_deliveries (webhook_id);
+      CREATE TABLE IF NOT EXISTS kanban_webhook_attempts (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id TEXT NOT NULL,
+        delivery_id TEXT NOT NULL,
+        event TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        http_status INTEGER,
+        error TEXT,
+        at TEXT NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        next_attempt_at TEXT,
+        instance TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_webhook_attempts_webhook ON kanban_webhook_attempts (webhook_id, seq);
+      CREATE TABLE IF NOT EXISTS kanban_webhook_secrets (
+        name TEXT PRIMARY KEY NOT NULL,
+        value TEXT NOT NULL
       );`,
   },
 } as const;

@@ -37,6 +37,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
   /** `kill -9`: the process dies at once, with no clean-up. */
   kill(): Promise<void>;
+  /** Everything it printed so far (stdout, then stderr): its log. */
+  output(): string;
 }
 
 /** A real server in its own process over `root`, with `env` added to ours; resolves once it listens. */
@@ -50,6 +52,7 @@ export function startServerProcess(root: string, env: Record<string, string> = {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';
+    let settled = false;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server process did not start in time: ${errors}`));
@@ -57,7 +60,8 @@ export function startServerProcess(root: string, env: Record<string, string> = {
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return;
+      if (!line || settled) return;
+      settled = true;
       clearTimeout(timer);
       const message = JSON.parse(line);
       if (message.error) return reject(new Error(`server process failed: ${message.error}`));
@@ -73,6 +77,7 @@ export function startServerProcess(root: string, env: Record<string, string> = {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
           await exited;
         },
+        output: () => out + errors,
       });
     });
     child.once('exit', (code) => {

@@ -1,4 +1,5 @@
-import type { MysqlDatabase } from './mysqlDatabase';
+import type { SharedEventStore } from '../cardStore';
+import type { SqlDatabase } from './sqlDatabase';
 
 /** One logged event: its global number, the instance that made the change, the event as JSON. */
 export interface LoggedEvent {
@@ -13,16 +14,17 @@ export const EVENT_LOG_KEEP = 10_000;
 const PRUNE_EVERY = 200;
 
 /**
- * `kanban_events` in MySQL: the one ordered stream of changes of every instance sharing the
- * database. A number is taken from the `kanban_event_seq` row inside the appending transaction:
- * the row lock makes appenders wait for each other, so numbers commit in increasing order and a
- * rolled-back append gives its number to the next one. A reader therefore never sees a later
- * number before an earlier one, and the numbers have no holes (unlike AUTO_INCREMENT).
+ * `kanban_events`: the one ordered stream of changes of every instance sharing the database
+ * (MySQL, or one SQLite file). A number is taken from the `kanban_event_seq` row inside the
+ * appending transaction: the row lock (MySQL) or the file's write lock (SQLite's BEGIN IMMEDIATE)
+ * makes appenders wait for each other, so numbers commit in increasing order and a rolled-back
+ * append gives its number to the next one. A reader therefore never sees a later number before an
+ * earlier one, and the numbers have no holes (unlike AUTO_INCREMENT).
  */
-export class MysqlEventLog {
+export class SqlEventLog {
   private appends = 0;
 
-  constructor(private readonly db: MysqlDatabase) {}
+  constructor(private readonly db: SqlDatabase) {}
 
   async append(origin: string, body: string): Promise<number> {
     const prune = ++this.appends % PRUNE_EVERY === 0;
@@ -55,4 +57,16 @@ export class MysqlEventLog {
     const rows = await this.db.all<{ seq: number | null }>('SELECT MIN(seq) AS seq FROM kanban_events');
     return rows[0]?.seq === null || rows[0]?.seq === undefined ? null : Number(rows[0].seq);
   }
+}
+
+/** The log as a shared store's event store (see CardStore.sharedEvents), appending as `origin`. */
+export function sharedEventStore(db: SqlDatabase, origin: string): SharedEventStore {
+  const log = new SqlEventLog(db);
+  return {
+    origin,
+    append: (from, body) => log.append(from, body),
+    after: (seq, limit, through) => log.after(seq, limit, through),
+    head: () => log.head(),
+    oldest: () => log.oldest(),
+  };
 }

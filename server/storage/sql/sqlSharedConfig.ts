@@ -1,15 +1,16 @@
 import type { SharedConfigStore, SharedConfigVersion } from '../cardStore';
-import type { MysqlDatabase } from './mysqlDatabase';
+import type { SqlDatabase } from './sqlDatabase';
 
 const NAME = 'workspace';
 
 /**
- * The workspace configuration every instance over one MySQL database shares: one row holding the
+ * The workspace configuration every instance over one shared database (MySQL, or one SQLite file)
+ * shares: one row holding the
  * document (JSON, as .kanban.json writes it) and a version that grows by one per write, so a write
  * based on an older version is refused instead of undoing another instance's change.
  */
-export class MysqlSharedConfig implements SharedConfigStore {
-  constructor(private readonly db: MysqlDatabase) {}
+export class SqlSharedConfig implements SharedConfigStore {
+  constructor(private readonly db: SqlDatabase) {}
 
   async read(): Promise<SharedConfigVersion | null> {
     const [row] = await this.db.all<{ body: string; version: number }>('SELECT body, version FROM kanban_config WHERE name = ?', [NAME]);
@@ -22,9 +23,9 @@ export class MysqlSharedConfig implements SharedConfigStore {
   }
 
   async seed(text: string): Promise<SharedConfigVersion & { seeded: boolean }> {
-    // INSERT IGNORE: of several instances starting together over an empty database, one seeds.
-    const [result] = await this.db.pool.query('INSERT IGNORE INTO kanban_config (name, body, version) VALUES (?, ?, 1)', [NAME, text]);
-    const seeded = (result as { affectedRows: number }).affectedRows === 1;
+    // Insert unless present: of several instances starting together over an empty database, one seeds.
+    const insert = `${insertIgnore(this.db)} INTO kanban_config (name, body, version) VALUES (?, ?, 1)`;
+    const seeded = (await this.db.transaction((tx) => tx.run(insert, [NAME, text]))) === 1;
     const stored = await this.read();
     if (!stored) throw new Error('the shared configuration row vanished right after it was written');
     return { ...stored, seeded };
@@ -34,4 +35,9 @@ export class MysqlSharedConfig implements SharedConfigStore {
     const changed = await this.db.transaction((tx) => tx.run('UPDATE kanban_config SET body = ?, version = version + 1 WHERE name = ? AND version = ?', [text, NAME, expected]));
     return changed === 1 ? expected + 1 : null;
   }
+}
+
+/** An INSERT that skips a row whose key is taken, in each dialect's words. */
+export function insertIgnore(db: SqlDatabase): string {
+  return db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
 }

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import { log } from '../../core/log';
 import type { InstanceInfo } from '../cardStore';
-import type { MysqlDatabase } from './mysqlDatabase';
+import type { SqlDatabase } from './sqlDatabase';
 
 /** How often an instance says it is alive, and how long after its last word it counts as gone. */
 const HEARTBEAT_MS = 5000;
@@ -16,9 +16,9 @@ interface InstanceRow {
 }
 
 /**
- * The service instances working over one MySQL database: each writes a heartbeat row and reads the
- * others' on the same beat, so `GET /api/workspace` can list who is live without a query per
- * request. A row left by a crashed instance ages out; a clean stop deletes it.
+ * The service instances working over one shared database (MySQL, or one SQLite file): each
+ * writes a heartbeat row and reads the others' on the same beat, so `GET /api/workspace` can list
+ * who is live without a query per request. A row left by a crashed instance ages out; a clean stop deletes it.
  */
 export class InstanceRegistry {
   private readonly self: InstanceInfo;
@@ -27,7 +27,7 @@ export class InstanceRegistry {
   private failing = false;
 
   constructor(
-    private readonly db: MysqlDatabase,
+    private readonly db: SqlDatabase,
     id: string,
   ) {
     const now = new Date().toISOString();
@@ -50,10 +50,8 @@ export class InstanceRegistry {
     const now = new Date();
     this.self.lastSeen = now.toISOString();
     try {
-      await this.db.pool.query(
-        'INSERT INTO kanban_instances (id, host, pid, started, last_seen) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)',
-        [this.self.id, this.self.host, this.self.pid, this.self.started, this.self.lastSeen],
-      );
+      const row = [this.self.id, this.self.host, this.self.pid, this.self.started, this.self.lastSeen];
+      await this.db.transaction((tx) => tx.run(upsertInstance(this.db), row));
       const since = new Date(now.getTime() - GONE_AFTER_MS).toISOString();
       const rows = await this.db.all<InstanceRow>('SELECT id, host, pid, started, last_seen FROM kanban_instances WHERE last_seen >= ? ORDER BY started, id', [since]);
       const others = rows.filter((r) => r.id !== this.self.id).map((r) => ({ id: r.id, host: r.host, pid: Number(r.pid), started: r.started, lastSeen: r.last_seen, self: false }));
@@ -70,6 +68,12 @@ export class InstanceRegistry {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.db.pool.query('DELETE FROM kanban_instances WHERE id = ?', [this.self.id]).catch(() => undefined);
+    await this.db.transaction((tx) => tx.run('DELETE FROM kanban_instances WHERE id = ?', [this.self.id])).catch(() => undefined);
   }
+}
+
+/** Insert this instance's row, or refresh its heartbeat when it is there, in each dialect's words. */
+function upsertInstance(db: SqlDatabase): string {
+  const insert = 'INSERT INTO kanban_instances (id, host, pid, started, last_seen) VALUES (?, ?, ?, ?, ?)';
+  return db.dialect === 'mysql' ? `${insert} ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)` : `${insert} ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen`;
 }

@@ -1,7 +1,6 @@
 import { log } from '../../core/log';
 import type { CardStateChange, CardStateField, CardStateRecord, CardStateStore } from '../cardStateStore';
-import type { SqlTransaction } from '../sql/sqlDatabase';
-import type { MysqlDatabase } from './mysqlDatabase';
+import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
 import { SequenceFloor } from './sequenceFloor';
 
 interface StateRow {
@@ -16,13 +15,24 @@ interface StateRow {
 
 const SELECT_STATE = 'SELECT card_id, actor, board_id, opened_at, read_through, last_activity_at, version FROM kanban_card_state';
 
-/** How a changed field is written over the stored one. Activity only moves forward, whoever wrote last. */
-const FIELD_UPDATES: Record<CardStateField, string> = {
-  openedAt: 'opened_at = VALUES(opened_at)',
-  readThrough: 'read_through = VALUES(read_through)',
-  lastActivityAt:
-    'last_activity_at = CASE WHEN last_activity_at IS NULL OR VALUES(last_activity_at) > last_activity_at THEN VALUES(last_activity_at) ELSE last_activity_at END',
-};
+/**
+ * How a changed field is written over the stored one, in the dialect's words for "the value this
+ * insert tried to write". Activity only moves forward, whoever wrote last.
+ */
+function fieldUpdates(dialect: SqlDatabase['dialect']): Record<CardStateField | 'board', string> {
+  const tried = (column: string) => (dialect === 'mysql' ? `VALUES(${column})` : `excluded.${column}`);
+  return {
+    board: `board_id = ${tried('board_id')}`,
+    openedAt: `opened_at = ${tried('opened_at')}`,
+    readThrough: `read_through = ${tried('read_through')}`,
+    lastActivityAt: `last_activity_at = CASE WHEN last_activity_at IS NULL OR ${tried('last_activity_at')} > last_activity_at THEN ${tried('last_activity_at')} ELSE last_activity_at END`,
+  };
+}
+
+/** An insert that updates the row when (card_id, actor) is taken. */
+function upsertClause(dialect: SqlDatabase['dialect']): string {
+  return dialect === 'mysql' ? 'ON DUPLICATE KEY UPDATE' : 'ON CONFLICT (card_id, actor) DO UPDATE SET';
+}
 const ALL_FIELDS: CardStateField[] = ['openedAt', 'readThrough', 'lastActivityAt'];
 
 /** Old log rows are only needed by instances that poll; an hour covers any live one. */
@@ -40,8 +50,9 @@ function toRecord(row: StateRow): CardStateRecord {
 }
 
 /**
- * Card state in the MySQL database the cards live in (the default `card.state` over
- * `card.storage: mysql`), so every instance reports the same unread and open state.
+ * Card state in the shared database the cards live in (the default `card.state` over
+ * `card.storage: mysql`, and over a SQLite file with `shared: true`), so every instance reports
+ * the same unread and open state.
  *
  * The service still answers every read from memory (a list computes `cardState` for each card
  * without a query); this store keeps that memory current by polling a change log, the way the
@@ -51,8 +62,9 @@ function toRecord(row: StateRow): CardStateRecord {
  * only the fields that changed and returns the merged row, so the same actor working through two
  * instances at once loses neither change.
  */
-export class MysqlCardStateStore implements CardStateStore {
-  readonly provider = 'mysql';
+export class SqlCardStateStore implements CardStateStore {
+  readonly provider: string;
+  private readonly updates: Record<CardStateField | 'board', string>;
   /** The version of each record this instance holds, by card and actor. */
   private readonly known = new Map<string, Map<string, number>>();
   private floor: SequenceFloor | null = null;
@@ -64,11 +76,14 @@ export class MysqlCardStateStore implements CardStateStore {
 
   /** `db` belongs to the card store, which closes it. */
   constructor(
-    private readonly db: MysqlDatabase,
+    private readonly db: SqlDatabase,
     private readonly origin: string,
     readonly pollIntervalMs: number,
     private readonly label: string,
-  ) {}
+  ) {
+    this.provider = db.dialect;
+    this.updates = fieldUpdates(db.dialect);
+  }
 
   async loadAll(): Promise<CardStateRecord[]> {
     // Follow from everything logged so far; a change logged while loading is read again, harmlessly.
@@ -80,10 +95,10 @@ export class MysqlCardStateStore implements CardStateStore {
   }
 
   async save(record: CardStateRecord, fields: CardStateField[] = ALL_FIELDS): Promise<void> {
-    const updates = ['board_id = VALUES(board_id)', ...fields.map((field) => FIELD_UPDATES[field]), 'version = version + 1'];
+    const updates = [this.updates.board, ...fields.map((field) => this.updates[field]), 'version = version + 1'];
     const row = await this.db.transaction(async (tx) => {
       await tx.run(
-        `INSERT INTO kanban_card_state (card_id, actor, board_id, opened_at, read_through, last_activity_at, version) VALUES (?, ?, ?, ?, ?, ?, 1) ON DUPLICATE KEY UPDATE ${updates.join(', ')}`,
+        `INSERT INTO kanban_card_state (card_id, actor, board_id, opened_at, read_through, last_activity_at, version) VALUES (?, ?, ?, ?, ?, ?, 1) ${upsertClause(this.db.dialect)} ${updates.join(', ')}`,
         [record.cardId, record.actor, record.boardId, record.openedAt ?? null, record.readThrough ?? null, record.lastActivityAt ?? null],
       );
       await this.logChange(tx, record.cardId, record.actor);

@@ -1,0 +1,41 @@
+import type { SharedAttempt } from '../webhookDeliveryStore';
+import type { SqlTransaction } from './sqlDatabase';
+
+/** A row of `kanban_webhook_attempts`, the delivery log, as both dialects read it. */
+export interface AttemptRow {
+  webhook_id: string;
+  delivery_id: string;
+  event: string;
+  attempt: number;
+  status: string;
+  http_status: number | null;
+  error: string | null;
+  at: string;
+  duration_ms: number;
+  next_attempt_at: string | null;
+  instance: string;
+}
+
+export const SELECT_ATTEMPTS = `SELECT webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance
+  FROM kanban_webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?`;
+
+export function insertAttempt(tx: SqlTransaction, a: SharedAttempt): Promise<number> {
+  return tx.run(
+    `INSERT INTO kanban_webhook_attempts (webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [a.webhookId, a.deliveryId, a.event, a.attempt, a.status, a.httpStatus, a.error, a.at, a.durationMs, a.nextAttemptAt, a.instance],
+  );
+}
+
+export function toAttempt(r: AttemptRow): SharedAttempt {
+  return {
+    webhookId: r.webhook_id, deliveryId: r.delivery_id, event: r.event, attempt: Number(r.attempt), status: r.status,
+    httpStatus: r.http_status === null ? null : Number(r.http_status), error: r.error, at: r.at, durationMs: Number(r.duration_ms),
+    nextAttemptAt: r.next_attempt_at, instance: r.instance,
+  };
+}
+
+/** Keep the newest `keep` attempts of a webhook (the derived table lets MySQL read the table it deletes from). */
+export const PRUNE_ATTEMPTS = `DELETE FROM kanban_webhook_attempts WHERE webhook_id = ? AND seq <= (
+  SELECT seq FROM (SELECT seq FROM kanban_webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?) AS oldest_kept
+)`;
