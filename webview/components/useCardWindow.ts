@@ -6,8 +6,9 @@ import { useViewport } from './useViewport';
 /** A card's height before any was measured (card.css: contain-intrinsic-size). */
 const FALLBACK_HEIGHT = 86;
 
-function gapOf(list: HTMLElement | null): number {
-  return list ? parseFloat(getComputedStyle(list).rowGap) || 0 : 8;
+/** The flex gap between cards (card.css: 8 px, 6 px compact). */
+function gapOf(list: HTMLElement): number {
+  return parseFloat(getComputedStyle(list).rowGap) || 0;
 }
 
 /** Heights of the drawn cards; true when one differs from what was known. */
@@ -33,18 +34,23 @@ function measure(list: HTMLElement, heights: Map<string, number>): boolean {
 export function useCardWindow(list: HTMLDivElement | null, ids: readonly string[]): CardWindow & { gap: number } {
   const heights = useRef(new Map<string, number>()).current;
   const [, setMeasured] = useState(0);
+  // Read after layout, not while rendering: a style read per render cost more than the rest.
+  const gap = useRef(8);
   const wanted = useRef<RevealRequest | null>(null);
   const { scrollTop, height } = useViewport(list);
   const windowed = ids.length > WINDOW_MIN_CARDS;
-  const gap = gapOf(list);
-  const offsets = windowed ? offsetsOf(ids, heights, gap, FALLBACK_HEIGHT) : null;
+  const offsets = windowed ? offsetsOf(ids, heights, gap.current, FALLBACK_HEIGHT) : null;
   const margin = Math.max(400, height);
   const win = offsets ? windowOf(offsets, scrollTop, height, margin) : wholeWindow(ids.length);
 
   // After every render: measure what is drawn, and finish a reveal once its card is in the page.
   useLayoutEffect(() => {
     if (!list) return;
-    if (windowed && measure(list, heights)) setMeasured((n) => n + 1);
+    if (windowed) {
+      const before = gap.current;
+      gap.current = gapOf(list);
+      if (measure(list, heights) || before !== gap.current) setMeasured((n) => n + 1);
+    }
     const request = wanted.current;
     const el = request && list.querySelector<HTMLElement>(`:scope > [data-card-id="${CSS.escape(request.id)}"]`);
     if (!request || !el) return;
@@ -66,5 +72,5 @@ export function useCardWindow(list: HTMLDivElement | null, ids: readonly string[
     list.addEventListener(REVEAL_EVENT, onReveal);
     return () => list.removeEventListener(REVEAL_EVENT, onReveal);
   });
-  return { ...win, gap };
+  return { ...win, gap: gap.current };
 }
