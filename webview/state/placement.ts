@@ -30,10 +30,27 @@ type Tasks = Record<string, TaskView>;
  */
 const lineage = new WeakMap<Tasks, { base: Tasks; changed: string }>();
 
+/** The ids of a card set, kept beside it: a copy that reuses them is several times faster than a spread. */
+const idsOf = new WeakMap<Tasks, string[]>();
+
+function idList(tasks: Tasks): string[] {
+  let ids = idsOf.get(tasks);
+  if (!ids) idsOf.set(tasks, (ids = Object.keys(tasks)));
+  return ids;
+}
+
+/**
+ * A new card set with one card replaced, added or removed. At 10,000 cards `{ ...tasks }` took
+ * tens of milliseconds per change on a busy machine, on the path of every drop; copying along the
+ * kept id list does the same in a fraction of it.
+ */
 function withTask(tasks: Tasks, id: string, task: TaskView | undefined): Tasks {
-  const next = { ...tasks };
+  const before = idList(tasks);
+  const ids = task ? (id in tasks ? before : [...before, id]) : before.filter((other) => other !== id);
+  const next: Tasks = {};
+  for (const other of ids) next[other] = tasks[other];
   if (task) next[id] = task;
-  else delete next[id];
+  idsOf.set(next, ids);
   lineage.set(next, { base: tasks, changed: id });
   return next;
 }
