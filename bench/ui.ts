@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { LiveOutcome } from './live';
 import type { ScenarioResult } from './scenarios';
+import { measureUiMemory } from './uiMemory';
 
 /**
  * The board UI at scale, in Debian's Chromium (issue 5): (a) time to the first full render of the
@@ -30,22 +31,40 @@ function result(scenario: string, samples: number[], sample: string): ScenarioRe
   };
 }
 
-/** Cards the default board draws: every card of its columns (none is minimized in a fresh workspace). */
-async function expectedCards(baseUrl: string): Promise<{ cards: number; columns: string[] }> {
+/** Cards per expanded column of the default board (none is minimized in a fresh workspace). */
+async function expectedCards(baseUrl: string): Promise<{ cards: number; columns: string[]; perColumn: Record<string, number> }> {
   const board = (await (await fetch(`${baseUrl}/api/boards/default`)).json()) as { data: { columns: { id: string }[]; minimizedColumnIds: string[] } };
-  const tasks = (await (await fetch(`${baseUrl}/api/tasks`)).json()) as { data: { status: string }[] };
+  const tasks = (await (await fetch(`${baseUrl}/api/tasks?fields=id,status`)).json()) as { data: { status: string }[] };
   const columns = board.data.columns.map((c) => c.id).filter((id) => !board.data.minimizedColumnIds.includes(id));
-  return { cards: tasks.data.filter((t) => columns.includes(t.status)).length, columns };
+  const perColumn = Object.fromEntries(columns.map((id) => [id, tasks.data.filter((t) => t.status === id).length]));
+  return { cards: tasks.data.filter((t) => columns.includes(t.status)).length, columns, perColumn };
 }
 
-/** One cold load in a fresh context: ms from navigation start until `cards` cards are in the DOM. */
-async function firstRender(browser: Browser, baseUrl: string, cards: number): Promise<number> {
+/**
+ * True (as performance.now()) once every column shows its cards: all of them, or, in a long column
+ * that draws only what is in view, enough to fill its visible box. Runs in the page; no named inner
+ * functions, since tsx would wrap them in a helper the page lacks.
+ */
+const boardShown = (perColumn: Record<string, number>): number | false => {
+  for (const [id, count] of Object.entries(perColumn)) {
+    const list = document.querySelector(`[data-column-cards="${CSS.escape(id)}"]`);
+    if (!list) return false;
+    const drawn = list.querySelectorAll('[data-card-id]');
+    if (drawn.length === count) continue;
+    const last = drawn[drawn.length - 1];
+    if (!last || last.getBoundingClientRect().bottom < list.getBoundingClientRect().bottom) return false;
+  }
+  return performance.now();
+};
+
+/** One cold load in a fresh context: ms from navigation start until every column shows its cards. */
+async function firstRender(browser: Browser, baseUrl: string, perColumn: Record<string, number>): Promise<number> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     const page = await context.newPage();
     await page.goto(baseUrl, { waitUntil: 'commit' });
     // performance.now() counts from the navigation start; polled once per frame.
-    const handle = await page.waitForFunction((n) => document.querySelectorAll('[data-card-id]').length >= n && performance.now(), cards, {
+    const handle = await page.waitForFunction(boardShown, perColumn, {
       polling: 'raf',
       timeout: 60_000,
     });
@@ -114,19 +133,19 @@ async function timedDrag(page: Page, from: string, to: string): Promise<DropTimi
 }
 
 async function measure(baseUrl: string): Promise<LiveOutcome> {
-  const { cards, columns } = await expectedCards(baseUrl);
+  const { cards, columns, perColumn } = await expectedCards(baseUrl);
   if (columns.length < 2) throw new UiUnavailable('the board needs two columns to drag between');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   try {
     const renders: number[] = [];
-    for (let i = 0; i < RENDER_RUNS; i++) renders.push(await firstRender(browser, baseUrl, cards));
+    for (let i = 0; i < RENDER_RUNS; i++) renders.push(await firstRender(browser, baseUrl, perColumn));
 
     const page = await browser.newPage({ viewport: VIEWPORT });
     // tsx compiles the in-page functions with esbuild's keepNames, which calls a __name helper
     // that exists only in Node: give the page a no-op one.
     await page.addInitScript('globalThis.__name = (fn) => fn;');
     await page.goto(baseUrl);
-    await page.waitForFunction((n) => document.querySelectorAll('[data-card-id]').length >= n, cards, { timeout: 60_000 });
+    await page.waitForFunction(boardShown, perColumn, { timeout: 60_000 });
     await page.waitForSelector('[data-testid="connection"]:has-text("Live")');
     const drops: DropTiming[] = [];
     for (let i = 0; i < DRAGS; i++) {
@@ -134,6 +153,7 @@ async function measure(baseUrl: string): Promise<LiveOutcome> {
       const [from, to] = i % 2 === 0 ? [columns[0], columns[1]] : [columns[1], columns[0]];
       drops.push(await timedDrag(page, from, to));
     }
+    const memory = await measureUiMemory(browser, page);
     const renderResult = result('ui-first-render', renders, `${cards} cards in ${columns.length} columns, ${RENDER_RUNS} cold loads`);
     const dropResult = result('ui-drop-settle', drops.map((d) => d.settledMs), `${DRAGS} pointer drags between ${columns[0]} and ${columns[1]}`);
     const fmt = (n: number) => n.toFixed(0);
@@ -143,6 +163,7 @@ async function measure(baseUrl: string): Promise<LiveOutcome> {
       notes: [
         `ui: first full render of ${cards} cards p50 ${fmt(renderResult.p50Ms)} ms (runs: ${renders.map(fmt).join(', ')} ms)`,
         `ui: drop to settled (drawn in the new column and the move answered) p50 ${dropResult.p50Ms.toFixed(1)} ms, p99 ${dropResult.p99Ms.toFixed(1)} ms over ${DRAGS} drags (drawn p50 ${p50Of(drops.map((d) => d.drawnMs))} ms, answered p50 ${p50Of(drops.map((d) => d.answeredMs))} ms)`,
+        `ui: Chromium memory after the drags: board renderer RSS ${fmt(memory.rendererMb)} MB, all Chromium processes RSS ${fmt(memory.allProcessesMb)} MB, page JS heap in use ${fmt(memory.jsHeapMb)} MB`,
       ],
     };
   } finally {

@@ -6,6 +6,7 @@ import { serverPosition } from './state/placement';
 import { moveCard, softDeleteCard } from './state/taskActions';
 import { clearSelection, extendSelection } from './state/selection';
 import { isShortcut } from './shortcuts';
+import { revealCard } from './reveal';
 import { DELETED_STATUS } from './types';
 
 /** Columns a card can be moved to or focus can travel through, left to right, as drawn. */
@@ -14,8 +15,9 @@ function drawnColumns(): string[] {
   return [...new Set(Array.from(document.querySelectorAll<HTMLElement>('[data-drop-column]')).map((el) => el.dataset.dropColumn as string))];
 }
 
-function focusCard(id: string): void {
-  const el = document.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(id)}"]`);
+/** Focus a card; one that its long column has not drawn is scrolled to, drawn, then focused. */
+function focusCard(ctrl: BoardController, id: string): void {
+  const el = revealCard(ctrl.state.tasks[id]?.status, id, true);
   el?.focus();
   el?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
@@ -48,7 +50,7 @@ function moveFocus(ctrl: BoardController, taskId: string, key: string, extend: b
   const next = neighbourOf(ctrl, taskId, key);
   if (!next) return;
   if (extend) extendSelection(ctrl, taskId, next);
-  focusCard(next);
+  focusCard(ctrl, next);
 }
 
 /** Alt + arrows: move the focused card one place up/down, or to the next column. */
@@ -76,13 +78,13 @@ async function moveWithKeys(ctrl: BoardController, taskId: string, key: string):
   // the next move; a refusal draws it back, again as a new element. Neither waits for the server,
   // and neither takes focus the user has since put elsewhere.
   const moved = moveCard(ctrl, taskId, target, position);
-  requestAnimationFrame(() => refocusCard(taskId));
-  if (!(await moved)) requestAnimationFrame(() => refocusCard(taskId));
+  requestAnimationFrame(() => refocusCard(ctrl, taskId));
+  if (!(await moved)) requestAnimationFrame(() => refocusCard(ctrl, taskId));
 }
 
 /** Focus a card again after it was redrawn, unless the user has moved focus elsewhere meanwhile. */
-function refocusCard(id: string): void {
-  if (focusIsLost()) focusCard(id);
+function refocusCard(ctrl: BoardController, id: string): void {
+  if (focusIsLost()) focusCard(ctrl, id);
 }
 
 /** Screen readers hear keyboard moves through a polite live region. */

@@ -10,6 +10,11 @@ export interface CardViewProps {
   settings: Settings;
   /** Picked for a bulk edit. */
   selected?: boolean;
+  /**
+   * Laid out even when out of view: a windowed column draws few cards and measures them, so the
+   * browser's skipping of off-screen cards (content-visibility) would only give it wrong heights.
+   */
+  laidOut?: boolean;
 }
 
 export function LabelChip({ name, labels }: { name: string; labels: Labels }) {
@@ -46,7 +51,7 @@ function DueChip({ task }: { task: TaskView }) {
  * One card on the board. Pointer, click and key handling live on the board (one listener for a
  * thousand cards); this only draws. Each part follows its display setting.
  */
-export const CardView = memo(function CardView({ task, labels, settings, selected }: CardViewProps) {
+export const CardView = memo(function CardView({ task, labels, settings, selected, laidOut }: CardViewProps) {
   const classes = ['card', `priority-${task.priority}`];
   if (settings.compactMode) classes.push('is-compact');
   if (task.cardState?.unread) classes.push('is-unread');
@@ -54,7 +59,10 @@ export const CardView = memo(function CardView({ task, labels, settings, selecte
   const showLabels = settings.showLabels && task.labels.length > 0;
   const attachments = task.attachments?.length ?? 0;
   return (
-    <article class={classes.join(' ')} data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority${selected ? ", selected" : ""}`}>
+    <article
+      class={classes.join(' ')}
+      style={laidOut ? { contentVisibility: 'visible' } : undefined}
+      data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority${selected ? ", selected" : ""}`}>
       {showLabels && (
         <div class="card-labels">
           {task.labels.map((name) => (

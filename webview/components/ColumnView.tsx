@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { memo } from 'preact/compat';
 import type { DropTarget } from '../state/appState';
 import { DELETED_STATUS, type Column, type Labels, type Settings, type TaskView } from '../types';
-import { CardView } from './CardView';
+import { ColumnCards } from './ColumnCards';
 import { Icon } from './Icon';
 import { QuickAdd } from './QuickAdd';
 
@@ -73,16 +73,7 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
   const isDeleted = column.id === DELETED_STATUS;
   const cards = visibleIds.filter((id) => tasks[id]);
   const shown = props.draggingId ? cards.filter((id) => id !== props.draggingId) : cards;
-  const items = shown.map((id) => <CardView key={id} task={tasks[id]} labels={labels} settings={settings} selected={props.selection?.has(id)} />);
-  if (drop) {
-    items.splice(
-      drop.index,
-      0,
-      <div key="__drop" class="drop-gap" style={{ height: `${drop.height}px` }} aria-hidden="true">
-        <span class="drop-line" data-testid="drop-line" />
-      </div>,
-    );
-  }
+  const empty = cards.length > 0 ? null : filtering ? 'No matching cards' : isDeleted ? 'Nothing deleted' : 'No cards yet';
   return (
     <section
       class={`column${isDeleted ? ' is-deleted-column' : ''}${drop ? ' is-drop-target' : ''}${column.wipLimit && allIds.length > column.wipLimit ? ' is-over-limit' : ''}`}
@@ -117,10 +108,17 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
           {props.headerExtras}
         </span>
       </header>
-      <div class="column-cards" data-column-cards={column.id} role="list" aria-label={`${column.name} cards`}>
-        {items}
-        {cards.length === 0 && !drop && <div class="column-empty">{filtering ? 'No matching cards' : isDeleted ? 'Nothing deleted' : 'No cards yet'}</div>}
-      </div>
+      <ColumnCards
+        columnId={column.id}
+        columnName={column.name}
+        shown={shown}
+        tasks={tasks}
+        labels={labels}
+        settings={settings}
+        selection={props.selection}
+        drop={drop}
+        empty={empty}
+      />
       {/* Below the cards: a new card joins the end of the column, just above the box. */}
       {quickAdd && <QuickAdd status={column.id} />}
     </section>

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useController } from '../context';
 import { createCard } from '../state/taskActions';
+import { revealCard } from '../reveal';
 
 /** A title box at the foot of a column: Enter adds a card at the end and keeps the box open for the next one. */
 export function QuickAdd({ status }: { status: string }) {
@@ -24,7 +25,7 @@ export function QuickAdd({ status }: { status: string }) {
     if (created) setTitle('');
     input.current?.focus();
     // In a long column the new last card is below the fold: bring it into view above the box.
-    if (created) requestAnimationFrame(() => document.querySelector(`[data-card-id="${CSS.escape(created.id)}"]`)?.scrollIntoView({ block: 'nearest' }));
+    if (created) requestAnimationFrame(() => revealCard(status, created.id, false)?.scrollIntoView({ block: 'nearest' }));
   }
 
   return (

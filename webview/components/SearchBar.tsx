@@ -2,6 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { EMPTY_FILTER, PRIORITIES, filterIsActive } from '../types';
 import { Icon } from './Icon';
+import { facetsOf } from '../state/taskFacets';
 
 /** Due windows as the list route names them, with what the menu shows (days are UTC days). */
 const DUE_OPTIONS: Record<string, string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
@@ -38,8 +39,9 @@ export function SearchBar() {
   const ctrl = useController();
   const { filter, tasks, labels } = useAppState();
 
-  const assignees = useMemo(() => [...new Set(Object.values(tasks).map((t) => t.assignee).filter((a): a is string => Boolean(a)))].sort(), [tasks]);
-  const labelNames = useMemo(() => [...new Set([...Object.keys(labels), ...Object.values(tasks).flatMap((t) => t.labels)])].sort(), [tasks, labels]);
+  const facets = useMemo(() => facetsOf(tasks), [tasks]);
+  const assignees = facets.assignees;
+  const labelNames = useMemo(() => [...new Set([...Object.keys(labels), ...facets.labelNames])].sort(), [facets, labels]);
   const groups = useMemo(() => [...new Set(Object.values(labels).map((l) => l.group).filter((g): g is string => Boolean(g)))].sort(), [labels]);
 
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { filterIsActive } from '../types';
 import { saveTableEdit } from '../state/tableEdits';
@@ -8,35 +8,12 @@ import { QuickAdd } from './QuickAdd';
 import { TableHeader, columnsOf, minWidthOf, templateOf, type TableColumn } from './TableHeader';
 import { TableRow } from './TableRow';
 import { TableLabelEditor, type LabelEditorAt } from './TableLabelEditor';
+import { useViewport } from './useViewport';
 
 /** Every row is this tall (px), so a row's place is its index times this: no measuring, no jumps. */
 export const ROW_HEIGHT = 44;
 /** Rows drawn above and below the visible ones, so a fast scroll does not show blank space. */
 const MARGIN_ROWS = 8;
-
-/** Scroll position and height of the table's scroll box, followed as it scrolls and resizes. */
-function useViewport(box: HTMLDivElement | null): { scrollTop: number; height: number } {
-  const [view, setView] = useState({ scrollTop: 0, height: 800 });
-  useLayoutEffect(() => {
-    if (!box) return;
-    let frame = 0;
-    const read = () => {
-      frame = 0;
-      setView((v) => (v.scrollTop === box.scrollTop && v.height === box.clientHeight ? v : { scrollTop: box.scrollTop, height: box.clientHeight }));
-    };
-    const soon = () => (frame ||= requestAnimationFrame(read));
-    read();
-    box.addEventListener('scroll', soon, { passive: true });
-    const resize = new ResizeObserver(soon);
-    resize.observe(box);
-    return () => {
-      box.removeEventListener('scroll', soon);
-      resize.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, [box]);
-  return view;
-}
 
 /** The sort shown: a list-route value from the view state, else a client-only column of this table. */
 function useTableSort(): [TableSort | null, (field: TableField) => void] {

@@ -73,7 +73,9 @@ function dropPoint(board: HTMLElement, session: DragSession): { status: string; 
       break;
     }
   }
-  return lane === undefined ? { status, index } : { status, index, lane };
+  // A long column draws only the cards in view: count those above the first drawn one too.
+  const skipped = Number(column.querySelector<HTMLElement>('[data-column-cards]')?.dataset.windowStart ?? 0);
+  return lane === undefined ? { status, index: skipped + index } : { status, index: skipped + index, lane };
 }
 
 /** Scroll the column or the board when the pointer rests near an edge, so long lists stay reachable. */

@@ -22,6 +22,52 @@ export function taskSetFrom(list: TaskView[]): TaskSet {
   return { tasks, order };
 }
 
+type Tasks = Record<string, TaskView>;
+
+/**
+ * Which card set each was made from, and the card changed: a reader that derives something from all
+ * the cards (taskFacets.ts) can look at the changed cards alone instead of going through 10,000.
+ */
+const lineage = new WeakMap<Tasks, { base: Tasks; changed: string }>();
+
+/** The ids of a card set, kept beside it: a copy that reuses them is several times faster than a spread. */
+const idsOf = new WeakMap<Tasks, string[]>();
+
+function idList(tasks: Tasks): string[] {
+  let ids = idsOf.get(tasks);
+  if (!ids) idsOf.set(tasks, (ids = Object.keys(tasks)));
+  return ids;
+}
+
+/**
+ * A new card set with one card replaced, added or removed. At 10,000 cards `{ ...tasks }` took
+ * tens of milliseconds per change on a busy machine, on the path of every drop; copying along the
+ * kept id list does the same in a fraction of it.
+ */
+function withTask(tasks: Tasks, id: string, task: TaskView | undefined): Tasks {
+  const before = idList(tasks);
+  const ids = task ? (id in tasks ? before : [...before, id]) : before.filter((other) => other !== id);
+  const next: Tasks = {};
+  for (const other of ids) next[other] = tasks[other];
+  if (task) next[id] = task;
+  idsOf.set(next, ids);
+  lineage.set(next, { base: tasks, changed: id });
+  return next;
+}
+
+/** The ids of the cards changed (added, replaced, removed) from `from` to `to`; null when unknown. */
+export function changesSince(from: Tasks, to: Tasks, maxSteps = 64): string[] | null {
+  const changed: string[] = [];
+  let at = to;
+  for (let step = 0; at !== from; step++) {
+    const link = lineage.get(at);
+    if (!link || step >= maxSteps) return null;
+    changed.push(link.changed);
+    at = link.base;
+  }
+  return changed;
+}
+
 function without(order: ColumnOrder, id: string, status: string | undefined): ColumnOrder {
   if (status === undefined || !order[status]?.includes(id)) return order;
   return { ...order, [status]: order[status].filter((other) => other !== id) };
@@ -37,7 +83,7 @@ export function placeTask(set: TaskSet, task: TaskView, position = task.position
   const column = order[task.status] ?? [];
   const at = Math.max(0, Math.min(position, column.length));
   const next = [...column.slice(0, at), task.id, ...column.slice(at)];
-  return { tasks: { ...set.tasks, [task.id]: task }, order: { ...order, [task.status]: next } };
+  return { tasks: withTask(set.tasks, task.id, task), order: { ...order, [task.status]: next } };
 }
 
 /** Replace a card's fields without moving it (its column and place stay). */
@@ -46,15 +92,13 @@ export function refreshTask(set: TaskSet, task: TaskView): TaskSet {
   // A slow answer must not undo a newer change that a live event already brought in.
   if (previous && previous.modified > task.modified) return set;
   if (!previous || previous.status !== task.status) return placeTask(set, task);
-  return { ...set, tasks: { ...set.tasks, [task.id]: task } };
+  return { ...set, tasks: withTask(set.tasks, task.id, task) };
 }
 
 export function removeTask(set: TaskSet, id: string): TaskSet {
   const previous = set.tasks[id];
   if (!previous) return set;
-  const tasks = { ...set.tasks };
-  delete tasks[id];
-  return { tasks, order: without(set.order, id, previous.status) };
+  return { tasks: withTask(set.tasks, id, undefined), order: without(set.order, id, previous.status) };
 }
 
 /**

@@ -1,0 +1,76 @@
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { WINDOW_MIN_CARDS, offsetsOf, wholeWindow, windowOf, type CardWindow } from '../state/cardWindow';
+import { REVEAL_EVENT, type RevealRequest } from '../reveal';
+import { useViewport } from './useViewport';
+
+/** A card's height before any was measured (card.css: contain-intrinsic-size). */
+const FALLBACK_HEIGHT = 86;
+
+/** The flex gap between cards (card.css: 8 px, 6 px compact). */
+function gapOf(list: HTMLElement): number {
+  return parseFloat(getComputedStyle(list).rowGap) || 0;
+}
+
+/** Heights of the drawn cards; true when one differs from what was known. */
+function measure(list: HTMLElement, heights: Map<string, number>): boolean {
+  let changed = false;
+  for (const el of list.querySelectorAll<HTMLElement>(':scope > [data-card-id]')) {
+    const id = el.dataset.cardId as string;
+    const height = el.getBoundingClientRect().height;
+    if (Math.abs((heights.get(id) ?? -1) - height) > 0.5) {
+      heights.set(id, height);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * The cards of `ids` to draw in the scroll box `list`: all of them in a short column, those in view
+ * plus a screen's margin above and below in a long one. Drawn cards are measured after each render,
+ * so the space standing for the others follows their real heights; where a card above the view
+ * changes height, the browser's scroll anchoring keeps the cards in view still.
+ */
+export function useCardWindow(list: HTMLDivElement | null, ids: readonly string[]): CardWindow & { gap: number } {
+  const heights = useRef(new Map<string, number>()).current;
+  const [, setMeasured] = useState(0);
+  // Read after layout, not while rendering: a style read per render cost more than the rest.
+  const gap = useRef(8);
+  const wanted = useRef<RevealRequest | null>(null);
+  const { scrollTop, height } = useViewport(list);
+  const windowed = ids.length > WINDOW_MIN_CARDS;
+  const offsets = windowed ? offsetsOf(ids, heights, gap.current, FALLBACK_HEIGHT) : null;
+  const margin = Math.max(400, height);
+  const win = offsets ? windowOf(offsets, scrollTop, height, margin) : wholeWindow(ids.length);
+
+  // After every render: measure what is drawn, and finish a reveal once its card is in the page.
+  useLayoutEffect(() => {
+    if (!list) return;
+    if (windowed) {
+      const before = gap.current;
+      gap.current = gapOf(list);
+      if (measure(list, heights) || before !== gap.current) setMeasured((n) => n + 1);
+    }
+    const request = wanted.current;
+    const el = request && list.querySelector<HTMLElement>(`:scope > [data-card-id="${CSS.escape(request.id)}"]`);
+    if (!request || !el) return;
+    wanted.current = null;
+    el.scrollIntoView({ block: 'nearest' });
+    if (request.focus) el.focus({ preventScroll: true });
+  });
+
+  // A card asked for that is not drawn: scroll to where it stands, which draws it.
+  useLayoutEffect(() => {
+    if (!list) return;
+    const onReveal = (event: Event) => {
+      const request = (event as CustomEvent<RevealRequest>).detail;
+      const index = ids.indexOf(request.id);
+      if (index < 0 || !offsets) return;
+      wanted.current = request;
+      list.scrollTop = Math.max(0, offsets[index] - list.clientHeight / 2);
+    };
+    list.addEventListener(REVEAL_EVENT, onReveal);
+    return () => list.removeEventListener(REVEAL_EVENT, onReveal);
+  });
+  return { ...win, gap: gap.current };
+}
