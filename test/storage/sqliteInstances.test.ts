@@ -180,7 +180,11 @@ describe('card.storage sqlite shared: three processes over one file', function (
   it('when a process is restarted, then it does not seed again and a client reconnecting to it with ?since gets exactly the events it missed', async () => {
     const [a, b, c] = servers;
     const first = await RecordingSocket.connect(wsUrl(c.url));
-    const since = first.messages[0].revision as number;
+    // What this client last saw: once c has caught up with the log (under load its hello may come
+    // before it has mirrored the last events of the test before).
+    const lastSeen = () => first.messages.at(-1)?.revision as number;
+    await waitUntil(() => lastSeen() === headSeq(file), 10_000, 'process c caught up with the event log');
+    const since = lastSeen();
     first.close();
     await c.stop();
     const missed = await call(a.url, 'POST', '/api/tasks', { content: '# Missed while away\n' });
