@@ -197,7 +197,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
 }
 
 /** The ordering key for a card placed at `position` in `status`, re-keying the column when it must. */
-async function keyForPosition(ws: Workspace, card: Card, status: string, position: number): Promise<string> {
+export async function keyForPosition(ws: Workspace, card: Card, status: string, position: number): Promise<string> {
   const column = ws.index.column(card.boardId, status);
   // The column without the moved card, read by index: copying it would make every move O(n).
   const own = placeOf(card) === status ? ws.index.positionOf(card) : -1;
