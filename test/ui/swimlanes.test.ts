@@ -146,7 +146,7 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     }, 'the server has the card just above the card it was dropped on', 10_000);
   });
 
-  it('when a card is dragged into another lane and column, then one update sets both the assignee and the status', async () => {
+  it('when a card is dragged into another lane and column, then one move request sets both the assignee and the status', async () => {
     const page = ui.page;
     const title = 'Sketch the onboarding flow';
     await groupBy(page, 'assignee');
