@@ -99,8 +99,9 @@ export class Api {
   editChecklistItem = (boardId: string, id: string, index: number, change: { done?: boolean; text?: string }, ifMatch?: string) =>
     this.versioned<TaskView>('PATCH', `${this.task(boardId, id)}/checklist/${index}`, change, ifMatch);
   updateTask = (boardId: string, id: string, patch: Record<string, unknown>) => this.call<TaskView>('PUT', this.task(boardId, id), patch);
-  moveTask = (boardId: string, id: string, status: string, position: number) =>
-    this.call<TaskView>('PATCH', `${this.task(boardId, id)}/move`, { status, position });
+  /** `fields`: card fields set in the same write (a drop into another swimlane). */
+  moveTask = (boardId: string, id: string, status: string, position: number, fields: Record<string, unknown> = {}) =>
+    this.call<TaskView>('PATCH', `${this.task(boardId, id)}/move`, { status, position, ...fields });
   deleteTask = (boardId: string, id: string) => this.call<TaskView>('DELETE', this.task(boardId, id));
   deleteTaskPermanently = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/permanent`);
   markOpened = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/open`);

@@ -91,8 +91,19 @@ export const taskCreateSchema: JsonSchema = {
 };
 export const taskUpdateSchema = object(taskFields);
 
+/**
+ * A move may also set the card fields a board groups its rows (swimlanes) by, so a drop across
+ * lanes and columns at any place is one write and one event: the fields and the place are accepted
+ * or refused together.
+ */
+export const MOVE_FIELDS = ['priority', 'assignee', 'labels', 'metadata'] as const;
+
 export const moveSchema = object(
-  { status: str('target column'), position: { type: 'integer', minimum: 0, description: 'zero-based, default 0' } },
+  {
+    status: str('target column'),
+    position: { type: 'integer', minimum: 0, description: 'zero-based, default 0' },
+    ...Object.fromEntries(MOVE_FIELDS.map((name) => [name, { ...taskFields[name], description: `optional: also set ${name} in the same write (a drop into another swimlane)` }])),
+  },
   ['status'],
 );
 

@@ -3,7 +3,7 @@ import { ARCHIVED_STATUS, isArchived } from '../core/cardPlace';
 import { DELETED_STATUS, type BoardConfig, type Card, type TaskView } from '../core/model';
 import { effectiveDefaultStatus } from './boards';
 import { resolveCard } from './taskQueries';
-import { appendKey, saveCards, withCompletion } from './tasks';
+import { appendKey, keyForPosition, saveCards, withCompletion } from './tasks';
 import { taskView } from './views';
 import { announceWipEntry, checkWipEntry } from './wipLimits';
 import type { Workspace } from './workspace';
@@ -51,7 +51,7 @@ export async function archiveColumn(ws: Workspace, boardId: string, columnId: st
 }
 
 /** Where a restored card goes: the column asked for, else the one it kept when archived, else the board's default. */
-function restoreTarget(ws: Workspace, board: BoardConfig, card: Card, asked: string | undefined): string {
+export function restoreTarget(ws: Workspace, board: BoardConfig, card: Card, asked: string | undefined): string {
   const isColumn = (status: string) => board.columns.some((c) => c.id === status);
   if (asked !== undefined) {
     if (!isColumn(asked)) throw new ValidationError(`status "${asked}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
@@ -64,8 +64,9 @@ function restoreTarget(ws: Workspace, board: BoardConfig, card: Card, asked: str
 /**
  * Bring a card back from the archive or from the deleted column. A deleted card's column before
  * the delete is not stored, so it goes to `status` when given, else the board's default status.
+ * It lands at `position` when given (an undo puts it back where it was), else at the column's end.
  */
-export async function restoreTask(ws: Workspace, boardId: string, idish: string, status?: string): Promise<TaskView> {
+export async function restoreTask(ws: Workspace, boardId: string, idish: string, status?: string, position?: number): Promise<TaskView> {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const previous = resolveCard(ws, boardId, idish);
@@ -74,7 +75,8 @@ export async function restoreTask(ws: Workspace, boardId: string, idish: string,
     const target = restoreTarget(ws, board, previous, status);
     const wip = checkWipEntry(ws, board, target, { ...previous, status: DELETED_STATUS });
     const now = new Date().toISOString();
-    const moved: Card = { ...previous, status: target, archivedAt: undefined, order: appendKey(ws, boardId, target, previous.id), modified: now };
+    const order = position === undefined ? appendKey(ws, boardId, target, previous.id) : await keyForPosition(ws, previous, target, position);
+    const moved: Card = { ...previous, status: target, archivedAt: undefined, order, modified: now };
     const card = withCompletion(moved, board, now);
     await saveCards(ws, [{ card, previous }]);
     ws.emit('task.restored', boardId, { taskId: card.id, from, to: target }, card);

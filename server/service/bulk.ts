@@ -1,6 +1,6 @@
 import type { Card, TaskView } from '../core/model';
 import { log } from '../core/log';
-import { archiveTask } from './archive';
+import { archiveTask, restoreTask } from './archive';
 import { planBulk, placeIn, type BulkChange, type BulkItem, type BulkPlan, type BulkRequest } from './bulkPlan';
 import { writeCardsChecked } from './fileTruth';
 import { moveTask, saveCards, softDeleteTask, updateTask } from './tasks';
@@ -70,6 +70,8 @@ function applyOne(ws: Workspace, boardId: string, kind: BulkPlan['kind'], card: 
       return archiveTask(ws, boardId, card.id);
     case 'delete':
       return softDeleteTask(ws, boardId, card.id);
+    case 'restore':
+      return restoreTask(ws, boardId, card.id, change.status, position);
   }
 }
 

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, WipLimitError } from '../core/errors';
 import { isArchived, placeOf } from '../core/cardPlace';
 import { DELETED_STATUS, type BoardConfig, type Card, type Priority } from '../core/model';
+import { restoreTarget } from './archive';
 import { resolveCard } from './taskQueries';
 import { checkLabelName, checkPriority } from './validate';
 import type { Workspace } from './workspace';
@@ -19,6 +20,8 @@ export interface BulkChange {
   labels?: { set?: string[]; add?: string[]; remove?: string[] };
   archive?: true;
   delete?: true;
+  /** Bring archived or deleted cards back (to `status` and `position` when given), as the restore route does. */
+  restore?: true;
 }
 
 export interface BulkRequest {
@@ -30,7 +33,7 @@ export interface BulkRequest {
   versions?: Record<string, string>;
 }
 
-export type BulkKind = 'move' | 'priority' | 'assignee' | 'labels' | 'archive' | 'delete';
+export type BulkKind = 'move' | 'priority' | 'assignee' | 'labels' | 'archive' | 'delete' | 'restore';
 
 export interface BulkItem {
   card: Card;
@@ -53,10 +56,19 @@ const KIND_KEYS: Record<BulkKind, (keyof BulkChange)[]> = {
   labels: ['labels'],
   archive: ['archive'],
   delete: ['delete'],
+  restore: ['restore'],
 };
+
+/** A restore may name where the card goes, with the keys a move uses for that. */
+const RESTORE_PLACE_KEYS: (keyof BulkChange)[] = ['status', 'position'];
 
 function kindOf(change: BulkChange, where: string): BulkKind {
   const keys = Object.keys(change).filter((key) => key !== 'id') as (keyof BulkChange)[];
+  if (keys.includes('restore')) {
+    const others = keys.filter((key) => key !== 'restore' && !RESTORE_PLACE_KEYS.includes(key));
+    if (others.length) throw new ValidationError(`${where}: restore goes alone, or with status and position (where the card goes); it holds ${others.join(', ')} too`);
+    return 'restore';
+  }
   const kinds = (Object.keys(KIND_KEYS) as BulkKind[]).filter((kind) => KIND_KEYS[kind].some((key) => keys.includes(key)));
   if (kinds.length !== 1) {
     throw new ValidationError(
@@ -117,11 +129,12 @@ function checkColumn(board: BoardConfig, status: string): void {
  * it over its limit: checked here for all of them together, as one card at a time would let the
  * first ones in and refuse a later one half way.
  */
-function checkWipForAll(ws: Workspace, board: BoardConfig, items: BulkItem[]): void {
+function checkWipForAll(ws: Workspace, board: BoardConfig, items: BulkItem[], targetOf: (item: BulkItem) => string): void {
   if ((board.wipPolicy ?? 'warn') !== 'block') return;
   const entering = new Map<string, number>();
-  for (const { card, change } of items) {
-    const status = change.status as string;
+  for (const item of items) {
+    const { card } = item;
+    const status = targetOf(item);
     if (card.status === status && !isArchived(card) && card.boardId === board.id) continue;
     entering.set(status, (entering.get(status) ?? 0) + 1);
   }
@@ -149,6 +162,16 @@ function checkChange(kind: BulkKind, items: BulkItem[], board: BoardConfig): voi
       for (const name of [...(set ?? []), ...(add ?? []), ...(remove ?? [])]) checkLabelName(name);
     }
     if (kind === 'archive' && card.status === DELETED_STATUS) throw new ValidationError(`card "${card.id}" is deleted; restore it before archiving it. Nothing was changed`);
+    if (kind === 'restore') checkRestorable(card, change, board);
+  }
+}
+
+function checkRestorable(card: Card, change: BulkChange, board: BoardConfig): void {
+  if (!isArchived(card) && card.status !== DELETED_STATUS) {
+    throw new ValidationError(`card "${card.id}" is neither archived nor deleted (it is in ${card.status}); nothing to restore. Nothing was changed`);
+  }
+  if (change.status !== undefined && (change.status === DELETED_STATUS || !board.columns.some((c) => c.id === change.status))) {
+    throw new ValidationError(`status "${change.status}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
   }
 }
 
@@ -159,7 +182,8 @@ export function planBulk(ws: Workspace, boardId: string, request: BulkRequest, v
   const cards = resolveAll(ws, boardId, entries.map((e) => e.idish));
   const items = cards.map((card, i) => ({ card, change: entries[i].change }));
   checkChange(kind, items, board);
-  if (kind === 'move') checkWipForAll(ws, board, items);
+  if (kind === 'move') checkWipForAll(ws, board, items, (item) => item.change.status as string);
+  if (kind === 'restore') checkWipForAll(ws, board, items, (item) => restoreTarget(ws, board, item.card, item.change.status));
   checkVersions(ws, boardId, cards, request.versions ?? {}, versionOf);
   return { kind, items, block };
 }

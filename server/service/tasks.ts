@@ -197,7 +197,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
 }
 
 /** The ordering key for a card placed at `position` in `status`, re-keying the column when it must. */
-async function keyForPosition(ws: Workspace, card: Card, status: string, position: number): Promise<string> {
+export async function keyForPosition(ws: Workspace, card: Card, status: string, position: number): Promise<string> {
   const column = ws.index.column(card.boardId, status);
   // The column without the moved card, read by index: copying it would make every move O(n).
   const own = placeOf(card) === status ? ws.index.positionOf(card) : -1;
@@ -224,19 +224,28 @@ async function keyForPosition(ws: Workspace, card: Card, status: string, positio
   return keys[at];
 }
 
-export async function moveTask(ws: Workspace, boardId: string, idish: string, status: string, position = 0) {
+/** Card fields a move may set in the same write: those a swimlane groups by. */
+export type MoveFields = Pick<TaskFields, 'priority' | 'assignee' | 'labels' | 'metadata'>;
+
+/**
+ * Move a card to `position` of `status`; `fields` (a drop into another swimlane) are set in the
+ * same write, so the place and the fields are saved, or refused, together, with one event.
+ */
+export async function moveTask(ws: Workspace, boardId: string, idish: string, status: string, position = 0, fields: MoveFields = {}) {
   return ws.mutate(async () => {
     if (!Number.isInteger(position) || position < 0) throw new ValidationError('position must be a whole number, 0 or more');
     const board = ws.board(boardId);
     const previous = resolveCard(ws, boardId, idish);
     checkStatus(board, status, true);
+    const changed = applyFields(previous, fields);
     const wip = checkWipEntry(ws, board, status, previous);
     const now = new Date().toISOString();
     const order = await keyForPosition(ws, previous, status, position);
     // A move brings an archived card back into the column it is moved to.
-    const card = withCompletion({ ...previous, status, order, modified: now, archivedAt: undefined }, board, now);
+    const card = withCompletion({ ...changed, status, order, modified: now, archivedAt: undefined }, board, now);
     await saveCard(ws, card, previous);
-    announceMove(ws, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card) }, card, wip);
+    const fieldNames = Object.keys(fields);
+    announceMove(ws, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card), ...(fieldNames.length ? { fields: fieldNames } : {}) }, card, wip);
     return taskView(ws, card, { withComments: true });
   });
 }

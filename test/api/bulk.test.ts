@@ -100,6 +100,23 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
     assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,position')), before);
   });
 
+  it('when an undo restores archived cards ("changes" with restore), then each is back in its place with one task.restored; a card not archived refuses it all', async () => {
+    const ids: string[] = [];
+    for (const [title, status] of [['A', 'todo'], ['B', 'todo'], ['C', 'todo'], ['D', 'review']]) ids.push((await createTask(server, { title, status })).id);
+    const [a, b, c, d] = ids;
+    const before = okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,position'));
+    okData(await server.api('POST', '/api/tasks/bulk', { ids: [a, c, d], change: { archive: true } }));
+    const undo = before.filter((t) => [a, c, d].includes(t.id)).map((t) => ({ id: t.id, restore: true, status: t.status, position: t.position }));
+    failsWith(await server.api('POST', '/api/tasks/bulk', { changes: [...undo, { id: b, restore: true }] }), 400, /neither archived nor deleted/);
+    assert.equal(okData<any[]>(await server.api('GET', '/api/tasks?archived=only&fields=id')).length, 3, 'nothing restored');
+    const events = await eventsDuring(server, async () => {
+      okData(await server.api('POST', '/api/tasks/bulk', { changes: undo }));
+    });
+    assert.deepEqual(events.map((e) => [e.event, e.data.taskId]), [['task.restored', a], ['task.restored', c], ['task.restored', d]]);
+    assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,position')), before);
+    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a], change: { restore: true, priority: 'low' } }), 400, /restore goes alone/);
+  });
+
   it('when a block-policy column cannot take all the cards, then the answer is 409 and none moved', async () => {
     okData(await server.api('PUT', '/api/boards/default', { wipPolicy: 'block' }));
     okData(await server.api('PUT', '/api/columns/review', { wipLimit: 2 }));

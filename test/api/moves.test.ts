@@ -54,6 +54,18 @@ describe('API tasks: moves, deletes and transfers', () => {
       assert.deepEqual(await titlesIn('todo'), ['B', 'C', 'A']);
     });
 
+    it('when a move also carries swimlane fields, then the place and the fields are saved in one write; a bad value refuses both', async () => {
+      const ids = await column(['A', 'B']);
+      await column(['X', 'Y'], 'review');
+      const moved = okData(await server.api('PATCH', `/api/tasks/${ids.A}/move`, { status: 'review', position: 1, assignee: 'Ada', priority: 'high', labels: ['bug'], metadata: { jira: 'KB-1' } }));
+      assert.deepEqual([moved.status, moved.position, moved.assignee, moved.priority, moved.labels, moved.metadata], ['review', 1, 'Ada', 'high', ['bug'], { jira: 'KB-1' }]);
+      assert.deepEqual(await titlesIn('review'), ['X', 'A', 'Y']);
+      assert.match(await fs.readFile(cardFile(server, 'default', 'review', ids.A), 'utf8'), /^assignee: Ada$/m);
+      failsWith(await server.api('PATCH', `/api/tasks/${ids.B}/move`, { status: 'review', position: 0, priority: 'urgent' }), 400);
+      assert.deepEqual(await titlesIn('review'), ['X', 'A', 'Y']);
+      assert.equal(okData(await server.api('GET', `/api/tasks/${ids.B}`)).priority, 'medium');
+    });
+
     it('when a task moves to another column, then its file moves folder and the list shows it in column order', async () => {
       const ids = await column(['A', 'B']);
       okData(await server.api('PATCH', `/api/tasks/${ids.A}/move`, { status: 'in-progress', position: 0 }));

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import { createTask, okData } from '../helpers/envelope';
+import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { card, dragCard, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
 
 const BAR = '[data-testid="bulk-bar"]';
@@ -93,6 +94,26 @@ describe('Board UI: bulk edits (Chromium)', function () {
     await undo(page);
     await eventually(async () => (await placesOnServer(ui)).join() === before.join(), 'both cards back from the archive, in place');
     await card(page, 'Card A').waitFor();
+  });
+
+  it('when an archive of two cards is undone, then a WebSocket client hears task.restored for each (no task.moved) and both are back in their places', async () => {
+    const { page } = ui;
+    const before = await placesOnServer(ui);
+    await card(page, 'Card A').click({ modifiers: ['Control'] });
+    await card(page, 'Card C').click({ modifiers: ['Control'] });
+    await page.click('[data-testid="bulk-archive"]');
+    await card(page, 'Card C').waitFor({ state: 'detached' });
+    const socket = await RecordingSocket.connect(wsUrl(ui.server.url));
+    try {
+      await undo(page);
+      await socket.waitFor((m) => m.event === 'task.restored' && m.card?.title === 'Card C', 10_000);
+      await eventually(async () => (await placesOnServer(ui)).join() === before.join(), 'both cards back from the archive, in place');
+      const heard = socket.events().map((m) => `${m.event}:${m.card?.title}`);
+      assert.deepEqual(heard.filter((e) => e.startsWith('task.')), ['task.restored:Card A', 'task.restored:Card C']);
+    } finally {
+      socket.close();
+    }
+    await eventually(async () => (await page.locator('[data-drop-column="todo"] .card-title').allTextContents()).join() === 'Card A,Card B,Card C', 'the board shows them back in place');
   });
 
   it('when the selection is deleted and then restored with Undo, then the cards leave the board and come back', async () => {

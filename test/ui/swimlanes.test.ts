@@ -146,7 +146,7 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     }, 'the server has the card just above the card it was dropped on', 10_000);
   });
 
-  it('when a card is dragged into another lane and column, then one update sets both the assignee and the status', async () => {
+  it('when a card is dragged into another lane and column, then one move request sets both the assignee and the status', async () => {
     const page = ui.page;
     const title = 'Sketch the onboarding flow';
     await groupBy(page, 'assignee');
@@ -166,10 +166,41 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
       page.off('request', listen);
     }
     assert.equal(writes.length, 1, writes.join('\n'));
-    assert.match(writes[0], /^PUT \/api\/boards\/default\/tasks\/[^ ]+ /);
-    assert.deepEqual(JSON.parse(writes[0].split(' ').slice(2).join(' ')), { assignee: null, status: 'in-progress' });
+    assert.match(writes[0], /^PATCH \/api\/boards\/default\/tasks\/[^ ]+\/move /);
+    const { position, ...rest } = JSON.parse(writes[0].split(' ').slice(2).join(' '));
+    assert.deepEqual(rest, { assignee: null, status: 'in-progress' });
+    assert.equal(typeof position, 'number');
     // WIP stays per column over all lanes: three cards in progress now.
     assert.equal(await page.locator('[data-testid="wip-in-progress"]').textContent(), '3/3');
+  });
+
+  it('when a card is dragged into another lane and column above a card, then ONE move request sets the assignee, the column and the place', async () => {
+    const page = ui.page;
+    const title = 'Atomic writes for card files';
+    await groupBy(page, 'assignee');
+    const writes: string[] = [];
+    const listen = (request: { method(): string; url(): string; postData(): string | null }) => {
+      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname} ${request.postData() ?? ''}`);
+    };
+    page.on('request', listen);
+    try {
+      await dragToLane(page, title, 'Maya Chen', 'review', 'Dark theme contrast pass');
+      const shown = cell(page, 'Maya Chen', 'review').locator('.card-title');
+      await eventually(async () => JSON.stringify(await shown.allTextContents()) === JSON.stringify([title, 'Dark theme contrast pass']), 'the card above Dark theme in the Maya Chen lane', 10_000);
+      await eventually(async () => {
+        const review = (await ui.server.api('GET', '/api/tasks?status=review')).body?.data.map((t: { title: string }) => t.title);
+        return JSON.stringify(review) === JSON.stringify(['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
+      }, 'the server has the card in review just above the card it was dropped on', 10_000);
+    } finally {
+      page.off('request', listen);
+    }
+    assert.equal(writes.length, 1, writes.join('\n'));
+    assert.match(writes[0], /^PATCH \/api\/boards\/default\/tasks\/[^ ]+\/move /);
+    assert.deepEqual(JSON.parse(writes[0].split(' ').slice(2).join(' ')), { status: 'review', position: 1, assignee: 'Maya Chen' });
+    const saved = await task(title);
+    assert.deepEqual([saved.status, saved.assignee], ['review', 'Maya Chen']);
+    const file = path.join(ui.server.root, '.kanban', 'boards', 'default', 'review', `${ids.get(title)}.md`);
+    assert.match(readFileSync(file, 'utf8'), /^assignee: Maya Chen$/m);
   });
 
   it('when a card is dragged into a label lane or a metadata lane, then that label or key is set and the rest kept', async () => {

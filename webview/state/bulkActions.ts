@@ -11,7 +11,8 @@ export type BulkChange =
   | { assignee: string | null }
   | { labels: { set?: string[]; add?: string[]; remove?: string[] } }
   | { archive: true }
-  | { delete: true };
+  | { delete: true }
+  | { restore: true; status?: string; position?: number };
 
 type PerCard = { id: string } & Record<string, unknown>;
 
@@ -27,14 +28,16 @@ function describe(change: BulkChange, count: number): string {
 
 /**
  * What puts every card back as it was before `change`: per-card values of the same kind, for one
- * second bulk request. Moves (and archive and delete, which a move undoes) go back column by column
- * in ascending place, so each card lands exactly where it was.
+ * second bulk request. A move is undone by moves; an archive or a delete by restores, so listeners
+ * hear `task.restored` (not a move out of the archive). Either goes back column by column in
+ * ascending place, so each card lands exactly where it was.
  */
 function undoOf(change: BulkChange, before: TaskView[], order: Record<string, string[]>): PerCard[] {
   if ('priority' in change) return before.map((t) => ({ id: t.id, priority: t.priority }));
   if ('assignee' in change) return before.map((t) => ({ id: t.id, assignee: t.assignee ?? null }));
   if ('labels' in change) return before.map((t) => ({ id: t.id, labels: { set: t.labels } }));
-  const places = before.map((t) => ({ id: t.id, status: t.status, position: Math.max(0, (order[t.status] ?? []).indexOf(t.id)) }));
+  const restoring = 'archive' in change || 'delete' in change;
+  const places = before.map((t) => ({ id: t.id, ...(restoring ? { restore: true } : {}), status: t.status, position: Math.max(0, (order[t.status] ?? []).indexOf(t.id)) }));
   return places.sort((a, b) => (a.status === b.status ? a.position - b.position : a.status < b.status ? -1 : 1));
 }
 

@@ -3,6 +3,7 @@ import type { EventMessage, HostNoticeMessage } from '../protocol';
 import type { Transport } from '../transport';
 import { showServerWarnings } from './wipNotice';
 import { filterIsActive, type TaskFilter } from '../types';
+import { keptViewOf, restoredParts, sameKeptView } from './keptView';
 import { initialState, type AppState, type ThemeChoice, type Toast } from './appState';
 import { installAuthPrompt } from './authPrompt';
 import { applyEvent } from './liveEvents';
@@ -51,26 +52,30 @@ export class BoardController {
   }
 
   /**
-   * The open card and the filter survive a reload of the page (a window reload, a restored panel):
-   * saved as they change, put back by the first load that finds them still valid.
+   * The open card, the filter, the layout, the lanes, the order and the saved view survive a reload
+   * of the page (a window reload, a restored panel): saved as they change, put back by the first
+   * load. Nothing is saved before that restore, or the defaults the page starts with would
+   * overwrite what the last page kept.
    */
   private keepViewAcrossReloads(): void {
-    let last = { openTaskId: this.state.openTaskId, filter: this.state.filter };
+    let last = keptViewOf(this.state);
     this.store.subscribe(() => {
       const state = this.store.get();
-      if (!state.loaded || (state.openTaskId === last.openTaskId && state.filter === last.filter)) return;
-      last = { openTaskId: state.openTaskId, filter: state.filter };
-      this.persist({ openTaskId: state.openTaskId, filter: state.filter });
+      if (!state.loaded || !this.restored) return;
+      const now = keptViewOf(state);
+      if (sameKeptView(now, last)) return;
+      last = now;
+      this.persist({ ...now });
     });
   }
 
-  /** After the first load: the card and filter shown before the page was reloaded, if still there. */
+  /** After the first load: what the page showed before it was reloaded, where still valid. */
   private restoreView(): void {
     if (this.restored) return;
     this.restored = true;
-    const { openTaskId, filter } = this.persisted as { openTaskId?: unknown; filter?: unknown };
-    if (filter && typeof filter === 'object') this.setFilter(filter as Partial<TaskFilter>);
-    if (typeof openTaskId === 'string' && this.state.tasks[openTaskId] && !this.state.openTaskId) this.store.set({ openTaskId });
+    const { patch, filter } = restoredParts(this.persisted, this.state);
+    this.store.set(patch);
+    if (filter) this.setFilter(filter);
   }
 
   get state(): AppState {

@@ -22,10 +22,9 @@ export function laneOfTask(ctrl: BoardController, taskId: string): string | null
 }
 
 /**
- * A drop into another lane (and maybe another column): the lane's field and the new status go in
- * ONE update, so a refusal (a WIP limit that blocks, a bad value) changes neither. The update route
- * has no position (a new status puts the card at the column's end), so a drop anywhere else is
- * followed by a move to that place; a refusal of only that move leaves the card saved at the end.
+ * A drop into another lane (and maybe another column): the lane's field, the column and the place
+ * go in ONE move request, so a refusal (a WIP limit that blocks, a bad value) changes none of them
+ * and the card never shows half moved.
  */
 export async function moveCardToLane(ctrl: BoardController, taskId: string, status: string, position: number, lane: string): Promise<boolean> {
   const { boardId, tasks, order, labels, groupBy } = ctrl.state;
@@ -36,18 +35,14 @@ export async function moveCardToLane(ctrl: BoardController, taskId: string, stat
   const fields = laneFields(grouping, task, lane, labels);
   const originalIndex = (order[task.status] ?? []).indexOf(taskId);
   ctrl.store.set((s) => placeTask(s, { ...task, ...fields, status, position } as TaskView));
-  let updated: TaskView;
   try {
-    updated = await ctrl.api.updateTask(boardId, taskId, status === task.status ? fields : { ...fields, status });
+    const moved = await ctrl.api.moveTask(boardId, taskId, status, position, fields);
+    if (ctrl.state.boardId === boardId) ctrl.store.set((s) => refreshTask(s, moved));
   } catch (error) {
     if (ctrl.state.boardId === boardId && ctrl.state.tasks[taskId]) ctrl.store.set((s) => placeTask(s, task, originalIndex));
     ctrl.toast('error', `The card could not be moved: ${messageOf(error)}`);
     return false;
   }
-  if (updated.position !== position) {
-    updated = (await ctrl.attempt(() => ctrl.api.moveTask(boardId, taskId, status, position))) ?? updated;
-  }
-  if (ctrl.state.boardId === boardId) ctrl.store.set((s) => (updated.position === position ? refreshTask(s, updated) : placeTask(s, updated)));
   ctrl.scheduleFilter(0);
   return true;
 }

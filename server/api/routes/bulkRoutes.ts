@@ -12,18 +12,19 @@ const names: JsonSchema = { type: 'array', items: { type: 'string' } };
 /** The change fields; one request carries one kind of them (checked by the service, which names what is wrong). */
 const changeFields: Record<string, JsonSchema> = {
   status: { type: 'string', description: 'move: the column to move to (deleted too)' },
-  position: { type: 'integer', minimum: 0, description: 'move: zero-based place of the first card, default 0; with ids + change the others follow it in the order of ids' },
+  position: { type: 'integer', minimum: 0, description: 'move: zero-based place of the first card, default 0; with ids + change the others follow it in the order of ids. restore: the card\'s place, default the column\'s end' },
   priority: { type: 'string', enum: PRIORITIES },
   assignee: { type: ['string', 'null'], description: 'null or "" clears' },
   labels: object({ set: names, add: names, remove: names }),
   archive: { type: 'boolean', const: true, description: 'archive the cards (task.archived each)' },
   delete: { type: 'boolean', const: true, description: 'soft delete the cards (task.deleted each)' },
+  restore: { type: 'boolean', const: true, description: 'bring archived or deleted cards back (task.restored each), to status and position when given, else as POST /tasks/{id}/restore does' },
 };
 
 export const bulkSchema: JsonSchema = {
   ...object({
     ids: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: BULK_MAX, description: 'the cards (partial ids match, as in paths)' },
-    change: { ...object(changeFields), description: 'one kind of change applied to every card: status (+ position), priority, assignee, labels ({set} or {add, remove}), archive or delete' },
+    change: { ...object(changeFields), description: 'one kind of change applied to every card: status (+ position), priority, assignee, labels ({set} or {add, remove}), archive, delete or restore (+ status, position)' },
     changes: {
       type: 'array',
       minItems: 1,

@@ -3,10 +3,10 @@ import { DUE_WINDOWS, dueFilterOf } from '../../core/dueDates';
 import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
 import { listPage, type ListShape } from '../../service/taskPages';
-import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask } from '../../service/tasks';
+import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask, type MoveFields } from '../../service/tasks';
 import { taskView } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
-import { moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
+import { MOVE_FIELDS, moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
 import { cardVersion } from '../versions';
 import { withSavedView } from '../viewQuery';
 import { activeTaskSchema, deletedSchema, taskListSchema, taskSchema } from '../responseSchemas';
@@ -102,6 +102,11 @@ function active(ctx: RequestContext) {
   return card ? taskView(ctx.ws, card, { withComments: true, actor: ctx.actor }) : null;
 }
 
+/** The card fields a move body sets beside the place (a drop into another swimlane). */
+function moveFieldsOf(body: Record<string, unknown>): MoveFields {
+  return Object.fromEntries(MOVE_FIELDS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
+}
+
 export const taskRoutes = defineRoutes([
   { method: 'get', path: '/tasks', tag: 'Tasks', summary: 'List and search tasks', twin: true, query: listQuery, metaQuery: true, unknownBoardStatus: 400,
     returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', response: taskListSchema, fastLane: true, handle: list },
@@ -117,7 +122,7 @@ export const taskRoutes = defineRoutes([
   { method: 'delete', path: '/tasks/{id}/permanent', tag: 'Tasks', summary: 'Delete for good', twin: true, errors: [404, 409, 412], version: cardVersion,
     response: deletedSchema, handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
   { method: 'patch', path: '/tasks/{id}/move', tag: 'Tasks', summary: 'Move to a column at a zero-based position', twin: true, body: moveSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
-    response: taskSchema, handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0)) },
+    response: taskSchema, handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0, moveFieldsOf(ctx.body))) },
   // The spec lists only 400 for transfer: an unknown destination is a bad request; a card that matches nothing is still 404.
   { method: 'post', path: '/boards/{boardId}/tasks/{id}/transfer', tag: 'Tasks', summary: 'Move a card from another board to {boardId}', body: transferSchema, errors: [404, 409], warns: true,
     unknownBoardStatus: 400,
