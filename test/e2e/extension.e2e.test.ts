@@ -97,7 +97,10 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
       const started = Date.now();
       await runFromPalette(page, 'Kanban: Open Board');
       const frame = await boardFrame(page, 60_000);
-      await cardIn(frame, 'Card number 1000').waitFor({ state: 'attached', timeout: 60_000 });
+      // Long columns draw only the cards near the view: the board is drawn when To Do counts all
+      // 1,000 cards and its first card is on screen.
+      await frame.locator('[data-drop-column="todo"] .column-count', { hasText: /^\s*1000\s*$/ }).waitFor({ timeout: 60_000 });
+      await frame.locator('[data-card-id] .card-title', { hasText: /^Card number 1$/ }).waitFor({ state: 'visible', timeout: 60_000 });
       const renderMs = Date.now() - started;
       await page.waitForTimeout(2000);
       const rssAfter = await extensionHostRssMb(server);
@@ -132,7 +135,8 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
         /** From the editor starting the activation (bundle load included) to activate() returning. */
         activationWithLoadMs: activatedAt.getTime() - activationStarted.getTime(),
         serviceOpenMs: Number(/card\(s\) in (\d+) ms/.exec(opened)![1]),
-        paletteToLastCardRenderedMs: renderMs,
+        /** From the palette to the board drawn: To Do counting 1,000 cards, its first card on screen. */
+        paletteToBoardDrawnMs: renderMs,
         /** Press on the board's tab (another editor tab in front) to the first frame showing the kept board, measured in the browser. */
         tabReturnMs,
         /** Median of five more returns to the board, and of five switches to a text editor tab in between (the editor's own floor). */
