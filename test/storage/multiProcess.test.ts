@@ -5,18 +5,7 @@ import { makeTempDir } from '../helpers/testServer';
 import { configWith, setUpCardProvider, type CardProviderName, type CardProviderSetup } from './helpers/cardProviders';
 import { eventually } from '../helpers/waiting';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
-import { startServerProcess, type ServerProcess } from './helpers/child';
-
-async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + urlPath, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { ok: boolean; data?: unknown; error?: string };
-  if (!json.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${json.error}`);
-  return json.data;
-}
+import { startServerProcess, type ServerProcess, call } from './helpers/child';
 
 async function writeConfig(root: string, plugins: Record<string, unknown>): Promise<void> {
   await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith(plugins), null, 2));

@@ -6,21 +6,10 @@ import Database from 'better-sqlite3';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
-import { startServerProcess, type ServerProcess } from './helpers/child';
+import { startServerProcess, type ServerProcess, call } from './helpers/child';
 import { eventually, waitUntil } from '../helpers/waiting';
 import { Receiver, type Received } from '../helpers/webhookReceiver';
 import { RecordingSocket, wsUrl, type WsMessage } from '../helpers/wsClient';
-
-async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + urlPath, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { ok: boolean; data?: unknown; error?: string };
-  if (!json.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${json.error}`);
-  return json.data;
-}
 
 /** Rows read straight from the file, by a connection of the test's own. */
 function queryFile(file: string, sql: string, ...params: (string | number)[]): any[] {

@@ -6,19 +6,8 @@ import { makeTempDir } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
 import { Receiver, type Received } from '../helpers/webhookReceiver';
 import { configWith } from './helpers/cardProviders';
-import { startServerProcess, type ServerProcess } from './helpers/child';
+import { startServerProcess, type ServerProcess, call } from './helpers/child';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
-
-async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + urlPath, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { ok: boolean; data?: unknown; error?: string };
-  if (!json.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${json.error}`);
-  return json.data;
-}
 
 const SECRET = 'shared-signing-key';
 const deliveryId = (r: Received) => String(r.headers['x-webhook-delivery']);

@@ -5,18 +5,7 @@ import { makeTempDir } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
 import { Receiver, type Received } from '../helpers/webhookReceiver';
 import { configWith } from './helpers/cardProviders';
-import { startServerProcess, type ServerProcess } from './helpers/child';
-
-async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + urlPath, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { ok: boolean; data?: unknown; error?: string };
-  if (!json.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${json.error}`);
-  return json.data;
-}
+import { startServerProcess, type ServerProcess, call } from './helpers/child';
 
 const taskIdOf = (r: Received) => r.body.card?.id ?? r.body.data?.taskId;
 

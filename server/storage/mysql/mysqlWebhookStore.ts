@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
-import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, insertAttempt, toAttempt, type AttemptRow } from '../sql/webhookRows';
+import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, insertAttempt, settleDelivery, toAttempt, type AttemptRow } from '../sql/webhookRows';
 import type { MysqlDatabase } from './mysqlDatabase';
 
 const NOW = 'UTC_TIMESTAMP(3)';
@@ -72,12 +72,8 @@ export class MysqlWebhookStore implements SharedWebhookStore {
     return (result as { affectedRows: number }).affectedRows;
   }
 
-  async settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const changed = await tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]);
-      if (log && changed === 1) await insertAttempt(tx, log);
-      return changed === 1;
-    });
+  settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
+    return settleDelivery(this.db, id, claim, log);
   }
 
   async reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean> {

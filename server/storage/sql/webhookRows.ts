@@ -1,5 +1,5 @@
 import type { SharedAttempt } from '../webhookDeliveryStore';
-import type { SqlTransaction } from './sqlDatabase';
+import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
 
 /** A row of `kanban_webhook_attempts`, the delivery log, as both dialects read it. */
 export interface AttemptRow {
@@ -39,3 +39,12 @@ export function toAttempt(r: AttemptRow): SharedAttempt {
 export const PRUNE_ATTEMPTS = `DELETE FROM kanban_webhook_attempts WHERE webhook_id = ? AND seq <= (
   SELECT seq FROM (SELECT seq FROM kanban_webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?) AS oldest_kept
 )`;
+
+/** A delivery done: its row goes, with its log line, only while this claim still holds it. */
+export function settleDelivery(db: Pick<SqlDatabase, 'transaction'>, id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const changed = await tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]);
+    if (log && changed === 1) await insertAttempt(tx, log);
+    return changed === 1;
+  });
+}

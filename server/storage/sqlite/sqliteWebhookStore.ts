@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
-import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, insertAttempt, toAttempt, type AttemptRow } from '../sql/webhookRows';
+import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, insertAttempt, settleDelivery, toAttempt, type AttemptRow } from '../sql/webhookRows';
 import type { SqliteDatabase } from './sqliteDatabase';
 
 interface DeliveryRow {
@@ -62,12 +62,8 @@ export class SqliteWebhookStore implements SharedWebhookStore {
     return this.db.transaction((tx) => tx.run(`UPDATE kanban_webhook_deliveries SET lease_until = ? WHERE ${where}`, [Date.now() + leaseMs, ...claims.flatMap((c) => [c.id, c.claim])]));
   }
 
-  async settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const changed = await tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]);
-      if (log && changed === 1) await insertAttempt(tx, log);
-      return changed === 1;
-    });
+  settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
+    return settleDelivery(this.db, id, claim, log);
   }
 
   async reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean> {

@@ -86,3 +86,15 @@ export function startServerProcess(root: string, env: Record<string, string> = {
     });
   });
 }
+
+/** A request to a server (in any process): its `data`, or an error naming the request and the answer. */
+export async function call(base: string, method: string, urlPath: string, body?: unknown): Promise<any> {
+  const response = await fetch(base + urlPath, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as { ok: boolean; data?: unknown; error?: string };
+  if (!json.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${json.error}`);
+  return json.data;
+}
