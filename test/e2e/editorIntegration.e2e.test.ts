@@ -7,7 +7,7 @@ import type { Frame } from 'playwright-core';
 import { findFreePort } from '../../extension/server/freePort';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
-import { cardFileOf, frameWith, hexToRgb, paletteStep, quickInputRows, saveWhole, toast, twoBoardRepo } from './helpers/editorUi';
+import { cardFileOf, frameWith, hexToRgb, paletteStep, quickInputRows, saveWhole, toast, twoBoardRepo, waitForNotice } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, clickTabUntilShown, runFromPalette, screenshot, webviewShown } from './helpers/workbench';
 
@@ -182,7 +182,7 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Migrate$/ });
     await runFromPalette(page, 'Kanban: Migrate Storage to SQLite');
     await confirm.click({ timeout: 10_000 });
-    await toast(page, 'to SQLite storage').waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForNotice(page, 'to SQLite storage', 30_000);
     // The API server started above reaches the same in-process service.
     const storage = JSON.parse(await curl(`http://127.0.0.1:${apiPort}/api/storage`)).data;
     assert.deepEqual([storage.card.provider, storage.card.driver], ['sqlite', 'wasm']);
@@ -190,9 +190,9 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
 
     await runFromPalette(page, 'Kanban: Migrate Storage to Markdown');
     await confirm.click({ timeout: 10_000 });
-    await toast(page, 'to Markdown storage').waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForNotice(page, 'to Markdown storage', 30_000);
     await runFromPalette(page, 'Kanban: Migrate Storage to Markdown');
-    await toast(page, 'already stored as Markdown').waitFor({ state: 'visible', timeout: 10_000 });
+    await waitForNotice(page, 'already stored as Markdown', 10_000);
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation was asked');
   });
 

@@ -30,6 +30,24 @@ export function toast(page: Page, text: string | RegExp) {
   return page.locator('.notification-toast', { hasText: text });
 }
 
+/**
+ * Wait until the editor has shown a notification holding `text`. Its toast is the usual sign, but
+ * the editor shows at most three toasts and hides older ones, so after the time is up the
+ * notification centre (which keeps them all) is asked as well; when the text is not there either,
+ * the error names every notification there is, an error from the command included.
+ */
+export async function waitForNotice(page: Page, text: string, timeoutMs: number): Promise<void> {
+  const shown = await toast(page, text).first().waitFor({ state: 'visible', timeout: timeoutMs }).then(() => true, () => false);
+  if (shown) return;
+  await runFromPalette(page, 'Notifications: Show Notifications');
+  const rows = page.locator('.notifications-center .notification-list-item');
+  await rows.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+  const texts = await rows.allInnerTexts();
+  await runFromPalette(page, 'Notifications: Hide Notifications');
+  if (texts.some((line) => line.includes(text))) return;
+  throw new Error(`no notification says "${text}"; the editor's notifications are: ${JSON.stringify(texts)}`);
+}
+
 /** The rows the quick input (palette, pickers) offers now, as their visible text. */
 export async function quickInputRows(page: Page): Promise<string[]> {
   const rows = page.locator('.quick-input-list .monaco-list-row');
