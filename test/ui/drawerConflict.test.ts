@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
 import { cardFileText, closeDrawer, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
-import { startUi, stopUi, type UiContext } from './uiHelpers';
+import { eventually, startUi, stopUi, type UiContext } from './uiHelpers';
 
 /**
  * Drawer saves carry If-Match (the version the edit started from): a card changed elsewhere while
@@ -102,6 +102,79 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     await page.locator(`${DRAWER} [data-testid="content-preview"]`, { hasText: 'Typed before the reload.' }).waitFor();
     assert.equal(await drawer.locator('textarea[name="content"]').count(), 0, 'a saved text does not come back as a draft');
     assert.equal(await drawer.locator('textarea[name="comment"]').inputValue(), '');
+    await closeDrawer(page);
+  });
+
+  /**
+   * Type a new description, press Save and close the drawer at `when`: as the button is pressed
+   * (the answer still on its way), or as soon as the saved text is drawn, before the browser paints.
+   */
+  async function saveAndCloseAt(title: string, text: string, when: 'pressed' | 'drawn'): Promise<void> {
+    const page = ui.page;
+    await openDrawer(page, title);
+    await page.click(`${DRAWER} [data-testid="edit-content"]`);
+    await page.locator(`${DRAWER} textarea[name="content"]`).fill(`# ${title}\n\n${text}\n`);
+    // No named functions inside: the test runner's compiler would wrap them in a helper the page lacks.
+    await page.evaluate(([drawerSelector, wanted, moment]) => new Promise<void>((resolve) => {
+      const closeButton = `${drawerSelector} button[aria-label="Close"]`;
+      const observer = new MutationObserver(() => {
+        const editing = document.querySelector(`${drawerSelector} textarea[name="content"]`);
+        const preview = document.querySelector(`${drawerSelector} [data-testid="content-preview"]`);
+        if (editing || !preview?.textContent?.includes(wanted)) return;
+        observer.disconnect();
+        (document.querySelector(closeButton) as HTMLElement).click();
+        resolve();
+      });
+      if (moment === 'drawn') observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      (document.querySelector(`${drawerSelector} [data-testid="save-content"]`) as HTMLElement).click();
+      if (moment === 'pressed') {
+        (document.querySelector(closeButton) as HTMLElement).click();
+        resolve();
+      }
+    }), [DRAWER, text, when] as const);
+    await page.waitForSelector(DRAWER, { state: 'detached' });
+  }
+
+  /** The card's drawer shows `text` as its saved description, now and after a reload, with no editor open. */
+  async function savedNotDraft(title: string, text: string): Promise<void> {
+    const page = ui.page;
+    await fileEventually(ui.server, ids.get(title) as string, (t) => t.includes(text), 'the saved text in the file');
+    for (const moment of ['reopened', 'after a reload']) {
+      if (moment === 'after a reload') await page.reload();
+      await openDrawer(page, title);
+      await page.locator(`${DRAWER} [data-testid="edit-content"]`).waitFor();
+      assert.equal(await page.locator(`${DRAWER} textarea[name="content"]`).count(), 0, `the saved text is not a draft when ${moment}`);
+      assert.match(await page.locator(`${DRAWER} [data-testid="content-preview"]`).innerText(), new RegExp(text));
+      await closeDrawer(page);
+    }
+  }
+
+  it('when the drawer is closed right after Save is pressed, then the text is saved and does not come back as a draft', async () => {
+    await saveAndCloseAt('Evaluate SQLite for large workspaces', 'Saved while the drawer closed.', 'pressed');
+    await savedNotDraft('Evaluate SQLite for large workspaces', 'Saved while the drawer closed.');
+  });
+
+  it('when the drawer is closed in the same moment its saved text is drawn, then that text does not come back as a draft', async () => {
+    await saveAndCloseAt('Atomic writes for card files', 'Closed as it was drawn.', 'drawn');
+    await savedNotDraft('Atomic writes for card files', 'Closed as it was drawn.');
+  });
+
+  it('when the drawer is closed right after Comment is pressed, then the comment is posted once and the box is empty on the next open', async () => {
+    const page = ui.page;
+    const title = 'Fuzzy search ranks exact hits first';
+    const id = ids.get(title) as string;
+    await openDrawer(page, title);
+    await page.locator(`${DRAWER} input[name="author"]`).fill('Robin');
+    await page.locator(`${DRAWER} textarea[name="comment"]`).fill('Posted as the drawer closed');
+    await page.evaluate((drawerSelector) => {
+      (document.querySelector(`${drawerSelector} form.comment-new button[type="submit"]`) as HTMLElement).click();
+      (document.querySelector(`${drawerSelector} button[aria-label="Close"]`) as HTMLElement).click();
+    }, DRAWER);
+    await page.waitForSelector(DRAWER, { state: 'detached' });
+    await eventually(async () => ((await ui.server.api('GET', `/api/tasks/${id}/comments`)).body?.data as unknown[]).length === 1, 'the comment posted', 15_000);
+    await openDrawer(page, title);
+    await page.locator(`${DRAWER} .comment-list li`, { hasText: 'Posted as the drawer closed' }).waitFor();
+    assert.equal(await page.locator(`${DRAWER} textarea[name="comment"]`).inputValue(), '', 'the posted comment is not offered again');
     await closeDrawer(page);
   });
 

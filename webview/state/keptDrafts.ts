@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 
 /**
  * Text typed in the drawer and not yet saved, kept in the page's saved state (VS Code webview state,
@@ -46,7 +46,20 @@ export function keepDraft(ctrl: Controller, key: string, draft: KeptDraft | null
   ctrl.persist({ [KEY]: drafts });
 }
 
-/** Keep `draft` under `key` whenever it changes; null (nothing unsaved) forgets it. */
+/**
+ * After `sent` was saved: forget the kept draft when it still holds that text. Called from the save
+ * itself, because the drawer may have closed while the answer was on its way and no effect of its
+ * would run; a draft typed on after the press is newer and stays.
+ */
+export function forgetSentDraft(ctrl: Controller, key: string, sent: string): void {
+  if (keptDraft(ctrl, key)?.text === sent) keepDraft(ctrl, key, null);
+}
+
+/**
+ * Keep `draft` under `key` whenever it changes; null (nothing unsaved) forgets it. A layout effect,
+ * run as the change is drawn: a plain effect waits for the next paint and is dropped when the drawer
+ * closes first, which left a saved text behind as a draft that came back on the next open.
+ */
 export function useKeptDraft(ctrl: Controller, key: string, draft: KeptDraft | null): void {
-  useEffect(() => keepDraft(ctrl, key, draft), [key, draft?.text, draft?.base, draft?.etag]);
+  useLayoutEffect(() => keepDraft(ctrl, key, draft), [key, draft?.text, draft?.base, draft?.etag]);
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useController } from '../../context';
-import { keptDraft, useKeptDraft } from '../../state/keptDrafts';
+import { forgetSentDraft, keptDraft, useKeptDraft } from '../../state/keptDrafts';
 import { dateTime } from '../../format';
 import { commentAuthor } from '../../state/drawerActions';
 import type { Comment, TaskView } from '../../types';
@@ -80,6 +80,7 @@ export function CommentsSection({ task, onChanged }: { task: TaskView; onChanged
     const name = author.trim();
     const added = await ctrl.attempt(() => ctrl.api.addComment(task.boardId, task.id, name, text));
     if (!added) return;
+    forgetSentDraft(ctrl, `${task.id}:comment`, text);
     ctrl.persist({ commentAuthor: name });
     setText('');
     onChanged();

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useController } from '../../context';
 import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
 import { CHANGED_ELSEWHERE, saveFromDrawer, type CardVersion } from '../../state/drawerActions';
-import { keptDraft, useKeptDraft } from '../../state/keptDrafts';
+import { forgetSentDraft, keptDraft, useKeptDraft } from '../../state/keptDrafts';
 import type { TaskView } from '../../types';
 import { Icon } from '../Icon';
 
@@ -84,6 +84,7 @@ export function ContentSection({ task, etag, onSaved, onDraftTitle }: {
       return;
     }
     if (result.kind !== 'saved') return;
+    forgetSentDraft(ctrl, `${task.id}:content`, draft);
     onSaved(result.card.task, result.card.etag);
     setConflict(null);
     setDraft(null);
