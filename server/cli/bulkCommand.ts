@@ -13,16 +13,17 @@ const ACTIONS: Record<string, { values: number; change(values: string[]): Record
   assign: { values: 1, change: ([assignee]) => ({ assignee: assignee === '' ? null : assignee }) },
   archive: { values: 0, change: () => ({ archive: true }) },
   delete: { values: 0, change: () => ({ delete: true }) },
+  restore: { values: 0, change: () => ({ restore: true }) },
 };
 
 export const bulkCommand: Command = {
   name: 'bulk',
-  summary: 'Change several cards at once, all or nothing: move, priority, assign, archive or delete',
-  args: '<move|priority|assign|archive|delete> [value] <id...>',
+  summary: 'Change several cards at once, all or nothing: move, priority, assign, archive, delete or restore',
+  args: '<move|priority|assign|archive|delete|restore> [value] <id...>',
   details: [
     'kanban bulk move done fix-login deploy      (to the top of done, in this order)',
     'kanban bulk priority high fix-login deploy ; kanban bulk assign ada a b ; kanban bulk assign "" a b',
-    'kanban bulk archive a b ; kanban bulk delete a b',
+    'kanban bulk archive a b ; kanban bulk delete a b ; kanban bulk restore a b   (archived: to their column; deleted: to the default column)',
     'Labels and per-card values: kanban api post-tasks-bulk --data \'{"ids": [...], "change": {"labels": {"add": ["x"]}}}\'',
   ],
   positionals: [2, 1000],
