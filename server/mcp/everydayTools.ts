@@ -1,5 +1,5 @@
 import type { JsonSchema, QueryParam, RouteDef } from '../api/route';
-import { commentCreateSchema, logSchema, moveSchema, taskUpdateSchema } from '../api/schemas';
+import { commentCreateSchema, logSchema, MOVE_FIELDS, moveSchema, taskUpdateSchema } from '../api/schemas';
 import { composeContent, reviseContent, SUMMARY_FIELDS, summaryOf, withoutEmpty } from './cardText';
 import { annotationsOf, BOARD_ARG } from './routeTools';
 import { callApi, enc, onBoard, queryString, textResult, ToolError, type ToolContext, type ToolDef } from './tool';
@@ -15,6 +15,9 @@ type Args = Record<string, unknown>;
 const cardFields = taskUpdateSchema.properties as Record<string, JsonSchema>;
 const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, cardFields[name]]));
 const EDITABLE = ['status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy'];
+/** What a move takes: the place, and the card fields a drop across swimlanes sets in the same write. */
+const MOVE_BODY = ['status', 'position', ...MOVE_FIELDS];
+const moveProperties = Object.fromEntries(MOVE_BODY.map((name) => [name, (moveSchema.properties as Record<string, JsonSchema>)[name]]));
 export const ID: JsonSchema = { type: 'string', description: 'card id (a unique prefix works)' };
 const TITLE: JsonSchema = { type: 'string', minLength: 1, description: 'becomes the content\'s "# " heading' };
 const BODY: JsonSchema = { type: 'string', description: 'Markdown below the title' };
@@ -121,9 +124,9 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
       }),
     tool('update_card', 'Change a card; omitted fields stay as they are', ['put /tasks/{id}'],
       input({ id: ID, board: BOARD_ARG, title: TITLE, body: BODY, ...pick(EDITABLE) }, ['id']), updateCard),
-    tool('move_card', 'Move a card to a column, at a zero-based position (default 0, the top)', ['patch /tasks/{id}/move'],
-      input({ id: ID, status: (moveSchema.properties as Args).status as JsonSchema, position: (moveSchema.properties as Args).position as JsonSchema, board: BOARD_ARG }, ['id', 'status']),
-      async ({ client }, args) => shortCard((await callApi(client, { method: 'patch', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/move`, body: fieldsOf(args, ['status', 'position']) })).data)),
+    tool('move_card', 'Move a card to a column at a zero-based position (default 0, top); may also set lane fields', ['patch /tasks/{id}/move'],
+      input({ id: ID, ...moveProperties, board: BOARD_ARG }, ['id', 'status']),
+      async ({ client }, args) => shortCard((await callApi(client, { method: 'patch', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/move`, body: fieldsOf(args, MOVE_BODY) })).data)),
     tool('delete_card', 'Delete a card: to the deleted column (restorable), or for good with permanent', ['delete /tasks/{id}', 'delete /tasks/{id}/permanent'],
       input({ id: ID, permanent: { type: 'boolean', description: 'delete for good' }, board: BOARD_ARG }, ['id']), async ({ client }, args) => {
         const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}${args.permanent === true ? '/permanent' : ''}`;

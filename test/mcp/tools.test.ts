@@ -16,7 +16,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   get_card: { args: ['id', 'board'], required: ['id'] },
   create_card: { args: ['title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy', 'board'], required: ['title'] },
   update_card: { args: ['id', 'board', 'title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy'], required: ['id'] },
-  move_card: { args: ['id', 'status', 'position', 'board'], required: ['id', 'status'] },
+  move_card: { args: ['id', 'status', 'position', 'priority', 'assignee', 'labels', 'metadata', 'board'], required: ['id', 'status'] },
   delete_card: { args: ['id', 'permanent', 'board'], required: ['id'] },
   transfer_card: { args: ['id', 'toBoard', 'status'], required: ['id', 'toBoard'] },
   add_comment: { args: ['id', 'content', 'author', 'board'], required: ['id', 'content'] },
@@ -122,6 +122,10 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     const moved = await mcp.call('move_card', { id, status: 'in-progress' });
     assert.equal(moved.status, 'in-progress');
     assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.status, 'in-progress');
+    // A move that also hands the card over: one write, as a drop into another swimlane is.
+    const handedOver = await mcp.call('move_card', { id, status: 'review', assignee: 'lena' });
+    assert.deepEqual([handedOver.status, handedOver.assignee], ['review', 'lena']);
+    await mcp.call('move_card', { id, status: 'in-progress', assignee: 'ada' });
 
     assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's12' }, label: 'bug' })).cards.map((c: { id: string }) => c.id), [id]);
     assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's13' } })).cards, []);
