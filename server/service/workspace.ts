@@ -30,11 +30,6 @@ export interface WorkspaceOptions {
 }
 
 /**
- * The state of one workspace: its config, its card store and the in-memory index, plus the one
- * event stream. Operations live in the modules beside this file; every mutation runs through
- * `mutate`, one at a time, so the index and the files never disagree.
- */
-/**
  * The mutations running in the current async context, per workspace (a mutation of one workspace may
  * call into another's). One store for the whole process: each AsyncLocalStorage ever used stays on
  * Node's list for every async operation to visit, so one per workspace made a process that had
@@ -42,6 +37,11 @@ export interface WorkspaceOptions {
  */
 const runningMutations = new AsyncLocalStorage<ReadonlyMap<Workspace, { running: boolean }>>();
 
+/**
+ * The state of one workspace: its config, its card store and the in-memory index, plus the one
+ * event stream. Operations live in the modules beside this file; every mutation runs through
+ * `mutate`, one at a time, so the index and the files never disagree.
+ */
 export class Workspace {
   readonly events = new EventBus();
   /** Progress of long work, for hosts that show it (not an event: nothing changes by it). */
