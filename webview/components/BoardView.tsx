@@ -71,7 +71,7 @@ export function BoardView() {
   const background = `board bg-${preset} bg-mode-${mode}${settings.compactMode ? ' is-compact' : ''}`;
   return (
     <div class={background} data-preset={preset} data-mode={mode}>
-      <div class={`board-scroll${grouping ? ' has-lanes' : ''}${state.selection.size ? ' has-selection' : ''}`} ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id}>
+      <div class={`board-scroll${grouping ? ' has-lanes' : ''}${state.selection.size ? ' has-selection' : ''}`} ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id} data-group-by={grouping ? state.groupBy : undefined}>
         {grouping && (
           <LaneBoard
             grouping={grouping}
