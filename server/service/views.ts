@@ -171,6 +171,29 @@ export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, posi
   out.push(`,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${filePathJsonOf(ws, card)}}`);
 }
 
+/** `,"comments":[...],"checklistItems":[...]` of a single card's read model, made once per card object. */
+const detailJson = new WeakMap<Card, string>();
+
+function detailJsonOf(card: Card): string {
+  let held = detailJson.get(card);
+  if (held === undefined) {
+    const items = (cardOnlyOf(card).items ??= checklistItems(card.content));
+    held = `,"comments":${JSON.stringify(card.comments)},"checklistItems":${JSON.stringify(items)}`;
+    detailJson.set(card, held);
+  }
+  return held;
+}
+
+/**
+ * `JSON.stringify(taskView(ws, card, {withComments: true, actor}))` from cached pieces, for the
+ * most frequent read of all (GET /tasks/{id}): building the view object and stringifying it was
+ * most of that request's own work (issue 17: a get within 2x of a bare server sending the bytes).
+ */
+export function taskViewJson(ws: Workspace, card: Card, actor: string): string {
+  const state = ws.cardStates.stateOf(card.id, actor);
+  return `${fieldsJsonOf(card).text},"position":${ws.index.positionOf(card)},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${detailJsonOf(card)}${filePathJsonOf(ws, card)}}`;
+}
+
 /** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */
 const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'filePath'];
 

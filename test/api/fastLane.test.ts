@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { Dispatcher } from '../../server/api/dispatch';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 
 interface RawAnswer {
@@ -87,5 +88,50 @@ describe('lists and searches on the fast lane: the same answers as through Expre
     const answer = await rawGet(server, '/api/tasks?priority=urgent');
     assert.equal(answer.status, 400);
     assert.match(JSON.parse(answer.body.toString()).error, /priority/);
+  });
+});
+
+describe('a card read on the fast lane: the same card on every path', () => {
+  let server: TestServer;
+  let id: string;
+  before(async () => {
+    server = await startTestServer();
+    const blocker = await server.api('POST', '/api/tasks', { content: '# Pick the provider' });
+    const created = await server.api('POST', '/api/tasks', {
+      content: '# Ship the \u00e9t\u00e9 release \u{1F680}\n\n- [x] tag\n- [ ] notes with "quotes" and \\ slashes\n',
+      status: 'in-progress', priority: 'high', assignee: 'Ada', labels: ['backend'], metadata: { links: { jira: 'KB-7' } },
+      dueDate: '2026-12-01', blockedBy: [blocker.body.data.id],
+    });
+    assert.equal(created.status, 201, created.body?.error);
+    id = created.body.data.id;
+    assert.equal((await server.api('POST', `/api/tasks/${id}/comments`, { author: 'Lena', content: 'Looks good \u2014 ship it' })).status, 201);
+  });
+  after(async () => server.close());
+
+  it('when a card with comments, a checklist, a blocker and non-ASCII text is read, then both HTTP paths send the same bytes and the bridge the same card', async () => {
+    const lane = await rawGet(server, `/api/tasks/${id}`);
+    const express = await rawGet(server, `/api/tasks/${id}`, THROUGH_EXPRESS);
+    assert.equal(lane.status, 200);
+    assert.deepEqual(answerHeaders(lane), answerHeaders(express));
+    assert.ok(lane.body.equals(express.body), `bodies differ: ${lane.body.length} and ${express.body.length} bytes`);
+    const card = JSON.parse(lane.body.toString('utf8')).data;
+    assert.equal(card.title, 'Ship the \u00e9t\u00e9 release \u{1F680}');
+    assert.deepEqual(card.checklistItems.map((item: { done: boolean }) => item.done), [true, false]);
+    assert.deepEqual([card.comments.length, card.blocked, card.openBlockers], [1, true, 1]);
+    assert.equal(lane.headers.etag, express.headers.etag);
+    assert.equal(Number(lane.headers['content-length']), lane.body.length);
+    const bridged = await new Dispatcher(server.running.workspace).dispatch({ method: 'GET', path: `/tasks/${id}` });
+    assert.equal(JSON.stringify((bridged.body as { data: unknown }).data), JSON.stringify(card));
+  });
+
+  it('when the card is read with its ETag, then the answer is 304 without a body; after a change, the new card', async () => {
+    const first = await rawGet(server, `/api/tasks/${id}`);
+    const again = await rawGet(server, `/api/tasks/${id}`, { 'If-None-Match': String(first.headers.etag) });
+    assert.equal(again.status, 304);
+    assert.equal(again.body.length, 0);
+    assert.equal((await server.api('PUT', `/api/tasks/${id}`, { priority: 'low' })).status, 200);
+    const changed = await rawGet(server, `/api/tasks/${id}`, { 'If-None-Match': String(first.headers.etag) });
+    assert.equal(changed.status, 200);
+    assert.equal(JSON.parse(changed.body.toString('utf8')).data.priority, 'low');
   });
 });

@@ -4,10 +4,10 @@ import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
 import { listPage, type ListShape } from '../../service/taskPages';
 import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask, type MoveFields } from '../../service/tasks';
-import { taskView } from '../../service/views';
+import { taskView, taskViewJson } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
 import { MOVE_FIELDS, moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
-import { cardVersion } from '../versions';
+import { cardEtag, cardVersion } from '../versions';
 import { withSavedView } from '../viewQuery';
 import { activeTaskSchema, deletedSchema, taskListSchema, taskSchema } from '../responseSchemas';
 
@@ -87,6 +87,13 @@ function list(request: RequestContext) {
   return new SerializedAnswer(page.body, ctx.ws.readCache.etagFor(ctx.ws, key), dataOf(page.body), undefined, page.page);
 }
 
+/** One card, sent as bytes made from its cached JSON parts (hosts that want the object get taskView's). */
+function getTask({ ws, boardId, params, actor }: RequestContext): SerializedAnswer {
+  const card = resolveCard(ws, boardId, params.id);
+  const body = Buffer.from(`{"ok":true,"data":${taskViewJson(ws, card, actor)}}`);
+  return new SerializedAnswer(body, cardEtag(ws, card), () => taskView(ws, card, { withComments: true, actor }));
+}
+
 /** Updates count as the actor's activity, which makes the card unread for everyone else. */
 export async function withActivity(ctx: RequestContext, change: Promise<TaskView>): Promise<TaskView> {
   const view = await change;
@@ -114,7 +121,7 @@ export const taskRoutes = defineRoutes([
     response: taskSchema, handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
   { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, response: activeTaskSchema, handle: active },
   { method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task (partial ids match); its ETag is the card version If-Match takes', twin: true, errors: [404], version: cardVersion, fastLane: true,
-    response: taskSchema, handle: ({ ws, boardId, params, actor }) => taskView(ws, resolveCard(ws, boardId, params.id), { withComments: true, actor }) },
+    response: taskSchema, handle: getTask },
   { method: 'put', path: '/tasks/{id}', tag: 'Tasks', summary: 'Update a task (omitted fields unchanged)', twin: true, body: taskUpdateSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
     response: taskSchema, handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },
   { method: 'delete', path: '/tasks/{id}', tag: 'Tasks', summary: 'Soft delete (to the hidden deleted column)', twin: true, errors: [404, 409, 412], version: cardVersion,
