@@ -25,6 +25,8 @@ export interface BenchOptions {
   cardsGiven: boolean;
   /** Cards without checklists and dependencies, to price those fields (`--plain-cards`). */
   plainCards: boolean;
+  /** Cards created right before each floor scenario (`--after-writes`), or 0. */
+  writesBeforeReads: number;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -41,6 +43,8 @@ export const USAGE = `usage: npm run bench -- [options]
                          database, and write -> event time from one instance to another (p50, p99)
   --plain-cards          cards without checklists and blockedBy (by default one in ten has a
                          checklist and one in five a blocker): the cost of those fields
+  --after-writes <n>     create n cards right before each of list, the searches and get (and their
+                         floors), to measure reads as a board sees them right after a burst of writes
   --no-floor             skip the floor rows (list, searches and get against a bare node:http server
                          answering the same bytes from memory, printed as ours/floor beside the 2x target)`;
 
@@ -72,6 +76,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     instances: null,
     cardsGiven: false,
     plainCards: false,
+    writesBeforeReads: 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
@@ -95,6 +100,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (flag === '--profile') options.profile = true;
     else if (flag === '--no-floor') options.floor = false;
     else if (flag === '--plain-cards') options.plainCards = true;
+    else if (flag === '--after-writes') options.writesBeforeReads = positiveInt(value(), '--after-writes');
     else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
   }
   if (options.instances !== null && options.storage !== 'mysql') throw new UsageError('--instances needs --storage mysql: only a MySQL database is shared by several instances');

@@ -15,6 +15,7 @@ import { FLOOR_SCENARIOS, measureFloor } from './floor';
 import { runUiScenario } from './ui';
 import { mcpListBytesNote } from './mcpListBytes';
 import { runInstancesBench } from './instances';
+import { writeBurst } from './writeBurst';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
 
@@ -117,7 +118,9 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     const cursors = options.scenarios.includes('page-50') ? await pageCursors(server.baseUrl) : [''];
     for (const scenario of apiScenarios(ids, cursors).filter((s) => options.scenarios.includes(s.name))) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);
-      process.stdout.write(`  ${scenario.name} ... `);
+      const afterWrites = options.writesBeforeReads > 0 && FLOOR_SCENARIOS.includes(scenario.name);
+      if (afterWrites) await writeBurst(target.baseUrl, options.writesBeforeReads, options.connections);
+      process.stdout.write(`  ${scenario.name}${afterWrites ? ` (right after ${options.writesBeforeReads} creates)` : ''} ... `);
       const startUs = monotonicUs();
       const result = await runScenario(target, scenario, load);
       windows.push({ name: `${scenario.name} with ${count} cards`, startUs, endUs: monotonicUs() });

@@ -100,10 +100,10 @@ describe('a card read on the fast lane: the same card on every path', () => {
     const created = await server.api('POST', '/api/tasks', {
       content: '# Ship the \u00e9t\u00e9 release \u{1F680}\n\n- [x] tag\n- [ ] notes with "quotes" and \\ slashes\n',
       status: 'in-progress', priority: 'high', assignee: 'Ada', labels: ['backend'], metadata: { links: { jira: 'KB-7' } },
-      dueDate: '2026-12-01', blockedBy: [blocker.body.data.id],
+      dueDate: '2026-12-01', blockedBy: [blocker.body!.data.id],
     });
     assert.equal(created.status, 201, created.body?.error);
-    id = created.body.data.id;
+    id = created.body!.data.id;
     assert.equal((await server.api('POST', `/api/tasks/${id}/comments`, { author: 'Lena', content: 'Looks good \u2014 ship it' })).status, 201);
   });
   after(async () => server.close());
