@@ -1,4 +1,5 @@
 import type { PageInfo } from '../core/listPaging';
+import type { SerializedAnswer } from './route';
 
 /**
  * What a list answer says in its headers, for Express and for the fast lane alike, so both send
@@ -50,4 +51,13 @@ export function prefersGzip(acceptEncoding: string | undefined): boolean {
 /** Each encoding is its own representation, with its own ETag. */
 export function encodedEtag(etag: string, gzipped: boolean): string {
   return gzipped ? `${etag.slice(0, -1)}-gzip"` : etag;
+}
+
+/**
+ * How a kept answer goes out to a client with this `Accept-Encoding`: gzip-compressed when it can
+ * be and is worth it, under the ETag of that encoding. One decision for Express and the fast lane.
+ */
+export function encodingFor(answer: SerializedAnswer, acceptEncoding: string | undefined): { gzip: boolean; etag: string } {
+  const gzip = answer.gzipped !== undefined && answer.body.length >= GZIP_MIN_BYTES && prefersGzip(acceptEncoding);
+  return { gzip, etag: encodedEtag(answer.etag, gzip) };
 }

@@ -13,7 +13,7 @@ import { staticUi } from './staticUi';
 import { docsRouter } from './docs';
 import { mountedPaths } from './openapi';
 import { limitInBytes, multipartBody, uploadedFiles } from './multipart';
-import { EXPOSED_HEADERS, GZIP_MIN_BYTES, encodedEtag, pageHeaders, prefersGzip } from './answerHeaders';
+import { EXPOSED_HEADERS, encodingFor, pageHeaders } from './answerHeaders';
 
 export interface AppOptions {
   /** Host names besides local ones that requests may address (the bound host, proxies). */
@@ -69,8 +69,7 @@ export function warningHeaderValue(text: string): string {
  * 7 MB as JSON, under 1 MB compressed), or 304 when the client already holds them.
  */
 async function sendSerialized(req: Request, res: Response, answer: SerializedAnswer): Promise<void> {
-  const compress = answer.gzipped !== undefined && answer.body.length >= GZIP_MIN_BYTES && prefersGzip(req.headers['accept-encoding']);
-  const etag = encodedEtag(answer.etag, compress);
+  const { gzip: compress, etag } = encodingFor(answer, req.headers['accept-encoding']);
   res.set('Content-Type', 'application/json; charset=utf-8');
   res.vary('Accept-Encoding');
   // Caches may keep it but must ask again each time (a 304 when unchanged): lists change often.

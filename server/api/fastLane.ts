@@ -5,7 +5,7 @@ import { executeRoute } from './execute';
 import { isAllowedHost } from './hostGuard';
 import { mountedPaths } from './openapi';
 import type { RouteDef } from './route';
-import { EXPOSED_HEADERS, GZIP_MIN_BYTES, encodedEtag, pageHeaders, prefersGzip } from './answerHeaders';
+import { EXPOSED_HEADERS, encodingFor, pageHeaders } from './answerHeaders';
 import { parse as parseQueryString } from 'node:querystring';
 import type { SerializedAnswer } from './route';
 
@@ -103,14 +103,14 @@ function corsHeaders(): Record<string, string> {
 
 /** A kept list answer, with the headers and encoding Express's path gives it (api/app.ts). */
 async function sendSerialized(req: IncomingMessage, res: ServerResponse, answer: SerializedAnswer): Promise<void> {
-  const compress = answer.gzipped !== undefined && answer.body.length >= GZIP_MIN_BYTES && prefersGzip(req.headers['accept-encoding']);
+  const { gzip: compress, etag } = encodingFor(answer, req.headers['accept-encoding']);
   const body = compress ? await answer.gzipped!() : answer.body;
   const headers = corsHeaders();
   if (answer.page) Object.assign(headers, pageHeaders(req.url!, answer.page));
   headers['Content-Type'] = 'application/json; charset=utf-8';
   headers.Vary = 'Accept-Encoding';
   headers['Cache-Control'] = 'no-cache';
-  headers.ETag = encodedEtag(answer.etag, compress);
+  headers.ETag = etag;
   if (compress) headers['Content-Encoding'] = 'gzip';
   headers['Content-Length'] = String(body.length);
   res.writeHead(200, headers);
