@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import type { TestServer } from '../helpers/testServer';
 import { okData } from '../helpers/envelope';
-import { startMcp, type McpSession } from './helpers';
+import { type McpSession, useMcpSession } from './helpers';
 
 describe('MCP list_cards with a saved view (over a running server with --url)', function () {
   this.timeout(60_000);
   let server: TestServer;
   let mcp: McpSession;
 
-  before(async () => {
-    server = await startTestServer();
-    mcp = await startMcp(['--url', server.url]);
-  });
-  after(async () => {
-    await mcp?.close();
-    await server?.close();
-  });
+  useMcpSession('url', (opened) => ({ server, mcp } = opened));
 
   it('when an agent lists cards through a view, then the view\'s filter applies, and a filter of its own overrides it', async () => {
     const high = await mcp.call('create_card', { title: 'Hot fix', priority: 'high' });
