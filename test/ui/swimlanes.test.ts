@@ -36,6 +36,21 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     return (await ui.server.api('GET', `/api/tasks/${ids.get(title)}`)).body?.data;
   }
 
+  /** The requests other than GET the page sends while `act` runs, as `METHOD /path body`. */
+  async function writesDuring(page: Page, act: () => Promise<void>): Promise<string[]> {
+    const writes: string[] = [];
+    const listen = (request: { method(): string; url(): string; postData(): string | null }) => {
+      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname} ${request.postData() ?? ''}`);
+    };
+    page.on('request', listen);
+    try {
+      await act();
+    } finally {
+      page.off('request', listen);
+    }
+    return writes;
+  }
+
   /** Drag a card with real pointer moves into one lane's cell of a column (above a card, or at its end). */
   async function dragToLane(page: Page, title: string, lane: string, status: string, above?: string): Promise<void> {
     // Five lanes of cards are taller than a laptop screen: source and target must both be in view.
@@ -177,21 +192,14 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     const page = ui.page;
     const title = 'Sketch the onboarding flow';
     await groupBy(page, 'assignee');
-    const writes: string[] = [];
-    const listen = (request: { method(): string; url(): string; postData(): string | null }) => {
-      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname} ${request.postData() ?? ''}`);
-    };
-    page.on('request', listen);
-    try {
+    const writes = await writesDuring(page, async () => {
       await dragToLane(page, title, '', 'in-progress');
       await cell(page, '', 'in-progress').locator('.card-title', { hasText: title }).waitFor();
       await eventually(async () => {
         const saved = await task(title);
         return saved.status === 'in-progress' && saved.assignee === null;
       }, 'the server has the card in progress without an assignee', 10_000);
-    } finally {
-      page.off('request', listen);
-    }
+    });
     assert.equal(writes.length, 1, writes.join('\n'));
     assert.match(writes[0], /^PATCH \/api\/boards\/default\/tasks\/[^ ]+\/move /);
     const { position, ...rest } = JSON.parse(writes[0].split(' ').slice(2).join(' '));
@@ -205,12 +213,7 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     const page = ui.page;
     const title = 'Atomic writes for card files';
     await groupBy(page, 'assignee');
-    const writes: string[] = [];
-    const listen = (request: { method(): string; url(): string; postData(): string | null }) => {
-      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname} ${request.postData() ?? ''}`);
-    };
-    page.on('request', listen);
-    try {
+    const writes = await writesDuring(page, async () => {
       await dragToLane(page, title, 'Maya Chen', 'review', 'Dark theme contrast pass');
       const shown = cell(page, 'Maya Chen', 'review').locator('.card-title');
       await eventually(async () => JSON.stringify(await shown.allTextContents()) === JSON.stringify([title, 'Dark theme contrast pass']), 'the card above Dark theme in the Maya Chen lane', 10_000);
@@ -218,9 +221,7 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
         const review = (await ui.server.api('GET', '/api/tasks?status=review')).body?.data.map((t: { title: string }) => t.title);
         return JSON.stringify(review) === JSON.stringify(['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
       }, 'the server has the card in review just above the card it was dropped on', 10_000);
-    } finally {
-      page.off('request', listen);
-    }
+    });
     assert.equal(writes.length, 1, writes.join('\n'));
     assert.match(writes[0], /^PATCH \/api\/boards\/default\/tasks\/[^ ]+\/move /);
     assert.deepEqual(JSON.parse(writes[0].split(' ').slice(2).join(' ')), { status: 'review', position: 1, assignee: 'Maya Chen' });

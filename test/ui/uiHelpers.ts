@@ -98,6 +98,8 @@ export function column(page: Page, id: string) {
 
 /** Drag a card with real pointer moves and drop it above `target` (or at the end of a column). */
 export async function dragCard(page: Page, from: string, to: { column: string; above?: string }): Promise<void> {
+  // Hover waits until the card stands still: a board that just redrew may still be moving it.
+  await card(page, from).hover();
   const source = await card(page, from).boundingBox();
   if (!source) throw new Error(`card "${from}" is not visible`);
   let targetX: number;
