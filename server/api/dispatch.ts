@@ -73,7 +73,11 @@ export class Dispatcher {
           if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };
           return { status: 200, body: { ok: true, data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') } } };
         }
-        if ('serialized' in outcome) return { status: 200, body: { ok: true, data: outcome.serialized.data() }, ...(outcome.page ? { page: outcome.page } : {}) };
+        if ('serialized' in outcome) {
+          // A versioned resource sent as bytes (a card) still hands the page its version for If-Match.
+          const etag = route.version ? { etag: outcome.serialized.etag } : {};
+          return { status: 200, body: { ok: true, data: outcome.serialized.data() }, ...etag, ...(outcome.page ? { page: outcome.page } : {}) };
+        }
         return {
           status: outcome.status,
           body: outcome.status === 204 ? null : { ok: true, data: outcome.data },

@@ -122,6 +122,8 @@ describe('a card read on the fast lane: the same card on every path', () => {
     assert.equal(Number(lane.headers['content-length']), lane.body.length);
     const bridged = await new Dispatcher(server.running.workspace).dispatch({ method: 'GET', path: `/tasks/${id}` });
     assert.equal(JSON.stringify((bridged.body as { data: unknown }).data), JSON.stringify(card));
+    // The bridge hands the page the same version for If-Match as HTTP's ETag.
+    assert.equal(bridged.etag, lane.headers.etag);
   });
 
   it('when the card is read with its ETag, then the answer is 304 without a body; after a change, the new card', async () => {
