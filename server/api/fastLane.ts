@@ -82,19 +82,11 @@ export function fastLane(ws: Workspace, routes: RouteDef[], allowedHosts: string
   };
 }
 
+/** Only routes answered as kept bytes take this lane; anything else is made again by Express. */
 async function answer(ws: Workspace, route: RouteDef, params: Record<string, string>, rawQuery: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const outcome = await executeRoute(ws, route, { params, rawQuery, body: undefined, credential: bearerCredential(req.headers.authorization) });
-  if (outcome.status !== 200) throw new Error('not a plain answer');
-  if ('serialized' in outcome) return sendSerialized(req, res, outcome.serialized);
-  if (!('data' in outcome) || outcome.warnings) throw new Error('not a plain answer');
-  const body = Buffer.from(JSON.stringify({ ok: true, data: outcome.data }));
-  // The headers Express would send, in its order.
-  const headers = corsHeaders();
-  if (outcome.etag) headers.ETag = outcome.etag;
-  headers['Content-Type'] = 'application/json; charset=utf-8';
-  headers['Content-Length'] = String(body.length);
-  res.writeHead(200, headers);
-  res.end(body);
+  if (outcome.status !== 200 || !('serialized' in outcome)) throw new Error('not a kept answer');
+  return sendSerialized(req, res, outcome.serialized);
 }
 
 function corsHeaders(): Record<string, string> {

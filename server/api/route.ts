@@ -94,7 +94,7 @@ export interface RouteDef {
   warns?: boolean;
   /** Error statuses this route can answer besides 400/413, for the docs. */
   errors?: number[];
-  /** Served without Express when the request is plain (api/fastLane.ts): the hottest reads. */
+  /** Served without Express when the request is plain (api/fastLane.ts): the hottest reads. The handler must answer a SerializedAnswer. */
   fastLane?: boolean;
   handle(ctx: RequestContext): unknown;
 }

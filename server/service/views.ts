@@ -167,8 +167,13 @@ function filePathJsonOf(ws: Workspace, card: Card): string {
 export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, position: number, actor: string): void {
   const fields = fieldsJsonOf(card);
   out.push(fields.text, fields.bytes);
+  out.push(`${perReadJson(ws, card, position, actor)}${filePathJsonOf(ws, card)}}`);
+}
+
+/** `,"position":..,"cardState":{..}` and the dependency fields: what a read makes new for every card. */
+function perReadJson(ws: Workspace, card: Card, position: number, actor: string): string {
   const state = ws.cardStates.stateOf(card.id, actor);
-  out.push(`,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${filePathJsonOf(ws, card)}}`);
+  return `,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}`;
 }
 
 /** `,"comments":[...],"checklistItems":[...]` of a single card's read model, made once per card object. */
@@ -190,8 +195,7 @@ function detailJsonOf(card: Card): string {
  * most of that request's own work (issue 17: a get within 2x of a bare server sending the bytes).
  */
 export function taskViewJson(ws: Workspace, card: Card, actor: string): string {
-  const state = ws.cardStates.stateOf(card.id, actor);
-  return `${fieldsJsonOf(card).text},"position":${ws.index.positionOf(card)},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${detailJsonOf(card)}${filePathJsonOf(ws, card)}}`;
+  return `${fieldsJsonOf(card).text}${perReadJson(ws, card, ws.index.positionOf(card), actor)}${detailJsonOf(card)}${filePathJsonOf(ws, card)}}`;
 }
 
 /** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
-import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, insertAttempt, settleDelivery, toAttempt, type AttemptRow } from '../sql/webhookRows';
+import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, rescheduleDelivery, settleDelivery, toAttempt, type AttemptRow } from '../sql/webhookRows';
 import type { MysqlDatabase } from './mysqlDatabase';
 
 const NOW = 'UTC_TIMESTAMP(3)';
@@ -76,16 +76,8 @@ export class MysqlWebhookStore implements SharedWebhookStore {
     return settleDelivery(this.db, id, claim, log);
   }
 
-  async reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const changed = await tx.run(
-        `UPDATE kanban_webhook_deliveries SET attempts = ?, due_at = ${NOW} + INTERVAL ? MICROSECOND, owner = NULL, claim = NULL, lease_until = NULL
-         WHERE id = ? AND claim = ?`,
-        [attempts, Math.round(delayMs * 1000), id, claim],
-      );
-      if (log && changed === 1) await insertAttempt(tx, log);
-      return changed === 1;
-    });
+  reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean> {
+    return rescheduleDelivery(this.db, { id, claim, attempts }, { sql: `${NOW} + INTERVAL ? MICROSECOND`, param: Math.round(delayMs * 1000) }, log);
   }
 
   async attempts(webhookId: string, limit: number): Promise<SharedAttempt[]> {

@@ -48,3 +48,24 @@ export function settleDelivery(db: Pick<SqlDatabase, 'transaction'>, id: string,
     return changed === 1;
   });
 }
+
+/**
+ * A failed delivery back in the queue for a later attempt, with its log line, only while this claim
+ * still holds it. `dueAt` is the dialect's expression for the new due time and its one parameter
+ * (MySQL counts from the database's clock, SQLite from this machine's).
+ */
+export function rescheduleDelivery(
+  db: Pick<SqlDatabase, 'transaction'>,
+  delivery: { id: string; claim: string; attempts: number },
+  dueAt: { sql: string; param: number },
+  log?: SharedAttempt,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const changed = await tx.run(
+      `UPDATE kanban_webhook_deliveries SET attempts = ?, due_at = ${dueAt.sql}, owner = NULL, claim = NULL, lease_until = NULL WHERE id = ? AND claim = ?`,
+      [delivery.attempts, dueAt.param, delivery.id, delivery.claim],
+    );
+    if (log && changed === 1) await insertAttempt(tx, log);
+    return changed === 1;
+  });
+}
