@@ -49,6 +49,35 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     assert.ok(!existsSync(cardFile('backlog', title)));
   });
 
+  it('when a card is dragged, then the pointer shows the grabbing hand wherever it goes, and the usual one after', async () => {
+    const page = ui.page;
+    /** The cursor the user sees: that of the element under the pointer. */
+    const cursorAt = (x: number, y: number) => page.evaluate(([px, py]) => {
+      const under = document.elementFromPoint(px, py);
+      return under ? getComputedStyle(under).cursor : 'none';
+    }, [x, y]);
+    await card(page, 'Webhook retries with backoff').hover();
+    const source = (await card(page, 'Webhook retries with backoff').boundingBox())!;
+    const over = (await card(page, 'Dark theme contrast pass').boundingBox())!;
+    const start = { x: source.x + source.width / 2, y: source.y + source.height / 2 };
+    assert.equal(await cursorAt(start.x, start.y), 'pointer', 'a card shows the pointing hand before a drag');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + 12, start.y + 12, { steps: 3 });
+    await page.locator('.drag-ghost').waitFor();
+    assert.equal(await cursorAt(start.x + 12, start.y + 12), 'grabbing', 'where the drag began');
+    await page.mouse.move(over.x + over.width / 2, over.y + 6, { steps: 8 });
+    await page.waitForSelector('[data-drop-column="review"] .drop-gap');
+    assert.equal(await cursorAt(over.x + over.width / 2, over.y + 6), 'grabbing', 'over a card of another column');
+    // Escape puts the card back: nothing moved, and the page shows its usual cursor again.
+    await page.keyboard.press('Escape');
+    await page.mouse.up();
+    await page.locator('.drag-ghost').waitFor({ state: 'detached' });
+    const back = (await card(page, 'Webhook retries with backoff').boundingBox())!;
+    assert.equal(await cursorAt(back.x + back.width / 2, back.y + back.height / 2), 'pointer');
+    assert.ok((await shownTitles('todo')).includes('Webhook retries with backoff'), 'the card stayed in its column');
+  });
+
   it('when a card is dragged within its column, then the order changes to the drop position', async () => {
     await dragCard(ui.page, 'Webhook retries with backoff', { column: 'todo', above: 'Keyboard shortcuts cheat sheet' });
     const expected = ['Webhook retries with backoff', 'Keyboard shortcuts cheat sheet', 'Crash when a card file has tabs in YAML'];

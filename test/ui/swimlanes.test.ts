@@ -85,7 +85,7 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     return page.evaluate(([px, py]) => {
       const board = document.querySelector<HTMLElement>('.board-scroll');
       const gap = document.querySelector('.drop-gap')?.closest<HTMLElement>('[data-drop-column]');
-      const under = document.elementFromPoint(px, py);
+      const under = document.elementsFromPoint(px, py).find((el) => !el.classList.contains('drag-ghost'));
       return JSON.stringify({
         groupBy: board?.dataset.groupBy,
         scrollTop: board?.scrollTop,

@@ -34,8 +34,10 @@ export function ColumnCards(props: ColumnCardsProps) {
   const [list, setList] = useState<HTMLDivElement | null>(null);
   const win = useCardWindow(list, shown);
   const windowed = win.end - win.start < shown.length;
+  // A card id without its card (a change half-applied) is skipped rather than drawn broken.
   const items = shown
     .slice(win.start, win.end)
+    .filter((id) => tasks[id])
     .map((id) => <CardView key={id} task={tasks[id]} labels={labels} settings={settings} selected={props.selection?.has(id)} laidOut={windowed} />);
   if (drop && drop.index >= win.start && drop.index <= win.end) {
     items.splice(

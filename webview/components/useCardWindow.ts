@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { WINDOW_MIN_CARDS, offsetsOf, wholeWindow, windowOf, type CardWindow } from '../state/cardWindow';
 import { REVEAL_EVENT, type RevealRequest } from '../reveal';
 import { useViewport } from './useViewport';
@@ -33,13 +33,15 @@ function measure(list: HTMLElement, heights: Map<string, number>): boolean {
  */
 export function useCardWindow(list: HTMLDivElement | null, ids: readonly string[]): CardWindow & { gap: number } {
   const heights = useRef(new Map<string, number>()).current;
-  const [, setMeasured] = useState(0);
+  const [measured, setMeasured] = useState(0);
   // Read after layout, not while rendering: a style read per render cost more than the rest.
   const gap = useRef(8);
   const wanted = useRef<RevealRequest | null>(null);
   const { scrollTop, height } = useViewport(list);
   const windowed = ids.length > WINDOW_MIN_CARDS;
-  const offsets = windowed ? offsetsOf(ids, heights, gap.current, FALLBACK_HEIGHT) : null;
+  // Made again only when the ids, a measured height or the gap changed: a drop re-renders every
+  // column, and walking 2,000 ids per column per render was a large part of a drop at 10,000 cards.
+  const offsets = useMemo(() => (windowed ? offsetsOf(ids, heights, gap.current, FALLBACK_HEIGHT) : null), [ids, measured, gap.current]);
   const margin = Math.max(400, height);
   const win = offsets ? windowOf(offsets, scrollTop, height, margin) : wholeWindow(ids.length);
 

@@ -31,12 +31,20 @@ interface DragSession {
 }
 
 /**
+ * The page element at (x, y) under the drag ghost. The ghost takes the pointer during a drag, so the
+ * cursor it shows stays "grabbing" without restyling the page (board.css).
+ */
+function elementBeneathGhost(x: number, y: number): Element | undefined {
+  return document.elementsFromPoint(x, y).find((el) => !el.classList.contains('drag-ghost'));
+}
+
+/**
  * The column a drop at (x, y) belongs to. A column is as tall as its cards, but the whole height of
  * the board under it is its drop area: below a short column (or in the gap beside it) the nearest
  * column by x takes the card, never the last one the pointer happened to cross.
  */
 function columnAt(board: HTMLElement, x: number, y: number): HTMLElement | null {
-  const under = document.elementFromPoint(x, y)?.closest<HTMLElement>('[data-drop-column]');
+  const under = elementBeneathGhost(x, y)?.closest<HTMLElement>('[data-drop-column]');
   if (under) return under;
   const area = board.getBoundingClientRect();
   if (x < area.left || x > area.right || y < area.top || y > area.bottom) return null;
@@ -89,7 +97,7 @@ function autoScroll(session: DragSession, board: HTMLElement): void {
     else if (session.y > boardRect.bottom - EDGE_PX) board.scrollTop += SCROLL_STEP_PX;
     return;
   }
-  const list = document.elementFromPoint(session.x, session.y)?.closest<HTMLElement>('[data-drop-column]')?.querySelector<HTMLElement>('[data-column-cards]');
+  const list = elementBeneathGhost(session.x, session.y)?.closest<HTMLElement>('[data-drop-column]')?.querySelector<HTMLElement>('[data-column-cards]');
   if (!list) return;
   const rect = list.getBoundingClientRect();
   if (session.y < rect.top + EDGE_PX) list.scrollTop -= SCROLL_STEP_PX;
