@@ -18,6 +18,9 @@ const controller = new BoardController(chooseTransport());
 installViewTracking(controller);
 // The page URL is the link to what is shown; a VS Code webview has no address bar (vscode:// links instead).
 if (controller.transport.host === 'browser') installDeepLinks(controller);
+// Connected before the first drawing: the cards are asked for once the live connection says hello,
+// and the handshake then overlaps the drawing of the empty board instead of following it.
+controller.start();
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 render(
   <ControllerContext.Provider value={controller}>
@@ -25,6 +28,5 @@ render(
   </ControllerContext.Provider>,
   root,
 );
-controller.start();
 // Tests and the benchmark read render timings from here.
 (window as unknown as { kanbanBoard?: BoardController }).kanbanBoard = controller;

@@ -1,8 +1,8 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { Icon } from './Icon';
 import { groupingName, labelGroupsOf, parseGroupBy } from '../state/lanes';
-import { facetsOf } from '../state/taskFacets';
+import { useFacets } from './useFacets';
 
 /** The option that asks for a metadata key not yet on any card. */
 const TYPED_KEY = '__typed-metadata-key';
@@ -15,7 +15,7 @@ export function GroupByControl() {
   const ctrl = useController();
   const { groupBy, tasks, labels } = useAppState();
   const [typing, setTyping] = useState(false);
-  const paths = useMemo(() => facetsOf(tasks).metadataPaths, [tasks]);
+  const paths = useFacets(tasks).metadataPaths;
   const groups = labelGroupsOf(labels);
   const grouping = parseGroupBy(groupBy);
   // A key typed that no card has yet is still offered while it is the grouping.

@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { EMPTY_FILTER, PRIORITIES, filterIsActive } from '../types';
 import { Icon } from './Icon';
-import { facetsOf } from '../state/taskFacets';
+import { useFacets } from './useFacets';
 
 /** Due windows as the list route names them, with what the menu shows (days are UTC days). */
 const DUE_OPTIONS: Record<string, string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
@@ -39,7 +39,7 @@ export function SearchBar() {
   const ctrl = useController();
   const { filter, tasks, labels } = useAppState();
 
-  const facets = useMemo(() => facetsOf(tasks), [tasks]);
+  const facets = useFacets(tasks);
   const assignees = facets.assignees;
   const labelNames = useMemo(() => [...new Set([...Object.keys(labels), ...facets.labelNames])].sort(), [facets, labels]);
   const groups = useMemo(() => [...new Set(Object.values(labels).map((l) => l.group).filter((g): g is string => Boolean(g)))].sort(), [labels]);
