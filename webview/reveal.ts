@@ -10,11 +10,15 @@ export interface RevealRequest {
   focus: boolean;
 }
 
-/** The card's element when drawn; otherwise asks its column to draw it (and answers null). */
+/**
+ * The card's element when drawn; otherwise asks its column to draw it (and answers null). In
+ * swimlanes a column is one list per lane: each is asked, and the one holding the card answers.
+ */
 export function revealCard(status: string | undefined, id: string, focus: boolean): HTMLElement | null {
   const drawn = document.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(id)}"]`);
   if (drawn || !status) return drawn;
-  const list = document.querySelector<HTMLElement>(`[data-column-cards="${CSS.escape(status)}"]`);
-  list?.dispatchEvent(new CustomEvent<RevealRequest>(REVEAL_EVENT, { detail: { id, focus } }));
+  for (const list of document.querySelectorAll<HTMLElement>(`[data-column-cards="${CSS.escape(status)}"]`)) {
+    list.dispatchEvent(new CustomEvent<RevealRequest>(REVEAL_EVENT, { detail: { id, focus } }));
+  }
   return null;
 }

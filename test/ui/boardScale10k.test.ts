@@ -185,4 +185,43 @@ describe('Board at 10,000 cards (Chromium)', function () {
       { polling: 100, timeout: 10_000 },
     );
   });
+
+  it('when the board is grouped into lanes, then each lane counts all its cards, only those near the view are in the page, and scrolling fills the view', async () => {
+    await page.selectOption('[data-testid="group-by"]', 'priority');
+    await page.waitForSelector('.board-scroll[data-group-by="priority"] .lane-row [data-card-id]', { timeout: 30_000 });
+    const counts = await page.$$eval('[data-testid="lane-count"]', (els) => els.map((el) => Number(el.textContent)));
+    assert.equal(counts.reduce((a, b) => a + b, 0), CARDS, `lane counts ${counts.join(', ')}`);
+    const drawn = await page.$$eval('[data-card-id]', (els) => els.length);
+    assert.ok(drawn > 20 && drawn < 600, `${drawn} cards in the page for ${CARDS} in lanes`);
+    // Halfway down, then to the end: wherever a cell's cards reach into the board's view, drawn
+    // cards fill that part of the view (a short cell may end above it).
+    for (const share of [0.5, 1]) {
+      await page.$eval('.board-scroll', (board, at) => (board.scrollTop = (board.scrollHeight - board.clientHeight) * at), share);
+      await page.waitForFunction(
+        () => {
+          const board = document.querySelector('.board-scroll') as HTMLElement;
+          const view = board.getBoundingClientRect();
+          let cellsInView = 0;
+          for (const list of Array.from(board.querySelectorAll<HTMLElement>('.lane-row [data-column-cards]'))) {
+            const first = list.firstElementChild?.getBoundingClientRect();
+            const last = list.lastElementChild?.getBoundingClientRect();
+            if (!first || !last) continue;
+            const top = Math.max(first.top, view.top);
+            const bottom = Math.min(last.bottom, view.bottom);
+            if (bottom - top < 40) continue;
+            cellsInView++;
+            const cards = Array.from(list.querySelectorAll('[data-card-id]')).map((el) => el.getBoundingClientRect());
+            if (cards.length === 0 || cards[0].top > top + 12 || cards[cards.length - 1].bottom < bottom - 20) return false;
+          }
+          return cellsInView > 0;
+        },
+        undefined,
+        { polling: 'raf', timeout: 20_000 },
+      );
+    }
+    const afterScroll = await page.$$eval('[data-card-id]', (els) => els.length);
+    assert.ok(afterScroll < 600, `${afterScroll} cards in the page after scrolling the lanes`);
+    await page.selectOption('[data-testid="group-by"]', '');
+    await page.waitForSelector('.board-scroll:not([data-group-by]) [data-column-cards="todo"] [data-card-id]');
+  });
 });

@@ -19,7 +19,7 @@ export interface ColumnCardsProps {
 }
 
 /** Space standing for cards not drawn, so the scroll bar and the drawn cards' places stay true. */
-function Spacer({ height, gap, edge }: { height: number; gap: number; edge: 'before' | 'after' }) {
+export function Spacer({ height, gap, edge }: { height: number; gap: number; edge: 'before' | 'after' }) {
   // The flex gap beside it is part of `height`, so it is drawn that much shorter.
   return <div class="column-spacer" data-spacer={edge} aria-hidden="true" style={{ height: `${Math.max(0, height - gap)}px`, flex: 'none' }} />;
 }

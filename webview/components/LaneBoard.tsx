@@ -1,10 +1,12 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import type { DropTarget } from '../state/appState';
 import { laneKeyOf, lanesOf, type Grouping, type Lane } from '../state/lanes';
-import { DELETED_STATUS, type Column, type TaskView } from '../types';
+import { DELETED_STATUS, type Column, type Labels, type TaskView } from '../types';
 import { CardView } from './CardView';
+import { Spacer } from './ColumnCards';
+import { useCardWindow } from './useCardWindow';
 import { WipCount } from './ColumnView';
 import { Icon } from './Icon';
 import { QuickAdd } from './QuickAdd';
@@ -46,12 +48,13 @@ export interface LaneBoardProps {
  */
 export function LaneBoard(props: LaneBoardProps) {
   const state = useAppState();
-  const { tasks, labels, order, boardId, groupBy } = state;
-  const { grouping, columns, filtering } = props;
-  const drawn = columns.flatMap((column) => order[column.id] ?? []).map((id) => tasks[id]).filter((t): t is TaskView => Boolean(t));
-  const lanes = lanesOf(grouping, drawn, labels);
+  const { tasks, labels, order, boardId, groupBy, matches } = state;
+  const { columns, filtering } = props;
+  // One pass over the cards per change of the cards, the filter or the grouping, not per drawing:
+  // a drag redraws the board at every new drop place, and at 10,000 cards going through all of
+  // them for every lane and column each time was what made it slow.
+  const split = useMemo(() => splitIntoLanes(props, tasks, labels, order), [tasks, labels, order, matches, filtering, groupBy, columns]);
   const [collapsed, toggle] = useCollapsedLanes(`${boardId} ${groupBy}`);
-  const laneOf = (id: string) => (tasks[id] ? laneKeyOf(grouping, tasks[id], labels) : null);
   return (
     <div class="lanes">
       <div class="lane-heads">
@@ -59,10 +62,10 @@ export function LaneBoard(props: LaneBoardProps) {
           <LaneColumnHead key={column.id} {...props} column={column} count={(order[column.id] ?? []).length} quickAdd={state.quickAddStatus === column.id} />
         ))}
       </div>
-      {lanes.map((lane) => {
-        const all = drawn.filter((task) => laneKeyOf(grouping, task, labels) === lane.key).length;
-        const visible = columns.reduce((n, column) => n + props.visibleOf(column).filter((id) => laneOf(id) === lane.key).length, 0);
+      {split.lanes.map((lane) => {
         const isCollapsed = collapsed.has(lane.key);
+        const all = split.all.get(lane.key) ?? 0;
+        const visible = split.visible.get(lane.key) ?? 0;
         return (
           <section key={lane.key} class={`lane${isCollapsed ? ' is-collapsed' : ''}`} data-lane={lane.key} aria-label={`${lane.name} lane`}>
             <LaneHead lane={lane} count={filtering ? `${visible}/${all}` : String(all)} collapsed={isCollapsed} onToggle={() => toggle(lane.key)} />
@@ -73,7 +76,7 @@ export function LaneBoard(props: LaneBoardProps) {
                     key={column.id}
                     column={column}
                     lane={lane}
-                    ids={props.visibleOf(column).filter((id) => laneOf(id) === lane.key)}
+                    ids={split.cells.get(cellKey(lane.key, column.id)) ?? NO_IDS}
                     minimized={props.minimized(column)}
                     drop={state.drop && state.drop.status === column.id && state.drop.lane === lane.key ? state.drop : null}
                     draggingId={state.drop?.taskId ?? null}
@@ -86,6 +89,51 @@ export function LaneBoard(props: LaneBoardProps) {
       })}
     </div>
   );
+}
+
+const NO_IDS: string[] = [];
+
+function cellKey(lane: string, column: string): string {
+  return `${lane}\u0000${column}`;
+}
+
+interface LaneSplit {
+  lanes: Lane[];
+  /** The visible ids of each lane and column, in column order. */
+  cells: Map<string, string[]>;
+  /** Cards per lane, and those matching the filter. */
+  all: Map<string, number>;
+  visible: Map<string, number>;
+}
+
+function splitIntoLanes(props: LaneBoardProps, tasks: Record<string, TaskView>, labels: Labels, order: Record<string, string[]>): LaneSplit {
+  const { grouping, columns } = props;
+  const all = new Map<string, number>();
+  const drawn: TaskView[] = [];
+  for (const column of columns) {
+    for (const id of order[column.id] ?? []) {
+      const task = tasks[id];
+      if (!task) continue;
+      drawn.push(task);
+      const key = laneKeyOf(grouping, task, labels);
+      all.set(key, (all.get(key) ?? 0) + 1);
+    }
+  }
+  const cells = new Map<string, string[]>();
+  const visible = new Map<string, number>();
+  for (const column of columns) {
+    for (const id of props.visibleOf(column)) {
+      const task = tasks[id];
+      if (!task) continue;
+      const key = laneKeyOf(grouping, task, labels);
+      const cell = cellKey(key, column.id);
+      const ids = cells.get(cell);
+      if (ids) ids.push(id);
+      else cells.set(cell, [id]);
+      visible.set(key, (visible.get(key) ?? 0) + 1);
+    }
+  }
+  return { lanes: lanesOf(grouping, drawn, labels), cells, all, visible };
 }
 
 function LaneHead({ lane, count, collapsed, onToggle }: { lane: Lane; count: string; collapsed: boolean; onToggle(): void }) {
@@ -156,24 +204,32 @@ function LaneCell({ column, lane, ids, minimized, drop, draggingId }: {
   draggingId: string | null;
 }) {
   const { tasks, labels, settings } = useAppState();
+  const [list, setList] = useState<HTMLDivElement | null>(null);
   const cls = `column lane-cell${minimized ? ' is-minimized' : ''}${drop ? ' is-drop-target' : ''}`;
   // The dragged card leaves its cell only for a gap in the same cell: elsewhere it stays, faded, so
   // the lanes below do not jump up under the pointer the moment a drag starts.
-  const shown = ids.filter((id) => tasks[id] && !(id === draggingId && drop));
+  const leaving = drop && draggingId && ids.includes(draggingId) ? draggingId : null;
+  const shown = useMemo(() => (leaving ? ids.filter((id) => id !== leaving) : ids), [ids, leaving]);
+  // A long cell draws only what is in the board's view and a margin, as a long column does; the
+  // whole board scrolls, so the board is the cell's viewport.
+  const win = useCardWindow(list, minimized ? NO_IDS : shown, list?.closest<HTMLDivElement>('.board-scroll') ?? null);
   const items = minimized
     ? []
-    : shown.map((id) =>
-        id === draggingId ? (
-          <div key={id} class="lane-drag-source" aria-hidden="true">
-            <CardView task={tasks[id]} labels={labels} settings={settings} />
-          </div>
-        ) : (
-          <CardView key={id} task={tasks[id]} labels={labels} settings={settings} />
-        ),
-      );
-  if (drop && !minimized) {
+    : shown
+        .slice(win.start, win.end)
+        .filter((id) => tasks[id])
+        .map((id) =>
+          id === draggingId ? (
+            <div key={id} class="lane-drag-source" aria-hidden="true">
+              <CardView task={tasks[id]} labels={labels} settings={settings} />
+            </div>
+          ) : (
+            <CardView key={id} task={tasks[id]} labels={labels} settings={settings} laidOut={win.end - win.start < shown.length} />
+          ),
+        );
+  if (drop && !minimized && drop.index >= win.start && drop.index <= win.end) {
     items.splice(
-      drop.index,
+      drop.index - win.start,
       0,
       // A thin gap, not the card's height: a lane that grows under the pointer would push the lane
       // below away from a pointer on its way down to it.
@@ -184,8 +240,10 @@ function LaneCell({ column, lane, ids, minimized, drop, draggingId }: {
   }
   return (
     <section class={cls} data-drop-column={column.id} data-drop-lane={lane.key} aria-label={`${column.name}, ${lane.name}`} style={{ '--column-color': column.color }}>
-      <div class="column-cards" data-column-cards={column.id} role="list" aria-label={`${column.name} cards in ${lane.name}`}>
+      <div class="column-cards" ref={setList} data-column-cards={column.id} data-window-start={win.start} role="list" aria-label={`${column.name} cards in ${lane.name}`}>
+        {win.start > 0 && <Spacer height={win.before} gap={win.gap} edge="before" />}
         {items}
+        {win.end < shown.length && <Spacer height={win.after} gap={win.gap} edge="after" />}
         {minimized && ids.length > 0 && <span class="column-count">{ids.length}</span>}
       </div>
     </section>
