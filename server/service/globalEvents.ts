@@ -16,6 +16,9 @@ export interface LiveStream {
 /** The log is read at least this often, so another instance's change reaches clients within a second. */
 const MAX_POLL_MS = 200;
 const PAGE = 500;
+/** A failed append is tried again after this, doubling up to the maximum, until the log takes it. */
+const APPEND_RETRY_FIRST_MS = 100;
+const APPEND_RETRY_MAX_MS = 2000;
 
 /**
  * The global event stream over a shared database (MySQL). Each instance appends the events of its
@@ -28,14 +31,22 @@ const PAGE = 500;
  * after its write committed), so a client that GETs the card after the event sees the new state.
  *
  * An event is in the log before the request that caused it is answered (`beforeAnswer`). An append
- * that fails (the database went away just after the write) is logged and lost: the change itself is
- * stored and reaches the other instances' reads, but their clients do not hear of it.
+ * that fails (the database went away just after the write committed) is tried again until the log
+ * takes it, and the events after it wait behind it, so every instance's clients still hear of the
+ * change, in order. While it waits, requests are answered without waiting for the log: they would
+ * otherwise hang until the database is back. Only an instance stopped while the log is unreachable
+ * loses the events it still holds.
  */
 export class GlobalEventLog implements LiveStream {
   private delivered = 0;
   private readonly listeners = new Set<EventListener>();
   private appendTail: Promise<void> = Promise.resolve();
   private pendingAppends = 0;
+  /** An append failed and is being tried again: answers stop waiting for the log meanwhile. */
+  private retrying = false;
+  /** Settles when an append fails, so answers already waiting for the log stop waiting. */
+  private outage = signal();
+  private stopped = false;
   private round: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
@@ -89,16 +100,39 @@ export class GlobalEventLog implements LiveStream {
     const body = JSON.stringify({ ...event, revision: undefined });
     this.pendingAppends++;
     this.appendTail = this.appendTail
-      .then(() => this.store.append(this.store.origin, body))
-      .then(
-        () => this.kick(),
-        (error) => log.warn(`kanban: the event ${event.event} could not be written to the shared event log; clients of other instances miss it (${(error as Error).message})`),
-      )
+      .then(() => this.appendUntilTaken(event.event, body))
+      .then(() => this.kick())
       .finally(() => this.pendingAppends--);
   }
 
-  /** Barrier before a request is answered: its events are in the log (never rejects). */
-  private appended = (): Promise<void> | undefined => (this.pendingAppends > 0 ? this.appendTail : undefined);
+  private async appendUntilTaken(name: string, body: string): Promise<void> {
+    for (let delay = APPEND_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, APPEND_RETRY_MAX_MS)) {
+      try {
+        await this.store.append(this.store.origin, body);
+        if (this.retrying) {
+          log.warn('kanban: the shared event log takes events again; the ones held back are written');
+          this.retrying = false;
+          this.outage = signal();
+        }
+        return;
+      } catch (error) {
+        if (this.stopped) {
+          log.warn(`kanban: stopping with the event ${name} not written to the shared event log; clients of other instances miss it (${(error as Error).message})`);
+          return;
+        }
+        if (!this.retrying) {
+          log.warn(`kanban: the event ${name} could not be written to the shared event log; trying again until it can (${(error as Error).message})`);
+          this.retrying = true;
+          this.outage.settle();
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+    }
+  }
+
+  /** Barrier before a request is answered: its events are in the log (never rejects), unless the log is unreachable. */
+  private appended = (): Promise<void> | undefined =>
+    this.pendingAppends > 0 && !this.retrying ? Promise.race([this.appendTail, this.outage.settled]) : undefined;
 
   private kick(): void {
     if (this.round) {
@@ -147,6 +181,8 @@ export class GlobalEventLog implements LiveStream {
   }
 
   stop(): void {
+    // An append being tried again gets one more try (flush waits for it), then gives up.
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.stopListening?.();
@@ -157,6 +193,12 @@ export class GlobalEventLog implements LiveStream {
   async flush(): Promise<void> {
     await this.appendTail;
   }
+}
+
+function signal(): { settled: Promise<void>; settle(): void } {
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  return { settled, settle };
 }
 
 function toEvent(seq: number, body: string): ServiceEvent {
