@@ -5,15 +5,17 @@ import WebSocket from 'ws';
 import { generateCards } from './dataset';
 import { seedThroughStore } from './seed';
 import { startServerChild, type ServerChild } from './serverProcess';
-import { prepareStorage, writeWorkspaceConfig } from './storage';
+import { prepareSharedStorage, writeWorkspaceConfig } from './storage';
 
 /**
  * `--storage mysql --instances <n>` (issue 16): the same load against one instance and against n
  * over one database, spread evenly, and how long a write on one instance takes to reach a
- * WebSocket client of another (through the global event log).
+ * WebSocket client of another (through the global event log). `--storage sqlite` does the same
+ * with n processes on one shared SQLite file.
  */
 
 export interface InstancesOptions {
+  storage: 'mysql' | 'sqlite';
   instances: number;
   cards: number;
   connections: number;
@@ -49,7 +51,7 @@ export async function runInstancesBench(options: InstancesOptions): Promise<numb
 }
 
 async function measure(count: number, options: InstancesOptions): Promise<Row> {
-  const storage = await prepareStorage('mysql');
+  const storage = await prepareSharedStorage(options.storage);
   const roots: string[] = [];
   const servers: ServerChild[] = [];
   try {
@@ -156,7 +158,7 @@ function percentile(values: number[], q: number): number {
 
 function format(rows: Row[], options: InstancesOptions): string {
   const lines = [
-    `MySQL, ${options.cards} cards, ${options.connections} connections spread over the instances, ${options.durationSeconds} s per load; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+    `${options.storage === 'mysql' ? 'MySQL' : 'SQLite (one shared file)'}, ${options.cards} cards, ${options.connections} connections spread over the instances, ${options.durationSeconds} s per load; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
     'instances | write req/s | write p50/p99 ms | read req/s | read p50/p99 ms | write->event p50/p99 ms | failures',
   ];
   for (const r of rows) {

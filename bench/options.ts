@@ -19,7 +19,7 @@ export interface BenchOptions {
   profile: boolean;
   /** Measure list, searches and get against a bare node:http server answering the same bytes. */
   floor: boolean;
-  /** With mysql: compare 1 and this many instances over one database (null: the usual bench). */
+  /** With mysql or sqlite: compare 1 and this many instances over one database (null: the usual bench). */
   instances: number | null;
   /** Whether --cards was given (the instances bench defaults to 1,000 cards). */
   cardsGiven: boolean;
@@ -39,8 +39,9 @@ export const USAGE = `usage: npm run bench -- [options]
                          ui for the board UI in Chromium (first render, drop to settled)
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
-  --instances <n>        with --storage mysql: write and read throughput of 1 and n instances over one
-                         database, and write -> event time from one instance to another (p50, p99)
+  --instances <n>        with --storage mysql (or sqlite: one shared file, "shared": true): write and read
+                         throughput of 1 and n instances over one database, and write -> event time
+                         from one instance to another (p50, p99)
   --plain-cards          cards without checklists and blockedBy (by default one in ten has a
                          checklist and one in five a blocker): the cost of those fields
   --after-writes <n>     create n cards right before each of list, the searches and get (and their
@@ -103,6 +104,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (flag === '--after-writes') options.writesBeforeReads = positiveInt(value(), '--after-writes');
     else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
   }
-  if (options.instances !== null && options.storage !== 'mysql') throw new UsageError('--instances needs --storage mysql: only a MySQL database is shared by several instances');
+  if (options.instances !== null && options.storage === 'markdown') throw new UsageError('--instances needs --storage mysql or sqlite: card files are not shared by several instances through a database');
   return options;
 }

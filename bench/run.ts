@@ -203,7 +203,7 @@ async function main(): Promise<number> {
   }
   if (options.instances !== null) {
     const cards = options.cardsGiven ? options.cardCounts[0] : 1_000;
-    return runInstancesBench({ instances: options.instances, cards, connections: options.connections, durationSeconds: options.durationSeconds });
+    return runInstancesBench({ storage: options.storage as 'mysql' | 'sqlite', instances: options.instances, cards, connections: options.connections, durationSeconds: options.durationSeconds });
   }
   const runs: RunResult[] = [];
   try {

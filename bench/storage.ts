@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { labelDefinitions } from './dataset';
 
@@ -14,6 +15,20 @@ export interface BenchStorage {
   plugins: Record<string, unknown>;
   /** Removes anything the run left outside the workspace folder (the MySQL database). */
   dispose(): Promise<void>;
+}
+
+/**
+ * Storage for several instances, each with its own workspace folder: the MySQL database, or one
+ * SQLite file outside the folders that every instance opens with `shared: true`.
+ */
+export async function prepareSharedStorage(kind: 'mysql' | 'sqlite'): Promise<BenchStorage> {
+  if (kind === 'mysql') return prepareStorage(kind);
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-bench-shared-'));
+  return {
+    kind,
+    plugins: { 'card.storage': { provider: 'sqlite', options: { sqlitePath: path.join(dir, 'team.db'), shared: true } } },
+    dispose: () => fs.rm(dir, { recursive: true, force: true }),
+  };
 }
 
 export async function prepareStorage(kind: StorageKind): Promise<BenchStorage> {
