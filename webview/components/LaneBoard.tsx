@@ -53,7 +53,9 @@ export function LaneBoard(props: LaneBoardProps) {
   // One pass over the cards per change of the cards, the filter or the grouping, not per drawing:
   // a drag redraws the board at every new drop place, and at 10,000 cards going through all of
   // them for every lane and column each time was what made it slow.
-  const split = useMemo(() => splitIntoLanes(props, tasks, labels, order), [tasks, labels, order, matches, filtering, groupBy, columns]);
+  // By the columns' ids: the board passes a new array on each drawing when the Deleted column shows.
+  const columnIds = columns.map((column) => column.id).join('\u0000');
+  const split = useMemo(() => splitIntoLanes(props, tasks, labels, order), [tasks, labels, order, matches, filtering, groupBy, columnIds]);
   const [collapsed, toggle] = useCollapsedLanes(`${boardId} ${groupBy}`);
   return (
     <div class="lanes">
