@@ -9,7 +9,7 @@ import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
 import { cardFileOf, frameWith, hexToRgb, paletteStep, quickInputRows, saveWhole, toast, twoBoardRepo, waitForNotice } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
-import { boardFrame, cardIn, clickTabUntilShown, runFromPalette, screenshot, webviewShown } from './helpers/workbench';
+import { boardFrame, cardIn, clickTabUntilShown, quickOpenFile, runFromPalette, screenshot, webviewShown } from './helpers/workbench';
 
 async function closeDrawer(board: Frame): Promise<void> {
   const drawer = board.locator('[data-testid="card-drawer"]');
@@ -229,9 +229,7 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
 
   it('when .kanban.json is edited by hand, then the editor completes its keys from the schema', async () => {
     const page = session.page;
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input[type="text"]').fill('.kanban.json');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: '.kanban.json' }).first().click();
+    await quickOpenFile(page, '.kanban.json');
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.press('Control+Home');

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type ElementHandle, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type ElementHandle, type Frame, type Locator, type Page } from 'playwright-core';
 import { OUTPUT_DIR } from './codeServer';
 
 export async function openWorkbench(url: string): Promise<{ browser: Browser; page: Page }> {
@@ -21,6 +21,35 @@ export async function closeWorkbench(browser: Browser, page: Page): Promise<void
   await browser.close().catch(() => undefined);
 }
 
+/** The quick input opened with `key` (F1: commands, Control+P: files), wherever the focus was. */
+async function openQuickInput(page: Page, key: string): Promise<Locator> {
+  // A picker still closing would swallow the key and then vanish under the typing.
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
+  // With the focus inside a webview the key goes to the webview, or the picker opens and closes
+  // again as the webview keeps the focus.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press(key);
+  const input = page.locator('.quick-input-widget input[type="text"]');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  return input;
+}
+
+/** Open a file of the workspace by name through Quick Open (Control+P), retried like the palette. */
+export async function quickOpenFile(page: Page, name: string): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    try {
+      const input = await openQuickInput(page, 'Control+P');
+      await input.fill(name);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click({ timeout: 5000 });
+      return;
+    } catch {
+      await page.keyboard.press('Escape');
+    }
+  }
+  throw new Error(`Quick Open never offered "${name}"`);
+}
+
 /**
  * Run a command from the palette by its title. An extension's commands may be missing from the
  * palette for the first seconds after the window opens, so the lookup is retried.
@@ -28,13 +57,7 @@ export async function closeWorkbench(browser: Browser, page: Page): Promise<void
 export async function runFromPalette(page: Page, title: string): Promise<void> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
-    // A picker still closing would swallow F1 and then vanish under the typing.
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
-    // With the focus inside a webview the palette opens and closes again as the webview keeps it.
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input[type="text"]');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    const input = await openQuickInput(page, 'F1');
     await input.fill(`>${title}`);
     const rows = page.locator('.quick-input-list .monaco-list-row');
     try {
