@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { originProblem } from '../config/origins';
 import { startServer } from '../server';
 import { UsageError } from './usage';
+import { limitHeapGrowth } from './heapTuning';
 
 export interface ServeOptions {
   dir: string;
@@ -75,6 +76,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv): Promise<
     console.error(`kanban: cannot start: ${e.message}`);
     process.exit(1);
   }
+  limitHeapGrowth();
   const cards = running.workspace.index.allCards().length;
   console.log(`kanban: board and API on ${running.url} (API at ${running.url}/api, docs at ${running.url}/api/docs)`);
   console.log(`kanban: workspace ${options.dir}, ${cards} card(s), ready in ${Date.now() - started} ms`);
