@@ -7,18 +7,18 @@ import * as v8 from 'node:v8';
  * before collecting them (issue 17: server RSS over 1 GB at 100,000 cards). With 50% the server
  * stays near 1.5x its live data, for a full collection every several seconds under heavy writes.
  */
-export const SERVER_HEAP_GROWING_PERCENT = 50;
+const SERVER_HEAP_GROWING_PERCENT = 50;
 
 const HEAP_FLAG = /^--heap[-_]growing[-_]percent\b/;
 
 /**
- * For the standalone server only (`kanban serve`, dist/server.js), once the board is loaded: the
- * start-up's growth is left to V8 (more full collections while the index is built would slow the
- * start), and a process that hosts other code (the VS Code extension host) is not ours to tune.
- * A `--heap-growing-percent` given to node itself (command line or NODE_OPTIONS) is kept.
+ * For processes that are the board's alone (`kanban serve`, dist/server.js, `kanban mcp --dir`), once
+ * the board is loaded: the start-up's growth is left to V8 (more full collections while the index is
+ * built would slow the start), and a process that hosts other code (the VS Code extension host) is
+ * not ours to tune. A `--heap-growing-percent` given to node on its command line is kept (node
+ * refuses that flag in NODE_OPTIONS, so the command line is the only place a user can set it).
  */
-export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
-  if ([...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => HEAP_FLAG.test(arg))) return false;
+export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv): void {
+  if (execArgv.some((arg) => HEAP_FLAG.test(arg))) return;
   v8.setFlagsFromString(`--heap-growing-percent=${SERVER_HEAP_GROWING_PERCENT}`);
-  return true;
 }

@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
 import { createMcpServer } from './mcpServer';
+import { limitHeapGrowth } from '../cli/heapTuning';
 
 const USAGE = `Usage: kanban mcp [--dir <path> | --url <base> [--token <t>]]
 
@@ -63,6 +64,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     client = options.url
       ? new HttpApiClient(options.url, options.token)
       : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), { token: options.token, watch: true });
+    // Hosting the board in this process, it is a long-lived server like `kanban serve`.
+    if (!options.url) limitHeapGrowth();
   } catch (error) {
     log((error as Error).message);
     process.exitCode = 1;
