@@ -20,6 +20,11 @@ export const TARGETS = {
   /** At 100,000 cards (issue 17): start-up (a restart may use the index cache) and RSS. */
   startupMs100k: 5000,
   rssMb100k: 1024,
+  /**
+   * At 100,000 cards (issue 17), p50 of a request sent one at a time: the service time, without
+   * the queueing of 10 connections (a durable write waits for its fsync, and ten wait in turn).
+   */
+  serialP50Ms100k: { get: 1, 'page-50': 5, create: 10, update: 10, move: 10 } as Record<string, number>,
   /** Live updates: API writes with three slow webhooks may lose at most this share of throughput. */
   webhookSlowdown: 0.1,
 };
@@ -90,10 +95,20 @@ export function formatRun(run: RunResult): string {
     widths.map((w) => '-'.repeat(w)).join('-|-'),
     ...rows.map(line),
     startupLine(run, applies),
+    ...serialTargetsLine(run),
     `(p50/p99 under ${run.connections} concurrent connections include queueing; 1-conn p50: the same request sent one at a time; CPU ms/req: server CPU time per request under load)`,
     ...run.notes,
     applies ? '' : `(targets apply to ${TARGET_CARDS.toLocaleString('en-US')} cards, page-50's also to 100,000; others shown for reference)`,
   ].join('\n');
+}
+
+/** Issue 17's per-request targets at 100,000 cards, judged on the one-at-a-time p50. */
+function serialTargetsLine(run: RunResult): string[] {
+  if (run.cards !== 100_000) return [];
+  const judged = run.scenarios
+    .filter((r) => !r.failure && TARGETS.serialP50Ms100k[r.scenario] !== undefined)
+    .map((r) => `${r.scenario} ${r.serialP50Ms.toFixed(2)} ms (${verdict(r.serialP50Ms, TARGETS.serialP50Ms100k[r.scenario], true)})`);
+  return judged.length ? [`at 100,000 cards, 1-conn p50: ${judged.join(', ')}`] : [];
 }
 
 function startupLine(run: RunResult, applies: boolean): string {
