@@ -128,7 +128,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       scenarios.push(result);
       if (options.floor && !result.failure && FLOOR_SCENARIOS.includes(scenario.name)) {
         process.stdout.write(`  ${scenario.name} floor ... `);
-        const floor = await measureFloor(target, scenario, result, load);
+        const floor = await measureFloor(target, scenario, result, load, count);
         console.log(floor.note);
         scenarios.push(floor.result);
         notes.push(floor.note);

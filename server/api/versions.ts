@@ -5,6 +5,7 @@ import type { RequestContext } from './route';
 import type { Card } from '../core/model';
 import type { Workspace } from '../service/workspace';
 import { openBlockerCount } from '../service/dependencies';
+import { canonicalJson } from '../core/canonicalJson';
 
 /** Versions are asked for on every GET of a card: each object is hashed once (cards and configs are replaced, never changed). */
 const etags = new WeakMap<object, string>();
@@ -17,16 +18,10 @@ const etags = new WeakMap<object, string>();
 export function etagOf(value: object): string {
   let etag = etags.get(value);
   if (!etag) {
-    etag = `"${createHash('sha1').update(JSON.stringify(value, sortedKeys)).digest('base64url').slice(0, 22)}"`;
+    etag = `"${createHash('sha1').update(canonicalJson(value) ?? '').digest('base64url').slice(0, 22)}"`;
     etags.set(value, etag);
   }
   return etag;
-}
-
-function sortedKeys(_key: string, value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const record = value as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
 }
 
 /**
