@@ -80,12 +80,27 @@ async function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: Reque
       // Another instance wrote the card first and the index now holds its version: apply the
       // change again on top (with If-Match, the check now answers 412), as for shared config.
       if (!(error instanceof StaleRowError) || attempt >= PEER_CONFLICT_ATTEMPTS) throw error;
+      await afterLostRound(attempt);
     }
   }
 }
 
-/** Two instances racing on one card: each lost round means the other one's change went through. */
-const PEER_CONFLICT_ATTEMPTS = 8;
+/**
+ * Instances racing on one card: each lost round means another one's change went through, so the
+ * rounds are bounded by the writes queued elsewhere, not by luck. Ten comments queued on each of two
+ * processes once lost eight rounds in a row on a busy machine (a 409 for an append that commutes),
+ * hence more rounds than a burst of writes is long.
+ */
+const PEER_CONFLICT_ATTEMPTS = 32;
+
+/**
+ * A random pause, growing with the lost rounds (at most 64 ms), so two instances that retry in
+ * lockstep stop colliding and the loser gets its turn.
+ */
+function afterLostRound(attempt: number): Promise<void> {
+  const ceilingMs = 2 ** Math.min(attempt, 6);
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceilingMs));
+}
 
 /**
  * Run the handler; with `If-Match` on a change, only while the resource still has that version.
