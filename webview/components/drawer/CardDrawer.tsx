@@ -146,6 +146,12 @@ export function CardDrawer({ taskId }: { taskId: string }) {
   const [draft, setDraft] = useState<string | null>(null);
   const [fieldConflict, setFieldConflict] = useState<FieldConflict | null>(null);
   const [anchor, setAnchor] = useState<HTMLDivElement | null>(null);
+  // The drawer's saves in order, and the version the next one builds on (see saveFields).
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
+  const shownEtag = useRef(etag);
+  useEffect(() => {
+    shownEtag.current = etag;
+  }, [etag]);
   // Until the full card arrives, the list's copy draws the drawer.
   const task = detail ?? tasks[taskId] ?? null;
   const workspaceForms = useWorkspaceForms(task);
@@ -154,13 +160,21 @@ export function CardDrawer({ taskId }: { taskId: string }) {
   });
   const close = () => ctrl.store.set({ openTaskId: null });
 
-  /** Field and metadata changes: only onto the version shown (If-Match); a 412 shows the newer one and asks. */
-  async function saveFields(patch: Record<string, unknown>, ifMatch = etag): Promise<TaskView | undefined> {
-    return applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch), patch);
+  /**
+   * Field and metadata changes: only onto the version shown (If-Match); a 412 shows the newer one and
+   * asks. Saves go one after another, each onto the version the one before it made: a quick second
+   * edit sent with the version its own first edit replaced would be refused as a change from
+   * elsewhere. An explicit `ifMatch` (saving again after a conflict) is kept.
+   */
+  function saveFields(patch: Record<string, unknown>, ifMatch?: string): Promise<TaskView | undefined> {
+    const run = saving.current.then(async () => applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch ?? shownEtag.current), patch));
+    saving.current = run.catch(() => undefined);
+    return run;
   }
 
   function applySave(result: DrawerSave, patch: Record<string, unknown>): TaskView | undefined {
     if (result.kind === 'saved') {
+      shownEtag.current = result.card.etag;
       setFieldConflict(null);
       accept(result.card.task, result.card.etag);
       return result.card.task;
