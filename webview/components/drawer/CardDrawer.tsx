@@ -167,7 +167,12 @@ export function CardDrawer({ taskId }: { taskId: string }) {
    * elsewhere. An explicit `ifMatch` (saving again after a conflict) is kept.
    */
   function saveFields(patch: Record<string, unknown>, ifMatch?: string): Promise<TaskView | undefined> {
-    const run = saving.current.then(async () => applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch ?? shownEtag.current), patch));
+    return inTurn(async (version) => applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch ?? version), patch));
+  }
+
+  /** Run a save after the ones before it, given the version the last of them left. */
+  function inTurn<T>(save: (version: string | undefined) => Promise<T>): Promise<T> {
+    const run = saving.current.then(() => save(shownEtag.current));
     saving.current = run.catch(() => undefined);
     return run;
   }
@@ -229,12 +234,14 @@ export function CardDrawer({ taskId }: { taskId: string }) {
           <FieldsSection task={task} board={board} labels={labels} save={saveFields} />
           <DependenciesSection
             task={task}
-            save={async (blockedBy) => {
-              const result = await saveBlockers(ctrl, taskId, blockedBy, etag);
-              if (result.kind === 'refused') return result.message;
-              applySave(result, { blockedBy });
-              return null;
-            }}
+            save={(blockedBy) =>
+              inTurn(async (version) => {
+                const result = await saveBlockers(ctrl, taskId, blockedBy, version);
+                if (result.kind === 'refused') return result.message;
+                applySave(result, { blockedBy });
+                return null;
+              })
+            }
           />
           <MetadataSection task={task} save={saveFields} />
           <AttachmentsSection task={task} onSaved={accept} />
