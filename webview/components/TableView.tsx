@@ -9,6 +9,7 @@ import { TableHeader, columnsOf, minWidthOf, templateOf, type TableColumn } from
 import { TableRow } from './TableRow';
 import { TableLabelEditor, type LabelEditorAt } from './TableLabelEditor';
 import { useViewport } from './useViewport';
+import { useInTurn } from './useInTurn';
 
 /** Every row is this tall (px), so a row's place is its index times this: no measuring, no jumps. */
 export const ROW_HEIGHT = 44;
@@ -48,7 +49,7 @@ export function TableView() {
   const [sort, toggleSort] = useTableSort();
   const [focusId, setFocusId] = useState<string | null>(null);
   const [labelEditor, setLabelEditor] = useState<LabelEditorAt | null>(null);
-  const saves = useRef<Promise<unknown>>(Promise.resolve());
+  const inTurn = useInTurn();
   const focusWanted = useRef<string | null>(null);
 
   const filtering = filterIsActive(filter) && matches !== null;
@@ -63,11 +64,7 @@ export function TableView() {
   const assignees = useMemo(() => [...new Set(allIds.map((id) => tasks[id].assignee).filter((a): a is string => Boolean(a)))].sort(), [allIds, tasks]);
 
   // One edit at a time, in order: each is checked against the card the previous one stored.
-  const save = useCallback((taskId: string, patch: Record<string, unknown>) => {
-    const run = saves.current.then(() => saveTableEdit(ctrl, taskId, patch));
-    saves.current = run.catch(() => undefined);
-    return run;
-  }, [ctrl]);
+  const save = useCallback((taskId: string, patch: Record<string, unknown>) => inTurn(() => saveTableEdit(ctrl, taskId, patch)), [ctrl, inTurn]);
   const editLabels = useCallback((taskId: string, anchor: HTMLElement) => setLabelEditor({ taskId, anchor }), []);
   const closeLabels = useCallback((refocus: boolean) => {
     setLabelEditor((at) => {

@@ -9,6 +9,7 @@ import { onCardChange } from '../../state/liveEvents';
 import type { TaskView, WorkspaceForm } from '../../types';
 import { Icon } from '../Icon';
 import { Sheet } from '../Sheet';
+import { useInTurn } from '../useInTurn';
 import { ActionsSection } from './ActionsSection';
 import { AttachmentsSection } from './AttachmentsSection';
 import { ChecklistSection } from './ChecklistSection';
@@ -147,7 +148,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
   const [fieldConflict, setFieldConflict] = useState<FieldConflict | null>(null);
   const [anchor, setAnchor] = useState<HTMLDivElement | null>(null);
   // The drawer's saves in order, and the version the next one builds on (see saveFields).
-  const saving = useRef<Promise<unknown>>(Promise.resolve());
+  const inTurn = useInTurn();
   const shownEtag = useRef(etag);
   useEffect(() => {
     shownEtag.current = etag;
@@ -167,14 +168,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
    * elsewhere. An explicit `ifMatch` (saving again after a conflict) is kept.
    */
   function saveFields(patch: Record<string, unknown>, ifMatch?: string): Promise<TaskView | undefined> {
-    return inTurn(async (version) => applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch ?? version), patch));
-  }
-
-  /** Run a save after the ones before it, given the version the last of them left. */
-  function inTurn<T>(save: (version: string | undefined) => Promise<T>): Promise<T> {
-    const run = saving.current.then(() => save(shownEtag.current));
-    saving.current = run.catch(() => undefined);
-    return run;
+    return inTurn(async () => applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch ?? shownEtag.current), patch));
   }
 
   function applySave(result: DrawerSave, patch: Record<string, unknown>): TaskView | undefined {
@@ -235,8 +229,8 @@ export function CardDrawer({ taskId }: { taskId: string }) {
           <DependenciesSection
             task={task}
             save={(blockedBy) =>
-              inTurn(async (version) => {
-                const result = await saveBlockers(ctrl, taskId, blockedBy, version);
+              inTurn(async () => {
+                const result = await saveBlockers(ctrl, taskId, blockedBy, shownEtag.current);
                 if (result.kind === 'refused') return result.message;
                 applySave(result, { blockedBy });
                 return null;
