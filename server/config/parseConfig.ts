@@ -100,17 +100,32 @@ function parseBoard(raw: unknown, where: string, fallbackId?: string): BoardConf
   const board = expectObject(raw, where);
   const id = board.id === undefined && fallbackId ? fallbackId : expectString(board.id, `${where}.id`);
   if (!isValidSlugId(id)) throw new ConfigError(`${where}.id`, `"${id}" is not a valid board id`);
+  const columns = board.columns === undefined ? STANDARD_COLUMNS.map((c) => ({ ...c })) : parseColumns(board.columns, `${where}.columns`);
+  const startStatus = parseStartStatus(board.startStatus, columns, id, `${where}.startStatus`);
   return {
     id,
     name: board.name === undefined ? id : expectString(board.name, `${where}.name`),
     description: optionalString(board.description, `${where}.description`),
-    columns: board.columns === undefined ? STANDARD_COLUMNS.map((c) => ({ ...c })) : parseColumns(board.columns, `${where}.columns`),
+    columns,
     defaultStatus: optionalString(board.defaultStatus, `${where}.defaultStatus`),
+    ...(startStatus === undefined ? {} : { startStatus }),
     defaultPriority: parsePriority(board.defaultPriority, `${where}.defaultPriority`),
     actions: parseStringMap(board.actions, `${where}.actions`),
     minimizedColumnIds: parseIdList(board.minimizedColumnIds, `${where}.minimizedColumnIds`),
     ...optionalBoardFields(board, where),
   };
+}
+
+/**
+ * `startStatus` must name a column of its board: unlike a default status, which falls back to the
+ * workspace setting, nothing would catch a typo here until someone starts a card.
+ */
+function parseStartStatus(value: unknown, columns: Column[], boardId: string, where: string): string | undefined {
+  const status = optionalString(value, where);
+  if (status !== undefined && !columns.some((c) => c.id === status)) {
+    throw new ConfigError(where, `"${status}" is not a column of board "${boardId}" (columns: ${columns.map((c) => c.id).join(', ') || 'none'})`);
+  }
+  return status;
 }
 
 /** Board keys kept out of the object when absent, so a config without them round-trips unchanged. */
@@ -314,6 +329,7 @@ export function serializeConfig(config: KanbanConfig): string {
     if (b.description !== undefined) out.description = b.description;
     out.columns = b.columns;
     if (b.defaultStatus !== undefined) out.defaultStatus = b.defaultStatus;
+    if (b.startStatus !== undefined) out.startStatus = b.startStatus;
     if (b.defaultPriority !== undefined) out.defaultPriority = b.defaultPriority;
     if (Object.keys(b.actions).length) out.actions = b.actions;
     if (b.minimizedColumnIds.length) out.minimizedColumnIds = b.minimizedColumnIds;

@@ -26,6 +26,8 @@ export interface BoardConfig {
   description?: string;
   columns: Column[];
   defaultStatus?: string;
+  /** The column `kanban start` moves a card to; absent: see core/startColumn. Must be a column of the board. */
+  startStatus?: string;
   defaultPriority?: Priority;
   actions: Record<string, string>;
   minimizedColumnIds: string[];

@@ -139,6 +139,8 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
       if (stranded.length) throw new ConflictError(`cannot remove column(s) ${stranded.join(', ')}: they still hold cards`);
       next.minimizedColumnIds = next.minimizedColumnIds.filter((id) => kept.has(id));
       if (next.defaultStatus !== undefined && !kept.has(next.defaultStatus)) delete next.defaultStatus;
+      // A startStatus naming a missing column would make .kanban.json refuse to load.
+      if (next.startStatus !== undefined && !kept.has(next.startStatus)) delete next.startStatus;
     }
     if (patch.defaultStatus !== undefined) {
       checkDefaultStatus(next.columns, patch.defaultStatus);

@@ -84,6 +84,8 @@ export async function deleteColumn(ws: Workspace, boardId: string, columnId: str
       minimizedColumnIds: board.minimizedColumnIds.filter((id) => id !== columnId),
     };
     if (next.defaultStatus === columnId) delete next.defaultStatus;
+    // A startStatus naming a missing column would make .kanban.json refuse to load.
+    if (next.startStatus === columnId) delete next.startStatus;
     await replaceBoard(ws, next);
     ws.emit('column.deleted', boardId, { columnId });
     return { deleted: columnId };
