@@ -5,7 +5,9 @@ import { API_SCENARIOS } from './scenarios';
 export const LIVE_SCENARIOS = ['live-edit', 'live-webhooks', 'live-webhooks-failing'] as const;
 /** The board UI in Chromium (`--only ui`): first render and drop-to-settled, about 30 s. */
 export const UI_SCENARIOS = ['ui'] as const;
-const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS];
+/** Git links over 50,000 commits (`--only git-links`): it makes the workspace a git repository. */
+export const GIT_SCENARIOS = ['git-links'] as const;
+const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS, ...GIT_SCENARIOS];
 
 export interface BenchOptions {
   cardCounts: number[];
@@ -36,7 +38,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections <n>      concurrent connections (default 10)
   --only <a,b,...>       scenarios (default: the API ones): ${API_SCENARIOS.join(', ')},
                          ${LIVE_SCENARIOS.join(', ')}, or live for all live-update ones,
-                         ui for the board UI in Chromium (first render, drop to settled)
+                         ui for the board UI in Chromium (first render, drop to settled),
+                         git-links for a card's git links over 50,000 commits (first scan, cached answers)
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
   --instances <n>        with --storage mysql (or sqlite: one shared file, "shared": true): write and read

@@ -16,6 +16,7 @@ import { runUiScenario } from './ui';
 import { mcpListBytesNote } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
+import { runGitLinksScenario } from './gitLinks';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
 
@@ -140,6 +141,16 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       const startUs = monotonicUs();
       const outcome = await runLiveScenario(name, { root, target, ids, load });
       windows.push({ name: `${name} with ${count} cards`, startUs, endUs: monotonicUs() });
+      console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
+      scenarios.push(...outcome.results);
+      notes.push(...outcome.notes);
+    }
+    if (options.scenarios.includes('git-links')) {
+      await waitUntilIdle(target.baseUrl, target.idleProbePath);
+      process.stdout.write(`  git-links (${count} cards) ... `);
+      const startUs = monotonicUs();
+      const outcome = await runGitLinksScenario({ root, target, ids, load });
+      windows.push({ name: `git-links with ${count} cards`, startUs, endUs: monotonicUs() });
       console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);

@@ -1,6 +1,6 @@
 import type { BrokenFile } from './protocol';
 import type { Transport } from './transport';
-import type { Board, BoardSummary, Comment, Labels, LogEntry, Settings, TaskFilter, TaskView, WorkspaceForm } from './types';
+import type { Board, BoardSummary, Comment, GitLinks, Labels, LogEntry, Settings, TaskFilter, TaskView, WorkspaceForm } from './types';
 
 /** A refused or failed call, carrying the server's own message so the UI can show it verbatim. */
 export class ApiError extends Error {
@@ -118,6 +118,9 @@ export class Api {
   listLogs = (boardId: string, id: string) => this.call<LogEntry[]>('GET', `${this.task(boardId, id)}/logs`);
   addLog = (boardId: string, id: string, text: string) => this.call<LogEntry>('POST', `${this.task(boardId, id)}/logs`, { text, source: 'board' });
   clearLogs = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/logs`);
+
+  /** Branches named after the card and commits whose trailers name it (empty lists outside a git repository). */
+  getGitLinks = (boardId: string, id: string) => this.call<GitLinks>('GET', `${this.task(boardId, id)}/git`);
 
   attachmentPath = (boardId: string, id: string, filename: string, download = false) =>
     `${this.task(boardId, id)}/attachments/${enc(filename)}${download ? '?download=1' : ''}`;

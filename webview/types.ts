@@ -1,8 +1,9 @@
 /** The API's read models, as the UI sees them. Type-only imports: nothing from the server is bundled. */
 import type { BoardSummary } from '../server/service/boards';
 import type { Column, Comment, LabelDefinition, Priority, Settings, TaskView } from '../server/core/model';
+import type { GitLinks } from '../server/core/gitLinkModel';
 
-export type { BoardSummary, Column, Comment, LabelDefinition, Priority, Settings, TaskView };
+export type { BoardSummary, Column, Comment, GitLinks, LabelDefinition, Priority, Settings, TaskView };
 
 export const PRIORITIES: readonly Priority[] = ['critical', 'high', 'medium', 'low'];
 export const BACKGROUND_PRESETS: readonly Settings['boardBackgroundPreset'][] = [

@@ -20,6 +20,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Attachments: "Files attached to a card, kept by the attachment provider (a folder per card by default).",
   Forms: 'Forms defined in .kanban.json or on a card; a submission is validated against the form schema and stored on the card.',
   Actions: 'Actions a card offers; triggering one emits card.action.triggered.',
+  Git: "What the repository the workspace is in says about a card, read only: branches whose name contains the card id (ahead/behind the current branch) and commits whose message has a Kanban: or Refs: trailer naming it. Empty lists outside a git repository.",
   'Card state': "Per-caller state of a card (opened, read up to when), and the card-state provider's health.",
   Settings: 'Workspace display settings from .kanban.json.',
   Labels: 'Workspace-wide label definitions; renames and deletions reach every card of every board.',

@@ -1,6 +1,7 @@
 import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/model';
 import type { JsonSchema } from './route';
 import { anyObject, count, fields, flag, list, map, named, nullable, text, time } from './schemaParts';
+import { gitBranchSchema, gitCommitSchema, gitLinksSchema } from '../core/gitLinkModel';
 
 /**
  * Schemas of the success `data` of the routes (the status routes' are in statusSchemas.ts). Each
@@ -141,6 +142,11 @@ export const taskListEntrySchema = named('TaskListEntry', {
 export const taskListSchema = list(taskListEntrySchema, 'cards in column order, then position (fuzzy search: by score)');
 export const activeTaskSchema: JsonSchema = { anyOf: [taskSchema, { type: 'null' }], description: 'the card last opened in a board UI of this board, or null' };
 export const commentListSchema = list(commentSchema, 'comments in stored order');
+
+// Git links: the shapes live beside their rules (core/gitLinkModel.ts), which the service types from them.
+named('GitCommit', gitCommitSchema);
+named('GitBranch', gitBranchSchema);
+export const gitLinksResponseSchema = named('GitLinks', gitLinksSchema);
 
 export const logEntrySchema = named('LogEntry', fields({
   text: text('Markdown'),

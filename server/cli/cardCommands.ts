@@ -1,5 +1,6 @@
 import { allRoutes } from '../api/routes';
 import { titleOf } from '../core/model';
+import type { GitLinks } from '../core/gitLinkModel';
 import { flag, list, str, type Command, type OptionSpec, type Parsed } from './command';
 import type { Context } from './context';
 import { bold, dim, keyValues, labelText, plain, priorityText, table, type Column } from './output';
@@ -125,6 +126,8 @@ export const showCommand: Command = {
       const lines = [bold(o, plain(card.title)), '', keyValues(o, pairs)];
       const text = bodyOf(plain(card.content));
       if (text) lines.push('', text);
+      const git = await gitLinksOf(ctx, String(card.id));
+      if (git.length) lines.push('', bold(o, 'git:'), ...git);
       const comments = Array.isArray(card.comments) ? (card.comments as Card[]) : [];
       if (comments.length) {
         lines.push('', bold(o, `comments (${comments.length})`));
@@ -134,6 +137,20 @@ export const showCommand: Command = {
     });
   },
 };
+
+/**
+ * The card's branches (with ahead/behind the current branch) and linked commits (short sha and
+ * subject), one line each; none when git has nothing, or when the server is one without the route.
+ */
+async function gitLinksOf(ctx: Context, id: string): Promise<string[]> {
+  const links = await ctx.get<GitLinks>(ctx.boardPath(`/tasks/${enc(id)}/git`)).then((answer) => answer.data, () => null);
+  if (!links) return [];
+  const o = ctx.output;
+  return [
+    ...links.branches.map((b) => `  branch ${plain(b.name)} ${dim(o, `(${b.ahead} ahead, ${b.behind} behind)`)}`),
+    ...links.commits.map((c) => `  commit ${dim(o, c.sha.slice(0, 7))} ${plain(c.subject)}`),
+  ];
+}
 
 export const addCommand: Command = {
   name: 'add',

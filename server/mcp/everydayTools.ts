@@ -104,6 +104,16 @@ async function updateCard({ client }: ToolContext, args: Args) {
   }
 }
 
+/**
+ * The card, and under `git` the branches named after it and the commits whose trailers name it
+ * (left out when there are none). A failing git read leaves the card as it is.
+ */
+async function getCard({ client }: ToolContext, args: Args) {
+  const card = (await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}` })).data as Args;
+  const git = await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(card.id)}/git` }).then(({ data }) => withoutEmpty(data as Args), () => ({}));
+  return withoutEmpty({ ...card, git });
+}
+
 export function everydayTools(routes: RouteDef[]): ToolDef[] {
   const listRoute = routes.find((r) => r.method === 'get' && r.path === '/tasks');
   return [
@@ -115,8 +125,8 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
       (await callApi(client, { method: 'get', path: onBoard(args.board, '/columns') })).data),
     tool('list_cards', `Find cards: compact summaries, ${PAGE_SIZE} per page; pass nextCursor as cursor for more`, ['get /tasks'],
       listCardsInput(listRoute), listCards),
-    tool('get_card', 'A card with its content and comments', ['get /tasks/{id}'], input({ id: ID, board: BOARD_ARG }, ['id']), async ({ client }, args) =>
-      withoutEmpty((await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}` })).data as Args)),
+    tool('get_card', 'A card with its content, comments and git links (branches, commits)', ['get /tasks/{id}', 'get /tasks/{id}/git'],
+      input({ id: ID, board: BOARD_ARG }, ['id']), getCard),
     tool('create_card', 'Create a card (at the end of its column)', ['post /tasks'],
       input({ title: TITLE, body: BODY, ...pick(EDITABLE), board: BOARD_ARG }, ['title']), async ({ client }, args) => {
         const body = { ...fieldsOf(args, EDITABLE), content: composeContent(String(args.title), args.body as string | undefined) };

@@ -4,10 +4,11 @@ import { submitForm } from '../../service/forms';
 import { openCard, readCard, triggerCardAction } from '../../service/cardActions';
 import { addTaskLog, clearTaskLogs, logFileOf, readEntries } from '../../service/logs';
 import { resolveCard } from '../../service/taskQueries';
+import { gitLinksOf } from '../../service/git/gitLinks';
 import { defineRoutes, type RequestContext } from '../route';
 import { commentCreateSchema, commentUpdateSchema, formSubmitSchema, logSchema, readSchema, uploadSchema } from '../schemas';
 import { sendAttachment } from '../sendFile';
-import { cardStateResultSchema, clearedSchema, commentListSchema, commentSchema, deletedSchema, formSubmissionSchema, logEntryListSchema, logEntrySchema, taskSchema } from '../responseSchemas';
+import { cardStateResultSchema, clearedSchema, commentListSchema, commentSchema, deletedSchema, formSubmissionSchema, gitLinksResponseSchema, logEntryListSchema, logEntrySchema, taskSchema } from '../responseSchemas';
 
 const card = (ctx: RequestContext) => resolveCard(ctx.ws, ctx.boardId, ctx.params.id);
 
@@ -27,6 +28,9 @@ export const cardRoutes = defineRoutes([
     response: logEntrySchema, handle: (ctx) => addTaskLog(ctx.ws, card(ctx), ctx.body, ctx.actor) },
   { method: 'delete', path: '/tasks/{id}/logs', tag: 'Logs', summary: 'Remove all log entries of a task', twin: true, errors: [404],
     response: clearedSchema, handle: (ctx) => clearTaskLogs(ctx.ws, card(ctx)) },
+
+  { method: 'get', path: '/tasks/{id}/git', tag: 'Git', summary: 'Branches named after the card and commits whose Kanban: or Refs: trailer names it', twin: true, errors: [404],
+    response: gitLinksResponseSchema, handle: (ctx) => gitLinksOf(ctx.ws, card(ctx)) },
 
   { method: 'post', path: '/tasks/{id}/attachments', tag: 'Attachments', twin: true,
     summary: 'Upload files: base64 in JSON, or multipart/form-data file parts (curl -F file=@x.csv); all or none are stored',

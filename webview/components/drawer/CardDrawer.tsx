@@ -19,6 +19,7 @@ import { ContentSection } from './ContentSection';
 import { DeleteSection } from './DeleteSection';
 import { FieldsSection } from './FieldsSection';
 import { FormsSection } from './FormsSection';
+import { GitSection } from './GitSection';
 import { LogsSection } from './LogsSection';
 import { MetadataSection } from './MetadataEditor';
 
@@ -237,6 +238,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
               })
             }
           />
+          <GitSection task={task} version={version} />
           <MetadataSection task={task} save={saveFields} />
           <AttachmentsSection task={task} onSaved={accept} />
           <ActionsSection task={task} />
