@@ -6,6 +6,7 @@ import { titleOf } from '../../server/core/model';
 import type { FolderRef } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import { cardFilePath } from './cardOfFile';
+import { guardUnsavedCards } from './unsavedCardGuard';
 
 const OPEN_MOVED = 'Open Moved Card';
 
@@ -20,10 +21,14 @@ export class FollowMovedCards implements vscode.Disposable {
 
   follow(folder: FolderRef, service: KanbanService): void {
     this.forget(folder);
-    const stop = service.workspace.events.on((event) => {
+    const stopFollowing = service.workspace.events.on((event) => {
       if (event.event === 'task.moved') void this.moved(service, event).catch((error) => log.warn('kanban: could not take an editor along to a moved card file:', error));
     });
-    this.followed.set(folder.key, stop);
+    const stopGuarding = guardUnsavedCards(service);
+    this.followed.set(folder.key, () => {
+      stopFollowing();
+      stopGuarding();
+    });
   }
 
   forget(folder: FolderRef): void {
@@ -58,8 +63,15 @@ export class FollowMovedCards implements vscode.Disposable {
       return;
     }
     for (const tab of tabs) {
+      // Where the user was in the file: the moved file opens with the same selection and scroll.
+      const before = (vscode.window.visibleTextEditors ?? []).find((e) => samePath(e.document.uri.fsPath, oldFile) && e.viewColumn === tab.group.viewColumn);
+      const place = before && { selections: before.selections, top: before.visibleRanges[0] };
       // Opened where the old one was, then the old one closed: the layout stays as the user made it.
-      await vscode.window.showTextDocument(newUri, { viewColumn: tab.group.viewColumn, preview: tab.isPreview, preserveFocus: !tab.group.isActive || !tab.isActive });
+      const editor = await vscode.window.showTextDocument(newUri, { viewColumn: tab.group.viewColumn, preview: tab.isPreview, preserveFocus: !tab.group.isActive || !tab.isActive, ...(place ? { selection: place.selections[0] } : {}) });
+      if (place && editor) {
+        editor.selections = [...place.selections];
+        if (place.top) editor.revealRange(place.top, vscode.TextEditorRevealType.AtTop);
+      }
     }
     // Looked up again: the editor hands out new tab objects as groups change, and refuses to close stale ones.
     const stale = tabsShowing(oldFile);

@@ -1,6 +1,7 @@
 import type { JsonSchema } from './route';
 import { fields, flag, list, named, nullable, text, time } from './schemaParts';
 import { invalidFileSchema } from './responseSchemas';
+import { DOCTOR_PROBLEM_KINDS } from '../service/doctor';
 
 /**
  * Response schemas of the status routes (workspace, storage, card-state status, auth). Provider
@@ -44,7 +45,24 @@ export const workspaceSchema = named('WorkspaceInfo', fields({
       kept: text('the copy that was kept'),
       at: time('when'),
     }),
-    'second copies of cards found at start-up (a crash in the middle of a move, a hand copy): the newer copy is kept, the other moved here',
+    'leftovers of a move a crash interrupted (a second file of the same card: same id, named after it, same created stamp): the newer copy is served, the other moved here by the standalone server\'s start, the card\'s next write or kanban doctor --fix',
+  ),
+  staleCopies: list(
+    fields({
+      path: text('the leftover file, relative to the workspace'),
+      id: text('the card it is a copy of'),
+      servedFrom: text('the file the card is served from'),
+    }),
+    'second files of one card left by an interrupted move and not yet moved away: not served',
+  ),
+  duplicateIds: list(
+    fields({
+      path: text('the card file, relative to the workspace'),
+      id: text('the id its file claims, which another card holds'),
+      servedAs: text('the id this card is served as until its file is renamed to it (its next write, or kanban doctor --fix)'),
+      sharedWith: text('the file of the card that keeps the claimed id'),
+    }),
+    'different cards whose files claim one id (a merge of two branches, a copied file): both are served, the one met second under a new id derived from its path',
   ),
   revision: { type: 'integer', minimum: 0, description: 'grows by one per change; the same counter as the WebSocket messages' },
   instances: list(
@@ -86,4 +104,22 @@ export const authStatusSchema = named('AuthStatus', fields({
   subject: nullable('string', 'who the caller is'),
   role: { type: ['string', 'null'], enum: ['viewer', 'editor', 'admin', null], description: 'viewer, editor or admin; null when unidentified' },
   identityError: nullable('string', 'why the provider could not identify the caller, or null'),
+}));
+
+const doctorProblem = fields({
+  kind: { type: 'string', enum: [...DOCTOR_PROBLEM_KINDS], description: 'what is wrong (see docs/git.md: kanban doctor)' },
+  path: nullable('string', 'the file concerned, relative to the workspace; null for the workspace as a whole'),
+  message: text('what is wrong and what to do about it'),
+  fixable: flag('whether POST /workspace/doctor/fix (kanban doctor --fix) repairs it without losing anything'),
+});
+
+export const doctorReportSchema = named('DoctorReport', fields({
+  ok: flag('true when no problem was found'),
+  problems: list(doctorProblem, 'every problem found, none changed by asking'),
+}));
+
+export const doctorFixSchema = named('DoctorFixReport', fields({
+  ok: flag('true when no problem remains'),
+  problems: list(doctorProblem, 'the problems that remain (a file that does not parse always stays, and is still reported)'),
+  fixed: list({ type: 'string' }, 'what was repaired, one line each'),
 }));

@@ -1,8 +1,10 @@
 import type { Command } from './command';
+import { doctorCommand } from './doctorCommand';
 import { attachCommand, commentCommand, commentsCommand, logCommand } from './activityCommands';
 import { archiveCommand, restoreCommand } from './archiveCommands';
 import { bulkCommand } from './bulkCommand';
 import { addCommand, deleteCommand, editCommand, listCommand, moveCommand, showCommand, transferCommand } from './cardCommands';
+import { startCommand } from './startCommand';
 import { boardsCommand, columnsCommand, labelsCommand, settingsCommand, storageCommand, webhooksCommand } from './workspaceCommands';
 
 /**
@@ -15,6 +17,7 @@ export const everydayCommands: Command[] = [
   addCommand,
   editCommand,
   moveCommand,
+  startCommand,
   deleteCommand,
   archiveCommand,
   restoreCommand,
@@ -30,4 +33,5 @@ export const everydayCommands: Command[] = [
   settingsCommand,
   webhooksCommand,
   storageCommand,
+  doctorCommand,
 ];

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { defaultConfig, serializeConfig } from '../config/parseConfig';
 import { writeFileAtomic } from '../core/atomicFile';
-import { ensureStateDir } from '../storage/state/fileCardStateStore';
+import { updateKanbanGitignore } from '../storage/generatedFiles';
 import type { Command } from './command';
 import { CliError } from './usage';
 
@@ -13,7 +13,7 @@ import { CliError } from './usage';
  */
 export const initCommand: Command = {
   name: 'init',
-  summary: 'Start a board here: .kanban.json with the default board, and .kanban/.state/ git-ignored',
+  summary: 'Start a board here: .kanban.json with the default board, and a .kanban/.gitignore for generated files',
   details: ['refuses when the folder already has a .kanban.json'],
   writes: true,
   offline: true,
@@ -27,7 +27,7 @@ export const initCommand: Command = {
     }
     const config = defaultConfig();
     await writeFileAtomic(configPath, serializeConfig(config));
-    await ensureStateDir(path.join(root, '.kanban', '.state'));
+    await updateKanbanGitignore(path.join(root, '.kanban'));
     if (ctx.json) {
       ctx.output.out(JSON.stringify({ configPath, gitignore: path.join(root, '.kanban', '.gitignore') }, null, 2));
       return;
@@ -36,7 +36,7 @@ export const initCommand: Command = {
     ctx.output.out(
       [
         `created ${configPath}: board "${board.id}" with columns ${board.columns.map((c) => c.id).join(', ')}`,
-        `.kanban/.state/ is git-ignored (.kanban/.gitignore)`,
+        `.kanban/.gitignore keeps what the service generates (.state/, databases, backups) out of git`,
         'next: kanban add "My first card"   then   kanban list   (or kanban serve for the board in a browser)',
       ].join('\n'),
     );

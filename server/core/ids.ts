@@ -20,19 +20,32 @@ export function utcDate(when: Date): string {
   return when.toISOString().slice(0, 10);
 }
 
-/** The id a card would get before collisions are considered: `<slug>-<YYYY-MM-DD>`. */
+/** The readable part of a card id: `<slug>-<YYYY-MM-DD>`. */
 export function baseCardId(title: string, when: Date): string {
   return `${slugify(title)}-${utcDate(when)}`;
 }
 
-/** Candidate ids in the order they are tried: base, base-2, base-3, ... */
+/**
+ * Letters of the random suffix. Four base-36 letters are 1.7 million values: two branches, machines
+ * or agents that create the same title on the same day (parallel agents do: "Add tests") get the
+ * same id about once in 1.7 million pairs, where the bare slug and date collided every time.
+ */
+export const CARD_ID_SUFFIX_LENGTH = 4;
+
+/**
+ * Candidate ids in the order they are tried: `<base>-<4 random letters>`, again with new letters
+ * while the id is taken in this workspace. Ids made before the suffix existed (`<base>`, `<base>-2`)
+ * keep working as they are.
+ */
 export function* cardIdCandidates(base: string): Generator<string> {
-  yield base;
-  for (let n = 2; ; n++) yield `${base}-${n}`;
+  for (;;) yield `${base}-${randomBase36(CARD_ID_SUFFIX_LENGTH)}`;
 }
 
-/** `<slug>-YYYY-MM-DD` or `<slug>-YYYY-MM-DD-N`: the shape of a whole card id. */
-const FULL_CARD_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*-\d{4}-\d{2}-\d{2}(?:-\d+)?$/;
+/**
+ * `<slug>-YYYY-MM-DD` followed by any `-<letters>` parts (the random suffix, an older `-N`, the
+ * suffix of a card that had to take a new id): the shape of a whole card id.
+ */
+const FULL_CARD_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*-\d{4}-\d{2}-\d{2}(?:-[a-z0-9]+)*$/;
 
 /**
  * Whether a path segment is a whole card id rather than part of one. A whole id matches exactly or

@@ -188,7 +188,7 @@ export class FileWatcher {
     const files = new Set(paths.filter((p) => p.endsWith('.md')));
     for (const dir of paths.filter((p) => p.endsWith(path.sep))) {
       for (const card of this.ws.index.allCards()) {
-        const file = store.absolutePath(card);
+        const file = store.known.get(card.id)?.file ?? store.absolutePath(card);
         if (file.startsWith(dir)) files.add(file);
       }
       for (const file of await store.listCardFiles()) if (file.startsWith(dir)) files.add(file);
@@ -215,11 +215,13 @@ export class FileWatcher {
       if ('card' in result) {
         this.rechecking.delete(file);
         this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
+        // The file the card is served from, with the text it was read with: nothing changed (a
+        // second look at a moved file must not undo the status its folder gave it).
+        if (store.known.get(result.card.id)?.file === file && store.known.get(result.card.id)?.hash === result.hash) continue;
+        // Not the file the card was served from (none when a removal in this batch came first).
+        const servedFrom = store.known.get(result.card.id)?.file;
         const card = await settleChangedCardFile(store, file, result);
-        // Settling may have moved the file into its status folder: a read of that path made
-        // before the move is stale.
-        if (card) prefetched.delete(store.absolutePath(card));
-        if (card) upserts.push({ kind: 'upsert', card });
+        if (card) upserts.push({ kind: 'upsert', card, relocated: servedFrom !== file });
         else this.reportSecondCopy(store, relative, result.card.id);
         continue;
       }
@@ -234,16 +236,17 @@ export class FileWatcher {
       this.rechecking.delete(file);
       this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
       // Only a removal of the file the card is served from removes it (a move leaves the id elsewhere).
-      if (store.known.get(location.id)?.file !== file) continue;
+      const servedId = store.cardIdAt(file) ?? location.id;
+      if (store.known.get(servedId)?.file !== file) continue;
       // Moved rather than removed (its new file not looked at yet), or a second copy that was
       // ignored while this one existed: that file takes over.
-      const elsewhere = await store.findCardFile(location.id);
+      const elsewhere = await store.findCardFile(servedId);
       if (elsewhere) {
         queue.push(elsewhere);
         continue;
       }
-      store.known.delete(location.id);
-      removals.push({ kind: 'remove', boardId: location.boardId, id: location.id });
+      store.forget(servedId);
+      removals.push({ kind: 'remove', boardId: location.boardId, id: servedId });
     }
     // A card moved by hand shows up as a new file plus a removed old one: that is a move, not a delete.
     const upserted = new Set(upserts.map((u) => (u.kind === 'upsert' ? u.card.id : '')));

@@ -22,14 +22,14 @@ export function applyExternalChangesNow(ws: Workspace, changes: ExternalChange[]
   let applied = 0;
   for (const change of changes) {
     const origin: Origin = change.peer ? { external: true, peer: true } : { external: true };
-    if (change.kind === 'upsert' ? applyUpsert(ws, change.card, origin) : applyRemove(ws, change.boardId, change.id, origin)) applied++;
+    if (change.kind === 'upsert' ? applyUpsert(ws, change.card, origin, change.relocated) : applyRemove(ws, change.boardId, change.id, origin)) applied++;
   }
   return applied;
 }
 
 type Origin = { external: true; peer?: true };
 
-function applyUpsert(ws: Workspace, card: Card, origin: Origin): boolean {
+function applyUpsert(ws: Workspace, card: Card, origin: Origin, relocated = false): boolean {
   const existing = ws.index.findById(card.id);
   if (!existing) {
     ws.index.put(card);
@@ -37,7 +37,7 @@ function applyUpsert(ws: Workspace, card: Card, origin: Origin): boolean {
     return true;
   }
   const moved = existing.boardId !== card.boardId || existing.status !== card.status;
-  if (!moved && serializeCard(existing) === serializeCard(card)) return false;
+  if (!moved && !relocated && serializeCard(existing) === serializeCard(card)) return false;
   ws.index.put(card);
   if (isArchived(existing) !== isArchived(card)) {
     // A file moved into or out of archived/ by hand: the same events as the archive routes.

@@ -10,6 +10,7 @@ import { DEFAULT_SQLITE_PATH, SqliteCardStore } from '../storage/sqlite/sqliteCa
 import { applyExternalChanges } from './external';
 import { writeMarkdownTarget, writeSqliteTarget, type TargetWrite } from './migrationWriters';
 import type { Workspace } from './workspace';
+import { ensureSelfIgnoringDir, pruneBackups } from '../storage/generatedFiles';
 import { log } from '../core/log';
 
 /** A failed migration changed nothing; the message says why (the spec lists 400 for this route). */
@@ -31,6 +32,9 @@ export interface MigrationResult {
   movedAside: string | null;
 }
 
+/** A database file name: letters, digits, `.`, `_` and `-` before one of the usual endings. */
+const SQLITE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(db|sqlite|sqlite3)$/;
+
 /** The SQLite file a migration writes: workspace-relative, inside the workspace, not a folder. */
 async function checkSqlitePath(ws: Workspace, requested: unknown): Promise<{ sqlitePath: string; absolutePath: string }> {
   if (requested !== undefined && (typeof requested !== 'string' || requested.trim() === '')) {
@@ -46,6 +50,9 @@ async function checkSqlitePath(ws: Workspace, requested: unknown): Promise<{ sql
   }
   const stat = await fs.stat(absolutePath).catch(() => null);
   if (stat && !stat.isFile()) throw new ValidationError(`sqlitePath "${sqlitePath}" exists and is not a file`);
+  if (!SQLITE_FILE_NAME.test(path.basename(absolutePath))) {
+    throw new ValidationError(`sqlitePath "${sqlitePath}" must name a database file ending in .db, .sqlite or .sqlite3, such as ".kanban/kanban.db"`);
+  }
   return { sqlitePath: path.relative(ws.root, absolutePath).split(path.sep).join('/'), absolutePath };
 }
 
@@ -96,6 +103,10 @@ async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, pl
   target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
   await previous.close().catch((error) => log.warn(`kanban: closing the ${previous.provider} store after migration failed: ${(error as Error).message}`));
   await write.finish().catch(() => undefined);
+  if (write.movedAside) {
+    await ensureSelfIgnoringDir(path.join(ws.kanbanDir, 'backups'));
+    await pruneBackups(ws.kanbanDir).catch((error) => log.warn(`kanban: could not prune .kanban/backups: ${(error as Error).message}`));
+  }
 }
 
 /** POST /api/storage/migrate-to-sqlite: markdown files -> SQLite, all or nothing. */

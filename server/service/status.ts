@@ -31,6 +31,8 @@ export function describeWorkspace(ws: Workspace) {
     watcher: { supported: true, active: ws.watching },
     invalidFiles: ws.invalidFiles,
     recoveredFiles: ws.recoveredFiles,
+    staleCopies: ws.staleCopies,
+    duplicateIds: ws.duplicateIds,
     revision: ws.live.revision,
     instances: instancesOf(ws),
   };

@@ -10,10 +10,11 @@ import type { BoardConfig, Card } from '../core/model';
 import { FileConflictError, NotFoundError } from '../core/errors';
 import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../config/parseConfig';
 import type { KanbanConfig } from '../config/types';
-import type { CardStore, InvalidFile, RecoveredFile } from '../storage/cardStore';
+import type { CardStore, DuplicateIdCard, InvalidFile, RecoveredFile, StaleCopy } from '../storage/cardStore';
 import { createAttachmentStore, createCardStateStore, createCardStore, type ProviderContext } from '../storage/providers';
 import type { AttachmentStore } from '../storage/attachmentStore';
 import { CardStates } from './cardState';
+import { createKanbanGitignoreIfMissing, ensureSelfIgnoringDir } from '../storage/generatedFiles';
 import type { IdentityProvider } from '../auth/identity';
 import type { AuthHealth } from '../auth/gate';
 import { loadIdentityProvider } from '../auth/loadProvider';
@@ -54,8 +55,17 @@ export class Workspace {
   private invalid: InvalidFile[] = [];
   /** Told whenever the list of files that do not parse changes (a host shows them as problems). */
   readonly invalidFilesListeners = new Set<(files: readonly InvalidFile[]) => void>();
-  /** Second copies of cards found at load and moved to `.kanban/.state/recovered/`. */
+  /** Torn moves' leftover copies moved to `.kanban/.state/recovered/` by this process. */
   recoveredFiles: RecoveredFile[] = [];
+  /** Torn moves' leftover copies found by the last load and not moved away yet (not served). */
+  get staleCopies(): readonly StaleCopy[] {
+    return this.store.staleCopies ?? [];
+  }
+
+  /** Cards served under a new id because another card holds the one their file claims. */
+  get duplicateIds(): readonly DuplicateIdCard[] {
+    return this.store.duplicateIds ?? [];
+  }
   /** The card a board UI opened last (GET /tasks/active). */
   activeTask: { boardId: string; id: string } | null = null;
   /** Text of `.kanban.json` as we last wrote or read it, so the watcher can ignore our echoes. */
@@ -81,6 +91,12 @@ export class Workspace {
    * mutation does not wait for them; they must not reject.
    */
   readonly beforeAnswer = new Set<() => Promise<void> | undefined>();
+  /**
+   * Checks run before any existing card is written, each may refuse by throwing (a ConflictError):
+   * the VS Code extension refuses to write a card whose file has unsaved changes in an editor, so a
+   * board edit never lands on disk under a dirty buffer.
+   */
+  readonly cardWriteGuards = new Set<(cards: readonly Card[]) => void>();
   /**
    * Steps applied to every config draft just before `updateConfig` writes it, e.g. moving literal
    * webhook secrets out of the file users commit. Each may answer a promise to wait for.
@@ -155,12 +171,22 @@ export class Workspace {
 
   /** Rebuild the index from the store (start-up, or after a provider switch). */
   async reload(): Promise<void> {
-    const { cards, invalid, recovered = [] } = await this.store.loadAll();
+    const { cards, invalid, duplicates = [] } = await this.store.loadAll();
     this.index.clear();
     for (const card of cards) this.index.put(card);
     this.invalidFiles = invalid;
-    this.recoveredFiles = [...this.recoveredFiles, ...recovered];
     for (const file of invalid) log.warn(`kanban: skipped ${file.path}: ${file.reason}`);
+    for (const d of duplicates) log.warn(`kanban: ${d.path} claims id ${d.id}, which ${d.sharedWith} holds; served as ${d.servedAs} until its file is renamed (its next write, or kanban doctor --fix)`);
+  }
+
+  /**
+   * Move the leftovers of moves a crash interrupted out of the boards folder: the only repair a
+   * start may make (the standalone server's), as they are provably second files of served cards.
+   */
+  async recoverCrashLeftovers(): Promise<RecoveredFile[]> {
+    const recovered = await this.mutate(async () => (await this.store.recoverStaleCopies?.()) ?? []);
+    this.recoveredFiles = [...this.recoveredFiles, ...recovered];
+    return recovered;
   }
 
   /**
@@ -203,7 +229,8 @@ export class Workspace {
     for (const prepare of this.beforeConfigWrite) await prepare(draft);
     const text = serializeConfig(draft);
     // The temp file goes under .kanban/.state/, out of the root folder git shows.
-    await fs.mkdir(this.stateDir, { recursive: true });
+    await ensureSelfIgnoringDir(this.stateDir);
+    await createKanbanGitignoreIfMissing(this.kanbanDir);
     const written = await writeFileIfUnchanged(this.configPath, text, () => configUnchangedNow(this), { tempDir: this.stateDir });
     if (!written) {
       await ensureConfigCurrent(this);

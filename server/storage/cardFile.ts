@@ -2,6 +2,7 @@ import * as yaml from 'js-yaml';
 import { PRIORITIES } from '../core/model';
 import type { Card, CardForm, Comment, Priority } from '../core/model';
 import { isValidKey } from '../core/ordering';
+import { isSafeCardId } from '../core/ids';
 import { ARCHIVED_STATUS } from '../core/cardPlace';
 
 /** Why a card file could not be read; reported by /api/workspace, never fatal. */
@@ -156,7 +157,17 @@ function parseStatus(value: unknown, folder: string): string {
 }
 
 /**
- * Parse a card file. The file name and folders decide id and board. The status is the frontmatter's
+ * The card's id: the frontmatter's `id` when it is a valid id, so a file renamed by hand (or in the
+ * Explorer) is still the same card and links and blockers to it keep resolving; else, for files
+ * written by hand without one, the file name.
+ */
+function parseId(value: unknown, fileName: string): string {
+  const id = typeof value === 'string' ? value.trim() : undefined;
+  return id && isSafeCardId(id) ? id : fileName;
+}
+
+/**
+ * Parse a card file. The frontmatter's `id` (else the file name) decides the id, the folders the board. The status is the frontmatter's
  * when it has one (files written before it was stored there use their folder); the store moves a
  * file whose folder disagrees.
  */
@@ -167,7 +178,7 @@ export function parseCard(text: string, where: CardLocation): Card {
   if (!PRIORITIES.includes(priority as Priority)) throw new CardFileError(`"priority" must be one of ${PRIORITIES.join(', ')}`);
   const created = str(f.created, 'created') ?? where.fileTime;
   return {
-    id: where.id,
+    id: parseId(f.id, where.id),
     boardId: where.boardId,
     status: parseStatus(f.status, where.status),
     content: body,

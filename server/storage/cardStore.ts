@@ -13,7 +13,34 @@ export interface InvalidFile {
   duplicateOf?: string;
 }
 
-/** A second copy of a card found at load (a crash mid-move, a hand copy), moved out of the way. */
+/**
+ * A second file of one card that a crash in the middle of a move left (provably the same card:
+ * see markdown/cardIdentity.ts). It is not served; the standalone server's start, the card's next
+ * write or `kanban doctor --fix` moves it under `.kanban/.state/recovered/`.
+ */
+export interface StaleCopy {
+  /** Workspace-relative path of the leftover. */
+  path: string;
+  id: string;
+  /** The file the card is served from. */
+  servedFrom: string;
+}
+
+/**
+ * A card whose file claims an id another card holds (two branches made the same id, a card file
+ * copied): both are served, this one under `servedAs` until its file is renamed to it.
+ */
+export interface DuplicateIdCard {
+  /** Workspace-relative path of the card's file. */
+  path: string;
+  /** The id its file claims. */
+  id: string;
+  servedAs: string;
+  /** The file of the card that keeps the claimed id. */
+  sharedWith: string;
+}
+
+/** A torn move's leftover copy, moved out of the way (under `.kanban/.state/recovered/`). */
 export interface RecoveredFile {
   /** Workspace-relative path the copy was found at. */
   path: string;
@@ -27,7 +54,8 @@ export interface RecoveredFile {
 export interface LoadResult {
   cards: Card[];
   invalid: InvalidFile[];
-  recovered?: RecoveredFile[];
+  stale?: StaleCopy[];
+  duplicates?: DuplicateIdCard[];
 }
 
 /**
@@ -71,6 +99,12 @@ export interface CardStore {
    */
   updateMany?(changes: CardChange[]): Promise<void>;
   remove(card: Card): Promise<void>;
+  /** Move the leftovers of interrupted moves the last load found out of the way (file stores). */
+  recoverStaleCopies?(): Promise<RecoveredFile[]>;
+  /** Leftovers of interrupted moves not moved away yet (file stores). */
+  readonly staleCopies?: readonly StaleCopy[];
+  /** Cards served under a new id until their file is renamed to it (file stores). */
+  readonly duplicateIds?: readonly DuplicateIdCard[];
   /**
    * Stores whose data users edit by hand (files) check before any write that each card is still
    * what the service last read, and throw StaleFileError when one is not.
@@ -167,5 +201,5 @@ export interface CardChange {
  * emits for it carry `peer: true` and are for its own clients only.
  */
 export type ExternalChange =
-  | { kind: 'upsert'; card: Card; peer?: boolean }
+  | { kind: 'upsert'; card: Card; peer?: boolean; /** Its file is another than before (renamed by hand): a new read model even with the same text. */ relocated?: boolean }
   | { kind: 'remove'; boardId: string; id: string; peer?: boolean };

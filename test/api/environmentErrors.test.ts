@@ -74,7 +74,7 @@ describe('Environment: a full disk answers 507', function () {
     } finally {
       captured.stop();
     }
-    assert.match(message, /\.kanban\/boards\/default\/backlog\/no-room-for-me-\d{4}-\d\d-\d\d\.md/);
+    assert.match(message, /\.kanban\/boards\/default\/backlog\/no-room-for-me-\d{4}-\d\d-\d\d-[a-z0-9]{4}\.md/);
     assert.deepEqual(captured.lines.map((l) => l.split(':')[0]), ['warn'], 'one warning line, no error with a stack');
     assert.match(captured.lines[0], /disk full/);
     assert.equal((await listIds(server)).length, 1);

@@ -131,9 +131,13 @@ describe('file truth: hand edits are never overwritten', () => {
   });
 
   it('when a card id is written out in full, then it matches that card only, never a longer id sharing its prefix', async () => {
+    // An id made before ids had a random suffix, and a newer card whose id starts with it.
     const first = await create('Fix login timeout');
-    const second = await create('Fix login timeout');
-    assert.equal(second.id, `${first.id}-2`);
+    const longer = `${first.id}-2`;
+    await fs.writeFile(fileOf(longer), (await fs.readFile(fileOf(first.id), 'utf8')).replace(`id: ${first.id}`, `id: ${longer}`));
+    await running.close();
+    running = await startServer({ root, port: 0, watch: false });
+    const second = okData(await api('GET', `/api/tasks/${longer}`));
     okData(await api('POST', '/api/boards', { id: 'ops', name: 'Ops' }), 201);
     okData(await api('POST', `/api/boards/ops/tasks/${first.id}/transfer`, {}));
     failsWith(await api('GET', `/api/tasks/${first.id}`), 404, new RegExp(first.id));

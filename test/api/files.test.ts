@@ -155,7 +155,7 @@ describe('API files on disk', () => {
       assert.ok(fetched.content.includes('added by hand'));
     });
 
-    it('when a card file is moved to another status folder while the server is stopped, then at restart its frontmatter status decides and the file moves back', async () => {
+    it('when a card file is moved to another status folder while the server is stopped (no index cache), then at restart its frontmatter status decides, the file stays, and the next write puts it in its folder', async () => {
       server = await startTestServer();
       const task = await createTask(server, 'Moved by hand');
       await server.running.close();
@@ -163,11 +163,13 @@ describe('API files on disk', () => {
       await fs.rename(cardFile(server, 'default', 'backlog', task.id), cardFile(server, 'default', 'review', task.id));
       await server.restart();
       assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).status, 'backlog');
+      assert.equal(await exists(cardFile(server, 'default', 'review', task.id)), true, 'a start moves no card file');
+      okData(await server.api('PUT', `/api/tasks/${task.id}`, { priority: 'high' }));
       assert.equal(await exists(cardFile(server, 'default', 'backlog', task.id)), true);
       assert.equal(await exists(cardFile(server, 'default', 'review', task.id)), false);
     });
 
-    it('when a card file says another status while the server is stopped, then at restart the card has it and the file is in that folder', async () => {
+    it('when a card file says another status while the server is stopped, then at restart the card has it, and its file moves to that folder on the next write', async () => {
       server = await startTestServer();
       const task = await createTask(server, 'Status by hand');
       await server.running.close();
@@ -175,6 +177,8 @@ describe('API files on disk', () => {
       await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^status: backlog$/m, 'status: review'));
       await server.restart();
       assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).status, 'review');
+      assert.equal(await exists(file), true, 'a start moves no card file');
+      okData(await server.api('PUT', `/api/tasks/${task.id}`, { priority: 'high' }));
       assert.equal(await exists(cardFile(server, 'default', 'review', task.id)), true);
       assert.equal(await exists(file), false);
     });

@@ -115,7 +115,7 @@ describe('API create with title and body', () => {
     assert.equal(task.title, 'Fix the login');
     assert.equal(task.content, '# Fix the login\n\nIt times out.\n\n- step one\n');
     assert.equal(task.priority, 'high');
-    assert.match(task.id, /^fix-the-login-\d{4}-\d{2}-\d{2}$/);
+    assert.match(task.id, /^fix-the-login-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}$/);
   });
 
   it('when a card is created with a title only, then its content is the heading alone', async () => {

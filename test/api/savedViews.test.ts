@@ -121,7 +121,7 @@ describe('API list with a saved view', () => {
     await server.close();
   });
 
-  const titles = async (query: string, board?: string) => (await listIds(server, query, board)).map((id) => id.replace(/-\d{4}-\d{2}-\d{2}$/, ''));
+  const titles = async (query: string, board?: string) => (await listIds(server, query, board)).map((id) => id.replace(/-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}$/, ''));
 
   it('when the list names a view, then the view\'s filter and sort apply', async () => {
     assert.deepEqual(await titles('?view=high'), ['beta', 'alpha']);

@@ -88,7 +88,7 @@ describe('extension activation and commands', () => {
     double.answer('quickPick', (offered: { items: { label: string }[] }) => offered.items.find((i) => i.label === 'Update docs'));
     await runCommand('kanban.openCardFile');
     assert.equal(double.openedDocuments.length, 1);
-    assert.match(double.openedDocuments[0], /\.kanban\/boards\/default\/backlog\/update-docs-\d{4}-\d{2}-\d{2}\.md$/);
+    assert.match(double.openedDocuments[0], /\.kanban\/boards\/default\/backlog\/update-docs-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}\.md$/);
   });
 
   it('when Search Cards picks a card, then the board opens and is asked to show that card', async () => {

@@ -52,30 +52,23 @@ describe('extension: cards and their files, linked both ways', () => {
     await waitFor(() => double.statusItem('kanban.cardStatus')?.text === '$(project) In Progress', 'the status bar to follow the move');
   });
 
-  it('when a card moves while its file has unsaved changes, then the tab stays and a warning offers the moved card', async () => {
+  it('when a card\'s file has unsaved changes in an editor, then a board edit is refused naming them and nothing is written; once saved, the edit goes ahead', async () => {
     const { folder, fileOf } = await folderWith([{ content: '# Half edited\n', status: 'todo' }]);
     const parts = activateWith([folder]);
-    const oldFile = fileOf.get('Half edited')!;
-    double.openEditor(oldFile, { dirty: true });
-    double.answer('message', 'Open Moved Card');
+    const file = fileOf.get('Half edited')!;
+    const before = await fs.readFile(file, 'utf8');
+    const tab = double.openEditor(file, { dirty: true });
     const service = await parts.services.get(parts.folders.all()[0]);
-    const id = path.basename(oldFile, '.md');
+    const id = path.basename(file, '.md');
+    for (const [method, route, body] of [['PATCH', `/boards/default/tasks/${id}/move`, { status: 'done' }], ['PUT', `/boards/default/tasks/${id}`, { priority: 'high' }]] as const) {
+      const refused = await service.dispatcher.dispatch({ method, path: route, body });
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.match((refused.body as { error: string }).error, new RegExp(`todo/${id}\\.md has unsaved changes in the editor`));
+    }
+    assert.equal(await fs.readFile(file, 'utf8'), before, 'the file under the dirty buffer is untouched');
+    tab.dirty = false;
     assert.equal((await service.dispatcher.dispatch({ method: 'PATCH', path: `/boards/default/tasks/${id}/move`, body: { status: 'done' } })).status, 200);
-
-    const warning = await waitFor(() => double.messages.find((m) => m.kind === 'warning' && /Half edited/.test(m.text)), 'the warning');
-    assert.match(warning.text, /unsaved changes.*second copy/);
-    const newFile = path.join(folder, '.kanban', 'boards', 'default', 'done', `${id}.md`);
-    await waitFor(() => double.tabs.some((t) => t.input.uri.fsPath === newFile), 'the moved card opened');
-    assert.ok(double.tabs.some((t) => t.input.uri.fsPath === oldFile && t.dirty), 'the unsaved tab is kept');
-
-    // The user saves the old tab anyway (Ctrl+S recreates the old path): a second copy, said so, never a second card.
-    await fs.writeFile(oldFile, (await fs.readFile(newFile, 'utf8')).replace('status: done', 'status: todo'));
-    const copy = await waitFor(() => double.messages.find((m) => /is a second copy/.test(m.text)), 'the second-copy notification');
-    assert.match(copy.text, new RegExp(`${path.basename(oldFile)} is a second copy of the card served from .*done/${path.basename(newFile)}`));
-    const problem = await waitFor(() => double.diagnostics.get('kanban')?.byPath.get(oldFile)?.[0], 'the Problems entry');
-    assert.match(problem.message, /second copy/);
-    const list = await service.dispatcher.dispatch({ method: 'GET', path: '/tasks' });
-    assert.deepEqual((list.body as { data: { id: string; status: string }[] }).data.map((t) => [t.id, t.status]), [[id, 'done']]);
+    assert.ok(existsSync(path.join(folder, '.kanban', 'boards', 'default', 'done', `${id}.md`)));
   });
 
   it('when Show on Board runs on a card file from the Explorer, then the board opens with that card', async () => {

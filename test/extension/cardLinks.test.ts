@@ -46,6 +46,6 @@ describe('extension: vscode:// card links', () => {
     activateWith([await folderWithCards(['Pick me'])]);
     double.answer('quickPick', (o: { items: { label: string }[] }) => o.items.find((i) => i.label === 'Pick me'));
     await runCommand('kanban.copyCardLink');
-    assert.match(double.clipboard, new RegExp(`^vscode://${EXTENSION_ID.replace(/\./g, '\\.')}/open\\?board=default&card=pick-me-\\d{4}-\\d{2}-\\d{2}$`));
+    assert.match(double.clipboard, new RegExp(`^vscode://${EXTENSION_ID.replace(/\./g, '\\.')}/open\\?board=default&card=pick-me-\\d{4}-\\d{2}-\\d{2}-[a-z0-9]{4}$`));
   });
 });

@@ -37,7 +37,7 @@ describe('MCP resources', function () {
       const count = cards.filter((c) => c.status === column).length;
       assert.ok(text.includes(`(\`${column}\`): ${count}\n`), `${column}: ${count} in\n${text}`);
     }
-    assert.match(text, /`todo-item-1-[\d-]+` Todo item 1 \(medium, @ada\)/);
+    assert.match(text, /`todo-item-1-[\d-]+[a-z0-9]{4}` Todo item 1 \(medium, @ada\)/);
     assert.ok(!text.includes('Todo item 6'), 'only the first five cards of a column are listed');
     assert.match(text, /2 more/);
     assert.ok(Buffer.byteLength(text) < 2048);

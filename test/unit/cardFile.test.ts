@@ -150,8 +150,12 @@ describe('card files: reading hand-written files', () => {
     assert.equal(card.content, '# Windows\n');
   });
 
-  it('when the frontmatter id disagrees with the file name, then the file name wins', () => {
-    assert.equal(parseCard('---\nid: other-id\n---\n# x\n', where).id, where.id);
+  it('when the frontmatter id disagrees with the file name (a file renamed by hand), then the frontmatter id wins', () => {
+    assert.equal(parseCard('---\nid: other-id\n---\n# x\n', where).id, 'other-id');
+  });
+
+  it('when the frontmatter id is not a valid id, then the file name is the id', () => {
+    assert.equal(parseCard('---\nid: "../Other Id"\n---\n# x\n', where).id, where.id);
   });
 
   it('when the order key is not a valid key, then the card gets none (sorted last)', () => {

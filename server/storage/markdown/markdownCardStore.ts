@@ -5,11 +5,13 @@ import { placeOf } from '../../core/cardPlace';
 import { createFileExclusive, writeFileIfUnchanged } from '../../core/atomicFile';
 import { FileConflictError } from '../../core/errors';
 import { CardFileError, parseCard, serializeCard } from '../cardFile';
-import { StaleFileError, type CardStore, type ExternalChange, type InvalidFile, type LoadResult } from '../cardStore';
+import { StaleFileError, type CardStore, type DuplicateIdCard, type ExternalChange, type InvalidFile, type LoadResult, type RecoveredFile, type StaleCopy } from '../cardStore';
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
-import { repairAtLoad, type ParsedFile } from './loadRepair';
+import { identifyCards, type FilePlaces, type ParsedFile } from './cardIdentity';
+import { moveToRecovered, movedByHandSince } from './loadRepair';
 import { cachedCard, readIndexCache, stampOf, writeIndexCache, type CachedFile, type FileStamp } from './indexCache';
 import { log } from '../../core/log';
+import { createKanbanGitignoreIfMissing } from '../generatedFiles';
 
 export { RESERVED_BOARD_FOLDERS } from './cardFolders';
 
@@ -41,6 +43,15 @@ export class MarkdownCardStore implements CardStore {
    * disk still hashes the same: the files are the truth, and a hand edit is never overwritten.
    */
   readonly known = new Map<string, KnownFile>();
+  /** The card id served from each known file: the reverse of `known`. */
+  private readonly fileIds = new Map<string, string>();
+  /** Files whose claimed id another card holds, and the id each is served as. */
+  private readonly aliases = new Map<string, { claimed: string; servedAs: string }>();
+  /**
+   * Card objects served from a file other than their canonical path (a hand rename, a status edited
+   * by hand, a card under a new id): the path they are really read from, for `filePathOf`.
+   */
+  private readonly servedFiles = new WeakMap<object, string>();
 
   /** The root and the boards folder with a trailing separator, and the boards folder relative to the root: paths are made by joining strings. */
   private readonly rootPrefix: string;
@@ -59,6 +70,8 @@ export class MarkdownCardStore implements CardStore {
    * and of the first list (board ids, places and card ids are single path segments).
    */
   filePathOf(card: Pick<Card, 'id' | 'boardId' | 'status' | 'archivedAt'>): string {
+    const served = this.servedFiles.get(card);
+    if (served !== undefined) return served;
     return `${this.boardsRelative}/${card.boardId}/${placeOf(card)}/${card.id}.md`;
   }
 
@@ -78,6 +91,11 @@ export class MarkdownCardStore implements CardStore {
     return path.join(this.kanbanDir, 'boards', card.boardId, placeOf(card), `${card.id}.md`);
   }
 
+  /**
+   * Read every card file and decide which card each is (markdown/cardIdentity.ts). A load writes no
+   * card file: files whose folder disagrees with their status, two cards that claim one id and a
+   * torn move's leftover are served as they are and repaired only by a write (see `staleCopies`).
+   */
   async loadAll(): Promise<LoadResult> {
     const files = await this.listCardFiles();
     const cache = readIndexCache(this.stateDir);
@@ -85,6 +103,7 @@ export class MarkdownCardStore implements CardStore {
     let reread = 0;
     const parsed: ParsedFile[] = [];
     const invalid: InvalidFile[] = [];
+    const movedByHand = movedByHandSince(cache);
     for (let i = 0; i < files.length; i += LOAD_SLICE) {
       for (const file of files.slice(i, i + LOAD_SLICE)) {
         const key = this.relative(file);
@@ -97,8 +116,9 @@ export class MarkdownCardStore implements CardStore {
         reread++;
         const result = this.readCardFileNow(file);
         if ('card' in result) {
-          parsed.push({ file, card: result.card, hash: result.hash });
-          seen.push([key, { size: result.size, mtimeMs: result.mtimeMs, hash: result.hash, card: result.card }]);
+          const card = movedByHand(key, result.card, this.locate(file)!.status);
+          parsed.push({ file, card, hash: result.hash });
+          seen.push([key, { size: result.size, mtimeMs: result.mtimeMs, hash: result.hash, card }]);
         } else invalid.push(result.invalid);
       }
       // Between slices, whatever else is waiting (requests during a reload) gets its turn.
@@ -106,10 +126,78 @@ export class MarkdownCardStore implements CardStore {
     }
     // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
     if (reread > 0 || seen.length !== cache.size) this.saveIndexCache(seen);
-    const { kept, recovered } = await repairAtLoad(this, parsed);
+    const { served, stale, duplicates } = identifyCards(parsed, this.places);
     this.known.clear();
-    for (const { file, card, hash } of kept) this.known.set(card.id, { file, hash });
-    return { cards: kept.map((k) => k.card), invalid, recovered };
+    this.fileIds.clear();
+    this.aliases.clear();
+    for (const { file, card, hash } of served) this.remember(card, file, hash);
+    for (const duplicate of duplicates) this.aliases.set(path.join(this.root, duplicate.path), { claimed: duplicate.id, servedAs: duplicate.servedAs });
+    this.staleCopies = stale;
+    this.duplicateIds = duplicates;
+    return { cards: served.map((k) => k.card), invalid, stale, duplicates };
+  }
+
+  /** Second files of cards left by a crash mid-move, as the last load found them. */
+  staleCopies: StaleCopy[] = [];
+  /** Cards served under a new id because another card's file claims theirs; each leaves on its file's rename. */
+  duplicateIds: DuplicateIdCard[] = [];
+  private gitignoreChecked: Promise<void> | undefined;
+
+  /** What card identity needs of file paths. */
+  readonly places: FilePlaces = { folderOf: (file) => this.locate(file)?.status, relative: (file) => this.relative(file) };
+
+  /**
+   * Move the stale copies of a torn move (provably the same card, see cardIdentity.ts) under
+   * `.kanban/.state/recovered/`, unchanged: the standalone server at start and `doctor --fix`.
+   * A copy that changed since the load is a card's file again and stays where it is.
+   */
+  async recoverStaleCopies(): Promise<RecoveredFile[]> {
+    const recovered: RecoveredFile[] = [];
+    for (const copy of this.staleCopies) {
+      const moved = await moveToRecovered(this, copy);
+      if (moved) recovered.push(moved);
+    }
+    this.staleCopies = [];
+    return recovered;
+  }
+
+  private async recoverStaleCopiesOf(id: string): Promise<void> {
+    const mine = this.staleCopies.filter((copy) => copy.id === id);
+    this.staleCopies = this.staleCopies.filter((copy) => copy.id !== id);
+    for (const copy of mine) await moveToRecovered(this, copy);
+  }
+
+  /** Remember the file a card is served from (by id, and the id by file). */
+  remember(card: Card, file: string, hash: string): void {
+    const before = this.known.get(card.id);
+    if (before && before.file !== file && this.fileIds.get(before.file) === card.id) this.fileIds.delete(before.file);
+    this.known.set(card.id, { file, hash });
+    this.fileIds.set(file, card.id);
+    if (file !== this.absolutePath(card)) this.servedFiles.set(card, this.relative(file));
+  }
+
+  /** Forget a card's file (it was removed). */
+  forget(id: string): void {
+    const known = this.known.get(id);
+    if (known && this.fileIds.get(known.file) === id) this.fileIds.delete(known.file);
+    this.known.delete(id);
+  }
+
+  /** The id of the card served from an absolute file path, if any. */
+  cardIdAt(file: string): string | undefined {
+    return this.fileIds.get(file);
+  }
+
+  /** The id a card read from `file` is served as: a card that had to take a new id keeps it. */
+  servedId(file: string, card: Card): Card {
+    const alias = this.aliases.get(file);
+    return alias && alias.claimed === card.id ? { ...card, id: alias.servedAs } : card;
+  }
+
+  /** Serve the card of `file` under a new id (its claimed one is another card's). */
+  alias(file: string, claimed: string, servedAs: string, sharedWith: string): void {
+    this.aliases.set(file, { claimed, servedAs });
+    this.duplicateIds = [...this.duplicateIds.filter((d) => d.servedAs !== servedAs), { path: this.relative(file), id: claimed, servedAs, sharedWith: this.relative(sharedWith) }];
   }
 
   /** Where git-ignored local state lives (the index cache among it). */
@@ -135,7 +223,7 @@ export class MarkdownCardStore implements CardStore {
     if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
     try {
       const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-      return { card: parseCard(text, { ...location, fileTime: stat.mtime.toISOString() }), hash: fingerprint(text), text };
+      return { card: this.servedId(file, parseCard(text, { ...location, fileTime: stat.mtime.toISOString() })), hash: fingerprint(text), text };
     } catch (error) {
       return { invalid: unreadable(this.relative(file), error) };
     }
@@ -163,7 +251,7 @@ export class MarkdownCardStore implements CardStore {
 
   /** Remember a file the service has read (the watcher, after a hand edit). */
   adopt(card: Card, file: string, hash: string): void {
-    this.known.set(card.id, { file, hash });
+    this.remember(card, file, hash);
   }
 
   async ensureCurrent(cards: Card[]): Promise<void> {
@@ -180,7 +268,7 @@ export class MarkdownCardStore implements CardStore {
     if (text !== null && fingerprint(text) === known.hash) return;
     const relative = this.relative(known.file);
     if (text === null) {
-      this.known.delete(card.id);
+      this.forget(card.id);
       const elsewhere = await this.findCardFile(card.id);
       const changes: ExternalChange[] = [{ kind: 'remove', boardId: card.boardId, id: card.id }];
       if (elsewhere) {
@@ -212,12 +300,15 @@ export class MarkdownCardStore implements CardStore {
 
   async create(card: Card): Promise<boolean> {
     if (await this.findCardFile(card.id)) return false;
+    // The board's first card file: a board started without `kanban init` gets its .gitignore.
+    this.gitignoreChecked ??= createKanbanGitignoreIfMissing(this.kanbanDir).catch((error: Error) => log.warn(`kanban: cannot write .kanban/.gitignore: ${error.message}`));
+    await this.gitignoreChecked;
     const text = serializeCard(card);
     const file = this.absolutePath(card);
     this.ownWrites.set(file, { text, card });
     const created = await createFileExclusive(file, text);
     if (!created) this.ownWrites.delete(file);
-    else this.known.set(card.id, { file, hash: fingerprint(text) });
+    else this.remember(card, file, fingerprint(text));
     return created;
   }
 
@@ -232,7 +323,12 @@ export class MarkdownCardStore implements CardStore {
     if (oldFile !== file) this.ownWrites.set(oldFile, { text: '', card: null });
     const written = await writeFileIfUnchanged(file, text, () => this.unchangedNow(previous), { alsoRemove: oldFile });
     if (!written) await this.refuseChanged(previous);
-    this.known.set(card.id, { file, hash: fingerprint(text) });
+    if (oldFile !== file && this.aliases.delete(oldFile)) {
+      this.duplicateIds = this.duplicateIds.filter((d) => d.servedAs !== card.id);
+      log.warn(`kanban: renamed ${this.relative(oldFile)} to ${this.relative(file)}: the card it holds is ${card.id} (another card has the id its file claimed)`);
+    }
+    this.remember(card, file, fingerprint(text));
+    if (this.staleCopies.some((copy) => copy.id === previous.id)) await this.recoverStaleCopiesOf(previous.id);
   }
 
   async remove(card: Card): Promise<void> {
@@ -240,7 +336,10 @@ export class MarkdownCardStore implements CardStore {
     if (!this.unchangedNow(card)) await this.refuseChanged(card);
     this.ownWrites.set(file, { text: '', card: null });
     rmSync(file, { force: true });
-    this.known.delete(card.id);
+    this.forget(card.id);
+    if (this.aliases.delete(file)) this.duplicateIds = this.duplicateIds.filter((d) => d.servedAs !== card.id);
+    // A torn move's leftover of a deleted card must not bring it back at the next start.
+    if (this.staleCopies.some((copy) => copy.id === card.id)) await this.recoverStaleCopiesOf(card.id);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { createKanbanGitignoreIfMissing, ensureSelfIgnoringDir } from '../generatedFiles';
 import { writeFileAtomic } from '../../core/atomicFile';
 import type { CardStateRecord, CardStateStore } from '../cardStateStore';
 import { JournalWriter, readJournal, syncDir, type JournalEntry } from './cardStateJournal';
@@ -196,7 +197,11 @@ export class FileCardStateStore implements CardStateStore {
 
   private async ensureStateDir(): Promise<void> {
     // The folder and its .gitignore are checked once, not on every save; a failed write checks again.
-    if (!this.stateDirReady) await ensureStateDir(this.stateDir);
+    if (!this.stateDirReady) {
+      await ensureStateDir(this.stateDir);
+      // Saving card state is a write a person or agent asked for: a board without the file gets it.
+      await createKanbanGitignoreIfMissing(path.dirname(this.stateDir));
+    }
     this.stateDirReady = true;
   }
 
@@ -224,13 +229,10 @@ async function exists(file: string): Promise<boolean> {
   return fs.stat(file).then(() => true, () => false);
 }
 
-/** `.kanban/.state/` plus the `.kanban/.gitignore` that keeps it out of git. */
+/**
+ * `.kanban/.state/`, kept out of git by a `.gitignore` of its own, so a read that writes a cache
+ * there changes nothing git shows (`.kanban/.gitignore` is `kanban init`'s and `doctor --fix`'s).
+ */
 export async function ensureStateDir(stateDir: string): Promise<void> {
-  await fs.mkdir(stateDir, { recursive: true });
-  const gitignore = path.join(path.dirname(stateDir), '.gitignore');
-  const current = await fs.readFile(gitignore, 'utf8').catch(() => null);
-  if (current === null) await writeFileAtomic(gitignore, '.state/\n');
-  else if (!current.split('\n').some((line) => line.trim() === '.state/' || line.trim() === '.state')) {
-    await writeFileAtomic(gitignore, current.replace(/\n?$/, '\n') + '.state/\n');
-  }
+  await ensureSelfIgnoringDir(stateDir);
 }

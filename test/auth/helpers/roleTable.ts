@@ -75,6 +75,9 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'DELETE /tasks/{id}/comments/{commentId}': 'editor',
   'DELETE /boards/{boardId}/tasks/{id}/comments/{commentId}': 'editor',
 
+  'GET /tasks/{id}/git': 'viewer',
+  'GET /boards/{boardId}/tasks/{id}/git': 'viewer',
+
   'GET /tasks/{id}/logs': 'viewer',
   'GET /boards/{boardId}/tasks/{id}/logs': 'viewer',
   'POST /tasks/{id}/logs': 'editor',
@@ -115,6 +118,8 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'GET /forms': 'viewer',
 
   'GET /workspace': 'viewer',
+  'GET /workspace/doctor': 'viewer',
+  'POST /workspace/doctor/fix': 'admin',
   'GET /storage': 'viewer',
   // Moving every card between providers rewrites the whole workspace.
   'POST /storage/migrate-to-sqlite': 'admin',

@@ -164,6 +164,8 @@ export const REQUESTS: Record<string, Builder> = {
     return { path: `${tasks(s)}/${card.id}/checklist/0`, success: 200 };
   },
 
+  'GET /tasks/{id}/git': (fx, s) => ({ path: `${seededCard(fx, s)}/git`, success: 200 }),
+
   'GET /tasks/{id}/logs': (fx, s) => ({ path: `${seededCard(fx, s)}/logs`, success: 200 }),
   'POST /tasks/{id}/logs': (fx, s) => ({ path: `${seededCard(fx, s)}/logs`, body: { text: 'built' }, success: 201 }),
   'DELETE /tasks/{id}/logs': (fx, s) => ({ path: `${seededCard(fx, s)}/logs`, success: 200 }),
@@ -206,6 +208,8 @@ export const REQUESTS: Record<string, Builder> = {
   'DELETE /views/{id}': async (fx) => ({ path: `/api/views/${(await fx.admin('POST', '/api/views', { name: fx.unique('Dropped view'), board: 'default' })).id}`, success: 200 }),
 
   'GET /workspace': () => ({ path: '/api/workspace', success: 200 }),
+  'GET /workspace/doctor': () => ({ path: '/api/workspace/doctor', success: 200 }),
+  'POST /workspace/doctor/fix': () => ({ path: '/api/workspace/doctor/fix', success: 200 }),
   'GET /storage': () => ({ path: '/api/storage', success: 200 }),
   // Run in this order by the matrix: to SQLite and straight back, so later routes see Markdown again.
   'POST /storage/migrate-to-sqlite': () => ({ path: '/api/storage/migrate-to-sqlite', body: {}, success: 200 }),
