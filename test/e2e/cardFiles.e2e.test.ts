@@ -76,6 +76,12 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
   it('when the card is moved from the status bar, then its editor follows the file to the new column, with no deleted tab left behind', async () => {
     const page = session.page;
     const oldFile = await cardFileOf(folder, 'default', 'todo', 'wire-the-webhook-');
+    // The cursor on line 3, at its end: where the user was is where the moved file opens.
+    await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await statusItem(/Ln 3, Col 13/).waitFor({ state: 'visible', timeout: 10_000 });
     await statusItem('To Do').click();
     await row('Review').click({ timeout: 10_000 });
     await waitUntil(async () => existsSync(oldFile.replace('/todo/', '/review/')) && !existsSync(oldFile), 'the file in review/');
@@ -84,6 +90,7 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await page.locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'review' }).waitFor({ timeout: 10_000 });
     assert.equal(await page.locator('.tabs-container .tab', { hasText: 'wire-the-webhook-' }).count(), 1);
     assert.equal(await page.locator('.tabs-container .tab.deleted').count(), 0);
+    await statusItem(/Ln 3, Col 13/).waitFor({ state: 'visible', timeout: 10_000 });
     await cardIn(board, 'Wire the webhook').waitFor({ state: 'visible' });
     assert.equal(await board.locator('[data-drop-column="review"]').locator('.card-title', { hasText: 'Wire the webhook' }).count(), 1);
   });
@@ -97,44 +104,44 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await page.locator('.tabs-container .tab.active', { hasText: 'wire-the-webhook-' }).waitFor({ timeout: 15_000 });
   });
 
-  it('when a card moves while its file has unsaved changes, then a warning offers the moved card, and saving the old tab anyway shows a second copy in Problems, never a second card', async () => {
+  it('when a card is moved on the board while its file has unsaved changes, then the move is refused naming them and nothing is written; once saved, the move goes ahead', async () => {
     const page = session.page;
     const reviewFile = await cardFileOf(folder, 'default', 'review', 'wire-the-webhook-');
+    const onDisk = await fs.readFile(reviewFile, 'utf8');
     await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('A note not saved yet.');
     await page.locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' }).waitFor({ timeout: 10_000 });
 
     // Moved on the board from the keyboard: the card focused, Shift+F10, Move to, Done.
-    await page.locator('.tabs-container .tab', { hasText: 'Kanban' }).first().click();
-    const drawer = board.locator('[data-testid="card-drawer"]');
-    if (await drawer.count()) await drawer.locator('.sheet-head button[aria-label="Close"]').click();
-    await drawer.waitFor({ state: 'detached', timeout: 10_000 });
-    await cardIn(board, 'Wire the webhook').focus();
-    await page.keyboard.press('Shift+F10');
-    const menu = board.locator('[data-testid="card-menu"]');
-    await menu.waitFor({ state: 'visible', timeout: 10_000 });
-    await menu.locator('[data-menu-item="move"]').click();
-    await menu.locator('[data-move-to="done"]').click();
+    const moveToDone = async () => {
+      await page.locator('.tabs-container .tab', { hasText: 'Kanban' }).first().click();
+      const drawer = board.locator('[data-testid="card-drawer"]');
+      if (await drawer.count()) await drawer.locator('.sheet-head button[aria-label="Close"]').click();
+      await drawer.waitFor({ state: 'detached', timeout: 10_000 });
+      await cardIn(board, 'Wire the webhook').focus();
+      await page.keyboard.press('Shift+F10');
+      const menu = board.locator('[data-testid="card-menu"]');
+      await menu.waitFor({ state: 'visible', timeout: 10_000 });
+      await menu.locator('[data-menu-item="move"]').click();
+      await menu.locator('[data-move-to="done"]').click();
+    };
+    await moveToDone();
+    const refusal = board.locator('.toast-error', { hasText: 'unsaved changes in the editor' });
+    await refusal.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await fs.readFile(reviewFile, 'utf8'), onDisk, 'nothing was written under the unsaved editor');
+    await board.locator('[data-drop-column="review"] .card-title', { hasText: 'Wire the webhook' }).waitFor({ timeout: 10_000 });
+    await refusal.locator('.toast-close').click();
 
-    const warning = toast(page, 'unsaved changes');
-    await warning.waitFor({ state: 'visible', timeout: 15_000 });
-    await warning.locator('.monaco-button', { hasText: 'Open Moved Card' }).click();
-    await page.locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'done' }).waitFor({ timeout: 10_000 });
-
-    // Saved anyway: the old path comes back, as in the issue, and is reported instead of becoming a card.
     await page.locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' }).click();
     await page.keyboard.press('Control+S');
-    await waitUntil(async () => existsSync(reviewFile), 'the old path written again');
-    const copy = toast(page, 'is a second copy');
-    await copy.waitFor({ state: 'visible', timeout: 15_000 });
-    await copy.locator('.monaco-button', { hasText: 'Show Problems' }).click();
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'second copy' }).waitFor({ state: 'visible', timeout: 10_000 });
-    assert.equal(await cardIn(board, 'Wire the webhook').count(), 1);
-    assert.equal(await board.locator('[data-drop-column="done"] .card-title', { hasText: 'Wire the webhook' }).count(), 1);
-
-    await fs.rm(reviewFile);
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'second copy' }).waitFor({ state: 'detached', timeout: 15_000 });
+    await page.locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await moveToDone();
+    await board.locator('[data-drop-column="done"] .card-title', { hasText: 'Wire the webhook' }).waitFor({ timeout: 15_000 });
+    const doneFile = reviewFile.replace('/review/', '/done/');
+    await waitUntil(async () => existsSync(doneFile) && !existsSync(reviewFile), 'the file in done/');
+    assert.match(await fs.readFile(doneFile, 'utf8'), /A note not saved yet\./, 'the saved note went along');
+    await page.locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'done' }).waitFor({ timeout: 10_000 });
   });
 
   it('when the Kanban view is opened, then it lists the columns with counts and cards as rows, and a row opens its card on the board', async () => {
