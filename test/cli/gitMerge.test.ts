@@ -172,3 +172,30 @@ describe('the board in git: branches, merges and worktrees', function () {
     assert.equal(ignored.trim().split('\n').length, 4, ignored);
   });
 });
+
+describe('kanban doctor on a torn move, in-process', function () {
+  this.timeout(60_000);
+  let tmp: string;
+  let root: string;
+  before(() => buildCli());
+  beforeEach(async () => ({ tmp, root } = await initRepo()));
+  afterEach(async () => fs.rm(tmp, { recursive: true, force: true }));
+
+  it('when a crash left a moved card in two folders, then reads serve the newer copy and touch neither file, doctor lists the older, and --fix moves it under .kanban/.state/recovered/', async () => {
+    const id = 'torn-2026-11-20';
+    const older = await writeCard(root, 'todo', id, cardText(id, 'todo', 'Torn', '2026-11-20T10:00:00.000Z'));
+    const newer = await writeCard(root, 'done', id, cardText(id, 'done', 'Torn, finished', '2026-11-20T10:00:00.000Z').replace(/^modified: .*$/m, 'modified: 2026-11-21T10:00:00.000Z'));
+    commitAll(root, 'a torn move, committed');
+    assert.deepEqual((await listed(root)).map((c) => [c.id, c.status, c.title]), [[id, 'done', 'Torn, finished']]);
+    assert.equal(gitStatus(root), '', 'the read moved neither copy');
+    const doctor = expectCode(await k(root, 'doctor'), 1);
+    assert.match(doctor.stdout, new RegExp(`stale-copy: \\.kanban/boards/default/todo/${id}\\.md: a second file of card ${id}`));
+    const fixed = await kOk(root, 'doctor', '--fix');
+    assert.match(fixed.stdout, new RegExp(`fixed: moved \\.kanban/boards/default/todo/${id}\\.md to \\.kanban/\\.state/recovered/default/todo/${id}\\.`));
+    assert.equal(await fs.access(older).then(() => true, () => false), false);
+    assert.equal(await fs.access(newer).then(() => true, () => false), true);
+    const recovered = await fs.readdir(path.join(root, '.kanban/.state/recovered/default/todo'));
+    assert.equal(recovered.length, 1);
+    expectCode(await k(root, 'doctor'), 0);
+  });
+});

@@ -8,7 +8,7 @@ import { KanbanService } from '../../extension/service/kanbanService';
 import { localToday } from '../../extension/cards/overdue';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, repoRoot, startCodeServer, type TempDirs } from './helpers/codeServer';
-import { cardFileOf, toast } from './helpers/editorUi';
+import { cardFileOf } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 

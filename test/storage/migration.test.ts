@@ -173,6 +173,9 @@ describe('storage migration between Markdown and SQLite', function () {
     ['an unknown field', { path: 'x.db' }, /path/],
     ['a path inside the card folders', { sqlitePath: '.kanban/boards/default/x.db' }, /inside \.kanban\/boards/],
     ['an existing folder', { sqlitePath: '.kanban' }, /not a file/],
+    ['a name without a database ending', { sqlitePath: '#' }, /ending in \.db, \.sqlite or \.sqlite3/],
+    ['a name made of SQL', { sqlitePath: "' OR '1'='1' --" }, /ending in \.db, \.sqlite or \.sqlite3/],
+    ['a database name with odd characters', { sqlitePath: 'data/#cards.db' }, /ending in \.db, \.sqlite or \.sqlite3/],
   ] as const) {
     it(`when sqlitePath is ${what}, then 400 and the cards stay in Markdown`, async () => {
       await createTask(server, 'Stays');
@@ -181,6 +184,7 @@ describe('storage migration between Markdown and SQLite', function () {
       assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'markdown');
       assert.equal(await exists(path.join(server.root, '.kanban', 'kanban.db')), false);
       assert.equal(await exists(path.join(server.root, '..', 'outside.db')), false);
+      if (typeof body.sqlitePath === 'string' && body.sqlitePath !== '' && body.sqlitePath !== '.kanban') assert.equal(await exists(path.join(server.root, body.sqlitePath)), false, 'no file of that name was made');
     });
   }
 
