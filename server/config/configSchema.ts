@@ -34,6 +34,7 @@ export function kanbanConfigSchema(): Schema {
     columns,
     defaultStatus: { type: 'string', description: 'column of new cards on this board (else settings.defaultStatus)' },
     startStatus: { ...slug, description: 'column `kanban start` moves a card to; must be a column of this board (else the first in-progress, doing, wip, started or active column, else the second column)' },
+    pickFrom: { type: 'array', items: slug, minItems: 1, uniqueItems: true, description: 'columns `kanban pick` (POST /api/tasks/pick) takes cards from; each must be a column of this board (else every column before the start column)' },
     defaultPriority: { ...priority, description: 'priority of new cards on this board (else settings.defaultPriority)' },
     actions: { ...stringMap, description: 'board actions: key -> title, announced as board.action.triggered' },
     minimizedColumnIds: { ...idList, description: 'columns shown collapsed' },

@@ -102,6 +102,7 @@ function parseBoard(raw: unknown, where: string, fallbackId?: string): BoardConf
   if (!isValidSlugId(id)) throw new ConfigError(`${where}.id`, `"${id}" is not a valid board id`);
   const columns = board.columns === undefined ? STANDARD_COLUMNS.map((c) => ({ ...c })) : parseColumns(board.columns, `${where}.columns`);
   const startStatus = parseStartStatus(board.startStatus, columns, id, `${where}.startStatus`);
+  const pickFrom = parsePickFrom(board.pickFrom, columns, id, `${where}.pickFrom`);
   return {
     id,
     name: board.name === undefined ? id : expectString(board.name, `${where}.name`),
@@ -109,6 +110,7 @@ function parseBoard(raw: unknown, where: string, fallbackId?: string): BoardConf
     columns,
     defaultStatus: optionalString(board.defaultStatus, `${where}.defaultStatus`),
     ...(startStatus === undefined ? {} : { startStatus }),
+    ...(pickFrom === undefined ? {} : { pickFrom }),
     defaultPriority: parsePriority(board.defaultPriority, `${where}.defaultPriority`),
     actions: parseStringMap(board.actions, `${where}.actions`),
     minimizedColumnIds: parseIdList(board.minimizedColumnIds, `${where}.minimizedColumnIds`),
@@ -120,6 +122,18 @@ function parseBoard(raw: unknown, where: string, fallbackId?: string): BoardConf
  * `startStatus` must name a column of its board: unlike a default status, which falls back to the
  * workspace setting, nothing would catch a typo here until someone starts a card.
  */
+/** `pickFrom`, like `startStatus`, names columns of its board, at least one, none twice. */
+function parsePickFrom(value: unknown, columns: Column[], boardId: string, where: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  const ids = parseIdList(value, where);
+  if (ids.length === 0) throw new ConfigError(where, 'must name at least one column (leave it out to pick from the columns before the start column)');
+  ids.forEach((status, i) => {
+    if (!columns.some((c) => c.id === status)) throw new ConfigError(`${where}[${i}]`, `"${status}" is not a column of board "${boardId}" (columns: ${columns.map((c) => c.id).join(', ') || 'none'})`);
+    if (ids.indexOf(status) !== i) throw new ConfigError(`${where}[${i}]`, `"${status}" is listed twice`);
+  });
+  return ids;
+}
+
 function parseStartStatus(value: unknown, columns: Column[], boardId: string, where: string): string | undefined {
   const status = optionalString(value, where);
   if (status !== undefined && !columns.some((c) => c.id === status)) {
@@ -330,6 +344,7 @@ export function serializeConfig(config: KanbanConfig): string {
     out.columns = b.columns;
     if (b.defaultStatus !== undefined) out.defaultStatus = b.defaultStatus;
     if (b.startStatus !== undefined) out.startStatus = b.startStatus;
+    if (b.pickFrom !== undefined) out.pickFrom = b.pickFrom;
     if (b.defaultPriority !== undefined) out.defaultPriority = b.defaultPriority;
     if (Object.keys(b.actions).length) out.actions = b.actions;
     if (b.minimizedColumnIds.length) out.minimizedColumnIds = b.minimizedColumnIds;

@@ -30,6 +30,11 @@ export class WipLimitError extends ServiceError {
   readonly status = 409;
 }
 
+/** The card is claimed by another agent, whose lease is still running: the message names it and the expiry. */
+export class ClaimedError extends ServiceError {
+  readonly status = 409;
+}
+
 /** The client's `If-Match` names a version that is no longer current. */
 export class PreconditionFailedError extends ServiceError {
   readonly status = 412;

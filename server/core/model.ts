@@ -28,6 +28,8 @@ export interface BoardConfig {
   defaultStatus?: string;
   /** The column `kanban start` moves a card to; absent: see core/startColumn. Must be a column of the board. */
   startStatus?: string;
+  /** The columns `pick` takes cards from; absent: the columns before the start column (core/startColumn). */
+  pickFrom?: string[];
   defaultPriority?: Priority;
   actions: Record<string, string>;
   minimizedColumnIds: string[];
@@ -101,6 +103,15 @@ export interface Card {
 export interface CardState {
   unread: boolean;
   open: boolean;
+}
+
+/** An agent's lease on a card, as the read model shows it (rules in core/claims.ts). */
+export interface CardClaim {
+  agent: string;
+  /** When the agent first claimed the card (a renewal keeps it). */
+  since: string;
+  /** When the lease ends unless renewed; from then on the card is free. */
+  until: string;
 }
 
 /** What the API returns for a card. */

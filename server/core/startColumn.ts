@@ -1,4 +1,4 @@
-import type { Column } from './model';
+import type { BoardConfig, Column } from './model';
 
 /**
  * Names of a column where work is under way, compared after lowercasing and turning runs of
@@ -23,4 +23,16 @@ export function looksStarted(column: Pick<Column, 'id' | 'name'>): boolean {
 export function startColumnOf(columns: readonly Column[], startStatus?: string): Column | undefined {
   if (startStatus !== undefined) return columns.find((c) => c.id === startStatus);
   return columns.find(looksStarted) ?? columns[1] ?? columns[0];
+}
+
+/**
+ * The columns `pick` takes cards from when the request names none: the board's `pickFrom`, else
+ * every column before its start column (where cards wait to be started). A board whose start
+ * column is its first has none.
+ */
+export function readyColumnsOf(board: Pick<BoardConfig, 'columns' | 'startStatus' | 'pickFrom'>): string[] {
+  if (board.pickFrom?.length) return [...board.pickFrom];
+  const start = startColumnOf(board.columns, board.startStatus);
+  const at = start ? board.columns.indexOf(start) : 0;
+  return board.columns.slice(0, at).map((c) => c.id);
 }

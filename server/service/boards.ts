@@ -141,6 +141,8 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
       if (next.defaultStatus !== undefined && !kept.has(next.defaultStatus)) delete next.defaultStatus;
       // A startStatus naming a missing column would make .kanban.json refuse to load.
       if (next.startStatus !== undefined && !kept.has(next.startStatus)) delete next.startStatus;
+      if (next.pickFrom !== undefined) next.pickFrom = next.pickFrom.filter((id) => kept.has(id));
+      if (next.pickFrom?.length === 0) delete next.pickFrom;
     }
     if (patch.defaultStatus !== undefined) {
       checkDefaultStatus(next.columns, patch.defaultStatus);

@@ -86,6 +86,9 @@ export async function deleteColumn(ws: Workspace, boardId: string, columnId: str
     if (next.defaultStatus === columnId) delete next.defaultStatus;
     // A startStatus naming a missing column would make .kanban.json refuse to load.
     if (next.startStatus === columnId) delete next.startStatus;
+    // So would pickFrom; an emptied list goes (pick then takes the columns before the start column).
+    if (next.pickFrom !== undefined) next.pickFrom = next.pickFrom.filter((id) => id !== columnId);
+    if (next.pickFrom?.length === 0) delete next.pickFrom;
     await replaceBoard(ws, next);
     ws.emit('column.deleted', boardId, { columnId });
     return { deleted: columnId };

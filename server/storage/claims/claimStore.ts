@@ -1,0 +1,31 @@
+import type { StoredClaim } from '../../core/claims';
+
+/**
+ * Where claims live, for every process and instance that serves one board: a folder (in the git
+ * common directory, so every worktree of a repository shares it) or, later, a database table for
+ * instances on several machines. The service keeps a copy in memory for reads; anything that decides
+ * (claim, release, pick, the write guard) asks the store.
+ */
+export interface ClaimStore {
+  /** Where the claims are, for messages and `GET /api/workspace` (a folder, a database). */
+  readonly location: string;
+  /** Every stored claim of this workspace, expired ones included. */
+  list(): Promise<StoredClaim[]>;
+  /** One card's claim (expired or not), or null. */
+  get(boardId: string, cardId: string): Promise<StoredClaim | null>;
+  /**
+   * Run `work` while no other process or instance changes claims: a read, a decision and a write
+   * inside it are one step for everyone (two agents never pick the same card).
+   */
+  exclusive<T>(work: (claims: ClaimTransaction) => Promise<T>): Promise<T>;
+  /** A place to watch for other processes' changes, when the store has one (a folder). */
+  readonly watchPath?: string;
+}
+
+/** Reads and writes inside `ClaimStore.exclusive`. */
+export interface ClaimTransaction {
+  list(): Promise<StoredClaim[]>;
+  get(boardId: string, cardId: string): Promise<StoredClaim | null>;
+  put(claim: StoredClaim): Promise<void>;
+  remove(boardId: string, cardId: string): Promise<void>;
+}
