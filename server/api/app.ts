@@ -37,6 +37,7 @@ function handlerFor(ws: Workspace, route: RouteDef) {
         body: req.body,
         credential: bearerCredential(req.headers.authorization),
         ifMatch: req.headers['if-match'],
+        agent: req.headers['x-kanban-agent'],
         auth: authorizedAs(res),
         files: uploadedFiles(res),
       };

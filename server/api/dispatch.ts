@@ -16,6 +16,8 @@ export interface DispatchRequest {
   token?: string;
   /** As the HTTP `If-Match` header: change only the version the client last read (else 412). */
   ifMatch?: string;
+  /** As the HTTP `X-Kanban-Agent` header: the caller is this agent (claims, pick), not a person. */
+  agent?: string;
 }
 
 export interface DispatchResponse {
@@ -67,7 +69,7 @@ export class Dispatcher {
         const match = pattern.exec(pathname);
         if (!match) continue;
         const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null, ifMatch: request.ifMatch });
+        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null, ifMatch: request.ifMatch, agent: request.agent });
         if ('raw' in outcome) {
           const file = outcome.raw.bytes ? await outcome.raw.bytes() : null;
           if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };

@@ -1,7 +1,9 @@
 import { NotFoundError, ValidationError } from '../core/errors';
 import { isValidSlugId } from '../core/ids';
 import type { Workspace } from '../service/workspace';
-import { RawResponse, SerializedAnswer, type RequestContext, type RouteDef } from './route';
+import { NO_CONTENT, RawResponse, SerializedAnswer, type RequestContext, type RouteDef } from './route';
+import { checkAgentName } from '../core/claims';
+import { runAsAgent } from '../service/requestAgent';
 import { parseMetaQuery, parseQuery, validateBody } from './validation';
 import { checkIfMatch } from './versions';
 import { catchUpWithPeers } from '../service/globalEvents';
@@ -26,6 +28,8 @@ export interface RouteCall {
   auth?: RequestAuth;
   /** The files of a multipart/form-data body (routes with `multipart`), instead of a JSON body. */
   files?: UploadedFile[];
+  /** The `X-Kanban-Agent` header: the caller is this agent, not a person. */
+  agent?: string | string[];
 }
 
 export type RouteOutcome =
@@ -50,6 +54,7 @@ function resolveBoard(ws: Workspace, route: RouteDef, params: Record<string, str
 export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCall): Promise<RouteOutcome> {
   // Who is calling comes first: an unauthenticated caller learns nothing from validation messages.
   const auth = call.auth ?? (await authorize(currentIdentityProvider(ws), route, call.credential, ws.authHealth));
+  const agent = agentOf(call.agent);
   if (route.body && !(route.multipart && call.files)) validateBody(route.body, call.body ?? {});
   const ctx: RequestContext = {
     ws,
@@ -61,12 +66,22 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
     boardId: resolveBoard(ws, route, call.params),
     actor: auth.identity?.subject ?? 'anonymous',
     auth,
+    agent,
   };
-  // A read changes nothing, so it raises no warnings: it skips collecting them (an async context per request).
-  const { value: result, warnings } = route.method === 'get' ? { value: await route.handle(ctx), warnings: [] } : await collectWarnings(() => handleWithPrecondition(ws, route, ctx, call.ifMatch));
+  // A read changes nothing, so it raises no warnings: it skips collecting them (an async context per
+  // request), and needs no agent for the claim guard either.
+  const { value: result, warnings } =
+    route.method === 'get' ? { value: await route.handle(ctx), warnings: [] } : await collectWarnings(() => runAsAgent(agent, () => handleWithPrecondition(ws, route, ctx, call.ifMatch)));
+  if (result === NO_CONTENT) return { status: 204, data: null };
   if (result instanceof RawResponse) return { status: 200, raw: result };
   if (result instanceof SerializedAnswer) return { status: 200, serialized: result, ...(result.page ? { page: result.page } : {}) };
   return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx), ...(warnings.length ? { warnings } : {}) };
+}
+
+/** The agent a call names; a header repeated (or joined by a proxy) is no valid name either. */
+function agentOf(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  return checkAgentName(Array.isArray(header) ? header.join(', ') : header, 'X-Kanban-Agent');
 }
 
 /** Run the handler (see handleChecked), again when another instance won a race for the same card row. */

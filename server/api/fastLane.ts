@@ -84,7 +84,7 @@ export function fastLane(ws: Workspace, routes: RouteDef[], allowedHosts: string
 
 /** Only routes answered as kept bytes take this lane; anything else is made again by Express. */
 async function answer(ws: Workspace, route: RouteDef, params: Record<string, string>, rawQuery: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const outcome = await executeRoute(ws, route, { params, rawQuery, body: undefined, credential: bearerCredential(req.headers.authorization) });
+  const outcome = await executeRoute(ws, route, { params, rawQuery, body: undefined, credential: bearerCredential(req.headers.authorization), agent: req.headers['x-kanban-agent'] });
   if (outcome.status !== 200 || !('serialized' in outcome)) throw new Error('not a kept answer');
   return sendSerialized(req, res, outcome.serialized);
 }

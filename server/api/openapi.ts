@@ -19,7 +19,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'authentication required (only when auth is on): no credential, an unknown one, or the identity provider is unavailable',
   403: 'forbidden for this role, a refused Host header, or a write from a web page of a foreign Origin (see --allow-origin)',
   404: 'board, task, comment, attachment, action or webhook not found',
-  409: 'the file on disk changed since the service read it, or does not parse (the message names the file and the line); or, on a board whose wipPolicy is block, the column is at its WIP limit (the message names the column and its limit): nothing was written',
+  409: 'the file on disk changed since the service read it, or does not parse (the message names the file and the line); or, on a board whose wipPolicy is block, the column is at its WIP limit (the message names the column and its limit); or the card is claimed by another agent (the message names it and when its lease ends): nothing was written',
   412: 'If-Match names a version that is no longer current: read again and reapply',
   413: 'request body too large',
   501: 'attachment provider exposes no local file and cannot stream',
@@ -130,6 +130,7 @@ function operationFor(route: RouteDef, path: string, components: Record<string, 
     queryParams.push({ name: 'If-Match', in: 'header', required: false, description: 'the ETag of your last read; the change applies only while it is current (else 412)', schema: { type: 'string' } });
   }
   const responses: Record<string, unknown> = { [String(route.success ?? 200)]: successResponse(route, components) };
+  if (route.noContent) responses['204'] = { description: route.noContent };
   const errors = [400, ...(route.body ? [413] : []), ...(route.errors ?? []), ...impliedErrors(route, path)];
   for (const status of [...new Set(errors)].sort((a, b) => a - b)) {
     responses[String(status)] = { description: ERROR_TEXT[status] ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

@@ -21,6 +21,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Forms: 'Forms defined in .kanban.json or on a card; a submission is validated against the form schema and stored on the card.',
   Actions: 'Actions a card offers; triggering one emits card.action.triggered.',
   Git: "What the repository the workspace is in says about a card, read only: branches whose name contains the card id (ahead/behind the current branch) and commits whose message has a Kanban: or Refs: trailer naming it. Empty lists outside a git repository.",
+  Agents: 'Agents at work: an agent names itself with the X-Kanban-Agent header (1 to 64 of A-Z a-z 0-9 . _ @ : / -). It claims a card for a lease (default 900 s), during which other agents\' writes to the card are refused with 409 (people\'s go through); pick claims the best ready card in one step, never the same card for two agents, whichever process or worktree they run in.',
   'Card state': "Per-caller state of a card (opened, read up to when), and the card-state provider's health.",
   Settings: 'Workspace display settings from .kanban.json.',
   Labels: 'Workspace-wide label definitions; renames and deletions reach every card of every board.',
@@ -37,7 +38,7 @@ export const BEARER_SCHEME = {
     'Auth is off unless .kanban.json configures an identity provider (`auth.identity`); without one every route answers without a credential, ' +
     'acting as the actor "default". With the built-in `token` provider send `Authorization: Bearer <token>`: a missing or unknown token is 401, ' +
     'a token whose role is too low is 403. Roles: viewer reads; editor also changes cards, comments, logs, attachments, forms, card actions and card state; ' +
-    'admin may do everything (boards, columns, labels, settings, webhooks, storage).',
+    'claims and pick are editor work; admin may do everything (boards, columns, labels, settings, webhooks, storage).',
 };
 
 /** Whether any route pages its answer (the list routes, once they take `limit`). */

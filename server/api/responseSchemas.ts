@@ -91,6 +91,12 @@ export const checklistItemSchema = named('ChecklistItem', fields({
   done: flag('ticked ([x])'),
 }));
 
+const claimSchema = named('Claim', fields({
+  agent: text('the agent holding the card (X-Kanban-Agent)'),
+  since: time('when the agent claimed it (a renewal keeps this)'),
+  until: time('when the lease ends unless renewed; the card is free from then on'),
+}, "an agent's lease on the card"));
+
 /** The read model's fields (decisions.md: Task read model), without `comments`. */
 const taskFields: Record<string, JsonSchema> = {
   id: text('card id: <slug of the title>-<UTC date>[-N]; never changes'),
@@ -120,6 +126,7 @@ const taskFields: Record<string, JsonSchema> = {
   blocks: list({ type: 'string' }, 'ids of the cards whose blockedBy names this one (derived)'),
   blocked: flag('true while a blocker is neither in the last column of its board nor archived'),
   openBlockers: count('how many of blockedBy are still open (neither in the last column of their board nor archived); 0 when not blocked'),
+  claim: { anyOf: [claimSchema, { type: 'null' }], description: 'the agent working on the card under a running lease, or null (also once the lease has run out)' },
 };
 
 export const taskSchema = named('Task', fields(

@@ -31,7 +31,12 @@ export interface RequestContext {
   /** The board the route acts on: `{boardId}` when the path has it, else the default board. */
   boardId: string;
   actor: string;
+  /** The agent the caller says it is (X-Kanban-Agent, a valid name), or null for a person. */
+  agent: string | null;
 }
+
+/** What a handler answers for "nothing to give" on a route that documents `noContent`: 204 without a body. */
+export const NO_CONTENT: unique symbol = Symbol('no content');
 
 /** A file or other non-JSON answer. */
 export class RawResponse {
@@ -73,6 +78,8 @@ export interface RouteDef {
   /** Accept repeated `meta.<field>` query parameters. */
   metaQuery?: boolean;
   success?: 200 | 201 | 204;
+  /** The handler may answer NO_CONTENT (204) instead of its success; this says when, for the docs. */
+  noContent?: string;
   /** What the success data is, for the docs. */
   returns?: string;
   /** JSON schema of the success `data`, for the docs (and tests that hold answers to it). */

@@ -1,4 +1,5 @@
 import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/model';
+import { AGENT_NAME_RULE, DEFAULT_CLAIM_SECONDS, MAX_CLAIM_SECONDS } from '../core/claims';
 import type { JsonSchema } from './route';
 
 /** Request body schemas: they validate requests, type handlers and feed the OpenAPI document. */
@@ -154,3 +155,19 @@ export const readSchema = object({ readThrough: object({ at: str('ISO 8601: ever
 
 export const checklistAddSchema = object({ text: str('the item text, one line') }, ['text']);
 export const checklistEditSchema = object({ done: bool('tick (true) or untick (false)'), text: str('new item text, one line') });
+
+const agentField = str(`the agent: ${AGENT_NAME_RULE}; else the X-Kanban-Agent header (if both, they must agree)`);
+const ttlSeconds: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_CLAIM_SECONDS, description: `length of the lease in seconds, default ${DEFAULT_CLAIM_SECONDS} (at most ${MAX_CLAIM_SECONDS}, a day)` };
+
+export const claimSchema = object({ agent: agentField, ttlSeconds });
+
+export const pickSchema = object({
+  agent: agentField,
+  board: str('board to pick from (default: the path\'s board, else the default board)'),
+  status: str('pick only from this column (default: the board\'s pickFrom, else every column before its start column)'),
+  labels: { ...stringList, description: 'only cards carrying every one of these labels' },
+  assignee: str('only cards assigned to this name (case-insensitive)'),
+  priority: { type: 'string', enum: PRIORITIES, description: 'only cards of this priority' },
+  moveTo: str('move the picked card to this column (events and WIP limits as any move); a refused move gives the claim back'),
+  ttlSeconds,
+});

@@ -25,15 +25,17 @@ export function etagOf(value: object): string {
 }
 
 /**
- * A card's version: its stored state, and when it has dependencies, their derived state too
- * (`blocks`, `blocked`, `openBlockers`), which changes when another card moves. Without that a client holding the
- * card would be told 304 Not Modified and keep showing it blocked after its blocker was done.
+ * A card's version: its stored state, and when it has dependencies or a claim, their state too
+ * (`blocks`, `blocked`, `openBlockers` change when another card moves; `claim` when an agent claims,
+ * renews or releases it). Without that a client holding the card would be told 304 Not Modified and
+ * keep showing it blocked after its blocker was done, or claimed after its lease ran out.
  */
 export function cardEtag(ws: Workspace, card: Card): string {
   const stored = etagOf(card);
   const blocks = ws.index.blocksOf(card.id);
-  if (blocks.length === 0 && !card.blockedBy?.length) return stored;
-  const derived = JSON.stringify([blocks, openBlockerCount(ws, card)]);
+  const claim = ws.claims.of(card.boardId, card.id);
+  if (blocks.length === 0 && !card.blockedBy?.length && !claim) return stored;
+  const derived = JSON.stringify([blocks, openBlockerCount(ws, card), claim]);
   return `"${createHash('sha1').update(stored + derived).digest('base64url').slice(0, 22)}"`;
 }
 

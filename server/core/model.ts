@@ -149,6 +149,8 @@ export interface TaskView {
   blocked: boolean;
   /** How many blockers are still open (the "blocked by N" badge): 0 when not blocked. */
   openBlockers: number;
+  /** The agent working on the card under a running lease, or null (core/claims.ts). */
+  claim: CardClaim | null;
   /** Every task list item, on a single card (with comments). */
   checklistItems?: { index: number; text: string; done: boolean }[];
   filePath?: string;

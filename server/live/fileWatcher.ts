@@ -5,6 +5,7 @@ import { mapWithLimit } from '../core/concurrency';
 import type { ExternalChange } from '../storage/cardStore';
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { settleChangedCardFile } from './cardFileChanges';
+import { ClaimWatcher } from './claimWatcher';
 import { applyExternalChangesNow, applyExternalConfigNow } from '../service/external';
 import type { Workspace } from '../service/workspace';
 import { log } from '../core/log';
@@ -34,8 +35,12 @@ export class FileWatcher {
   /** Files that failed to parse and are read once more shortly after (see scheduleRecheck). */
   private rechecking = new Set<string>();
   private recheckTimer: NodeJS.Timeout | null = null;
+  /** Claims live outside `.kanban/` (the git common directory): watched on their own. */
+  private claims: ClaimWatcher;
 
-  constructor(private readonly ws: Workspace, private readonly options: FileWatcherOptions = {}) {}
+  constructor(private readonly ws: Workspace, private readonly options: FileWatcherOptions = {}) {
+    this.claims = new ClaimWatcher(ws);
+  }
 
   /**
    * One `fs.watch` per folder (root, .kanban, boards, each board, each status folder), never per
@@ -46,6 +51,7 @@ export class FileWatcher {
     const { root } = this.ws;
     this.watchFolder(root, -1);
     await this.watchTree(this.ws.kanbanDir, 0);
+    this.claims.start();
     this.ws.watching = true;
   }
 
@@ -305,6 +311,7 @@ export class FileWatcher {
     if (this.timer) clearTimeout(this.timer);
     for (const { watcher } of this.folders.values()) watcher.close();
     this.folders.clear();
+    this.claims.close();
     await this.running.catch(() => undefined);
     this.ws.watching = false;
   }

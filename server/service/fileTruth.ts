@@ -12,7 +12,7 @@ import { log } from '../core/log';
  * of a hand edit) and the write is refused with 409. Call inside the mutation queue.
  */
 export async function writeCardsChecked<T>(ws: Workspace, cards: Card[], write: () => Promise<T>): Promise<T> {
-  for (const guard of ws.cardWriteGuards) guard(cards);
+  for (const guard of ws.cardWriteGuards) await guard(cards);
   try {
     // All checked before any is written, so a refused change leaves every file as it was; the
     // store checks each one again at the moment it replaces it.

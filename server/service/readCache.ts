@@ -54,7 +54,7 @@ export function selectionStamp(ws: Workspace): string {
  * while nothing they depend on changed. Rather than every mutation path remembering to drop it,
  * an entry carries a stamp of everything a list reads: the card index version (API writes, the
  * file watcher, store change feeds, migrations and reloads all go through the index), the card
- * state version (open, read, activity), and the identity of the config and of the card store
+ * state version (open, read, activity), the claims' version (claims, releases, expiries), and the identity of the config and of the card store
  * (both are replaced, never edited in place). Any difference and the entry is rebuilt.
  */
 export class ReadCache {
@@ -64,7 +64,7 @@ export class ReadCache {
   private readonly run = randomBytes(6).toString('hex');
 
   private stampOf(ws: Workspace): string {
-    return `${ws.index.version}.${ws.cardStates.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
+    return `${ws.index.version}.${ws.cardStates.version}.${ws.claims.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
   }
 
   /**

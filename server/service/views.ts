@@ -87,6 +87,7 @@ export function taskView(ws: Workspace, card: Card, options: ViewOptions = {}): 
     position: options.position ?? ws.index.positionOf(card),
     cardState: ws.cardStates.stateOf(card.id, options.actor ?? 'default'),
     ...dependencyFields(ws, card),
+    claim: ws.claims.of(card.boardId, card.id),
   };
   if (options.withComments) {
     view.comments = card.comments;
@@ -170,10 +171,18 @@ export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, posi
   out.push(`${perReadJson(ws, card, position, actor)}${filePathJsonOf(ws, card)}}`);
 }
 
-/** `,"position":..,"cardState":{..}` and the dependency fields: what a read makes new for every card. */
+/** `,"position":..,"cardState":{..}`, the dependency fields and the claim: what a read makes new for every card. */
 function perReadJson(ws: Workspace, card: Card, position: number, actor: string): string {
   const state = ws.cardStates.stateOf(card.id, actor);
-  return `,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}`;
+  return `,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${claimJson(ws, card)}`;
+}
+
+/** Most cards are not claimed: their part is one constant string. */
+const NO_CLAIM = ',"claim":null';
+
+function claimJson(ws: Workspace, card: Card): string {
+  const claim = ws.claims.of(card.boardId, card.id);
+  return claim ? `,"claim":${JSON.stringify(claim)}` : NO_CLAIM;
 }
 
 /** `,"comments":[...],"checklistItems":[...]` of a single card's read model, made once per card object. */
@@ -199,7 +208,7 @@ export function taskViewJson(ws: Workspace, card: Card, actor: string): string {
 }
 
 /** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */
-const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'filePath'];
+const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'claim', 'filePath'];
 
 /** The card-only part of a projected entry, without its closing brace, for the last field list asked. */
 const projectedJson = new WeakMap<Card, { fields: string; text: string; bytes: number }>();
@@ -257,5 +266,6 @@ export function pushProjectedJson(out: JsonBytes, ws: Workspace, card: Card, fie
     if (fields.includes('blocked')) out.push(`,"blocked":${open > 0}`);
     if (fields.includes('openBlockers')) out.push(`,"openBlockers":${open}`);
   }
+  if (fields.includes('claim')) out.push(claimJson(ws, card));
   out.push(fields.includes('filePath') ? `${filePathJsonOf(ws, card)}}` : '}');
 }

@@ -23,6 +23,9 @@ import { ReadCache } from './readCache';
 import { log } from '../core/log';
 import { GlobalEventLog, type LiveStream } from './globalEvents';
 import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig, type SharedConfigState } from './sharedConfig';
+import { Claims, refuseOtherAgentsClaims } from './claims';
+import { claimsFolderOf } from '../storage/claims/claimsLocation';
+import { FileClaimStore } from '../storage/claims/fileClaimStore';
 
 export interface WorkspaceOptions {
   root: string;
@@ -92,11 +95,12 @@ export class Workspace {
    */
   readonly beforeAnswer = new Set<() => Promise<void> | undefined>();
   /**
-   * Checks run before any existing card is written, each may refuse by throwing (a ConflictError):
-   * the VS Code extension refuses to write a card whose file has unsaved changes in an editor, so a
-   * board edit never lands on disk under a dirty buffer.
+   * Checks run before any existing card is written, each may refuse by throwing (a ConflictError),
+   * or by rejecting: the VS Code extension refuses to write a card whose file has unsaved changes in
+   * an editor, so a board edit never lands on disk under a dirty buffer; another agent's claim
+   * refuses an agent's write (service/claims.ts).
    */
-  readonly cardWriteGuards = new Set<(cards: readonly Card[]) => void>();
+  readonly cardWriteGuards = new Set<(cards: readonly Card[]) => void | Promise<void>>();
   /**
    * Steps applied to every config draft just before `updateConfig` writes it, e.g. moving literal
    * webhook secrets out of the file users commit. Each may answer a promise to wait for.
@@ -109,8 +113,12 @@ export class Workspace {
     public store: CardStore,
     public attachments: AttachmentStore,
     readonly cardStates: CardStates,
+    /** Agents' claims on cards: a copy in memory of the claim store, for reads. */
+    readonly claims: Claims,
     readonly options: WorkspaceOptions,
-  ) {}
+  ) {
+    this.cardWriteGuards.add((cards) => refuseOtherAgentsClaims(this, cards));
+  }
 
   /** Card files and `.kanban.json` versions that do not parse (GET /api/workspace `invalidFiles`). */
   get invalidFiles(): InvalidFile[] {
@@ -150,7 +158,8 @@ export class Workspace {
     const cardStates = new CardStates(await createCardStateStore(context, store));
     await removeOrphanTempFiles(root);
     await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
-    const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, options);
+    const claims = new Claims(await openClaimStore(root));
+    const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, claims, options);
     workspace.configText = text;
     if (shared) {
       workspace.shared = { store: shared.store, version: shared.version, timer: null };
@@ -159,6 +168,7 @@ export class Workspace {
     workspace.identityProvider = loadIdentityProvider(config.plugins['auth.identity'], root);
     await workspace.reload();
     await cardStates.load();
+    await claims.load();
     const sharedEvents = store.sharedEvents?.();
     if (sharedEvents) {
       const globalEvents = new GlobalEventLog(workspace, sharedEvents, (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
@@ -269,6 +279,13 @@ export class Workspace {
     await this.cardStates.close();
     await Promise.all([this.store.close(), this.attachments.close()]);
   }
+}
+
+/** Claims as files in the git common directory (every worktree sees them), else under `.kanban/.state/`. */
+async function openClaimStore(root: string): Promise<FileClaimStore> {
+  const stateDir = path.join(root, '.kanban', '.state');
+  const folder = await claimsFolderOf(root, stateDir);
+  return new FileClaimStore(folder.dir, folder.inGit ? undefined : () => ensureSelfIgnoringDir(stateDir));
 }
 
 /** The shared configuration of a store that several instances use, or null for one of its own. */

@@ -150,8 +150,11 @@ describe('API OpenAPI document and docs page', () => {
     assert.deepEqual(doc.components.schemas.Error.properties.ok, { const: false });
     for (const { method, path, op } of operations(doc)) {
       const statuses = Object.keys(op.responses);
-      const success = statuses.filter((s) => s.startsWith('2'));
+      const answers = statuses.filter((s) => s.startsWith('2'));
+      // Besides its success, a route may answer 204 when it has nothing to give (POST /tasks/pick), never with a body.
+      const success = answers.length > 1 ? answers.filter((s) => s !== '204') : answers;
       assert.equal(success.length, 1, `${method} ${path} has ${success.length} success answers`);
+      if (answers.length > 1) assert.equal(op.responses['204'].content, undefined, `${method} ${path}: its 204 has no body`);
       const answer = op.responses[success[0]];
       if (success[0] === '204') assert.equal(answer.content, undefined, `${method} ${path}: 204 has no body`);
       else if (answer.content['application/json']) {

@@ -59,6 +59,13 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   // A bulk edit is the same card work as its single edits.
   'POST /tasks/bulk': 'editor',
   'POST /boards/{boardId}/tasks/bulk': 'editor',
+  // Claims and pick are how agents take up card work: editor, like the writes they guard.
+  'POST /tasks/pick': 'editor',
+  'POST /boards/{boardId}/tasks/pick': 'editor',
+  'POST /tasks/{id}/claim': 'editor',
+  'POST /boards/{boardId}/tasks/{id}/claim': 'editor',
+  'DELETE /tasks/{id}/claim': 'editor',
+  'DELETE /boards/{boardId}/tasks/{id}/claim': 'editor',
 
   'POST /tasks/{id}/checklist': 'editor',
   'POST /boards/{boardId}/tasks/{id}/checklist': 'editor',

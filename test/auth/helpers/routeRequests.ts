@@ -144,6 +144,17 @@ export const REQUESTS: Record<string, Builder> = {
     return { path: `${s.prefix}/columns/${column}/archive`, success: 200 };
   },
   'POST /tasks/bulk': async (fx, s) => ({ path: `${tasks(s)}/bulk`, body: { ids: [await fx.throwawayCard(s.board), await fx.throwawayCard(s.board)], change: { priority: 'high' } }, success: 200 }),
+  // Each pick gets a card of its own to take, so every allowed caller finds one (200, not 204).
+  'POST /tasks/pick': async (fx, s) => {
+    await fx.throwawayCard(s.board);
+    return { path: `${tasks(s)}/pick`, body: { agent: fx.unique('picker') }, success: 200 };
+  },
+  'POST /tasks/{id}/claim': async (fx, s) => ({ path: `${tasks(s)}/${await fx.throwawayCard(s.board)}/claim`, body: { agent: 'matrix-agent', ttlSeconds: 60 }, success: 200 }),
+  'DELETE /tasks/{id}/claim': async (fx, s) => {
+    const id = await fx.throwawayCard(s.board);
+    await fx.admin('POST', `${tasks(s)}/${id}/claim`, { agent: 'matrix-agent' });
+    return { path: `${tasks(s)}/${id}/claim`, success: 200 };
+  },
   'POST /boards/{boardId}/tasks/{id}/transfer': async (fx) => ({ path: `/api/boards/ops/tasks/${await fx.throwawayCard('default')}/transfer`, body: {}, success: 200 }),
 
   'GET /tasks/{id}/comments': (fx, s) => ({ path: `${seededCard(fx, s)}/comments`, success: 200 }),

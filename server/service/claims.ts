@@ -1,0 +1,165 @@
+import { claimKey, isLive, viewOfClaim, type CardClaim, type StoredClaim } from '../core/claims';
+import { ClaimedError } from '../core/errors';
+import type { Card } from '../core/model';
+import type { ClaimStore } from '../storage/claims/claimStore';
+import { currentAgent } from './requestAgent';
+import type { Workspace } from './workspace';
+
+interface Held {
+  stored: StoredClaim;
+  view: CardClaim;
+  untilMs: number;
+}
+
+/**
+ * The claims of a workspace as reads show them (`claim` in the read model): a copy in memory of the
+ * store, loaded at open, kept by this process's own claims and releases, and by the claim watcher
+ * for other processes' (another worktree's agent). Reads never touch the store; decisions (claim,
+ * release, pick, the write guard) always do, under the store's lock where they write.
+ *
+ * Claims are rare: a card without one costs a lookup in an empty map.
+ */
+export class Claims {
+  private held = new Map<string, Held>();
+  private changes = 0;
+  /** When the first held claim runs out: reads after it drop the expired ones (and change `version`). */
+  private nextExpiry = Infinity;
+  /** Claims that ran out, kept for a follower to announce (only while one follows). */
+  private expired: StoredClaim[] = [];
+  private followers = new Set<() => void>();
+
+  constructor(readonly store: ClaimStore) {}
+
+  /** Changes with every claim, release and expiry: the list cache and ETags key on it. */
+  get version(): number {
+    if (this.nextExpiry <= Date.now()) this.dropExpired();
+    return this.changes;
+  }
+
+  /** When the next held claim runs out (ms since the epoch), or Infinity. */
+  get nextExpiryMs(): number {
+    return this.nextExpiry;
+  }
+
+  /**
+   * Keep the claims that run out for `takeExpired`, and call `onChange` whenever the claims (and so
+   * the next expiry) change. Answers a function that stops following.
+   */
+  follow(onChange: () => void): () => void {
+    this.followers.add(onChange);
+    return () => {
+      this.followers.delete(onChange);
+      if (this.followers.size === 0) this.expired = [];
+    };
+  }
+
+  /** The claims that ran out since the last call (each once). */
+  takeExpired(): StoredClaim[] {
+    if (this.nextExpiry <= Date.now()) this.dropExpired();
+    const out = this.expired;
+    this.expired = [];
+    return out;
+  }
+
+  /** The card's live claim, or null. */
+  of(boardId: string, cardId: string): CardClaim | null {
+    if (this.held.size === 0) return null;
+    const held = this.held.get(claimKey(boardId, cardId));
+    return held && held.untilMs > Date.now() ? held.view : null;
+  }
+
+  async load(): Promise<void> {
+    this.replaceAll(await this.store.list());
+  }
+
+  /** After this process wrote a claim. */
+  remember(claim: StoredClaim): void {
+    this.put(claim);
+    this.touched();
+  }
+
+  /** After this process removed a claim. */
+  forget(boardId: string, cardId: string): void {
+    if (this.held.delete(claimKey(boardId, cardId))) this.touched();
+  }
+
+  /**
+   * Take the store's claims as they are now (another process changed them): answers the cards whose
+   * live claim changed, for their events.
+   */
+  replaceAll(claims: StoredClaim[]): { claimed: StoredClaim[]; released: StoredClaim[] } {
+    const now = Date.now();
+    const before = this.held;
+    this.held = new Map();
+    for (const claim of claims) if (isLive(claim, now)) this.put(claim);
+    const claimed = [...this.held.values()].filter((h) => {
+      const old = before.get(claimKey(h.stored.boardId, h.stored.cardId));
+      return !old || old.untilMs <= now || old.view.agent !== h.view.agent || old.view.until !== h.view.until;
+    });
+    const released = [...before.values()].filter((h) => h.untilMs > now && !this.held.has(claimKey(h.stored.boardId, h.stored.cardId)));
+    if (claimed.length || released.length || before.size !== this.held.size) this.touched();
+    return { claimed: claimed.map((h) => h.stored), released: released.map((h) => h.stored) };
+  }
+
+  private put(claim: StoredClaim): void {
+    this.held.set(claimKey(claim.boardId, claim.cardId), { stored: claim, view: viewOfClaim(claim), untilMs: Date.parse(claim.until) });
+  }
+
+  private touched(): void {
+    this.changes++;
+    this.nextExpiry = Math.min(...[...this.held.values()].map((h) => h.untilMs));
+    for (const follower of this.followers) follower();
+  }
+
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [key, held] of this.held) {
+      if (held.untilMs > now) continue;
+      this.held.delete(key);
+      if (this.followers.size) this.expired.push(held.stored);
+    }
+    this.touched();
+  }
+}
+
+/**
+ * The card write guard: while a card has a live claim, a write from another agent is refused with
+ * 409 naming the holder. People (no agent header) and the holder write as usual. The store is asked,
+ * not the copy in memory, so a claim taken a moment ago in another process counts.
+ */
+export async function refuseOtherAgentsClaims(ws: Workspace, cards: readonly Card[]): Promise<void> {
+  const agent = currentAgent();
+  if (agent === null || cards.length === 0) return;
+  const claims = await Promise.all(cards.map((card) => ws.claims.store.get(card.boardId, card.id)));
+  const now = Date.now();
+  const other = claims.find((claim) => claim !== null && claim.agent !== agent && isLive(claim, now));
+  if (other) throw new ClaimedError(`${claimedMessage(other)}; only that agent (or a person) may change it until then`);
+}
+
+export function claimedMessage(claim: StoredClaim): string {
+  return `card "${claim.cardId}" is claimed by agent ${claim.agent} until ${claim.until}`;
+}
+
+/**
+ * Bring the copy in memory up to the store after another process changed it, with a
+ * `task.claimed` or `task.released` for each card on this workspace's boards whose claim changed.
+ */
+export async function followStoredClaims(ws: Workspace): Promise<void> {
+  const { claimed, released } = ws.claims.replaceAll(await ws.claims.store.list());
+  for (const claim of claimed) {
+    const card = ws.index.get(claim.boardId, claim.cardId);
+    if (card) ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until }, card);
+  }
+  for (const claim of released) {
+    const card = ws.index.get(claim.boardId, claim.cardId);
+    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent }, card);
+  }
+}
+
+/** A `task.released` (with `expired: true`) for each claim whose lease ran out since the last call. */
+export function announceExpiredClaims(ws: Workspace): void {
+  for (const claim of ws.claims.takeExpired()) {
+    const card = ws.index.get(claim.boardId, claim.cardId);
+    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, expired: true }, card);
+  }
+}
