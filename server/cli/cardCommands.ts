@@ -103,40 +103,44 @@ export const showCommand: Command = {
   writes: false,
   async run(ctx, parsed) {
     const answer = await ctx.get<Card>(ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}`));
-    await show(ctx, answer, async () => {
-      const o = ctx.output;
-      const card = answer.data;
-      const colors = await labelColors(ctx);
-      const pairs: [string, string][] = [
-        ['id', plain(card.id)],
-        ['board', plain(card.boardId)],
-        ['status', plain(card.status)],
-        ['priority', priorityText(o, card.priority)],
-      ];
-      if (card.assignee) pairs.push(['assignee', plain(card.assignee)]);
-      if (card.dueDate) pairs.push(['due', plain(card.dueDate)]);
-      if (Array.isArray(card.labels) && card.labels.length) pairs.push(['labels', card.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ')]);
-      if (card.metadata && Object.keys(card.metadata).length) pairs.push(['metadata', JSON.stringify(card.metadata)]);
-      if (Array.isArray(card.attachments) && card.attachments.length) pairs.push(['attachments', card.attachments.join(', ')]);
-      const checklist = card.checklist as { done: number; total: number } | null;
-      if (checklist) pairs.push(['checklist', `${checklist.done}/${checklist.total} done (kanban checklist ${plain(card.id)})`]);
-      if (Array.isArray(card.blockedBy) && card.blockedBy.length) pairs.push(['blocked by', `${card.blockedBy.join(', ')}${card.blocked ? ' (waiting)' : ' (all done)'}`]);
-      if (Array.isArray(card.blocks) && card.blocks.length) pairs.push(['blocks', card.blocks.join(', ')]);
-      pairs.push(['created', plain(card.created)], ['modified', plain(card.modified)]);
-      const lines = [bold(o, plain(card.title)), '', keyValues(o, pairs)];
-      const text = bodyOf(plain(card.content));
-      if (text) lines.push('', text);
-      const git = await gitLinksOf(ctx, String(card.id));
-      if (git.length) lines.push('', bold(o, 'git:'), ...git);
-      const comments = Array.isArray(card.comments) ? (card.comments as Card[]) : [];
-      if (comments.length) {
-        lines.push('', bold(o, `comments (${comments.length})`));
-        for (const c of comments) lines.push(`${dim(o, `${plain(c.created)} ${plain(c.author)} [${plain(c.id)}]`)}`, plain(c.content).replace(/\s+$/, ''), '');
-      }
-      return lines.join('\n').replace(/\n+$/, '');
-    });
+    await show(ctx, answer, () => cardDetails(ctx, answer.data));
   },
 };
+
+/** A card as `kanban show` prints it: title, fields, text, git links and comments. */
+export async function cardDetails(ctx: Context, card: Card): Promise<string> {
+  const o = ctx.output;
+  const colors = await labelColors(ctx);
+  const pairs: [string, string][] = [
+    ['id', plain(card.id)],
+    ['board', plain(card.boardId)],
+    ['status', plain(card.status)],
+    ['priority', priorityText(o, card.priority)],
+  ];
+  if (card.assignee) pairs.push(['assignee', plain(card.assignee)]);
+  if (card.dueDate) pairs.push(['due', plain(card.dueDate)]);
+  if (Array.isArray(card.labels) && card.labels.length) pairs.push(['labels', card.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ')]);
+  if (card.metadata && Object.keys(card.metadata).length) pairs.push(['metadata', JSON.stringify(card.metadata)]);
+  if (Array.isArray(card.attachments) && card.attachments.length) pairs.push(['attachments', card.attachments.join(', ')]);
+  const checklist = card.checklist as { done: number; total: number } | null;
+  if (checklist) pairs.push(['checklist', `${checklist.done}/${checklist.total} done (kanban checklist ${plain(card.id)})`]);
+  if (Array.isArray(card.blockedBy) && card.blockedBy.length) pairs.push(['blocked by', `${card.blockedBy.join(', ')}${card.blocked ? ' (waiting)' : ' (all done)'}`]);
+  if (Array.isArray(card.blocks) && card.blocks.length) pairs.push(['blocks', card.blocks.join(', ')]);
+  const claim = card.claim as { agent: string; until: string } | null | undefined;
+  if (claim) pairs.push(['claimed by', `${plain(claim.agent)} until ${plain(claim.until)}`]);
+  pairs.push(['created', plain(card.created)], ['modified', plain(card.modified)]);
+  const lines = [bold(o, plain(card.title)), '', keyValues(o, pairs)];
+  const text = bodyOf(plain(card.content));
+  if (text) lines.push('', text);
+  const git = await gitLinksOf(ctx, String(card.id));
+  if (git.length) lines.push('', bold(o, 'git:'), ...git);
+  const comments = Array.isArray(card.comments) ? (card.comments as Card[]) : [];
+  if (comments.length) {
+    lines.push('', bold(o, `comments (${comments.length})`));
+    for (const c of comments) lines.push(`${dim(o, `${plain(c.created)} ${plain(c.author)} [${plain(c.id)}]`)}`, plain(c.content).replace(/\s+$/, ''), '');
+  }
+  return lines.join('\n').replace(/\n+$/, '');
+}
 
 /**
  * The card's branches (with ahead/behind the current branch) and linked commits (short sha and

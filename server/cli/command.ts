@@ -38,6 +38,7 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   json: { type: 'boolean', description: 'print exactly the REST answer\'s data, as JSON' },
   url: { type: 'string', value: '<url>', description: 'go through the server at this URL instead of opening the folder (env KANBAN_URL)' },
   token: { type: 'string', value: '<token>', description: 'API token when auth is on (env KANBAN_TOKEN)' },
+  agent: { type: 'string', value: '<name>', description: 'act as this agent: claims, pick, and writes to cards other agents hold (env KANBAN_AGENT)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 

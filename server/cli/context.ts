@@ -4,6 +4,7 @@ import { HttpApiClient, LocalApiClient, type ApiAnswer, type ApiClient } from '.
 import type { Output } from './output';
 import { findLiveServer, type ServerRecord } from './serverRecord';
 import { CliError } from './usage';
+import { checkAgentName } from '../core/claims';
 
 /** The flags every command takes. */
 export interface GlobalOptions {
@@ -12,6 +13,7 @@ export interface GlobalOptions {
   json: boolean;
   url?: string;
   token?: string;
+  agent?: string;
 }
 
 /**
@@ -65,6 +67,17 @@ export class Context {
     return this.options.token ?? (this.env.KANBAN_TOKEN || undefined);
   }
 
+  /** The agent every call acts as (X-Kanban-Agent): --agent, else KANBAN_AGENT; none for a person. */
+  get agent(): string | undefined {
+    const agent = this.options.agent ?? (this.env.KANBAN_AGENT || undefined);
+    if (agent === undefined) return undefined;
+    try {
+      return checkAgentName(agent, this.options.agent === undefined ? 'KANBAN_AGENT' : '--agent');
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+  }
+
   get dir(): string {
     return workspaceDir(this.options, this.env);
   }
@@ -96,13 +109,14 @@ export class Context {
 
   async api(): Promise<ApiClient> {
     if (this.client) return this.client;
-    if (this.url) this.client = new HttpApiClient(this.url, this.token);
+    const agent = this.agent;
+    if (this.url) this.client = new HttpApiClient(this.url, this.token, agent);
     else {
       await this.checkMode(false);
       const dir = this.dir;
       try {
         // With a server running, it delivers the webhooks; a second queue here would send them twice.
-        this.client = await LocalApiClient.open(dir, { token: this.token, webhooks: !this.liveServer });
+        this.client = await LocalApiClient.open(dir, { token: this.token, webhooks: !this.liveServer, agent });
       } catch (error) {
         throw new CliError(`cannot open the workspace ${dir}: ${(error as Error).message}`);
       }

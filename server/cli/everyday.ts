@@ -5,6 +5,7 @@ import { archiveCommand, restoreCommand } from './archiveCommands';
 import { bulkCommand } from './bulkCommand';
 import { addCommand, deleteCommand, editCommand, listCommand, moveCommand, showCommand, transferCommand } from './cardCommands';
 import { startCommand } from './startCommand';
+import { claimCommand, pickCommand, releaseCommand } from './agentCommands';
 import { boardsCommand, columnsCommand, labelsCommand, settingsCommand, storageCommand, webhooksCommand } from './workspaceCommands';
 
 /**
@@ -18,6 +19,9 @@ export const everydayCommands: Command[] = [
   editCommand,
   moveCommand,
   startCommand,
+  pickCommand,
+  claimCommand,
+  releaseCommand,
   deleteCommand,
   archiveCommand,
   restoreCommand,

@@ -9,7 +9,7 @@ import { initCommand } from './init';
 import { providerTestCommand } from './providerTest';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
-import { CliError, UsageError } from './usage';
+import { CliError, ExitWith, UsageError } from './usage';
 
 export const VERSION: string = version;
 
@@ -62,13 +62,13 @@ export function mainHelp(): string {
     'Without --url the command opens the folder itself (the same service, ids, atomic writes and',
     'conflict checks as the server); with a server already running there, changes go through it:',
     'kanban tells you its --url. Card ids may be abbreviated. Exit codes: 0 done, 1 refused by the',
-    'API (the message says why), 2 a command line to correct.',
+    'API (the message says why), 2 a command line to correct, 3 nothing to pick (kanban pick).',
   ].join('\n');
 }
 
 function globalsOf(parsed: Parsed): GlobalOptions {
   const s = (name: string) => (typeof parsed.values[name] === 'string' ? (parsed.values[name] as string) : undefined);
-  return { dir: s('dir'), board: s('board'), json: parsed.values.json === true, url: s('url'), token: s('token') };
+  return { dir: s('dir'), board: s('board'), json: parsed.values.json === true, url: s('url'), token: s('token'), agent: s('agent') };
 }
 
 function helpText(name: string | undefined): string | null {
@@ -155,6 +155,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     if (error instanceof UsageError) {
       output.err(`kanban: ${error.message}\n\n${error.help}`);
       return 2;
+    }
+    if (error instanceof ExitWith) {
+      if (error.message) output.err(`kanban: ${error.message}`);
+      return error.code;
     }
     if (error instanceof CliError) {
       output.err(`kanban: ${error.message}`);

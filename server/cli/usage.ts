@@ -11,3 +11,10 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** A command that ends with an exit code of its own meaning (3: `kanban pick` found nothing), the message on stderr. */
+export class ExitWith extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}

@@ -22,6 +22,8 @@ export interface ApiCall {
   path: string;
   body?: unknown;
   ifMatch?: string;
+  /** The agent this one call acts as (X-Kanban-Agent), instead of the client's own. */
+  agent?: string;
 }
 
 /**
@@ -52,19 +54,20 @@ export class LocalApiClient implements ApiClient {
     private readonly webhooks: RunningWebhooks,
     private readonly token: string | undefined,
     private readonly watcher: FileWatcher | null,
+    private readonly agent: string | undefined,
   ) {}
 
   /**
    * `watch`: follow edits made outside this process (a server, an editor, git), for long-lived
    * hosts such as MCP. `webhooks: false` when another process (a running server) already delivers
-   * this folder's webhooks.
+   * this folder's webhooks. `agent`: every call acts as this agent (X-Kanban-Agent), unless it names another.
    */
-  static async open(root: string, options: { token?: string; watch?: boolean; webhooks?: boolean } = {}): Promise<LocalApiClient> {
+  static async open(root: string, options: { token?: string; watch?: boolean; webhooks?: boolean; agent?: string } = {}): Promise<LocalApiClient> {
     const workspace = await Workspace.open({ root });
     const webhooks = options.webhooks === false ? { stop: async () => undefined } : await startWebhooks(workspace);
     const watcher = options.watch ? new FileWatcher(workspace) : null;
     await watcher?.start();
-    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token, watcher);
+    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token, watcher, options.agent);
   }
 
   listenProgress(listener: ProgressListener): () => void {
@@ -72,7 +75,8 @@ export class LocalApiClient implements ApiClient {
   }
 
   async call(call: ApiCall): Promise<ApiAnswer> {
-    const answer: DispatchResponse & { page?: ApiAnswer['page'] } = await this.dispatcher.dispatch({ ...call, token: this.token });
+    const agent = call.agent ?? this.agent;
+    const answer: DispatchResponse & { page?: ApiAnswer['page'] } = await this.dispatcher.dispatch({ ...call, token: this.token, ...(agent === undefined ? {} : { agent }) });
     return answer;
   }
 
@@ -88,7 +92,8 @@ export class HttpApiClient implements ApiClient {
   readonly mode = 'http' as const;
   readonly target: string;
 
-  constructor(baseUrl: string, private readonly token?: string) {
+  /** `agent`: every call acts as this agent (X-Kanban-Agent), unless it names another. */
+  constructor(baseUrl: string, private readonly token?: string, private readonly agent?: string) {
     this.target = baseUrl.replace(/\/+$/, '').replace(/\/api$/, '');
   }
 
@@ -96,6 +101,8 @@ export class HttpApiClient implements ApiClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (call.ifMatch) headers['if-match'] = call.ifMatch;
+    const agent = call.agent ?? this.agent;
+    if (agent !== undefined) headers['x-kanban-agent'] = agent;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {

@@ -21,7 +21,7 @@ export interface Run {
 /** The environment of a user with none of the kanban variables set and output piped. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['KANBAN_URL', 'KANBAN_TOKEN', 'KANBAN_WORKSPACE', 'KANBAN_AUTHOR', 'KANBAN_PROGRESS', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
+  for (const name of ['KANBAN_URL', 'KANBAN_TOKEN', 'KANBAN_WORKSPACE', 'KANBAN_AUTHOR', 'KANBAN_AGENT', 'KANBAN_PROGRESS', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
