@@ -25,8 +25,8 @@ export function reviseContent(content: string, change: { title?: string; body?: 
   return before + composeContent(title, body);
 }
 
-/** The fields of a card summary, in the order an agent reads them. */
-export const SUMMARY_FIELDS = ['id', 'title', 'status', 'priority', 'assignee', 'labels', 'dueDate', 'checklist', 'blockedBy', 'blocked'] as const;
+/** The fields of a card summary, in the order an agent reads them (`claim`: which agent holds it, until when). */
+export const SUMMARY_FIELDS = ['id', 'title', 'status', 'priority', 'assignee', 'labels', 'dueDate', 'checklist', 'blockedBy', 'blocked', 'claim'] as const;
 
 const isEmpty = (value: unknown) =>
   value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) ||
@@ -50,7 +50,7 @@ function compact(field: string, value: unknown): unknown {
   return value;
 }
 
-/** id, title, status, priority, assignee, labels, dueDate, checklist, blockedBy, blocked: what is set of them. */
+/** id, title, status, priority, assignee, labels, dueDate, checklist, blockedBy, blocked, claim: what is set of them. */
 export function summaryOf(card: Record<string, unknown>, extra: string[] = []): Record<string, unknown> {
   return withoutEmpty(Object.fromEntries([...SUMMARY_FIELDS, ...extra].map((field) => [field, compact(field, card[field])])));
 }

@@ -2,19 +2,22 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
 import { createMcpServer } from './mcpServer';
 import { limitHeapGrowth } from '../cli/heapTuning';
+import { checkAgentName } from '../core/claims';
 
-const USAGE = `Usage: kanban mcp [--dir <path> | --url <base> [--token <t>]]
+const USAGE = `Usage: kanban mcp [--dir <path> | --url <base> [--token <t>]] [--agent <name>]
 
 The MCP server on stdio, for AI agents (Claude, Cursor, VS Code agent mode...).
   --dir <path>    the workspace folder, opened in this process (default: KANBAN_WORKSPACE, else the current folder)
   --url <base>    go through a running server instead (env KANBAN_URL), e.g. http://127.0.0.1:3000
   --token <t>     API token when auth is on (env KANBAN_TOKEN)
+  --agent <name>  the agent this server's calls act as: claims, pick_card (env KANBAN_AGENT)
 `;
 
 interface McpOptions {
   dir?: string;
   url?: string;
   token?: string;
+  agent?: string;
 }
 
 function parseArgs(argv: string[]): McpOptions | 'help' {
@@ -23,13 +26,15 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (flag !== '--dir' && flag !== '--url' && flag !== '--token') throw new Error(`unknown option "${arg}"`);
+    if (flag !== '--dir' && flag !== '--url' && flag !== '--token' && flag !== '--agent') throw new Error(`unknown option "${arg}"`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
     options[flag.slice(2) as keyof McpOptions] = value;
   }
   options.url ??= options.dir === undefined ? process.env.KANBAN_URL || undefined : undefined;
   options.token ??= process.env.KANBAN_TOKEN || undefined;
+  options.agent ??= process.env.KANBAN_AGENT || undefined;
+  if (options.agent !== undefined) checkAgentName(options.agent, options.agent === process.env.KANBAN_AGENT ? 'KANBAN_AGENT' : '--agent');
   if (options.dir !== undefined && options.url !== undefined) throw new Error('give either --dir or --url, not both');
   return options;
 }
@@ -62,8 +67,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   let client: ApiClient;
   try {
     client = options.url
-      ? new HttpApiClient(options.url, options.token)
-      : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), { token: options.token, watch: true });
+      ? new HttpApiClient(options.url, options.token, options.agent)
+      : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), { token: options.token, watch: true, agent: options.agent });
     // Hosting the board in this process, it is a long-lived server like `kanban serve`.
     if (!options.url) limitHeapGrowth();
   } catch (error) {

@@ -2,12 +2,13 @@ import type { RouteDef } from '../api/route';
 import { everydayTools } from './everydayTools';
 import { checklistTools } from './checklistTools';
 import { archiveTools } from './archiveTools';
+import { agentTools } from './agentTools';
 import { routeTool } from './routeTools';
 import { routeKey, type ToolDef } from './tool';
 
 /** Every tool: the everyday ones, then one generated per route they do not cover. */
 export function buildTools(routes: RouteDef[]): ToolDef[] {
-  const everyday = [...everydayTools(routes), ...checklistTools(), ...archiveTools()];
+  const everyday = [...everydayTools(routes), ...checklistTools(), ...archiveTools(), ...agentTools()];
   const covered = new Set(everyday.flatMap((t) => t.routes));
   const tools = [...everyday, ...routes.filter((r) => !covered.has(routeKey(r))).map(routeTool)];
   // Two routes that derive the same name keep both tools: the later one says its method.

@@ -28,6 +28,9 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   archive_card: { args: ['id', 'board'], required: ['id'] },
   restore_card: { args: ['id', 'status', 'board'], required: ['id'] },
   archive_column: { args: ['column', 'board'], required: ['column'] },
+  pick_card: { args: ['agent', 'board', 'status', 'labels', 'assignee', 'priority', 'moveTo', 'ttlSeconds'], required: [] },
+  claim_card: { args: ['id', 'agent', 'ttlSeconds', 'board'], required: ['id'] },
+  release_card: { args: ['id', 'agent', 'force', 'board'], required: ['id'] },
 };
 
 const sorted = (list: string[]) => [...list].sort();

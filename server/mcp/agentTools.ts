@@ -1,0 +1,45 @@
+import type { JsonSchema } from '../api/route';
+import { claimSchema, pickSchema } from '../api/schemas';
+import { summaryOf, withoutEmpty } from './cardText';
+import { ID, input, tool } from './everydayTools';
+import { BOARD_ARG } from './routeTools';
+import { callApi, enc, onBoard, type ToolDef } from './tool';
+
+/**
+ * Agents at work: pick the next card, claim one, let it go. The agent is `agent` in the arguments,
+ * else the MCP server's own (`kanban mcp --agent`, env KANBAN_AGENT), which every call sends, so
+ * another agent's claim also refuses this agent's changes to that card.
+ */
+
+type Args = Record<string, unknown>;
+
+const pickFields = pickSchema.properties as Record<string, JsonSchema>;
+const claimFields = claimSchema.properties as Record<string, JsonSchema>;
+const AGENT: JsonSchema = { ...pickFields.agent, description: 'your agent name; default: the MCP server\'s --agent (env KANBAN_AGENT)' };
+
+/** `agent` of the arguments as the call's X-Kanban-Agent (over the server's own), never beside it in a body. */
+const asAgent = (args: Args) => (typeof args.agent === 'string' ? { agent: args.agent } : {});
+
+/** The card with its claim, and its text: the agent starts work on it next. */
+const claimed = (card: unknown) => withoutEmpty({ ...summaryOf(card as Args, ['boardId']), content: (card as Args).content });
+
+export function agentTools(): ToolDef[] {
+  return [
+    tool('pick_card', 'Claim the best ready card for you and answer it (picked: null when none is ready)', ['post /tasks/pick'],
+      input({ ...pickFields, agent: AGENT }), async ({ client }, args) => {
+        const { agent: _agent, ...body } = args;
+        const { data } = await callApi(client, { method: 'post', path: '/tasks/pick', body, ...asAgent(args) });
+        return data === null ? { picked: null, reason: 'no ready, unclaimed card matches' } : { picked: claimed(data) };
+      }),
+    tool('claim_card', 'Claim a card for you, or renew your claim; refused while another agent holds it', ['post /tasks/{id}/claim'],
+      input({ id: ID, agent: AGENT, ttlSeconds: claimFields.ttlSeconds, board: BOARD_ARG }, ['id']), async ({ client }, args) => {
+        const body = args.ttlSeconds === undefined ? {} : { ttlSeconds: args.ttlSeconds };
+        return claimed((await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim`, body, ...asAgent(args) })).data);
+      }),
+    tool('release_card', 'Release your claim on a card; force releases another agent\'s (logged on the card)', ['delete /tasks/{id}/claim'],
+      input({ id: ID, agent: AGENT, force: { type: 'boolean', description: 'release another agent\'s claim' }, board: BOARD_ARG }, ['id']), async ({ client }, args) => {
+        const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim${args.force === true ? '?force=true' : ''}`;
+        return summaryOf((await callApi(client, { method: 'delete', path, ...asAgent(args) })).data as Args, ['boardId']);
+      }),
+  ];
+}
