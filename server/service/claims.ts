@@ -163,3 +163,28 @@ export function announceExpiredClaims(ws: Workspace): void {
     if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, expired: true }, card);
   }
 }
+
+/**
+ * A card deleted for good takes its claim with it. The store is read first: most cards have no
+ * claim, and their delete then never makes the claims folder or takes its lock.
+ */
+export async function dropClaimOf(ws: Workspace, card: Pick<Card, 'boardId' | 'id'>): Promise<void> {
+  if (!(await ws.claims.store.get(card.boardId, card.id))) return;
+  await ws.claims.store.exclusive((claims) => claims.remove(card.boardId, card.id));
+  ws.claims.forget(card.boardId, card.id);
+}
+
+/** A card transferred to another board keeps its claim there (claims are keyed by board and card). */
+export async function moveClaimOf(ws: Workspace, from: Pick<Card, 'boardId' | 'id'>, to: Pick<Card, 'boardId' | 'id'>): Promise<void> {
+  if (!(await ws.claims.store.get(from.boardId, from.id))) return;
+  const moved = await ws.claims.store.exclusive(async (claims) => {
+    const held = await claims.get(from.boardId, from.id);
+    if (!held) return null;
+    const next: StoredClaim = { ...held, boardId: to.boardId, cardId: to.id };
+    await claims.put(next);
+    await claims.remove(from.boardId, from.id);
+    return next;
+  });
+  ws.claims.forget(from.boardId, from.id);
+  if (moved) ws.claims.remember(moved);
+}

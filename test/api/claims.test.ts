@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { Dispatcher } from '../../server/api/dispatch';
 import { LIST_FIELDS } from '../../server/core/listPaging';
 import { taskView } from '../../server/service/views';
-import type { TestServer } from '../helpers/testServer';
+import * as path from 'node:path';
+import { listFiles, type TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
 import { forEachBoard, useServerWithOpsBoard } from '../helpers/perProvider';
 import { waitUntil } from '../helpers/waiting';
@@ -115,6 +116,18 @@ describe('API claims: agents lease cards', function () {
     failsWith(await server.api('PUT', `/api/tasks/${id}`, { priority: 'high' }, as('semi;colon')), 400, /is not a valid agent name/);
     failsWith(await server.api('GET', `/api/tasks/${id}`, undefined, as('bad agent')), 400, /is not a valid agent name/);
     assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).claim, null, 'nothing was claimed');
+  });
+
+  it('when a claimed card moves to another board, then its claim goes along; when it is deleted for good, its claim file goes too', async () => {
+    const { id } = await createTask(server, '# Travels\n');
+    const claim = okData(await server.api('POST', `/api/tasks/${id}/claim`, {}, as('a1'))).claim;
+    okData(await server.api('POST', `/api/boards/ops/tasks/${id}/transfer`, {}, as('a1')));
+    assert.deepEqual(okData(await server.api('GET', `/api/boards/ops/tasks/${id}`)).claim, claim);
+    failsWith(await server.api('PUT', `/api/boards/ops/tasks/${id}`, { priority: 'high' }, as('a2')), 409, /claimed by agent a1/);
+    const claimsDir = path.join(server.root, '.kanban', '.state', 'claims');
+    assert.deepEqual(await listFiles(claimsDir), [`ops/${id}.json`]);
+    okData(await server.api('DELETE', `/api/boards/ops/tasks/${id}/permanent`, undefined, as('a1')));
+    assert.deepEqual(await listFiles(claimsDir), []);
   });
 
   it('when an agent claims an unknown card, then it is a 404', async () => {
