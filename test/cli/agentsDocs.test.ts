@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parseConfig } from '../../server/config/parseConfig';
+import { readyColumnsOf } from '../../server/core/startColumn';
+import { listFiles, startTestServer } from '../helpers/testServer';
+import { REPO, buildCli, expectCode, jsonOf, kanban } from './helpers';
+import { GIT_ENV, openStartRepo, statusOutsideBoard, type StartRepo } from './startRepo';
+
+/** docs/agents.md runs as written, in order: the commands, then the REST calls against a server on the same folder. */
+
+const DOC = path.join(REPO, 'docs', 'agents.md');
+
+async function blocks(language: string): Promise<string[]> {
+  const text = await fs.readFile(DOC, 'utf8');
+  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1].replace(/^ {2}/gm, ''));
+}
+
+/** A command line as the shell splits it: quoted words kept whole, a trailing # comment dropped. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
+    if (m[3]?.startsWith('#')) break;
+    out.push(m[1] ?? m[2] ?? m[3]);
+  }
+  return out;
+}
+
+/** The exit code a line's comment promises: `(exit N)`, else 0. */
+const exitOf = (line: string) => Number(/\(exit (\d)\)/.exec(line.slice(line.indexOf('#')))?.[1] ?? 0);
+
+function sh(command: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', command], { cwd }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+describe('docs/agents.md runs as written', function () {
+  this.timeout(120_000);
+  let repo: StartRepo | undefined;
+
+  before(() => buildCli());
+  after(async () => repo?.close());
+
+  it('when the commands run in order in a git repository, then each exits as its comment says and the board ends as described', async () => {
+    repo = await openStartRepo('dir');
+    const [commands, rest] = await blocks('sh');
+    const lines = commands.split('\n').filter((line) => line.startsWith('kanban '));
+    assert.ok(lines.length >= 12, lines.join('\n'));
+    for (const line of lines) expectCode(await kanban(words(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line));
+
+    const cards = jsonOf(await kanban(['list', '--json'], { cwd: repo.root, env: GIT_ENV }));
+    const byTitle = (title: string) => cards.find((c: any) => c.title === title);
+    assert.equal(byTitle('Fix login timeout').claim, null, 'its holder let go');
+    assert.deepEqual([byTitle('Write release notes').status, byTitle('Write release notes').claim.agent], ['in-progress', 'claude-2']);
+    assert.deepEqual([byTitle('Tidy the README').priority, byTitle('Tidy the README').claim.agent], ['high', 'claude-3']);
+    const log = expectCode(await kanban(['log', byTitle('Tidy the README').id], { cwd: repo.root, env: GIT_ENV }), 0).stdout;
+    assert.match(log, /Claim of agent claude-1 .* released by agent claude-2, with force/);
+
+    const claims = path.join(repo.root, '.git', 'kanban', 'claims');
+    assert.deepEqual((await listFiles(claims)).filter((f) => f.endsWith('.json')).sort(), [byTitle('Write release notes').id, byTitle('Tidy the README').id].map((id) => `default/${id}.json`).sort());
+    assert.deepEqual(statusOutsideBoard(repo.root), [], 'claims are nothing git sees');
+
+    // The REST examples, against a server on the same folder.
+    const server = await startTestServer({ root: repo.root, server: { watch: false } });
+    try {
+      const calls = rest.replace(/\\\n\s*/g, '').split('\n').filter((line) => line.startsWith('curl '));
+      assert.equal(calls.length, 4);
+      for (const call of calls) {
+        const run = await sh(call.replace(/localhost:3000/g, server.url.replace(/^http:\/\//, '')), repo.root);
+        assert.equal(run.code, 0, `${call}\n${run.stderr}`);
+        if (run.stdout !== '') assert.equal(JSON.parse(run.stdout).ok, true, `${call}\n${run.stdout}`);
+      }
+      const fixLogin = (await server.api('GET', `/api/tasks/${byTitle('Fix login timeout').id}`)).body?.data;
+      assert.equal(fixLogin.claim, null, 'claimed and released again over REST');
+    } finally {
+      await server.running.close();
+    }
+  });
+
+  it('when the pickFrom example is loaded, then it is valid and pick takes from the column it names', async () => {
+    const [example] = await blocks('json');
+    const board = parseConfig(example).boards[0];
+    assert.deepEqual(readyColumnsOf(board), ['triaged']);
+  });
+});
