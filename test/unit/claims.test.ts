@@ -149,6 +149,14 @@ describe('claims: the lock file', function () {
     assert.equal(await withFileLock(lock, async () => 'taken', { timeoutMs: 2000 }), 'taken');
   });
 
+  it('when a breaker crashed while breaking a stale lock, then its .break file ages out and the lock is still taken', async () => {
+    const lock = path.join(tmp, '.lock');
+    await fs.writeFile(lock, JSON.stringify({ pid: 2 ** 30, host: require('node:os').hostname(), time: Date.now(), nonce: 'dead' }));
+    await fs.writeFile(`${lock}.break`, '12345');
+    assert.equal(await withFileLock(lock, async () => 'taken', { staleMs: 300, timeoutMs: 5000 }), 'taken');
+    await assert.rejects(fs.access(`${lock}.break`));
+  });
+
   it('when the lock is older than the stale limit, then it is broken even if its process runs', async () => {
     const lock = path.join(tmp, '.lock');
     await fs.writeFile(lock, JSON.stringify({ pid: process.ppid, host: 'another-host', time: Date.now() - 60_000, nonce: 'old' }));

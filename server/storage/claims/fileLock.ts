@@ -45,10 +45,8 @@ async function acquire(lockPath: string, staleMs: number, timeoutMs: number): Pr
     const owner: LockOwner = { pid: process.pid, host: HOST, time: Date.now(), nonce: randomBytes(8).toString('hex') };
     if (await tryCreate(lockPath, JSON.stringify(owner))) return owner;
     const held = await readLock(lockPath);
-    if (held && isStale(held, staleMs)) {
-      await breakStale(lockPath, held, staleMs);
-      continue;
-    }
+    // Broken: try again at once. Not broken (another process is breaking it): wait like anyone.
+    if (held && isStale(held, staleMs) && (await breakStale(lockPath, held, staleMs))) continue;
     if (Date.now() > deadline) {
       const who = held?.owner ? `process ${held.owner.pid} on ${held.owner.host}` : 'another process';
       throw new ServiceUnavailableError(`the claims are locked by ${who} (${lockPath}); nothing was changed. Try again, or remove the file if that process is gone`);
@@ -118,17 +116,20 @@ function isRunning(pid: number): boolean {
  * Remove a stale lock, but only the one judged stale: under `<lock>.break` the lock is read again
  * and removed only while it still holds the same content, so a fresh lock another process made in
  * between survives. A `.break` file older than `staleMs` was left by a crash and is removed.
+ * Answers whether the lock is gone (worth trying again at once).
  */
-async function breakStale(lockPath: string, judged: HeldLock, staleMs: number): Promise<void> {
+async function breakStale(lockPath: string, judged: HeldLock, staleMs: number): Promise<boolean> {
   const breaker = `${lockPath}.break`;
   if (!(await tryCreate(breaker, String(process.pid)))) {
     const stat = await fs.stat(breaker).catch(() => null);
     if (stat && Date.now() - stat.mtimeMs > staleMs) await fs.rm(breaker, { force: true });
-    return;
+    return false;
   }
   try {
     const now = await readLock(lockPath);
-    if (now && now.text === judged.text) await fs.rm(lockPath, { force: true });
+    if (now?.text !== judged.text) return now === null;
+    await fs.rm(lockPath, { force: true });
+    return true;
   } finally {
     await fs.rm(breaker, { force: true });
   }
