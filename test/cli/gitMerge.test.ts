@@ -199,3 +199,31 @@ describe('kanban doctor on a torn move, in-process', function () {
     expectCode(await k(root, 'doctor'), 0);
   });
 });
+
+describe('docs/git.md as written', function () {
+  this.timeout(60_000);
+  const doc = () => fs.readFile(path.join(__dirname, '..', '..', 'docs', 'git.md'), 'utf8');
+  let tmp: string;
+  let root: string;
+  before(() => buildCli());
+  beforeEach(async () => ({ tmp, root } = await initRepo()));
+  afterEach(async () => fs.rm(tmp, { recursive: true, force: true }));
+
+  it('when its kanban doctor lines run in order on a board with a duplicate id, then each exits as its comment says and the board ends sound', async () => {
+    const id = 'add-tests-2026-11-20';
+    await writeCard(root, 'todo', id, cardText(id, 'todo', 'Add tests (B)', '2026-11-20T10:00:00.000Z'));
+    await writeCard(root, 'backlog', id, cardText(id, 'backlog', 'Add tests (A)', '2026-11-20T10:00:05.000Z'));
+    const lines = [...(await doc()).matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).filter((l) => l.startsWith('kanban doctor'));
+    assert.deepEqual(lines.map((l) => l.split('#')[0].trim()), ['kanban doctor', 'kanban doctor --fix', 'kanban doctor --json']);
+    expectCode(await k(root, 'doctor'), 1);
+    await kOk(root, 'doctor', '--fix');
+    assert.deepEqual(jsonOf(await k(root, 'doctor', '--json')), { ok: true, problems: [] });
+    assert.deepEqual(titles(await listed(root)), ['Add tests (A)', 'Add tests (B)']);
+  });
+
+  it('when its .kanban/.gitignore block is compared with what kanban init writes, then they hold the same lines', async () => {
+    const block = /## What git ignores[\s\S]*?```\n([\s\S]*?)```/.exec(await doc())![1].trim().split('\n');
+    const written = (await fs.readFile(path.join(root, '.kanban', '.gitignore'), 'utf8')).split('\n').filter((l) => l && !l.startsWith('#'));
+    assert.deepEqual(block, written);
+  });
+});

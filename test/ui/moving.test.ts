@@ -122,7 +122,11 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await serverOrder('todo', (titles) => titles.includes(title), 'the server has the card in todo');
     // Focus follows the card, so the next key moves it again.
     await page.waitForFunction((t) => (document.activeElement as HTMLElement)?.textContent?.includes(t), title);
+    // The next key moves the card from where the board shows it: wait until that is where the
+    // server has it (the board draws a move at once; the server's answer can place it otherwise).
+    await eventually(async () => JSON.stringify(await shownTitles('todo')) === JSON.stringify(await titlesOf('todo')), 'the board shows the server order of To Do', 10_000);
     const before = (await titlesOf('todo')).indexOf(title);
+    assert.ok(before < (await titlesOf('todo')).length - 1, `${title} is not last in To Do, so it can move down`);
     await page.keyboard.press('Alt+ArrowDown');
     await page.waitForFunction(
       ([t, i]) => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).findIndex((el) => el.textContent === t) === i,

@@ -130,7 +130,7 @@ export class MarkdownCardStore implements CardStore {
     this.known.clear();
     this.fileIds.clear();
     this.aliases.clear();
-    for (const { file, card, hash } of served) this.remember(card, file, hash);
+    for (const { file, card, hash } of served) this.adopt(card, file, hash);
     for (const duplicate of duplicates) this.aliases.set(path.join(this.root, duplicate.path), { claimed: duplicate.id, servedAs: duplicate.servedAs });
     this.staleCopies = stale;
     this.duplicateIds = duplicates;
@@ -167,13 +167,14 @@ export class MarkdownCardStore implements CardStore {
     for (const copy of mine) await moveToRecovered(this, copy);
   }
 
-  /** Remember the file a card is served from (by id, and the id by file). */
-  remember(card: Card, file: string, hash: string): void {
+  /** Remember the file a card is served from, by id and the id by file (a load, a write, the watcher after a hand edit). */
+  adopt(card: Card, file: string, hash: string): void {
     const before = this.known.get(card.id);
     if (before && before.file !== file && this.fileIds.get(before.file) === card.id) this.fileIds.delete(before.file);
     this.known.set(card.id, { file, hash });
     this.fileIds.set(file, card.id);
-    if (file !== this.absolutePath(card)) this.servedFiles.set(card, this.relative(file));
+    // Joined as strings: a path.join per card would cost a 100,000-card load a noticeable share.
+    if (file !== `${this.boardsPrefix}${card.boardId}${path.sep}${placeOf(card)}${path.sep}${card.id}.md`) this.servedFiles.set(card, this.relative(file));
   }
 
   /** Forget a card's file (it was removed). */
@@ -249,11 +250,6 @@ export class MarkdownCardStore implements CardStore {
     return { boardId: parts[0], status: parts[1], id: parts[2].slice(0, -3) };
   }
 
-  /** Remember a file the service has read (the watcher, after a hand edit). */
-  adopt(card: Card, file: string, hash: string): void {
-    this.remember(card, file, hash);
-  }
-
   async ensureCurrent(cards: Card[]): Promise<void> {
     for (const card of cards) await this.ensureCardCurrent(card);
   }
@@ -308,7 +304,7 @@ export class MarkdownCardStore implements CardStore {
     this.ownWrites.set(file, { text, card });
     const created = await createFileExclusive(file, text);
     if (!created) this.ownWrites.delete(file);
-    else this.remember(card, file, fingerprint(text));
+    else this.adopt(card, file, fingerprint(text));
     return created;
   }
 
@@ -327,7 +323,7 @@ export class MarkdownCardStore implements CardStore {
       this.duplicateIds = this.duplicateIds.filter((d) => d.servedAs !== card.id);
       log.warn(`kanban: renamed ${this.relative(oldFile)} to ${this.relative(file)}: the card it holds is ${card.id} (another card has the id its file claimed)`);
     }
-    this.remember(card, file, fingerprint(text));
+    this.adopt(card, file, fingerprint(text));
     if (this.staleCopies.some((copy) => copy.id === previous.id)) await this.recoverStaleCopiesOf(previous.id);
   }
 
