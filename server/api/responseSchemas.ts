@@ -1,5 +1,6 @@
 import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/model';
 import type { JsonSchema } from './route';
+import { SESSION_STATES } from '../core/sessions';
 import { anyObject, count, fields, flag, list, map, named, nullable, text, time } from './schemaParts';
 import { gitBranchSchema, gitCommitSchema, gitLinksSchema } from '../core/gitLinkModel';
 
@@ -97,6 +98,15 @@ const claimSchema = named('Claim', fields({
   until: time('when the lease ends unless renewed; the card is free from then on'),
 }, "an agent's lease on the card"));
 
+const sessionSchema = named('AgentSession', fields({
+  agent: text('the agent that reported'),
+  state: { type: 'string', enum: [...SESSION_STATES], description: SESSION_STATES.join(', ') },
+  note: nullable('string', 'what the agent said with its report, or null'),
+  url: nullable('string', 'a link the agent gave (a pull request, a log), or null'),
+  updatedAt: time('when the agent last reported'),
+  stale: flag('true once the agent has been silent longer than the lease its last report renewed'),
+}, "what the agent working on the card last reported"));
+
 /** The read model's fields (decisions.md: Task read model), without `comments`. */
 const taskFields: Record<string, JsonSchema> = {
   id: text('card id: <slug of the title>-<UTC date>[-N]; never changes'),
@@ -127,6 +137,7 @@ const taskFields: Record<string, JsonSchema> = {
   blocked: flag('true while a blocker is neither in the last column of its board nor archived'),
   openBlockers: count('how many of blockedBy are still open (neither in the last column of their board nor archived); 0 when not blocked'),
   claim: { anyOf: [claimSchema, { type: 'null' }], description: 'the agent working on the card under a running lease, or null (also once the lease has run out)' },
+  session: { anyOf: [sessionSchema, { type: 'null' }], description: 'the last progress report of an agent (PUT /tasks/{id}/session), or null; it outlives the claim' },
 };
 
 export const taskSchema = named('Task', fields(

@@ -1,3 +1,4 @@
+import { SESSION_STATES } from '../core/sessions';
 import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/model';
 import { AGENT_NAME_RULE, DEFAULT_CLAIM_SECONDS, MAX_CLAIM_SECONDS } from '../core/claims';
 import type { JsonSchema } from './route';
@@ -160,6 +161,14 @@ const agentField = str(`the agent: ${AGENT_NAME_RULE}; else the X-Kanban-Agent h
 const ttlSeconds: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_CLAIM_SECONDS, description: `length of the lease in seconds, default ${DEFAULT_CLAIM_SECONDS} (at most ${MAX_CLAIM_SECONDS}, a day)` };
 
 export const claimSchema = object({ agent: agentField, ttlSeconds });
+
+export const sessionReportSchema = object({
+  agent: agentField,
+  state: { type: 'string', enum: [...SESSION_STATES], description: `where the agent is: ${SESSION_STATES.join(', ')} (complete releases the claim)` },
+  note: str('a line on what the agent is doing or needs (logged on the card with a change of state)'),
+  url: str('a link to follow the work: a pull request, a CI run, a log'),
+  ttlSeconds: { ...ttlSeconds, description: `the lease to renew the claim for; default: the running claim's, else ${DEFAULT_CLAIM_SECONDS}` },
+}, ['state']);
 
 export const pickSchema = object({
   agent: agentField,

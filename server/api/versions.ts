@@ -34,8 +34,9 @@ export function cardEtag(ws: Workspace, card: Card): string {
   const stored = etagOf(card);
   const blocks = ws.index.blocksOf(card.id);
   const claim = ws.claims.of(card.boardId, card.id);
-  if (blocks.length === 0 && !card.blockedBy?.length && !claim) return stored;
-  const derived = JSON.stringify([blocks, openBlockerCount(ws, card), claim]);
+  const session = ws.claims.sessionOf(card.boardId, card.id);
+  if (blocks.length === 0 && !card.blockedBy?.length && !claim && !session) return stored;
+  const derived = JSON.stringify([blocks, openBlockerCount(ws, card), claim, session]);
   return `"${createHash('sha1').update(stored + derived).digest('base64url').slice(0, 22)}"`;
 }
 

@@ -28,6 +28,8 @@ export const MAX_CLAIM_SECONDS = 86_400;
 export interface StoredClaim extends CardClaim {
   boardId: string;
   cardId: string;
+  /** The lease length of the last claim or renewal: a progress report renews for as long. */
+  ttlSeconds?: number;
 }
 
 export function claimKey(boardId: string, cardId: string): string {
@@ -41,7 +43,7 @@ export function isLive(claim: CardClaim, now = Date.now()): boolean {
 /** A new claim, or the holder's renewal (which keeps `since`). */
 export function leaseFor(boardId: string, cardId: string, agent: string, ttlSeconds: number, held: StoredClaim | null, now = Date.now()): StoredClaim {
   const since = held && held.agent === agent && isLive(held, now) ? held.since : new Date(now).toISOString();
-  return { boardId, cardId, agent, since, until: new Date(now + ttlSeconds * 1000).toISOString() };
+  return { boardId, cardId, agent, since, until: new Date(now + ttlSeconds * 1000).toISOString(), ttlSeconds };
 }
 
 /** The read model's part of a stored claim, in its key order. */

@@ -4,6 +4,7 @@ import { log } from './log';
 /** Every event the service emits; webhooks, WebSocket clients and the webview all see these. */
 export const EVENT_NAMES = [
   'task.created', 'task.updated', 'task.moved', 'task.deleted', 'task.archived', 'task.restored', 'task.claimed', 'task.released',
+  'task.session',
   'comment.created', 'comment.updated', 'comment.deleted',
   'attachment.added', 'attachment.removed',
   'log.added', 'log.cleared', 'board.log.added', 'board.log.cleared',

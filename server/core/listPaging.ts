@@ -39,7 +39,7 @@ export function sortName(sort: SortSpec): string {
 export const LIST_FIELDS = [
   'id', 'boardId', 'title', 'content', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData',
   'actions', 'attachments', 'commentCount', 'created', 'modified', 'completedAt',
-  'checklist', 'blockedBy', 'archivedAt', 'position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'claim', 'filePath',
+  'checklist', 'blockedBy', 'archivedAt', 'position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'claim', 'session', 'filePath',
 ] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 

@@ -105,6 +105,8 @@ export interface CardState {
   open: boolean;
 }
 
+import type { CardSession } from './sessions';
+
 /** An agent's lease on a card, as the read model shows it (rules in core/claims.ts). */
 export interface CardClaim {
   agent: string;
@@ -151,6 +153,8 @@ export interface TaskView {
   openBlockers: number;
   /** The agent working on the card under a running lease, or null (core/claims.ts). */
   claim: CardClaim | null;
+  /** What the agent working on the card last reported (core/sessions.ts), or null. */
+  session: CardSession | null;
   /** Every task list item, on a single card (with comments). */
   checklistItems?: { index: number; text: string; done: boolean }[];
   filePath?: string;

@@ -1,6 +1,7 @@
 import { claimKey, isLive, viewOfClaim, type CardClaim, type StoredClaim } from '../core/claims';
 import { ClaimedError } from '../core/errors';
 import type { Card } from '../core/model';
+import { staleAtMs, viewOfSession, type CardSession, type StoredSession } from '../core/sessions';
 import type { ClaimStore } from '../storage/claims/claimStore';
 import { currentAgent } from './requestAgent';
 import type { Workspace } from './workspace';
@@ -21,6 +22,8 @@ interface Held {
  */
 export class Claims {
   private held = new Map<string, Held>();
+  /** Agents' sessions (core/sessions.ts), kept like the claims; their turning stale changes `version` too. */
+  private sessions = new Map<string, StoredSession>();
   private changes = 0;
   /** When the first held claim runs out: reads after it drop the expired ones (and change `version`). */
   private nextExpiry = Infinity;
@@ -68,8 +71,36 @@ export class Claims {
     return held && held.untilMs > Date.now() ? held.view : null;
   }
 
+  /** The card's agent session (stale or not), or null. */
+  sessionOf(boardId: string, cardId: string): CardSession | null {
+    if (this.sessions.size === 0) return null;
+    const session = this.sessions.get(claimKey(boardId, cardId));
+    return session ? viewOfSession(session) : null;
+  }
+
   async load(): Promise<void> {
     this.replaceAll(await this.store.list());
+    this.replaceSessions(await this.store.listSessions());
+  }
+
+  /** After this process wrote a session. */
+  rememberSession(session: StoredSession): void {
+    this.sessions.set(claimKey(session.boardId, session.cardId), session);
+    this.touched();
+  }
+
+  /** After this process removed a session. */
+  forgetSession(boardId: string, cardId: string): void {
+    if (this.sessions.delete(claimKey(boardId, cardId))) this.touched();
+  }
+
+  /** Take the store's sessions as they are now: answers those that changed, for their events. */
+  replaceSessions(sessions: StoredSession[]): StoredSession[] {
+    const before = this.sessions;
+    this.sessions = new Map(sessions.map((session) => [claimKey(session.boardId, session.cardId), session]));
+    const changed = sessions.filter((session) => JSON.stringify(before.get(claimKey(session.boardId, session.cardId))) !== JSON.stringify(session));
+    if (changed.length || before.size !== this.sessions.size) this.touched();
+    return changed;
   }
 
   /** After this process wrote a claim. */
@@ -107,7 +138,10 @@ export class Claims {
 
   private touched(): void {
     this.changes++;
-    this.nextExpiry = Math.min(...[...this.held.values()].map((h) => h.untilMs));
+    const now = Date.now();
+    // A session turning stale changes reads as a claim running out does: both end the list cache's stamp.
+    const staleAts = [...this.sessions.values()].map(staleAtMs).filter((at) => at > now);
+    this.nextExpiry = Math.min(...[...this.held.values()].map((h) => h.untilMs), ...staleAts);
     for (const follower of this.followers) follower();
   }
 
@@ -146,6 +180,10 @@ export function claimedMessage(claim: StoredClaim): string {
  */
 export async function followStoredClaims(ws: Workspace): Promise<void> {
   const { claimed, released } = ws.claims.replaceAll(await ws.claims.store.list());
+  for (const session of ws.claims.replaceSessions(await ws.claims.store.listSessions())) {
+    const card = ws.index.get(session.boardId, session.cardId);
+    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) }, card);
+  }
   for (const claim of claimed) {
     const card = ws.index.get(claim.boardId, claim.cardId);
     if (card) ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until }, card);
@@ -169,9 +207,14 @@ export function announceExpiredClaims(ws: Workspace): void {
  * claim, and their delete then never makes the claims folder or takes its lock.
  */
 export async function dropClaimOf(ws: Workspace, card: Pick<Card, 'boardId' | 'id'>): Promise<void> {
-  if (!(await ws.claims.store.get(card.boardId, card.id))) return;
-  await ws.claims.store.exclusive((claims) => claims.remove(card.boardId, card.id));
+  const hasSession = ws.claims.sessionOf(card.boardId, card.id) !== null;
+  if (!hasSession && !(await ws.claims.store.get(card.boardId, card.id))) return;
+  await ws.claims.store.exclusive(async (claims) => {
+    await claims.remove(card.boardId, card.id);
+    await claims.removeSession(card.boardId, card.id);
+  });
   ws.claims.forget(card.boardId, card.id);
+  ws.claims.forgetSession(card.boardId, card.id);
 }
 
 /** A card transferred to another board keeps its claim there (claims are keyed by board and card). */

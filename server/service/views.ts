@@ -88,6 +88,7 @@ export function taskView(ws: Workspace, card: Card, options: ViewOptions = {}): 
     cardState: ws.cardStates.stateOf(card.id, options.actor ?? 'default'),
     ...dependencyFields(ws, card),
     claim: ws.claims.of(card.boardId, card.id),
+    session: ws.claims.sessionOf(card.boardId, card.id),
   };
   if (options.withComments) {
     view.comments = card.comments;
@@ -174,7 +175,7 @@ export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, posi
 /** `,"position":..,"cardState":{..}`, the dependency fields and the claim: what a read makes new for every card. */
 function perReadJson(ws: Workspace, card: Card, position: number, actor: string): string {
   const state = ws.cardStates.stateOf(card.id, actor);
-  return `,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${claimJson(ws, card)}`;
+  return `,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${claimJson(ws, card)}${sessionJson(ws, card)}`;
 }
 
 /** Most cards are not claimed: their part is one constant string. */
@@ -183,6 +184,14 @@ const NO_CLAIM = ',"claim":null';
 function claimJson(ws: Workspace, card: Card): string {
   const claim = ws.claims.of(card.boardId, card.id);
   return claim ? `,"claim":${JSON.stringify(claim)}` : NO_CLAIM;
+}
+
+/** Nor do most have an agent session. */
+const NO_SESSION = ',"session":null';
+
+function sessionJson(ws: Workspace, card: Card): string {
+  const session = ws.claims.sessionOf(card.boardId, card.id);
+  return session ? `,"session":${JSON.stringify(session)}` : NO_SESSION;
 }
 
 /** `,"comments":[...],"checklistItems":[...]` of a single card's read model, made once per card object. */
@@ -208,7 +217,7 @@ export function taskViewJson(ws: Workspace, card: Card, actor: string): string {
 }
 
 /** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */
-const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'claim', 'filePath'];
+const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'claim', 'session', 'filePath'];
 
 /** The card-only part of a projected entry, without its closing brace, for the last field list asked. */
 const projectedJson = new WeakMap<Card, { fields: string; text: string; bytes: number }>();
@@ -267,5 +276,6 @@ export function pushProjectedJson(out: JsonBytes, ws: Workspace, card: Card, fie
     if (fields.includes('openBlockers')) out.push(`,"openBlockers":${open}`);
   }
   if (fields.includes('claim')) out.push(claimJson(ws, card));
+  if (fields.includes('session')) out.push(sessionJson(ws, card));
   out.push(fields.includes('filePath') ? `${filePathJsonOf(ws, card)}}` : '}');
 }

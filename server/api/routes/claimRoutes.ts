@@ -2,22 +2,23 @@ import { checkAgentName } from '../../core/claims';
 import { ValidationError } from '../../core/errors';
 import { claimTask, releaseTask } from '../../service/claimActions';
 import { pickTask } from '../../service/pick';
+import { clearSession, reportProgress } from '../../service/sessions';
 import { NO_CONTENT, defineRoutes, type RequestContext } from '../route';
-import { claimSchema, pickSchema } from '../schemas';
+import { claimSchema, pickSchema, sessionReportSchema } from '../schemas';
 import { taskSchema } from '../responseSchemas';
 
 /**
  * The agent a claim or pick is for: `agent` in the body, else the X-Kanban-Agent header. Both may be
  * sent, but must agree: a request that names two agents is a mistake, not a choice.
  */
-function agentFor(ctx: RequestContext): string {
+function agentFor(ctx: RequestContext, forWhat = ''): string {
   const named = ctx.body.agent as string | undefined;
   if (named !== undefined) checkAgentName(named, 'agent');
   if (named !== undefined && ctx.agent !== null && named !== ctx.agent) {
     throw new ValidationError(`agent "${named}" in the body is not the agent of the X-Kanban-Agent header ("${ctx.agent}"); send one name`);
   }
   const agent = named ?? ctx.agent;
-  if (agent === null) throw new ValidationError('name the agent: the X-Kanban-Agent header or agent in the body (kanban --agent <name>, or env KANBAN_AGENT)');
+  if (agent === null) throw new ValidationError(`${forWhat}name the agent: the X-Kanban-Agent header or agent in the body (kanban --agent <name>, or env KANBAN_AGENT)`);
   return agent;
 }
 
@@ -36,6 +37,12 @@ async function pick(ctx: RequestContext) {
   return picked ?? NO_CONTENT;
 }
 
+async function report(ctx: RequestContext) {
+  const { state, note, url, ttlSeconds } = ctx.body;
+  const agent = agentFor(ctx, 'only an agent reports progress, and an agent must name itself; ');
+  return reportProgress(ctx.ws, ctx.boardId, ctx.params.id, { agent, state, note, url, ttlSeconds }, ctx.actor);
+}
+
 export const claimRoutes = defineRoutes([
   { method: 'post', path: '/tasks/pick', tag: 'Agents', twin: true, body: pickSchema, errors: [409], warns: true,
     summary: 'Claim the best ready card: not blocked, archived, deleted or claimed; priority, then due date, then board order (emits task.claimed)',
@@ -47,4 +54,10 @@ export const claimRoutes = defineRoutes([
     query: [{ name: 'force', type: 'boolean', description: 'an agent releases another agent\'s claim (logged on the card)' }],
     summary: 'Release a card\'s claim (emits task.released): the holder or a person; another agent only with force=true',
     response: taskSchema, handle: (ctx) => releaseTask(ctx.ws, ctx.boardId, ctx.params.id, { agent: ctx.agent, actor: ctx.actor, force: ctx.query.force === true }) },
+  { method: 'put', path: '/tasks/{id}/session', tag: 'Agents', twin: true, body: sessionReportSchema, errors: [404, 409],
+    summary: 'An agent reports its progress on a card (emits task.session): renews its claim, or releases it on complete; 409 while another agent holds it',
+    response: taskSchema, handle: report },
+  { method: 'delete', path: '/tasks/{id}/session', tag: 'Agents', twin: true, errors: [404, 409],
+    summary: 'Clear a card\'s agent session (emits task.session): a person, or the agent that reported it',
+    response: taskSchema, handle: (ctx) => clearSession(ctx.ws, ctx.boardId, ctx.params.id, ctx.agent, ctx.actor) },
 ]);

@@ -1,4 +1,5 @@
 import type { StoredClaim } from '../../core/claims';
+import type { StoredSession } from '../../core/sessions';
 
 /**
  * Where claims live, for every process and instance that serves one board: a folder (in the git
@@ -13,6 +14,8 @@ export interface ClaimStore {
   list(): Promise<StoredClaim[]>;
   /** One card's claim (expired or not), or null. */
   get(boardId: string, cardId: string): Promise<StoredClaim | null>;
+  /** Every agent session (core/sessions.ts): they live beside the claims, under the same lock. */
+  listSessions(): Promise<StoredSession[]>;
   /**
    * Run `work` while no other process or instance changes claims: a read, a decision and a write
    * inside it are one step for everyone (two agents never pick the same card).
@@ -28,4 +31,7 @@ export interface ClaimTransaction {
   get(boardId: string, cardId: string): Promise<StoredClaim | null>;
   put(claim: StoredClaim): Promise<void>;
   remove(boardId: string, cardId: string): Promise<void>;
+  getSession(boardId: string, cardId: string): Promise<StoredSession | null>;
+  putSession(session: StoredSession): Promise<void>;
+  removeSession(boardId: string, cardId: string): Promise<void>;
 }

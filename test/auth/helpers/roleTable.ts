@@ -66,6 +66,10 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'POST /boards/{boardId}/tasks/{id}/claim': 'editor',
   'DELETE /tasks/{id}/claim': 'editor',
   'DELETE /boards/{boardId}/tasks/{id}/claim': 'editor',
+  'PUT /tasks/{id}/session': 'editor',
+  'PUT /boards/{boardId}/tasks/{id}/session': 'editor',
+  'DELETE /tasks/{id}/session': 'editor',
+  'DELETE /boards/{boardId}/tasks/{id}/session': 'editor',
 
   'POST /tasks/{id}/checklist': 'editor',
   'POST /boards/{boardId}/tasks/{id}/checklist': 'editor',

@@ -155,6 +155,12 @@ export const REQUESTS: Record<string, Builder> = {
     await fx.admin('POST', `${tasks(s)}/${id}/claim`, { agent: 'matrix-agent' });
     return { path: `${tasks(s)}/${id}/claim`, success: 200 };
   },
+  'PUT /tasks/{id}/session': async (fx, s) => ({ path: `${tasks(s)}/${await fx.throwawayCard(s.board)}/session`, body: { agent: 'matrix-agent', state: 'active' }, success: 200 }),
+  'DELETE /tasks/{id}/session': async (fx, s) => {
+    const id = await fx.throwawayCard(s.board);
+    await fx.admin('PUT', `${tasks(s)}/${id}/session`, { agent: 'matrix-agent', state: 'active' });
+    return { path: `${tasks(s)}/${id}/session`, success: 200 };
+  },
   'POST /boards/{boardId}/tasks/{id}/transfer': async (fx) => ({ path: `/api/boards/ops/tasks/${await fx.throwawayCard('default')}/transfer`, body: {}, success: 200 }),
 
   'GET /tasks/{id}/comments': (fx, s) => ({ path: `${seededCard(fx, s)}/comments`, success: 200 }),

@@ -1,0 +1,38 @@
+/**
+ * An agent's session on a card: what the agent last said it is doing there (`kanban report`),
+ * shown on the card so a person sees at a glance which agent is working, waiting for an answer,
+ * stuck, or done. A report renews the agent's claim; the session outlives the claim and reads
+ * `stale` once the agent has been silent longer than the lease it renewed.
+ */
+
+export const SESSION_STATES = ['active', 'awaitingInput', 'error', 'complete'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+/** A session as the read model shows it. */
+export interface CardSession {
+  agent: string;
+  state: SessionState;
+  note: string | null;
+  url: string | null;
+  updatedAt: string;
+  /** True once the agent has been silent longer than the lease its last report renewed. */
+  stale: boolean;
+}
+
+/** A session as stored: the card it is on, and the lease length that makes it stale. */
+export interface StoredSession extends Omit<CardSession, 'stale'> {
+  boardId: string;
+  cardId: string;
+  leaseSeconds: number;
+}
+
+/** When the session turns stale (ms since the epoch). */
+export function staleAtMs(session: StoredSession): number {
+  return Date.parse(session.updatedAt) + session.leaseSeconds * 1000;
+}
+
+/** The read model's part of a stored session, in its key order. */
+export function viewOfSession(session: StoredSession, now = Date.now()): CardSession {
+  const { agent, state, note, url, updatedAt } = session;
+  return { agent, state, note, url, updatedAt, stale: now >= staleAtMs(session) };
+}

@@ -1,0 +1,101 @@
+import { strict as assert } from 'node:assert';
+import type { TestServer } from '../helpers/testServer';
+import { createTask, failsWith, okData } from '../helpers/envelope';
+import { forEachBoard, useServerWithOpsBoard } from '../helpers/perProvider';
+import { waitUntil } from '../helpers/waiting';
+import { RecordingSocket, wsUrl } from '../helpers/wsClient';
+
+/**
+ * Agent sessions over real HTTP: an agent reports its progress on a card (PUT /tasks/{id}/session),
+ * which shows on the card, renews the agent's claim, and goes to the card's log on a change of state.
+ */
+describe('API sessions: agents report their progress on a card', function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  useServerWithOpsBoard((started) => (server = started));
+
+  const as = (agent: string) => ({ 'X-Kanban-Agent': agent });
+
+  forEachBoard((boardId, on) => {
+    const tasks = boardId ? `/api/boards/${boardId}/tasks` : '/api/tasks';
+
+    describe(`on ${on}`, () => {
+      it('when an agent reports, then the card shows the session and the agent holds a renewed claim', async () => {
+        const { id } = await createTask(server, '# Report\n', boardId);
+        const claimed = okData(await server.api('POST', `${tasks}/${id}/claim`, { ttlSeconds: 600 }, as('a1'))).claim;
+        const card = okData(await server.api('PUT', `${tasks}/${id}/session`, { state: 'awaitingInput', note: 'which database?', url: 'https://ci.example/1' }, as('a1')));
+        assert.deepEqual({ ...card.session, updatedAt: undefined }, { agent: 'a1', state: 'awaitingInput', note: 'which database?', url: 'https://ci.example/1', updatedAt: undefined, stale: false });
+        assert.equal(card.claim.since, claimed.since, 'a renewal keeps since');
+        assert.ok(Date.parse(card.claim.until) >= Date.parse(claimed.until), 'and moves until on, for the lease the claim had');
+        assert.ok(Date.parse(card.claim.until) <= Date.now() + 600_000);
+        assert.deepEqual(okData(await server.api('GET', `${tasks}/${id}`)).session, card.session);
+        const listed = okData<any[]>(await server.api('GET', tasks)).find((c) => c.id === id);
+        assert.deepEqual(listed.session, card.session);
+        assert.deepEqual(okData<any[]>(await server.api('GET', `${tasks}?fields=session`)).find((c) => c.id === id), { id, session: card.session });
+      });
+
+      it('when an agent reports on a free card, then it takes the claim; complete releases it and keeps the session', async () => {
+        const { id } = await createTask(server, '# Free\n', boardId);
+        assert.equal(okData(await server.api('PUT', `${tasks}/${id}/session`, { state: 'active' }, as('a1'))).claim.agent, 'a1');
+        const done = okData(await server.api('PUT', `${tasks}/${id}/session`, { state: 'complete', note: 'merged' }, as('a1')));
+        assert.equal(done.claim, null);
+        assert.deepEqual([done.session.state, done.session.note], ['complete', 'merged']);
+        assert.equal(okData(await server.api('POST', `${tasks}/${id}/claim`, {}, as('a2'))).claim.agent, 'a2', 'the card is free for others');
+      });
+
+      it('when another agent holds the claim, then a report is a 409 naming the holder', async () => {
+        const { id } = await createTask(server, '# Held\n', boardId);
+        okData(await server.api('POST', `${tasks}/${id}/claim`, {}, as('holder')));
+        failsWith(await server.api('PUT', `${tasks}/${id}/session`, { state: 'active' }, as('other')), 409, /claimed by agent holder/);
+        assert.equal(okData(await server.api('GET', `${tasks}/${id}`)).session, null);
+      });
+
+      it('when the state changes, then the card log has each change with its note; a repeat of the state adds none', async () => {
+        const { id } = await createTask(server, '# Logged\n', boardId);
+        for (const [state, note] of [['active', 'starting'], ['active', 'still at it'], ['error', 'tests fail'], ['complete', undefined]]) {
+          okData(await server.api('PUT', `${tasks}/${id}/session`, { state, note }, as('a1')));
+        }
+        const texts = okData<any[]>(await server.api('GET', `${tasks}/${id}/logs`)).map((entry) => entry.text);
+        assert.deepEqual(texts.sort(), ['Agent a1: active - starting', 'Agent a1: complete', 'Agent a1: error - tests fail'].sort());
+      });
+    });
+  });
+
+  it('when a person reports, or the state is unknown, then it is a 400 saying what is wrong', async () => {
+    const { id } = await createTask(server, '# Strict\n');
+    failsWith(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }), 400, /an agent must name itself/);
+    const bad = failsWith(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'sleeping' }, as('a1')), 400, /state/);
+    for (const state of ['active', 'awaitingInput', 'error', 'complete']) assert.match(JSON.stringify(bad), new RegExp(state));
+    assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).session, null);
+  });
+
+  it('when the agent stays silent past a 2 s lease, then the session reads stale; a person clears it with DELETE', async () => {
+    const { id } = await createTask(server, '# Quiet\n');
+    okData(await server.api('POST', `/api/tasks/${id}/claim`, { ttlSeconds: 2 }, as('brief')));
+    assert.equal(okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('brief'))).session.stale, false);
+    await waitUntil(async () => okData(await server.api('GET', `/api/tasks/${id}`)).session.stale === true, 6000, 'the session to turn stale');
+    const listed = okData<any[]>(await server.api('GET', '/api/tasks')).find((c) => c.id === id);
+    assert.deepEqual([listed.session.stale, listed.claim], [true, null], 'the list shows it too: the claim ran out, the session stays');
+    assert.equal(okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('brief'))).session.stale, false, 'a report freshens it');
+    failsWith(await server.api('DELETE', `/api/tasks/${id}/session`, undefined, as('other')), 409, /session of agent brief/);
+    assert.equal(okData(await server.api('DELETE', `/api/tasks/${id}/session`)).session, null);
+    assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).session, null);
+  });
+
+  it('when an agent reports, then WebSocket clients receive task.session with the card', async () => {
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
+    try {
+      const { id } = await createTask(server, '# Watched\n');
+      okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'error', note: 'boom' }, as('a1')));
+      const event = await socket.waitFor((m) => m.event === 'task.session' && m.data?.taskId === id);
+      assert.deepEqual([event.data.session.state, event.card.session.note, event.card.claim.agent], ['error', 'boom', 'a1']);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('when a webhook subscribes to task.session, then it is a valid event name', async () => {
+    const hook = okData(await server.api('POST', '/api/webhooks', { url: 'http://127.0.0.1:9/agents', events: ['task.session'] }), 201);
+    assert.deepEqual(hook.events, ['task.session']);
+  });
+});
