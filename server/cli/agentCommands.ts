@@ -1,4 +1,5 @@
 import { DEFAULT_CLAIM_SECONDS, MAX_CLAIM_SECONDS } from '../core/claims';
+import { SESSION_STATES } from '../core/sessions';
 import { flag, str, type Command, type OptionSpec, type Parsed } from './command';
 import { ID, enc, labels, show, usage, type Card } from './commandHelpers';
 import { cardDetails } from './cardCommands';
@@ -93,7 +94,39 @@ export const releaseCommand: Command = {
   },
 };
 
-export const agentCommands: Command[] = [pickCommand, claimCommand, releaseCommand];
+export const reportCommand: Command = {
+  name: 'report',
+  summary: `Report your agent's progress on a card: ${SESSION_STATES.join(', ')} (renews your claim; complete releases it)`,
+  args: `${ID} <state>`,
+  details: [
+    'The card shows the session (who, state, note, link) until the agent reports again or a person',
+    'clears it; it reads stale once the agent is silent longer than its lease. A change of state is',
+    'written to the card\'s log.',
+    ...AGENT_DETAILS,
+  ],
+  options: {
+    note: { type: 'string', value: '<text>', description: 'what you are doing, or what you need (logged with a change of state)' },
+    // Not --url: that is every command's server address.
+    link: { type: 'string', value: '<url>', description: 'a link to follow the work: a pull request, a CI run (the session\'s url)' },
+    ttl: ttlFlag,
+  },
+  positionals: [2, 2],
+  writes: true,
+  async run(ctx, parsed) {
+    const [id, state] = parsed.positionals;
+    if (!(SESSION_STATES as readonly string[]).includes(state)) usage(reportCommand, `the state is one of ${SESSION_STATES.join(', ')}, not "${state}"`);
+    const body = { state, ...optional(parsed, { note: 'note', url: 'link' }), ...ttlBody(reportCommand, parsed) };
+    const answer = await ctx.call<Card>('PUT', ctx.boardPath(`/tasks/${enc(id)}/session`), { body });
+    await show(ctx, answer, () => {
+      const session = answer.data.session as { agent: string; state: string };
+      const claim = answer.data.claim as { until: string } | null;
+      const held = claim ? `, claimed until ${plain(claim.until)}` : ', claim released';
+      return `${plain(session.agent)} reported ${bold(ctx.output, plain(session.state))} on ${bold(ctx.output, plain(answer.data.id))}${held}`;
+    });
+  },
+};
+
+export const agentCommands: Command[] = [pickCommand, claimCommand, releaseCommand, reportCommand];
 
 function ttlBody(command: Command, parsed: Parsed): { ttlSeconds?: number } {
   const ttl = ttlOf(command, parsed);

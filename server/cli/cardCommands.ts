@@ -22,6 +22,9 @@ function listFlags(): Record<string, OptionSpec> {
   }
   // `archived=only` reads best as a plain flag.
   flags.archived = { type: 'boolean', description: 'only archived cards' };
+  // The claim filters an agent's loop asks for: free cards, and its own.
+  flags.unclaimed = { type: 'boolean', description: 'only cards no agent holds (claimed=false)' };
+  flags.mine = { type: 'boolean', description: 'only cards your agent (--agent, env KANBAN_AGENT) holds' };
   flags.meta = { type: 'string', multiple: true, value: '<key=value>', description: 'metadata filter' };
   // Paging, projection and order: passed through to the list route.
   flags.limit ??= { type: 'string', value: '<n>', description: 'at most n cards (a page); the rest through --cursor' };
@@ -31,8 +34,14 @@ function listFlags(): Record<string, OptionSpec> {
   return flags;
 }
 
-function listQuery(command: Command, parsed: Parsed): Record<string, string | string[] | undefined> {
+function listQuery(command: Command, parsed: Parsed, agent: string | undefined): Record<string, string | string[] | undefined> {
   const query: Record<string, string | string[] | undefined> = {};
+  if ([flag(parsed, 'claimed'), flag(parsed, 'unclaimed'), flag(parsed, 'mine')].filter(Boolean).length > 1) usage(command, 'choose one of --claimed, --unclaimed and --mine');
+  if (flag(parsed, 'unclaimed')) query.claimed = 'false';
+  if (flag(parsed, 'mine')) {
+    if (agent === undefined) usage(command, '--mine lists the cards your agent holds: name it with --agent <name> or env KANBAN_AGENT');
+    query.claimedBy = agent;
+  }
   for (const param of listRoute?.query ?? []) {
     const name = param.name === 'q' ? 'search' : param.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
     const value = parsed.values[name];
@@ -79,7 +88,7 @@ export const listCommand: Command = {
   options: listFlags(),
   writes: false,
   async run(ctx, parsed) {
-    const answer = await ctx.get<Card[]>(ctx.boardPath('/tasks'), listQuery(listCommand, parsed));
+    const answer = await ctx.get<Card[]>(ctx.boardPath('/tasks'), listQuery(listCommand, parsed, ctx.agent));
     await show(ctx, answer, async () => {
       const cards = answer.data ?? [];
       const fields = str(parsed, 'fields')?.split(',').map((f) => f.trim()).filter(Boolean) ?? null;

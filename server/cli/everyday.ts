@@ -5,7 +5,7 @@ import { archiveCommand, restoreCommand } from './archiveCommands';
 import { bulkCommand } from './bulkCommand';
 import { addCommand, deleteCommand, editCommand, listCommand, moveCommand, showCommand, transferCommand } from './cardCommands';
 import { startCommand } from './startCommand';
-import { claimCommand, pickCommand, releaseCommand } from './agentCommands';
+import { claimCommand, pickCommand, releaseCommand, reportCommand } from './agentCommands';
 import { boardsCommand, columnsCommand, labelsCommand, settingsCommand, storageCommand, webhooksCommand } from './workspaceCommands';
 
 /**
@@ -22,6 +22,7 @@ export const everydayCommands: Command[] = [
   pickCommand,
   claimCommand,
   releaseCommand,
+  reportCommand,
   deleteCommand,
   archiveCommand,
   restoreCommand,

@@ -45,6 +45,10 @@ export interface TaskQuery {
   /** `only`: list archived cards alone. */
   archived?: 'only';
   meta?: MetaFilter[];
+  /** true: only cards an agent holds under a running lease; false: only free ones. */
+  claimed?: boolean;
+  /** Only cards this agent holds under a running lease. */
+  claimedBy?: string;
   /** Due-date window and bounds, with the day they were asked on (see core/dueDates.ts). */
   due?: DueFilter;
   /** Whose card state the views carry. */
@@ -87,7 +91,8 @@ export function keepsWholeColumns(query: TaskQuery): boolean {
   const parsed = parseQuery(query.q ?? '');
   const archiveByStatus = archiveScope(query) !== 'none' && archivedStatusFilter(query) !== undefined;
   return !archiveByStatus && parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
-    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined && query.due === undefined;
+    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined && query.due === undefined &&
+    query.claimed === undefined && query.claimedBy === undefined;
 }
 
 function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
@@ -105,8 +110,17 @@ function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy
     if (groupLabels && !card.labels.some((l) => groupLabels.has(l))) return false;
     if (query.ready !== undefined && isReady(ws, card) !== query.ready) return false;
     if (due && !dueMatches(due, card.dueDate, card.status === lastColumn)) return false;
+    if (!claimMatches(ws, card, query)) return false;
     return metaFilters.every((f) => metaMatches(card, f, fuzzy));
   };
+}
+
+/** The claim filters; claims change without their card, so list caches key on the claims' version too. */
+function claimMatches(ws: Workspace, card: Card, query: TaskQuery): boolean {
+  if (query.claimed === undefined && query.claimedBy === undefined) return true;
+  const claim = ws.claims.of(card.boardId, card.id);
+  if (query.claimed !== undefined && (claim !== null) !== query.claimed) return false;
+  return query.claimedBy === undefined || claim?.agent === query.claimedBy;
 }
 
 function labelsInGroup(ws: Workspace, group: string): Set<string> {

@@ -94,6 +94,18 @@ describe('API sessions: agents report their progress on a card', function () {
     }
   });
 
+  it('when a card is claimed and released between two identical list reads, then claimed=true and claimedBy follow it (no stale cache)', async () => {
+    const { id } = await createTask(server, '# Filtered\n');
+    const ids = async (query: string) => okData<any[]>(await server.api('GET', `/api/tasks?${query}`)).map((c) => c.id);
+    assert.ok(!(await ids('claimed=true')).includes(id));
+    assert.ok((await ids('claimed=false')).includes(id));
+    okData(await server.api('POST', `/api/tasks/${id}/claim`, {}, as('filter-agent')));
+    assert.deepEqual(await ids('claimed=true&claimedBy=filter-agent'), [id]);
+    assert.ok(!(await ids('claimed=false')).includes(id));
+    okData(await server.api('DELETE', `/api/tasks/${id}/claim`));
+    assert.deepEqual(await ids('claimedBy=filter-agent'), []);
+  });
+
   it('when a webhook subscribes to task.session, then it is a valid event name', async () => {
     const hook = okData(await server.api('POST', '/api/webhooks', { url: 'http://127.0.0.1:9/agents', events: ['task.session'] }), 201);
     assert.deepEqual(hook.events, ['task.session']);
