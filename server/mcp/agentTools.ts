@@ -1,9 +1,10 @@
 import type { JsonSchema } from '../api/route';
-import { claimSchema, pickSchema } from '../api/schemas';
+import { claimSchema, pickSchema, sessionReportSchema } from '../api/schemas';
+import { taskSchema } from '../api/responseSchemas';
 import { summaryOf, withoutEmpty } from './cardText';
 import { ID, input, tool } from './everydayTools';
 import { BOARD_ARG } from './routeTools';
-import { callApi, enc, onBoard, type ToolDef } from './tool';
+import { callApi, enc, onBoard, textResult, type ToolDef } from './tool';
 
 /**
  * Agents at work: pick the next card, claim one, let it go. The agent is `agent` in the arguments,
@@ -19,6 +20,34 @@ const AGENT: JsonSchema = { ...pickFields.agent, description: 'your agent name; 
 
 /** `agent` of the arguments as the call's X-Kanban-Agent (over the server's own), never beside it in a body. */
 const asAgent = (args: Args) => (typeof args.agent === 'string' ? { agent: args.agent } : {});
+
+const reportFields = sessionReportSchema.properties as Record<string, JsonSchema>;
+const cardFields = taskSchema.properties as Record<string, JsonSchema>;
+
+/** What report_progress answers, as structured output: the card, its claim and its session. */
+const REPORT_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: { id: cardFields.id, boardId: cardFields.boardId, title: cardFields.title, status: cardFields.status, claim: cardFields.claim, session: cardFields.session },
+  required: ['id', 'boardId', 'title', 'status', 'claim', 'session'],
+};
+
+function reportProgressTool(): ToolDef {
+  return {
+    name: 'report_progress',
+    description: 'Tell people where you are on a card: active, awaitingInput, error or complete (renews your claim)',
+    routes: ['put /tasks/{id}/session'],
+    inputSchema: input({ id: ID, state: reportFields.state, note: reportFields.note, url: reportFields.url, agent: AGENT, board: BOARD_ARG }, ['id', 'state']),
+    outputSchema: REPORT_OUTPUT,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    async run({ client }, args) {
+      const { id, board, agent: _agent, ...body } = args;
+      const { data } = await callApi(client, { method: 'put', path: `${onBoard(board, '/tasks')}/${enc(id)}/session`, body, ...asAgent(args) });
+      const card = data as Args;
+      const out = { id: card.id, boardId: card.boardId, title: card.title, status: card.status, claim: card.claim, session: card.session };
+      return { ...textResult(out), structuredContent: out };
+    },
+  };
+}
 
 /** The card with its claim, and its text: the agent starts work on it next. */
 const claimed = (card: unknown) => withoutEmpty({ ...summaryOf(card as Args, ['boardId']), content: (card as Args).content });
@@ -41,5 +70,6 @@ export function agentTools(): ToolDef[] {
         const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim${args.force === true ? '?force=true' : ''}`;
         return summaryOf((await callApi(client, { method: 'delete', path, ...asAgent(args) })).data as Args, ['boardId']);
       }),
+    reportProgressTool(),
   ];
 }

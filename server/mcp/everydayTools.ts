@@ -56,7 +56,7 @@ const LIST_TEXT: Record<string, string> = {
   cursor: 'nextCursor of the previous page (same filters and sort)',
   sort: 'position (default), created, modified, due, priority or title; - for descending',
 };
-const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'view'];
+const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'claimed', 'claimedBy', 'view'];
 /** Used only while the list route does not declare its paging parameters itself. */
 const PAGING_FALLBACK: QueryParam[] = [
   { name: 'fields', type: 'string', description: LIST_TEXT.fields },

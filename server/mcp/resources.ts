@@ -48,7 +48,7 @@ async function instructions(client: ApiClient): Promise<string> {
     '1. Find work: `list_cards {status, assignee, q}` answers summaries, 50 a page; pass `nextCursor` back as `cursor`.',
     '2. Read it: `get_card {id}` (content, comments, and the git branches and commits that name it).',
     `3. Pick it up: \`update_card {id, assignee}\`, then \`move_card {id, status: "${working}"}\`.`,
-    `   Beside other agents: \`pick_card {moveTo: "${working}"}\` claims the best ready card for you alone; \`release_card {id}\` when done.`,
+    `   Beside other agents: \`pick_card {moveTo: "${working}"}\` claims the best ready card for you alone; \`report_progress {id, state, note}\` tells people where you are (active, awaitingInput, error) and keeps your claim; state \`complete\` (or \`release_card {id}\`) lets it go.`,
     '4. Tell people: `add_comment {id, content}`; keep a progress trail with `add_log {id, text}`.',
     `5. Finish: \`move_card {id, status: "${columns[columns.length - 1] ?? 'done'}"}\`.`,
     '',

@@ -46,6 +46,24 @@ describe('MCP agent tools: pick_card, claim_card, release_card (over a running s
     assert.deepEqual(listed.cards.find((c: any) => c.id === urgent.id).claim.agent, 'mcp-agent', 'list_cards shows who holds a card');
   });
 
+  it('when an agent reports through report_progress, then it answers the card, claim and session as structured output; list_cards filters by claim', async () => {
+    const card = await mcp.call('create_card', { title: 'Reported', status: 'todo' });
+    const result = await mcp.callRaw('report_progress', { id: card.id, state: 'awaitingInput', note: 'which port?' });
+    assert.equal(result.isError, undefined, textOf(result));
+    const out = result.structuredContent as any;
+    assert.deepEqual([out.id, out.claim.agent, out.session.agent, out.session.state, out.session.note, out.session.stale], [card.id, 'mcp-agent', 'mcp-agent', 'awaitingInput', 'which port?', false]);
+    assert.deepEqual(JSON.parse(textOf(result)), out);
+    assert.equal((await server.api('GET', `/api/tasks/${card.id}`)).body?.data.session.state, 'awaitingInput');
+    const mine = await mcp.call('list_cards', { claimedBy: 'mcp-agent' });
+    assert.ok(mine.cards.some((c: any) => c.id === card.id));
+    const free = await mcp.call('list_cards', { claimed: false });
+    assert.ok(!free.cards.some((c: any) => c.id === card.id));
+    const bad = await mcp.callRaw('report_progress', { id: card.id, state: 'napping' });
+    assert.equal(bad.isError, true);
+    const done = await mcp.call('report_progress', { id: card.id, state: 'complete' });
+    assert.deepEqual([done.claim, done.session.state], [null, 'complete']);
+  });
+
   it('when kanban mcp is given an agent name that breaks the rule, then it does not start and says why', () => {
     const { command, args } = mcpCommand(['--url', server.url, '--agent', 'two words']);
     const run = spawnSync(command, args, { encoding: 'utf8', input: '' });

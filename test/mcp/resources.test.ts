@@ -25,7 +25,7 @@ describe('MCP resources', function () {
 
   it('when an agent reads the instructions, then they say how to pick up, move and comment, in under 2 KB', async () => {
     const text = await read('kanban://instructions');
-    for (const tool of ['list_cards', 'get_card', 'update_card', 'move_card', 'add_comment', 'create_card', 'pick_card', 'release_card']) assert.ok(text.includes(tool), `mentions ${tool}`);
+    for (const tool of ['list_cards', 'get_card', 'update_card', 'move_card', 'add_comment', 'create_card', 'pick_card', 'release_card', 'report_progress']) assert.ok(text.includes(tool), `mentions ${tool}`);
     assert.ok(text.includes('backlog → todo → in-progress → review → done'), 'names the default board\'s columns');
     assert.ok(Buffer.byteLength(text) < 2048, `instructions are ${Buffer.byteLength(text)} bytes`);
   });

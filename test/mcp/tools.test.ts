@@ -10,7 +10,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
   list_columns: { args: ['board'], required: [] },
   list_cards: {
-    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'view', 'fields', 'limit', 'cursor', 'sort'],
+    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'claimed', 'claimedBy', 'view', 'fields', 'limit', 'cursor', 'sort'],
     required: [],
   },
   get_card: { args: ['id', 'board'], required: ['id'] },
@@ -31,6 +31,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   pick_card: { args: ['agent', 'board', 'status', 'labels', 'assignee', 'priority', 'moveTo', 'ttlSeconds'], required: [] },
   claim_card: { args: ['id', 'agent', 'ttlSeconds', 'board'], required: ['id'] },
   release_card: { args: ['id', 'agent', 'force', 'board'], required: ['id'] },
+  report_progress: { args: ['id', 'state', 'note', 'url', 'agent', 'board'], required: ['id', 'state'] },
 };
 
 const sorted = (list: string[]) => [...list].sort();
