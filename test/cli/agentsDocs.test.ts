@@ -59,14 +59,19 @@ describe('docs/agents.md runs as written', function () {
     assert.match(log, /Claim of agent claude-1 .* released by agent claude-2, with force/);
 
     const claims = path.join(repo.root, '.git', 'kanban', 'claims');
-    assert.deepEqual((await listFiles(claims)).filter((f) => f.endsWith('.json')).sort(), [byTitle('Write release notes').id, byTitle('Tidy the README').id].map((id) => `default/${id}.json`).sort());
+    const stored = (await listFiles(claims)).filter((f) => f.endsWith('.json'));
+    assert.deepEqual(stored.filter((f) => !f.startsWith('.sessions')).sort(), [byTitle('Write release notes').id, byTitle('Tidy the README').id].map((id) => `default/${id}.json`).sort());
+    assert.deepEqual(stored.filter((f) => f.startsWith('.sessions')), [path.join('.sessions', 'default', `${byTitle('Tidy the README').id}.json`)]);
+    assert.deepEqual([byTitle('Tidy the README').session.state, byTitle('Tidy the README').session.note], ['awaitingInput', 'keep the badges?']);
+    assert.match(log, /Agent claude-3: active - rewording the intro/);
+    assert.match(log, /Agent claude-3: awaitingInput - keep the badges\?/);
     assert.deepEqual(statusOutsideBoard(repo.root), [], 'claims are nothing git sees');
 
     // The REST examples, against a server on the same folder.
     const server = await startTestServer({ root: repo.root, server: { watch: false } });
     try {
       const calls = rest.replace(/\\\n\s*/g, '').split('\n').filter((line) => line.startsWith('curl '));
-      assert.equal(calls.length, 4);
+      assert.equal(calls.length, 5);
       for (const call of calls) {
         const run = await sh(call.replace(/localhost:3000/g, server.url.replace(/^http:\/\//, '')), repo.root);
         assert.equal(run.code, 0, `${call}\n${run.stderr}`);
@@ -74,6 +79,7 @@ describe('docs/agents.md runs as written', function () {
       }
       const fixLogin = (await server.api('GET', `/api/tasks/${byTitle('Fix login timeout').id}`)).body?.data;
       assert.equal(fixLogin.claim, null, 'claimed and released again over REST');
+      assert.deepEqual([fixLogin.session.agent, fixLogin.session.state], ['claude-1', 'awaitingInput'], 'the session outlives the claim');
     } finally {
       await server.running.close();
     }
