@@ -217,17 +217,23 @@ export async function dropClaimOf(ws: Workspace, card: Pick<Card, 'boardId' | 'i
   ws.claims.forgetSession(card.boardId, card.id);
 }
 
-/** A card transferred to another board keeps its claim there (claims are keyed by board and card). */
+/** A card transferred to another board keeps its claim and its agent session there (both are keyed by board and card). */
 export async function moveClaimOf(ws: Workspace, from: Pick<Card, 'boardId' | 'id'>, to: Pick<Card, 'boardId' | 'id'>): Promise<void> {
-  if (!(await ws.claims.store.get(from.boardId, from.id))) return;
+  const hasSession = ws.claims.sessionOf(from.boardId, from.id) !== null;
+  if (!hasSession && !(await ws.claims.store.get(from.boardId, from.id))) return;
   const moved = await ws.claims.store.exclusive(async (claims) => {
     const held = await claims.get(from.boardId, from.id);
-    if (!held) return null;
-    const next: StoredClaim = { ...held, boardId: to.boardId, cardId: to.id };
-    await claims.put(next);
+    const session = await claims.getSession(from.boardId, from.id);
+    const next: StoredClaim | null = held && { ...held, boardId: to.boardId, cardId: to.id };
+    const nextSession: StoredSession | null = session && { ...session, boardId: to.boardId, cardId: to.id };
+    if (next) await claims.put(next);
+    if (nextSession) await claims.putSession(nextSession);
     await claims.remove(from.boardId, from.id);
-    return next;
+    await claims.removeSession(from.boardId, from.id);
+    return { claim: next, session: nextSession };
   });
   ws.claims.forget(from.boardId, from.id);
-  if (moved) ws.claims.remember(moved);
+  ws.claims.forgetSession(from.boardId, from.id);
+  if (moved.claim) ws.claims.remember(moved.claim);
+  if (moved.session) ws.claims.rememberSession(moved.session);
 }

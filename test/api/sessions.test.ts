@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { TestServer } from '../helpers/testServer';
+import * as path from 'node:path';
+import { listFiles, type TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
 import { forEachBoard, useServerWithOpsBoard } from '../helpers/perProvider';
 import { waitUntil } from '../helpers/waiting';
@@ -104,6 +105,17 @@ describe('API sessions: agents report their progress on a card', function () {
     assert.ok(!(await ids('claimed=false')).includes(id));
     okData(await server.api('DELETE', `/api/tasks/${id}/claim`));
     assert.deepEqual(await ids('claimedBy=filter-agent'), []);
+  });
+
+  it('when a card with a session moves to another board, then the session goes along; when it is deleted for good, the session goes', async () => {
+    const { id } = await createTask(server, '# Travels\n');
+    const session = okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('a1'))).session;
+    okData(await server.api('POST', `/api/boards/ops/tasks/${id}/transfer`, {}, as('a1')));
+    assert.deepEqual(okData(await server.api('GET', `/api/boards/ops/tasks/${id}`)).session, session);
+    const sessions = path.join(server.root, '.kanban', '.state', 'claims', '.sessions');
+    assert.deepEqual(await listFiles(sessions), [`ops/${id}.json`]);
+    okData(await server.api('DELETE', `/api/boards/ops/tasks/${id}/permanent`, undefined, as('a1')));
+    assert.deepEqual(await listFiles(sessions), []);
   });
 
   it('when a webhook subscribes to task.session, then it is a valid event name', async () => {
