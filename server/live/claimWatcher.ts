@@ -68,7 +68,9 @@ export class ClaimWatcher {
   private scheduleExpiry(): void {
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
     this.expiryTimer = null;
-    const at = this.ws.claims.nextExpiryMs;
+    // A read may drop an expired claim before this timer fires (and so move the next expiry on):
+    // what it dropped is still to be announced, at once.
+    const at = this.ws.claims.hasExpired ? Date.now() : this.ws.claims.nextExpiryMs;
     if (this.closed || !Number.isFinite(at)) return;
     this.expiryTimer = setTimeout(() => {
       this.expiryTimer = null;

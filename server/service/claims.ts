@@ -56,6 +56,11 @@ export class Claims {
     };
   }
 
+  /** Whether claims ran out that `takeExpired` has not handed over yet. */
+  get hasExpired(): boolean {
+    return this.expired.length > 0;
+  }
+
   /** The claims that ran out since the last call (each once). */
   takeExpired(): StoredClaim[] {
     if (this.nextExpiry <= Date.now()) this.dropExpired();
