@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { startTestServer, makeTempDir, listFiles } from '../helpers/testServer';
-import { createTask } from '../helpers/envelope';
+import { createTask, okData } from '../helpers/envelope';
+import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { buildCli, expectCode, jsonOf, kanban, type Run } from './helpers';
 import { GIT_ENV, commitAll, git, gitStatus, initRepo } from './gitRepo';
 
@@ -74,6 +75,24 @@ describe('CLI: agents report progress and list by claim', function () {
       assert.deepEqual(gitStatus(root).split('\n').filter(Boolean), [`?? .kanban/boards/default/logs/${id}.jsonl`], 'only the log, which travels with the repository');
       git(root, 'add', '-A');
       assert.match(git(root, 'diff', '--cached'), /Agent agent-1: error - tests fail/);
+    });
+
+    it('when an agent in another worktree reports, then a server on this one shows the session and tells its WebSocket clients', async () => {
+      const [id] = await seedCards(root, ['Shared']);
+      commitAll(root, 'a card');
+      const other = path.join(tmp, 'agent-b');
+      git(root, 'worktree', 'add', '-q', '-b', 'agent-b', other);
+      const server = await startTestServer({ root, server: { watch: true } });
+      const socket = await RecordingSocket.connect(wsUrl(server.url));
+      try {
+        expectCode(await ka(other, 'elsewhere', 'report', id, 'awaitingInput', '--note', 'need a key'), 0);
+        const event = await socket.waitFor((m) => m.event === 'task.session' && m.data?.taskId === id, 10_000);
+        assert.deepEqual([event.card.session.agent, event.card.session.state, event.card.claim.agent], ['elsewhere', 'awaitingInput', 'elsewhere']);
+        assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).session.note, 'need a key');
+      } finally {
+        socket.close();
+        await server.running.close();
+      }
     });
   });
 });
