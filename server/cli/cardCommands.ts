@@ -137,6 +137,11 @@ export async function cardDetails(ctx: Context, card: Card): Promise<string> {
   if (Array.isArray(card.blocks) && card.blocks.length) pairs.push(['blocks', card.blocks.join(', ')]);
   const claim = card.claim as { agent: string; until: string } | null | undefined;
   if (claim) pairs.push(['claimed by', `${plain(claim.agent)} until ${plain(claim.until)}`]);
+  const session = card.session as { agent: string; state: string; note: string | null; url: string | null; updatedAt: string; stale: boolean } | null | undefined;
+  if (session) {
+    const said = [session.note, session.url].filter((part): part is string => !!part).map(plain).join(' ');
+    pairs.push(['agent', `${plain(session.agent)}: ${plain(session.state)}${said ? ` - ${said}` : ''} (${session.stale ? 'stale, ' : ''}at ${plain(session.updatedAt)})`]);
+  }
   pairs.push(['created', plain(card.created)], ['modified', plain(card.modified)]);
   const lines = [bold(o, plain(card.title)), '', keyValues(o, pairs)];
   const text = bodyOf(plain(card.content));

@@ -42,6 +42,7 @@ describe('CLI: agents report progress and list by claim', function () {
       assert.match(line, new RegExp(`^claude-1 reported active on ${id}, claimed until \\S+\\n$`));
       const card = jsonOf(await ka(root, null, 'show', id, '--json'));
       assert.deepEqual([card.session.agent, card.session.state, card.session.note, card.session.url, card.claim.agent], ['claude-1', 'active', 'on it', 'https://ci.example/7', 'claude-1']);
+      assert.match(expectCode(await ka(root, null, 'show', id), 0).stdout, /agent\s+claude-1: active - on it https:\/\/ci\.example\/7 \(at \S+\)/);
       const done = jsonOf(await ka(root, 'claude-1', 'report', id, 'complete', '--json'));
       assert.deepEqual([done.session.state, done.claim], ['complete', null]);
       assert.match(expectCode(await ka(root, 'claude-2', 'report', id, 'sleeping'), 2).stderr, /one of active, awaitingInput, error, complete/);
