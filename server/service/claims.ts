@@ -30,6 +30,9 @@ export class Claims {
   /** Claims that ran out, kept for a follower to announce (only while one follows). */
   private expired: StoredClaim[] = [];
   private followers = new Set<() => void>();
+  /** Sessions that turned stale, kept for a follower to announce, and up to when that was looked at. */
+  private turnedStale: StoredSession[] = [];
+  private staleCheckedAt = Date.now();
 
   constructor(readonly store: ClaimStore) {}
 
@@ -52,13 +55,24 @@ export class Claims {
     this.followers.add(onChange);
     return () => {
       this.followers.delete(onChange);
-      if (this.followers.size === 0) this.expired = [];
+      if (this.followers.size === 0) {
+        this.expired = [];
+        this.turnedStale = [];
+      }
     };
   }
 
   /** Whether claims ran out that `takeExpired` has not handed over yet. */
   get hasExpired(): boolean {
-    return this.expired.length > 0;
+    return this.expired.length > 0 || this.turnedStale.length > 0;
+  }
+
+  /** The sessions that turned stale since the last call (each once). */
+  takeTurnedStale(): StoredSession[] {
+    if (this.nextExpiry <= Date.now()) this.dropExpired();
+    const out = this.turnedStale;
+    this.turnedStale = [];
+    return out;
   }
 
   /** The claims that ran out since the last call (each once). */
@@ -152,6 +166,11 @@ export class Claims {
 
   private dropExpired(): void {
     const now = Date.now();
+    if (this.followers.size) {
+      const from = this.staleCheckedAt;
+      this.turnedStale.push(...[...this.sessions.values()].filter((session) => staleAtMs(session) > from && staleAtMs(session) <= now));
+    }
+    this.staleCheckedAt = now;
     for (const [key, held] of this.held) {
       if (held.untilMs > now) continue;
       this.held.delete(key);
@@ -199,11 +218,15 @@ export async function followStoredClaims(ws: Workspace): Promise<void> {
   }
 }
 
-/** A `task.released` (with `expired: true`) for each claim whose lease ran out since the last call. */
+/** A `task.released` (with `expired: true`) for each claim whose lease ran out since the last call, a `task.session` for each session that turned stale. */
 export function announceExpiredClaims(ws: Workspace): void {
   for (const claim of ws.claims.takeExpired()) {
     const card = ws.index.get(claim.boardId, claim.cardId);
     if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, expired: true }, card);
+  }
+  for (const session of ws.claims.takeTurnedStale()) {
+    const card = ws.index.get(session.boardId, session.cardId);
+    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) }, card);
   }
 }
 

@@ -70,17 +70,24 @@ describe('API sessions: agents report their progress on a card', function () {
     assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).session, null);
   });
 
-  it('when the agent stays silent past a 2 s lease, then the session reads stale; a person clears it with DELETE', async () => {
-    const { id } = await createTask(server, '# Quiet\n');
-    okData(await server.api('POST', `/api/tasks/${id}/claim`, { ttlSeconds: 2 }, as('brief')));
-    assert.equal(okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('brief'))).session.stale, false);
-    await waitUntil(async () => okData(await server.api('GET', `/api/tasks/${id}`)).session.stale === true, 6000, 'the session to turn stale');
-    const listed = okData<any[]>(await server.api('GET', '/api/tasks')).find((c) => c.id === id);
-    assert.deepEqual([listed.session.stale, listed.claim], [true, null], 'the list shows it too: the claim ran out, the session stays');
-    assert.equal(okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('brief'))).session.stale, false, 'a report freshens it');
-    failsWith(await server.api('DELETE', `/api/tasks/${id}/session`, undefined, as('other')), 409, /session of agent brief/);
-    assert.equal(okData(await server.api('DELETE', `/api/tasks/${id}/session`)).session, null);
-    assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).session, null);
+  it('when the agent stays silent past a 2 s lease, then the session reads stale, WebSocket clients hear it, and a person clears it with DELETE', async () => {
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
+    try {
+      const { id } = await createTask(server, '# Quiet\n');
+      okData(await server.api('POST', `/api/tasks/${id}/claim`, { ttlSeconds: 2 }, as('brief')));
+      assert.equal(okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('brief'))).session.stale, false);
+      const turned = await socket.waitFor((m) => m.event === 'task.session' && m.data?.taskId === id && m.data.session?.stale === true, 6000);
+      assert.equal(turned.card.session.stale, true);
+      await waitUntil(async () => okData(await server.api('GET', `/api/tasks/${id}`)).session.stale === true, 6000, 'the session to turn stale');
+      const listed = okData<any[]>(await server.api('GET', '/api/tasks')).find((c) => c.id === id);
+      assert.deepEqual([listed.session.stale, listed.claim], [true, null], 'the list shows it too: the claim ran out, the session stays');
+      assert.equal(okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('brief'))).session.stale, false, 'a report freshens it');
+      failsWith(await server.api('DELETE', `/api/tasks/${id}/session`, undefined, as('other')), 409, /session of agent brief/);
+      assert.equal(okData(await server.api('DELETE', `/api/tasks/${id}/session`)).session, null);
+      assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).session, null);
+    } finally {
+      socket.close();
+    }
   });
 
   it('when an agent reports, then WebSocket clients receive task.session with the card', async () => {
