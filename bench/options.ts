@@ -7,7 +7,9 @@ export const LIVE_SCENARIOS = ['live-edit', 'live-webhooks', 'live-webhooks-fail
 export const UI_SCENARIOS = ['ui'] as const;
 /** Git links over 50,000 commits (`--only git-links`): it makes the workspace a git repository. */
 export const GIT_SCENARIOS = ['git-links'] as const;
-const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS, ...GIT_SCENARIOS];
+/** Agents picking work (`--only pick,pick-cli`): 50 REST agents on the server, 8 CLI pickers on a folder. */
+export const AGENT_SCENARIOS = ['pick', 'pick-cli'] as const;
+const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS, ...GIT_SCENARIOS, ...AGENT_SCENARIOS];
 
 export interface BenchOptions {
   cardCounts: number[];
@@ -39,7 +41,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --only <a,b,...>       scenarios (default: the API ones): ${API_SCENARIOS.join(', ')},
                          ${LIVE_SCENARIOS.join(', ')}, or live for all live-update ones,
                          ui for the board UI in Chromium (first render, drop to settled),
-                         git-links for a card's git links over 50,000 commits (first scan, cached answers)
+                         git-links for a card's git links over 50,000 commits (first scan, cached answers),
+                         pick for 50 agents picking through the server (p50/p99, picks/s, double claims),
+                         pick-cli for 8 kanban pick processes at once on a folder no server serves
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
   --instances <n>        with --storage mysql (or sqlite: one shared file, "shared": true): write and read

@@ -17,6 +17,7 @@ import { mcpListBytesNote } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
 import { runGitLinksScenario } from './gitLinks';
+import { isPickScenario, notRun, pickBoardConfig, runPickCliScenario, runPickScenario, type PickOutcome } from './pick';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
 
@@ -95,7 +96,9 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     storage = await prepareStorage(options.storage).catch((error: Error) => {
       throw new ProviderUnavailable(`cannot prepare ${options.storage} storage: ${error.message}`);
     });
-    await writeWorkspaceConfig(root, storage);
+    // The pick scenarios pick from every open column (pickFrom): the default, the columns before
+    // in-progress, would leave only the backlog, since the seeding blocks every todo card.
+    await writeWorkspaceConfig(root, storage, options.scenarios.some(isPickScenario) ? pickBoardConfig() : {});
     const seedStarted = performance.now();
     const seedMethod = await seed(root, storage, count, options);
     const seedMs = performance.now() - seedStarted;
@@ -155,6 +158,23 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);
     }
+    if (options.scenarios.includes('pick')) {
+      await waitUntilIdle(target.baseUrl, target.idleProbePath);
+      process.stdout.write(`  pick (${count} cards) ... `);
+      const startUs = monotonicUs();
+      const outcome = await runPickScenario(target, options.durationSeconds);
+      windows.push({ name: `pick with ${count} cards`, startUs, endUs: monotonicUs() });
+      console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
+      scenarios.push(...outcome.results);
+      notes.push(...outcome.notes);
+    }
+    if (options.scenarios.includes('pick-cli')) {
+      process.stdout.write(`  pick-cli (${count} cards, a folder of its own) ... `);
+      const outcome = await pickCliOnItsOwnFolder(count, options);
+      console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
+      scenarios.push(...outcome.results);
+      notes.push(...outcome.notes);
+    }
     notes.push(await mcpListBytesNote(target.baseUrl));
     // Last: its drags move cards, which the scenarios above must not see.
     if (options.scenarios.includes('ui')) {
@@ -173,6 +193,26 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
   } finally {
     await server?.stop();
     await fs.rm(root, { recursive: true, force: true });
+    await storage?.dispose();
+  }
+}
+
+/**
+ * `pick-cli` on a folder seeded like the server's but served by no server (the CLI refuses to write
+ * a folder a server serves): the same cards, the same storage kind (a database of its own for mysql).
+ */
+async function pickCliOnItsOwnFolder(count: number, options: BenchOptions): Promise<PickOutcome> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `kanban-bench-pick-cli-${count}-`));
+  let storage: BenchStorage | null = null;
+  try {
+    storage = await prepareStorage(options.storage);
+    await writeWorkspaceConfig(dir, storage, pickBoardConfig());
+    await seed(dir, storage, count, options);
+    return await runPickCliScenario(dir, storage.kind === 'markdown');
+  } catch (error) {
+    return notRun('pick-cli', (error as Error).message);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
     await storage?.dispose();
   }
 }
@@ -229,7 +269,7 @@ async function main(): Promise<number> {
   for (const run of runs) console.log(`\n${formatRun(run)}`);
   console.log(`results written to ${path.relative(process.cwd(), await writeResults(options.storage, runs))}`);
   if (options.profile) await printProfiles();
-  const failed = runs.some((run) => run.scenarios.some((s) => s.failure || s.non2xx > 0 || s.errors > 0));
+  const failed = runs.some((run) => run.scenarios.some((s) => s.failure || s.non2xx > 0 || s.errors > 0 || (s.doubleClaims ?? 0) > 0));
   return failed ? 1 : 0;
 }
 

@@ -39,6 +39,10 @@ export interface ScenarioResult {
   sample: string;
   /** Set when the sample answer was not a success: the scenario was not run. */
   failure?: string;
+  /** `pick`, `pick-cli`: cards answered to two different agents while the first lease ran (must be 0). */
+  doubleClaims?: number;
+  /** Scenario-specific figures for the results JSON (e.g. pick-cli's `node -e 0` floor). */
+  details?: Record<string, number>;
 }
 
 export const READ_SCENARIOS = ['list', 'list-ready', 'list-overdue', 'search-exact', 'search-fuzzy', 'get', 'page-50'] as const;

@@ -71,8 +71,8 @@ async function runMysql(sql: string): Promise<void> {
   }
 }
 
-/** `.kanban.json` for the bench workspace: label definitions with groups, and the storage plugin. */
-export async function writeWorkspaceConfig(root: string, storage: BenchStorage): Promise<void> {
-  const config = { version: 2, labels: labelDefinitions(), plugins: storage.plugins };
+/** `.kanban.json` for the bench workspace: label definitions with groups, the storage plugin, and `extra` (e.g. boards). */
+export async function writeWorkspaceConfig(root: string, storage: BenchStorage, extra: Record<string, unknown> = {}): Promise<void> {
+  const config = { version: 2, labels: labelDefinitions(), plugins: storage.plugins, ...extra };
   await fs.writeFile(path.join(root, '.kanban.json'), `${JSON.stringify(config, null, 2)}\n`);
 }
