@@ -1,6 +1,7 @@
 import { menuAnchorOf } from './components/CardMenu';
 import { visibleIdsOf } from './dnd/cardDrag';
 import { focusIsLost } from './focus';
+import { keepFocusAcrossRedraws, type KeptFocus } from './keptFocus';
 import type { BoardController } from './state/controller';
 import { serverPosition } from './state/placement';
 import { moveCard, softDeleteCard } from './state/taskActions';
@@ -54,7 +55,7 @@ function moveFocus(ctrl: BoardController, taskId: string, key: string, extend: b
 }
 
 /** Alt + arrows: move the focused card one place up/down, or to the next column. */
-async function moveWithKeys(ctrl: BoardController, taskId: string, key: string): Promise<void> {
+async function moveWithKeys(ctrl: BoardController, taskId: string, key: string, kept: KeptFocus): Promise<void> {
   const status = ctrl.state.tasks[taskId]?.status;
   if (!status) return;
   const visible = visibleIdsOf(ctrl, status);
@@ -77,6 +78,7 @@ async function moveWithKeys(ctrl: BoardController, taskId: string, key: string):
   // The card is drawn in its new place at once, as a new element, so the keyboard stays on it for
   // the next move; a refusal draws it back, again as a new element. Neither waits for the server,
   // and neither takes focus the user has since put elsewhere.
+  kept.keep(taskId);
   const moved = moveCard(ctrl, taskId, target, position);
   requestAnimationFrame(() => refocusCard(ctrl, taskId));
   if (!(await moved)) requestAnimationFrame(() => refocusCard(ctrl, taskId));
@@ -113,6 +115,7 @@ function closeTopLayer(ctrl: BoardController): boolean {
 
 /** Board-wide shortcuts, as the table in shortcuts.ts lists them (the `?` help shows the same table). */
 export function installShortcuts(ctrl: BoardController): () => void {
+  const kept = keepFocusAcrossRedraws(ctrl.store.subscribe, (id) => focusCard(ctrl, id));
   function onKey(event: KeyboardEvent): void {
     if (event.defaultPrevented) return;
     if (isShortcut('close', event)) {
@@ -139,7 +142,7 @@ export function installShortcuts(ctrl: BoardController): () => void {
       openQuickAdd(ctrl);
     } else if (taskId && isShortcut('moveCard', event)) {
       event.preventDefault();
-      void moveWithKeys(ctrl, taskId, event.key);
+      void moveWithKeys(ctrl, taskId, event.key, kept);
     } else if (taskId && (isShortcut('focusNext', event) || isShortcut('extendSelection', event))) {
       event.preventDefault();
       moveFocus(ctrl, taskId, event.key, event.shiftKey);
@@ -158,7 +161,10 @@ export function installShortcuts(ctrl: BoardController): () => void {
     }
   }
   document.addEventListener('keydown', onKey);
-  return () => document.removeEventListener('keydown', onKey);
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    kept.dispose();
+  };
 }
 
 function isInteractive(target: EventTarget | null): boolean {

@@ -127,6 +127,8 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await eventually(async () => JSON.stringify(await shownTitles('todo')) === JSON.stringify(await titlesOf('todo')), 'the board shows the server order of To Do', 10_000);
     const before = (await titlesOf('todo')).indexOf(title);
     assert.ok(before < (await titlesOf('todo')).length - 1, `${title} is not last in To Do, so it can move down`);
+    // Redrawn in its server place, the card still has the focus, so the next key moves it again.
+    await page.waitForFunction((t) => (document.activeElement as HTMLElement)?.textContent?.includes(t), title);
     await page.keyboard.press('Alt+ArrowDown');
     await page.waitForFunction(
       ([t, i]) => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).findIndex((el) => el.textContent === t) === i,
