@@ -1,31 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseConfig } from '../../server/config/parseConfig';
 import { readyColumnsOf } from '../../server/core/startColumn';
 import { listFiles, startTestServer } from '../helpers/testServer';
-import { REPO, buildCli, expectCode, jsonOf, kanban } from './helpers';
+import { docBlocks, shellWords } from './docBlocks';
+import { buildCli, expectCode, jsonOf, kanban } from './helpers';
 import { GIT_ENV, openStartRepo, statusOutsideBoard, type StartRepo } from './startRepo';
 
 /** docs/agents.md runs as written, in order: the commands, then the REST calls against a server on the same folder. */
-
-const DOC = path.join(REPO, 'docs', 'agents.md');
-
-async function blocks(language: string): Promise<string[]> {
-  const text = await fs.readFile(DOC, 'utf8');
-  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1].replace(/^ {2}/gm, ''));
-}
-
-/** A command line as the shell splits it: quoted words kept whole, a trailing # comment dropped. */
-function words(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
-    if (m[3]?.startsWith('#')) break;
-    out.push(m[1] ?? m[2] ?? m[3]);
-  }
-  return out;
-}
 
 /** The exit code a line's comment promises: `(exit N)`, else 0. */
 const exitOf = (line: string) => Number(/\(exit (\d)\)/.exec(line.slice(line.indexOf('#')))?.[1] ?? 0);
@@ -45,10 +28,10 @@ describe('docs/agents.md runs as written', function () {
 
   it('when the commands run in order in a git repository, then each exits as its comment says and the board ends as described', async () => {
     repo = await openStartRepo('dir');
-    const [commands, rest] = await blocks('sh');
+    const [commands, rest] = await docBlocks('agents.md', 'sh');
     const lines = commands.split('\n').filter((line) => line.startsWith('kanban '));
     assert.ok(lines.length >= 12, lines.join('\n'));
-    for (const line of lines) expectCode(await kanban(words(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line));
+    for (const line of lines) expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line));
 
     const cards = jsonOf(await kanban(['list', '--json'], { cwd: repo.root, env: GIT_ENV }));
     const byTitle = (title: string) => cards.find((c: any) => c.title === title);
@@ -86,7 +69,7 @@ describe('docs/agents.md runs as written', function () {
   });
 
   it('when the pickFrom example is loaded, then it is valid and pick takes from the column it names', async () => {
-    const [example] = await blocks('json');
+    const [example] = await docBlocks('agents.md', 'json');
     const board = parseConfig(example).boards[0];
     assert.deepEqual(readyColumnsOf(board), ['triaged']);
   });

@@ -1,30 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseConfig } from '../../server/config/parseConfig';
 import { startColumnOf } from '../../server/core/startColumn';
-import { REPO, buildCli, expectCode, jsonOf, kanban } from './helpers';
+import { docBlocks, shellWords } from './docBlocks';
+import { buildCli, expectCode, jsonOf, kanban } from './helpers';
 import { GIT_ENV, git, openStartRepo, type StartRepo } from './startRepo';
 
 /** docs/start.md runs as written, in order; and `kanban start` is in the help and the completion. */
-
-const DOC = path.join(REPO, 'docs', 'start.md');
-
-async function blocks(language: string): Promise<string[]> {
-  const text = await fs.readFile(DOC, 'utf8');
-  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
-}
-
-/** A command line as the shell splits it: quoted words kept whole, a trailing # comment dropped. */
-function words(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
-    if (m[3]?.startsWith('#')) break;
-    out.push(m[1] ?? m[2] ?? m[3]);
-  }
-  return out;
-}
 
 describe('docs/start.md and kanban start in the help', function () {
   this.timeout(90_000);
@@ -35,9 +18,9 @@ describe('docs/start.md and kanban start in the help', function () {
 
   it('when the shell example runs in order in a fresh repository, then every command succeeds and does what its comment says', async () => {
     repo = await openStartRepo('dir');
-    const lines = (await blocks('sh')).join('').split('\n').filter((line) => line.startsWith('kanban '));
+    const lines = (await docBlocks('start.md', 'sh')).join('').split('\n').filter((line) => line.startsWith('kanban '));
     assert.ok(lines.length >= 6, lines.join('\n'));
-    for (const line of lines) expectCode(await kanban(words(line).slice(1), { cwd: repo.root, env: GIT_ENV }), 0);
+    for (const line of lines) expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), 0);
     const cards = jsonOf(await kanban(['list', '--json'], { cwd: repo.root, env: GIT_ENV }));
     const byTitle = (title: string) => cards.find((c: any) => c.title === title);
     assert.deepEqual([byTitle('Fix login timeout').status, byTitle('Fix login timeout').assignee], ['in-progress', 'ada']);
@@ -47,7 +30,7 @@ describe('docs/start.md and kanban start in the help', function () {
   });
 
   it('when the startStatus example is loaded, then it is valid and its start column is the one it names', async () => {
-    const [example] = await blocks('json');
+    const [example] = await docBlocks('start.md', 'json');
     const board = parseConfig(example).boards[0];
     assert.equal(startColumnOf(board.columns, board.startStatus)?.id, 'review');
   });
