@@ -221,13 +221,13 @@ export class FileWatcher {
       if ('card' in result) {
         this.rechecking.delete(file);
         this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
+        const known = store.known.get(result.card.id);
         // The file the card is served from, with the text it was read with: nothing changed (a
         // second look at a moved file must not undo the status its folder gave it).
-        if (store.known.get(result.card.id)?.file === file && store.known.get(result.card.id)?.hash === result.hash) continue;
-        // Not the file the card was served from (none when a removal in this batch came first).
-        const servedFrom = store.known.get(result.card.id)?.file;
+        if (known?.file === file && known.hash === result.hash) continue;
         const card = await settleChangedCardFile(store, file, result);
-        if (card) upserts.push({ kind: 'upsert', card, relocated: servedFrom !== file });
+        // Not the file the card was served from (none when a removal in this batch came first).
+        if (card) upserts.push({ kind: 'upsert', card, relocated: known?.file !== file });
         else this.reportSecondCopy(store, relative, result.card.id);
         continue;
       }

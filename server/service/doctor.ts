@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DELETED_STATUS, type Card } from '../core/model';
@@ -8,6 +7,7 @@ import { kanbanGitignorePath, missingGitignoreLines, updateKanbanGitignore } fro
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { DEFAULT_SQLITE_PATH } from '../storage/sqlite/sqliteCardStore';
 import type { Workspace } from './workspace';
+import { GitError, runGit } from './git/runGit';
 
 /** The kinds of problem `kanban doctor` finds, each with what `--fix` does about it. */
 export const DOCTOR_PROBLEM_KINDS = [
@@ -171,18 +171,16 @@ function generatedFiles(ws: Workspace): string[] {
 const withJournals = (db: string) => [db, `${db}-wal`, `${db}-shm`, `${db}-journal`];
 
 /** Those of `files` git would not ignore; none outside a git repository (or without git). */
-function notIgnored(root: string, files: string[]): Promise<string[]> {
-  if (files.length === 0) return Promise.resolve([]);
-  return new Promise((resolve) => {
-    const child = execFile('git', ['check-ignore', '--stdin', '-z'], { cwd: root }, (error, stdout) => {
-      // Exit 1: none ignored; 128: not a repository, or no git: nothing to say then.
-      const code = (error as { code?: number } | null)?.code;
-      if (code === 128 || (error && typeof code !== 'number')) return resolve([]);
-      const ignored = new Set(stdout.split('\0').filter(Boolean));
-      resolve(files.filter((file) => !ignored.has(file)));
-    });
-    // git may exit before it reads (not a repository): the refused write is no error here.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(files.join('\0'));
-  });
+async function notIgnored(root: string, files: string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  let output: string;
+  try {
+    output = await runGit({ git: 'git', cwd: root, args: ['check-ignore', '--stdin', '-z'], input: files.join('\0') });
+  } catch (error) {
+    // Exit 1: none of them is ignored. Anything else (128: not a repository; no git): nothing to say.
+    if (!(error instanceof GitError && error.exitCode === 1)) return [];
+    output = '';
+  }
+  const ignored = new Set(output.split('\0').filter(Boolean));
+  return files.filter((file) => !ignored.has(file));
 }
