@@ -15,7 +15,7 @@ export interface CardSession {
   note: string | null;
   url: string | null;
   updatedAt: string;
-  /** True once the agent has been silent longer than the lease its last report renewed. */
+  /** True once the agent has been silent longer than the lease its last report renewed (never for `complete`). */
   stale: boolean;
 }
 
@@ -26,8 +26,12 @@ export interface StoredSession extends Omit<CardSession, 'stale'> {
   leaseSeconds: number;
 }
 
-/** When the session turns stale (ms since the epoch). */
+/**
+ * When the session turns stale (ms since the epoch). A `complete` session never does: the agent
+ * said it is done, so its silence afterwards is expected, not a sign that it stopped.
+ */
 export function staleAtMs(session: StoredSession): number {
+  if (session.state === 'complete') return Infinity;
   return Date.parse(session.updatedAt) + session.leaseSeconds * 1000;
 }
 

@@ -90,6 +90,23 @@ describe('API sessions: agents report their progress on a card', function () {
     }
   });
 
+  it('when an agent reports complete and stays silent past its lease, then the session never reads stale', async () => {
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
+    try {
+      const done = (await createTask(server, '# Finished\n')).id;
+      const quiet = (await createTask(server, '# Abandoned\n')).id;
+      for (const id of [done, quiet]) okData(await server.api('POST', `/api/tasks/${id}/claim`, { ttlSeconds: 2 }, as('closer')));
+      okData(await server.api('PUT', `/api/tasks/${done}/session`, { state: 'complete' }, as('closer')));
+      okData(await server.api('PUT', `/api/tasks/${quiet}/session`, { state: 'active' }, as('closer')));
+      // The abandoned card's session was reported later with the same lease: once it is stale, the finished one's lease has run out too.
+      await socket.waitFor((m) => m.event === 'task.session' && m.data?.taskId === quiet && m.data.session?.stale === true, 6000);
+      const finished = okData(await server.api('GET', `/api/tasks/${done}`)).session;
+      assert.deepEqual([finished.state, finished.stale], ['complete', false]);
+    } finally {
+      socket.close();
+    }
+  });
+
   it('when an agent reports, then WebSocket clients receive task.session with the card', async () => {
     const socket = await RecordingSocket.connect(wsUrl(server.url));
     try {
