@@ -5,6 +5,8 @@ import { FolderAccess } from './auth/folderAccess';
 import { TokenStore } from './auth/tokenStore';
 import { CardStatusBar } from './cards/cardStatusBar';
 import { FollowMovedCards } from './cards/followMovedCards';
+import { AgentsStatusBar } from './cards/agentsStatusBar';
+import { AwaitingInputNotices } from './cards/awaitingInputNotices';
 import { OverdueStatusBar } from './cards/overdueStatusBar';
 import { registerCommands } from './commands/registerCommands';
 import { copyCardUri, registerCardUriHandler } from './cards/cardLinks';
@@ -70,6 +72,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     boardId: (folder, service) => currentBoardId(parts, { folder, service, access }),
     person: (folder) => host.identity(folder),
   });
+  const agents = new AgentsStatusBar(() => folders.primary());
+  const notices = new AwaitingInputNotices({
+    primary: () => folders.primary(),
+    person: (folder) => host.identity(folder),
+    open: (folder, boardId, taskId) => {
+      parts.currentBoard.set(folder.key, boardId);
+      parts.panels.open(folder, { type: 'openTask', boardId, taskId });
+    },
+  });
+  /** Everything that follows the primary folder's service and its events. */
+  const followers = [overdue, agents, notices];
   const services = new FolderServices(
     (folder) => folders.rootOf(folder),
     (folder, service, ms) => {
@@ -78,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       log(`opened the board of ${folder.name} (${service.root}): ${cards} card(s) in ${ms} ms; extension host heap ${heapMb} MB`);
       brokenFiles.follow(folder, service);
       followMoves.follow(folder, service);
-      overdue.follow(folder, service);
+      for (const follower of followers) follower.follow(folder, service);
     },
     (folder, root, error) => {
       log(`[error] cannot open the board of ${folder.name} (${root}): ${(error as Error).message}`);
@@ -102,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   const tokens = new TokenStore(context.secrets);
   const access = new FolderAccess(tokens);
   const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host);
-  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new ChosenBoards(), overdue };
+  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new ChosenBoards(), overdue, agents };
   const cardStatus = new CardStatusBar({ folders, services, access });
   const statusBar = new ServerStatusBar();
   const sidebar = new BoardTree(parts);
@@ -116,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       brokenFiles.forget(folder);
       followMoves.forget(folder);
     }
-    overdue.follow(folder, service);
+    for (const follower of followers) follower.follow(folder, service);
   });
   // The status bar's overdue count needs the board read; soon after start-up, not during activation.
   const warmUp = setTimeout(() => {
@@ -137,6 +150,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     { dispose: () => clearTimeout(warmUp) },
     followMoves,
     overdue,
+    agents,
+    notices,
     cardStatus,
     sidebar,
     ...registerSidebarCommands(parts, sidebar),

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { FolderAccess } from './auth/folderAccess';
+import type { AgentsStatusBar } from './cards/agentsStatusBar';
 import type { OverdueStatusBar } from './cards/overdueStatusBar';
 import type { ChosenBoards } from './commands/chosenBoards';
 import type { KanbanSettings } from './settings';
@@ -24,4 +25,6 @@ export interface ExtensionParts {
   currentBoard: ChosenBoards;
   /** The status bar's board and overdue count, and the cards it counted. */
   overdue: OverdueStatusBar;
+  /** The status bar's count of agents at work and cards awaiting input, and the cards behind it. */
+  agents: AgentsStatusBar;
 }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { ServiceEvent } from '../../server/core/events';
 import type { Card } from '../../server/core/model';
 import type { FolderRef } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import { localToday, overdueCardsOf } from './overdue';
+import { PrimaryFolderService } from './primaryFolderService';
 
 export const SHOW_OVERDUE_COMMAND = 'kanban.showMyOverdueCards';
 /** A date changes at midnight without any event: look again now and then. */
@@ -34,13 +34,15 @@ export interface OverdueState {
 export class OverdueStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('kanban.overdue', vscode.StatusBarAlignment.Left, 48);
   private readonly timer: NodeJS.Timeout;
-  private stopEvents: (() => void) | null = null;
-  private followedService: KanbanService | null = null;
+  private readonly followed: PrimaryFolderService;
   private generation = 0;
   private pending: NodeJS.Timeout | undefined;
   state: OverdueState | null = null;
 
   constructor(private readonly source: OverdueSource) {
+    this.followed = new PrimaryFolderService(source.folder, (event) => {
+      if (/^(task|board|column|settings)\./.test(event.event)) this.refreshSoon();
+    });
     this.item.name = 'Kanban Overdue Cards';
     this.item.command = SHOW_OVERDUE_COMMAND;
     this.timer = setInterval(() => void this.refreshNow(), RECHECK_MS);
@@ -49,16 +51,7 @@ export class OverdueStatusBar implements vscode.Disposable {
 
   /** A folder's service opened or was replaced: if it is the one the item speaks for, follow it. */
   follow(folder: FolderRef, service: KanbanService | null): void {
-    if (folder.key !== this.source.folder()?.key) return;
-    this.stopEvents?.();
-    this.stopEvents = null;
-    this.followedService = service;
-    if (service) {
-      this.stopEvents = service.workspace.events.on((event: ServiceEvent) => {
-        if (/^(task|board|column|settings)\./.test(event.event)) this.refreshSoon();
-      });
-    }
-    void this.refreshNow();
+    if (this.followed.follow(folder, service)) void this.refreshNow();
   }
 
   get text(): string {
@@ -68,7 +61,7 @@ export class OverdueStatusBar implements vscode.Disposable {
   dispose(): void {
     clearInterval(this.timer);
     clearTimeout(this.pending);
-    this.stopEvents?.();
+    this.followed.dispose();
     this.item.dispose();
   }
 
@@ -81,7 +74,7 @@ export class OverdueStatusBar implements vscode.Disposable {
   async refreshNow(): Promise<void> {
     const mine = ++this.generation;
     const folder = this.source.folder();
-    const service = this.followedService;
+    const service = this.followed.service;
     if (!folder || !service) return this.hide();
     const person = await this.source.person(folder).catch(() => '');
     if (mine !== this.generation) return;

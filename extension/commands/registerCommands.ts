@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { moveCardOfFile, showMyOverdueCards, showOnBoard } from '../cards/cardFileCommands';
 import { copyCardLinkCommand } from '../cards/cardLinks';
+import { showAgentsAtWork } from '../cards/showAgentsAtWork';
 import type { ExtensionParts } from '../parts';
 import { addCard, openBoard, openCardFile, searchCards, switchBoard } from './cardCommands';
 import { guarded } from './pickService';
@@ -25,6 +26,7 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
     'kanban.moveCardOfFile': ['Move Card to Column', (uri?: unknown) => moveCardOfFile(parts, uri)],
     'kanban.copyCardLink': ['Copy Card Link', () => copyCardLinkCommand(parts)],
     'kanban.showMyOverdueCards': ['Show My Overdue Cards', () => showMyOverdueCards(parts)],
+    'kanban.showAgentsAtWork': ['Show Agents at Work', () => showAgentsAtWork(parts)],
     'kanban.startApiServer': ['Start API Server', () => startApiServer(parts)],
     'kanban.stopApiServer': ['Stop API Server', () => stopApiServer(parts)],
     'kanban.copyApiUrl': ['Copy API URL', () => copyApiUrl(parts)],

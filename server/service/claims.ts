@@ -97,6 +97,17 @@ export class Claims {
     return session ? viewOfSession(session) : null;
   }
 
+  /** Every live claim with its card (the VS Code status bar counts the agents holding them). */
+  liveClaims(): StoredClaim[] {
+    const now = Date.now();
+    return [...this.held.values()].filter((held) => held.untilMs > now).map((held) => held.stored);
+  }
+
+  /** Every agent session as reads show it, with its card. */
+  allSessions(): Array<CardSession & { boardId: string; cardId: string }> {
+    return [...this.sessions.values()].map((session) => ({ ...viewOfSession(session), boardId: session.boardId, cardId: session.cardId }));
+  }
+
   async load(): Promise<void> {
     this.replaceAll(await this.store.list());
     this.replaceSessions(await this.store.listSessions());

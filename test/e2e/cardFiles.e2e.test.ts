@@ -8,7 +8,8 @@ import { KanbanService } from '../../extension/service/kanbanService';
 import { localToday } from '../../extension/cards/overdue';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, repoRoot, startCodeServer, type TempDirs } from './helpers/codeServer';
-import { cardFileOf } from './helpers/editorUi';
+import { kanban } from '../cli/helpers';
+import { cardFileOf, toast } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
@@ -196,6 +197,19 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
       return Boolean(area && done && done.width >= 190 && done.x + done.width <= area.x + area.width + 1);
     }, 'the Done column wholly in view');
     await screenshot(page, 'vscode-board-1600-explorer');
+  });
+
+  it('when an agent on the command line asks the git user for input, then the status bar counts it and the notification\'s Open Card shows the card', async () => {
+    const page = session.page;
+    const asked = await kanban(['report', 'late-and-mine', 'awaitingInput', '--note', 'Which webhook secret?', '--agent', 'e2e-agent', '--dir', folder]);
+    assert.equal(asked.code, 0, asked.stderr);
+    await statusItem('1 awaiting input').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await statusItem('1 awaiting input').innerText(), /1 agent/);
+    const notice = toast(page, 'agent e2e-agent needs your input on "Late and mine"');
+    await notice.waitFor({ state: 'visible', timeout: 30_000 });
+    await notice.locator('.monaco-button', { hasText: 'Open Card' }).click();
+    await board.locator('[data-testid="card-drawer"][aria-label="Late and mine"]').waitFor({ state: 'visible', timeout: 15_000 });
+    await board.locator('[data-testid="card-drawer"] .sheet-head button[aria-label="Close"]').click();
   });
 
   it('when the Getting Started walkthrough is opened, then it shows its four steps', async () => {
