@@ -51,8 +51,8 @@ export function viewOfClaim(claim: CardClaim): CardClaim {
   return { agent: claim.agent, since: claim.since, until: claim.until };
 }
 
-/** Ranks past any real priority, for a hand-edited file with an unknown one. */
-const priorityRank = (card: Card) => {
+/** A card's priority as a rank (critical is 0); an unknown one (a hand edit) ranks past every real one. */
+export const priorityRank = (card: Card) => {
   const rank = PRIORITIES.indexOf(card.priority);
   return rank === -1 ? PRIORITIES.length : rank;
 };

@@ -162,6 +162,24 @@ describe('CLI: agents pick, claim and release', function () {
       }
     });
 
+    it('when a long-running server and agents in the other worktree pick in turns, then no card is picked twice (the server never trusts what it read before)', async () => {
+      // The server reads the claims once and keeps them while the folder's change stamp holds; each
+      // CLI pick in between replaces the stamp, so the server's next pick must see that claim.
+      const server = await startTestServer({ root, server: { watch: false } });
+      try {
+        const picked: string[] = [];
+        for (let turn = 0; turn < 4; turn++) {
+          const byServer = await server.api('POST', '/api/tasks/pick', {}, { 'X-Kanban-Agent': `server-${turn}` });
+          picked.push(okData<{ id: string }>(byServer).id);
+          picked.push(jsonOf(await ka(other, `cli-${turn}`, 'pick', '--json')).id);
+        }
+        assert.deepEqual([...picked].sort(), [...ids].sort(), `every card once: ${picked.join(', ')}`);
+        assert.equal((await server.api('POST', '/api/tasks/pick', {}, { 'X-Kanban-Agent': 'late' })).status, 204);
+      } finally {
+        await server.running.close();
+      }
+    });
+
     it('when an agent in one worktree claims a card, then a server on the other shows the claim and tells its WebSocket clients', async () => {
       const server = await startTestServer({ root, server: { watch: true } });
       const socket = await RecordingSocket.connect(wsUrl(server.url));

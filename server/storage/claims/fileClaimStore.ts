@@ -1,12 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { StoredClaim } from '../../core/claims';
+import { claimKey, type StoredClaim } from '../../core/claims';
 import type { StoredSession } from '../../core/sessions';
 import { isValidSlugId } from '../../core/ids';
 import { log } from '../../core/log';
 import type { ClaimStore, ClaimTransaction } from './claimStore';
 import { withFileLock } from './fileLock';
+import { VersionStamp } from './versionStamp';
 
 /** Sessions' folder in the claims folder: a dot name is never a board id, nor a sub-folder workspace's `@...`. */
 const SESSIONS = '.sessions';
@@ -16,13 +17,23 @@ const SESSIONS = '.sessions';
  * `<dir>/.sessions/<board id>/<card id>.json`, and `<dir>/.lock` while a process changes either. Nothing here is tracked by git (the folder is in the git common directory
  * or under `.kanban/.state/`). A claim file is replaced by a rename, so a reader sees the old or the
  * new claim, never a mix; no fsync, as a claim lost to a power cut only frees its card early.
+ *
+ * What was read under the lock is kept with the folder's version stamp (versionStamp.ts): while the
+ * stamp is unchanged, a list is answered from memory. Every write goes through `exclusive`, which
+ * replaces the stamp, so another process's claim is never missed.
  */
 export class FileClaimStore implements ClaimStore {
+  private readonly stamp: VersionStamp;
+  /** The claims and sessions as of `token` (read or written under the lock), or null. */
+  private known: { token: string; claims: Map<string, StoredClaim>; sessions: Map<string, StoredSession> } | null = null;
+
   constructor(
     readonly dir: string,
     /** Made before the first write when the folder is new (`.kanban/.state/` ignores itself). */
     private readonly prepare: () => Promise<void> = async () => undefined,
-  ) {}
+  ) {
+    this.stamp = new VersionStamp(path.join(dir, '.version'));
+  }
 
   get location(): string {
     return this.dir;
@@ -45,28 +56,69 @@ export class FileClaimStore implements ClaimStore {
     return readClaim(this.fileOf(boardId, cardId));
   }
 
+  /** Outside the lock, memory answers only while the stamp says nothing changed; a fresh read is never kept (a writer may be half-way). */
   async list(): Promise<StoredClaim[]> {
+    const known = this.known;
+    if (known && (await this.stamp.read()) === known.token) return [...known.claims.values()];
     return listIn(this.dir, readClaim);
   }
 
   async listSessions(): Promise<StoredSession[]> {
+    const known = this.known;
+    if (known && (await this.stamp.read()) === known.token) return [...known.sessions.values()];
     return listIn(path.join(this.dir, SESSIONS), readSession);
   }
 
   async exclusive<T>(work: (claims: ClaimTransaction) => Promise<T>): Promise<T> {
     await this.prepare();
     await fs.mkdir(this.dir, { recursive: true });
-    return withFileLock(path.join(this.dir, '.lock'), () =>
-      work({
-        list: () => this.list(),
-        get: (boardId, cardId) => this.get(boardId, cardId),
-        put: (claim) => this.put(claim),
-        remove: (boardId, cardId) => fs.rm(this.fileOf(boardId, cardId), { force: true }),
-        getSession: (boardId, cardId) => readSession(this.sessionFileOf(boardId, cardId)),
-        putSession: (session) => this.putSession(session),
-        removeSession: (boardId, cardId) => fs.rm(this.sessionFileOf(boardId, cardId), { force: true }),
-      }),
-    );
+    return withFileLock(path.join(this.dir, '.lock'), async () => {
+      const known = await this.knownUnderLock();
+      let changed = false;
+      let failed = false;
+      const change = async (apply: () => Promise<unknown>, remember: () => unknown) => {
+        // Forgotten first: should a write fail, the next transaction reads the folder again.
+        this.known = null;
+        changed = true;
+        try {
+          await apply();
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+        remember();
+      };
+      try {
+        return await work({
+          list: async () => [...known.claims.values()],
+          get: async (boardId, cardId) => known.claims.get(claimKey(boardId, cardId)) ?? null,
+          put: (claim) => change(() => this.put(claim), () => known.claims.set(claimKey(claim.boardId, claim.cardId), claim)),
+          remove: (boardId, cardId) => change(() => fs.rm(this.fileOf(boardId, cardId), { force: true }), () => known.claims.delete(claimKey(boardId, cardId))),
+          getSession: async (boardId, cardId) => known.sessions.get(claimKey(boardId, cardId)) ?? null,
+          putSession: (session) => change(() => this.putSession(session), () => known.sessions.set(claimKey(session.boardId, session.cardId), session)),
+          removeSession: (boardId, cardId) => change(() => fs.rm(this.sessionFileOf(boardId, cardId), { force: true }), () => known.sessions.delete(claimKey(boardId, cardId))),
+        });
+      } finally {
+        if (changed) {
+          const token = await this.stamp.bump();
+          this.known = failed ? null : { ...known, token };
+        }
+      }
+    });
+  }
+
+  /** The folder's claims and sessions, from memory when the stamp is the one they were read under. */
+  private async knownUnderLock(): Promise<{ token: string; claims: Map<string, StoredClaim>; sessions: Map<string, StoredSession> }> {
+    const token = await this.stamp.read();
+    if (this.known && token !== null && token === this.known.token) return this.known;
+    const [claims, sessions] = await Promise.all([listIn(this.dir, readClaim), listIn(path.join(this.dir, SESSIONS), readSession)]);
+    const known = {
+      token: token ?? (await this.stamp.bump()),
+      claims: new Map(claims.map((claim) => [claimKey(claim.boardId, claim.cardId), claim])),
+      sessions: new Map(sessions.map((session) => [claimKey(session.boardId, session.cardId), session])),
+    };
+    this.known = known;
+    return known;
   }
 
   private async put(claim: StoredClaim): Promise<void> {
