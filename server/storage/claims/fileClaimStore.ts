@@ -18,6 +18,8 @@ const SESSIONS = '.sessions';
  * new claim, never a mix; no fsync, as a claim lost to a power cut only frees its card early.
  */
 export class FileClaimStore implements ClaimStore {
+  readonly kind = 'files';
+
   constructor(
     readonly dir: string,
     /** Made before the first write when the folder is new (`.kanban/.state/` ignores itself). */
