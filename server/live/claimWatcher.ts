@@ -13,6 +13,8 @@ const FOLDER_POLL_MS = 1000;
  * (an agent in another worktree, a `kanban pick` beside the server), with their `task.claimed` and
  * `task.released` events, and announces leases that run out. Every change to the store happens
  * under its lock file, made and removed in the watched folder, so one folder watch sees them all.
+ * A database store has no folder: it reports other instances' changes itself (service/claims.ts
+ * followDatabaseClaims), and this watcher only announces expiries.
  */
 export class ClaimWatcher {
   private watcher: FSWatcher | null = null;
@@ -21,17 +23,33 @@ export class ClaimWatcher {
   private expiryTimer: NodeJS.Timeout | null = null;
   private stopFollowing: (() => void) | null = null;
   private closed = false;
+  /** The folder watched (or waited for), or undefined for a store without one (a database reports its changes itself). */
+  private watched: string | undefined;
 
   constructor(private readonly ws: Workspace) {}
 
   start(): void {
-    this.stopFollowing = this.ws.claims.follow(() => this.scheduleExpiry());
+    this.stopFollowing = this.ws.claims.follow(() => {
+      this.followStoreSwitch();
+      this.scheduleExpiry();
+    });
     this.scheduleExpiry();
+    this.watchFolder();
+  }
+
+  /** A migration of the cards moves the claims (to a database, or back to a folder): watch where they are now. */
+  private followStoreSwitch(): void {
+    if (this.ws.claims.store.watchPath === this.watched || this.closed) return;
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.folderTimer) clearTimeout(this.folderTimer);
+    this.folderTimer = null;
     this.watchFolder();
   }
 
   private watchFolder(): void {
     const dir = this.ws.claims.store.watchPath;
+    this.watched = dir;
     if (!dir || this.closed) return;
     try {
       this.watcher = watch(dir, { persistent: false }, () => this.changed());

@@ -3,6 +3,7 @@ import { ClaimedError } from '../core/errors';
 import type { Card } from '../core/model';
 import { staleAtMs, viewOfSession, type CardSession, type StoredSession } from '../core/sessions';
 import type { ClaimStore } from '../storage/claims/claimStore';
+import { log } from '../core/log';
 import { currentAgent } from './requestAgent';
 import type { Workspace } from './workspace';
 
@@ -33,8 +34,42 @@ export class Claims {
   /** Sessions that turned stale, kept for a follower to announce, and up to when that was looked at. */
   private turnedStale: StoredSession[] = [];
   private staleCheckedAt = Date.now();
+  private current: ClaimStore;
+  /** Told when the store reports another process's change (a database store), whichever store is current. */
+  private storeFollower: (() => void) | null = null;
+  private stopFollowingStore: (() => void) | null = null;
 
-  constructor(readonly store: ClaimStore) {}
+  constructor(store: ClaimStore) {
+    this.current = store;
+  }
+
+  get store(): ClaimStore {
+    return this.current;
+  }
+
+  /** Call `onChange` whenever the store reports a change made elsewhere (stores that report: a database). */
+  followStore(onChange: () => void): void {
+    this.stopFollowingStore?.();
+    this.storeFollower = onChange;
+    this.stopFollowingStore = this.current.subscribe?.(onChange) ?? null;
+  }
+
+  /**
+   * Switch to another store (the cards moved to another provider, and the claims with them); the
+   * follower moves along. Followers of the copy hear of it, so a folder watch can follow too.
+   */
+  useStore(next: ClaimStore): void {
+    this.stopFollowingStore?.();
+    this.current = next;
+    this.stopFollowingStore = this.storeFollower ? (next.subscribe?.(this.storeFollower) ?? null) : null;
+    this.touched();
+  }
+
+  /** Stop following the store (the workspace closes). */
+  close(): void {
+    this.stopFollowingStore?.();
+    this.stopFollowingStore = this.storeFollower = null;
+  }
 
   /** Changes with every claim, release and expiry: the list cache and ETags key on it. */
   get version(): number {
@@ -201,21 +236,34 @@ export function claimedMessage(claim: StoredClaim): string {
 /**
  * Bring the copy in memory up to the store after another process changed it, with a
  * `task.claimed` or `task.released` for each card on this workspace's boards whose claim changed.
+ * `origin` marks the events of a change another instance made and announced (see followDatabaseClaims).
  */
-export async function followStoredClaims(ws: Workspace): Promise<void> {
+export async function followStoredClaims(ws: Workspace, origin: { external?: true; peer?: true } = {}): Promise<void> {
   const { claimed, released } = ws.claims.replaceAll(await ws.claims.store.list());
   for (const session of ws.claims.replaceSessions(await ws.claims.store.listSessions())) {
     const card = ws.index.get(session.boardId, session.cardId);
-    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) }, card);
+    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id), ...origin }, card);
   }
   for (const claim of claimed) {
     const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until }, card);
+    if (card) ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until, ...origin }, card);
   }
   for (const claim of released) {
     const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent }, card);
+    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, ...origin }, card);
   }
+}
+
+/**
+ * A database store reports other processes' changes itself (it has no folder to watch): follow
+ * them from the start, watcher or not, as the cards are. Their events are marked `peer`: the
+ * instance that made the change announced it, and over a shared database it is already in the
+ * global event log and the webhook queue, which must not take it twice.
+ */
+export function followDatabaseClaims(ws: Workspace): void {
+  ws.claims.followStore(() => {
+    ws.mutate(() => followStoredClaims(ws, { external: true, peer: true })).catch((error) => log.warn('kanban: reading the claims failed:', error));
+  });
 }
 
 /** A `task.released` (with `expired: true`) for each claim whose lease ran out since the last call, a `task.session` for each session that turned stale. */

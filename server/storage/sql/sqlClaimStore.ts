@@ -115,7 +115,8 @@ export class SqlClaimStore implements ClaimStore {
       this.failing = true;
       return;
     }
-    if (version === this.seen) return;
+    // Stopped while the poll was under way (the workspace closes): the database may be closing too.
+    if (version === this.seen || this.listeners.size === 0) return;
     this.seen = version;
     for (const listener of this.listeners) {
       try {
