@@ -1,6 +1,6 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { log } from '../core/log';
-import { announceExpiredClaims, followStoredClaims } from '../service/claims';
+import { announceExpiredClaims, followStoredClaims } from '../service/claimEvents';
 import type { Workspace } from '../service/workspace';
 
 /** Changes to claims arrive in bursts (the lock, the claim file, the lock again): one reload after a quiet moment. */
@@ -92,7 +92,7 @@ export class ClaimWatcher {
     if (this.closed || !Number.isFinite(at)) return;
     this.expiryTimer = setTimeout(() => {
       this.expiryTimer = null;
-      this.ws.mutate(async () => announceExpiredClaims(this.ws)).catch((error) => log.warn('kanban: announcing expired claims failed:', error));
+      this.ws.mutate(() => announceExpiredClaims(this.ws)).catch((error) => log.warn('kanban: announcing expired claims failed:', error));
     }, Math.max(0, at - Date.now()) + 5);
     this.expiryTimer.unref();
   }

@@ -3,7 +3,6 @@ import { ClaimedError } from '../core/errors';
 import type { Card } from '../core/model';
 import { staleAtMs, viewOfSession, type CardSession, type StoredSession } from '../core/sessions';
 import type { ClaimStore } from '../storage/claims/claimStore';
-import { log } from '../core/log';
 import { currentAgent } from './requestAgent';
 import type { Workspace } from './workspace';
 
@@ -231,51 +230,6 @@ export async function refuseOtherAgentsClaims(ws: Workspace, cards: readonly Car
 
 export function claimedMessage(claim: StoredClaim): string {
   return `card "${claim.cardId}" is claimed by agent ${claim.agent} until ${claim.until}`;
-}
-
-/**
- * Bring the copy in memory up to the store after another process changed it, with a
- * `task.claimed` or `task.released` for each card on this workspace's boards whose claim changed.
- * `origin` marks the events of a change another instance made and announced (see followDatabaseClaims).
- */
-export async function followStoredClaims(ws: Workspace, origin: { external?: true; peer?: true } = {}): Promise<void> {
-  const { claimed, released } = ws.claims.replaceAll(await ws.claims.store.list());
-  for (const session of ws.claims.replaceSessions(await ws.claims.store.listSessions())) {
-    const card = ws.index.get(session.boardId, session.cardId);
-    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id), ...origin }, card);
-  }
-  for (const claim of claimed) {
-    const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until, ...origin }, card);
-  }
-  for (const claim of released) {
-    const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, ...origin }, card);
-  }
-}
-
-/**
- * A database store reports other processes' changes itself (it has no folder to watch): follow
- * them from the start, watcher or not, as the cards are. Their events are marked `peer`: the
- * instance that made the change announced it, and over a shared database it is already in the
- * global event log and the webhook queue, which must not take it twice.
- */
-export function followDatabaseClaims(ws: Workspace): void {
-  ws.claims.followStore(() => {
-    ws.mutate(() => followStoredClaims(ws, { external: true, peer: true })).catch((error) => log.warn('kanban: reading the claims failed:', error));
-  });
-}
-
-/** A `task.released` (with `expired: true`) for each claim whose lease ran out since the last call, a `task.session` for each session that turned stale. */
-export function announceExpiredClaims(ws: Workspace): void {
-  for (const claim of ws.claims.takeExpired()) {
-    const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, expired: true }, card);
-  }
-  for (const session of ws.claims.takeTurnedStale()) {
-    const card = ws.index.get(session.boardId, session.cardId);
-    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) }, card);
-  }
 }
 
 /**

@@ -23,7 +23,8 @@ import { ReadCache } from './readCache';
 import { log } from '../core/log';
 import { GlobalEventLog, type LiveStream } from './globalEvents';
 import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig, type SharedConfigState } from './sharedConfig';
-import { Claims, followDatabaseClaims, refuseOtherAgentsClaims } from './claims';
+import { Claims, refuseOtherAgentsClaims } from './claims';
+import { followDatabaseClaims } from './claimEvents';
 import { openClaimStore } from './claimStores';
 
 export interface WorkspaceOptions {

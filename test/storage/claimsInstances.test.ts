@@ -30,7 +30,7 @@ function instanceApi(url: () => string) {
     request,
     pick: (agent: string) => request('POST', '/api/tasks/pick', {}, agent),
     claim: (id: string, agent: string) => request('POST', `/api/tasks/${id}/claim`, {}, agent),
-    report: (id: string, agent: string, note: string) => request('PUT', `/api/tasks/${id}/session`, { state: 'active', note }, agent),
+    report: (id: string, agent: string, note: string, ttlSeconds?: number) => request('PUT', `/api/tasks/${id}/session`, { state: 'active', note, ttlSeconds }, agent),
     card: async (id: string) => (await request('GET', `/api/tasks/${id}`)).data,
     cardIds: async () => ((await request('GET', '/api/tasks')).data as { id: string }[]).map((card) => card.id),
   };
@@ -129,6 +129,25 @@ describe('claims over MySQL: two server instances over one MariaDB database', fu
     const seen = await apiB.card(card.id);
     assert.deepEqual([seen.session?.agent, seen.session?.state, seen.session?.note, seen.claim?.agent], ['agent-a', 'active', 'reading the code', 'agent-a']);
     assert.equal((await apiB.report(card.id, 'agent-b', 'me too')).status, 409);
+  });
+
+  it('when a lease runs out and a session turns stale while two instances follow them, then the shared log announces each once', async () => {
+    const card = await createTask(a, { content: '# Brief\n', status: 'todo' });
+    await eventually(async () => assert.ok((await apiB.cardIds()).includes(card.id)), 20_000);
+    const onB = await RecordingSocket.connect(wsUrl(b.url));
+    sockets.push(onB);
+    assert.equal((await apiA.report(card.id, 'agent-a', 'quick look', 2)).status, 200);
+    // Both instances hold the claim and the session, so both see them lapse.
+    await eventually(async () => assert.equal((await apiB.card(card.id)).claim?.agent, 'agent-a'), 20_000);
+
+    await onB.waitFor((m) => m.event === 'task.released' && m.data?.taskId === card.id && m.data.expired === true, 20_000);
+    await onB.waitFor((m) => m.event === 'task.session' && m.data?.taskId === card.id && m.data.session?.stale === true, 20_000);
+    // A write waits behind an announcement under way, and for its own events to reach the log.
+    await createTask(a, { content: '# After, on A\n' });
+    await createTask(b, { content: '# After, on B\n' });
+    const logged = (await database.query<{ body: string }>('SELECT body FROM kanban_events')).map((row) => JSON.parse(row.body)).filter((e) => e.data.taskId === card.id);
+    assert.equal(logged.filter((e) => e.event === 'task.released' && e.data.expired === true).length, 1, 'the lease ran out once');
+    assert.equal(logged.filter((e) => e.event === 'task.session' && e.data.session?.stale === true).length, 1, 'the session turned stale once');
   });
 });
 

@@ -33,6 +33,12 @@ export interface ClaimStore {
   subscribe?(onChange: () => void): () => void;
   /** Look for changes now and report them before answering (another instance's event is about to be delivered). */
   catchUp?(): Promise<void>;
+  /**
+   * Stores that instances share with one event log let exactly one of them announce a lapse (a
+   * lease that ran out, a session turned stale), which every instance sees at the same moment:
+   * true for the first to ask about `lapse`, false for the others.
+   */
+  announceOnce?(lapse: string): Promise<boolean>;
 }
 
 /** Reads and writes inside `ClaimStore.exclusive`. */

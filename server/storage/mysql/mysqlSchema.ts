@@ -179,6 +179,12 @@ const TABLES = [
     name VARCHAR(16) NOT NULL PRIMARY KEY,
     version BIGINT NOT NULL
   ) ${TABLE_OPTIONS}`,
+  // Leases that ran out and sessions turned stale, each announced by the one instance that wrote its key.
+  `CREATE TABLE IF NOT EXISTS kanban_claim_lapses (
+    lapse CHAR(64) NOT NULL PRIMARY KEY,
+    at VARCHAR(32) NOT NULL,
+    KEY kanban_claim_lapses_at (at)
+  ) ${TABLE_OPTIONS}`,
 ];
 
 /** The webhook and claim tables are versioned apart from the card tables (their parts of kanban_schema). */

@@ -1,12 +1,17 @@
+import { createHash } from 'node:crypto';
 import type { StoredClaim } from '../../core/claims';
 import type { StoredSession } from '../../core/sessions';
 import { log } from '../../core/log';
 import type { ClaimStore, ClaimTransaction } from '../claims/claimStore';
 import { CLAIM_COLUMNS, SESSION_COLUMNS, claimFromRow, claimToRow, sessionFromRow, sessionToRow, type ClaimRow, type SessionRow } from './claimRows';
 import type { SqlDatabase, SqlTransaction, SqlValue } from './sqlDatabase';
+import { insertIgnore } from './sqlSharedConfig';
 
 /** The one row of `kanban_claim_lock`: taken by every claim decision, its version bumped by every change. */
 const LOCK = 'claims';
+/** Instances announce a lapse within moments of each other: an hour of keys is plenty. */
+const LAPSE_KEEP_MS = 60 * 60 * 1000;
+const PRUNE_LAPSES_EVERY = 100;
 
 /**
  * The dialects' parts. MySQL: the lock row is read with FOR UPDATE, which makes every other
@@ -34,6 +39,7 @@ export class SqlClaimStore implements ClaimStore {
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
   private failing = false;
+  private lapses = 0;
 
   /** `db` belongs to the card store, which closes it (and stops this store's poll). */
   constructor(
@@ -125,6 +131,17 @@ export class SqlClaimStore implements ClaimStore {
         log.error(`kanban: a listener of the claims in ${this.location} failed`, error);
       }
     }
+  }
+
+  /** The first instance to record the lapse's key announces it; the key is hashed to fit any board and card id. */
+  async announceOnce(lapse: string): Promise<boolean> {
+    const key = createHash('sha256').update(lapse).digest('hex');
+    const now = Date.now();
+    const prune = this.lapses++ % PRUNE_LAPSES_EVERY === 0;
+    return this.db.transaction(async (tx) => {
+      if (prune) await tx.run('DELETE FROM kanban_claim_lapses WHERE at < ?', [new Date(now - LAPSE_KEEP_MS).toISOString()]);
+      return (await tx.run(`${insertIgnore(this.db)} INTO kanban_claim_lapses (lapse, at) VALUES (?, ?)`, [key, new Date(now).toISOString()])) === 1;
+    });
   }
 
   stop(): void {

@@ -143,7 +143,12 @@ const PARTS = {
         name TEXT PRIMARY KEY NOT NULL,
         version INTEGER NOT NULL
       );
-      INSERT OR IGNORE INTO kanban_claim_lock (name, version) VALUES ('claims', 0);`,
+      INSERT OR IGNORE INTO kanban_claim_lock (name, version) VALUES ('claims', 0);
+      CREATE TABLE IF NOT EXISTS kanban_claim_lapses (
+        lapse TEXT PRIMARY KEY NOT NULL,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_claim_lapses_at ON kanban_claim_lapses (at);`,
   },
   // Several server processes over one file (`shared: true`): the workspace configuration, the live
   // instances, the global event log and webhook deliveries (leases: epoch ms of the one machine's
