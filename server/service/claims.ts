@@ -15,7 +15,8 @@ interface Held {
 /**
  * The claims of a workspace as reads show them (`claim` in the read model): a copy in memory of the
  * store, loaded at open, kept by this process's own claims and releases, and by the claim watcher
- * for other processes' (another worktree's agent). Reads never touch the store; decisions (claim,
+ * (a folder) or the store's own poll (a database) for other processes' (another worktree's agent,
+ * another server instance). Reads never touch the store; decisions (claim,
  * release, pick, the write guard) always do, under the store's lock where they write.
  *
  * Claims are rare: a card without one costs a lookup in an empty map.
