@@ -76,6 +76,10 @@ export const workspaceSchema = named('WorkspaceInfo', fields({
     }),
     'the service instances serving this workspace: every live one over a shared MySQL database (this one first), else this process alone',
   ),
+  claims: fields({
+    store: { type: 'string', enum: ['files', 'database'], description: 'files in a folder (Markdown cards), or tables in the card store\'s database, shared by every process and instance using it' },
+    location: text('the folder (in the git common directory, or .kanban/.state/claims), or the database: "mysql <database>@<host>:<port>", "sqlite <file>"'),
+  }, 'where agents\' claims and sessions live'),
 }, 'where the workspace is and how it is served'));
 
 export const cardStateStatusSchema = named('CardStateStatus', fields({

@@ -1,6 +1,6 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { log } from '../core/log';
-import { announceExpiredClaims, followStoredClaims } from '../service/claims';
+import { announceExpiredClaims, followStoredClaims } from '../service/claimEvents';
 import type { Workspace } from '../service/workspace';
 
 /** Changes to claims arrive in bursts (the lock, the claim file, the lock again): one reload after a quiet moment. */
@@ -13,6 +13,8 @@ const FOLDER_POLL_MS = 1000;
  * (an agent in another worktree, a `kanban pick` beside the server), with their `task.claimed` and
  * `task.released` events, and announces leases that run out. Every change to the store happens
  * under its lock file, made and removed in the watched folder, so one folder watch sees them all.
+ * A database store has no folder: it reports other instances' changes itself (service/claims.ts
+ * followDatabaseClaims), and this watcher only announces expiries.
  */
 export class ClaimWatcher {
   private watcher: FSWatcher | null = null;
@@ -21,17 +23,33 @@ export class ClaimWatcher {
   private expiryTimer: NodeJS.Timeout | null = null;
   private stopFollowing: (() => void) | null = null;
   private closed = false;
+  /** The folder watched (or waited for), or undefined for a store without one (a database reports its changes itself). */
+  private watched: string | undefined;
 
   constructor(private readonly ws: Workspace) {}
 
   start(): void {
-    this.stopFollowing = this.ws.claims.follow(() => this.scheduleExpiry());
+    this.stopFollowing = this.ws.claims.follow(() => {
+      this.followStoreSwitch();
+      this.scheduleExpiry();
+    });
     this.scheduleExpiry();
+    this.watchFolder();
+  }
+
+  /** A migration of the cards moves the claims (to a database, or back to a folder): watch where they are now. */
+  private followStoreSwitch(): void {
+    if (this.ws.claims.store.watchPath === this.watched || this.closed) return;
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.folderTimer) clearTimeout(this.folderTimer);
+    this.folderTimer = null;
     this.watchFolder();
   }
 
   private watchFolder(): void {
     const dir = this.ws.claims.store.watchPath;
+    this.watched = dir;
     if (!dir || this.closed) return;
     try {
       this.watcher = watch(dir, { persistent: false }, () => this.changed());
@@ -74,7 +92,7 @@ export class ClaimWatcher {
     if (this.closed || !Number.isFinite(at)) return;
     this.expiryTimer = setTimeout(() => {
       this.expiryTimer = null;
-      this.ws.mutate(async () => announceExpiredClaims(this.ws)).catch((error) => log.warn('kanban: announcing expired claims failed:', error));
+      this.ws.mutate(() => announceExpiredClaims(this.ws)).catch((error) => log.warn('kanban: announcing expired claims failed:', error));
     }, Math.max(0, at - Date.now()) + 5);
     this.expiryTimer.unref();
   }

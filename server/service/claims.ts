@@ -15,7 +15,8 @@ interface Held {
 /**
  * The claims of a workspace as reads show them (`claim` in the read model): a copy in memory of the
  * store, loaded at open, kept by this process's own claims and releases, and by the claim watcher
- * for other processes' (another worktree's agent). Reads never touch the store; decisions (claim,
+ * (a folder) or the store's own poll (a database) for other processes' (another worktree's agent,
+ * another server instance). Reads never touch the store; decisions (claim,
  * release, pick, the write guard) always do, under the store's lock where they write.
  *
  * Claims are rare: a card without one costs a lookup in an empty map.
@@ -33,8 +34,42 @@ export class Claims {
   /** Sessions that turned stale, kept for a follower to announce, and up to when that was looked at. */
   private turnedStale: StoredSession[] = [];
   private staleCheckedAt = Date.now();
+  private current: ClaimStore;
+  /** Told when the store reports another process's change (a database store), whichever store is current. */
+  private storeFollower: (() => void) | null = null;
+  private stopFollowingStore: (() => void) | null = null;
 
-  constructor(readonly store: ClaimStore) {}
+  constructor(store: ClaimStore) {
+    this.current = store;
+  }
+
+  get store(): ClaimStore {
+    return this.current;
+  }
+
+  /** Call `onChange` whenever the store reports a change made elsewhere (stores that report: a database). */
+  followStore(onChange: () => void): void {
+    this.stopFollowingStore?.();
+    this.storeFollower = onChange;
+    this.stopFollowingStore = this.current.subscribe?.(onChange) ?? null;
+  }
+
+  /**
+   * Switch to another store (the cards moved to another provider, and the claims with them); the
+   * follower moves along. Followers of the copy hear of it, so a folder watch can follow too.
+   */
+  useStore(next: ClaimStore): void {
+    this.stopFollowingStore?.();
+    this.current = next;
+    this.stopFollowingStore = this.storeFollower ? (next.subscribe?.(this.storeFollower) ?? null) : null;
+    this.touched();
+  }
+
+  /** Stop following the store (the workspace closes). */
+  close(): void {
+    this.stopFollowingStore?.();
+    this.stopFollowingStore = this.storeFollower = null;
+  }
 
   /** Changes with every claim, release and expiry: the list cache and ETags key on it. */
   get version(): number {
@@ -207,38 +242,6 @@ export async function refuseOtherAgentsClaims(ws: Workspace, cards: readonly Car
 
 export function claimedMessage(claim: StoredClaim): string {
   return `card "${claim.cardId}" is claimed by agent ${claim.agent} until ${claim.until}`;
-}
-
-/**
- * Bring the copy in memory up to the store after another process changed it, with a
- * `task.claimed` or `task.released` for each card on this workspace's boards whose claim changed.
- */
-export async function followStoredClaims(ws: Workspace): Promise<void> {
-  const { claimed, released } = ws.claims.replaceAll(await ws.claims.store.list());
-  for (const session of ws.claims.replaceSessions(await ws.claims.store.listSessions())) {
-    const card = ws.index.get(session.boardId, session.cardId);
-    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) }, card);
-  }
-  for (const claim of claimed) {
-    const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until }, card);
-  }
-  for (const claim of released) {
-    const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent }, card);
-  }
-}
-
-/** A `task.released` (with `expired: true`) for each claim whose lease ran out since the last call, a `task.session` for each session that turned stale. */
-export function announceExpiredClaims(ws: Workspace): void {
-  for (const claim of ws.claims.takeExpired()) {
-    const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, expired: true }, card);
-  }
-  for (const session of ws.claims.takeTurnedStale()) {
-    const card = ws.index.get(session.boardId, session.cardId);
-    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) }, card);
-  }
 }
 
 /**

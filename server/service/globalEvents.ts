@@ -206,7 +206,7 @@ function toEvent(seq: number, body: string): ServiceEvent {
 }
 
 /**
- * Over a shared database: read what other instances wrote (cards, configuration) and apply it now,
+ * Over a shared database: read what other instances wrote (cards, configuration, claims) and apply it now,
  * rather than at the next poll. Used before another instance's event is delivered and before an
  * `If-Match` is checked, so a version read from another instance is compared with the current row.
  * Call outside the mutation queue; nothing to do for a store of one's own.
@@ -215,6 +215,8 @@ export async function catchUpWithPeers(ws: Workspace): Promise<void> {
   if (!ws.shared) return;
   await ws.store.catchUp?.();
   await catchUpSharedConfig(ws);
+  // Claims too: a client hearing another instance's task.claimed reads the claim here.
+  await ws.claims.store.catchUp?.();
   // The changes just read are applied in the mutation queue: wait for it to pass them.
   await ws.mutate(async () => undefined);
 }

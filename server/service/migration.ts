@@ -8,6 +8,7 @@ import { ProviderError } from '../storage/providerOptions';
 import { duplicateCommentId } from '../storage/sql/cardRows';
 import { DEFAULT_SQLITE_PATH, SqliteCardStore } from '../storage/sqlite/sqliteCardStore';
 import { applyExternalChanges } from './external';
+import { moveClaimsWithCards } from './claimStores';
 import { writeMarkdownTarget, writeSqliteTarget, type TargetWrite } from './migrationWriters';
 import type { Workspace } from './workspace';
 import { ensureSelfIgnoringDir, pruneBackups } from '../storage/generatedFiles';
@@ -101,6 +102,8 @@ async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, pl
   ws.store = target;
   await ws.reload();
   target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
+  // Before the previous store closes: its database may hold the claims.
+  await moveClaimsWithCards(ws, target);
   await previous.close().catch((error) => log.warn(`kanban: closing the ${previous.provider} store after migration failed: ${(error as Error).message}`));
   await write.finish().catch(() => undefined);
   if (write.movedAside) {

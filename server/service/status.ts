@@ -35,6 +35,7 @@ export function describeWorkspace(ws: Workspace) {
     duplicateIds: ws.duplicateIds,
     revision: ws.live.revision,
     instances: instancesOf(ws),
+    claims: { store: ws.claims.store.kind, location: ws.claims.store.location },
   };
 }
 

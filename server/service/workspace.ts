@@ -24,8 +24,8 @@ import { log } from '../core/log';
 import { GlobalEventLog, type LiveStream } from './globalEvents';
 import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig, type SharedConfigState } from './sharedConfig';
 import { Claims, refuseOtherAgentsClaims } from './claims';
-import { claimsFolderOf } from '../storage/claims/claimsLocation';
-import { FileClaimStore } from '../storage/claims/fileClaimStore';
+import { followDatabaseClaims } from './claimEvents';
+import { openClaimStore } from './claimStores';
 
 export interface WorkspaceOptions {
   root: string;
@@ -158,7 +158,7 @@ export class Workspace {
     const cardStates = new CardStates(await createCardStateStore(context, store));
     await removeOrphanTempFiles(root);
     await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
-    const claims = new Claims(await openClaimStore(root));
+    const claims = new Claims(await openClaimStore(root, store));
     const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, claims, options);
     workspace.configText = text;
     if (shared) {
@@ -169,6 +169,7 @@ export class Workspace {
     await workspace.reload();
     await cardStates.load();
     await claims.load();
+    followDatabaseClaims(workspace);
     const sharedEvents = store.sharedEvents?.();
     if (sharedEvents) {
       const globalEvents = new GlobalEventLog(workspace, sharedEvents, (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
@@ -272,6 +273,8 @@ export class Workspace {
 
   async close(): Promise<void> {
     stopFollowingSharedConfig(this.shared);
+    // Before the queue drains: a poll must not queue a read of claims behind it, over a closing store.
+    this.claims.close();
     await this.queue.catch(() => undefined);
     this.globalEvents?.stop();
     await this.globalEvents?.flush();
@@ -279,13 +282,6 @@ export class Workspace {
     await this.cardStates.close();
     await Promise.all([this.store.close(), this.attachments.close()]);
   }
-}
-
-/** Claims as files in the git common directory (every worktree sees them), else under `.kanban/.state/`. */
-async function openClaimStore(root: string): Promise<FileClaimStore> {
-  const stateDir = path.join(root, '.kanban', '.state');
-  const folder = await claimsFolderOf(root, stateDir);
-  return new FileClaimStore(folder.dir, folder.inGit ? undefined : () => ensureSelfIgnoringDir(stateDir));
 }
 
 /** The shared configuration of a store that several instances use, or null for one of its own. */

@@ -1,5 +1,6 @@
 import type { CardStateStore } from './cardStateStore';
 import type { SharedWebhookStore } from './webhookDeliveryStore';
+import type { ClaimStore } from './claims/claimStore';
 import { FileConflictError } from '../core/errors';
 import type { Card } from '../core/model';
 
@@ -147,6 +148,11 @@ export interface CardStore {
    * once whichever instance made it, and a dead instance's deliveries are taken over.
    */
   sharedWebhooks?(): SharedWebhookStore;
+  /**
+   * Database stores keep agents' claims and sessions beside the cards, so every process and
+   * instance using the database decides under one lock; absent, claims are files (storage/claims/).
+   */
+  claimStore?(): ClaimStore;
   close(): Promise<void>;
 }
 

@@ -133,6 +133,19 @@ describe('storage migration between Markdown and SQLite', function () {
     assert.deepEqual(await snapshot(server), current);
   });
 
+  it('when an agent holds a card while the cards go to SQLite and back, then its claim and session go with them and another agent is still refused', async () => {
+    const card = await createTask(server, { content: '# Held\n', status: 'todo' });
+    const as = (agent: string) => ({ 'X-Kanban-Agent': agent });
+    okData(await server.api('PUT', `/api/tasks/${card.id}/session`, { state: 'active', note: 'midway' }, as('holder')));
+    for (const [route, store] of [['migrate-to-sqlite', 'database'], ['migrate-to-markdown', 'files']]) {
+      okData(await server.api('POST', `/api/storage/${route}`, {}));
+      assert.equal(okData(await server.api('GET', '/api/workspace')).claims.store, store, route);
+      const held = okData(await server.api('GET', `/api/tasks/${card.id}`));
+      assert.deepEqual([held.claim?.agent, held.session?.note], ['holder', 'midway'], route);
+      failsWith(await server.api('POST', `/api/tasks/${card.id}/claim`, {}, as('other')), 409, /claimed by agent holder/);
+    }
+  });
+
   it('when migrating to SQLite again after a round trip, then the database holds the current cards and its older content is backed up', async () => {
     const ids = await fillWorkspace(server);
     okData(await server.api('POST', '/api/storage/migrate-to-sqlite', {}));

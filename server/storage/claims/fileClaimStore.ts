@@ -23,6 +23,7 @@ const SESSIONS = '.sessions';
  * replaces the stamp, so another process's claim is never missed.
  */
 export class FileClaimStore implements ClaimStore {
+  readonly kind = 'files';
   private readonly stamp: VersionStamp;
   /** The claims and sessions as of `token` (read or written under the lock), or null. */
   private known: { token: string; claims: Map<string, StoredClaim>; sessions: Map<string, StoredSession> } | null = null;

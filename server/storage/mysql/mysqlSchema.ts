@@ -153,10 +153,42 @@ const TABLES = [
     value TEXT NOT NULL,
     PRIMARY KEY (name)
   ) ${TABLE_OPTIONS}`,
+  // Agents' claims and sessions (sql/sqlClaimStore.ts), decided under the row lock of
+  // kanban_claim_lock, whose version tells other instances that something changed.
+  `CREATE TABLE IF NOT EXISTS kanban_claims (
+    board_id VARCHAR(255) NOT NULL,
+    card_id VARCHAR(255) NOT NULL,
+    agent VARCHAR(64) NOT NULL,
+    since VARCHAR(32) NOT NULL,
+    until VARCHAR(32) NOT NULL,
+    ttl_seconds INT NULL,
+    PRIMARY KEY (board_id, card_id)
+  ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_agent_sessions (
+    board_id VARCHAR(255) NOT NULL,
+    card_id VARCHAR(255) NOT NULL,
+    agent VARCHAR(64) NOT NULL,
+    state VARCHAR(32) NOT NULL,
+    note TEXT NULL,
+    url TEXT NULL,
+    updated_at VARCHAR(32) NOT NULL,
+    lease_seconds INT NOT NULL,
+    PRIMARY KEY (board_id, card_id)
+  ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_claim_lock (
+    name VARCHAR(16) NOT NULL PRIMARY KEY,
+    version BIGINT NOT NULL
+  ) ${TABLE_OPTIONS}`,
+  // Leases that ran out and sessions turned stale, each announced by the one instance that wrote its key.
+  `CREATE TABLE IF NOT EXISTS kanban_claim_lapses (
+    lapse CHAR(64) NOT NULL PRIMARY KEY,
+    at VARCHAR(32) NOT NULL,
+    KEY kanban_claim_lapses_at (at)
+  ) ${TABLE_OPTIONS}`,
 ];
 
-/** The webhook tables are versioned apart from the card tables (part "webhooks" of kanban_schema). */
-const WEBHOOK_SCHEMA_VERSION = 1;
+/** The webhook and claim tables are versioned apart from the card tables (their parts of kanban_schema). */
+const PART_VERSIONS = { webhooks: 1, claims: 1 } as const;
 
 /** Create the tables when missing; refuse a database written by a newer schema. */
 export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
@@ -164,16 +196,19 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   for (const ddl of TABLES) await db.pool.query(ddl);
   await db.pool.query('INSERT IGNORE INTO kanban_schema (part, version) VALUES (?, ?)', ['cards', SCHEMA_VERSION]);
   await db.pool.query('INSERT IGNORE INTO kanban_event_seq (name, seq) VALUES (?, 0)', ['events']);
+  await db.pool.query('INSERT IGNORE INTO kanban_claim_lock (name, version) VALUES (?, 0)', ['claims']);
   const rows = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', ['cards']);
   const version = Number(rows[0]?.version ?? SCHEMA_VERSION);
   if (version > SCHEMA_VERSION) {
     throw new MysqlOpenError(`its card tables have schema version ${version}, newer than this service knows (${SCHEMA_VERSION}); update the service`, 'database');
   }
   if (version < SCHEMA_VERSION) await upgradeMysqlSchema(db);
-  await db.pool.query('INSERT IGNORE INTO kanban_schema (part, version) VALUES (?, ?)', ['webhooks', WEBHOOK_SCHEMA_VERSION]);
-  const [webhooks] = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', ['webhooks']);
-  if (Number(webhooks?.version ?? WEBHOOK_SCHEMA_VERSION) > WEBHOOK_SCHEMA_VERSION) {
-    throw new MysqlOpenError(`its webhook tables have schema version ${webhooks.version}, newer than this service knows (${WEBHOOK_SCHEMA_VERSION}); update the service`, 'database');
+  for (const [part, known] of Object.entries(PART_VERSIONS)) {
+    await db.pool.query('INSERT IGNORE INTO kanban_schema (part, version) VALUES (?, ?)', [part, known]);
+    const [row] = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', [part]);
+    if (Number(row?.version ?? known) > known) {
+      throw new MysqlOpenError(`its ${part.slice(0, -1)} tables have schema version ${row.version}, newer than this service knows (${known}); update the service`, 'database');
+    }
   }
 }
 

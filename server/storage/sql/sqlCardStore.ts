@@ -8,6 +8,7 @@ import {
 } from './cardRows';
 import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
 import { RowMovedError, RowVersions, staleRow } from './rowVersions';
+import { SqlClaimStore } from './sqlClaimStore';
 
 const INSERT_CARD = `INSERT INTO kanban_cards (${CARD_COLUMNS.join(', ')}) VALUES (${CARD_COLUMNS.map(() => '?').join(', ')})`;
 const SELECT_CARDS = `SELECT ${CARD_COLUMNS.join(', ')}, version FROM kanban_cards`;
@@ -51,6 +52,7 @@ export class SqlCardStore implements CardStore {
   private writes = 0;
   private readonly details: Record<string, unknown>;
   private readonly versions = new RowVersions();
+  private claims: SqlClaimStore | null = null;
 
   constructor(readonly db: SqlDatabase, options: SqlCardStoreOptions) {
     this.provider = options.provider;
@@ -203,6 +205,12 @@ export class SqlCardStore implements CardStore {
     return this.feed.subscribe(listener);
   }
 
+  /** Claims and agent sessions live beside the cards, for every process that uses this database. */
+  claimStore(): SqlClaimStore {
+    this.claims ??= new SqlClaimStore(this.db, this.label, this.pollIntervalMs);
+    return this.claims;
+  }
+
   /** One polling round now (tests and start-up use it instead of waiting for the timer). */
   pollNow(): Promise<void> {
     return this.feed.poll();
@@ -224,6 +232,7 @@ export class SqlCardStore implements CardStore {
 
   async close(): Promise<void> {
     this.feed.stop();
+    this.claims?.stop();
     await this.db.close();
   }
 }

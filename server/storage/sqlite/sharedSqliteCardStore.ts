@@ -62,7 +62,7 @@ export class SharedSqliteCardStore extends SqliteCardStore {
   }
 
   static async open(location: SqliteLocation, pollIntervalMs: number): Promise<SharedSqliteCardStore> {
-    const sqlite = await openWithParts(location, ['cards', 'shared', 'cardState']);
+    const sqlite = await openWithParts(location, ['cards', 'claims', 'shared', 'cardState']);
     if (sqlite.db.driver === 'wasm') {
       // The WebAssembly build keeps the file to itself (exclusive locking, wasmOwner.ts): sharing
       // still works, with this one process; say so rather than let a second server fail unexplained.

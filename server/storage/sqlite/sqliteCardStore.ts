@@ -38,7 +38,7 @@ export class SqliteCardStore extends SqlCardStore {
   }
 
   static async open(location: SqliteLocation, pollIntervalMs: number): Promise<SqliteCardStore> {
-    return new SqliteCardStore(await openWithParts(location, ['cards']), location, pollIntervalMs);
+    return new SqliteCardStore(await openWithParts(location, ['cards', 'claims']), location, pollIntervalMs);
   }
 }
 

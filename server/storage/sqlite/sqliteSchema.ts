@@ -113,6 +113,43 @@ const PARTS = {
       if (from < 2) db.exec('ALTER TABLE kanban_card_state ADD COLUMN version INTEGER NOT NULL DEFAULT 1;');
     },
   },
+  // Agents' claims and sessions beside the cards (sql/sqlClaimStore.ts): every process over the
+  // file decides under its write lock (BEGIN IMMEDIATE); the lock row's version tells the others
+  // that something changed.
+  claims: {
+    version: 1,
+    ddl: `
+      CREATE TABLE IF NOT EXISTS kanban_claims (
+        board_id TEXT NOT NULL,
+        card_id TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        since TEXT NOT NULL,
+        until TEXT NOT NULL,
+        ttl_seconds INTEGER,
+        PRIMARY KEY (board_id, card_id)
+      );
+      CREATE TABLE IF NOT EXISTS kanban_agent_sessions (
+        board_id TEXT NOT NULL,
+        card_id TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        state TEXT NOT NULL,
+        note TEXT,
+        url TEXT,
+        updated_at TEXT NOT NULL,
+        lease_seconds INTEGER NOT NULL,
+        PRIMARY KEY (board_id, card_id)
+      );
+      CREATE TABLE IF NOT EXISTS kanban_claim_lock (
+        name TEXT PRIMARY KEY NOT NULL,
+        version INTEGER NOT NULL
+      );
+      INSERT OR IGNORE INTO kanban_claim_lock (name, version) VALUES ('claims', 0);
+      CREATE TABLE IF NOT EXISTS kanban_claim_lapses (
+        lapse TEXT PRIMARY KEY NOT NULL,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS kanban_claim_lapses_at ON kanban_claim_lapses (at);`,
+  },
   // Several server processes over one file (`shared: true`): the workspace configuration, the live
   // instances, the global event log and webhook deliveries (leases: epoch ms of the one machine's
   // clock) with their log and secrets, as over MySQL (sql/sqlSharedConfig.ts, sql/sqlEventLog.ts).
