@@ -75,27 +75,36 @@ async function liveClaims(listed: Promise<StoredClaim[]>, removeExpired: (claim:
   return live;
 }
 
+/** What narrows the cards pick offers; every filter is optional. */
+export type PickFilter = Pick<PickRequest, 'labels' | 'assignee' | 'priority'>;
+
 /** The first card in pick order among the ready, unclaimed cards of `columns` that match the filters. */
 function bestCard(ws: Workspace, board: BoardConfig, columns: string[], request: PickRequest, taken: Set<string>): Card | undefined {
+  return pickOrder(ws, board, columns, request, (card) => taken.has(claimKey(card.boardId, card.id)))[0];
+}
+
+/**
+ * The ready cards of `columns` that match the filters and are not `taken`, in the order pick offers
+ * them: what `pick` takes the first of, and what `kanban context` lists as next. Board order (columns
+ * left to right, then each column's order; archived cards are in none) breaks the ties.
+ */
+export function pickOrder(ws: Workspace, board: BoardConfig, columns: readonly string[], filter: PickFilter, taken: (card: Card) => boolean): Card[] {
   const wanted = new Set(columns);
-  const assignee = request.assignee?.toLowerCase();
-  // Board order: the board's columns left to right, then each column's order (archived cards are in none).
+  const assignee = filter.assignee?.toLowerCase();
   const rank = new Map<Card, number>();
   for (const column of board.columns) {
     if (!wanted.has(column.id) || column.id === DELETED_STATUS) continue;
     for (const card of ws.index.column(board.id, column.id)) {
-      if (taken.has(claimKey(card.boardId, card.id))) continue;
-      if (request.priority !== undefined && card.priority !== request.priority) continue;
+      if (taken(card)) continue;
+      if (filter.priority !== undefined && card.priority !== filter.priority) continue;
       if (assignee !== undefined && card.assignee?.toLowerCase() !== assignee) continue;
-      if (request.labels?.some((label) => !card.labels.includes(label))) continue;
+      if (filter.labels?.some((label) => !card.labels.includes(label))) continue;
       if (!isReady(ws, card)) continue;
       rank.set(card, rank.size);
     }
   }
-  let best: Card | undefined;
   const order = (card: Card) => rank.get(card) ?? Infinity;
-  for (const card of rank.keys()) if (!best || comparePickOrder(card, best, order) < 0) best = card;
-  return best;
+  return [...rank.keys()].sort((a, b) => comparePickOrder(a, b, order));
 }
 
 /** Undo a pick whose move was refused: the claim goes, unless the agent's lease was replaced meanwhile. */
