@@ -15,20 +15,20 @@ const NOTE_LENGTH = 120;
 
 export function contextMarkdown(context: BoardContext, options: ContextTextOptions = {}): string {
   const { counts } = context;
+  // Blank lines between the sections: rendered Markdown would run a heading line into the list above it.
   return [
     `## Board ${context.board.name} (\`${context.board.id}\`)`,
-    '',
-    ...section('In progress', context.inProgress, counts.inProgress, options),
-    ...section('Awaiting input', context.awaitingInput, counts.awaitingInput, options),
-    ...section('Blocked', context.blocked, counts.blocked, options),
-    ...section('Next to pick', context.next, counts.pickable, options),
-  ].join('\n');
+    section('In progress', context.inProgress, counts.inProgress, options),
+    section('Awaiting input', context.awaitingInput, counts.awaitingInput, options),
+    section('Blocked', context.blocked, counts.blocked, options),
+    section('Next to pick', context.next, counts.pickable, options),
+  ].join('\n\n');
 }
 
-function section(title: string, cards: ContextCard[], total: number, options: ContextTextOptions): string[] {
-  if (total === 0) return [`${title}: none`];
+function section(title: string, cards: ContextCard[], total: number, options: ContextTextOptions): string {
+  if (total === 0) return `${title}: none`;
   const shown = cards.length < total ? `${cards.length} of ${total}` : String(total);
-  return [`${title} (${shown}):`, ...cards.map((card) => cardLine(card, options))];
+  return [`${title} (${shown}):`, ...cards.map((card) => cardLine(card, options))].join('\n');
 }
 
 function cardLine(card: ContextCard, options: ContextTextOptions): string {

@@ -12,7 +12,7 @@ function contextOf(extra: Partial<BoardContext> = {}): BoardContext {
 
 describe('Board context as Markdown', () => {
   it('when the board is empty, then every section says none', () => {
-    assert.equal(contextMarkdown(contextOf()), ['## Board Default (`default`)', '', 'In progress: none', 'Awaiting input: none', 'Blocked: none', 'Next to pick: none'].join('\n'));
+    assert.equal(contextMarkdown(contextOf()), ['## Board Default (`default`)', 'In progress: none', 'Awaiting input: none', 'Blocked: none', 'Next to pick: none'].join('\n\n'));
   });
 
   it('when a card is claimed and reported on, then its line names the holder, the time left only with a now, and the state with its note', () => {
