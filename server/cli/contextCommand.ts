@@ -11,7 +11,8 @@ import { readTextOrNull, writeIfChanged } from './localFiles';
  * kept between `<!-- kanban:context -->` markers in a file agents read at start (AGENTS.md).
  */
 
-const SECTION = 'context';
+/** One block a board: `kanban:context` for the default board, `kanban:context:<id>` for one named with --board. */
+const sectionOf = (board: string | undefined) => (board === undefined ? 'context' : `context:${board}`);
 
 export const contextCommand: Command = {
   name: 'context',
@@ -22,7 +23,8 @@ export const contextCommand: Command = {
     'the last, or claimed). Next is what kanban pick would hand out, in that order.',
     '--write-to keeps the summary between <!-- kanban:context --> and <!-- /kanban:context --> in the',
     'file (added at its end the first time; the rest is left alone) and rewrites it only when the board',
-    'changed: there it leaves out the time left on claims, which would change it every minute.',
+    'changed: there it leaves out the time left on claims, which would change it every minute. With',
+    '--board, the markers name the board (<!-- kanban:context:<board> -->), so boards share a file.',
   ],
   options: {
     'write-to': { type: 'string', value: '<file>', description: 'keep the summary up to date between markers in this file (e.g. AGENTS.md)' },
@@ -41,7 +43,8 @@ async function writeTo(ctx: Context, file: string, context: BoardContext): Promi
   // Relative to where kanban runs, as any path typed on a command line.
   const target = path.resolve(file);
   const current = await readTextOrNull(target);
-  const next = withSection(current, SECTION, sectionBlock(SECTION, contextMarkdown(context)), file);
+  const section = sectionOf(ctx.options.board);
+  const next = withSection(current, section, sectionBlock(section, contextMarkdown(context)), file);
   const written = await writeIfChanged(target, next, current);
   if (ctx.json) return ctx.output.out(JSON.stringify({ file: target, written }, null, 2));
   ctx.output.out(written ? `wrote the board context to ${file}` : `${file}: the board context is up to date`);

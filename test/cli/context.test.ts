@@ -70,9 +70,16 @@ describeInBothModes('CLI: kanban context', (cli) => {
     assert.match(after, new RegExp(`^Next to pick \\(5 of 7\\):\\n- \`${added.id}\` R newest`, 'm'));
   });
 
-  it('when --board names another board, then its context is printed', async () => {
+  it('when --board names another board, then its context is printed, and written to a block of its own', async () => {
     expectCode(await cli.k('api', 'post-boards', '--id', 'ops', '--name', 'Ops'), 0);
     const text = expectCode(await cli.k('context', '--board', 'ops'), 0).stdout;
-    assert.equal(text, '## Board Ops (`ops`)\n\nIn progress: none\n\nAwaiting input: none\n\nBlocked: none\n\nNext to pick: none\n');
+    const ops = '## Board Ops (`ops`)\n\nIn progress: none\n\nAwaiting input: none\n\nBlocked: none\n\nNext to pick: none';
+    assert.equal(text, `${ops}\n`);
+    const file = path.join(folder, 'BOARDS.md');
+    expectCode(await cli.k('context', '--write-to', file), 0);
+    expectCode(await cli.k('context', '--write-to', file, '--board', 'ops'), 0);
+    const both = await fs.readFile(file, 'utf8');
+    assert.match(both, /^<!-- kanban:context -->\n## Board Default[\s\S]*?<!-- \/kanban:context -->\n\n<!-- kanban:context:ops -->\n/);
+    assert.ok(both.endsWith(`<!-- kanban:context:ops -->\n${ops}\n<!-- /kanban:context:ops -->\n`), both);
   });
 });
