@@ -3,6 +3,7 @@ import type { JsonSchema } from './route';
 import { SESSION_STATES } from '../core/sessions';
 import { anyObject, count, fields, flag, list, map, named, nullable, text, time } from './schemaParts';
 import { gitBranchSchema, gitCommitSchema, gitLinksSchema } from '../core/gitLinkModel';
+import { boardContextSchema, contextCardSchema } from '../core/boardContext';
 
 /**
  * Schemas of the success `data` of the routes (the status routes' are in statusSchemas.ts). Each
@@ -165,6 +166,10 @@ export const commentListSchema = list(commentSchema, 'comments in stored order')
 named('GitCommit', gitCommitSchema);
 named('GitBranch', gitBranchSchema);
 export const gitLinksResponseSchema = named('GitLinks', gitLinksSchema);
+
+// The board context: the shapes live beside their rules (core/boardContext.ts), which the service types from them.
+named('ContextCard', contextCardSchema);
+export const boardContextResponseSchema = named('BoardContext', boardContextSchema);
 
 export const logEntrySchema = named('LogEntry', fields({
   text: text('Markdown'),

@@ -15,6 +15,7 @@ import { bulkRoutes } from './routes/bulkRoutes';
 import { viewRoutes } from './routes/viewRoutes';
 import { doctorRoutes } from './routes/doctorRoutes';
 import { claimRoutes } from './routes/claimRoutes';
+import { contextRoutes } from './routes/contextRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...bulkRoutes, ...claimRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...doctorRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...viewRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...bulkRoutes, ...claimRoutes, ...contextRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...doctorRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...viewRoutes, ...webhookRoutes];

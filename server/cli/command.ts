@@ -9,6 +9,8 @@ export interface OptionSpec {
   multiple?: boolean;
   /** Shown in help after the flag, e.g. `<status>`. */
   value?: string;
+  /** The values the shell completes after the flag. */
+  choices?: readonly string[];
 }
 
 export type Parsed = { values: Record<string, string | boolean | string[] | boolean[] | undefined>; positionals: string[] };
@@ -25,6 +27,8 @@ export interface Command {
   positionals?: [number, number];
   /** Whether the command changes the board, so an in-process run must not race a running server. */
   writes: boolean | ((parsed: Parsed) => boolean);
+  /** Words the shell completes as the first argument (`storage status|migrate-to-sqlite|...`). */
+  subcommands?: readonly string[];
   /** Hidden from the command list (still in completion). */
   hidden?: boolean;
   /** Whether the command needs no workspace or server at all (init, completion, help). */

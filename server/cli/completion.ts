@@ -18,13 +18,21 @@ export function completionScript(shell: string, commands: Command[]): string | n
     ...commands.map((c) => `    ${c.name}) flags="${flagsOf(c).join(' ')}" ;;`),
     ...ops.map((op) => `    "api ${op.name}") flags="${flagsOf(op.command).join(' ')}" ;;`),
   ];
+  // Global flags that take a value: the word after them is that value, not the command.
+  const valueFlags = Object.entries(GLOBAL_OPTIONS).filter(([, spec]) => spec.type === 'string').map(([name]) => `--${name}`);
+  const subcommandCases = commands.filter((c) => c.subcommands?.length).map((c) => `    ${c.name}) COMPREPLY=($(compgen -W "${c.subcommands!.join(' ')}" -- "$cur")); return ;;`);
+  const choiceCases = commands.flatMap((c) =>
+    Object.entries(c.options ?? {})
+      .filter(([, spec]) => spec.choices?.length)
+      .map(([name, spec]) => `    "${c.name} --${name}") COMPREPLY=($(compgen -W "${spec.choices!.join(' ')}" -- "$cur")); return ;;`),
+  );
   if (shell === 'bash') {
     return `# kanban bash completion: eval "$(kanban completion bash)" (e.g. in ~/.bashrc)
 _kanban() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="" op="" flags="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
-      --dir|--board|--url|--token) ((i++)) ;;
+      ${valueFlags.join('|')}) ((i++)) ;;
       -*) ;;
       *) if [[ -z "$cmd" ]]; then cmd="\${COMP_WORDS[i]}"; elif [[ "$cmd" == api && -z "$op" ]]; then op="\${COMP_WORDS[i]}"; fi ;;
     esac
@@ -37,13 +45,13 @@ _kanban() {
     COMPREPLY=($(compgen -W "${ops.map((o) => o.name).join(' ')}" -- "$cur"))
     return
   fi
-  if [[ "$cmd" == storage && "$cur" != -* ]]; then
-    COMPREPLY=($(compgen -W "status migrate-to-sqlite migrate-to-markdown" -- "$cur"))
-    return
-  fi
-  if [[ "$cmd" == completion && "$cur" != -* ]]; then
-    COMPREPLY=($(compgen -W "bash zsh" -- "$cur"))
-    return
+  case "$cmd \${COMP_WORDS[COMP_CWORD-1]}" in
+${choiceCases.join('\n')}
+  esac
+  if [[ "$cur" != -* ]]; then
+    case "$cmd" in
+${subcommandCases.join('\n')}
+    esac
   fi
   local key="$cmd"
   [[ "$cmd" == api ]] && key="api $op"

@@ -6,6 +6,7 @@ import { bulkCommand } from './bulkCommand';
 import { addCommand, deleteCommand, editCommand, listCommand, moveCommand, showCommand, transferCommand } from './cardCommands';
 import { startCommand } from './startCommand';
 import { claimCommand, pickCommand, releaseCommand, reportCommand } from './agentCommands';
+import { contextCommand } from './contextCommand';
 import { boardsCommand, columnsCommand, labelsCommand, settingsCommand, storageCommand, webhooksCommand } from './workspaceCommands';
 
 /**
@@ -23,6 +24,7 @@ export const everydayCommands: Command[] = [
   claimCommand,
   releaseCommand,
   reportCommand,
+  contextCommand,
   deleteCommand,
   archiveCommand,
   restoreCommand,

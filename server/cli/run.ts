@@ -7,6 +7,7 @@ import { checklistCommands } from './checklist';
 import { exportCommand, importCommand } from './importExport';
 import { initCommand } from './init';
 import { providerTestCommand } from './providerTest';
+import { skillCommand } from './skillCommand';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
 import { CliError, ExitWith, UsageError } from './usage';
@@ -21,6 +22,7 @@ const completionCommand: Command = {
   name: 'completion',
   summary: 'Print a shell completion script: eval "$(kanban completion bash)"',
   args: 'bash|zsh',
+  subcommands: ['bash', 'zsh'],
   positionals: [1, 1],
   writes: false,
   offline: true,
@@ -35,7 +37,7 @@ const completionCommand: Command = {
 const everydayCommands: Command[] = [...cardCommands, ...checklistCommands];
 
 export function allCommands(): Command[] {
-  return [...everydayCommands, importCommand, exportCommand, initCommand, serveCommand, mcpCommand, apiCommand, providerTestCommand, completionCommand];
+  return [...everydayCommands, importCommand, exportCommand, initCommand, skillCommand, serveCommand, mcpCommand, apiCommand, providerTestCommand, completionCommand];
 }
 
 export function mainHelp(): string {

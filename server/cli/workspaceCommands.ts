@@ -107,6 +107,7 @@ export const storageCommand: Command = {
   name: 'storage',
   summary: 'Show the storage providers, or move the cards between Markdown files and SQLite',
   args: 'status|migrate-to-sqlite|migrate-to-markdown',
+  subcommands: ['status', 'migrate-to-sqlite', 'migrate-to-markdown'],
   details: ['status               active card, attachment, webhook and card-state providers', 'migrate-to-sqlite    every card into SQLite (--sqlite-path); the files stay as a backup', 'migrate-to-markdown  every card back into Markdown files; the database stays as a backup'],
   options: { 'sqlite-path': { type: 'string', value: '<path>', description: 'database file for migrate-to-sqlite, relative to the workspace (default .kanban/kanban.db)' } },
   positionals: [0, 1],

@@ -3,7 +3,8 @@ import { claimSchema, pickSchema, sessionReportSchema } from '../api/schemas';
 import { taskSchema } from '../api/responseSchemas';
 import { summaryOf, withoutEmpty } from './cardText';
 import { ID, input, tool } from './everydayTools';
-import { BOARD_ARG } from './routeTools';
+import { boardContextText } from './boardContextText';
+import { annotationsOf, BOARD_ARG } from './routeTools';
 import { callApi, enc, onBoard, textResult, type ToolDef } from './tool';
 
 /**
@@ -49,6 +50,18 @@ function reportProgressTool(): ToolDef {
   };
 }
 
+/** The context as Markdown, not the route's JSON: the agent reads it once per task, and the text is a fraction of the size. */
+function boardContextTool(): ToolDef {
+  return {
+    name: 'get_board_context',
+    description: 'The board now (Markdown): in progress with claims and states, awaiting input, blocked, next to pick',
+    routes: ['get /context'],
+    inputSchema: input({ board: BOARD_ARG }),
+    annotations: annotationsOf('get', '/context'),
+    run: async ({ client }, args) => textResult(await boardContextText(client, args.board)),
+  };
+}
+
 /** The card with its claim, and its text: the agent starts work on it next. */
 const claimed = (card: unknown) => withoutEmpty({ ...summaryOf(card as Args, ['boardId']), content: (card as Args).content });
 
@@ -71,5 +84,6 @@ export function agentTools(): ToolDef[] {
         return summaryOf((await callApi(client, { method: 'delete', path, ...asAgent(args) })).data as Args, ['boardId']);
       }),
     reportProgressTool(),
+    boardContextTool(),
   ];
 }

@@ -13,7 +13,7 @@ import {
 import { allRoutes } from '../api/routes';
 import type { ApiClient } from '../client/apiClient';
 import { version } from '../../package.json';
-import { INSTRUCTIONS_URI, listResources, readResource } from './resources';
+import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './resources';
 import { errorResult, ToolError, type ToolDef } from './tool';
 import { buildTools } from './tools';
 
@@ -46,7 +46,7 @@ export function createMcpServer(client: ApiClient, log: (line: string) => void):
     { name: 'kanban', title: 'Repo Kanban', version },
     {
       capabilities: { tools: {}, resources: {} },
-      instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for how to pick up, move and comment on cards.`,
+      instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for the work loop (pick, report, comment, move, complete) and ${CONTEXT_URI} for the board now.`,
     },
   );
   const tools = buildTools(allRoutes);

@@ -1,11 +1,14 @@
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../client/apiClient';
+import { AGENT_LOOP } from '../core/agentLoop';
+import { boardContextText } from './boardContextText';
 import { callApi, enc, queryString, ToolError } from './tool';
 
 /** Small Markdown documents an agent can read before it starts: how to work, and each board at a glance. */
 
 export const INSTRUCTIONS_URI = 'kanban://instructions';
 const BOARD_URI = 'kanban://boards/';
+export const CONTEXT_URI = 'kanban://context';
 const TOP_CARDS = 5;
 
 interface BoardSummary {
@@ -24,6 +27,7 @@ async function boards(client: ApiClient): Promise<BoardSummary[]> {
 export async function listResources(client: ApiClient): Promise<Resource[]> {
   return [
     { uri: INSTRUCTIONS_URI, name: 'instructions', title: 'How to work on this board', mimeType: 'text/markdown' },
+    { uri: CONTEXT_URI, name: 'context', title: 'The default board now: in progress, awaiting input, blocked, next to pick', mimeType: 'text/markdown' },
     ...(await boards(client)).map((b) => ({
       uri: `${BOARD_URI}${b.id}`,
       name: `board-${b.id}`,
@@ -33,29 +37,27 @@ export async function listResources(client: ApiClient): Promise<Resource[]> {
   ];
 }
 
+/**
+ * The agent loop every installed skill file carries (core/agentLoop.ts), then what only an MCP
+ * client needs: its own way to name itself, the default board's columns, and the other tools.
+ */
 async function instructions(client: ApiClient): Promise<string> {
   const all = await boards(client);
   const main = all.find((b) => b.isDefault) ?? all[0];
   const columns = main ? main.columns.map((c) => c.id) : [];
-  // Where work in progress goes: a column that says so, else the middle one.
-  const working = columns.find((id) => /progress|doing|active|wip/.test(id)) ?? columns[Math.floor(columns.length / 2)] ?? 'in-progress';
   return [
     '# Working on this kanban board',
     '',
-    'Cards are Markdown files in the repository; a card id may be shortened to a unique prefix.',
-    `Columns of the default board, in order: ${columns.join(' → ')}. Other boards: pass \`board\` (see list_boards).`,
+    AGENT_LOOP,
+    '## Over MCP',
     '',
-    '1. Find work: `list_cards {status, assignee, q}` answers summaries, 50 a page; pass `nextCursor` back as `cursor`.',
-    '2. Read it: `get_card {id}` (content, comments, and the git branches and commits that name it).',
-    `3. Pick it up: \`update_card {id, assignee}\`, then \`move_card {id, status: "${working}"}\`.`,
-    `   Beside other agents: \`pick_card {moveTo: "${working}"}\` claims the best ready card for you alone; \`report_progress {id, state, note}\` tells people where you are (active, awaitingInput, error) and keeps your claim; state \`complete\` (or \`release_card {id}\`) lets it go.`,
-    '4. Tell people: `add_comment {id, content}`; keep a progress trail with `add_log {id, text}`.',
-    `5. Finish: \`move_card {id, status: "${columns[columns.length - 1] ?? 'done'}"}\`.`,
-    '',
-    'Put finished cards away with `archive_card {id}` (or `archive_column {column}`); `list_cards {archived: "only"}` finds them and `restore_card {id}` brings one back.',
-    'A column may have a WIP limit: a move past it goes ahead with a warning, or is refused (409) on a board whose wipPolicy is block.',
-    '',
-    'New work: `create_card {title, body?, priority?, labels?}`. Errors say what to fix; a 409 or 412 means someone changed the card: read it again.',
+    '- Each step\'s tool is in brackets. You are the server\'s `--agent`, or `agent` in a call.',
+    `- Columns of the default board, in order: ${columns.join(' → ')}. Other boards: pass \`board\` (see list_boards).`,
+    '- Find cards: `list_cards {status, assignee, q}`, 50 a page (pass `nextCursor` as `cursor`); read one: `get_card {id}`.',
+    '- Change fields: `update_card {id, assignee, priority, ...}`; new work: `create_card {title, body?, priority?, labels?}`.',
+    '- Finished cards: `archive_card {id}` (or `archive_column {column}`); `restore_card {id}` brings one back.',
+    '- A move past a WIP limit warns, or is refused (409) on a board whose wipPolicy is block.',
+    `- The board at a glance: resource ${CONTEXT_URI} (the default board; ${CONTEXT_URI}/<board> for another).`,
     '',
   ].join('\n');
 }
@@ -86,7 +88,9 @@ async function boardSummary(client: ApiClient, boardId: string): Promise<string>
 export async function readResource(client: ApiClient, uri: string): Promise<ReadResourceResult> {
   let text: string;
   if (uri === INSTRUCTIONS_URI) text = await instructions(client);
+  else if (uri === CONTEXT_URI) text = await boardContextText(client);
+  else if (uri.startsWith(`${CONTEXT_URI}/`)) text = await boardContextText(client, decodeURIComponent(uri.slice(CONTEXT_URI.length + 1)));
   else if (uri.startsWith(BOARD_URI)) text = await boardSummary(client, decodeURIComponent(uri.slice(BOARD_URI.length)));
-  else throw new ToolError(`no resource ${uri}: read ${INSTRUCTIONS_URI} or ${BOARD_URI}<board id>`, 404);
+  else throw new ToolError(`no resource ${uri}: read ${INSTRUCTIONS_URI}, ${CONTEXT_URI}[/<board id>] or ${BOARD_URI}<board id>`, 404);
   return { contents: [{ uri, mimeType: 'text/markdown', text }] };
 }

@@ -32,6 +32,14 @@ export function openBlockerCount(ws: Workspace, card: Card): number {
   return open;
 }
 
+/** Ids of the card's blockers that are still open, in its blockedBy order. */
+export function openBlockerIds(ws: Workspace, card: Card): string[] {
+  return (card.blockedBy ?? []).filter((id) => {
+    const blocker = ws.index.findById(id);
+    return blocker !== undefined && !isFinished(ws, blocker);
+  });
+}
+
 /** Whether any blocker of the card is still open. */
 export function isBlocked(ws: Workspace, card: Card): boolean {
   return openBlockerCount(ws, card) > 0;

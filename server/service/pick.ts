@@ -75,33 +75,47 @@ async function liveClaims(listed: Promise<StoredClaim[]>, removeExpired: (claim:
   return live;
 }
 
-/**
- * The first card in pick order among the ready, unclaimed cards of `columns` that match the filters.
- * One pass in board order (so a card's place in the pass is its board order), keeping the best so
- * far; a card that cannot beat it on priority is passed over before the dearer checks (claims,
- * blockers). On a 10,000-card board that is a few milliseconds, under the claims lock.
- */
+/** What narrows the cards pick offers; every filter is optional. */
+export type PickFilter = Pick<PickRequest, 'labels' | 'assignee' | 'priority'>;
+
+/** The first card in pick order among the ready, unclaimed cards of `columns` that match the filters. */
 function bestCard(ws: Workspace, board: BoardConfig, columns: string[], request: PickRequest, taken: Set<string>): Card | undefined {
+  return pickOrder(ws, board, columns, request, (card) => taken.has(claimKey(card.boardId, card.id)), 1)[0];
+}
+
+/**
+ * The first `limit` ready cards of `columns` that match the filters and are not `taken`, in the
+ * order pick offers them: what `pick` takes the first of, and what `kanban context` lists as next.
+ * Board order (columns left to right, then each column's order; archived cards are in none) breaks
+ * the ties. One pass in board order, keeping the best `limit` so far: a card that cannot beat the
+ * last of them on priority is passed over before the dearer checks (claims, blockers), so a pick on
+ * a 10,000-card board takes a few milliseconds under the claims lock.
+ */
+export function pickOrder(ws: Workspace, board: BoardConfig, columns: readonly string[], filter: PickFilter, taken: (card: Card) => boolean, limit: number): Card[] {
   const wanted = new Set(columns);
-  const assignee = request.assignee?.toLowerCase();
-  let best: Card | undefined;
-  let bestAt = 0;
+  const assignee = filter.assignee?.toLowerCase();
+  const top: Array<{ card: Card; at: number }> = [];
   let at = 0;
   for (const column of board.columns) {
     if (!wanted.has(column.id) || column.id === DELETED_STATUS) continue;
     for (const card of ws.index.column(board.id, column.id)) {
       const here = at++;
-      if (best && priorityRank(card) > priorityRank(best)) continue;
-      if (request.priority !== undefined && card.priority !== request.priority) continue;
+      const last = top.length === limit ? top[top.length - 1].card : undefined;
+      if (last && priorityRank(card) > priorityRank(last)) continue;
+      if (filter.priority !== undefined && card.priority !== filter.priority) continue;
       if (assignee !== undefined && card.assignee?.toLowerCase() !== assignee) continue;
-      if (request.labels?.some((label) => !card.labels.includes(label))) continue;
-      if (best && comparePickOrder(card, best, (c) => (c === card ? here : bestAt)) >= 0) continue;
-      if (taken.has(claimKey(card.boardId, card.id)) || !isReady(ws, card)) continue;
-      best = card;
-      bestAt = here;
+      if (filter.labels?.some((label) => !card.labels.includes(label))) continue;
+      // Board order of the candidate and of the few kept so far: all the comparisons need.
+      const order = (other: Card) => (other === card ? here : (top.find((entry) => entry.card === other)?.at ?? Infinity));
+      if (last && comparePickOrder(card, last, order) >= 0) continue;
+      if (taken(card) || !isReady(ws, card)) continue;
+      let slot = top.length;
+      while (slot > 0 && comparePickOrder(card, top[slot - 1].card, order) < 0) slot--;
+      top.splice(slot, 0, { card, at: here });
+      if (top.length > limit) top.pop();
     }
   }
-  return best;
+  return top.map((entry) => entry.card);
 }
 
 /** Undo a pick whose move was refused: the claim goes, unless the agent's lease was replaced meanwhile. */

@@ -1,14 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { version } from '../../package.json';
 import { parseConfig } from '../../server/config/parseConfig';
+import { AGENT_LOOP } from '../../server/core/agentLoop';
 import { readyColumnsOf } from '../../server/core/startColumn';
 import { listFiles, startTestServer } from '../helpers/testServer';
 import { docBlocks, shellWords } from './docBlocks';
 import { buildCli, expectCode, jsonOf, kanban } from './helpers';
-import { GIT_ENV, openStartRepo, statusOutsideBoard, type StartRepo } from './startRepo';
+import { GIT_ENV, git, openStartRepo, statusOutsideBoard, type StartRepo } from './startRepo';
 
-/** docs/agents.md runs as written, in order: the commands, then the REST calls against a server on the same folder. */
+/** docs/agents.md runs as written, in order: the set-up, the commands, then the REST calls against a server on the same folder. */
 
 /** The exit code a line's comment promises: `(exit N)`, else 0. */
 const exitOf = (line: string) => Number(/\(exit (\d)\)/.exec(line.slice(line.indexOf('#')))?.[1] ?? 0);
@@ -17,6 +20,22 @@ function sh(command: string, cwd: string): Promise<{ code: number; stdout: strin
   return new Promise((resolve) => {
     execFile('bash', ['-c', command], { cwd }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
+}
+
+/** "Set up your agents", run in the fresh repository: the skill files and the context are written, then committed as a user would. */
+async function runSetUp(repo: StartRepo, block: string): Promise<void> {
+  const lines = block.split('\n').filter((line) => line.startsWith('kanban '));
+  assert.equal(lines.length, 5, lines.join('\n'));
+  const outputs: string[] = [];
+  for (const line of lines) outputs.push(expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line)).stdout);
+  assert.match(outputs[2], /^ok +agents +AGENTS\.md/m);
+  assert.match(outputs[3], /^Next to pick: none$/m);
+  const agentsMd = await fs.readFile(path.join(repo.root, 'AGENTS.md'), 'utf8');
+  assert.ok(agentsMd.includes(`<!-- kanban:skill v${version} -->\n${AGENT_LOOP.trimEnd()}\n<!-- /kanban:skill -->`));
+  assert.match(agentsMd, /<!-- kanban:context -->\n## Board Default[\s\S]*<!-- \/kanban:context -->\n$/);
+  for (const file of ['.claude/skills/kanban/SKILL.md', '.cursor/rules/kanban.mdc']) await fs.access(path.join(repo.root, file));
+  git(repo.root, 'add', '-A');
+  git(repo.root, 'commit', '-q', '-m', 'Agents: the kanban loop and the board context');
 }
 
 describe('docs/agents.md runs as written', function () {
@@ -28,7 +47,8 @@ describe('docs/agents.md runs as written', function () {
 
   it('when the commands run in order in a git repository, then each exits as its comment says and the board ends as described', async () => {
     repo = await openStartRepo('dir');
-    const [commands, rest] = await docBlocks('agents.md', 'sh');
+    const [setup, commands, rest] = await docBlocks('agents.md', 'sh');
+    await runSetUp(repo, setup);
     const lines = commands.split('\n').filter((line) => line.startsWith('kanban '));
     assert.ok(lines.length >= 12, lines.join('\n'));
     for (const line of lines) expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
+import { AGENT_LOOP } from '../../server/core/agentLoop';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { type McpSession, useMcpSession } from './helpers';
 
@@ -17,17 +18,30 @@ describe('MCP resources', function () {
     return server;
   });
 
-  it('when an agent lists the resources, then it sees the instructions and one summary per board', async () => {
+  it('when an agent lists the resources, then it sees the instructions, the context and one summary per board', async () => {
     const { resources } = await mcp.client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri), ['kanban://instructions', 'kanban://boards/default', 'kanban://boards/ops']);
+    assert.deepEqual(resources.map((r) => r.uri), ['kanban://instructions', 'kanban://context', 'kanban://boards/default', 'kanban://boards/ops']);
     assert.ok(resources.every((r) => r.mimeType === 'text/markdown'));
   });
 
-  it('when an agent reads the instructions, then they say how to pick up, move and comment, in under 2 KB', async () => {
+  it('when an agent reads the instructions, then they carry the loop the skill files carry, the tools, and stay under 3 KB', async () => {
     const text = await read('kanban://instructions');
-    for (const tool of ['list_cards', 'get_card', 'update_card', 'move_card', 'add_comment', 'create_card', 'pick_card', 'release_card', 'report_progress']) assert.ok(text.includes(tool), `mentions ${tool}`);
+    assert.ok(text.includes(AGENT_LOOP), 'the same loop text as kanban skill install writes');
+    for (const tool of ['list_cards', 'get_card', 'update_card', 'move_card', 'add_comment', 'create_card', 'pick_card', 'release_card', 'report_progress', 'get_board_context']) assert.ok(text.includes(tool), `mentions ${tool}`);
     assert.ok(text.includes('backlog → todo → in-progress → review → done'), 'names the default board\'s columns');
-    assert.ok(Buffer.byteLength(text) < 2048, `instructions are ${Buffer.byteLength(text)} bytes`);
+    // The loop (about 1.5 KB) is shared with the skill files; the MCP part adds what only a tool user needs.
+    assert.ok(Buffer.byteLength(text) < 3072, `instructions are ${Buffer.byteLength(text)} bytes`);
+    assert.match(mcp.client.getInstructions() ?? '', /kanban:\/\/instructions for the work loop .* kanban:\/\/context for the board now/);
+  });
+
+  it('when an agent reads the context, then it gets the board now as kanban context prints it, for the default board or one it names', async () => {
+    const text = await read('kanban://context');
+    assert.match(text, /^## Board Default \(`default`\)$/m);
+    assert.match(text, /^In progress: none$/m);
+    assert.match(text, /^Next to pick \(5 of 7\):\n- `todo-item-1-[\d-]+[a-z0-9]{4}` Todo item 1 \(todo, medium, @ada\)$/m);
+    assert.equal(await read('kanban://context/ops'), await mcp.call('get_board_context', { board: 'ops' }));
+    assert.match(await read('kanban://context/ops'), /^## Board Ops \(`ops`\)/);
+    await assert.rejects(mcp.client.readResource({ uri: 'kanban://context/nope' }), /board "nope"/);
   });
 
   it('when an agent reads a board, then each column shows its count as REST counts it and its first cards', async () => {

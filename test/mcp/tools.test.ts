@@ -32,6 +32,7 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   claim_card: { args: ['id', 'agent', 'ttlSeconds', 'board'], required: ['id'] },
   release_card: { args: ['id', 'agent', 'force', 'board'], required: ['id'] },
   report_progress: { args: ['id', 'state', 'note', 'url', 'agent', 'board'], required: ['id', 'state'] },
+  get_board_context: { args: ['board'], required: [] },
 };
 
 const sorted = (list: string[]) => [...list].sort();

@@ -70,6 +70,9 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'PUT /boards/{boardId}/tasks/{id}/session': 'editor',
   'DELETE /tasks/{id}/session': 'editor',
   'DELETE /boards/{boardId}/tasks/{id}/session': 'editor',
+  // The board context is a read of the cards, claims and sessions every viewer sees anyway.
+  'GET /context': 'viewer',
+  'GET /boards/{boardId}/context': 'viewer',
 
   'POST /tasks/{id}/checklist': 'editor',
   'POST /boards/{boardId}/tasks/{id}/checklist': 'editor',

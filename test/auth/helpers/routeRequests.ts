@@ -161,6 +161,7 @@ export const REQUESTS: Record<string, Builder> = {
     await fx.admin('PUT', `${tasks(s)}/${id}/session`, { agent: 'matrix-agent', state: 'active' });
     return { path: `${tasks(s)}/${id}/session`, success: 200 };
   },
+  'GET /context': (_fx, s) => ({ path: `${s.prefix}/context`, success: 200 }),
   'POST /boards/{boardId}/tasks/{id}/transfer': async (fx) => ({ path: `/api/boards/ops/tasks/${await fx.throwawayCard('default')}/transfer`, body: {}, success: 200 }),
 
   'GET /tasks/{id}/comments': (fx, s) => ({ path: `${seededCard(fx, s)}/comments`, success: 200 }),
