@@ -114,6 +114,18 @@ describe('API sessions: agents report their progress on a card', function () {
     assert.deepEqual(await ids('claimedBy=filter-agent'), []);
   });
 
+  it('when an agent holds one card and only reported on another, then byAgent lists both and claimedBy only the held one', async () => {
+    const { id: held } = await createTask(server, '# Held by worker\n');
+    const { id: reported } = await createTask(server, '# Reported by worker\n');
+    const ids = async (query: string) => okData<any[]>(await server.api('GET', `/api/tasks?${query}`)).map((c) => c.id).sort();
+    okData(await server.api('POST', `/api/tasks/${held}/claim`, {}, as('worker')));
+    // complete gives the claim back and keeps the session: the card is the agent's by its report alone.
+    okData(await server.api('PUT', `/api/tasks/${reported}/session`, { state: 'complete' }, as('worker')));
+    assert.deepEqual(await ids('byAgent=worker'), [held, reported].sort());
+    assert.deepEqual(await ids('claimedBy=worker'), [held]);
+    assert.deepEqual(await ids('byAgent=nobody'), []);
+  });
+
   it('when a card with a session moves to another board, then the session goes along; when it is deleted for good, the session goes', async () => {
     const { id } = await createTask(server, '# Travels\n');
     const session = okData(await server.api('PUT', `/api/tasks/${id}/session`, { state: 'active' }, as('a1'))).session;
