@@ -90,6 +90,22 @@ describe('API sessions: agents report their progress on a card', function () {
     }
   });
 
+  it('when two agents go silent one after the other, then each lease end and each stale session is announced', async () => {
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
+    try {
+      const first = (await createTask(server, '# First to go quiet\n')).id;
+      const second = (await createTask(server, '# Second to go quiet\n')).id;
+      okData(await server.api('PUT', `/api/tasks/${first}/session`, { state: 'active', ttlSeconds: 1 }, as('early')));
+      okData(await server.api('PUT', `/api/tasks/${second}/session`, { state: 'active', ttlSeconds: 3 }, as('late')));
+      for (const id of [first, second]) {
+        await socket.waitFor((m) => m.event === 'task.released' && m.data?.taskId === id && m.data.expired === true, 8000);
+        await socket.waitFor((m) => m.event === 'task.session' && m.data?.taskId === id && m.data.session?.stale === true, 8000);
+      }
+    } finally {
+      socket.close();
+    }
+  });
+
   it('when an agent reports, then WebSocket clients receive task.session with the card', async () => {
     const socket = await RecordingSocket.connect(wsUrl(server.url));
     try {
