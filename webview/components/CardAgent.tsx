@@ -5,10 +5,11 @@ import { Icon } from './Icon';
 
 /**
  * The agent at work on a card, on the card itself: who, and for how long its claim runs
- * ("[bot] agent-1 · 12m left", an inline icon: an emoji would need a font the editor may lack); a badge for a session a person must answer or look at ("Needs input",
- * "Agent error"); and "stale" once the agent has gone silent. Each says it in words, so nothing
- * depends on telling colours apart. `left` is the claim's time left (0 once it ran out): the card
- * keeps the clock, so its accessible name and this line read the same minute.
+ * ("[bot] agent-1 · 12m left"; the bot is an inline icon, as an emoji needs a font the editor may
+ * lack); a badge for a session a person must answer or look at ("Needs input", "Agent error"); and
+ * "stale" once the agent has gone silent. Each says it in words, so nothing depends on telling
+ * colours apart. `left` is the claim's time left (0 once it ran out): the card keeps the clock, so
+ * its accessible name and this line read the same minute.
  */
 export function CardAgent({ task, left }: { task: TaskView; left: number }) {
   const agent = agentOf(task, left);
