@@ -119,6 +119,13 @@ export class Api {
   addLog = (boardId: string, id: string, text: string) => this.call<LogEntry>('POST', `${this.task(boardId, id)}/logs`, { text, source: 'board' });
   clearLogs = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/logs`);
 
+  /**
+   * Agents' claims and sessions, as a person: no agent header goes out, so the server lets any
+   * claim or session go (and writes who did it to the card's log).
+   */
+  releaseClaim = (boardId: string, id: string) => this.call<TaskView>('DELETE', `${this.task(boardId, id)}/claim`);
+  clearSession = (boardId: string, id: string) => this.call<TaskView>('DELETE', `${this.task(boardId, id)}/session`);
+
   /** Branches named after the card and commits whose trailers name it (empty lists outside a git repository). */
   getGitLinks = (boardId: string, id: string) => this.call<GitLinks>('GET', `${this.task(boardId, id)}/git`);
 

@@ -1,9 +1,10 @@
 /** The API's read models, as the UI sees them. Type-only imports: nothing from the server is bundled. */
 import type { BoardSummary } from '../server/service/boards';
-import type { Column, Comment, LabelDefinition, Priority, Settings, TaskView } from '../server/core/model';
+import type { CardClaim, Column, Comment, LabelDefinition, Priority, Settings, TaskView } from '../server/core/model';
+import type { CardSession, SessionState } from '../server/core/sessions';
 import type { GitLinks } from '../server/core/gitLinkModel';
 
-export type { BoardSummary, Column, Comment, GitLinks, LabelDefinition, Priority, Settings, TaskView };
+export type { BoardSummary, CardClaim, CardSession, Column, Comment, GitLinks, LabelDefinition, Priority, SessionState, Settings, TaskView };
 
 export const PRIORITIES: readonly Priority[] = ['critical', 'high', 'medium', 'low'];
 export const BACKGROUND_PRESETS: readonly Settings['boardBackgroundPreset'][] = [
@@ -60,10 +61,14 @@ export interface TaskFilter {
   due: string;
   /** Only cards ready to start: not blocked and not in the last column (the list route's ready=true). */
   ready: boolean;
+  /** 'true': only cards an agent holds; 'false': only free ones; '' for any (the list route's claimed). */
+  claimed: '' | 'true' | 'false';
+  /** Only cards this agent holds or last reported on ('' for any; the list route's byAgent). */
+  byAgent: string;
 }
 
-export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '', due: '', ready: false };
+export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '', due: '', ready: false, claimed: '', byAgent: '' };
 
 export function filterIsActive(filter: TaskFilter): boolean {
-  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup || filter.due || filter.ready);
+  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup || filter.due || filter.ready || filter.claimed || filter.byAgent);
 }

@@ -92,7 +92,12 @@ export class ClaimWatcher {
     if (this.closed || !Number.isFinite(at)) return;
     this.expiryTimer = setTimeout(() => {
       this.expiryTimer = null;
-      this.ws.mutate(() => announceExpiredClaims(this.ws)).catch((error) => log.warn('kanban: announcing expired claims failed:', error));
+      this.ws
+        .mutate(() => announceExpiredClaims(this.ws))
+        .catch((error) => log.warn('kanban: announcing expired claims failed:', error))
+        // Handing the announced ones over changes no claim, so no follower call comes: without this,
+        // the next lease or session to end (another agent's) would never be announced.
+        .finally(() => this.scheduleExpiry());
     }, Math.max(0, at - Date.now()) + 5);
     this.expiryTimer.unref();
   }

@@ -49,6 +49,8 @@ export interface TaskQuery {
   claimed?: boolean;
   /** Only cards this agent holds under a running lease. */
   claimedBy?: string;
+  /** Only cards this agent holds under a running lease or shows a session on (stale or not). */
+  byAgent?: string;
   /** Due-date window and bounds, with the day they were asked on (see core/dueDates.ts). */
   due?: DueFilter;
   /** Whose card state the views carry. */
@@ -92,7 +94,7 @@ export function keepsWholeColumns(query: TaskQuery): boolean {
   const archiveByStatus = archiveScope(query) !== 'none' && archivedStatusFilter(query) !== undefined;
   return !archiveByStatus && parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
     query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined && query.due === undefined &&
-    query.claimed === undefined && query.claimedBy === undefined;
+    query.claimed === undefined && query.claimedBy === undefined && query.byAgent === undefined;
 }
 
 function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
@@ -117,10 +119,12 @@ function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy
 
 /** The claim filters; claims change without their card, so list caches key on the claims' version too. */
 function claimMatches(ws: Workspace, card: Card, query: TaskQuery): boolean {
-  if (query.claimed === undefined && query.claimedBy === undefined) return true;
+  if (query.claimed === undefined && query.claimedBy === undefined && query.byAgent === undefined) return true;
   const claim = ws.claims.of(card.boardId, card.id);
   if (query.claimed !== undefined && (claim !== null) !== query.claimed) return false;
-  return query.claimedBy === undefined || claim?.agent === query.claimedBy;
+  if (query.claimedBy !== undefined && claim?.agent !== query.claimedBy) return false;
+  // A person asks "what is this agent doing": a card it reported on counts after its lease ran out.
+  return query.byAgent === undefined || claim?.agent === query.byAgent || ws.claims.sessionOf(card.boardId, card.id)?.agent === query.byAgent;
 }
 
 function labelsInGroup(ws: Workspace, group: string): Set<string> {

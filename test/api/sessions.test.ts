@@ -107,6 +107,22 @@ describe('API sessions: agents report their progress on a card', function () {
     }
   });
 
+  it('when two agents go silent one after the other, then each lease end and each stale session is announced', async () => {
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
+    try {
+      const first = (await createTask(server, '# First to go quiet\n')).id;
+      const second = (await createTask(server, '# Second to go quiet\n')).id;
+      okData(await server.api('PUT', `/api/tasks/${first}/session`, { state: 'active', ttlSeconds: 1 }, as('early')));
+      okData(await server.api('PUT', `/api/tasks/${second}/session`, { state: 'active', ttlSeconds: 3 }, as('late')));
+      for (const id of [first, second]) {
+        await socket.waitFor((m) => m.event === 'task.released' && m.data?.taskId === id && m.data.expired === true, 8000);
+        await socket.waitFor((m) => m.event === 'task.session' && m.data?.taskId === id && m.data.session?.stale === true, 8000);
+      }
+    } finally {
+      socket.close();
+    }
+  });
+
   it('when an agent reports, then WebSocket clients receive task.session with the card', async () => {
     const socket = await RecordingSocket.connect(wsUrl(server.url));
     try {
@@ -129,6 +145,18 @@ describe('API sessions: agents report their progress on a card', function () {
     assert.ok(!(await ids('claimed=false')).includes(id));
     okData(await server.api('DELETE', `/api/tasks/${id}/claim`));
     assert.deepEqual(await ids('claimedBy=filter-agent'), []);
+  });
+
+  it('when an agent holds one card and only reported on another, then byAgent lists both and claimedBy only the held one', async () => {
+    const { id: held } = await createTask(server, '# Held by worker\n');
+    const { id: reported } = await createTask(server, '# Reported by worker\n');
+    const ids = async (query: string) => okData<any[]>(await server.api('GET', `/api/tasks?${query}`)).map((c) => c.id).sort();
+    okData(await server.api('POST', `/api/tasks/${held}/claim`, {}, as('worker')));
+    // complete gives the claim back and keeps the session: the card is the agent's by its report alone.
+    okData(await server.api('PUT', `/api/tasks/${reported}/session`, { state: 'complete' }, as('worker')));
+    assert.deepEqual(await ids('byAgent=worker'), [held, reported].sort());
+    assert.deepEqual(await ids('claimedBy=worker'), [held]);
+    assert.deepEqual(await ids('byAgent=nobody'), []);
   });
 
   it('when a card with a session moves to another board, then the session goes along; when it is deleted for good, the session goes', async () => {

@@ -53,6 +53,18 @@ describe('extension webview bridge', () => {
     assert.equal(event.card.status, 'done');
   });
 
+  it('when the page releases an agent\'s claim (the drawer\'s Release claim), then it acts as a person: the claim goes and the page hears task.released', async () => {
+    activateWith([await folderWithCards(['Held by an agent'])]);
+    const panel = await openReadyBoard();
+    const [task] = (await request(panel, 1, 'GET', '/tasks')).body.data;
+    const claimed = await request(panel, 2, 'POST', `/tasks/${task.id}/claim`, { agent: 'agent-1' });
+    assert.equal(claimed.body.data.claim.agent, 'agent-1');
+    const released = await request(panel, 3, 'DELETE', `/tasks/${task.id}/claim`);
+    assert.deepEqual([released.status, released.body.data.claim], [200, null]);
+    const event = await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.released'), 'release event');
+    assert.deepEqual([event.data.agent, event.data.forced, event.card.claim], ['agent-1', false, null]);
+  });
+
   it('when a card file is edited by hand, then the open page receives the change from the shared file watcher', async () => {
     const folder = await folderWithCards(['Hand edited']);
     activateWith([folder]);

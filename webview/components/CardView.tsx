@@ -1,8 +1,11 @@
 import { memo } from 'preact/compat';
+import { agentSummary } from '../agents';
 import { fileNameOf, hueOf, initials, isDueToday, isOverdue, shortDate, textOn } from '../format';
 import { DELETED_STATUS, type Labels, type Settings, type TaskView } from '../types';
+import { CardAgent } from './CardAgent';
 import { RestoreButton } from './drawer/RestoreButton';
 import { Icon } from './Icon';
+import { useTimeLeft } from './useTimeLeft';
 
 export interface CardViewProps {
   task: TaskView;
@@ -49,20 +52,32 @@ function DueChip({ task }: { task: TaskView }) {
 
 /**
  * One card on the board. Pointer, click and key handling live on the board (one listener for a
- * thousand cards); this only draws. Each part follows its display setting.
+ * thousand cards); this only draws. Each part follows its display setting. Only a claimed card keeps
+ * a clock (its time left), so ten thousand free cards cost no timer and no hook.
  */
-export const CardView = memo(function CardView({ task, labels, settings, selected, laidOut }: CardViewProps) {
+export const CardView = memo(function CardView(props: CardViewProps) {
+  return props.task.claim ? <ClaimedCard {...props} /> : <CardBody {...props} left={0} />;
+});
+
+function ClaimedCard(props: CardViewProps) {
+  return <CardBody {...props} left={useTimeLeft(props.task.claim ?? null)} />;
+}
+
+/** `left`: the claim's time left in ms, 0 when there is none or it ran out. */
+function CardBody({ task, labels, settings, selected, laidOut, left }: CardViewProps & { left: number }) {
   const classes = ['card', `priority-${task.priority}`];
   if (settings.compactMode) classes.push('is-compact');
   if (task.cardState?.unread) classes.push('is-unread');
   if (selected) classes.push('is-selected');
   const showLabels = settings.showLabels && task.labels.length > 0;
   const attachments = task.attachments?.length ?? 0;
+  const atWork = Boolean(task.claim || task.session);
+  const agent = atWork ? agentSummary(task, left) : '';
   return (
     <article
       class={classes.join(' ')}
       style={laidOut ? { contentVisibility: 'visible' } : undefined}
-      data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority${selected ? ", selected" : ""}`}>
+      data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority${agent ? `, ${agent}` : ''}${selected ? ", selected" : ""}`}>
       {showLabels && (
         <div class="card-labels">
           {task.labels.map((name) => (
@@ -71,6 +86,7 @@ export const CardView = memo(function CardView({ task, labels, settings, selecte
         </div>
       )}
       <div class="card-title">{task.title || task.id}</div>
+      {atWork && <CardAgent task={task} left={left} />}
       {/* Out of the tab order: a focused card opens the same menu with Shift+F10. */}
       <button type="button" class="card-menu-btn icon-btn" data-card-menu tabIndex={-1} aria-label="Card actions" title="Card actions">
         <Icon name="more" size={14} />
@@ -121,4 +137,4 @@ export const CardView = memo(function CardView({ task, labels, settings, selecte
       )}
     </article>
   );
-});
+}

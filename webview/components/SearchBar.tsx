@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { EMPTY_FILTER, PRIORITIES, filterIsActive } from '../types';
+import { AgentFilter } from './AgentFilter';
 import { Icon } from './Icon';
 import { useFacets } from './useFacets';
 
@@ -94,6 +95,7 @@ export function SearchBar() {
         {groups.length > 0 && (
           <Select label="Label group" testId="filter-group" value={filter.labelGroup} options={groups} onChange={(labelGroup) => ctrl.setFilter({ labelGroup })} />
         )}
+        <AgentFilter filter={filter} agents={facets.agents} />
         {filterIsActive(filter) && (
           <button type="button" class="btn btn-ghost btn-sm" onClick={() => ctrl.setFilter({ ...EMPTY_FILTER, fuzzy: filter.fuzzy })}>
             Clear

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { TaskView } from '../types';
 import { facetsOf, knownFacetsOf, type TaskFacets } from '../state/taskFacets';
 
-const NONE: TaskFacets = { assignees: [], labelNames: [], metadataPaths: [] };
+const NONE: TaskFacets = { assignees: [], labelNames: [], metadataPaths: [], agents: [] };
 
 /**
  * The facets of the cards for a menu. When they are known at once (the same cards, or only moves

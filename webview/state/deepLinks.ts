@@ -6,7 +6,7 @@ import { applyView, filterFromQuery, filterToQuery } from './views';
  * The page URL says what the board shows, so a link can be shared and Back works (issue 15). It is
  * the query string of the page: `?board=ops&card=<id>&view=<id>&layout=table&groupBy=assignee&sort=-due`
  * and the list route's own filter names (`q`, `priority`, `assignee`, `label`, `labelGroup`, `due`,
- * `fuzzy`, `ready`), each only when it is not the default. Opening or closing a card, switching
+ * `fuzzy`, `ready`, `claimed`, `byAgent`), each only when it is not the default. Opening or closing a card, switching
  * board or view, layout, grouping or order adds a history entry; typing a search replaces it.
  */
 

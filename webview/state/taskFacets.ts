@@ -2,11 +2,13 @@ import type { TaskView } from '../types';
 import { metadataPathsOf } from './lanes';
 import { changesSince } from './placement';
 
-/** What the filter and group-by menus offer, taken from the cards: assignees, label names, metadata keys. */
+/** What the filter and group-by menus offer, taken from the cards: assignees, label names, metadata keys, agents. */
 export interface TaskFacets {
   assignees: string[];
   labelNames: string[];
   metadataPaths: string[];
+  /** Agents holding a claim or showing a session on a card. */
+  agents: string[];
 }
 
 type Tasks = Record<string, TaskView>;
@@ -14,10 +16,10 @@ type Tasks = Record<string, TaskView>;
 let last: { tasks: Tasks; facets: TaskFacets } | null = null;
 
 function facetKey(task: TaskView): string {
-  return `${task.assignee ?? ''}\u0000${task.labels.join('\u0001')}\u0000${JSON.stringify(task.metadata ?? {})}`;
+  return `${task.assignee ?? ''}\u0000${task.labels.join('\u0001')}\u0000${JSON.stringify(task.metadata ?? {})}\u0000${task.claim?.agent ?? ''}\u0000${task.session?.agent ?? ''}`;
 }
 
-/** True when the cards changed since `before` (if known) kept their assignee, labels and metadata. */
+/** True when the cards changed since `before` (if known) kept their assignee, labels, metadata and agents. */
 function sameFacets(before: Tasks, after: Tasks): boolean {
   const changed = changesSince(before, after);
   return changed !== null && changed.every((id) => before[id] !== undefined && after[id] !== undefined && facetKey(before[id]) === facetKey(after[id]));
@@ -29,6 +31,7 @@ function compute(tasks: Tasks): TaskFacets {
     assignees: [...new Set(all.map((t) => t.assignee).filter((a): a is string => Boolean(a)))].sort(),
     labelNames: [...new Set(all.flatMap((t) => t.labels))].sort(),
     metadataPaths: metadataPathsOf(all),
+    agents: [...new Set(all.flatMap((t) => [t.claim?.agent, t.session?.agent]).filter((a): a is string => Boolean(a)))].sort(),
   };
 }
 

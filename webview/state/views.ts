@@ -10,7 +10,7 @@ import type { SavedView } from '../../server/core/savedViews';
 export type ViewState = Pick<AppState, 'filter' | 'layout' | 'groupBy' | 'sort'>;
 
 /** The UI filter fields that are list-route parameters of the same name. */
-const TEXT_KEYS = ['q', 'priority', 'assignee', 'label', 'labelGroup', 'due'] as const;
+const TEXT_KEYS = ['q', 'priority', 'assignee', 'label', 'labelGroup', 'due', 'byAgent'] as const;
 const FLAG_KEYS = ['fuzzy', 'ready'] as const;
 
 /** The UI filter as list-route parameters: only what is set, so a saved view stays small. */
@@ -18,6 +18,8 @@ export function filterToQuery(filter: TaskFilter): Record<string, string | boole
   const out: Record<string, string | boolean> = {};
   for (const key of TEXT_KEYS) if (filter[key].trim()) out[key] = filter[key];
   for (const key of FLAG_KEYS) if (filter[key]) out[key] = true;
+  // Both of its values filter (claimed=false: the free cards), unlike the flags above.
+  if (filter.claimed) out.claimed = filter.claimed === 'true';
   return out;
 }
 
@@ -26,6 +28,8 @@ export function filterFromQuery(query: Record<string, unknown>): TaskFilter {
   const filter: TaskFilter = { ...EMPTY_FILTER };
   for (const key of TEXT_KEYS) if (typeof query[key] === 'string') filter[key] = query[key] as string;
   for (const key of FLAG_KEYS) filter[key] = query[key] === true || query[key] === 'true';
+  if (query.claimed === true || query.claimed === 'true') filter.claimed = 'true';
+  if (query.claimed === false || query.claimed === 'false') filter.claimed = 'false';
   return filter;
 }
 

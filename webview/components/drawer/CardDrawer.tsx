@@ -11,6 +11,7 @@ import { Icon } from '../Icon';
 import { Sheet } from '../Sheet';
 import { useInTurn } from '../useInTurn';
 import { ActionsSection } from './ActionsSection';
+import { AgentSection } from './AgentSection';
 import { AttachmentsSection } from './AttachmentsSection';
 import { ChecklistSection } from './ChecklistSection';
 import { CommentsSection } from './CommentsSection';
@@ -226,6 +227,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
               </button>
             </div>
           )}
+          <AgentSection task={task} onSaved={accept} />
           <FieldsSection task={task} board={board} labels={labels} save={saveFields} />
           <DependenciesSection
             task={task}
