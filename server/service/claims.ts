@@ -193,6 +193,9 @@ export class Claims {
       return !old || old.untilMs <= now || old.view.agent !== h.view.agent || old.view.until !== h.view.until;
     });
     const released = [...before.values()].filter((h) => h.untilMs > now && !this.held.has(claimKey(h.stored.boardId, h.stored.cardId)));
+    // A lease that ran out before this re-read, and was not dropped by a read yet, is still to be
+    // announced as expired: the store no longer lists it, and no other path would tell of it.
+    if (this.followers.size) this.expired.push(...[...before.values()].filter((h) => h.untilMs <= now).map((h) => h.stored));
     if (claimed.length || released.length || before.size !== this.held.size) this.touched();
     return { claimed: claimed.map((h) => h.stored), released: released.map((h) => h.stored) };
   }

@@ -43,7 +43,7 @@ describe('Facets of the cards (filter and group-by menus)', () => {
   it('when a card only moves, then the facets are the same object; when its labels change, then they are new', () => {
     const set = taskSetFrom([card('a', 'todo', 0, { labels: ['bug'], assignee: 'ann' }), card('b', 'todo', 1, { metadata: { team: 'x' } })]);
     const first = facetsOf(set.tasks);
-    assert.deepEqual(first, { assignees: ['ann'], labelNames: ['bug'], metadataPaths: ['team'] });
+    assert.deepEqual(first, { agents: [], assignees: ['ann'], labelNames: ['bug'], metadataPaths: ['team'] });
     const moved = placeTask(set, { ...set.tasks.a, status: 'done', position: 0 });
     assert.equal(facetsOf(moved.tasks), first);
     const relabelled = refreshTask(moved, { ...moved.tasks.a, labels: ['bug', 'ux'], modified: '2026-01-02T00:00:00Z' });

@@ -8,6 +8,9 @@ import { readyColumnsOf } from '../../server/core/startColumn';
 import { ConfigError, parseConfig, serializeConfig } from '../../server/config/parseConfig';
 import { claimsFolderOf } from '../../server/storage/claims/claimsLocation';
 import { withFileLock } from '../../server/storage/claims/fileLock';
+import { FileClaimStore } from '../../server/storage/claims/fileClaimStore';
+import { Claims } from '../../server/service/claims';
+import { waitUntil } from '../helpers/waiting';
 import { makeTempDir } from '../helpers/testServer';
 
 const column = (id: string, name = id): Column => ({ id, name, color: '#6b7280' });
@@ -172,5 +175,17 @@ describe('claims: the lock file', function () {
       (error: Error & { status?: number }) => error.status === 503 && error.message.includes(lock),
     );
     assert.equal(ran, false);
+  });
+
+  it('when the store is re-read after a held lease ran out, then the lapse is still handed over to be announced', async () => {
+    const claims = new Claims(new FileClaimStore(await makeTempDir('kanban-claims-')));
+    const stop = claims.follow(() => undefined);
+    const until = new Date(Date.now() + 50).toISOString();
+    claims.remember({ boardId: 'default', cardId: 'brief', agent: 'a1', since: new Date().toISOString(), until });
+    await waitUntil(async () => Date.now() > Date.parse(until), 2000, 'the lease to run out');
+    // Another process's change makes this process re-read the store, which no longer lists the claim.
+    claims.replaceAll([]);
+    assert.deepEqual(claims.takeExpired().map((claim) => [claim.cardId, claim.agent]), [['brief', 'a1']]);
+    stop();
   });
 });
