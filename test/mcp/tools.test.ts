@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { allRoutes } from '../../server/api/routes';
 import { boardCreateSchema, taskUpdateSchema } from '../../server/api/schemas';
 import { buildTools } from '../../server/mcp/tools';
