@@ -45,6 +45,16 @@ export function toolNameOf(route: Pick<RouteDef, 'method' | 'path'>): string {
  * callable, so an agent prompt written against it keeps working, but `tools/list` shows only this one.
  */
 const RENAMED: Record<string, string> = {
+  // derived: update_import; it imports cards (a dry run unless apply is true)
+  'post /import': 'import_cards',
+  // derived: patch_label; it renames the label on every card
+  'patch /labels/{name}': 'rename_label',
+  // derived: get_resolve_path; it answers the canonical absolute form of a path
+  'get /resolve-path': 'resolve_path',
+  // derived: create_board_action; it replaces every action of the board
+  'post /boards/{boardId}/actions': 'set_board_actions',
+  // derived: get_tasks_active; the card last opened in a board UI
+  'get /tasks/active': 'get_active_card',
 };
 
 /** The tool name of a route, and the name it had before, when the derived one was renamed. */
