@@ -4,7 +4,7 @@ import { taskSchema } from '../api/responseSchemas';
 import { summaryOf, withoutEmpty } from './cardText';
 import { ID, input, tool } from './everydayTools';
 import { boardContext } from './boardContextText';
-import { BOARD_CONTEXT, CARD_SUMMARY, PICKED_CARD } from './outputSchemas';
+import { BOARD_CONTEXT, CARD_SUMMARY, PICKED_CARD, withoutDescriptions } from './outputSchemas';
 import { titleOf } from './toolNames';
 import { annotationsOf, BOARD_ARG } from './routeTools';
 import { callApi, enc, onBoard, structuredResult, type ToolDef } from './tool';
@@ -28,11 +28,11 @@ const reportFields = sessionReportSchema.properties as Record<string, JsonSchema
 const cardFields = taskSchema.properties as Record<string, JsonSchema>;
 
 /** What report_progress answers, as structured output: the card, its claim and its session. */
-const REPORT_OUTPUT: JsonSchema = {
+const REPORT_OUTPUT = withoutDescriptions({
   type: 'object',
   properties: { id: cardFields.id, boardId: cardFields.boardId, title: cardFields.title, status: cardFields.status, claim: cardFields.claim, session: cardFields.session },
   required: ['id', 'boardId', 'title', 'status', 'claim', 'session'],
-};
+}) as JsonSchema;
 
 function reportProgressTool(): ToolDef {
   return {
