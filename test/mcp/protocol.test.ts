@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/testServer';
+import { eventually } from '../helpers/waiting';
 import { startMcp, textOf, type McpRevision, type McpSession } from './helpers';
 
 /** Both protocol revisions over stdio, with the real `kanban mcp` binary and the SDK's own client. */
@@ -54,6 +55,20 @@ describe('MCP protocol revisions (kanban mcp on stdio)', function () {
     } finally {
       await modern.close();
       await legacy.close();
+    }
+  });
+
+  it('when a 2026-07-28 client starts kanban mcp --dir (a discover probe, then the real process), then both open the folder and it works', async () => {
+    const mcp = await startMcp(['--dir', server.root], {}, { revision: '2026-07-28' });
+    try {
+      assert.equal(mcp.client.getNegotiatedProtocolVersion(), '2026-07-28');
+      const created = await mcp.callRaw('create_card', { title: 'Made in the folder' });
+      assert.notEqual(created.isError, true, textOf(created));
+      const id = (created.structuredContent as { id: string }).id;
+      // The server on the same folder sees the file once its watcher does.
+      await eventually(async () => assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.title, 'Made in the folder'));
+    } finally {
+      await mcp.close();
     }
   });
 });
