@@ -14,7 +14,9 @@ export interface McpServerOptions {
   log: (line: string) => void;
   /** Only the tools that change nothing (readOnlyHint), e.g. for a token without write access. */
   readOnly?: boolean;
-  /** Only these tools, by name; every tool when omitted. */
+  /** Only the tools of these toolsets (the API's tags, kebab-case: `tasks`, `agents`, `board-actions`...). */
+  toolsets?: readonly string[];
+  /** Only these tools, by name; with toolsets, these as well as theirs. Every tool when both are omitted. */
   tools?: readonly string[];
   /** The agent every call acts as unless a tool's `agent` argument names another (X-Kanban-Agent). */
   agent?: string;
@@ -51,8 +53,11 @@ function callerNameOf(server: Server, ctx: ServerContext): string | undefined {
 }
 
 function offered(options: McpServerOptions): (tool: ToolDef) => boolean {
-  const chosen = options.tools ? new Set(options.tools) : undefined;
-  return (tool) => (!options.readOnly || tool.annotations.readOnlyHint === true) && (!chosen || chosen.has(tool.name));
+  const names = new Set(options.tools ?? []);
+  const toolsets = new Set(options.toolsets ?? []);
+  const everything = !options.tools && !options.toolsets;
+  const chosen = (tool: ToolDef) => everything || names.has(tool.name) || (tool.toolset !== undefined && toolsets.has(tool.toolset));
+  return (tool) => (!options.readOnly || tool.annotations.readOnlyHint === true) && chosen(tool);
 }
 
 /**

@@ -22,6 +22,8 @@ export interface ToolDef {
   /** What `structuredContent` holds on success: always an object (MCP wants one at the top). */
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
+  /** The group a host can offer or leave out as a whole: its route's OpenAPI tag, kebab-case (`board-actions`). */
+  toolset?: string;
   /** Names it answered to before a rename: still callable, never listed. */
   formerNames?: string[];
   /** The routes this tool covers, as `get /tasks/{id}`: every route must be covered by one tool. */

@@ -9,7 +9,7 @@ import { textOf } from './helpers';
  * The server factory as an HTTP host will call it: per principal, with a read-only switch, a chosen
  * few tools and an agent. In-process over the SDK's linked transports (2025-11-25), no child process.
  */
-describe('MCP server factory: read-only, chosen tools, agent', function () {
+describe('MCP server factory: read-only, toolsets, chosen tools, agent', function () {
   this.timeout(30_000);
   let server: TestServer;
   const open: Client[] = [];
@@ -39,6 +39,14 @@ describe('MCP server factory: read-only, chosen tools, agent', function () {
   it('when tools are chosen, then only they are listed, in the catalog order', async () => {
     const client = await connect({ tools: ['create_card', 'list_cards'] });
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['list_cards', 'create_card']);
+  });
+
+  it('when toolsets are chosen, then their tools are listed, with any named beside them', async () => {
+    const client = await connect({ toolsets: ['webhooks', 'agents'], tools: ['list_cards'] });
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), [
+      'list_cards', 'pick_card', 'claim_card', 'release_card', 'report_progress', 'get_board_context', 'delete_task_session',
+      'list_webhooks', 'create_webhook', 'update_webhook', 'delete_webhook', 'list_webhook_deliveries',
+    ]);
   });
 
   it('when the server acts as an agent, then a claim without an agent argument is that agent\'s', async () => {
