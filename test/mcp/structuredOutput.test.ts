@@ -39,9 +39,14 @@ const WALK: [string, (made: Made) => Args][] = [
   ['remove_checklist_item', (m) => ({ id: m.card, index: 1 })],
   ['claim_card', (m) => ({ id: m.card, agent: 'walker' })],
   ['report_progress', (m) => ({ id: m.card, state: 'active', agent: 'walker' })],
+  // The card now has a claim, a session and a checklist: the answers that carry them must still hold.
+  ['get_card', (m) => ({ id: m.card })],
+  ['list_cards', () => ({ fields: 'id,title,content,checklist,blocked,blockedBy,claim,session,cardState,metadata,modified,dueDate,assignee' })],
   ['delete_task_session', (m) => ({ id: m.card })],
   ['release_card', (m) => ({ id: m.card, agent: 'walker' })],
   ['pick_card', () => ({ agent: 'walker' })],
+  ['create_card', () => ({ title: 'Ready to pick', body: '- [x] done already' })],
+  ['pick_card', () => ({ agent: 'picker' })],
   ['get_board_context', () => ({})],
   ['open_task', (m) => ({ id: m.card })],
   ['read_task', (m) => ({ id: m.card })],
@@ -114,7 +119,7 @@ const EVERYDAY = ['list_boards', 'list_columns', 'list_cards', 'get_card', 'crea
 const AT_LEAST_VALIDATED = 80;
 
 function remember(made: Made, name: string, data: Args): void {
-  if (name === 'create_card') made.card = data.id as string;
+  if (name === 'create_card') made.card ??= data.id as string;
   if (name === 'add_comment') made.comment = data.id as string;
   if (name === 'create_view') made.view = data.id as string;
   if (name === 'create_webhook') made.webhook = data.id as string;
@@ -145,6 +150,7 @@ describe('MCP structured output: every tool, called for real', function () {
     const made: Made = {};
     const validated = new Set<string>();
     const refused = new Map<string, string>();
+    const picked: unknown[] = [];
     for (const [name, argsOf] of WALK) {
       const tool = byName.get(name);
       assert.ok(tool, `${name} is listed`);
@@ -165,7 +171,9 @@ describe('MCP structured output: every tool, called for real', function () {
       assert.ok(validate(result.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(result.structuredContent).slice(0, 500)}`);
       validated.add(name);
       remember(made, name, result.structuredContent as Args);
+      if (name === 'pick_card') picked.push((result.structuredContent as { picked: unknown }).picked);
     }
+    assert.ok(picked.some((card) => card !== null), 'a pick_card call picked a card');
     const failedEveryday = EVERYDAY.filter((name) => !validated.has(name)).map((name) => `${name}: ${refused.get(name)}`);
     assert.deepEqual(failedEveryday, [], 'everyday tools that did not answer');
     assert.ok(validated.size >= AT_LEAST_VALIDATED, `${validated.size} tools validated; refused: ${JSON.stringify(Object.fromEntries(refused), null, 1)}`);
