@@ -90,7 +90,12 @@ export function buildMcpServer(options: McpServerOptions): Server {
     const args = request.params.arguments ?? {};
     try {
       tools.checkArguments(tool, args);
-      return await tool.run({ client, callerName: callerNameOf(server, ctx) }, args);
+      const result = await tool.run({ client, callerName: callerNameOf(server, ctx) }, args);
+      // A mismatch is our bug, not the agent's: it still gets the answer (clients that check the
+      // schema refuse it themselves), and stderr says where the schema and the answer part.
+      const problem = result.isError ? undefined : tools.outputProblem(tool, result.structuredContent);
+      if (problem) log(`tool ${tool.name} answered outside its output schema: ${problem}`);
+      return result;
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
       // Not a refusal of the API: a broken connection to a server, or a bug. The agent gets the message, stderr the stack.

@@ -19,6 +19,8 @@ export interface ToolCatalog {
   listed(tool: ToolDef): Tool;
   /** Throws a ToolError naming the first argument problem, so a missing id is named before any call. */
   checkArguments(tool: ToolDef, args: Record<string, unknown>): void;
+  /** What in a success's structured content breaks the tool's output schema; undefined when nothing does. */
+  outputProblem(tool: ToolDef, structured: unknown): string | undefined;
 }
 
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -42,6 +44,8 @@ export function buildToolCatalog(routes: RouteDef[]): ToolCatalog {
   for (const tool of tools) for (const former of tool.formerNames ?? []) if (!byName.has(former)) byName.set(former, tool);
   const entries = new Map(tools.map((t) => [t, entryOf(t)]));
   const validators = new Map<ToolDef, ValidateFunction>(tools.map((t) => [t, ajv.compile(t.inputSchema)]));
+  // Output schemas are compiled at a tool's first success, not at start-up: most sessions call a few tools.
+  const outputValidators = new Map<ToolDef, ValidateFunction>();
   return {
     tools,
     find: (name) => byName.get(name),
@@ -54,6 +58,11 @@ export function buildToolCatalog(routes: RouteDef[]): ToolCatalog {
       if (!error) throw new ToolError('arguments are invalid');
       // REST says "unknown or read-only"; a tool's arguments have no read-only fields.
       throw new ToolError(extra ? `arguments${error.instancePath.replace(/\//g, '.')} has an unknown field "${extra}"` : explain(error, 'arguments'));
+    },
+    outputProblem(tool, structured) {
+      let validate = outputValidators.get(tool);
+      if (!validate) outputValidators.set(tool, (validate = ajv.compile(tool.outputSchema)));
+      return validate(structured) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'structuredContent' });
     },
   };
 }

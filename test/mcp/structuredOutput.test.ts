@@ -174,6 +174,7 @@ describe('MCP structured output: every tool, called for real', function () {
       if (name === 'pick_card') picked.push((result.structuredContent as { picked: unknown }).picked);
     }
     assert.ok(picked.some((card) => card !== null), 'a pick_card call picked a card');
+    assert.doesNotMatch(mcp.stderr(), /outside its output schema/, 'the server checks its answers too');
     const failedEveryday = EVERYDAY.filter((name) => !validated.has(name)).map((name) => `${name}: ${refused.get(name)}`);
     assert.deepEqual(failedEveryday, [], 'everyday tools that did not answer');
     assert.ok(validated.size >= AT_LEAST_VALIDATED, `${validated.size} tools validated; refused: ${JSON.stringify(Object.fromEntries(refused), null, 1)}`);
