@@ -5,8 +5,8 @@ import type { JsonSchema, QueryParam } from './route';
 const ajv = new Ajv({ allErrors: false, strict: false });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
-/** A person-readable sentence for the first schema violation. */
-function explain(error: ErrorObject, where: string): string {
+/** A person-readable sentence for the first schema violation (the MCP tools' arguments use it too). */
+export function explain(error: ErrorObject, where: string): string {
   const at = `${where}${error.instancePath.replace(/\//g, '.')}`;
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {

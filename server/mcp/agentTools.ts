@@ -3,9 +3,11 @@ import { claimSchema, pickSchema, sessionReportSchema } from '../api/schemas';
 import { taskSchema } from '../api/responseSchemas';
 import { summaryOf, withoutEmpty } from './cardText';
 import { ID, input, tool } from './everydayTools';
-import { boardContextText } from './boardContextText';
+import { boardContext } from './boardContextText';
+import { BOARD_CONTEXT, CARD_SUMMARY, PICKED_CARD, withoutDescriptions } from './outputSchemas';
+import { titleOf } from './toolNames';
 import { annotationsOf, BOARD_ARG } from './routeTools';
-import { callApi, enc, onBoard, textResult, type ToolDef } from './tool';
+import { callApi, enc, onBoard, structuredResult, type ToolDef } from './tool';
 
 /**
  * Agents at work: pick the next card, claim one, let it go. The agent is `agent` in the arguments,
@@ -26,15 +28,16 @@ const reportFields = sessionReportSchema.properties as Record<string, JsonSchema
 const cardFields = taskSchema.properties as Record<string, JsonSchema>;
 
 /** What report_progress answers, as structured output: the card, its claim and its session. */
-const REPORT_OUTPUT: JsonSchema = {
+const REPORT_OUTPUT = withoutDescriptions({
   type: 'object',
   properties: { id: cardFields.id, boardId: cardFields.boardId, title: cardFields.title, status: cardFields.status, claim: cardFields.claim, session: cardFields.session },
   required: ['id', 'boardId', 'title', 'status', 'claim', 'session'],
-};
+}) as JsonSchema;
 
 function reportProgressTool(): ToolDef {
   return {
     name: 'report_progress',
+    title: titleOf('report_progress'),
     description: 'Tell people where you are on a card: active, awaitingInput, error or complete (renews your claim)',
     routes: ['put /tasks/{id}/session'],
     inputSchema: input({ id: ID, state: reportFields.state, note: reportFields.note, url: reportFields.url, agent: AGENT, board: BOARD_ARG }, ['id', 'state']),
@@ -45,20 +48,28 @@ function reportProgressTool(): ToolDef {
       const { data } = await callApi(client, { method: 'put', path: `${onBoard(board, '/tasks')}/${enc(id)}/session`, body, ...asAgent(args) });
       const card = data as Args;
       const out = { id: card.id, boardId: card.boardId, title: card.title, status: card.status, claim: card.claim, session: card.session };
-      return { ...textResult(out), structuredContent: out };
+      return structuredResult(out, out);
     },
   };
 }
 
-/** The context as Markdown, not the route's JSON: the agent reads it once per task, and the text is a fraction of the size. */
+/**
+ * The context as Markdown text, not the route's JSON: the agent reads it once per task, and the text
+ * is a fraction of the size. The JSON is the structured content, for clients that read that instead.
+ */
 function boardContextTool(): ToolDef {
   return {
     name: 'get_board_context',
+    title: 'Board context',
+    outputSchema: BOARD_CONTEXT,
     description: 'The board now (Markdown): in progress with claims and states, awaiting input, blocked, next to pick',
     routes: ['get /context'],
     inputSchema: input({ board: BOARD_ARG }),
     annotations: annotationsOf('get', '/context'),
-    run: async ({ client }, args) => textResult(await boardContextText(client, args.board)),
+    run: async ({ client }, args) => {
+      const { data, text } = await boardContext(client, args.board);
+      return structuredResult(text, data as unknown as Record<string, unknown>);
+    },
   };
 }
 
@@ -68,18 +79,18 @@ const claimed = (card: unknown) => withoutEmpty({ ...summaryOf(card as Args, ['b
 export function agentTools(): ToolDef[] {
   return [
     tool('pick_card', 'Claim the best ready card for you and answer it (picked: null when none is ready)', ['post /tasks/pick'],
-      input({ ...pickFields, agent: AGENT }), async ({ client }, args) => {
+      input({ ...pickFields, agent: AGENT }), { schema: PICKED_CARD }, async ({ client }, args) => {
         const { agent: _agent, ...body } = args;
         const { data } = await callApi(client, { method: 'post', path: '/tasks/pick', body, ...asAgent(args) });
         return data === null ? { picked: null, reason: 'no ready, unclaimed card matches' } : { picked: claimed(data) };
       }),
     tool('claim_card', 'Claim a card for you, or renew your claim; refused while another agent holds it', ['post /tasks/{id}/claim'],
-      input({ id: ID, agent: AGENT, ttlSeconds: claimFields.ttlSeconds, board: BOARD_ARG }, ['id']), async ({ client }, args) => {
+      input({ id: ID, agent: AGENT, ttlSeconds: claimFields.ttlSeconds, board: BOARD_ARG }, ['id']), { schema: CARD_SUMMARY }, async ({ client }, args) => {
         const body = args.ttlSeconds === undefined ? {} : { ttlSeconds: args.ttlSeconds };
         return claimed((await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim`, body, ...asAgent(args) })).data);
       }),
     tool('release_card', 'Release your claim on a card; force releases another agent\'s (logged on the card)', ['delete /tasks/{id}/claim'],
-      input({ id: ID, agent: AGENT, force: { type: 'boolean', description: 'release another agent\'s claim' }, board: BOARD_ARG }, ['id']), async ({ client }, args) => {
+      input({ id: ID, agent: AGENT, force: { type: 'boolean', description: 'release another agent\'s claim' }, board: BOARD_ARG }, ['id']), { schema: CARD_SUMMARY }, async ({ client }, args) => {
         const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim${args.force === true ? '?force=true' : ''}`;
         return summaryOf((await callApi(client, { method: 'delete', path, ...asAgent(args) })).data as Args, ['boardId']);
       }),

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../api/route';
 import { checklistAddSchema } from '../api/schemas';
-import { ID, input, tool } from './everydayTools';
+import { ID, input, tool, type Output } from './everydayTools';
+import { CARD_WITH_ITEMS } from './outputSchemas';
 import { summaryOf } from './cardText';
 import { BOARD_ARG } from './routeTools';
 import { callApi, enc, onBoard, type ToolContext, type ToolDef } from './tool';
@@ -18,6 +19,8 @@ function withItems(card: Args) {
   return { ...summaryOf(card, ['boardId']), items: items.map((item) => `${item.index}: [${item.done ? 'x' : ' '}] ${item.text}`) };
 }
 
+const WITH_ITEMS: Output = { schema: CARD_WITH_ITEMS };
+
 const itemPath = (args: Args, suffix = '') => `${onBoard(args.board, '/tasks')}/${enc(args.id)}/checklist${suffix}`;
 
 async function change({ client }: ToolContext, method: 'post' | 'patch' | 'delete', path: string, body?: Args) {
@@ -27,7 +30,7 @@ async function change({ client }: ToolContext, method: 'post' | 'patch' | 'delet
 export function checklistTools(): ToolDef[] {
   return [
     tool('check_item', 'Tick (or with done:false untick) a checklist item of a card: a "- [ ]" line of its text', ['patch /tasks/{id}/checklist/{index}'],
-      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'true ticks, false unticks; default true, or unchanged when only text is given' }, text: { type: 'string', description: 'new item text, if it changes' }, board: BOARD_ARG }, ['id', 'index']),
+      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'true ticks, false unticks; default true, or unchanged when only text is given' }, text: { type: 'string', description: 'new item text, if it changes' }, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
       (ctx, args) => {
         // Rewording alone keeps the tick as it is; otherwise the call ticks unless told done:false.
         const done = args.done ?? (args.text === undefined ? true : undefined);
@@ -35,10 +38,10 @@ export function checklistTools(): ToolDef[] {
         return change(ctx, 'patch', itemPath(args, `/${Number(args.index)}`), body);
       }),
     tool('add_checklist_item', 'Add an unticked checklist item to a card (after its last item, or under a new ## Checklist)', ['post /tasks/{id}/checklist'],
-      input({ id: ID, text: (checklistAddSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']),
+      input({ id: ID, text: (checklistAddSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']), WITH_ITEMS,
       (ctx, args) => change(ctx, 'post', itemPath(args), { text: args.text })),
     tool('remove_checklist_item', 'Remove a checklist item from a card (its line); the items after it renumber', ['delete /tasks/{id}/checklist/{index}'],
-      input({ id: ID, index: INDEX, board: BOARD_ARG }, ['id', 'index']),
+      input({ id: ID, index: INDEX, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
       (ctx, args) => change(ctx, 'delete', itemPath(args, `/${Number(args.index)}`))),
   ];
 }

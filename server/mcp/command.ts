@@ -1,6 +1,6 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
-import { createMcpServer } from './mcpServer';
+import { buildMcpServer } from './mcpServer';
 import { limitHeapGrowth } from '../cli/heapTuning';
 import { checkAgentName } from '../core/claims';
 
@@ -76,25 +76,23 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const server = createMcpServer(client, log);
-  const transport = new StdioServerTransport();
-  const finished = new Promise<void>((resolve) => {
+  // One server instance per connection, made by the SDK's entry point: it answers `initialize`
+  // (2025-11-25) and `server/discover` (2026-07-28) and picks the revision the client speaks.
+  const handle = serveStdio(() => buildMcpServer({ client, log }), { onerror: (error) => log(error.message) });
+  log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
+  await new Promise<void>((resolve) => {
     let closing = false;
     const finish = async () => {
       if (closing) return;
       closing = true;
-      await server.close().catch(() => undefined);
+      await handle.close().catch(() => undefined);
       await client.close().catch((error: Error) => log(`closing ${client.target}: ${error.message}`));
       resolve();
     };
-    // The transport does not notice the client going away; the end of stdin is that moment.
+    // The entry point does not say when the client goes away; the end of stdin is that moment.
     process.stdin.once('end', finish);
     process.stdin.once('close', finish);
     process.once('SIGINT', finish);
     process.once('SIGTERM', finish);
-    server.onclose = finish;
   });
-  await server.connect(transport);
-  log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
-  await finished;
 }

@@ -1,8 +1,10 @@
 import type { JsonSchema, QueryParam, RouteDef } from '../api/route';
 import { commentCreateSchema, logSchema, MOVE_FIELDS, moveSchema, taskUpdateSchema } from '../api/schemas';
 import { composeContent, reviseContent, SUMMARY_FIELDS, summaryOf, withoutEmpty } from './cardText';
+import { BOARD_LIST, CARD_IN_FULL, CARD_PAGE, CARD_SUMMARY, COLUMN_LIST, COMMENT, COMMENT_LIST, DELETED_CARD, LOG_ENTRY } from './outputSchemas';
 import { annotationsOf, BOARD_ARG } from './routeTools';
-import { callApi, enc, onBoard, queryString, textResult, ToolError, type ToolContext, type ToolDef } from './tool';
+import { callApi, enc, onBoard, queryString, structuredResult, ToolError, type ToolContext, type ToolDef } from './tool';
+import { titleOf } from './toolNames';
 
 /**
  * The tools agents use every day, with names and arguments made for them (a title and a body, not
@@ -29,16 +31,34 @@ export const input = (properties: Record<string, JsonSchema>, required: string[]
   additionalProperties: false,
 });
 
+/**
+ * What a tool answers: its schema, and for an answer that is a list, the key it sits under in the
+ * structured content (MCP wants an object there); the text stays the answer itself.
+ */
+export interface Output {
+  schema: JsonSchema;
+  listKey?: string;
+}
+
 export function tool(
   name: string,
   description: string,
   routes: string[],
   inputSchema: JsonSchema,
+  output: Output,
   run: (ctx: ToolContext, args: Args) => Promise<unknown>,
 ): ToolDef {
   const [method, path] = routes[0].split(' ') as [RouteDef['method'], string];
-  return { name, description, routes, inputSchema, annotations: annotationsOf(method, path), run: async (ctx, args) => textResult(await run(ctx, args)) };
+  return {
+    name, title: titleOf(name), description, routes, inputSchema, outputSchema: output.schema, annotations: annotationsOf(method, path),
+    run: async (ctx, args) => {
+      const answer = await run(ctx, args);
+      return structuredResult(answer, (output.listKey ? { [output.listKey]: answer } : answer) as Args);
+    },
+  };
 }
+
+const SUMMARY: Output = { schema: CARD_SUMMARY };
 
 /** A mutation's answer: the card in a few fields, plus its board. */
 export const shortCard = (card: unknown) => summaryOf(card as Args, ['boardId']);
@@ -117,48 +137,48 @@ async function getCard({ client }: ToolContext, args: Args) {
 export function everydayTools(routes: RouteDef[]): ToolDef[] {
   const listRoute = routes.find((r) => r.method === 'get' && r.path === '/tasks');
   return [
-    tool('list_boards', 'List boards with their column ids and card counts', ['get /boards'], input({}), async ({ client }) => {
+    tool('list_boards', 'List boards with their column ids and card counts', ['get /boards'], input({}), { schema: BOARD_LIST, listKey: 'boards' }, async ({ client }) => {
       const { data } = await callApi(client, { method: 'get', path: '/boards' });
       return (data as Args[]).map((b) => withoutEmpty({ ...b, columns: (b.columns as { id: string }[]).map((c) => c.id) }));
     }),
-    tool('list_columns', 'List the columns of a board in order', ['get /columns'], input({ board: BOARD_ARG }), async ({ client }, args) =>
+    tool('list_columns', 'List the columns of a board in order', ['get /columns'], input({ board: BOARD_ARG }), { schema: COLUMN_LIST, listKey: 'columns' }, async ({ client }, args) =>
       (await callApi(client, { method: 'get', path: onBoard(args.board, '/columns') })).data),
     tool('list_cards', `Find cards: compact summaries, ${PAGE_SIZE} per page; pass nextCursor as cursor for more`, ['get /tasks'],
-      listCardsInput(listRoute), listCards),
+      listCardsInput(listRoute), { schema: CARD_PAGE }, listCards),
     tool('get_card', 'A card with its content, comments and git links (branches, commits)', ['get /tasks/{id}', 'get /tasks/{id}/git'],
-      input({ id: ID, board: BOARD_ARG }, ['id']), getCard),
+      input({ id: ID, board: BOARD_ARG }, ['id']), { schema: CARD_IN_FULL }, getCard),
     tool('create_card', 'Create a card (at the end of its column)', ['post /tasks'],
-      input({ title: TITLE, body: BODY, ...pick(EDITABLE), board: BOARD_ARG }, ['title']), async ({ client }, args) => {
+      input({ title: TITLE, body: BODY, ...pick(EDITABLE), board: BOARD_ARG }, ['title']), SUMMARY, async ({ client }, args) => {
         const body = { ...fieldsOf(args, EDITABLE), content: composeContent(String(args.title), args.body as string | undefined) };
         return shortCard((await callApi(client, { method: 'post', path: onBoard(args.board, '/tasks'), body })).data);
       }),
     tool('update_card', 'Change a card; omitted fields stay as they are', ['put /tasks/{id}'],
-      input({ id: ID, board: BOARD_ARG, title: TITLE, body: BODY, ...pick(EDITABLE) }, ['id']), updateCard),
+      input({ id: ID, board: BOARD_ARG, title: TITLE, body: BODY, ...pick(EDITABLE) }, ['id']), SUMMARY, updateCard),
     tool('move_card', 'Move a card to a column at a zero-based position (default 0, top); may also set lane fields', ['patch /tasks/{id}/move'],
-      input({ id: ID, ...moveProperties, board: BOARD_ARG }, ['id', 'status']),
+      input({ id: ID, ...moveProperties, board: BOARD_ARG }, ['id', 'status']), SUMMARY,
       async ({ client }, args) => shortCard((await callApi(client, { method: 'patch', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/move`, body: fieldsOf(args, MOVE_BODY) })).data)),
     tool('delete_card', 'Delete a card: to the deleted column (restorable), or for good with permanent', ['delete /tasks/{id}', 'delete /tasks/{id}/permanent'],
-      input({ id: ID, permanent: { type: 'boolean', description: 'delete for good' }, board: BOARD_ARG }, ['id']), async ({ client }, args) => {
+      input({ id: ID, permanent: { type: 'boolean', description: 'delete for good' }, board: BOARD_ARG }, ['id']), { schema: DELETED_CARD }, async ({ client }, args) => {
         const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}${args.permanent === true ? '/permanent' : ''}`;
         const { data } = await callApi(client, { method: 'delete', path });
         return args.permanent === true ? data : shortCard(data);
       }),
     tool('transfer_card', 'Move a card to another board', ['post /boards/{boardId}/tasks/{id}/transfer'],
-      input({ id: ID, toBoard: { type: 'string', description: 'destination board id' }, status: { type: 'string', description: 'column there; its default when omitted' } }, ['id', 'toBoard']),
+      input({ id: ID, toBoard: { type: 'string', description: 'destination board id' }, status: { type: 'string', description: 'column there; its default when omitted' } }, ['id', 'toBoard']), SUMMARY,
       async ({ client }, args) => {
         const body = args.status === undefined ? {} : { targetStatus: args.status };
         return shortCard((await callApi(client, { method: 'post', path: `/boards/${enc(args.toBoard)}/tasks/${enc(args.id)}/transfer`, body })).data);
       }),
     tool('add_comment', 'Comment on a card (Markdown)', ['post /tasks/{id}/comments'],
-      input({ id: ID, content: (commentCreateSchema.properties as Args).content as JsonSchema, author: { type: 'string', description: 'default: the MCP client\'s name' }, board: BOARD_ARG }, ['id', 'content']),
+      input({ id: ID, content: (commentCreateSchema.properties as Args).content as JsonSchema, author: { type: 'string', description: 'default: the MCP client\'s name' }, board: BOARD_ARG }, ['id', 'content']), { schema: COMMENT },
       async ({ client, callerName }, args) => {
         const body = { content: args.content, author: args.author ?? callerName ?? 'agent' };
         return (await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/comments`, body })).data;
       }),
-    tool('list_comments', 'Comments of a card, oldest first', ['get /tasks/{id}/comments'], input({ id: ID, board: BOARD_ARG }, ['id']), async ({ client }, args) =>
+    tool('list_comments', 'Comments of a card, oldest first', ['get /tasks/{id}/comments'], input({ id: ID, board: BOARD_ARG }, ['id']), { schema: COMMENT_LIST, listKey: 'comments' }, async ({ client }, args) =>
       (await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/comments` })).data),
     tool('add_log', 'Append to a card\'s log (progress notes, tool output)', ['post /tasks/{id}/logs'],
-      input({ id: ID, text: (logSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']), async ({ client }, args) =>
+      input({ id: ID, text: (logSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']), { schema: LOG_ENTRY }, async ({ client }, args) =>
         (await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/logs`, body: { text: args.text } })).data),
   ];
 }

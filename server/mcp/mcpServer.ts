@@ -1,67 +1,101 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation, type ServerContext } from '@modelcontextprotocol/server';
 import { allRoutes } from '../api/routes';
-import type { ApiClient } from '../client/apiClient';
+import type { ApiCall, ApiClient } from '../client/apiClient';
 import { version } from '../../package.json';
 import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './resources';
 import { errorResult, ToolError, type ToolDef } from './tool';
-import { buildTools } from './tools';
+import { buildToolCatalog, type ToolCatalog } from './toolCatalog';
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-
-/** Arguments checked against the tool's schema, so a missing id is named before any call. */
-function checkArguments(tool: ToolDef, validators: Map<string, ValidateFunction>, args: Record<string, unknown>): void {
-  let validate = validators.get(tool.name);
-  if (!validate) validators.set(tool.name, (validate = ajv.compile(tool.inputSchema)));
-  if (validate(args)) return;
-  const error = validate.errors?.[0];
-  const where = `arguments${error?.instancePath.replace(/\//g, '.') ?? ''}`;
-  const extra = (error?.params as { additionalProperty?: string } | undefined)?.additionalProperty;
-  throw new ToolError(extra ? `${where} has an unknown field "${extra}"` : `${where} ${error?.message ?? 'are invalid'}`);
+/** What one MCP server instance serves, and as whom. */
+export interface McpServerOptions {
+  /** The board: opened in this process, or a server reached over HTTP. */
+  client: ApiClient;
+  /** Where a tool's unexpected failure goes with its stack (stderr on stdio). */
+  log: (line: string) => void;
+  /** Only the tools that change nothing (readOnlyHint), e.g. for a token without write access. */
+  readOnly?: boolean;
+  /** Only the tools of these toolsets (the API's tags, kebab-case: `tasks`, `agents`, `board-actions`...). */
+  toolsets?: readonly string[];
+  /** Only these tools, by name; with toolsets, these as well as theirs. Every tool when both are omitted. */
+  tools?: readonly string[];
+  /** The agent every call acts as unless a tool's `agent` argument names another (X-Kanban-Agent). */
+  agent?: string;
 }
 
-function listed(tool: ToolDef): Tool {
+/** The route table's tools are built once per process: an instance is made per connection or request. */
+let catalog: ToolCatalog | undefined;
+export const toolCatalog = (): ToolCatalog => (catalog ??= buildToolCatalog(allRoutes));
+
+/**
+ * The tool set is fixed for a process, so clients may keep `tools/list` for a while; `private`,
+ * because which tools an instance offers depends on its options (read-only, a chosen few).
+ */
+const CACHE_HINTS = {
+  'tools/list': { ttlMs: 600_000, cacheScope: 'private' },
+  'server/discover': { ttlMs: 600_000, cacheScope: 'private' },
+} as const;
+
+function actingAs(client: ApiClient, agent: string | undefined): ApiClient {
+  if (agent === undefined) return client;
   return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
-    annotations: tool.annotations,
+    mode: client.mode,
+    target: client.target,
+    ...(client.listenProgress ? { listenProgress: client.listenProgress.bind(client) } : {}),
+    call: (call: ApiCall) => client.call({ ...call, agent: call.agent ?? agent }),
+    close: () => client.close(),
   };
 }
 
-/** The MCP server over one ApiClient: tools from the route table, and the resources. */
-export function createMcpServer(client: ApiClient, log: (line: string) => void): Server {
+/** The MCP client's name: in each request's metadata on 2026-07-28, from `initialize` on 2025-11-25. */
+function callerNameOf(server: Server, ctx: ServerContext): string | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, Implementation | undefined> | undefined;
+  return envelope?.[CLIENT_INFO_META_KEY]?.name ?? server.getClientVersion()?.name;
+}
+
+function offered(options: McpServerOptions): (tool: ToolDef) => boolean {
+  const names = new Set(options.tools ?? []);
+  const toolsets = new Set(options.toolsets ?? []);
+  const everything = !options.tools && !options.toolsets;
+  const chosen = (tool: ToolDef) => everything || names.has(tool.name) || (tool.toolset !== undefined && toolsets.has(tool.toolset));
+  return (tool) => (!options.readOnly || tool.annotations.readOnlyHint === true) && chosen(tool);
+}
+
+/**
+ * One MCP server instance: tools from the route table, and the resources. It is the factory the
+ * SDK's serving entry points call (`serveStdio` per connection; `createMcpHandler` per HTTP
+ * request), which answer both `initialize` (2025-11-25) and `server/discover` (2026-07-28).
+ * The low-level Server, not McpServer: the catalog's tools are plain JSON schemas validated once
+ * per process, and a renamed tool must stay callable under its old name without being listed.
+ */
+export function buildMcpServer(options: McpServerOptions): Server {
+  const { log } = options;
+  const client = actingAs(options.client, options.agent);
+  const tools = toolCatalog();
+  const isOffered = offered(options);
+  const listed = tools.tools.filter(isOffered).map((t) => tools.listed(t));
   const server = new Server(
     { name: 'kanban', title: 'Repo Kanban', version },
     {
       capabilities: { tools: {}, resources: {} },
       instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for the work loop (pick, report, comment, move, complete) and ${CONTEXT_URI} for the board now.`,
+      cacheHints: CACHE_HINTS,
     },
   );
-  const tools = buildTools(allRoutes);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const validators = new Map<string, ValidateFunction>();
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(listed) }));
+  server.setRequestHandler('tools/list', async () => ({ tools: listed }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool "${request.params.name}"; tools/list names them`);
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const tool = tools.find(request.params.name);
+    if (!tool || !isOffered(tool)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no tool "${request.params.name}"; tools/list names them`);
     const args = request.params.arguments ?? {};
     try {
-      checkArguments(tool, validators, args);
-      return await tool.run({ client, callerName: server.getClientVersion()?.name }, args);
+      tools.checkArguments(tool, args);
+      const result = await tool.run({ client, callerName: callerNameOf(server, ctx) }, args);
+      // A mismatch is our bug, not the agent's: it still gets the answer (clients that check the
+      // schema refuse it themselves), and stderr says where the schema and the answer part.
+      const problem = result.isError ? undefined : tools.outputProblem(tool, result.structuredContent);
+      if (problem) log(`tool ${tool.name} answered outside its output schema: ${problem}`);
+      return result;
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error.message);
       // Not a refusal of the API: a broken connection to a server, or a bug. The agent gets the message, stderr the stack.
@@ -70,13 +104,13 @@ export function createMcpServer(client: ApiClient, log: (line: string) => void):
     }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(client) }));
+  server.setRequestHandler('resources/list', async () => ({ resources: await listResources(client) }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler('resources/read', async (request) => {
     try {
       return await readResource(client, request.params.uri);
     } catch (error) {
-      if (error instanceof ToolError) throw new McpError(error.status === 404 ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message);
+      if (error instanceof ToolError) throw new ProtocolError(error.status === 404 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, error.message);
       throw error;
     }
   });

@@ -1,4 +1,4 @@
-import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../client/apiClient';
 import { AGENT_LOOP } from '../core/agentLoop';
 import { boardContextText } from './boardContextText';

@@ -1,7 +1,8 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { JsonSchema, RouteDef } from '../api/route';
-import { callApi, enc, onBoard, queryString, routeKey, textResult, type ToolDef } from './tool';
-import { toolNameOf } from './toolNames';
+import { routeOutput } from './outputSchemas';
+import { callApi, enc, onBoard, queryString, routeKey, structuredResult, type ToolDef } from './tool';
+import { routeToolName, titleOf } from './toolNames';
 
 /**
  * One tool per route of the table: its input is the path parameters, the query parameters and the
@@ -34,29 +35,6 @@ function flattenable(body: JsonSchema, taken: Record<string, unknown>): boolean 
   return Object.keys(properties).every((name) => !(name in taken));
 }
 
-/**
- * The schema without its descriptions: an agent reads the answer itself, and every tools/list
- * sends every output schema, so their prose would cost tokens in each session for nothing.
- */
-function withoutDescriptions(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutDescriptions);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  // Only prose goes: a field named "description" under `properties` is a schema, not a string.
-  return Object.fromEntries(
-    Object.entries(schema)
-      .filter(([key, value]) => !(key === 'description' && typeof value === 'string'))
-      .map(([key, value]) => [key, withoutDescriptions(value)]),
-  );
-}
-
-/** MCP wants an object at the top of an output schema: other answers are wrapped as `{data}`. */
-function outputOf(route: RouteDef): { schema?: JsonSchema; wrap: boolean } {
-  if (!route.response) return { wrap: false };
-  const response = withoutDescriptions(route.response) as JsonSchema;
-  if (response.type === 'object') return { schema: response, wrap: false };
-  return { schema: { type: 'object', properties: { data: response }, required: ['data'] }, wrap: true };
-}
-
 export function routeTool(route: RouteDef): ToolDef {
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const properties: Record<string, JsonSchema> = {};
@@ -86,12 +64,15 @@ export function routeTool(route: RouteDef): ToolDef {
     if (Array.isArray(body.required) && body.required.length > 0) required.push('body');
   }
 
-  const output = outputOf(route);
+  const output = routeOutput(route);
+  const { name, formerNames } = routeToolName(route);
   return {
-    name: toolNameOf(route),
+    name,
+    title: titleOf(name),
+    ...(formerNames.length ? { formerNames } : {}),
     description: route.summary,
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-    ...(output.schema ? { outputSchema: output.schema } : {}),
+    outputSchema: output.schema,
     annotations: annotationsOf(route.method, route.path),
     routes: [routeKey(route)],
     async run({ client }, args) {
@@ -101,10 +82,8 @@ export function routeTool(route: RouteDef): ToolDef {
       for (const [field, value] of Object.entries((args.meta as Record<string, string> | undefined) ?? {})) params[`meta.${field}`] = value;
       const sent = !body ? undefined : flat ? Object.fromEntries(bodyFields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]])) : (args.body ?? {});
       const { data } = await callApi(client, { method: route.method, path: path + queryString(params), body: sent });
-      if (data === null && route.success === 204) return textResult('done');
-      const result = textResult(data);
-      if (output.schema) result.structuredContent = (output.wrap ? { data } : data) as Record<string, unknown>;
-      return result;
+      if (!route.response && !route.returns) return structuredResult('done', { done: true });
+      return structuredResult(data, (output.wrap ? { data } : data) as Record<string, unknown>);
     },
   };
 }

@@ -1,21 +1,31 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ApiCall, ApiClient } from '../client/apiClient';
 import type { JsonSchema, Method } from '../api/route';
 
 /** What a tool needs while it runs: the service, and who is calling (for defaults such as a comment's author). */
 export interface ToolContext {
   client: ApiClient;
-  /** The MCP client's name from its `initialize`, e.g. `claude-code`; undefined before that. */
+  /**
+   * The MCP client's name, e.g. `claude-code`: from the request's own metadata (2026-07-28), else
+   * from the connection's `initialize` (2025-11-25); undefined when the client sent neither.
+   */
   callerName?: string;
 }
 
 /** One MCP tool: what `tools/list` shows, and how `tools/call` runs it. */
 export interface ToolDef {
   name: string;
+  /** A few words for a person choosing tools in a client's UI. */
+  title: string;
   description: string;
   inputSchema: JsonSchema;
-  outputSchema?: JsonSchema;
+  /** What `structuredContent` holds on success: always an object (MCP wants one at the top). */
+  outputSchema: JsonSchema;
   annotations: ToolAnnotations;
+  /** The group a host can offer or leave out as a whole: its route's OpenAPI tag, kebab-case (`board-actions`). */
+  toolset?: string;
+  /** Names it answered to before a rename: still callable, never listed. */
+  formerNames?: string[];
   /** The routes this tool covers, as `get /tasks/{id}`: every route must be covered by one tool. */
   routes: string[];
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<CallToolResult>;
@@ -42,6 +52,14 @@ export async function callApi(client: ApiClient, call: ApiCall): Promise<{ data:
 
 export function textResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
+}
+
+/**
+ * A success: `structured` for clients that read the output schema, and the answer as compact JSON
+ * text (or as it is, when it is already text) for those that only read the content.
+ */
+export function structuredResult(text: unknown, structured: Record<string, unknown>): CallToolResult {
+  return { ...textResult(text), structuredContent: structured };
 }
 
 export function errorResult(message: string): CallToolResult {

@@ -1,4 +1,5 @@
 import type { Method, RouteDef } from '../api/route';
+import { routeKey } from './tool';
 
 /**
  * snake_case tool names derived from a route's method and path, so a new route gets a readable
@@ -37,4 +38,34 @@ export function toolNameOf(route: Pick<RouteDef, 'method' | 'path'>): string {
   }
   // A state word (`/columns/minimized`) is set; any other word is the verb itself.
   return last.endsWith('ed') ? join('set', [last, ...nouns.slice(0, -1)]) : join(last, nouns.slice(0, -1));
+}
+
+/**
+ * Routes whose derived name would say something else than the call does. The derived name stays
+ * callable, so an agent prompt written against it keeps working, but `tools/list` shows only this one.
+ */
+const RENAMED: Record<string, string> = {
+  // derived: update_import; it imports cards (a dry run unless apply is true)
+  'post /import': 'import_cards',
+  // derived: patch_label; it renames the label on every card
+  'patch /labels/{name}': 'rename_label',
+  // derived: get_resolve_path; it answers the canonical absolute form of a path
+  'get /resolve-path': 'resolve_path',
+  // derived: create_board_action; it replaces every action of the board
+  'post /boards/{boardId}/actions': 'set_board_actions',
+  // derived: get_tasks_active; the card last opened in a board UI
+  'get /tasks/active': 'get_active_card',
+};
+
+/** The tool name of a route, and the name it had before, when the derived one was renamed. */
+export function routeToolName(route: Pick<RouteDef, 'method' | 'path'>): { name: string; formerNames: string[] } {
+  const derived = toolNameOf(route);
+  const renamed = RENAMED[routeKey(route)];
+  return renamed ? { name: renamed, formerNames: [derived] } : { name: derived, formerNames: [] };
+}
+
+/** `list_task_logs` is "List task logs": a title a person reads in a client's tool picker. */
+export function titleOf(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -6,6 +6,9 @@ import { agentTools } from './agentTools';
 import { routeTool } from './routeTools';
 import { routeKey, type ToolDef } from './tool';
 
+/** `Board actions` is `board-actions`: tags are the API's groups, so they are the toolsets too. */
+const toolsetOf = (tag: string | undefined) => (tag ?? 'other').toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
 /** Every tool: the everyday ones, then one generated per route they do not cover. */
 export function buildTools(routes: RouteDef[]): ToolDef[] {
   const everyday = [...everydayTools(routes), ...checklistTools(), ...archiveTools(), ...agentTools()];
@@ -13,9 +16,11 @@ export function buildTools(routes: RouteDef[]): ToolDef[] {
   const tools = [...everyday, ...routes.filter((r) => !covered.has(routeKey(r))).map(routeTool)];
   // Two routes that derive the same name keep both tools: the later one says its method.
   const seen = new Set<string>();
+  const tagOf = new Map(routes.map((r) => [routeKey(r), r.tag]));
   for (const t of tools) {
     if (seen.has(t.name)) t.name = `${t.name}_${t.routes[0].split(' ')[0]}`;
     seen.add(t.name);
+    t.toolset = toolsetOf(tagOf.get(t.routes[0]));
   }
   return tools;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
+import type { TextResourceContents } from '@modelcontextprotocol/client';
 import type { TestServer } from '../helpers/testServer';
 import { type McpSession, useMcpSession } from './helpers';
 

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 
 const KANBAN_BIN = path.join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -34,12 +33,30 @@ export function mcpCommand(args: string[]): { command: string; args: string[] } 
 
 const cleanEnv = (env: Record<string, string>) => ({ ...(process.env as Record<string, string>), KANBAN_URL: '', KANBAN_TOKEN: '', KANBAN_WORKSPACE: '', ...env });
 
+/**
+ * The protocol revision a test client speaks: 2025-11-25 opens with `initialize` (the SDK client's
+ * default), 2026-07-28 with `server/discover` and sends its name and capabilities in every request.
+ */
+export type McpRevision = '2025-11-25' | '2026-07-28';
+
+export interface McpClientOptions {
+  revision?: McpRevision;
+  /** The client's name, as a comment's default author shows it. */
+  name?: string;
+}
+
+/** The SDK's own client, pinned to one revision so a test knows which one it checks. */
+export function newClient({ revision = '2025-11-25', name = 'mcp-test' }: McpClientOptions = {}): Client {
+  const info = { name, version: '1.0.0' };
+  return revision === '2026-07-28' ? new Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } }) : new Client(info);
+}
+
 /** The MCP server as an agent's client starts it: a child process on stdio, driven by the SDK's own Client. */
-export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpSession> {
+export async function startMcp(args: string[], env: Record<string, string> = {}, options: McpClientOptions = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({ ...mcpCommand(args), env: cleanEnv(env), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+  const client = newClient(options);
   try {
     await client.connect(transport);
   } catch (error) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { allRoutes } from '../../server/api/routes';
 import { boardCreateSchema, taskUpdateSchema } from '../../server/api/schemas';
 import { buildTools } from '../../server/mcp/tools';
@@ -197,5 +197,27 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     const unknown = await mcp.callRaw('create_card', { title: 'x', colour: 'red' });
     assert.equal(unknown.isError, true);
     assert.match(textOf(unknown), /unknown field "colour"/);
+  });
+
+  it('when a tool was renamed, then only the new name is listed and the old one still works', async () => {
+    const names = new Set(tools.map((t) => t.name));
+    const renames = { update_import: 'import_cards', patch_label: 'rename_label', get_resolve_path: 'resolve_path', create_board_action: 'set_board_actions', get_tasks_active: 'get_active_card' };
+    for (const [old, now] of Object.entries(renames)) {
+      assert.ok(names.has(now), `${now} is listed`);
+      assert.ok(!names.has(old), `${old} is not listed`);
+    }
+    const viaOld = await mcp.callRaw('get_resolve_path', { path: '.' });
+    assert.notEqual(viaOld.isError, true, textOf(viaOld));
+    assert.deepEqual(viaOld.structuredContent, (await mcp.callRaw('resolve_path', { path: '.' })).structuredContent);
+    const dryRun = await mcp.call('update_import', { format: 'csv', data: 'title\nFrom the old name\n' });
+    assert.ok(dryRun, 'update_import still imports (a dry run)');
+  });
+
+  it('when an argument is not one of its allowed values, then the error lists them, as REST does', async () => {
+    const refused = await mcp.callRaw('create_card', { title: 'x', priority: 'urgent' });
+    assert.equal(refused.isError, true);
+    assert.equal(textOf(refused), 'arguments.priority must be one of critical, high, medium, low');
+    const rest = await server.api('POST', '/api/tasks', { content: '# x\n', priority: 'urgent' });
+    assert.match(String(rest.body?.error), /must be one of critical, high, medium, low/);
   });
 });

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { HttpApiClient } from '../../server/client/apiClient';
+import { buildMcpServer, type McpServerOptions } from '../../server/mcp/mcpServer';
+import { startTestServer, type TestServer } from '../helpers/testServer';
+import { textOf } from './helpers';
+
+/**
+ * The server factory as an HTTP host will call it: per principal, with a read-only switch, a chosen
+ * few tools and an agent. In-process over the SDK's linked transports (2025-11-25), no child process.
+ */
+describe('MCP server factory: read-only, toolsets, chosen tools, agent', function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  const open: Client[] = [];
+  before(async () => (server = await startTestServer()));
+  after(async () => {
+    for (const client of open) await client.close();
+    await server?.close();
+  });
+
+  async function connect(options: Omit<McpServerOptions, 'client' | 'log'>): Promise<Client> {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await buildMcpServer({ client: new HttpApiClient(server.url), log: () => undefined, ...options }).connect(serverSide);
+    const client = new Client({ name: 'factory-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    open.push(client);
+    return client;
+  }
+
+  it('when the server is read-only, then it lists and runs only tools that change nothing', async () => {
+    const client = await connect({ readOnly: true });
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'list_cards'));
+    assert.deepEqual(tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name), []);
+    await assert.rejects(client.callTool({ name: 'create_card', arguments: { title: 'x' } }), /no tool "create_card"/);
+  });
+
+  it('when tools are chosen, then only they are listed, in the catalog order', async () => {
+    const client = await connect({ tools: ['create_card', 'list_cards'] });
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['list_cards', 'create_card']);
+  });
+
+  it('when toolsets are chosen, then their tools are listed, with any named beside them', async () => {
+    const client = await connect({ toolsets: ['webhooks', 'agents'], tools: ['list_cards'] });
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), [
+      'list_cards', 'pick_card', 'claim_card', 'release_card', 'report_progress', 'get_board_context', 'delete_task_session',
+      'list_webhooks', 'create_webhook', 'update_webhook', 'delete_webhook', 'list_webhook_deliveries',
+    ]);
+  });
+
+  it('when the server acts as an agent, then a claim without an agent argument is that agent\'s', async () => {
+    const client = await connect({ agent: 'factory-bot' });
+    const card = (await server.api('POST', '/api/tasks', { content: '# Claimed by the factory\n' })).body?.data;
+    const result = await client.callTool({ name: 'claim_card', arguments: { id: card.id } });
+    assert.notEqual(result.isError, true, textOf(result as never));
+    assert.equal((await server.api('GET', `/api/tasks/${card.id}`)).body?.data.claim.agent, 'factory-bot');
+  });
+});
