@@ -15,3 +15,26 @@ export async function mapWithLimit<T, R>(items: readonly T[], limit: number, wor
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * One run at a time of `work`: a call while a run is under way joins it instead of starting a
+ * second (a poll round asked for twice reads once). `current` is the run under way, if any.
+ */
+export class SingleFlight {
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly work: () => Promise<void>) {}
+
+  get current(): Promise<void> | null {
+    return this.running;
+  }
+
+  run(): Promise<void> {
+    if (this.running) return this.running;
+    const round = this.work().finally(() => {
+      if (this.running === round) this.running = null;
+    });
+    this.running = round;
+    return round;
+  }
+}

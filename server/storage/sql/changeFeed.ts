@@ -1,4 +1,5 @@
 import type { Card } from '../../core/model';
+import { SingleFlight } from '../../core/concurrency';
 import type { ExternalChange } from '../cardStore';
 import type { SqlDatabase } from './sqlDatabase';
 import { log } from '../../core/log';
@@ -38,7 +39,7 @@ export class ChangeFeed {
   private listeners = new Set<(change: ExternalChange) => void>();
   private timer: NodeJS.Timeout | null = null;
   /** The polling round under way, which a second caller joins instead of starting another. */
-  private round: Promise<void> | null = null;
+  private readonly rounds = new SingleFlight(() => this.pollOnce());
   private failing = false;
   /** Cards reported lately, with when and on which board. */
   private reported = new Map<string, { at: number; boardId: string }>();
@@ -92,17 +93,12 @@ export class ChangeFeed {
 
   /** One round: read new log rows, report the cards other processes touched (joins a round under way). */
   poll(): Promise<void> {
-    if (this.round) return this.round;
-    const round = this.pollOnce().finally(() => {
-      if (this.round === round) this.round = null;
-    });
-    this.round = round;
-    return round;
+    return this.rounds.run();
   }
 
   /** A round that starts after this call: one under way may have read the log too early. */
   async catchUp(): Promise<void> {
-    const running = this.round;
+    const running = this.rounds.current;
     if (running) await running;
     await this.poll();
   }

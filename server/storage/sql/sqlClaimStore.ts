@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SingleFlight } from '../../core/concurrency';
 import type { StoredClaim } from '../../core/claims';
 import type { StoredSession } from '../../core/sessions';
 import { log } from '../../core/log';
@@ -37,7 +38,8 @@ export class SqlClaimStore implements ClaimStore {
   private seen: number | null = null;
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | null = null;
-  private round: Promise<void> | null = null;
+  /** The polling round under way, which a second caller joins instead of starting another. */
+  private readonly rounds = new SingleFlight(() => this.pollOnce());
   private failing = false;
   private lapses = 0;
 
@@ -94,19 +96,14 @@ export class SqlClaimStore implements ClaimStore {
   /** A round that starts after this call: one under way may have read the version too early. */
   async catchUp(): Promise<void> {
     if (this.listeners.size === 0) return;
-    const running = this.round;
+    const running = this.rounds.current;
     if (running) await running;
     await this.poll();
   }
 
   /** One polling round (a second caller joins the one under way). */
   poll(): Promise<void> {
-    if (this.round) return this.round;
-    const round = this.pollOnce().finally(() => {
-      if (this.round === round) this.round = null;
-    });
-    this.round = round;
-    return round;
+    return this.rounds.run();
   }
 
   private async pollOnce(): Promise<void> {
