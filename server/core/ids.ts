@@ -57,7 +57,7 @@ export function isFullCardId(text: string): boolean {
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 
-function randomBase36(length: number): string {
+export function randomBase36(length: number): string {
   const bytes = randomBytes(length);
   let out = '';
   for (const byte of bytes) out += BASE36[byte % 36];

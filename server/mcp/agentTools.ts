@@ -19,7 +19,7 @@ type Args = Record<string, unknown>;
 
 const pickFields = pickSchema.properties as Record<string, JsonSchema>;
 const claimFields = claimSchema.properties as Record<string, JsonSchema>;
-const AGENT: JsonSchema = { ...pickFields.agent, description: 'your agent name; default: the MCP server\'s --agent (env KANBAN_AGENT)' };
+const AGENT: JsonSchema = { ...pickFields.agent, description: 'your agent name; default: kanban mcp --agent, else your client name and a connection suffix' };
 
 /** `agent` of the arguments as the call's X-Kanban-Agent (over the server's own), never beside it in a body. */
 const asAgent = (args: Args) => (typeof args.agent === 'string' ? { agent: args.agent } : {});

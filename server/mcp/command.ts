@@ -78,7 +78,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   }
   // One server instance per connection, made by the SDK's entry point: it answers `initialize`
   // (2025-11-25) and `server/discover` (2026-07-28) and picks the revision the client speaks.
-  const handle = serveStdio(() => buildMcpServer({ client, log }), { onerror: (error) => log(error.message) });
+  const handle = serveStdio(() => buildMcpServer({ client, log, agent: options.agent }), { onerror: (error) => log(error.message) });
   log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
   await new Promise<void>((resolve) => {
     let closing = false;

@@ -1,6 +1,7 @@
 import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation, type ServerContext } from '@modelcontextprotocol/server';
 import { allRoutes } from '../api/routes';
 import type { ApiCall, ApiClient } from '../client/apiClient';
+import { randomBase36 } from '../core/ids';
 import { version } from '../../package.json';
 import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './resources';
 import { errorResult, ToolError, type ToolDef } from './tool';
@@ -46,6 +47,16 @@ function actingAs(client: ApiClient, agent: string | undefined): ApiClient {
   };
 }
 
+/**
+ * An MCP client is an agent. Unless `--agent` (or a tool's `agent` argument) names it, it is the
+ * client's own name and a suffix drawn once per connection (`claude-code-k3f9`): two sessions of one
+ * tool are two agents, and neither may change a card the other holds.
+ */
+export function connectionAgentName(clientName: string | undefined, suffix: string): string {
+  const base = (clientName ?? '').replace(/[^A-Za-z0-9._@:/-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 59);
+  return `${base || 'mcp'}-${suffix}`;
+}
+
 /** The MCP client's name: in each request's metadata on 2026-07-28, from `initialize` on 2025-11-25. */
 function callerNameOf(server: Server, ctx: ServerContext): string | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, Implementation | undefined> | undefined;
@@ -70,6 +81,9 @@ function offered(options: McpServerOptions): (tool: ToolDef) => boolean {
 export function buildMcpServer(options: McpServerOptions): Server {
   const { log } = options;
   const client = actingAs(options.client, options.agent);
+  // Per server instance: serveStdio makes one per connection (HTTP would make one per request, and
+  // must name its agent from the caller's credential instead).
+  const connection = randomBase36(4);
   const tools = toolCatalog();
   const isOffered = offered(options);
   const listed = tools.tools.filter(isOffered).map((t) => tools.listed(t));
@@ -90,7 +104,9 @@ export function buildMcpServer(options: McpServerOptions): Server {
     const args = request.params.arguments ?? {};
     try {
       tools.checkArguments(tool, args);
-      const result = await tool.run({ client, callerName: callerNameOf(server, ctx) }, args);
+      const callerName = callerNameOf(server, ctx);
+      const caller = options.agent === undefined ? actingAs(client, connectionAgentName(callerName, connection)) : client;
+      const result = await tool.run({ client: caller, callerName }, args);
       // A mismatch is our bug, not the agent's: it still gets the answer (clients that check the
       // schema refuse it themselves), and stderr says where the schema and the answer part.
       const problem = result.isError ? undefined : tools.outputProblem(tool, result.structuredContent);

@@ -64,6 +64,24 @@ describe('MCP agent tools: pick_card, claim_card, release_card (over a running s
     assert.deepEqual([done.claim, done.session.state], [null, 'complete']);
   });
 
+  it('when kanban mcp has no --agent, then each connection is an agent named after its client, on both protocol revisions', async () => {
+    const card = await mcp.call('create_card', { title: 'Unnamed agents', status: 'backlog' });
+    const first = await startMcp(['--url', server.url], {}, { name: 'Claude Code', revision: '2026-07-28' });
+    const second = await startMcp(['--url', server.url], {}, { name: 'Claude Code' });
+    try {
+      const claimed = await first.call('claim_card', { id: card.id });
+      assert.match(claimed.claim.agent, /^Claude-Code-[0-9a-z]{4}$/);
+      const refused = await second.callRaw('update_card', { id: card.id, priority: 'high' });
+      assert.equal(refused.isError, true, 'another connection of the same client is another agent');
+      assert.match(textOf(refused), new RegExp(`claimed by agent ${claimed.claim.agent} until`));
+      const own = await first.call('update_card', { id: card.id, priority: 'high' });
+      assert.equal(own.priority, 'high', 'the holder changes its own card');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('when kanban mcp is given an agent name that breaks the rule, then it does not start and says why', () => {
     const { command, args } = mcpCommand(['--url', server.url, '--agent', 'two words']);
     const run = spawnSync(command, args, { encoding: 'utf8', input: '' });
