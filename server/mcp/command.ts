@@ -44,7 +44,10 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
     if (!VALUE_FLAGS.includes(flag)) throw new Error(`unknown option "${arg}"`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
-    if (flag === '--toolsets' || flag === '--tools') options[flag.slice(2) as 'toolsets' | 'tools'] = list(value);
+    if (flag === '--toolsets' || flag === '--tools') {
+      if (!list(value).length) throw new Error(`${flag} needs at least one name`);
+      options[flag.slice(2) as 'toolsets' | 'tools'] = list(value);
+    }
     else options[flag.slice(2) as 'dir' | 'url' | 'token' | 'agent'] = value;
   }
   const problem = selectionProblem(options);
