@@ -13,7 +13,7 @@ import { prepareStorage, writeWorkspaceConfig, type BenchStorage } from './stora
 import { runLiveScenario } from './live';
 import { FLOOR_SCENARIOS, measureFloor } from './floor';
 import { runUiScenario } from './ui';
-import { mcpListBytesNote } from './mcpListBytes';
+import { mcpListBytesNote, mcpToolsetBytes } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
 import { runGitLinksScenario } from './gitLinks';
@@ -255,6 +255,12 @@ async function main(): Promise<number> {
   if (options.instances !== null) {
     const cards = options.cardsGiven ? options.cardCounts[0] : 1_000;
     return runInstancesBench({ storage: options.storage as 'mysql' | 'sqlite', instances: options.instances, cards, connections: options.connections, durationSeconds: options.durationSeconds });
+  }
+  if (options.scenarios.includes('mcp-tools')) {
+    const { lines, overBudget } = await mcpToolsetBytes();
+    for (const line of lines) console.log(line);
+    // Alone, it needs no seeded server: the other scenarios are not run.
+    if (options.scenarios.every((s) => s === 'mcp-tools')) return overBudget ? 1 : 0;
   }
   const runs: RunResult[] = [];
   try {

@@ -23,8 +23,10 @@ interface McpApi {
 export const MCP_PROVIDER_ID = 'kanban.mcpServer';
 
 /**
- * Offers the board's MCP server (tools for every API operation) to the editor's agent mode, one per
- * folder with a board (else the first folder), so it works with no set-up. The server runs in a
+ * Offers the board's MCP server to the editor's agent mode, one per folder with a board (else the
+ * first folder), so it works with no set-up. No toolset flags: agent mode gets the default `cards`
+ * toolset, the everyday tools, since every listed tool costs tokens in every chat; a person who
+ * wants more adds the server in `.vscode/mcp.json` with `--toolsets`. The server runs in a
  * child process on the editor's own Node (ELECTRON_RUN_AS_NODE): `kanban mcp` from the bundled dist/cli.js.
  * In an editor without the API this does nothing.
  */

@@ -8,6 +8,7 @@ import { exportCommand, importCommand } from './importExport';
 import { initCommand } from './init';
 import { providerTestCommand } from './providerTest';
 import { skillCommand } from './skillCommand';
+import { TOOLSETS } from '../mcp/toolsets';
 import { apiHelp, operations } from './operations';
 import { processOutput, type Output } from './output';
 import { CliError, ExitWith, UsageError } from './usage';
@@ -16,7 +17,20 @@ export const VERSION: string = version;
 
 /** Commands that hand their arguments to another parser, shown in the help like the others. */
 const serveCommand: Command = { name: 'serve', summary: 'Serve the board UI, the REST API and live updates over the folder', args: '[--dir --port --host ...]', writes: false, offline: true, run: async () => undefined };
-const mcpCommand: Command = { name: 'mcp', summary: 'Run the MCP server on stdio, for AI agents', args: '[--dir <path> | --url <url> [--token <t>]]', writes: false, offline: true, run: async () => undefined };
+const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'Run the MCP server on stdio, for AI agents (`kanban mcp --help` for its flags)',
+  args: '[--dir <path> | --url <url> [--token <t>]] [--toolsets <set,...>|all] [--tools <name,...>] [--read-only]',
+  // Its own parser reads these (mcp/command.ts); listed here for the completion scripts.
+  options: {
+    toolsets: { type: 'string', value: '<set,...>', description: 'tool groups offered (default: cards)', choices: [...TOOLSETS, 'all'] },
+    tools: { type: 'string', value: '<name,...>', description: 'tools offered beside the toolsets\' own' },
+    'read-only': { type: 'boolean', description: 'offer only the tools that change nothing' },
+  },
+  writes: false,
+  offline: true,
+  run: async () => undefined,
+};
 const apiCommand: Command = { name: 'api', summary: 'Call any REST operation by name, generated from the route table (`kanban api` lists them)', args: '<operation> [arguments]', writes: false, offline: true, run: async () => undefined };
 const completionCommand: Command = {
   name: 'completion',

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../api/route';
 import { checklistAddSchema } from '../api/schemas';
-import { ID, input, tool, type Output } from './everydayTools';
+import { brief, ID, input, tool, type Output } from './everydayTools';
 import { CARD_WITH_ITEMS } from './outputSchemas';
 import { summaryOf } from './cardText';
 import { BOARD_ARG } from './routeTools';
@@ -12,7 +12,7 @@ import { callApi, enc, onBoard, type ToolContext, type ToolDef } from './tool';
  */
 
 type Args = Record<string, unknown>;
-const INDEX: JsonSchema = { type: 'integer', minimum: 0, description: 'zero-based item index, as get_card or the last checklist answer lists it' };
+const INDEX: JsonSchema = { type: 'integer', minimum: 0, description: 'item index, as the answers list it' };
 
 function withItems(card: Args) {
   const items = (Array.isArray(card.checklistItems) ? card.checklistItems : []) as { index: number; text: string; done: boolean }[];
@@ -29,18 +29,18 @@ async function change({ client }: ToolContext, method: 'post' | 'patch' | 'delet
 
 export function checklistTools(): ToolDef[] {
   return [
-    tool('check_item', 'Tick (or with done:false untick) a checklist item of a card: a "- [ ]" line of its text', ['patch /tasks/{id}/checklist/{index}'],
-      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'true ticks, false unticks; default true, or unchanged when only text is given' }, text: { type: 'string', description: 'new item text, if it changes' }, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
+    tool('check_item', 'Tick or untick a checklist item of a card, or reword it', ['patch /tasks/{id}/checklist/{index}'],
+      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'default true; unchanged when only text is given' }, text: { type: 'string', description: 'new text' }, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
       (ctx, args) => {
         // Rewording alone keeps the tick as it is; otherwise the call ticks unless told done:false.
         const done = args.done ?? (args.text === undefined ? true : undefined);
         const body = { ...(done === undefined ? {} : { done }), ...(args.text === undefined ? {} : { text: args.text }) };
         return change(ctx, 'patch', itemPath(args, `/${Number(args.index)}`), body);
       }),
-    tool('add_checklist_item', 'Add an unticked checklist item to a card (after its last item, or under a new ## Checklist)', ['post /tasks/{id}/checklist'],
-      input({ id: ID, text: (checklistAddSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']), WITH_ITEMS,
+    tool('add_checklist_item', 'Add a checklist item to a card', ['post /tasks/{id}/checklist'],
+      input({ id: ID, text: brief((checklistAddSchema.properties as Args).text as JsonSchema), board: BOARD_ARG }, ['id', 'text']), WITH_ITEMS,
       (ctx, args) => change(ctx, 'post', itemPath(args), { text: args.text })),
-    tool('remove_checklist_item', 'Remove a checklist item from a card (its line); the items after it renumber', ['delete /tasks/{id}/checklist/{index}'],
+    tool('remove_checklist_item', 'Remove a checklist item; those after it renumber', ['delete /tasks/{id}/checklist/{index}'],
       input({ id: ID, index: INDEX, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
       (ctx, args) => change(ctx, 'delete', itemPath(args, `/${Number(args.index)}`))),
   ];

@@ -1,16 +1,21 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
-import { buildMcpServer } from './mcpServer';
+import { buildMcpServer, selectionProblem } from './mcpServer';
+import { TOOLSETS } from './toolsets';
 import { limitHeapGrowth } from '../cli/heapTuning';
 import { checkAgentName } from '../core/claims';
 
 const USAGE = `Usage: kanban mcp [--dir <path> | --url <base> [--token <t>]] [--agent <name>]
+                  [--toolsets <set,...>|all] [--tools <name,...>] [--read-only]
 
 The MCP server on stdio, for AI agents (Claude, Cursor, VS Code agent mode...).
   --dir <path>    the workspace folder, opened in this process (default: KANBAN_WORKSPACE, else the current folder)
   --url <base>    go through a running server instead (env KANBAN_URL), e.g. http://127.0.0.1:3000
   --token <t>     API token when auth is on (env KANBAN_TOKEN)
   --agent <name>  the agent this server's calls act as: claims, pick_card (env KANBAN_AGENT)
+  --toolsets <s>  the tool groups offered, comma-separated: ${TOOLSETS.join(', ')}, or all (default: cards)
+  --tools <n>     tools offered beside those of the toolsets, by name, comma-separated
+  --read-only     offer only the tools that change nothing (readOnlyHint)
 `;
 
 interface McpOptions {
@@ -18,7 +23,13 @@ interface McpOptions {
   url?: string;
   token?: string;
   agent?: string;
+  toolsets?: string[];
+  tools?: string[];
+  readOnly?: boolean;
 }
+
+const VALUE_FLAGS = ['--dir', '--url', '--token', '--agent', '--toolsets', '--tools'];
+const list = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
 
 function parseArgs(argv: string[]): McpOptions | 'help' {
   const options: McpOptions = {};
@@ -26,11 +37,21 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (flag !== '--dir' && flag !== '--url' && flag !== '--token' && flag !== '--agent') throw new Error(`unknown option "${arg}"`);
+    if (flag === '--read-only' && inline === undefined) {
+      options.readOnly = true;
+      continue;
+    }
+    if (!VALUE_FLAGS.includes(flag)) throw new Error(`unknown option "${arg}"`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
-    options[flag.slice(2) as keyof McpOptions] = value;
+    if (flag === '--toolsets' || flag === '--tools') {
+      if (!list(value).length) throw new Error(`${flag} needs at least one name`);
+      options[flag.slice(2) as 'toolsets' | 'tools'] = list(value);
+    }
+    else options[flag.slice(2) as 'dir' | 'url' | 'token' | 'agent'] = value;
   }
+  const problem = selectionProblem(options);
+  if (problem) throw new Error(problem);
   options.url ??= options.dir === undefined ? process.env.KANBAN_URL || undefined : undefined;
   options.token ??= process.env.KANBAN_TOKEN || undefined;
   options.agent ??= process.env.KANBAN_AGENT || undefined;
@@ -78,7 +99,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   }
   // One server instance per connection, made by the SDK's entry point: it answers `initialize`
   // (2025-11-25) and `server/discover` (2026-07-28) and picks the revision the client speaks.
-  const handle = serveStdio(() => buildMcpServer({ client, log, agent: options.agent }), { onerror: (error) => log(error.message) });
+  const { toolsets, tools, readOnly } = options;
+  const handle = serveStdio(() => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent }), { onerror: (error) => log(error.message) });
   log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
   await new Promise<void>((resolve) => {
     let closing = false;

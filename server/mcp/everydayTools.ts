@@ -15,13 +15,30 @@ import { titleOf } from './toolNames';
 type Args = Record<string, unknown>;
 
 const cardFields = taskUpdateSchema.properties as Record<string, JsonSchema>;
-const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, cardFields[name]]));
+
+/**
+ * A field's schema with a shorter description (none when omitted): every `tools/list` sends every
+ * description, so the everyday tools say what an agent needs and the REST docs keep the rest.
+ */
+export const brief = (schema: JsonSchema, description?: string): JsonSchema => {
+  const { description: _long, ...rest } = schema;
+  return description === undefined ? rest : { ...rest, description };
+};
+const FIELD_TEXT: Record<string, string | undefined> = {
+  status: 'column id',
+  dueDate: 'ISO date',
+  metadata: 'key/value data',
+  blockedBy: 'ids of cards it waits for; null clears',
+};
+const pick = (names: string[]) => Object.fromEntries(names.map((name) => [name, brief(cardFields[name], FIELD_TEXT[name])]));
 const EDITABLE = ['status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy'];
 /** What a move takes: the place, and the card fields a drop across swimlanes sets in the same write. */
 const MOVE_BODY = ['status', 'position', ...MOVE_FIELDS];
-const moveProperties = Object.fromEntries(MOVE_BODY.map((name) => [name, (moveSchema.properties as Record<string, JsonSchema>)[name]]));
-export const ID: JsonSchema = { type: 'string', description: 'card id (a unique prefix works)' };
-const TITLE: JsonSchema = { type: 'string', minLength: 1, description: 'becomes the content\'s "# " heading' };
+const MOVE_TEXT: Record<string, string> = { status: 'column id', position: 'zero-based, default 0' };
+const moveProperties = Object.fromEntries(MOVE_BODY.map((name) => [name, brief((moveSchema.properties as Record<string, JsonSchema>)[name], MOVE_TEXT[name])]));
+/** A card id or a unique prefix of one: the server instructions say so once for every tool. */
+export const ID: JsonSchema = { type: 'string' };
+const TITLE: JsonSchema = { type: 'string', minLength: 1 };
 const BODY: JsonSchema = { type: 'string', description: 'Markdown below the title' };
 
 export const input = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
@@ -70,19 +87,36 @@ const PAGE_SIZE = 50;
  * `list_cards` arguments: the list route's own query parameters (types, enums), with the paging
  * ones described as this tool answers them (`total`, `nextCursor`) rather than as HTTP headers.
  */
-const LIST_TEXT: Record<string, string> = {
-  fields: 'comma list of card fields instead of the summary, e.g. id,title,content,metadata,modified',
-  limit: `cards per page, 1 to 1000 (default ${PAGE_SIZE})`,
-  cursor: 'nextCursor of the previous page (same filters and sort)',
-  sort: 'position (default), created, modified, due, priority or title; - for descending',
+const LIST_TEXT: Record<string, string | undefined> = {
+  q: 'text search; meta.field:value tokens too',
+  fuzzy: 'typo-tolerant, by score',
+  status: 'column id',
+  priority: undefined,
+  assignee: undefined,
+  label: undefined,
+  labelGroup: undefined,
+  includeDeleted: undefined,
+  includeArchived: undefined,
+  archived: undefined,
+  ready: 'not blocked and not in the last column',
+  due: 'UTC days',
+  dueBefore: 'YYYY-MM-DD, exclusive',
+  dueAfter: 'YYYY-MM-DD, exclusive',
+  claimed: 'held under a running lease',
+  claimedBy: undefined,
+  view: 'saved view id',
+  fields: 'comma list of fields instead of the summary',
+  limit: `1-1000, default ${PAGE_SIZE}`,
+  cursor: 'nextCursor of the previous page',
+  sort: 'field; - prefix for descending',
 };
 const LIST_FILTERS = ['q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'claimed', 'claimedBy', 'view'];
 /** Used only while the list route does not declare its paging parameters itself. */
 const PAGING_FALLBACK: QueryParam[] = [
-  { name: 'fields', type: 'string', description: LIST_TEXT.fields },
-  { name: 'limit', type: 'integer', description: LIST_TEXT.limit },
-  { name: 'cursor', type: 'string', description: LIST_TEXT.cursor },
-  { name: 'sort', type: 'string', description: LIST_TEXT.sort },
+  { name: 'fields', type: 'string', description: String(LIST_TEXT.fields) },
+  { name: 'limit', type: 'integer', description: String(LIST_TEXT.limit) },
+  { name: 'cursor', type: 'string', description: String(LIST_TEXT.cursor) },
+  { name: 'sort', type: 'string', description: String(LIST_TEXT.sort) },
 ];
 
 function listCardsInput(listRoute: RouteDef | undefined): JsonSchema {
@@ -91,10 +125,10 @@ function listCardsInput(listRoute: RouteDef | undefined): JsonSchema {
   const params = [...LIST_FILTERS.map((name) => declared.get(name)), ...PAGING_FALLBACK.map((p) => declared.get(p.name) ?? p)];
   for (const q of params) {
     if (!q) continue;
-    const description = LIST_TEXT[q.name] ?? q.description;
-    properties[q.name] = { type: q.type, description, ...(q.enum ? { enum: q.enum } : {}) };
+    const description = q.name in LIST_TEXT ? LIST_TEXT[q.name] : q.description;
+    properties[q.name] = { type: q.type, ...(description ? { description } : {}), ...(q.enum ? { enum: q.enum } : {}) };
   }
-  properties.meta = { type: 'object', additionalProperties: { type: 'string' }, description: 'metadata filters {field: value}' };
+  properties.meta = { type: 'object', additionalProperties: { type: 'string' }, description: 'metadata filters' };
   return input(properties);
 }
 
@@ -143,22 +177,22 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
     }),
     tool('list_columns', 'List the columns of a board in order', ['get /columns'], input({ board: BOARD_ARG }), { schema: COLUMN_LIST, listKey: 'columns' }, async ({ client }, args) =>
       (await callApi(client, { method: 'get', path: onBoard(args.board, '/columns') })).data),
-    tool('list_cards', `Find cards: compact summaries, ${PAGE_SIZE} per page; pass nextCursor as cursor for more`, ['get /tasks'],
+    tool('list_cards', `Find and search cards: summaries, ${PAGE_SIZE} a page`, ['get /tasks'],
       listCardsInput(listRoute), { schema: CARD_PAGE }, listCards),
-    tool('get_card', 'A card with its content, comments and git links (branches, commits)', ['get /tasks/{id}', 'get /tasks/{id}/git'],
+    tool('get_card', 'A card in full: content, comments, checklist, git links', ['get /tasks/{id}', 'get /tasks/{id}/git'],
       input({ id: ID, board: BOARD_ARG }, ['id']), { schema: CARD_IN_FULL }, getCard),
-    tool('create_card', 'Create a card (at the end of its column)', ['post /tasks'],
+    tool('create_card', 'Create a card at the end of its column', ['post /tasks'],
       input({ title: TITLE, body: BODY, ...pick(EDITABLE), board: BOARD_ARG }, ['title']), SUMMARY, async ({ client }, args) => {
         const body = { ...fieldsOf(args, EDITABLE), content: composeContent(String(args.title), args.body as string | undefined) };
         return shortCard((await callApi(client, { method: 'post', path: onBoard(args.board, '/tasks'), body })).data);
       }),
-    tool('update_card', 'Change a card; omitted fields stay as they are', ['put /tasks/{id}'],
+    tool('update_card', 'Change a card; omitted fields stay', ['put /tasks/{id}'],
       input({ id: ID, board: BOARD_ARG, title: TITLE, body: BODY, ...pick(EDITABLE) }, ['id']), SUMMARY, updateCard),
-    tool('move_card', 'Move a card to a column at a zero-based position (default 0, top); may also set lane fields', ['patch /tasks/{id}/move'],
+    tool('move_card', 'Move a card to a column; may set priority, assignee, labels, metadata in the same write', ['patch /tasks/{id}/move'],
       input({ id: ID, ...moveProperties, board: BOARD_ARG }, ['id', 'status']), SUMMARY,
       async ({ client }, args) => shortCard((await callApi(client, { method: 'patch', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/move`, body: fieldsOf(args, MOVE_BODY) })).data)),
-    tool('delete_card', 'Delete a card: to the deleted column (restorable), or for good with permanent', ['delete /tasks/{id}', 'delete /tasks/{id}/permanent'],
-      input({ id: ID, permanent: { type: 'boolean', description: 'delete for good' }, board: BOARD_ARG }, ['id']), { schema: DELETED_CARD }, async ({ client }, args) => {
+    tool('delete_card', 'Delete a card (restorable), or for good with permanent', ['delete /tasks/{id}', 'delete /tasks/{id}/permanent'],
+      input({ id: ID, permanent: { type: 'boolean' }, board: BOARD_ARG }, ['id']), { schema: DELETED_CARD }, async ({ client }, args) => {
         const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}${args.permanent === true ? '/permanent' : ''}`;
         const { data } = await callApi(client, { method: 'delete', path });
         return args.permanent === true ? data : shortCard(data);
@@ -170,15 +204,15 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
         return shortCard((await callApi(client, { method: 'post', path: `/boards/${enc(args.toBoard)}/tasks/${enc(args.id)}/transfer`, body })).data);
       }),
     tool('add_comment', 'Comment on a card (Markdown)', ['post /tasks/{id}/comments'],
-      input({ id: ID, content: (commentCreateSchema.properties as Args).content as JsonSchema, author: { type: 'string', description: 'default: the MCP client\'s name' }, board: BOARD_ARG }, ['id', 'content']), { schema: COMMENT },
+      input({ id: ID, content: brief((commentCreateSchema.properties as Args).content as JsonSchema, 'Markdown'), author: { type: 'string', description: 'default: your client\'s name' }, board: BOARD_ARG }, ['id', 'content']), { schema: COMMENT },
       async ({ client, callerName }, args) => {
         const body = { content: args.content, author: args.author ?? callerName ?? 'agent' };
         return (await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/comments`, body })).data;
       }),
     tool('list_comments', 'Comments of a card, oldest first', ['get /tasks/{id}/comments'], input({ id: ID, board: BOARD_ARG }, ['id']), { schema: COMMENT_LIST, listKey: 'comments' }, async ({ client }, args) =>
       (await callApi(client, { method: 'get', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/comments` })).data),
-    tool('add_log', 'Append to a card\'s log (progress notes, tool output)', ['post /tasks/{id}/logs'],
-      input({ id: ID, text: (logSchema.properties as Args).text as JsonSchema, board: BOARD_ARG }, ['id', 'text']), { schema: LOG_ENTRY }, async ({ client }, args) =>
+    tool('add_log', 'Append to a card\'s log', ['post /tasks/{id}/logs'],
+      input({ id: ID, text: brief((logSchema.properties as Args).text as JsonSchema), board: BOARD_ARG }, ['id', 'text']), { schema: LOG_ENTRY }, async ({ client }, args) =>
         (await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/logs`, body: { text: args.text } })).data),
   ];
 }

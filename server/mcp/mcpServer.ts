@@ -6,6 +6,7 @@ import { version } from '../../package.json';
 import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './resources';
 import { errorResult, ToolError, type ToolDef } from './tool';
 import { buildToolCatalog, type ToolCatalog } from './toolCatalog';
+import { DEFAULT_TOOLSETS, isToolset, TOOLSETS } from './toolsets';
 
 /** What one MCP server instance serves, and as whom. */
 export interface McpServerOptions {
@@ -15,9 +16,9 @@ export interface McpServerOptions {
   log: (line: string) => void;
   /** Only the tools that change nothing (readOnlyHint), e.g. for a token without write access. */
   readOnly?: boolean;
-  /** Only the tools of these toolsets (the API's tags, kebab-case: `tasks`, `agents`, `board-actions`...). */
+  /** The toolsets offered (toolsets.ts: `cards`, `boards`, `automation`, `admin`, or `all`); `cards` when omitted. */
   toolsets?: readonly string[];
-  /** Only these tools, by name; with toolsets, these as well as theirs. Every tool when both are omitted. */
+  /** Tools offered beside the toolsets' own, by name. */
   tools?: readonly string[];
   /** The agent every call acts as unless a tool's `agent` argument names another (X-Kanban-Agent). */
   agent?: string;
@@ -35,6 +36,9 @@ const CACHE_HINTS = {
   'tools/list': { ttlMs: 600_000, cacheScope: 'private' },
   'server/discover': { ttlMs: 600_000, cacheScope: 'private' },
 } as const;
+
+/** What every tool's `id` and `board` take, said once here rather than in each tool's schema. */
+const ARGUMENTS_NOTE = 'In every tool, `id` is a card id or a unique prefix of one, `board` a board id (the default board when omitted), and `agent` your agent name (default: this server\'s --agent, else your client name and a suffix of this connection).';
 
 function actingAs(client: ApiClient, agent: string | undefined): ApiClient {
   if (agent === undefined) return client;
@@ -63,12 +67,28 @@ function callerNameOf(server: Server, ctx: ServerContext): string | undefined {
   return envelope?.[CLIENT_INFO_META_KEY]?.name ?? server.getClientVersion()?.name;
 }
 
-function offered(options: McpServerOptions): (tool: ToolDef) => boolean {
+/**
+ * Unknown toolset or tool names, said with the valid ones; undefined when every name is known.
+ * A host checks this at start, so a typo is a usage error rather than a tool that never shows.
+ */
+export function selectionProblem(options: Pick<McpServerOptions, 'toolsets' | 'tools'>): string | undefined {
+  const badSets = (options.toolsets ?? []).filter((name) => name !== 'all' && !isToolset(name));
+  if (badSets.length) return `unknown toolset ${badSets.map((n) => `"${n}"`).join(', ')}; the toolsets are ${TOOLSETS.join(', ')} and all`;
+  const badTools = (options.tools ?? []).filter((name) => !toolCatalog().find(name));
+  if (badTools.length) return `unknown tool ${badTools.map((n) => `"${n}"`).join(', ')}; the tools are ${toolCatalog().tools.map((t) => t.name).join(', ')}`;
+  return undefined;
+}
+
+/** Why a tool of the catalog is not offered and how to offer it; undefined when it is offered. */
+function refusal(options: McpServerOptions): (tool: ToolDef) => string | undefined {
   const names = new Set(options.tools ?? []);
-  const toolsets = new Set(options.toolsets ?? []);
-  const everything = !options.tools && !options.toolsets;
-  const chosen = (tool: ToolDef) => everything || names.has(tool.name) || (tool.toolset !== undefined && toolsets.has(tool.toolset));
-  return (tool) => (!options.readOnly || tool.annotations.readOnlyHint === true) && chosen(tool);
+  const toolsets = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
+  const chosen = (tool: ToolDef) => toolsets.has('all') || names.has(tool.name) || (tool.toolset !== undefined && toolsets.has(tool.toolset));
+  return (tool) => {
+    if (options.readOnly && tool.annotations.readOnlyHint !== true) return `tool "${tool.name}" changes the board and this server is read-only`;
+    if (!chosen(tool)) return `tool "${tool.name}" is not enabled; enable it with --toolsets ${tool.toolset} (or --tools ${tool.name})`;
+    return undefined;
+  };
 }
 
 /**
@@ -85,13 +105,13 @@ export function buildMcpServer(options: McpServerOptions): Server {
   // must name its agent from the caller's credential instead).
   const connection = randomBase36(4);
   const tools = toolCatalog();
-  const isOffered = offered(options);
-  const listed = tools.tools.filter(isOffered).map((t) => tools.listed(t));
+  const refused = refusal(options);
+  const listed = tools.tools.filter((t) => !refused(t)).map((t) => tools.listed(t));
   const server = new Server(
     { name: 'kanban', title: 'Repo Kanban', version },
     {
       capabilities: { tools: {}, resources: {} },
-      instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for the work loop (pick, report, comment, move, complete) and ${CONTEXT_URI} for the board now.`,
+      instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for the work loop (pick, report, comment, move, complete) and ${CONTEXT_URI} for the board now. ${ARGUMENTS_NOTE}`,
       cacheHints: CACHE_HINTS,
     },
   );
@@ -100,7 +120,9 @@ export function buildMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const tool = tools.find(request.params.name);
-    if (!tool || !isOffered(tool)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no tool "${request.params.name}"; tools/list names them`);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no tool "${request.params.name}"; tools/list names them`);
+    const why = refused(tool);
+    if (why) throw new ProtocolError(ProtocolErrorCode.InvalidParams, why);
     const args = request.params.arguments ?? {};
     try {
       tools.checkArguments(tool, args);

@@ -15,7 +15,8 @@ const PARAM_TEXT: Record<string, string> = {
   board: 'board id',
 };
 
-export const BOARD_ARG: JsonSchema = { type: 'string', description: 'board id; the default board when omitted' };
+/** A board id; the default board when omitted: the server instructions say so once for every tool. */
+export const BOARD_ARG: JsonSchema = { type: 'string' };
 
 const argOf = (pathParam: string) => (pathParam === 'boardId' ? 'board' : pathParam);
 

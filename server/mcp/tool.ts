@@ -1,6 +1,7 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ApiCall, ApiClient } from '../client/apiClient';
 import type { JsonSchema, Method } from '../api/route';
+import type { Toolset } from './toolsets';
 
 /** What a tool needs while it runs: the service, and who is calling (for defaults such as a comment's author). */
 export interface ToolContext {
@@ -22,8 +23,8 @@ export interface ToolDef {
   /** What `structuredContent` holds on success: always an object (MCP wants one at the top). */
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
-  /** The group a host can offer or leave out as a whole: its route's OpenAPI tag, kebab-case (`board-actions`). */
-  toolset?: string;
+  /** The group a host can offer or leave out as a whole (toolsets.ts), set when the catalog is built. */
+  toolset?: Toolset;
   /** Names it answered to before a rename: still callable, never listed. */
   formerNames?: string[];
   /** The routes this tool covers, as `get /tasks/{id}`: every route must be covered by one tool. */

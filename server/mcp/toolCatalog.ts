@@ -1,6 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { Tool } from '@modelcontextprotocol/server';
-import type { RouteDef } from '../api/route';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { JsonSchema, RouteDef } from '../api/route';
 import { explain } from '../api/validation';
 import { ToolError, type ToolDef } from './tool';
 import { buildTools } from './tools';
@@ -25,14 +25,47 @@ export interface ToolCatalog {
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 
+/**
+ * The hints a client cannot already infer: a hint at its default in the MCP spec (readOnlyHint
+ * false, idempotentHint false) says nothing, and a read-only tool's destructive and idempotent hints
+ * are meaningless by the spec. destructiveHint stays on every tool that writes: its default is true.
+ */
+export function listedAnnotations(hints: ToolAnnotations): ToolAnnotations {
+  if (hints.readOnlyHint === true) return { readOnlyHint: true };
+  return {
+    destructiveHint: hints.destructiveHint ?? true,
+    ...(hints.idempotentHint === true ? { idempotentHint: true } : {}),
+    ...(hints.openWorldHint !== undefined ? { openWorldHint: hints.openWorldHint } : {}),
+  };
+}
+
+/** Bounds the server checks and names in its refusal; a client gains little from reading them first. */
+const UNLISTED_BOUNDS = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems']);
+
+export function withoutBounds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutBounds);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([key, value]) => !(UNLISTED_BOUNDS.has(key) && typeof value === 'number')).map(([key, value]) => [key, withoutBounds(value)]));
+}
+
+/**
+ * The input schema as listed: without the top level's `additionalProperties: false`, which every
+ * tool has, and without numeric bounds. The server still checks arguments against the whole
+ * schema, so an unknown field or an out-of-range value is refused with its name all the same.
+ */
+function listedInput(schema: JsonSchema): JsonSchema {
+  const { additionalProperties, ...rest } = withoutBounds(schema) as JsonSchema;
+  return additionalProperties === false ? rest : { ...rest, additionalProperties };
+}
+
 function entryOf(tool: ToolDef): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    inputSchema: listedInput(tool.inputSchema) as Tool['inputSchema'],
     outputSchema: tool.outputSchema as Tool['outputSchema'],
-    annotations: tool.annotations,
+    annotations: listedAnnotations(tool.annotations),
   };
 }
 

@@ -5,9 +5,10 @@ import { archiveTools } from './archiveTools';
 import { agentTools } from './agentTools';
 import { routeTool } from './routeTools';
 import { routeKey, type ToolDef } from './tool';
+import { toolsetOf } from './toolsets';
 
-/** `Board actions` is `board-actions`: tags are the API's groups, so they are the toolsets too. */
-const toolsetOf = (tag: string | undefined) => (tag ?? 'other').toLowerCase().replace(/[^a-z0-9]+/g, '-');
+/** `Board actions` is `board-actions`. */
+const kebab = (tag: string | undefined) => tag?.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 /** Every tool: the everyday ones, then one generated per route they do not cover. */
 export function buildTools(routes: RouteDef[]): ToolDef[] {
@@ -20,7 +21,7 @@ export function buildTools(routes: RouteDef[]): ToolDef[] {
   for (const t of tools) {
     if (seen.has(t.name)) t.name = `${t.name}_${t.routes[0].split(' ')[0]}`;
     seen.add(t.name);
-    t.toolset = toolsetOf(tagOf.get(t.routes[0]));
+    t.toolset = toolsetOf(t, kebab(tagOf.get(t.routes[0])));
   }
   return tools;
 }

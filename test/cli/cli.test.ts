@@ -232,6 +232,8 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
     assert.ok((await complete('kanban move x --po')).includes('--position'));
     assert.ok((await complete('kanban --dir /tmp list --inc')).includes('--include-deleted'));
     assert.ok((await complete('kanban api put-settings --no-show-l')).includes('--no-show-labels'));
+    assert.ok((await complete('kanban mcp --read')).includes('--read-only'));
+    assert.deepEqual(await complete('kanban mcp --toolsets a'), ['automation', 'admin', 'all']);
     const zsh = expectCode(await kanban(['completion', 'zsh']), 0).stdout;
     assert.match(zsh, /bashcompinit/);
     expectCode(await kanban(['completion', 'fish']), 2);

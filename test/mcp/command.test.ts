@@ -21,7 +21,7 @@ describe('kanban mcp: options and failures', function () {
   it('when the server behind --url is down, then a tool answers isError saying it cannot reach it', async () => {
     const mcp = await startMcp(['--url', 'http://127.0.0.1:9']);
     try {
-      const result = await mcp.callRaw('list_boards');
+      const result = await mcp.callRaw('list_cards');
       assert.equal(result.isError, true);
       assert.match(textOf(result), /cannot reach the server at http:\/\/127\.0\.0\.1:9/);
     } finally {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { HttpApiClient } from '../../server/client/apiClient';
-import { buildMcpServer, type McpServerOptions } from '../../server/mcp/mcpServer';
+import { buildMcpServer, toolCatalog, type McpServerOptions } from '../../server/mcp/mcpServer';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { textOf } from './helpers';
 
@@ -29,24 +29,33 @@ describe('MCP server factory: read-only, toolsets, chosen tools, agent', functio
   }
 
   it('when the server is read-only, then it lists and runs only tools that change nothing', async () => {
-    const client = await connect({ readOnly: true });
+    const client = await connect({ readOnly: true, toolsets: ['all'] });
     const { tools } = await client.listTools();
     assert.ok(tools.some((t) => t.name === 'list_cards'));
     assert.deepEqual(tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name), []);
-    await assert.rejects(client.callTool({ name: 'create_card', arguments: { title: 'x' } }), /no tool "create_card"/);
+    await assert.rejects(client.callTool({ name: 'create_card', arguments: { title: 'x' } }), /"create_card" changes the board and this server is read-only/);
   });
 
-  it('when tools are chosen, then only they are listed, in the catalog order', async () => {
-    const client = await connect({ tools: ['create_card', 'list_cards'] });
-    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['list_cards', 'create_card']);
+  it('when tools are named beside toolsets, then they are listed too, in the catalog order', async () => {
+    const client = await connect({ toolsets: ['automation'], tools: ['create_card', 'list_cards'] });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual(names.slice(0, 2), ['list_cards', 'create_card']);
+    assert.ok(names.includes('list_webhooks') && !names.includes('get_card'), names.join());
   });
 
-  it('when toolsets are chosen, then their tools are listed, with any named beside them', async () => {
-    const client = await connect({ toolsets: ['webhooks', 'agents'], tools: ['list_cards'] });
-    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), [
-      'list_cards', 'pick_card', 'claim_card', 'release_card', 'report_progress', 'get_board_context', 'delete_task_session',
-      'list_webhooks', 'create_webhook', 'update_webhook', 'delete_webhook', 'list_webhook_deliveries',
-    ]);
+  it('when toolsets are chosen, then only their tools are listed, and another one is refused saying how to enable it', async () => {
+    const client = await connect({ toolsets: ['automation'] });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('list_webhooks') && names.includes('set_board_actions') && names.includes('list_forms'), names.join());
+    assert.ok(!names.includes('list_cards') && !names.includes('list_boards'), names.join());
+    await assert.rejects(client.callTool({ name: 'list_boards', arguments: {} }), /enable it with --toolsets boards/);
+  });
+
+  it('when nothing is chosen, then the cards toolset alone is listed', async () => {
+    const client = await connect({});
+    const listed = (await client.listTools()).tools.map((t) => t.name);
+    const cards = toolCatalog().tools.filter((t) => t.toolset === 'cards').map((t) => t.name);
+    assert.deepEqual(listed, cards);
   });
 
   it('when the server acts as an agent, then a claim without an agent argument is that agent\'s', async () => {

@@ -5,6 +5,9 @@ import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 
+/** The flag that offers every tool, for suites that walk tools beyond the default `cards`. */
+export const ALL_TOOLSETS = ['--toolsets', 'all'];
+
 const KANBAN_BIN = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 
 export interface McpSession {
@@ -125,7 +128,8 @@ export async function runMcpToExit(args: string[]): Promise<{ code: number | nul
 /**
  * The MCP suites' shared opening: one server for the whole suite (`startServer` may seed it) and
  * one MCP session that reaches it through `--url`, or works on its folder in-process with `--dir`;
- * both are handed to `started` and closed after the suite.
+ * both are handed to `started` and closed after the suite. The session offers every toolset: the
+ * suites walk tools of all of them; the default selection has a suite of its own (toolsets.test.ts).
  */
 export function useMcpSession(
   reach: 'url' | 'dir',
@@ -136,7 +140,7 @@ export function useMcpSession(
   let mcp: McpSession | undefined;
   before(async () => {
     server = await startServer();
-    mcp = await startMcp(reach === 'url' ? ['--url', server.url] : ['--dir', server.root]);
+    mcp = await startMcp([...(reach === 'url' ? ['--url', server.url] : ['--dir', server.root]), ...ALL_TOOLSETS]);
     await started({ server, mcp });
   });
   after(async () => {

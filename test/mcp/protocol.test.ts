@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
-import { startMcp, textOf, type McpRevision, type McpSession } from './helpers';
+import { startMcp, textOf, type McpRevision, type McpSession, ALL_TOOLSETS } from './helpers';
 
 /** Both protocol revisions over stdio, with the real `kanban mcp` binary and the SDK's own client. */
 describe('MCP protocol revisions (kanban mcp on stdio)', function () {
@@ -17,7 +17,7 @@ describe('MCP protocol revisions (kanban mcp on stdio)', function () {
   for (const { revision, era, opens } of cases) {
     describe(`${revision} (${opens})`, () => {
       let mcp: McpSession;
-      before(async () => (mcp = await startMcp(['--url', server.url], {}, { revision, name: `agent-${era}` })));
+      before(async () => (mcp = await startMcp(['--url', server.url, ...ALL_TOOLSETS], {}, { revision, name: `agent-${era}` })));
       after(async () => mcp?.close());
 
       it(`when a client pinned to ${revision} connects, then the server answers ${opens} and serves that revision`, () => {
