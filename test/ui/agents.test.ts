@@ -165,7 +165,8 @@ describe('Board UI: agents at work (Chromium)', function () {
     await section.getByRole('button', { name: 'Clear session' }).click();
     await section.locator('.confirm-inline').getByRole('button', { name: 'Clear session' }).click();
     await card(page, DRAG).locator('[data-testid="card-agent"]').waitFor({ state: 'detached' });
-    assert.equal(await page.locator(`${DRAWER} [data-testid="agent-section"]`).count(), 0);
+    // The drawer re-reads the card after the board does, so it is waited for, not counted at once.
+    await page.locator(`${DRAWER} [data-testid="agent-section"]`).waitFor({ state: 'detached' });
     assert.equal((await ui.server.api('GET', `/api/tasks/${id(DRAG)}`)).body?.data.session, null);
     assert.deepEqual(ui.pageErrors, []);
   });
