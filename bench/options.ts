@@ -9,8 +9,11 @@ export const UI_SCENARIOS = ['ui'] as const;
 export const GIT_SCENARIOS = ['git-links'] as const;
 /** Agents picking work (`--only pick,pick-cli`): 50 REST agents on the server, 8 CLI pickers on a folder. */
 export const AGENT_SCENARIOS = ['pick', 'pick-cli'] as const;
-/** What `tools/list` costs per MCP toolset (`--only mcp-tools`): in-process, no server and no cards. */
-export const MCP_SCENARIOS = ['mcp-tools'] as const;
+/**
+ * What `tools/list` costs per MCP toolset (`--only mcp-tools`): in-process, no server and no cards;
+ * an agent's wait on `list_cards` and `pick_card` over the seeded server (`--only mcp-calls`).
+ */
+export const MCP_SCENARIOS = ['mcp-tools', 'mcp-calls'] as const;
 const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS, ...GIT_SCENARIOS, ...AGENT_SCENARIOS, ...MCP_SCENARIOS];
 
 export interface BenchOptions {
@@ -46,7 +49,8 @@ export const USAGE = `usage: npm run bench -- [options]
                          git-links for a card's git links over 50,000 commits (first scan, cached answers),
                          pick for 50 agents picking through the server (p50/p99, picks/s, double claims),
                          pick-cli for 8 kanban pick processes at once on a folder no server serves,
-                         mcp-tools for the bytes of MCP tools/list per toolset (no server; alone, it skips the rest)
+                         mcp-tools for the bytes of MCP tools/list per toolset (no server; alone, it skips the rest),
+                         mcp-calls for the latency of MCP list_cards and pick_card beside the REST calls
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
   --instances <n>        with --storage mysql (or sqlite: one shared file, "shared": true): write and read

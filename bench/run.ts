@@ -17,6 +17,7 @@ import { mcpListBytesNote, mcpToolsetBytes } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
 import { runGitLinksScenario } from './gitLinks';
+import { runMcpCallsScenario } from './mcpCalls';
 import { isPickScenario, notRun, pickBoardConfig, runPickCliScenario, runPickScenario, type PickOutcome } from './pick';
 
 const PROFILE_DIR = path.join(__dirname, '..', 'test-output', 'profiles');
@@ -98,7 +99,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     });
     // The pick scenarios pick from every open column (pickFrom): the default, the columns before
     // in-progress, would leave only the backlog, since the seeding blocks every todo card.
-    await writeWorkspaceConfig(root, storage, options.scenarios.some(isPickScenario) ? pickBoardConfig() : {});
+    await writeWorkspaceConfig(root, storage, options.scenarios.some((s) => isPickScenario(s) || s === 'mcp-calls') ? pickBoardConfig() : {});
     const seedStarted = performance.now();
     const seedMethod = await seed(root, storage, count, options);
     const seedMs = performance.now() - seedStarted;
@@ -171,6 +172,14 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     if (options.scenarios.includes('pick-cli')) {
       process.stdout.write(`  pick-cli (${count} cards, a folder of its own) ... `);
       const outcome = await pickCliOnItsOwnFolder(count, options);
+      console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
+      scenarios.push(...outcome.results);
+      notes.push(...outcome.notes);
+    }
+    if (options.scenarios.includes('mcp-calls')) {
+      await waitUntilIdle(target.baseUrl, target.idleProbePath);
+      process.stdout.write(`  mcp-calls (${count} cards) ... `);
+      const outcome = await runMcpCallsScenario(target.baseUrl, count);
       console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);
