@@ -31,6 +31,9 @@ export class FileWatcher {
   private timer: NodeJS.Timeout | null = null;
   private firstPendingAt = 0;
   private running: Promise<void> = Promise.resolve();
+  /** The folder looks, one after another (see syncFolders), and those not started yet, by folder. */
+  private syncs: Promise<void> = Promise.resolve();
+  private syncsWaiting = new Map<string, Promise<void>>();
   private closed = false;
   /** Files that failed to parse and are read once more shortly after (see scheduleRecheck). */
   private rechecking = new Set<string>();
@@ -121,8 +124,26 @@ export class FileWatcher {
     void this.syncFolders(dir, depth);
   }
 
-  /** A folder appeared or vanished under `dir`: follow it, and have its cards looked at. */
-  private async syncFolders(dir: string, depth: number): Promise<void> {
+  /**
+   * A folder appeared or vanished under `dir`: follow it, and have its cards looked at. Looks run
+   * one at a time: two at once could interleave their awaits, and a look that listed a folder while
+   * it was gone (a whole `boards/` replaced) would then unwatch the new tree another look had just
+   * followed, and a later hand edit there would go unseen. A look asked for while one for the same
+   * folder waits its turn is that one: it lists the folder when it runs, so it sees both changes.
+   */
+  private syncFolders(dir: string, depth: number): Promise<void> {
+    const waiting = this.syncsWaiting.get(dir);
+    if (waiting) return waiting;
+    const turn = this.syncs.then(() => {
+      this.syncsWaiting.delete(dir);
+      return this.closed ? undefined : this.syncFoldersNow(dir, depth);
+    });
+    this.syncsWaiting.set(dir, turn);
+    this.syncs = turn.catch((error) => log.error(`kanban: following the folders in ${dir} failed:`, error));
+    return turn;
+  }
+
+  private async syncFoldersNow(dir: string, depth: number): Promise<void> {
     const present = new Set((await this.childFolders(dir, depth)).map((name) => path.join(dir, name)));
     for (const [folder, entry] of this.folders) {
       if (entry.depth === depth + 1 && path.dirname(folder) === dir && !present.has(folder)) {
@@ -171,6 +192,7 @@ export class FileWatcher {
 
   /** Resolves once every change seen so far has been applied (for tests and tools). */
   async settled(): Promise<void> {
+    await this.syncs;
     while (this.timer || this.pending.size) await new Promise((r) => setTimeout(r, 10));
     await this.running;
   }

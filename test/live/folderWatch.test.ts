@@ -74,4 +74,23 @@ describe('file watching: folders changed by hand', () => {
     await waitUntil(async () => (await server.api('GET', `/api/tasks/${newId}`)).body?.data?.title === 'Newer world');
     assert.equal((await server.api('GET', '/api/tasks')).body!.data.length, 1);
   });
+
+  it('when the boards folder is replaced by hand 50 times in a row, then an edit made in each new tree is seen', async () => {
+    const { text } = await cardText('Template');
+    const boards = path.join(server.root, '.kanban/boards');
+    const id = 'replaced-often-2026-01-01';
+    const cardIn = (root: string) => path.join(root, 'default', 'backlog', `${id}.md`);
+    const write = (root: string, title: string) =>
+      fs.writeFile(cardIn(root), text.replace(/^id: .*$/m, `id: ${id}`).replace(/^status: .*$/m, 'status: backlog').replace(/^# .*$/m, `# ${title}`));
+    for (let round = 1; round <= 50; round++) {
+      const staged = path.join(server.root, `staged-boards-${round}`);
+      await fs.mkdir(path.dirname(cardIn(staged)), { recursive: true });
+      await write(staged, `Replaced ${round}`);
+      await fs.rm(boards, { recursive: true });
+      await fs.rename(staged, boards);
+      // The edit follows at once, while the watcher may still be looking at the old tree.
+      await write(boards, `Edited ${round}`);
+      await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).body?.data?.title === `Edited ${round}`, 10_000, `the edit of round ${round}`);
+    }
+  });
 });
