@@ -17,7 +17,7 @@ type Kind = 'card' | 'column' | 'board';
 /** Which kind each prompt argument and template variable takes. */
 const KIND_OF_ARGUMENT: Record<string, Kind> = { id: 'card', column: 'column', board: 'board' };
 
-/** The resource templates, by their uri template: the resources module lists them. */
+/** The resource templates, by their uri template as resources/templates/list gives it (the resources branch adds them). */
 const KIND_OF_TEMPLATE: Record<string, Record<string, Kind>> = {
   'kanban://cards/{id}': { id: 'card' },
   'kanban://boards/{board}': { board: 'board' },

@@ -96,7 +96,10 @@ function nextPickLine(next: ContextCard | undefined): string {
   return `Next pick would be ${code(next.id)} "${oneLine(next.title)}" (${next.status}, ${next.priority}${next.assignee ? `, @${next.assignee}` : ''}).`;
 }
 
-/** Pick order is the service's; a column outside the context's first few is asked for its best ready, unclaimed card. */
+/**
+ * The context lists pick's next few in the service's own order; when none of them is in the column,
+ * its ready, unclaimed card of highest priority stands in (pick also weighs due dates and board order).
+ */
 async function nextInColumn(client: ApiClient, board: BoardInfo, column: string, next: ContextCard[]): Promise<ContextCard | undefined> {
   const inContext = next.find((c) => c.status === column);
   if (inContext) return inContext;
