@@ -3,6 +3,7 @@ import { allRoutes } from '../api/routes';
 import type { ApiCall, ApiClient } from '../client/apiClient';
 import { randomBase36 } from '../core/ids';
 import { version } from '../../package.json';
+import { servePrompts } from './prompts';
 import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './resources';
 import { errorResult, ToolError, type ToolDef } from './tool';
 import { buildToolCatalog, type ToolCatalog } from './toolCatalog';
@@ -110,7 +111,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
   const server = new Server(
     { name: 'kanban', title: 'Repo Kanban', version },
     {
-      capabilities: { tools: {}, resources: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
       instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for the work loop (pick, report, comment, move, complete) and ${CONTEXT_URI} for the board now. ${ARGUMENTS_NOTE}`,
       cacheHints: CACHE_HINTS,
     },
@@ -152,5 +153,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
       throw error;
     }
   });
+
+  servePrompts(server, client);
   return server;
 }
