@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { HttpApiClient, LocalApiClient, type ApiAnswer, type ApiClient } from '../client/apiClient';
 import type { Output } from './output';
 import { findLiveServer, type ServerRecord } from './serverRecord';
 import { CliError } from './usage';
 import { checkAgentName } from '../core/claims';
+import { nearestWorkspaceRoot } from '../config/workspaceRoot';
 
 /** The flags every command takes. */
 export interface GlobalOptions {
@@ -24,10 +24,7 @@ export interface GlobalOptions {
 export function workspaceDir(options: GlobalOptions, env: NodeJS.ProcessEnv, cwd = process.cwd()): string {
   if (options.dir) return path.resolve(options.dir);
   if (env.KANBAN_WORKSPACE) return path.resolve(env.KANBAN_WORKSPACE);
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.kanban.json')) || existsSync(path.join(dir, '.kanban'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(cwd);
-  }
+  return nearestWorkspaceRoot(cwd) ?? path.resolve(cwd);
 }
 
 export interface CallOptions {

@@ -24,7 +24,7 @@ const AGENT: JsonSchema = brief(pickFields.agent);
 /** Shorter words for the REST fields, for every `tools/list` (the enums and bounds still validate). */
 const PICK_TEXT: Record<string, string | undefined> = {
   board: undefined,
-  status: 'column to pick from (default: the board\'s pickFrom)',
+  status: 'column to pick from; default: the board\'s pickFrom',
   labels: 'cards with all of these',
   assignee: undefined,
   priority: undefined,

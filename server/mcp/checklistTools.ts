@@ -12,7 +12,7 @@ import { callApi, enc, onBoard, type ToolContext, type ToolDef } from './tool';
  */
 
 type Args = Record<string, unknown>;
-const INDEX: JsonSchema = { type: 'integer', minimum: 0, description: 'item index, as the answers list it' };
+const INDEX: JsonSchema = { type: 'integer', minimum: 0, description: 'index as the answers list it' };
 
 function withItems(card: Args) {
   const items = (Array.isArray(card.checklistItems) ? card.checklistItems : []) as { index: number; text: string; done: boolean }[];
@@ -29,8 +29,8 @@ async function change({ client }: ToolContext, method: 'post' | 'patch' | 'delet
 
 export function checklistTools(): ToolDef[] {
   return [
-    tool('check_item', 'Tick or untick a checklist item of a card, or reword it', ['patch /tasks/{id}/checklist/{index}'],
-      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'default true; unchanged when only text is given' }, text: { type: 'string', description: 'new text' }, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
+    tool('check_item', 'Tick, untick or reword a card\'s checklist item', ['patch /tasks/{id}/checklist/{index}'],
+      input({ id: ID, index: INDEX, done: { type: 'boolean', description: 'default true; kept if only text is given' }, text: { type: 'string', description: 'new text' }, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
       (ctx, args) => {
         // Rewording alone keeps the tick as it is; otherwise the call ticks unless told done:false.
         const done = args.done ?? (args.text === undefined ? true : undefined);
@@ -40,7 +40,7 @@ export function checklistTools(): ToolDef[] {
     tool('add_checklist_item', 'Add a checklist item to a card', ['post /tasks/{id}/checklist'],
       input({ id: ID, text: brief((checklistAddSchema.properties as Args).text as JsonSchema), board: BOARD_ARG }, ['id', 'text']), WITH_ITEMS,
       (ctx, args) => change(ctx, 'post', itemPath(args), { text: args.text })),
-    tool('remove_checklist_item', 'Remove a checklist item; those after it renumber', ['delete /tasks/{id}/checklist/{index}'],
+    tool('remove_checklist_item', 'Remove a checklist item; later ones renumber', ['delete /tasks/{id}/checklist/{index}'],
       input({ id: ID, index: INDEX, board: BOARD_ARG }, ['id', 'index']), WITH_ITEMS,
       (ctx, args) => change(ctx, 'delete', itemPath(args, `/${Number(args.index)}`))),
   ];

@@ -2,14 +2,17 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
 import { buildMcpServer, selectionProblem } from './mcpServer';
 import { TOOLSETS } from './toolsets';
+import { allowedFolders, AllowedWorkspaces, OPEN_WORKSPACES, oneWorkspaceOnly, type WorkspaceChooser } from './workspaceArgument';
 import { limitHeapGrowth } from '../cli/heapTuning';
 import { checkAgentName } from '../core/claims';
 
-const USAGE = `Usage: kanban mcp [--dir <path> | --url <base> [--token <t>]] [--agent <name>]
+const USAGE = `Usage: kanban mcp [--dir <path> [--allow-dir <path>]... | --url <base> [--token <t>]] [--agent <name>]
                   [--toolsets <set,...>|all] [--tools <name,...>] [--read-only]
 
 The MCP server on stdio, for AI agents (Claude, Cursor, VS Code agent mode...).
   --dir <path>    the workspace folder, opened in this process (default: KANBAN_WORKSPACE, else the current folder)
+  --allow-dir <p> a folder under which a tool's \`workspace\` argument may name another board; repeat
+                  it or give a comma list (at most ${OPEN_WORKSPACES} of those boards stay open at once)
   --url <base>    go through a running server instead (env KANBAN_URL), e.g. http://127.0.0.1:3000
   --token <t>     API token when auth is on (env KANBAN_TOKEN)
   --agent <name>  the agent this server's calls act as: claims, pick_card (env KANBAN_AGENT)
@@ -26,9 +29,10 @@ interface McpOptions {
   toolsets?: string[];
   tools?: string[];
   readOnly?: boolean;
+  allowDirs?: string[];
 }
 
-const VALUE_FLAGS = ['--dir', '--url', '--token', '--agent', '--toolsets', '--tools'];
+const VALUE_FLAGS = ['--dir', '--url', '--token', '--agent', '--toolsets', '--tools', '--allow-dir'];
 const list = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
 
 function parseArgs(argv: string[]): McpOptions | 'help' {
@@ -44,7 +48,8 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
     if (!VALUE_FLAGS.includes(flag)) throw new Error(`unknown option "${arg}"`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
-    if (flag === '--toolsets' || flag === '--tools') {
+    if (flag === '--allow-dir') options.allowDirs = [...(options.allowDirs ?? []), ...allowedFolders(list(value), process.cwd())];
+    else if (flag === '--toolsets' || flag === '--tools') {
       if (!list(value).length) throw new Error(`${flag} needs at least one name`);
       options[flag.slice(2) as 'toolsets' | 'tools'] = list(value);
     }
@@ -57,6 +62,7 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
   options.agent ??= process.env.KANBAN_AGENT || undefined;
   if (options.agent !== undefined) checkAgentName(options.agent, options.agent === process.env.KANBAN_AGENT ? 'KANBAN_AGENT' : '--agent');
   if (options.dir !== undefined && options.url !== undefined) throw new Error('give either --dir or --url, not both');
+  if (options.allowDirs && options.url !== undefined) throw new Error('--allow-dir needs the workspace in this process: a server reached with --url serves only its own');
   return options;
 }
 
@@ -86,10 +92,11 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   keepStdoutForProtocol();
   const log = (line: string) => process.stderr.write(`kanban mcp: ${line}\n`);
   let client: ApiClient;
+  const opening = { token: options.token, watch: true, agent: options.agent };
   try {
     client = options.url
       ? new HttpApiClient(options.url, options.token, options.agent)
-      : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), { token: options.token, watch: true, agent: options.agent });
+      : await LocalApiClient.open(options.dir ?? (process.env.KANBAN_WORKSPACE || process.cwd()), opening);
     // Hosting the board in this process, it is a long-lived server like `kanban serve`.
     if (!options.url) limitHeapGrowth();
   } catch (error) {
@@ -100,7 +107,10 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // One server instance per connection, made by the SDK's entry point: it answers `initialize`
   // (2025-11-25) and `server/discover` (2026-07-28) and picks the revision the client speaks.
   const { toolsets, tools, readOnly } = options;
-  const handle = serveStdio(() => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent }), { onerror: (error) => log(error.message) });
+  const workspaces: WorkspaceChooser = options.url
+    ? oneWorkspaceOnly('the workspace argument is not available with kanban mcp --url: a server serves one workspace; omit it, or run kanban mcp --dir <folder> --allow-dir <folder>')
+    : new AllowedWorkspaces(client.target, options.allowDirs ?? [], (root) => LocalApiClient.open(root, opening), log);
+  const handle = serveStdio(() => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent, workspaces }), { onerror: (error) => log(error.message) });
   log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
   await new Promise<void>((resolve) => {
     let closing = false;
@@ -108,6 +118,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       if (closing) return;
       closing = true;
       await handle.close().catch(() => undefined);
+      await workspaces.close();
       await client.close().catch((error: Error) => log(`closing ${client.target}: ${error.message}`));
       resolve();
     };

@@ -8,6 +8,7 @@ import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './re
 import { errorResult, ToolError, type ToolDef } from './tool';
 import { buildToolCatalog, type ToolCatalog } from './toolCatalog';
 import { DEFAULT_TOOLSETS, isToolset, TOOLSETS } from './toolsets';
+import { inWorkspace, WORKSPACE_NOTE, type WorkspaceChooser } from './workspaceArgument';
 
 /** What one MCP server instance serves, and as whom. */
 export interface McpServerOptions {
@@ -23,6 +24,8 @@ export interface McpServerOptions {
   tools?: readonly string[];
   /** The agent every call acts as unless a tool's `agent` argument names another (X-Kanban-Agent). */
   agent?: string;
+  /** Where a tool's `workspace` argument may lead (workspaceArgument.ts); when omitted, it is refused. */
+  workspaces?: WorkspaceChooser;
 }
 
 /** The route table's tools are built once per process: an instance is made per connection or request. */
@@ -112,7 +115,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
     { name: 'kanban', title: 'Repo Kanban', version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
-      instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for the work loop (pick, report, comment, move, complete) and ${CONTEXT_URI} for the board now. ${ARGUMENTS_NOTE}`,
+      instructions: `A kanban board kept as Markdown files (${client.target}). Read ${INSTRUCTIONS_URI} for the work loop (pick, report, comment, move, complete) and ${CONTEXT_URI} for the board now. ${ARGUMENTS_NOTE} ${WORKSPACE_NOTE}`,
       cacheHints: CACHE_HINTS,
     },
   );
@@ -128,8 +131,10 @@ export function buildMcpServer(options: McpServerOptions): Server {
     try {
       tools.checkArguments(tool, args);
       const callerName = callerNameOf(server, ctx);
-      const caller = options.agent === undefined ? actingAs(client, connectionAgentName(callerName, connection)) : client;
-      const result = await tool.run({ client: caller, callerName }, args);
+      const result = await inWorkspace(options.workspaces, args, client, (target, toolArgs) => {
+        const caller = options.agent === undefined ? actingAs(target, connectionAgentName(callerName, connection)) : target;
+        return tool.run({ client: caller, callerName }, toolArgs);
+      });
       // A mismatch is our bug, not the agent's: it still gets the answer (clients that check the
       // schema refuse it themselves), and stderr says where the schema and the answer part.
       const problem = result.isError ? undefined : tools.outputProblem(tool, result.structuredContent);

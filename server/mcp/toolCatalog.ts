@@ -58,12 +58,23 @@ function listedInput(schema: JsonSchema): JsonSchema {
   return additionalProperties === false ? rest : { ...rest, additionalProperties };
 }
 
+/**
+ * Every tool takes `workspace` (workspaceArgument.ts): the host picks the board's folder with it and
+ * strips it before the tool runs. No description: the server instructions explain it once, since
+ * every tool listed would repeat it.
+ */
+export const WORKSPACE_ARG = 'workspace';
+
+function withWorkspace(schema: JsonSchema): JsonSchema {
+  return { ...schema, properties: { ...(schema.properties as object), [WORKSPACE_ARG]: { type: 'string' } } };
+}
+
 function entryOf(tool: ToolDef): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: listedInput(tool.inputSchema) as Tool['inputSchema'],
+    inputSchema: listedInput(withWorkspace(tool.inputSchema)) as Tool['inputSchema'],
     outputSchema: tool.outputSchema as Tool['outputSchema'],
     annotations: listedAnnotations(tool.annotations),
   };
@@ -76,7 +87,7 @@ export function buildToolCatalog(routes: RouteDef[]): ToolCatalog {
   // A former name never shadows a current one.
   for (const tool of tools) for (const former of tool.formerNames ?? []) if (!byName.has(former)) byName.set(former, tool);
   const entries = new Map(tools.map((t) => [t, entryOf(t)]));
-  const validators = new Map<ToolDef, ValidateFunction>(tools.map((t) => [t, ajv.compile(t.inputSchema)]));
+  const validators = new Map<ToolDef, ValidateFunction>(tools.map((t) => [t, ajv.compile(withWorkspace(t.inputSchema))]));
   // Output schemas are compiled at a tool's first success, not at start-up: most sessions call a few tools.
   const outputValidators = new Map<ToolDef, ValidateFunction>();
   return {

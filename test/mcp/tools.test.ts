@@ -64,7 +64,8 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     for (const [name, expected] of Object.entries(EVERYDAY_ARGS)) {
       const tool = tools.find((t) => t.name === name);
       assert.ok(tool, `${name} is listed`);
-      assert.deepEqual(sorted(Object.keys(tool.inputSchema.properties ?? {})), sorted(expected.args), `${name} arguments`);
+      // Every tool takes `workspace` besides its own arguments (workspace.test.ts).
+      assert.deepEqual(sorted(Object.keys(tool.inputSchema.properties ?? {})), sorted([...expected.args, 'workspace']), `${name} arguments`);
       assert.deepEqual(sorted(tool.inputSchema.required ?? []), sorted(expected.required), `${name} required arguments`);
       assert.ok(tool.description && !tool.description.includes('\n') && tool.description.length <= 100, `${name} has a one-line description`);
     }
