@@ -22,6 +22,8 @@ export interface McpServerOptions {
   tools?: readonly string[];
   /** The agent every call acts as unless a tool's `agent` argument names another (X-Kanban-Agent). */
   agent?: string;
+  /** The suffix of the agent name drawn from the client's name; drawn per instance when omitted (httpCaller.ts). */
+  agentSuffix?: string;
 }
 
 /** The route table's tools are built once per process: an instance is made per connection or request. */
@@ -103,7 +105,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
   const client = actingAs(options.client, options.agent);
   // Per server instance: serveStdio makes one per connection (HTTP would make one per request, and
   // must name its agent from the caller's credential instead).
-  const connection = randomBase36(4);
+  const connection = options.agentSuffix ?? randomBase36(4);
   const tools = toolCatalog();
   const refused = refusal(options);
   const listed = tools.tools.filter((t) => !refused(t)).map((t) => tools.listed(t));
