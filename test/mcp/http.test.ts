@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { SERVER_INFO_META_KEY, StreamableHTTPClientTransport, type CallToolResult, type Client } from '@modelcontextprotocol/client';
 import { rawRequest } from '../helpers/envelope';
 import { startTestServer, type TestServer } from '../helpers/testServer';
@@ -135,6 +137,21 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
       const { status, message } = await post(server, { ...INITIALIZE, params: { ...INITIALIZE.params, padding } });
       assert.equal(status, 413);
       assert.match(message.error, /request body is too large/);
+    });
+
+    it('when the query strings of docs/mcp-http.md are used, then each is served', async () => {
+      const page = await fs.readFile(path.join(__dirname, '..', '..', 'docs', 'mcp-http.md'), 'utf8');
+      const queries = [...page.matchAll(/`\?((?:toolsets|tools|readOnly)=[^`]*)`|\/mcp\?([^`\s)]+)/g)].map((m) => `?${m[1] ?? m[2]}`);
+      assert.ok(queries.length >= 4, queries.join(' '));
+      for (const query of queries) {
+        const { status, text } = await post(server, INITIALIZE, {}, query);
+        assert.equal(status, 200, `${query}: ${text}`);
+      }
+    });
+
+    it('when the body is not JSON, then the answer is 415', async () => {
+      const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INITIALIZE) });
+      assert.equal(response.status, 415, await response.text());
     });
 
     it('when the OpenAPI document is read, then /mcp is none of its paths', async () => {
