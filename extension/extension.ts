@@ -17,6 +17,7 @@ import { registerSidebarCommands } from './sidebar/sidebarCommands';
 import { registerMcpServer } from './mcpRegistration';
 import type { ExtensionParts } from './parts';
 import { ApiServer } from './server/apiServer';
+import { mcpOverHttp } from './server/mcpOverHttp';
 import { ServerControl } from './server/serverControl';
 import { FolderServices, type FolderRef } from './service/folderServices';
 import { readSettings, SETTINGS_SECTION, type KanbanSettings } from './settings';
@@ -159,7 +160,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       sidebar.refresh();
       void overdue.refreshNow();
     }),
-    registerMcpServer(context, folders),
+    registerMcpServer(context, folders, mcpOverHttp(control.server, tokens)),
     { dispose: stopStatus },
     { dispose: stopFollowing },
     vscode.workspace.onDidChangeConfiguration((change) => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { originProblem } from './config/origins';
 import { createApp } from './api/app';
+import { mcpHttpEndpoint } from './mcp/httpEndpoint';
 import { fastLane } from './api/fastLane';
 import { allRoutes } from './api/routes';
 import { startWebhooks } from './live/webhooks';
@@ -96,7 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
   }
   const allowedHosts = [host, ...(options.allowedHosts ?? [])];
-  const app = createApp(workspace, { allowedHosts, allowedOrigins: options.allowedOrigins });
+  const app = createApp(workspace, { allowedHosts, allowedOrigins: options.allowedOrigins, mcp: mcpHttpEndpoint(workspace) });
   const server = http.createServer(fastLane(workspace, allRoutes, allowedHosts, app));
   // Slow or stalled clients must not hold sockets forever.
   server.requestTimeout = 60_000;

@@ -1,9 +1,9 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import cors from 'cors';
 import type { Workspace } from '../service/workspace';
 import { errorHandler, sendError } from './errors';
 import { hostGuard } from './hostGuard';
-import type { RouteDef, SerializedAnswer } from './route';
+import { DEFAULT_BODY_LIMIT, type RouteDef, type SerializedAnswer } from './route';
 import { executeRoute } from './execute';
 import { bearerCredential } from '../auth/gate';
 import { authorizeBeforeBody, authorizedAs } from './authBeforeBody';
@@ -22,6 +22,11 @@ export interface AppOptions {
   allowedOrigins?: string[];
   /** Folder of the built board UI; defaults to dist/webview of this package. */
   uiDir?: string;
+  /**
+   * The MCP endpoint, mounted at /mcp behind the same Host and Origin checks as /api. Given by the
+   * host (server.ts) because the MCP server sits above this layer and is no route of the table.
+   */
+  mcp?: RequestHandler;
 }
 
 function expressPath(openApiPath: string): string {
@@ -110,10 +115,11 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
   app.use(cors({ exposedHeaders: EXPOSED_HEADERS }));
   // After CORS, so a page that is refused can read why.
   app.use(originGuard(new OriginPolicy(options.allowedOrigins ?? [], ws)));
+  if (options.mcp) app.use('/mcp', options.mcp);
   const api = express.Router();
   for (const route of allRoutes) {
     const authorizeFirst = authorizeBeforeBody(ws, route);
-    const limit = route.bodyLimit ?? '1mb';
+    const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
     // Parse any content type as JSON: `curl -d` sends form encoding by default.
     const parseJson = express.json({ limit, type: () => true });
     const jsonUnlessFiles = (req: Request, res: Response, next: NextFunction) => (uploadedFiles(res) ? next() : parseJson(req, res, next));

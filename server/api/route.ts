@@ -64,6 +64,9 @@ export class SerializedAnswer {
   ) {}
 }
 
+/** The largest JSON body a route accepts unless it names its own `bodyLimit` (also /mcp's). */
+export const DEFAULT_BODY_LIMIT = '1mb';
+
 export interface RouteDef {
   method: Method;
   /** OpenAPI-style path under /api, e.g. `/tasks/{id}`. */

@@ -26,6 +26,8 @@ export interface McpServerOptions {
   agent?: string;
   /** Where a tool's `workspace` argument may lead (workspaceArgument.ts); when omitted, it is refused. */
   workspaces?: WorkspaceChooser;
+  /** The suffix of the agent name drawn from the client's name; drawn per instance when omitted (httpCaller.ts). */
+  agentSuffix?: string;
 }
 
 /** The route table's tools are built once per process: an instance is made per connection or request. */
@@ -42,7 +44,7 @@ const CACHE_HINTS = {
 } as const;
 
 /** What every tool's `id` and `board` take, said once here rather than in each tool's schema. */
-const ARGUMENTS_NOTE = 'In every tool, `id` is a card id or a unique prefix of one, `board` a board id (the default board when omitted), and `agent` your agent name (default: this server\'s --agent, else your client name and a suffix of this connection).';
+const ARGUMENTS_NOTE = 'In every tool, `id` is a card id or a unique prefix of one, `board` a board id (the default board when omitted), and `agent` your agent name (default: this server\'s --agent, else your client name and a suffix of this connection, or over HTTP of your token).';
 
 function actingAs(client: ApiClient, agent: string | undefined): ApiClient {
   if (agent === undefined) return client;
@@ -107,7 +109,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
   const client = actingAs(options.client, options.agent);
   // Per server instance: serveStdio makes one per connection (HTTP would make one per request, and
   // must name its agent from the caller's credential instead).
-  const connection = randomBase36(4);
+  const connection = options.agentSuffix ?? randomBase36(4);
   const tools = toolCatalog();
   const refused = refusal(options);
   const listed = tools.tools.filter((t) => !refused(t)).map((t) => tools.listed(t));

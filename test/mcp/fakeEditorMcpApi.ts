@@ -9,8 +9,12 @@ export class FakeStdioDefinition {
   constructor(readonly label: string, readonly command: string, readonly args: string[], readonly env: Record<string, string>, readonly version?: string) {}
 }
 
+export class FakeHttpDefinition {
+  constructor(readonly label: string, readonly uri: { toString(): string }, readonly headers?: Record<string, string>, readonly version?: string) {}
+}
+
 export interface FakeProvider {
-  provideMcpServerDefinitions(): FakeStdioDefinition[];
+  provideMcpServerDefinitions(): Promise<(FakeStdioDefinition | FakeHttpDefinition)[]>;
   onDidChangeMcpServerDefinitions?: (listener: () => void) => { dispose(): void };
 }
 
@@ -19,6 +23,7 @@ export const registeredMcpProviders = new Map<string, FakeProvider>();
 
 const editorApi = require('../extension/helpers/vscodeDouble') as Record<string, unknown>;
 editorApi.McpStdioServerDefinition = FakeStdioDefinition;
+editorApi.McpHttpServerDefinition = FakeHttpDefinition;
 editorApi.lm = {
   registerMcpServerDefinitionProvider(id: string, provider: FakeProvider) {
     registeredMcpProviders.set(id, provider);
