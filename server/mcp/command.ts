@@ -100,7 +100,10 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // One server instance per connection, made by the SDK's entry point: it answers `initialize`
   // (2025-11-25) and `server/discover` (2026-07-28) and picks the revision the client speaks.
   const { toolsets, tools, readOnly } = options;
-  const handle = serveStdio(() => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent }), { onerror: (error) => log(error.message) });
+  const handle = serveStdio(
+    ({ era }) => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent, announceEveryChange: era === 'modern' }),
+    { onerror: (error) => log(error.message) },
+  );
   log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
   await new Promise<void>((resolve) => {
     let closing = false;
