@@ -62,13 +62,11 @@ export function attachResourceSubscriptions(server: Server, client: ApiClient, o
 
   async function announce(event: ServiceEvent): Promise<void> {
     const change = resourceChangeOf(event);
-    if (!options.announceEveryChange) {
-      for (const [uri, target] of subscribed) if (touches(target, change)) void send(uri);
+    if (options.announceEveryChange) {
+      for (const uri of await urisChangedBy(client, change)) void send(uri);
       return;
     }
-    const boardIds = change.everyBoard ? await everyBoard(client) : change.boardIds;
-    if (change.cardId) void send(`${CARD_URI}${change.cardId}`);
-    for (const id of boardIds) void send(`${BOARD_URI}${id}`);
+    for (const [uri, target] of subscribed) if (touches(target, change)) void send(uri);
   }
 
   server.setRequestHandler('resources/subscribe', async (request) => {
@@ -92,8 +90,22 @@ export function attachResourceSubscriptions(server: Server, client: ApiClient, o
   };
 }
 
-async function everyBoard(client: ApiClient): Promise<string[]> {
-  return ((await callApi(client, { method: 'get', path: '/boards' })).data as { id: string }[]).map((b) => b.id);
+/** The URIs of the card and boards a change touches, cards by their whole id. */
+async function urisChangedBy(client: ApiClient, change: ResourceChange): Promise<string[]> {
+  const boardIds = change.everyBoard ? ((await callApi(client, { method: 'get', path: '/boards' })).data as { id: string }[]).map((b) => b.id) : change.boardIds;
+  return [...(change.cardId ? [`${CARD_URI}${change.cardId}`] : []), ...boardIds.map((id) => `${BOARD_URI}${id}`)];
+}
+
+/**
+ * Every card and board URI that changes, from now until the answered function is called: for a host
+ * whose instances live one request each (Streamable HTTP on 2026-07-28), which feeds these to the
+ * SDK's event bus once per process (`resourceUpdated(uri)` of its notifier) rather than per instance.
+ */
+export async function followResourceChanges(client: ApiClient, changed: (uri: string) => void, log: (line: string) => void): Promise<() => void> {
+  if (!client.listenEvents) throw new Error(`${client.target} gives no event stream to follow`);
+  return client.listenEvents((event) => {
+    urisChangedBy(client, resourceChangeOf(event)).then((uris) => uris.forEach(changed), (error: Error) => log(`announcing a change: ${error.message}`));
+  });
 }
 
 /** The client's event stream, followed at most once however often it is started, and let go by stop. */

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Client, InMemoryTransport, type TextResourceContents } from '@modelcontextprotocol/client';
 import { HttpApiClient } from '../../server/client/apiClient';
 import { buildMcpServer } from '../../server/mcp/mcpServer';
+import { followResourceChanges } from '../../server/mcp/subscriptions';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { eventually, waitUntil } from '../helpers/waiting';
 import { startMcp, type McpRevision, type McpSession } from './helpers';
@@ -164,6 +165,19 @@ describe('MCP resource subscriptions: a server reached over HTTP, and the end of
     await assertNotified(client, updates, uri, () => server.api('PUT', `/api/tasks/${card.id}`, { assignee: 'ada' }), /"assignee":"ada"/);
     await client.close();
     await waitUntil(() => listening === 0, 3000, 'the event stream let go after the connection closed');
+    await http.close();
+  });
+
+  it('when a host follows every change, then a card moved to another board names the card and both boards', async () => {
+    const http = new HttpApiClient(server.url);
+    await server.api('POST', '/api/boards', { id: 'elsewhere', name: 'Elsewhere' });
+    const card = (await server.api('POST', '/api/tasks', { content: '# Sent away\n' })).body?.data as { id: string };
+    const heard: string[] = [];
+    const stop = await followResourceChanges(http, (uri) => heard.push(uri), () => undefined);
+    await server.api('POST', `/api/boards/elsewhere/tasks/${card.id}/transfer`, {});
+    const expected = [`kanban://cards/${card.id}`, 'kanban://boards/elsewhere', 'kanban://boards/default'];
+    await waitUntil(() => expected.every((uri) => heard.includes(uri)), NOTIFICATION_WAIT_MS, `${expected.join(', ')} heard (got ${heard.join(', ')})`);
+    stop();
     await http.close();
   });
 
