@@ -126,6 +126,14 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       await unfollow();
     });
 
+    it('when a followed board is renamed in its config by another process, then the client hears of the board', async () => {
+      const uri = 'kanban://boards/default';
+      const unfollow = await follow(mcp, revision, uri);
+      const name = `Renamed on ${revision}`;
+      await assertNotified(mcp.client, updates, uri, () => server.api('PUT', '/api/boards/default', { name }), new RegExp(`^# ${name} \\(default\\)`));
+      await unfollow();
+    });
+
     it('when a card is read in-process, then its Markdown is the file as it is on disk', async () => {
       const card = await createCard('Read from disk');
       const { contents } = await mcp.client.readResource({ uri: `kanban://cards/${card.id}` });
