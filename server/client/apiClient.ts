@@ -1,7 +1,9 @@
 import { Dispatcher, type DispatchResponse } from '../api/dispatch';
 import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks, type RunningWebhooks } from '../live/webhooks';
+import type { EventListener } from '../core/events';
 import type { ProgressListener } from '../core/progress';
+import { ServerEventSocket } from './eventSocket';
 import { Workspace } from '../service/workspace';
 
 /** What one call through the route table answered, the same whichever way it travelled. */
@@ -38,6 +40,12 @@ export interface ApiClient {
    * where the work runs in this process. Answers a function that stops listening.
    */
   listenProgress?(listener: ProgressListener): () => void;
+  /**
+   * Follow every change of the board from any front end (the service's event stream): in-process,
+   * its event bus, which the file watcher also feeds; over HTTP, the server's `/ws`. Answers once
+   * listening, with a function that stops.
+   */
+  listenEvents?(listener: EventListener): Promise<() => void>;
   /** Where the answers come from, for messages: the folder or the base URL. */
   readonly target: string;
   call(call: ApiCall): Promise<ApiAnswer>;
@@ -74,6 +82,10 @@ export class LocalApiClient implements ApiClient {
     return this.workspace.progress.listen(listener);
   }
 
+  async listenEvents(listener: EventListener): Promise<() => void> {
+    return this.workspace.live.on(listener);
+  }
+
   async call(call: ApiCall): Promise<ApiAnswer> {
     const agent = call.agent ?? this.agent;
     const answer: DispatchResponse & { page?: ApiAnswer['page'] } = await this.dispatcher.dispatch({ ...call, token: this.token, ...(agent === undefined ? {} : { agent }) });
@@ -91,10 +103,15 @@ export class LocalApiClient implements ApiClient {
 export class HttpApiClient implements ApiClient {
   readonly mode = 'http' as const;
   readonly target: string;
+  private events: ServerEventSocket | undefined;
 
   /** `agent`: every call acts as this agent (X-Kanban-Agent), unless it names another. */
   constructor(baseUrl: string, private readonly token?: string, private readonly agent?: string) {
     this.target = baseUrl.replace(/\/+$/, '').replace(/\/api$/, '');
+  }
+
+  listenEvents(listener: EventListener): Promise<() => void> {
+    return (this.events ??= new ServerEventSocket(this.target, this.token)).listen(listener);
   }
 
   async call(call: ApiCall): Promise<ApiAnswer> {
@@ -131,7 +148,9 @@ export class HttpApiClient implements ApiClient {
     return { status: response.status, body, etag: response.headers.get('etag') ?? undefined, page: pageOf(response.headers), ...(warnings.length ? { warnings } : {}) };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.events?.close();
+  }
 }
 
 /** The texts of `Warning: 299 - "..."` headers (several arrive joined by commas). */

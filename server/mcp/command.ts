@@ -110,7 +110,10 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   const workspaces: WorkspaceChooser = options.url
     ? oneWorkspaceOnly('the workspace argument is not available with kanban mcp --url: a server serves one workspace; omit it, or run kanban mcp --dir <folder> --allow-dir <folder>')
     : new AllowedWorkspaces(client.target, options.allowDirs ?? [], (root) => LocalApiClient.open(root, opening), log);
-  const handle = serveStdio(() => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent, workspaces }), { onerror: (error) => log(error.message) });
+  const handle = serveStdio(
+    ({ era }) => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent, workspaces, announceEveryChange: era === 'modern' }),
+    { onerror: (error) => log(error.message) },
+  );
   log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);
   await new Promise<void>((resolve) => {
     let closing = false;

@@ -4,7 +4,8 @@ import type { ApiCall, ApiClient } from '../client/apiClient';
 import { randomBase36 } from '../core/ids';
 import { version } from '../../package.json';
 import { servePrompts } from './prompts';
-import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './resources';
+import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource, RESOURCE_TEMPLATES } from './resources';
+import { attachResourceSubscriptions } from './subscriptions';
 import { errorResult, ToolError, type ToolDef } from './tool';
 import { buildToolCatalog, type ToolCatalog } from './toolCatalog';
 import { DEFAULT_TOOLSETS, isToolset, TOOLSETS } from './toolsets';
@@ -28,6 +29,11 @@ export interface McpServerOptions {
   workspaces?: WorkspaceChooser;
   /** The suffix of the agent name drawn from the client's name; drawn per instance when omitted (httpCaller.ts). */
   agentSuffix?: string;
+  /**
+   * This instance serves a whole 2026-07-28 connection (stdio): it announces every change of a card
+   * or board, and the SDK's entry passes on those a `subscriptions/listen` asked for (subscriptions.ts).
+   */
+  announceEveryChange?: boolean;
 }
 
 /** The route table's tools are built once per process: an instance is made per connection or request. */
@@ -151,6 +157,8 @@ export function buildMcpServer(options: McpServerOptions): Server {
   });
 
   server.setRequestHandler('resources/list', async () => ({ resources: await listResources(client) }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  attachResourceSubscriptions(server, options.client, { log, announceEveryChange: options.announceEveryChange });
 
   server.setRequestHandler('resources/read', async (request) => {
     try {

@@ -1,13 +1,14 @@
-import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
+import type { ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../client/apiClient';
 import { AGENT_LOOP } from '../core/agentLoop';
-import { boardContextText } from './boardContextText';
+import { boardContext, boardContextText } from './boardContextText';
+import { CARD_URI, readCardResource } from './cardResource';
 import { callApi, enc, queryString, ToolError } from './tool';
 
 /** Small Markdown documents an agent can read before it starts: how to work, and each board at a glance. */
 
 export const INSTRUCTIONS_URI = 'kanban://instructions';
-const BOARD_URI = 'kanban://boards/';
+export const BOARD_URI = 'kanban://boards/';
 export const CONTEXT_URI = 'kanban://context';
 const TOP_CARDS = 5;
 
@@ -36,6 +37,12 @@ export async function listResources(client: ApiClient): Promise<Resource[]> {
     })),
   ];
 }
+
+/** Any board or card by its id: a card id may be a unique prefix, as the tools take it. */
+export const RESOURCE_TEMPLATES: ResourceTemplateType[] = [
+  { uriTemplate: `${BOARD_URI}{board}`, name: 'board', title: 'A board: columns, counts, first cards and the next to pick', mimeType: 'text/markdown' },
+  { uriTemplate: `${CARD_URI}{id}`, name: 'card', title: 'A card: its file (Markdown with YAML frontmatter), then its read model (JSON)' },
+];
 
 /**
  * The agent loop every installed skill file carries (core/agentLoop.ts), then what only an MCP
@@ -83,7 +90,16 @@ async function boardSummary(client: ApiClient, boardId: string): Promise<string>
     if (total > TOP_CARDS) lines.push(`- … ${total - TOP_CARDS} more: \`list_cards {board: "${board.id}", status: "${column.id}"}\``);
     lines.push('');
   }
+  lines.push(...(await nextToPick(client, board.id)));
   return lines.join('\n');
+}
+
+/** What pick_card would hand out next, in its order (the board context's `next`). */
+async function nextToPick(client: ApiClient, boardId: string): Promise<string[]> {
+  const { next, counts } = (await boardContext(client, boardId)).data;
+  if (!next.length) return ['## Next to pick: none', ''];
+  const shown = next.length < counts.pickable ? `${next.length} of ${counts.pickable}` : String(next.length);
+  return [`## Next to pick (${shown})`, ...next.map((card) => `- \`${card.id}\` ${card.title} (${card.status}, ${card.priority})`), ''];
 }
 
 export async function readResource(client: ApiClient, uri: string): Promise<ReadResourceResult> {
@@ -91,7 +107,8 @@ export async function readResource(client: ApiClient, uri: string): Promise<Read
   if (uri === INSTRUCTIONS_URI) text = await instructions(client);
   else if (uri === CONTEXT_URI) text = await boardContextText(client);
   else if (uri.startsWith(`${CONTEXT_URI}/`)) text = await boardContextText(client, decodeURIComponent(uri.slice(CONTEXT_URI.length + 1)));
+  else if (uri.startsWith(CARD_URI)) return readCardResource(client, uri);
   else if (uri.startsWith(BOARD_URI)) text = await boardSummary(client, decodeURIComponent(uri.slice(BOARD_URI.length)));
-  else throw new ToolError(`no resource ${uri}: read ${INSTRUCTIONS_URI}, ${CONTEXT_URI}[/<board id>] or ${BOARD_URI}<board id>`, 404);
+  else throw new ToolError(`no resource ${uri}: read ${INSTRUCTIONS_URI}, ${CONTEXT_URI}[/<board id>], ${BOARD_URI}<board id> or ${CARD_URI}<card id>`, 404);
   return { contents: [{ uri, mimeType: 'text/markdown', text }] };
 }

@@ -54,7 +54,28 @@ describe('MCP resources', function () {
     assert.match(text, /`todo-item-1-[\d-]+[a-z0-9]{4}` Todo item 1 \(medium, @ada\)/);
     assert.ok(!text.includes('Todo item 6'), 'only the first five cards of a column are listed');
     assert.match(text, /2 more/);
-    assert.ok(Buffer.byteLength(text) < 2048);
+    assert.match(text, /^## Next to pick \(5 of 7\)\n- `todo-item-1-[\d-]+[a-z0-9]{4}` Todo item 1 \(todo, medium\)$/m);
+    assert.ok(Buffer.byteLength(text) < 2560, `the board is ${Buffer.byteLength(text)} bytes`);
+  });
+
+  it('when an agent lists the resource templates, then it finds a board and a card by id', async () => {
+    const { resourceTemplates } = await mcp.client.listResourceTemplates();
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['kanban://boards/{board}', 'kanban://cards/{id}']);
+  });
+
+  it('when an agent reads a card by a prefix of its id, then it gets the card file as Markdown with its frontmatter and the read model GET /api/tasks answers', async () => {
+    const card = (await server.api('POST', '/api/tasks', { content: '# Read me whole\n\nThe body.\n', status: 'todo', labels: ['docs'] })).body?.data as { id: string };
+    const uri = `kanban://cards/${card.id.slice(0, 12)}`;
+    const { contents } = await mcp.client.readResource({ uri });
+    assert.deepEqual(contents.map((c) => [c.uri, c.mimeType]), [[uri, 'text/markdown'], [uri, 'application/json']]);
+    const [markdown, json] = contents.map((c) => (c as TextResourceContents).text);
+    assert.match(markdown, new RegExp(`^---\nid: ${card.id}\nstatus: todo\npriority: medium\nlabels:\n  - docs\n`));
+    assert.match(markdown, /\n---\n\n# Read me whole\n\nThe body\.\n$/);
+    assert.deepEqual(JSON.parse(json), (await server.api('GET', `/api/tasks/${card.id}`)).body?.data);
+  });
+
+  it('when an agent reads a card that does not exist, then the error names it', async () => {
+    await assert.rejects(mcp.client.readResource({ uri: 'kanban://cards/no-such-card' }), /no-such-card/);
   });
 
   it('when an agent reads a board that does not exist, then the error names it', async () => {
