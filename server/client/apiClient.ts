@@ -1,8 +1,9 @@
 import { Dispatcher, type DispatchResponse } from '../api/dispatch';
 import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks, type RunningWebhooks } from '../live/webhooks';
-import type { ProgressListener } from '../core/progress';
+import type { ProgressListener, RunControl } from '../core/progress';
 import { Workspace } from '../service/workspace';
+import { CancelledError } from '../core/errors';
 
 /** What one call through the route table answered, the same whichever way it travelled. */
 export interface ApiAnswer {
@@ -24,6 +25,11 @@ export interface ApiCall {
   ifMatch?: string;
   /** The agent this one call acts as (X-Kanban-Agent), instead of the client's own. */
   agent?: string;
+  /**
+   * Follow and cancel a long operation. In-process both work; over HTTP only the signal crosses
+   * (it closes the request, which the server takes as a cancel), and no progress comes back.
+   */
+  run?: RunControl;
 }
 
 /**
@@ -106,8 +112,9 @@ export class HttpApiClient implements ApiClient {
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(`${this.target}/api${call.path}`, { method: call.method.toUpperCase(), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+      response = await fetch(`${this.target}/api${call.path}`, { method: call.method.toUpperCase(), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: call.run?.signal });
     } catch (error) {
+      if (call.run?.signal?.aborted) throw new CancelledError(`${call.method.toUpperCase()} ${call.path} was cancelled`);
       throw new Error(`cannot reach the server at ${this.target}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
     }
     const contentType = response.headers.get('content-type') ?? '';

@@ -3,6 +3,7 @@ import { allRoutes } from '../api/routes';
 import type { ApiCall, ApiClient } from '../client/apiClient';
 import { randomBase36 } from '../core/ids';
 import { version } from '../../package.json';
+import { following, runControlOf } from './progress';
 import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource } from './resources';
 import { errorResult, ToolError, type ToolDef } from './tool';
 import { buildToolCatalog, type ToolCatalog } from './toolCatalog';
@@ -128,7 +129,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
       tools.checkArguments(tool, args);
       const callerName = callerNameOf(server, ctx);
       const caller = options.agent === undefined ? actingAs(client, connectionAgentName(callerName, connection)) : client;
-      const result = await tool.run({ client: caller, callerName }, args);
+      const result = await tool.run({ client: following(caller, runControlOf(ctx)), callerName }, args);
       // A mismatch is our bug, not the agent's: it still gets the answer (clients that check the
       // schema refuse it themselves), and stderr says where the schema and the answer part.
       const problem = result.isError ? undefined : tools.outputProblem(tool, result.structuredContent);
