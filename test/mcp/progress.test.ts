@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { seedCardFiles } from '../helpers/seedCards';
-import { listFiles, makeTempDir } from '../helpers/testServer';
+import { listFiles, makeTempDir, startTestServer } from '../helpers/testServer';
+import { waitUntil } from '../helpers/waiting';
 import { ALL_TOOLSETS, startMcp, textOf, type McpSession } from './helpers';
 
 interface Notified {
@@ -158,4 +159,30 @@ describe('MCP long operations: progress notifications and cancellation (--dir)',
     }
     return ids;
   }
+});
+
+describe('MCP long operations through a server (--url)', function () {
+  this.timeout(180_000);
+
+  it('when an agent cancels an import the server runs, then the server takes back the cards it made', async () => {
+    const server = await startTestServer();
+    const mcp = await startMcp(['--url', server.url, ...ALL_TOOLSETS]);
+    try {
+      const cancel = new AbortController();
+      const call = mcp.client.callTool({ name: 'import_cards', arguments: { format: 'csv', data: csvOf(2000), apply: true } }, { signal: cancel.signal, timeout: 170_000 });
+      // No progress crosses HTTP: the cards appearing on the server say the import is under way.
+      const count = async () => Number((await server.api('GET', '/api/tasks?limit=1')).headers.get('x-total-count'));
+      await waitUntil(async () => (await count()) > 0, 60_000, 'the first imported card');
+      cancel.abort();
+      await assert.rejects(call);
+      // The closed request reaches the server as a cancel; a write queues behind its undo.
+      await waitUntil(async () => (await count()) === 0, 60_000, 'the imported cards to be taken back');
+      assert.equal((await server.api('POST', '/api/tasks', { content: '# After the cancel\n' })).status, 201);
+      assert.equal(await count(), 1);
+      assert.equal((await cardFiles(server.root)).length, 1);
+    } finally {
+      await mcp.close();
+      await server.close();
+    }
+  });
 });
