@@ -37,6 +37,7 @@ function handlerFor(ws: Workspace, route: RouteDef) {
   return async (req: Request, res: Response) => {
     try {
       const call = {
+        run: { signal: cancelledWhenClosed(res) },
         params: req.params as Record<string, string>,
         rawQuery: req.query as Record<string, unknown>,
         body: req.body,
@@ -58,6 +59,18 @@ function handlerFor(ws: Workspace, route: RouteDef) {
       sendError(res, error);
     }
   };
+}
+
+/**
+ * A client that closes the request before its answer gave up on it: a long operation that checks
+ * the signal (import, bulk edit, migration) stops and undoes its writes, as an MCP cancel does.
+ */
+function cancelledWhenClosed(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { Workspace } from '../service/workspace';
 import type { PageInfo } from '../core/listPaging';
+import type { RunControl } from '../core/progress';
 import { describeError } from './errors';
 import { executeRoute } from './execute';
 import { mountedPaths } from './openapi';
@@ -18,6 +19,8 @@ export interface DispatchRequest {
   ifMatch?: string;
   /** As the HTTP `X-Kanban-Agent` header: the caller is this agent (claims, pick), not a person. */
   agent?: string;
+  /** Follow and cancel a long operation in this process (see core/progress.ts). */
+  run?: RunControl;
 }
 
 export interface DispatchResponse {
@@ -69,7 +72,7 @@ export class Dispatcher {
         const match = pattern.exec(pathname);
         if (!match) continue;
         const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null, ifMatch: request.ifMatch, agent: request.agent });
+        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null, ifMatch: request.ifMatch, agent: request.agent, run: request.run });
         if ('raw' in outcome) {
           const file = outcome.raw.bytes ? await outcome.raw.bytes() : null;
           if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };

@@ -14,6 +14,7 @@ import type { PageInfo } from '../core/listPaging';
 import type { UploadedFile } from '../service/attachments';
 import { collectWarnings } from '../service/warnings';
 import { StaleRowError } from '../storage/cardStore';
+import type { RunControl } from '../core/progress';
 
 /** One call of a route, however it arrived (HTTP or the webview bridge). */
 export interface RouteCall {
@@ -30,6 +31,8 @@ export interface RouteCall {
   files?: UploadedFile[];
   /** The `X-Kanban-Agent` header: the caller is this agent, not a person. */
   agent?: string | string[];
+  /** Follow and cancel a long operation (import, bulk edit, migration); see core/progress.ts. */
+  run?: RunControl;
 }
 
 export type RouteOutcome =
@@ -67,6 +70,7 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
     actor: auth.identity?.subject ?? 'anonymous',
     auth,
     agent,
+    run: call.run ?? {},
   };
   // A read changes nothing, so it raises no warnings: it skips collecting them (an async context per
   // request), and needs no agent for the claim guard either.

@@ -33,6 +33,8 @@ export interface RequestContext {
   actor: string;
   /** The agent the caller says it is (X-Kanban-Agent, a valid name), or null for a person. */
   agent: string | null;
+  /** The caller's hold on a long operation: its progress, and its cancellation. */
+  run: import('../core/progress').RunControl;
 }
 
 /** What a handler answers for "nothing to give" on a route that documents `noContent`: 204 without a body. */

@@ -2,9 +2,10 @@ import { Dispatcher, type DispatchResponse } from '../api/dispatch';
 import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks, type RunningWebhooks } from '../live/webhooks';
 import type { EventListener } from '../core/events';
-import type { ProgressListener } from '../core/progress';
+import type { ProgressListener, RunControl } from '../core/progress';
 import { ServerEventSocket } from './eventSocket';
 import { Workspace } from '../service/workspace';
+import { CancelledError } from '../core/errors';
 
 /** What one call through the route table answered, the same whichever way it travelled. */
 export interface ApiAnswer {
@@ -26,6 +27,11 @@ export interface ApiCall {
   ifMatch?: string;
   /** The agent this one call acts as (X-Kanban-Agent), instead of the client's own. */
   agent?: string;
+  /**
+   * Follow and cancel a long operation. In-process both work; over HTTP only the signal crosses
+   * (it closes the request, which the server takes as a cancel), and no progress comes back.
+   */
+  run?: RunControl;
 }
 
 /**
@@ -50,6 +56,21 @@ export interface ApiClient {
   readonly target: string;
   call(call: ApiCall): Promise<ApiAnswer>;
   close(): Promise<void>;
+}
+
+/**
+ * The same client, each call passed through `adjust` first (the agent it acts as, the control of
+ * the run it belongs to); everything else is the client's own.
+ */
+export function adjustingCalls(client: ApiClient, adjust: (call: ApiCall) => ApiCall): ApiClient {
+  return {
+    mode: client.mode,
+    target: client.target,
+    ...(client.listenProgress ? { listenProgress: client.listenProgress.bind(client) } : {}),
+    ...(client.listenEvents ? { listenEvents: client.listenEvents.bind(client) } : {}),
+    call: (call: ApiCall) => client.call(adjust(call)),
+    close: () => client.close(),
+  };
 }
 
 /** The service opened in this process on a workspace folder, with its webhook delivery. */
@@ -123,8 +144,9 @@ export class HttpApiClient implements ApiClient {
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(`${this.target}/api${call.path}`, { method: call.method.toUpperCase(), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+      response = await fetch(`${this.target}/api${call.path}`, { method: call.method.toUpperCase(), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: call.run?.signal });
     } catch (error) {
+      if (call.run?.signal?.aborted) throw new CancelledError(`${call.method.toUpperCase()} ${call.path} was cancelled`);
       throw new Error(`cannot reach the server at ${this.target}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
     }
     const contentType = response.headers.get('content-type') ?? '';

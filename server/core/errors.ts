@@ -73,3 +73,11 @@ export class ServiceUnavailableError extends ServiceError {
 export class NotImplementedError extends ServiceError {
   readonly status = 501;
 }
+
+/**
+ * The caller cancelled a long operation (an MCP `notifications/cancelled`, a closed HTTP request)
+ * and it was undone. 499 as proxies log a request the client gave up on: nobody is left to read it.
+ */
+export class CancelledError extends ServiceError {
+  readonly status = 499;
+}

@@ -1,3 +1,5 @@
+import { CancelledError } from './errors';
+
 /**
  * Progress of long work (storage migration, import). Not an event: it changes nothing, takes no
  * revision and is not delivered to webhooks; a host that shows progress (the CLI's bar) listens.
@@ -21,9 +23,13 @@ export class ProgressChannel {
     return () => this.listeners.delete(listener);
   }
 
-  /** A reporter for one operation. With no listener it costs one Set size check per call. */
-  reporter(operation: string): (phase: string, done: number, total: number) => void {
+  /**
+   * A reporter for one operation; `caller` also hears it (the one request that started it). With no
+   * listener it costs one Set size check per call.
+   */
+  reporter(operation: string, caller?: ProgressListener): (phase: string, done: number, total: number) => void {
     return (phase, done, total) => {
+      caller?.({ operation, phase, done, total });
       if (this.listeners.size === 0) return;
       for (const listener of this.listeners) listener({ operation, phase, done, total });
     };
@@ -32,3 +38,17 @@ export class ProgressChannel {
 
 /** A reporter that tells nobody, for callers that do not follow progress. */
 export const silentProgress = (_phase: string, _done: number, _total: number): void => undefined;
+
+/**
+ * How the caller of one long operation follows it and stops it: `onProgress` hears only this run,
+ * `signal` aborts it. Operations look at the signal between steps and undo what they wrote.
+ */
+export interface RunControl {
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+/** Stop here when the caller has cancelled: the operation's own catch undoes what it wrote. */
+export function throwIfCancelled(signal: AbortSignal | undefined, operation: string): void {
+  if (signal?.aborted) throw new CancelledError(`${operation} was cancelled; nothing was changed`);
+}

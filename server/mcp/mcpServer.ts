@@ -1,8 +1,9 @@
 import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation, type ServerContext } from '@modelcontextprotocol/server';
 import { allRoutes } from '../api/routes';
-import type { ApiCall, ApiClient } from '../client/apiClient';
+import { adjustingCalls, type ApiClient } from '../client/apiClient';
 import { randomBase36 } from '../core/ids';
 import { version } from '../../package.json';
+import { following, runControlOf } from './progress';
 import { servePrompts } from './prompts';
 import { CONTEXT_URI, INSTRUCTIONS_URI, listResources, readResource, RESOURCE_TEMPLATES } from './resources';
 import { attachResourceSubscriptions } from './subscriptions';
@@ -53,14 +54,7 @@ const CACHE_HINTS = {
 const ARGUMENTS_NOTE = 'In every tool, `id` is a card id or a unique prefix of one, `board` a board id (the default board when omitted), and `agent` your agent name (default: this server\'s --agent, else your client name and a suffix of this connection, or over HTTP of your token).';
 
 function actingAs(client: ApiClient, agent: string | undefined): ApiClient {
-  if (agent === undefined) return client;
-  return {
-    mode: client.mode,
-    target: client.target,
-    ...(client.listenProgress ? { listenProgress: client.listenProgress.bind(client) } : {}),
-    call: (call: ApiCall) => client.call({ ...call, agent: call.agent ?? agent }),
-    close: () => client.close(),
-  };
+  return agent === undefined ? client : adjustingCalls(client, (call) => ({ ...call, agent: call.agent ?? agent }));
 }
 
 /**
@@ -141,7 +135,7 @@ export function buildMcpServer(options: McpServerOptions): Server {
       const callerName = callerNameOf(server, ctx);
       const result = await inWorkspace(options.workspaces, args, client, (target, toolArgs) => {
         const caller = options.agent === undefined ? actingAs(target, connectionAgentName(callerName, connection)) : target;
-        return tool.run({ client: caller, callerName }, toolArgs);
+        return tool.run({ client: following(caller, runControlOf(ctx)), callerName }, toolArgs);
       });
       // A mismatch is our bug, not the agent's: it still gets the answer (clients that check the
       // schema refuse it themselves), and stderr says where the schema and the answer part.

@@ -5,6 +5,7 @@ import { planBulk, placeIn, type BulkChange, type BulkItem, type BulkPlan, type 
 import { writeCardsChecked } from './fileTruth';
 import { moveTask, saveCards, softDeleteTask, updateTask } from './tasks';
 import type { Workspace } from './workspace';
+import { throwIfCancelled, type RunControl } from '../core/progress';
 
 export type { BulkRequest } from './bulkPlan';
 
@@ -15,27 +16,32 @@ export type { BulkRequest } from './bulkPlan';
  * write still fail part way (a disk error, a file edited in the instant between the check and the
  * write), the cards already changed are written back as they were, each with an event saying so.
  */
-export async function bulkEdit(ws: Workspace, boardId: string, request: BulkRequest, versionOf: (card: Card) => string): Promise<TaskView[]> {
+export async function bulkEdit(ws: Workspace, boardId: string, request: BulkRequest, versionOf: (card: Card) => string, run: RunControl = {}): Promise<TaskView[]> {
   return ws.mutate(async () => {
     const plan = planBulk(ws, boardId, request, versionOf);
     // Every file checked before any is written: a card edited by hand refuses the request (409) untouched.
     await writeCardsChecked(ws, plan.items.map((item) => item.card), async () => undefined);
-    return applyPlan(ws, boardId, plan);
+    return applyPlan(ws, boardId, plan, run);
   });
 }
 
-async function applyPlan(ws: Workspace, boardId: string, plan: BulkPlan): Promise<TaskView[]> {
+/** A cancel is looked at between cards and rolls back the ones already changed, as a failed write does. */
+async function applyPlan(ws: Workspace, boardId: string, plan: BulkPlan, run: RunControl): Promise<TaskView[]> {
   const done: Card[] = [];
   const views: TaskView[] = [];
+  const report = ws.progress.reporter('tasks.bulk', run.onProgress);
   let blockAt: { previous: TaskView } | null = null;
   try {
     for (const item of plan.items) {
+      throwIfCancelled(run.signal, 'the bulk edit');
+      report('changing cards', done.length, plan.items.length);
       const position = plan.block && blockAt ? nextInBlock(ws, blockAt.previous, item) : item.change.position;
       const view = await applyOne(ws, boardId, plan.kind, item.card, item.change, position);
       done.push(item.card);
       views.push(view);
       blockAt = { previous: view };
     }
+    report('changing cards', done.length, plan.items.length);
   } catch (error) {
     await rollBack(ws, done);
     throw error;

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ValidationError } from '../core/errors';
+import { CancelledError, ValidationError } from '../core/errors';
+import { throwIfCancelled, type RunControl } from '../core/progress';
 import type { Card } from '../core/model';
 import type { CardStore, InvalidFile } from '../storage/cardStore';
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
@@ -78,8 +79,8 @@ function summary(cards: Card[]) {
   };
 }
 
-function failure(step: string, error: unknown): MigrationError {
-  if (error instanceof MigrationError) return error;
+function failure(step: string, error: unknown): Error {
+  if (error instanceof MigrationError || error instanceof CancelledError) return error;
   const cause = error instanceof ProviderError || error instanceof Error ? error.message : String(error);
   return new MigrationError(`migration failed while ${step}; nothing was changed and the current storage stays active: ${cause}`);
 }
@@ -88,7 +89,8 @@ function failure(step: string, error: unknown): MigrationError {
  * The last steps, shared by both directions: record the provider in .kanban.json, then make the
  * new store the running one (no restart) and announce it. A failed config write undoes the target.
  */
-async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, plugin: { provider: string; options: Record<string, unknown> } | null) {
+async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, plugin: { provider: string; options: Record<string, unknown> } | null, signal: AbortSignal | undefined) {
+  await undoWhenCancelled(write, signal);
   try {
     await ws.updateConfig((draft) => {
       if (plugin) draft.plugins['card.storage'] = plugin;
@@ -112,22 +114,35 @@ async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, pl
   }
 }
 
+/**
+ * The last look for a cancel, before the switch that cannot be taken back. A SQLite copy runs
+ * without reading any input, so a cancel sent during it is read here, after one turn of the loop.
+ */
+async function undoWhenCancelled(write: TargetWrite, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  if (!signal.aborted) return;
+  await write.undo().catch((undoError) => log.error('kanban: undoing a cancelled migration failed', undoError));
+  throwIfCancelled(signal, 'the migration');
+}
+
 /** POST /api/storage/migrate-to-sqlite: markdown files -> SQLite, all or nothing. */
-export function migrateToSqlite(ws: Workspace, body: { sqlitePath?: unknown } | undefined): Promise<MigrationResult> {
+export function migrateToSqlite(ws: Workspace, body: { sqlitePath?: unknown } | undefined, run: RunControl = {}): Promise<MigrationResult> {
   return ws.mutate(async () => {
     const from = ws.store.provider;
     if (from === 'sqlite') throw new ValidationError(`cards are already stored in SQLite (${describePath(ws.store)}); nothing to migrate`);
     if (from !== 'markdown') throw new ValidationError(`migrate-to-sqlite moves cards from the built-in markdown storage; the active card.storage provider is "${from}"`);
     const { sqlitePath, absolutePath } = await checkSqlitePath(ws, body?.sqlitePath);
-    const report = ws.progress.reporter('storage.migrate-to-sqlite');
+    const report = ws.progress.reporter('storage.migrate-to-sqlite', run.onProgress);
     report('reading the cards', 0, 1);
     const { cards, skipped } = await readSource(ws.store);
+    throwIfCancelled(run.signal, 'the migration');
     const existed = await fs.stat(absolutePath).then(() => true, () => false);
     let target: SqliteCardStore | null = null;
     try {
       target = await SqliteCardStore.open({ sqlitePath, absolutePath }, (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
-      const write = await writeSqliteTarget(target, cards, ws.kanbanDir, report);
-      await switchTo(ws, target, write, { provider: 'sqlite', options: { sqlitePath } });
+      const write = await writeSqliteTarget(target, cards, ws.kanbanDir, report, run.signal);
+      await switchTo(ws, target, write, { provider: 'sqlite', options: { sqlitePath } }, run.signal);
       const result: MigrationResult = { from, to: 'sqlite', sqlitePath, ...summary(cards), skipped, source: '.kanban/boards (Markdown files, left in place)', movedAside: rel(ws, write.movedAside) };
       ws.emit('storage.migrated', null, { ...result });
       return result;
@@ -142,7 +157,7 @@ export function migrateToSqlite(ws: Workspace, body: { sqlitePath?: unknown } | 
 }
 
 /** POST /api/storage/migrate-to-markdown: SQLite -> markdown files, all or nothing. */
-export function migrateToMarkdown(ws: Workspace): Promise<MigrationResult> {
+export function migrateToMarkdown(ws: Workspace, run: RunControl = {}): Promise<MigrationResult> {
   return ws.mutate(async () => {
     const source = ws.store;
     if (source.provider === 'markdown') throw new ValidationError('cards are already stored as Markdown files; nothing to migrate');
@@ -153,13 +168,14 @@ export function migrateToMarkdown(ws: Workspace): Promise<MigrationResult> {
       // Other processes serve this file, and .kanban.json may not be rewritten under them.
       throw new ValidationError('the cards are in a SQLite file that several server processes share (shared: true); stop the others, remove "shared" from .kanban.json, restart, then migrate');
     }
-    const report = ws.progress.reporter('storage.migrate-to-markdown');
+    const report = ws.progress.reporter('storage.migrate-to-markdown', run.onProgress);
     report('reading the cards', 0, 1);
     const { cards, skipped } = await readSource(source);
+    throwIfCancelled(run.signal, 'the migration');
     const target = new MarkdownCardStore(ws.root, ws.kanbanDir);
     try {
-      const write = await writeMarkdownTarget(target, cards, ws.kanbanDir, report);
-      await switchTo(ws, target, write, null);
+      const write = await writeMarkdownTarget(target, cards, ws.kanbanDir, report, run.signal);
+      await switchTo(ws, target, write, null, run.signal);
       const result: MigrationResult = { from: 'sqlite', to: 'markdown', sqlitePath: source.sqlitePath, ...summary(cards), skipped, source: `${source.sqlitePath} (SQLite database, left in place)`, movedAside: rel(ws, write.movedAside) };
       ws.emit('storage.migrated', null, { ...result });
       return result;

@@ -1,4 +1,4 @@
-import { silentProgress } from '../core/progress';
+import { silentProgress, throwIfCancelled } from '../core/progress';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/atomicFile';
@@ -58,14 +58,18 @@ function stamp(): string {
 }
 
 /** Into SQLite: one transaction replaces the card tables; older rows are first copied to a backup file. */
-export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress): Promise<TargetWrite> {
+export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress, signal?: AbortSignal): Promise<TargetWrite> {
   let movedAside: string | null = null;
   if ((await store.countCards()) > 0) {
     movedAside = path.join(kanbanDir, 'backups', `${path.basename(store.absolutePath, path.extname(store.absolutePath))}-${stamp()}.db`);
     await fs.mkdir(path.dirname(movedAside), { recursive: true });
     await store.backupTo(movedAside);
   }
-  const before = await store.replaceAll(cards, (done, total) => report('copying cards', done, total));
+  // A cancel thrown inside the copy rolls its transaction back: the tables keep what they held.
+  const before = await store.replaceAll(cards, (done, total) => {
+    throwIfCancelled(signal, 'the migration');
+    report('copying cards', done, total);
+  });
   const undo = async () => {
     await store.replaceAll(before);
   };
@@ -86,7 +90,7 @@ export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], k
  * stale card comes back; then the staged files are renamed into place. Each step is recorded so a
  * failure can be rolled back exactly.
  */
-export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress): Promise<TargetWrite> {
+export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress, signal?: AbortSignal): Promise<TargetWrite> {
   const id = stamp();
   const staging = path.join(kanbanDir, '.state', `migration-${id}`);
   const backupDir = path.join(kanbanDir, 'backups', `markdown-${id}`);
@@ -110,6 +114,7 @@ export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[
   try {
     const staged = new Map<Card, string>();
     for (const card of cards) {
+      throwIfCancelled(signal, 'the migration');
       const file = path.join(staging, card.boardId, card.status, `${card.id}.md`);
       await writeFileAtomic(file, serializeCard(card));
       staged.set(card, file);

@@ -38,7 +38,7 @@ export const bulkSchema: JsonSchema = {
 };
 
 function handleBulk(ctx: RequestContext) {
-  return bulkEdit(ctx.ws, ctx.boardId, ctx.body, (card) => cardEtag(ctx.ws, card)).then(async (views) => {
+  return bulkEdit(ctx.ws, ctx.boardId, ctx.body, (card) => cardEtag(ctx.ws, card), ctx.run).then(async (views) => {
     // Each change is the actor's activity, as a single edit is (the card becomes unread for others).
     for (const view of views) {
       const card = ctx.ws.index.get(view.boardId, view.id);

@@ -46,7 +46,7 @@ export const importExportRoutes = defineRoutes([
   { method: 'post', path: '/import', tag: 'Import', summary: 'Import cards from a GitHub issues export, a Trello board export, a CSV or a kanban-lite workspace; a dry run unless apply is true. ' +
       'Every card gets metadata importedFrom (github:owner/repo#12, trello:<cardId>, csv:<file>:<row key>, kanban-lite:<id>) and cards already imported are skipped',
     body: importSchema, bodyLimit: '20mb', errors: [404], role: 'admin',
-    response: importResultSchema, handle: ({ ws, boardId, body }) => importCards(ws, boardId, body) },
+    response: importResultSchema, handle: ({ ws, boardId, body, run }) => importCards(ws, boardId, body, run) },
   { method: 'get', path: '/export', tag: 'Import', summary: `The board's live cards as a file: CSV (columns ${EXPORT_CSV_COLUMNS.join(', ')}; labels joined by ;) or JSON (board, exported, cards with comments)`,
     twin: true, query: [{ name: 'format', type: 'string', enum: ['csv', 'json'], description: 'csv or json (default json)' }], errors: [404],
     returns: 'the file bytes', handle: exportFile },

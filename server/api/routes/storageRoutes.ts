@@ -18,9 +18,9 @@ export const storageRoutes = defineRoutes([
   { method: 'post', path: '/storage/migrate-to-sqlite', tag: 'Workspace',
     summary: 'Move every card (comments, order, attachment references) from Markdown files to SQLite, all or nothing; the service switches at once and the files stay as a backup',
     body: migrateToSqliteSchema, returns: migrationResult, errors: [400],
-    response: migrationResultSchema, handle: ({ ws, body }) => migrateToSqlite(ws, body) },
+    response: migrationResultSchema, handle: ({ ws, body, run }) => migrateToSqlite(ws, body, run) },
   { method: 'post', path: '/storage/migrate-to-markdown', tag: 'Workspace',
     summary: 'Move every card back from SQLite to Markdown files, all or nothing; the service switches at once and the database stays as a backup',
     returns: migrationResult, errors: [400],
-    response: migrationResultSchema, handle: ({ ws }) => migrateToMarkdown(ws) },
+    response: migrationResultSchema, handle: ({ ws, run }) => migrateToMarkdown(ws, run) },
 ]);

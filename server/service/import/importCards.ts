@@ -6,6 +6,7 @@ import { IMPORT_FORMATS, type ImportFormat, type ParsedSource } from './importTy
 import { parseKanbanLite } from './kanbanLiteImport';
 import { parseTrello } from './trelloImport';
 import type { Workspace } from '../workspace';
+import type { RunControl } from '../../core/progress';
 
 /** The body of `POST /import`, and what `kanban import` sends. */
 export interface ImportRequest {
@@ -34,8 +35,8 @@ function parseSource(request: ImportRequest): ParsedSource {
 }
 
 /** A dry run unless `apply`: what would be created; with `apply`, creates it (one task.created event per card). */
-export async function importCards(ws: Workspace, defaultBoard: string, request: ImportRequest): Promise<ImportResult> {
+export async function importCards(ws: Workspace, defaultBoard: string, request: ImportRequest, run: RunControl = {}): Promise<ImportResult> {
   const boardId = request.board ?? defaultBoard;
   ws.board(boardId);
-  return runImport(ws, request.format, boardId, parseSource(request), request.apply === true);
+  return runImport(ws, request.format, boardId, parseSource(request), request.apply === true, run);
 }

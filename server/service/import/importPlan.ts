@@ -2,7 +2,9 @@ import { ValidationError } from '../../core/errors';
 import { PRIORITIES, type BoardConfig, type Comment } from '../../core/model';
 import { newCommentId } from '../../core/ids';
 import { effectiveDefaultStatus } from '../boards';
-import { createTask } from '../tasks';
+import { createTask, permanentDeleteTask, type NewTaskFields } from '../tasks';
+import { throwIfCancelled, type RunControl } from '../../core/progress';
+import { log } from '../../core/log';
 import { isIsoDate } from '../validate';
 import type { Workspace } from '../workspace';
 import type { ImportedCard, ImportFormat, ImportNote } from './importTypes';
@@ -98,7 +100,7 @@ function labelsOf(card: ImportedCard, notes: ImportNote[]): string[] {
   return labels.filter((l) => !bad.includes(l));
 }
 
-export async function runImport(ws: Workspace, format: ImportFormat, boardId: string, source: { cards: ImportedCard[]; notes: ImportNote[] }, apply: boolean): Promise<ImportResult> {
+export async function runImport(ws: Workspace, format: ImportFormat, boardId: string, source: { cards: ImportedCard[]; notes: ImportNote[] }, apply: boolean, run: RunControl = {}): Promise<ImportResult> {
   const board = ws.board(boardId);
   const existing = importedKeys(ws, board.id);
   const notes = [...source.notes];
@@ -122,23 +124,55 @@ export async function runImport(ws: Workspace, format: ImportFormat, boardId: st
   }
   result.created = toCreate.length;
   if (!apply) return result;
-  const report = ws.progress.reporter('import');
-  for (const [done, { card, planned }] of toCreate.entries()) {
-    report('creating cards', done, toCreate.length);
-    const now = new Date().toISOString();
-    const view = await createTask(ws, board.id, {
-      content: contentOf(card),
-      status: planned.status,
-      priority: priorityFor(card.priority),
-      assignee: card.assignee?.trim() || undefined,
-      dueDate: dueDateOf(card, notes),
-      labels: labelsOf(card, notes),
-      metadata: { ...card.metadata, importedFrom: card.importedFrom },
-    }, { comments: commentsOf(card, now) });
-    planned.id = view.id;
-  }
-  report('creating cards', toCreate.length, toCreate.length);
+  const fields = toCreate.map(({ card, planned }) => ({ planned, fields: fieldsOf(card, planned, notes), comments: commentsOf(card, new Date().toISOString()) }));
+  await createAllOrNone(ws, board.id, fields, run);
   return result;
+}
+
+function fieldsOf(card: ImportedCard, planned: PlannedCard, notes: ImportNote[]): NewTaskFields {
+  return {
+    content: contentOf(card),
+    status: planned.status,
+    priority: priorityFor(card.priority),
+    assignee: card.assignee?.trim() || undefined,
+    dueDate: dueDateOf(card, notes),
+    labels: labelsOf(card, notes),
+    metadata: { ...card.metadata, importedFrom: card.importedFrom },
+  };
+}
+
+/**
+ * Create the prepared cards as one mutation, so no other write lands between them. A cancel (or a
+ * failure) part way removes the cards this run created, so the board is as it was before. A crash
+ * part way leaves the cards made so far; running the same import again adds only the rest, since
+ * each carries its `importedFrom`.
+ */
+async function createAllOrNone(ws: Workspace, boardId: string, prepared: { planned: PlannedCard; fields: NewTaskFields; comments: Comment[] }[], run: RunControl): Promise<void> {
+  const report = ws.progress.reporter('import', run.onProgress);
+  const created: string[] = [];
+  await ws.mutate(async () => {
+    try {
+      for (const { planned, fields, comments } of prepared) {
+        throwIfCancelled(run.signal, 'the import');
+        report('creating cards', created.length, prepared.length);
+        const view = await createTask(ws, boardId, fields, { comments });
+        planned.id = view.id;
+        created.push(view.id);
+      }
+      report('creating cards', prepared.length, prepared.length);
+    } catch (error) {
+      await removeCreated(ws, boardId, created, report);
+      throw error;
+    }
+  });
+}
+
+/** Take back the cards a cancelled or failed import made, newest first. */
+async function removeCreated(ws: Workspace, boardId: string, ids: string[], report: (phase: string, done: number, total: number) => void): Promise<void> {
+  for (const [done, id] of [...ids].reverse().entries()) {
+    report('removing the cards made so far', done, ids.length);
+    await permanentDeleteTask(ws, boardId, id).catch((error) => log.error(`kanban: a cancelled import could not remove card ${id}:`, error));
+  }
 }
 
 /** The `data` of an import request must have the shape its format reads. */
