@@ -12,6 +12,8 @@ import { log } from '../core/log';
 import type { Workspace } from '../service/workspace';
 import { mcpHttpCaller, type McpHttpCaller } from './httpCaller';
 import { buildMcpServer } from './mcpServer';
+import { followResourceChanges } from './subscriptions';
+import type { EventListener } from '../core/events';
 
 /**
  * What /mcp asks of a caller before anything else: the right to read the board, as for any read of
@@ -39,10 +41,19 @@ export function mcpHttpEndpoint(ws: Workspace): RequestHandler {
   const handler = createMcpHandler(
     (ctx) => {
       const { token, ...selection } = callerOf(ctx);
-      return buildMcpServer({ client: new CallerApiClient(ws, dispatcher, token), log: report, ...selection });
+      const server = buildMcpServer({ client: new CallerApiClient(ws, dispatcher, token), log: report, ...selection });
+      // A 2025-11-25 request is served statelessly, so only 2026-07-28 clients can follow resources here.
+      if (ctx.era === 'modern') server.registerCapabilities({ resources: { subscribe: true } });
+      return server;
     },
     { onerror: (error) => report(error.message), maxRequestBodySize: limitInBytes(DEFAULT_BODY_LIMIT) },
   );
+  // One feed per process: per-request instances cannot hold a subscription, the handler's
+  // `subscriptions/listen` streams (2026-07-28) can. Every change of a card or board is published;
+  // the handler passes on those a stream asked for. It lives as long as the workspace.
+  const events = { target: ws.root, listenEvents: async (listener: EventListener) => ws.live.on(listener) };
+  followResourceChanges(events, (uri) => handler.notify.resourceUpdated(uri), report, async () => ws.config.boards.map((b) => b.id)).catch((error: Error) =>
+    report(`cannot follow the board's changes: ${error.message}`));
   const serve = toNodeHandler(handler, { onerror: (error) => report(error.message), maxRequestBodySize: limitInBytes(DEFAULT_BODY_LIMIT) });
 
   // Who calls, and which tools, are decided from the headers and the query: a refused caller's body is never read.

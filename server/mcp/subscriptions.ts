@@ -63,7 +63,7 @@ export function attachResourceSubscriptions(server: Server, client: ApiClient, o
   async function announce(event: ServiceEvent): Promise<void> {
     const change = resourceChangeOf(event);
     if (options.announceEveryChange) {
-      for (const uri of await urisChangedBy(client, change)) void send(uri);
+      for (const uri of await urisChangedBy(boardIdsOf(client), change)) void send(uri);
       return;
     }
     for (const [uri, target] of subscribed) if (touches(target, change)) void send(uri);
@@ -90,9 +90,13 @@ export function attachResourceSubscriptions(server: Server, client: ApiClient, o
   };
 }
 
+/** Every board's id, asked of the client. */
+const boardIdsOf = (client: ApiClient) => async (): Promise<string[]> =>
+  ((await callApi(client, { method: 'get', path: '/boards' })).data as { id: string }[]).map((b) => b.id);
+
 /** The URIs of the card and boards a change touches, cards by their whole id. */
-async function urisChangedBy(client: ApiClient, change: ResourceChange): Promise<string[]> {
-  const boardIds = change.everyBoard ? ((await callApi(client, { method: 'get', path: '/boards' })).data as { id: string }[]).map((b) => b.id) : change.boardIds;
+async function urisChangedBy(allBoardIds: () => Promise<string[]>, change: ResourceChange): Promise<string[]> {
+  const boardIds = change.everyBoard ? await allBoardIds() : change.boardIds;
   return [...(change.cardId ? [`${CARD_URI}${change.cardId}`] : []), ...boardIds.map((id) => `${BOARD_URI}${id}`)];
 }
 
@@ -101,10 +105,15 @@ async function urisChangedBy(client: ApiClient, change: ResourceChange): Promise
  * whose instances live one request each (Streamable HTTP on 2026-07-28), which feeds these to the
  * SDK's event bus once per process (`resourceUpdated(uri)` of its notifier) rather than per instance.
  */
-export async function followResourceChanges(client: ApiClient, changed: (uri: string) => void, log: (line: string) => void): Promise<() => void> {
+export async function followResourceChanges(
+  client: Pick<ApiClient, 'target' | 'listenEvents'>,
+  changed: (uri: string) => void,
+  log: (line: string) => void,
+  allBoardIds: () => Promise<string[]> = boardIdsOf(client as ApiClient),
+): Promise<() => void> {
   if (!client.listenEvents) throw new Error(`${client.target} gives no event stream to follow`);
   return client.listenEvents((event) => {
-    urisChangedBy(client, resourceChangeOf(event)).then((uris) => uris.forEach(changed), (error: Error) => log(`announcing a change: ${error.message}`));
+    urisChangedBy(allBoardIds, resourceChangeOf(event)).then((uris) => uris.forEach(changed), (error: Error) => log(`announcing a change: ${error.message}`));
   });
 }
 

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { SERVER_INFO_META_KEY, StreamableHTTPClientTransport, type CallToolResult, type Client } from '@modelcontextprotocol/client';
 import { rawRequest } from '../helpers/envelope';
+import { waitUntil } from '../helpers/waiting';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { newClient, textOf, type McpRevision } from './helpers';
 
@@ -70,6 +71,33 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
         }
       });
     }
+
+    it('when a 2026-07-28 client listens to a card over HTTP, then a REST write and a hand edit of its file are announced', async () => {
+      const card = (await server.api('POST', '/api/tasks', { content: '# Followed over HTTP\n' })).body?.data as { id: string; filePath: string };
+      const uri = `kanban://cards/${card.id}`;
+      const client = await connectHttp(server, { revision: '2026-07-28' });
+      const heard: { uri: string; at: number }[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push({ uri: n.params.uri, at: Date.now() }));
+      const listening = await client.listen({ resourceSubscriptions: [uri] });
+      try {
+        assert.equal(client.getServerCapabilities()?.resources?.subscribe, true);
+        const heardAfter = async (change: () => Promise<unknown>, what: string) => {
+          const from = heard.length;
+          const at = Date.now();
+          await change();
+          await waitUntil(() => heard.slice(from).some((h) => h.uri === uri), 5000, `the update after ${what}`);
+          return heard.slice(from).find((h) => h.uri === uri)!.at - at;
+        };
+        const afterRest = await heardAfter(() => server.api('PUT', `/api/tasks/${card.id}`, { priority: 'high' }), 'a REST write');
+        const file = path.join(server.root, card.filePath);
+        const afterEdit = await heardAfter(async () => fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('# Followed over HTTP', '# Followed, edited')), 'a hand edit');
+        const read = await client.readResource({ uri });
+        assert.match(JSON.stringify(read.contents), /Followed, edited/, `announced ${afterRest} ms after the REST write, ${afterEdit} ms after the edit`);
+      } finally {
+        await listening.close();
+        await client.close();
+      }
+    });
 
     it('when initialize is POSTed by hand, then the answer names the server and the revision', async () => {
       const { status, message } = await post(server, INITIALIZE);
