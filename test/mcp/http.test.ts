@@ -167,8 +167,9 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
       assert.match(message.error, /request body is too large/);
     });
 
-    it('when the query strings of docs/mcp-http.md are used, then each is served', async () => {
-      const page = await fs.readFile(path.join(__dirname, '..', '..', 'docs', 'mcp-http.md'), 'utf8');
+    it('when the query strings of the HTTP section of docs/mcp.md are used, then each is served', async () => {
+      const doc = await fs.readFile(path.join(__dirname, '..', '..', 'docs', 'mcp.md'), 'utf8');
+      const page = doc.slice(doc.indexOf('## MCP over HTTP'), doc.indexOf('\n## ', doc.indexOf('## MCP over HTTP') + 3));
       const queries = [...page.matchAll(/`\?((?:toolsets|tools|readOnly)=[^`]*)`|\/mcp\?([^`\s)]+)/g)].map((m) => `?${m[1] ?? m[2]}`);
       assert.ok(queries.length >= 4, queries.join(' '));
       for (const query of queries) {
