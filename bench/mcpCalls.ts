@@ -1,4 +1,7 @@
-import { startMcp, textOf, type McpSession } from '../test/mcp/helpers';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { newClient, startMcp, textOf, type McpSession } from '../test/mcp/helpers';
 import { notRun, type PickOutcome } from './pick';
 import type { ScenarioResult } from './scenarios';
 
@@ -12,6 +15,8 @@ import type { ScenarioResult } from './scenarios';
  */
 const CALLS = 100;
 const WARM_UP = 5;
+const NOTICES = 30;
+const NOTICE_WAIT_MS = 5000;
 
 const quantile = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * q))];
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -52,7 +57,58 @@ async function rest(baseUrl: string, method: string, path: string, agent?: strin
   if (!answer.ok && answer.status !== 204) throw new Error(`${method} ${path} answered ${answer.status}`);
 }
 
-export async function runMcpCallsScenario(baseUrl: string, cards: number): Promise<PickOutcome> {
+/**
+ * From a REST write of a followed card to its `notifications/resources/updated` at the client, one
+ * change at a time: the whole path (the service's event, the follower, JSON-RPC, the transport).
+ */
+async function timeNotices(client: Client, cardId: string, change: (round: number) => Promise<unknown>): Promise<number[]> {
+  const uri = `kanban://cards/${cardId}`;
+  let heard: (() => void) | null = null;
+  client.setNotificationHandler('notifications/resources/updated', (notice) => {
+    if (notice.params.uri === uri) heard?.();
+  });
+  return timeEach(NOTICES, async (i) => {
+    const arrived = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no notice of ${uri} within ${NOTICE_WAIT_MS} ms`)), NOTICE_WAIT_MS);
+      heard = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    await change(i);
+    await arrived;
+  });
+}
+
+/** Notice latency on stdio (2025-11-25 resources/subscribe, kanban mcp --url over /ws) and at /mcp (2026-07-28 listen). */
+async function noticeLines(session: McpSession, baseUrl: string, root: string, cards: number): Promise<string[]> {
+  const cardId = ((await (await fetch(`${baseUrl}/api/tasks?limit=1&fields=id`)).json()) as { data: { id: string }[] }).data[0].id;
+  const restWrite = (round: number) =>
+    fetch(`${baseUrl}/api/tasks/${cardId}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { round } }) });
+  const file = path.join(root, ((await (await fetch(`${baseUrl}/api/tasks/${cardId}`)).json()) as { data: { filePath: string } }).data.filePath);
+  const handEdit = async (round: number) => fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^# .*$/m, `# Edited by hand ${round}`));
+  await session.client.subscribeResource({ uri: `kanban://cards/${cardId}` });
+  const stdio = await timeNotices(session.client, cardId, restWrite);
+  const http = newClient({ revision: '2026-07-28', name: 'bench' });
+  await http.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
+  try {
+    const listening = await http.listen({ resourceSubscriptions: [`kanban://cards/${cardId}`] });
+    const overHttp = await timeNotices(http, cardId, restWrite);
+    const edited = await timeNotices(http, cardId, handEdit);
+    await listening.close();
+    const line = (how: string, times: number[]) =>
+      `MCP resource notice at ${cards.toLocaleString('en')} cards, ${how}: p50 ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}, max ${ms(Math.max(...times))} (${times.length} changes)`;
+    return [
+      line('REST write to stdio kanban mcp --url (resources/subscribe)', stdio),
+      line('REST write to HTTP /mcp (subscriptions/listen)', overHttp),
+      line('hand edit of the card file to HTTP /mcp (subscriptions/listen)', edited),
+    ];
+  } finally {
+    await http.close();
+  }
+}
+
+export async function runMcpCallsScenario(baseUrl: string, root: string, cards: number): Promise<PickOutcome> {
   let mcp: McpSession | undefined;
   try {
     mcp = await startMcp(['--url', baseUrl]);
@@ -66,6 +122,7 @@ export async function runMcpCallsScenario(baseUrl: string, cards: number): Promi
       await callTool(session, 'pick_card', { agent: `bench-mcp-${i}` });
     });
     const pickRest = await timeEach(CALLS, (i) => rest(baseUrl, 'POST', '/api/tasks/pick', `bench-rest-${i}`));
+    const notices = await noticeLines(session, baseUrl, root, cards);
     const line = (name: string, times: number[], peer: number[], peerName: string) =>
       `MCP ${name} at ${cards.toLocaleString('en')} cards: p50 ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))} over ${times.length} calls (stdio, kanban mcp --url); ${peerName} straight to the server p50 ${ms(quantile(peer, 0.5))}`;
     return {
@@ -76,6 +133,7 @@ export async function runMcpCallsScenario(baseUrl: string, cards: number): Promi
       notes: [
         line('list_cards', list, listRest, 'GET /api/tasks?limit=50'),
         line('pick_card', pick, pickRest, 'POST /api/tasks/pick'),
+        ...notices,
       ],
     };
   } catch (error) {

@@ -179,7 +179,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     if (options.scenarios.includes('mcp-calls')) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);
       process.stdout.write(`  mcp-calls (${count} cards) ... `);
-      const outcome = await runMcpCallsScenario(target.baseUrl, count);
+      const outcome = await runMcpCallsScenario(target.baseUrl, root, count);
       console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);
