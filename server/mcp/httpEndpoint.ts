@@ -12,6 +12,7 @@ import { log } from '../core/log';
 import type { Workspace } from '../service/workspace';
 import { mcpHttpCaller, type McpHttpCaller } from './httpCaller';
 import { buildMcpServer } from './mcpServer';
+import { OwnWorkspaceOnly } from './workspaceArgument';
 import { followResourceChanges } from './subscriptions';
 import type { EventListener } from '../core/events';
 
@@ -37,11 +38,12 @@ const callerOf = (ctx: McpRequestContext): McpHttpCaller => (ctx.authInfo as Cal
  */
 export function mcpHttpEndpoint(ws: Workspace): RequestHandler {
   const dispatcher = new Dispatcher(ws);
+  const ownWorkspace = new OwnWorkspaceOnly(ws.root);
   const report = (line: string) => log.warn(`kanban mcp: ${line}`);
   const handler = createMcpHandler(
     (ctx) => {
       const { token, ...selection } = callerOf(ctx);
-      const server = buildMcpServer({ client: new CallerApiClient(ws, dispatcher, token), log: report, ...selection });
+      const server = buildMcpServer({ client: new CallerApiClient(ws, dispatcher, token), log: report, workspaces: ownWorkspace, ...selection });
       // A 2025-11-25 request is served statelessly, so only 2026-07-28 clients can follow resources here.
       if (ctx.era === 'modern') server.registerCapabilities({ resources: { subscribe: true } });
       return server;

@@ -41,7 +41,7 @@ const within = (folder: string, base: string) => folder === base || folder.start
  * no higher than the allowed folder; a folder with none is a workspace of its own.
  */
 export class AllowedWorkspaces implements WorkspaceChooser {
-  private readonly defaultRoot: string;
+  protected readonly defaultRoot: string;
   private readonly allowed: string[];
   private readonly pool: WorkspacePool;
 
@@ -73,9 +73,23 @@ export class AllowedWorkspaces implements WorkspaceChooser {
     return nearestWorkspaceRoot(folder, base) ?? folder;
   }
 
-  private notAllowed(workspace: string, folder: string): string {
+  protected notAllowed(workspace: string, folder: string): string {
     const allowed = this.allowed.length ? `only ${this.defaultRoot} and folders under ${this.allowed.join(', ')} are` : `only ${this.defaultRoot} is`;
     return `workspace "${workspace}" (${folder}) is not an allowed folder: ${allowed}; allow it with kanban mcp --allow-dir <folder>`;
+  }
+}
+
+/**
+ * A server's `/mcp`: it serves its own workspace, so `workspace` may name that folder or one inside
+ * it (an agent passes the folder it works in) and nothing else, not even a board nested in it.
+ */
+export class OwnWorkspaceOnly extends AllowedWorkspaces {
+  constructor(root: string) {
+    super(root, [root], (nested) => Promise.reject(new ToolError(`workspace ${nested} is a board of its own; this server serves only ${root}`)), () => undefined, 0);
+  }
+
+  protected notAllowed(workspace: string, folder: string): string {
+    return `workspace "${workspace}" (${folder}) is not this server's: it serves ${this.defaultRoot}; for another repository, use that repository's server or kanban mcp --allow-dir`;
   }
 }
 

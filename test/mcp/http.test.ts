@@ -127,6 +127,25 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
       }
     });
 
+    it('when a tool names a workspace, then the server\'s own folder (or one inside it) is served and any other is refused', async () => {
+      const client = await connectHttp(server);
+      try {
+        const inside = path.join(server.root, 'src');
+        await fs.mkdir(inside, { recursive: true });
+        for (const workspace of [server.root, inside]) {
+          const listed = await callJson(client, 'list_cards', { workspace });
+          assert.ok(listed.cards.some((c: { title: string }) => c.title === 'Served over HTTP'), `${workspace}: ${JSON.stringify(listed)}`);
+        }
+        const outside = await fs.mkdtemp(path.join(path.dirname(server.root), 'other-repo-'));
+        const refused = (await client.callTool({ name: 'create_card', arguments: { title: 'Elsewhere', workspace: outside } })) as CallToolResult;
+        assert.equal(refused.isError, true);
+        assert.match(textOf(refused), /is not this server's: it serves /);
+        await assert.rejects(fs.access(path.join(outside, '.kanban')), 'nothing is written in the other folder');
+      } finally {
+        await client.close();
+      }
+    });
+
     it('when ?readOnly=true is asked for, then only tools that change nothing are listed', async () => {
       const client = await connectHttp(server, { query: '?toolsets=all&readOnly=true' });
       try {
