@@ -163,6 +163,6 @@ export function buildMcpServer(options: McpServerOptions): Server {
     }
   });
 
-  servePrompts(server, client);
+  servePrompts(server, client, options.readOnly);
   return server;
 }

@@ -71,9 +71,16 @@ export async function getPrompt(client: ApiClient, name: string, args: Args): Pr
   }
 }
 
-/** Answer `prompts/list`, `prompts/get` and `completion/complete` (the server declares both capabilities). */
-export function servePrompts(server: Server, client: ApiClient): void {
-  server.setRequestHandler('prompts/list', async () => ({ prompts: listed }));
-  server.setRequestHandler('prompts/get', async (request) => getPrompt(client, request.params.name, (request.params.arguments ?? {}) as Args));
+/**
+ * Answer `prompts/list`, `prompts/get` and `completion/complete` (the server declares both
+ * capabilities). Every prompt asks the agent to change the board (a comment, a move, checklist
+ * items), so a read-only server (`--read-only`, a viewer at /mcp) offers none.
+ */
+export function servePrompts(server: Server, client: ApiClient, readOnly = false): void {
+  server.setRequestHandler('prompts/list', async () => ({ prompts: readOnly ? [] : listed }));
+  server.setRequestHandler('prompts/get', async (request) => {
+    if (readOnly) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt "${request.params.name}" asks for changes to the board and this server is read-only`);
+    return getPrompt(client, request.params.name, (request.params.arguments ?? {}) as Args);
+  });
   server.setRequestHandler('completion/complete', async (request) => ({ completion: await complete(client, request.params, (name) => findPrompt(name)?.arguments) }));
 }

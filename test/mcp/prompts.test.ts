@@ -48,6 +48,18 @@ for (const revision of ['2025-11-25', '2026-07-28'] as McpRevision[]) {
       assert.deepEqual(argsOf('split_card'), ['id!', 'board']);
     });
 
+    it('when the server is read-only, then it offers no prompt (each asks for changes), and completions still answer', async () => {
+      const readOnly = await startMcp(['--url', server.url, '--read-only'], {}, { revision });
+      try {
+        assert.deepEqual((await readOnly.client.listPrompts()).prompts, []);
+        await assert.rejects(readOnly.client.getPrompt({ name: 'split_card', arguments: { id: login } }), /read-only/);
+        const ids = (await readOnly.client.complete({ ref: { type: 'ref/resource', uri: 'kanban://cards/{id}' }, argument: { name: 'id', value: login.slice(0, 6) } })).completion.values;
+        assert.ok(ids.includes(login), ids.join(', '));
+      } finally {
+        await readOnly.close();
+      }
+    });
+
     it('when a person asks to work on the next card, then the prompt names the card pick would give, the columns and the loop', async () => {
       const text = await get('work_on_next_card');
       assert.match(text, new RegExp(`Next pick would be \`${login}\` "Fix the login page" \\(todo, high\\)`));
