@@ -47,6 +47,8 @@ export const toolCatalog = (): ToolCatalog => (catalog ??= buildToolCatalog(allR
  */
 const CACHE_HINTS = {
   'tools/list': { ttlMs: 600_000, cacheScope: 'private' },
+  'prompts/list': { ttlMs: 600_000, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: 600_000, cacheScope: 'private' },
   'server/discover': { ttlMs: 600_000, cacheScope: 'private' },
 } as const;
 

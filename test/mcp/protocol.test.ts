@@ -43,13 +43,17 @@ describe('MCP protocol revisions (kanban mcp on stdio)', function () {
     });
   }
 
-  it('when a 2026-07-28 client lists tools, then the result carries a cache hint; a 2025-11-25 one gets none', async () => {
+  it('when a 2026-07-28 client lists tools, prompts and templates, then those fixed lists carry a cache hint, the resource list none; a 2025-11-25 one gets none', async () => {
     const modern = await startMcp(['--url', server.url], {}, { revision: '2026-07-28' });
     const legacy = await startMcp(['--url', server.url], {}, { revision: '2025-11-25' });
     try {
       const hinted = (await modern.client.listTools()) as { ttlMs?: number; cacheScope?: string };
       assert.equal(hinted.ttlMs, 600_000);
       assert.equal(hinted.cacheScope, 'private');
+      assert.equal(((await modern.client.listPrompts()) as { ttlMs?: number }).ttlMs, 600_000);
+      assert.equal(((await modern.client.listResourceTemplates()) as { ttlMs?: number }).ttlMs, 600_000);
+      // Boards come and go: the resource list is asked for again each time.
+      assert.equal(((await modern.client.listResources()) as { ttlMs?: number }).ttlMs, 0);
       const plain = (await legacy.client.listTools()) as { ttlMs?: number };
       assert.equal(plain.ttlMs, undefined);
     } finally {
