@@ -1,9 +1,91 @@
 // Builds every bundle: the standalone server, the VS Code extension and the board UI.
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
 
 const watch = process.argv.includes('--watch');
+
+/**
+ * The `kanban` command: bundles that hold everything they use, so it runs from an installed package
+ * and from the .vsix (with ELECTRON_RUN_AS_NODE=1), neither of which has these node_modules. It is
+ * cut into parts so a command loads only what it uses: parsing the whole 3.3 MB took longer than
+ * most commands' own work (bench/README.md, "CLI start-up"). Each part is `require`d by its sibling
+ * from dist/ where the source imports it: `kanban serve` (Express, WebSockets, Swagger UI) and
+ * `kanban mcp` (the MCP SDK) load their part only when run; mysql2 and the S3 client load only when
+ * a provider configured to use them opens. dist/cli.js itself is a small bin (see below).
+ */
+const CLI_PARTS = {
+  'server/cli/serve.ts': './cli-serve.js',
+  'server/mcp/command.ts': './cli-mcp.js',
+  // The error classes run.ts tells apart with instanceof: one copy for all parts, or an error thrown
+  // in cli-serve.js would not be the UsageError that cli-main.js checks for.
+  'server/cli/usage.ts': './cli-usage.js',
+};
+const CLI_VENDOR_PARTS = { 'mysql2/promise': './cli-mysql2.js', '@aws-sdk/client-s3': './cli-s3.js' };
+
+const cliParts = {
+  name: 'kanban-cli-parts',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const source = path.relative(process.cwd(), path.join(args.resolveDir, args.path)).split(path.sep).join('/');
+      const part = CLI_PARTS[`${source}.ts`] ?? CLI_PARTS[source];
+      return part ? { path: part, external: true } : undefined;
+    });
+    build.onResolve({ filter: /^(mysql2\/promise|@aws-sdk\/client-s3)$/ }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: CLI_VENDOR_PARTS[args.path], external: true });
+  },
+};
+
+function cliBundle(entry, outfile) {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    // better-sqlite3 is native and optional: required only when SQLite is configured.
+    external: ['better-sqlite3'],
+    plugins: [cliParts],
+    // docs.ts finds Swagger UI with require.resolve at run time (see the copy below).
+    logOverride: { 'require-resolve-not-external': 'silent' },
+    minify: !watch,
+    sourcemap: true,
+    logLevel: 'warning',
+  };
+}
+
+function cliBundles() {
+  return [
+    cliBundle('server/cli/main.ts', 'dist/cli-main.js'),
+    ...Object.entries(CLI_PARTS).map(([source, part]) => cliBundle(source, path.join('dist', part))),
+    ...Object.entries(CLI_VENDOR_PARTS).map(([name, part]) => cliBundle(name, path.join('dist', part))),
+  ];
+}
+
+/**
+ * dist/cli.js, the bin: answers --version and --help from text written in here, taken from the
+ * built command itself so the two cannot differ, and hands any other command line to cli-main.js.
+ */
+function cliBin() {
+  const mainHelp = execFileSync(process.execPath, ['dist/cli-main.js', '--help'], { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' }, encoding: 'utf8' });
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+  return {
+    entryPoints: ['server/cli/bin.ts'],
+    outfile: 'dist/cli.js',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['./cli-main.js'],
+    define: { KANBAN_VERSION: JSON.stringify(version), KANBAN_MAIN_HELP: JSON.stringify(mainHelp.replace(/\n$/, '')) },
+    banner: { js: '#!/usr/bin/env node' },
+    logLevel: 'warning',
+  };
+}
 
 const builds = [
   {
@@ -18,24 +100,7 @@ const builds = [
     packages: 'external',
     logLevel: 'warning',
   },
-  // The `kanban` command: one file holding everything, so it runs from an installed package and
-  // from the .vsix (with ELECTRON_RUN_AS_NODE=1), neither of which has these node_modules.
-  // better-sqlite3 is native and optional: required only when SQLite is configured.
-  {
-    entryPoints: ['server/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['better-sqlite3'],
-    banner: { js: '#!/usr/bin/env node' },
-    // docs.ts finds Swagger UI with require.resolve at run time (see the copy below).
-    logOverride: { 'require-resolve-not-external': 'silent' },
-    minify: !watch,
-    sourcemap: true,
-    logLevel: 'warning',
-  },
+  ...cliBundles(),
   // `kanban-board-service/provider` (package.json `exports`): the storage provider contract and its
   // conformance suite, for provider packages and their tests. Node built-ins only.
   {
@@ -107,9 +172,16 @@ mkdirSync('dist/webview', { recursive: true });
 copyFileSync('webview/index.html', 'dist/webview/index.html');
 
 for (const options of builds) {
-  if (watch) await (await esbuild.context(options)).watch();
-  else await esbuild.build(options);
+  if (!watch) await esbuild.build(options);
+  else {
+    const context = await esbuild.context(options);
+    await context.rebuild(); // now, so the bin below finds dist/cli-main.js
+    await context.watch();
+  }
 }
+// After the command's parts: the bin's help text comes from the built dist/cli-main.js (a watch
+// keeps the help of its start; every other command line goes to the rebuilt parts).
+await esbuild.build(cliBin());
 
 // The JSON schema of .kanban.json for editors (package.json `jsonValidation`), written from the
 // service's own schema module at every build, so the two cannot disagree.

@@ -40,7 +40,7 @@ export function kanban(args: string[], options: { cwd?: string; env?: Record<str
 }
 
 /** The run ended with this code; its output is shown when it did not. */
-export function expectCode(run: Run, code: number): Run {
+export function expectCode<T extends Run>(run: T, code: number): T {
   assert.equal(run.code, code, `expected exit ${code}, got ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
   return run;
 }

@@ -50,6 +50,13 @@ const required = [
   'extension/dist/kanban.schema.json',
   // The `kanban` command (run with ELECTRON_RUN_AS_NODE=1, e.g. for `kanban mcp`).
   'extension/dist/cli.js',
+  // Its parts, which cli.js loads as a command needs them (esbuild.mjs, CLI_PARTS).
+  'extension/dist/cli-main.js',
+  'extension/dist/cli-usage.js',
+  'extension/dist/cli-serve.js',
+  'extension/dist/cli-mcp.js',
+  'extension/dist/cli-mysql2.js',
+  'extension/dist/cli-s3.js',
   // SQLite's WebAssembly build, which the bundles load from beside them (SQLite inside VS Code).
   'extension/dist/node-sqlite3-wasm.wasm',
   // The page the API server started from VS Code serves at /.
@@ -86,7 +93,7 @@ for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
 }
 
 // Every package the bundles still require must come with the editor or Node, or be optional.
-const bundles = entries.filter((e) => e.name === 'extension/dist/extension.js' || e.name === 'extension/dist/cli.js');
+const bundles = entries.filter((e) => e.name === 'extension/dist/extension.js' || /^extension\/dist\/cli(-[a-z0-9]+)?\.js$/.test(e.name));
 const bundle = bundles.map((entry) => read(zip, entry).toString('utf8')).join('\n');
 const optional = new Set([
   'vscode', // given by the editor
