@@ -49,7 +49,8 @@ async function main(): Promise<void> {
     await writeWorkspaceConfig(root, await prepareStorage('markdown'));
     await seedMarkdownFiles(root, generated);
     const someId = generated[Math.floor(cards / 2)].id;
-    const commands = [['--version'], ['--help'], ['list', '--limit', '20'], ['list'], ['show', someId]];
+    // Writes too: each add makes a card, each pick claims the next one, move moves one card back and forth.
+    const commands = [['--version'], ['--help'], ['list', '--limit', '20'], ['list'], ['show', someId], ['add', 'Startup bench card'], ['move', someId, 'review'], ['pick', '--agent', 'startup-bench']];
     const cases: Case[] = [{ label: 'node -e 0', argv: ['-e', '0'] }];
     for (const cli of clis) {
       for (const command of commands) cases.push({ label: `${path.join(path.basename(path.dirname(cli)), path.basename(cli))} ${command.join(' ')}`.replace(someId, '<id>'), argv: [cli, ...command] });
