@@ -181,7 +181,7 @@ export class WebhookQueue {
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     await Promise.all([...this.inFlight]);
-    await this.store.flush();
+    await this.store.close();
     await this.history.flush();
   }
 
