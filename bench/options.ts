@@ -14,7 +14,9 @@ export const AGENT_SCENARIOS = ['pick', 'pick-cli'] as const;
  * an agent's wait on `list_cards` and `pick_card` over the seeded server (`--only mcp-calls`).
  */
 export const MCP_SCENARIOS = ['mcp-tools', 'mcp-calls'] as const;
-const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS, ...GIT_SCENARIOS, ...AGENT_SCENARIOS, ...MCP_SCENARIOS];
+/** Everyday `kanban` commands as whole processes beside `node -e 0` and Backlog.md's CLI (`--only cli`): no server. */
+export const CLI_SCENARIOS = ['cli'] as const;
+const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS, ...GIT_SCENARIOS, ...AGENT_SCENARIOS, ...MCP_SCENARIOS, ...CLI_SCENARIOS];
 
 export interface BenchOptions {
   cardCounts: number[];
@@ -36,6 +38,10 @@ export interface BenchOptions {
   plainCards: boolean;
   /** Cards created right before each floor scenario (`--after-writes`), or 0. */
   writesBeforeReads: number;
+  /** Whether --storage was given (`--only cli` measures markdown and sqlite otherwise). */
+  storageGiven: boolean;
+  /** Timed runs per command of `--only cli` (the median is reported). */
+  cliRuns: number;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -50,7 +56,12 @@ export const USAGE = `usage: npm run bench -- [options]
                          pick for 50 agents picking through the server (p50/p99, picks/s, double claims),
                          pick-cli for 8 kanban pick processes at once on a folder no server serves,
                          mcp-tools for the bytes of MCP tools/list per toolset (no server; alone, it skips the rest),
-                         mcp-calls for the latency of MCP list_cards and pick_card beside the REST calls
+                         mcp-calls for the latency of MCP list_cards and pick_card beside the REST calls,
+                         cli for show, list --limit 20, add, move, pick and --version as whole kanban
+                         processes (markdown and sqlite unless --storage is given) beside node -e 0 and
+                         Backlog.md's backlog CLI (installed on demand into .cache/backlog-md); no server,
+                         alone it skips the rest; 100000 cards works but takes minutes per storage
+  --runs <n>             with --only cli: timed runs per command, median reported (default 5)
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
   --instances <n>        with --storage mysql (or sqlite: one shared file, "shared": true): write and read
@@ -92,6 +103,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     cardsGiven: false,
     plainCards: false,
     writesBeforeReads: 0,
+    storageGiven: false,
+    cliRuns: 5,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
@@ -108,6 +121,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       const kind = value();
       if (!STORAGES.includes(kind as StorageKind)) throw new UsageError(`--storage must be one of ${STORAGES.join(', ')}, got "${kind}"`);
       options.storage = kind as StorageKind;
+      options.storageGiven = true;
     } else if (flag === '--duration') options.durationSeconds = positiveInt(value(), '--duration');
     else if (flag === '--connections') options.connections = positiveInt(value(), '--connections');
     else if (flag === '--only') options.scenarios = scenarioList(value());
@@ -115,6 +129,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (flag === '--profile') options.profile = true;
     else if (flag === '--no-floor') options.floor = false;
     else if (flag === '--plain-cards') options.plainCards = true;
+    else if (flag === '--runs') options.cliRuns = positiveInt(value(), '--runs');
     else if (flag === '--after-writes') options.writesBeforeReads = positiveInt(value(), '--after-writes');
     else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
   }

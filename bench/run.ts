@@ -9,10 +9,11 @@ import { formatRun, writeResults, type RunResult } from './report';
 import { apiScenarios, pageCursors, runScenario, waitUntilIdle, type ScenarioResult } from './scenarios';
 import { seedMarkdownFiles, seedThroughApi, seedThroughStore, type SeedMethod } from './seed';
 import { ServerStartError, startServerChild, type ServerChild } from './serverProcess';
-import { prepareStorage, writeWorkspaceConfig, type BenchStorage } from './storage';
+import { prepareStorage, writeWorkspaceConfig, type BenchStorage, type StorageKind } from './storage';
 import { runLiveScenario } from './live';
 import { FLOOR_SCENARIOS, measureFloor } from './floor';
 import { runUiScenario } from './ui';
+import { runCliBench } from './cliCommands';
 import { mcpListBytesNote, mcpToolsetBytes } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
@@ -270,6 +271,12 @@ async function main(): Promise<number> {
     for (const line of lines) console.log(line);
     // Alone, it needs no seeded server: the other scenarios are not run.
     if (options.scenarios.every((s) => s === 'mcp-tools')) return overBudget ? 1 : 0;
+  }
+  if (options.scenarios.includes('cli')) {
+    const storages: StorageKind[] = options.storageGiven ? [options.storage] : ['markdown', 'sqlite'];
+    await runCliBench({ cardCounts: options.cardCounts, storages, runs: options.cliRuns });
+    // It needs no server: alone (or with mcp-tools), the server scenarios are not run.
+    if (options.scenarios.every((s) => s === 'cli' || s === 'mcp-tools')) return 0;
   }
   const runs: RunResult[] = [];
   try {
