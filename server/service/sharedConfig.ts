@@ -27,9 +27,15 @@ export interface SharedConfigState {
 
 /**
  * A config change that loses to another instance's is applied again on top of it, up to this many
- * times, after a short random pause so that two busy instances stop colliding.
+ * times, after a random pause whose range doubles with each loss (to at most RETRY_CEILING_MS), so
+ * instances that keep colliding spread out. A fixed short range let three instances writing labels
+ * and settings at once on a busy machine keep losing to each other until one gave up with a 409.
  */
-const WRITE_ATTEMPTS = 10;
+const WRITE_ATTEMPTS = 25;
+const RETRY_CEILING_MS = 250;
+
+/** The pause after the `attempt`-th lost write: random in [1, min(ceiling, 10 * 2^attempt)] ms. */
+const retryPause = (attempt: number) => 1 + Math.random() * Math.min(RETRY_CEILING_MS, 10 * 2 ** attempt);
 
 /** The shared part of a configuration, as the text stored in the database. */
 export function sharedText(config: KanbanConfig): string {
@@ -123,7 +129,7 @@ export async function updateSharedConfig(ws: Workspace, shared: SharedConfigStat
       return draft;
     }
     await refreshSharedConfig(ws, shared);
-    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    await new Promise((resolve) => setTimeout(resolve, retryPause(attempt)));
     if (attempt >= WRITE_ATTEMPTS) {
       throw new FileConflictError('the shared configuration kept changing on other instances while this change was written; nothing was written. Apply your change again.');
     }
