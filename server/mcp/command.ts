@@ -1,7 +1,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
 import { buildMcpServer, selectionProblem } from './mcpServer';
-import { TOOLSETS } from './toolsets';
+import { commaNames, TOOLSETS } from './toolsets';
 import { allowedFolders, AllowedWorkspaces, OPEN_WORKSPACES, oneWorkspaceOnly, type WorkspaceChooser } from './workspaceArgument';
 import { limitHeapGrowth } from '../cli/heapTuning';
 import { checkAgentName } from '../core/claims';
@@ -33,7 +33,6 @@ interface McpOptions {
 }
 
 const VALUE_FLAGS = ['--dir', '--url', '--token', '--agent', '--toolsets', '--tools', '--allow-dir'];
-const list = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
 
 function parseArgs(argv: string[]): McpOptions | 'help' {
   const options: McpOptions = {};
@@ -48,10 +47,10 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
     if (!VALUE_FLAGS.includes(flag)) throw new Error(`unknown option "${arg}"`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
-    if (flag === '--allow-dir') options.allowDirs = [...(options.allowDirs ?? []), ...allowedFolders(list(value), process.cwd())];
+    if (flag === '--allow-dir') options.allowDirs = [...(options.allowDirs ?? []), ...allowedFolders(commaNames(value), process.cwd())];
     else if (flag === '--toolsets' || flag === '--tools') {
-      if (!list(value).length) throw new Error(`${flag} needs at least one name`);
-      options[flag.slice(2) as 'toolsets' | 'tools'] = list(value);
+      if (!commaNames(value).length) throw new Error(`${flag} needs at least one name`);
+      options[flag.slice(2) as 'toolsets' | 'tools'] = commaNames(value);
     }
     else options[flag.slice(2) as 'dir' | 'url' | 'token' | 'agent'] = value;
   }

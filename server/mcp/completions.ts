@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteRequestParams, type CompleteResult, type PromptArgument } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../client/apiClient';
-import { boardOf, listBoards, PromptArgumentError } from './promptTexts';
+import { boardOf, PromptArgumentError } from './promptTexts';
+import { listBoards } from './resources';
 import { callApi, onBoard, queryString, ToolError } from './tool';
 
 /**

@@ -5,6 +5,7 @@ import { roleAtLeast } from '../auth/identity';
 import { checkAgentName } from '../core/claims';
 import { ValidationError } from '../core/errors';
 import { selectionProblem, type McpServerOptions } from './mcpServer';
+import { commaNames } from './toolsets';
 
 /** Who calls /mcp and what they are offered: what one HTTP request's server instance is built with. */
 export type McpHttpCaller = Pick<McpServerOptions, 'toolsets' | 'tools' | 'readOnly' | 'agent' | 'agentSuffix'> & {
@@ -16,7 +17,7 @@ export type McpHttpCaller = Pick<McpServerOptions, 'toolsets' | 'tools' | 'readO
 function namesOf(query: Request['query'], key: 'toolsets' | 'tools'): string[] | undefined {
   const raw = query[key];
   if (raw === undefined) return undefined;
-  const names = [raw].flat().join(',').split(',').map((name) => String(name).trim()).filter(Boolean);
+  const names = commaNames([raw].flat().join(','));
   if (!names.length) throw new ValidationError(`${key} needs at least one name`);
   return names;
 }

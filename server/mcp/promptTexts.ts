@@ -2,6 +2,7 @@ import type { ApiClient } from '../client/apiClient';
 import { AGENT_LOOP } from '../core/agentLoop';
 import type { ContextCard } from '../core/boardContext';
 import { boardContext } from './boardContextText';
+import { listBoards, type BoardSummary } from './resources';
 import { callApi, enc, onBoard, queryString } from './tool';
 
 /**
@@ -22,19 +23,8 @@ const ENTRY_CHARS = 200;
 const RECENT = 5;
 const TRIAGE_CARDS = 30;
 
-interface BoardInfo {
-  id: string;
-  name: string;
-  isDefault: boolean;
-  columns: { id: string; name: string }[];
-}
-
-export async function listBoards(client: ApiClient): Promise<BoardInfo[]> {
-  return (await callApi(client, { method: 'get', path: '/boards' })).data as BoardInfo[];
-}
-
 /** The board named, else the default one; an unknown id is refused with the API's own words. */
-export async function boardOf(client: ApiClient, board: string | undefined): Promise<BoardInfo> {
+export async function boardOf(client: ApiClient, board: string | undefined): Promise<BoardSummary> {
   const boards = await listBoards(client);
   const found = board ? boards.find((b) => b.id === board) : (boards.find((b) => b.isDefault) ?? boards[0]);
   if (!found) throw new PromptArgumentError(`board "${board}" does not exist`);
@@ -44,7 +34,7 @@ export async function boardOf(client: ApiClient, board: string | undefined): Pro
 /** An argument the prompt cannot be filled with: a protocol error (invalid params), not a message. */
 export class PromptArgumentError extends Error {}
 
-function checkColumn(board: BoardInfo, column: string): void {
+function checkColumn(board: BoardSummary, column: string): void {
   if (!board.columns.some((c) => c.id === column)) {
     throw new PromptArgumentError(`column "${column}" is not on board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
   }
@@ -55,7 +45,7 @@ const oneLine = (text: string, max = ENTRY_CHARS) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-const columnsLine = (board: BoardInfo) => `Columns: ${board.columns.map((c) => code(c.id)).join(' → ')}.`;
+const columnsLine = (board: BoardSummary) => `Columns: ${board.columns.map((c) => code(c.id)).join(' → ')}.`;
 
 function cardLine(card: Card): string {
   const facts = [card.status, card.priority, card.assignee ? `@${card.assignee}` : '', card.labels?.length ? `labels: ${card.labels.join(', ')}` : ''];
@@ -100,7 +90,7 @@ function nextPickLine(next: ContextCard | undefined): string {
  * The context lists pick's next few in the service's own order; when none of them is in the column,
  * its ready, unclaimed card of highest priority stands in (pick also weighs due dates and board order).
  */
-async function nextInColumn(client: ApiClient, board: BoardInfo, column: string, next: ContextCard[]): Promise<ContextCard | undefined> {
+async function nextInColumn(client: ApiClient, board: BoardSummary, column: string, next: ContextCard[]): Promise<ContextCard | undefined> {
   const inContext = next.find((c) => c.status === column);
   if (inContext) return inContext;
   const query = queryString({ status: column, ready: true, claimed: false, sort: 'priority', limit: 1, fields: 'id,title,status,priority,assignee' });

@@ -12,7 +12,7 @@ export const BOARD_URI = 'kanban://boards/';
 export const CONTEXT_URI = 'kanban://context';
 const TOP_CARDS = 5;
 
-interface BoardSummary {
+export interface BoardSummary {
   id: string;
   name: string;
   description?: string | null;
@@ -21,7 +21,8 @@ interface BoardSummary {
   columns: { id: string; name: string; wipLimit?: number }[];
 }
 
-async function boards(client: ApiClient): Promise<BoardSummary[]> {
+/** Every board with its columns (`GET /boards`): what the resources, prompts and completions build on. */
+export async function listBoards(client: ApiClient): Promise<BoardSummary[]> {
   return (await callApi(client, { method: 'get', path: '/boards' })).data as BoardSummary[];
 }
 
@@ -29,7 +30,7 @@ export async function listResources(client: ApiClient): Promise<Resource[]> {
   return [
     { uri: INSTRUCTIONS_URI, name: 'instructions', title: 'How to work on this board', mimeType: 'text/markdown' },
     { uri: CONTEXT_URI, name: 'context', title: 'The default board now: in progress, awaiting input, blocked, next to pick', mimeType: 'text/markdown' },
-    ...(await boards(client)).map((b) => ({
+    ...(await listBoards(client)).map((b) => ({
       uri: `${BOARD_URI}${b.id}`,
       name: `board-${b.id}`,
       title: `Board ${b.name}: columns, counts and top cards`,
@@ -49,7 +50,7 @@ export const RESOURCE_TEMPLATES: ResourceTemplateType[] = [
  * client needs: its own way to name itself, the default board's columns, and the other tools.
  */
 async function instructions(client: ApiClient): Promise<string> {
-  const all = await boards(client);
+  const all = await listBoards(client);
   const main = all.find((b) => b.isDefault) ?? all[0];
   const columns = main ? main.columns.map((c) => c.id) : [];
   return [
@@ -71,7 +72,7 @@ async function instructions(client: ApiClient): Promise<string> {
 }
 
 async function boardSummary(client: ApiClient, boardId: string): Promise<string> {
-  const board = (await boards(client)).find((b) => b.id === boardId);
+  const board = (await listBoards(client)).find((b) => b.id === boardId);
   if (!board) throw new ToolError(`board "${boardId}" does not exist`, 404);
   const lines = [`# ${board.name} (${board.id})${board.isDefault ? ', the default board' : ''}`, ''];
   if (board.description) lines.push(board.description, '');

@@ -3,7 +3,7 @@ import type { ApiClient } from '../client/apiClient';
 import type { ServiceEvent } from '../core/events';
 import { CARD_URI, cardView } from './cardResource';
 import { resourceChangeOf, type ResourceChange } from './resourceChanges';
-import { BOARD_URI } from './resources';
+import { BOARD_URI, listBoards } from './resources';
 import { callApi, enc, ToolError } from './tool';
 
 /**
@@ -91,8 +91,7 @@ export function attachResourceSubscriptions(server: Server, client: ApiClient, o
 }
 
 /** Every board's id, asked of the client. */
-const boardIdsOf = (client: ApiClient) => async (): Promise<string[]> =>
-  ((await callApi(client, { method: 'get', path: '/boards' })).data as { id: string }[]).map((b) => b.id);
+const boardIdsOf = (client: ApiClient) => async (): Promise<string[]> => (await listBoards(client)).map((b) => b.id);
 
 /** The URIs of the card and boards a change touches, cards by their whole id. */
 async function urisChangedBy(allBoardIds: () => Promise<string[]>, change: ResourceChange): Promise<string[]> {

@@ -30,3 +30,6 @@ export function toolsetOf(tool: Pick<ToolDef, 'name'>, tag: string | undefined):
 }
 
 export const isToolset = (name: string): name is Toolset => (TOOLSETS as readonly string[]).includes(name);
+
+/** The names of a comma list (`--toolsets cards,boards`, `?tools=a,b`), trimmed, empty ones dropped. */
+export const commaNames = (value: string): string[] => value.split(',').map((name) => name.trim()).filter(Boolean);
