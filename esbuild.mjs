@@ -50,6 +50,9 @@ function cliBundle(entry, outfile) {
     // better-sqlite3 is native and optional: required only when SQLite is configured.
     external: ['better-sqlite3'],
     plugins: [cliParts],
+    // The parts load with require: dist/cli.js runs cli-main.js through vm.Script (for V8's code
+    // cache), where a dynamic import() has no loader to resolve it.
+    supported: { 'dynamic-import': false },
     // docs.ts finds Swagger UI with require.resolve at run time (see the copy below).
     logOverride: { 'require-resolve-not-external': 'silent' },
     minify: !watch,

@@ -9,6 +9,7 @@ import type { Card } from '../server/core/model';
 import { titleOf } from '../server/core/model';
 import { STANDARD_COLUMNS } from '../server/core/defaults';
 import { generateCards } from './dataset';
+import { AUTO_MIN_CARDS } from '../server/cli/daemonStart';
 import { seedMarkdownFiles, seedThroughStore } from './seed';
 import { prepareStorage, writeWorkspaceConfig, type StorageKind } from './storage';
 
@@ -31,6 +32,20 @@ interface Case {
   cwd: string;
   /** The argv of run `n` (writes alternate, e.g. move back and forth). */
   argv: (n: number) => string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * The first command after a clone (no card index, no board process), timed once: it reads every
+ * file and, on a board of AUTO_MIN_CARDS or more, starts the board process; then how long until
+ * that process is ready (`kanban daemon start` waits for it).
+ */
+function firstCalls(root: string, kind: StorageKind, someId: string, count: number): string[] {
+  const first = timeProcess([process.execPath, CLI, 'show', someId], root);
+  const line = `first call (${kind}, \`show <id>\`, no index, no board process): ${first.toFixed(0)} ms`;
+  if (count < AUTO_MIN_CARDS) return [`${line}; below ${AUTO_MIN_CARDS} cards every call opens the folder in-process`];
+  const ready = timeProcess([process.execPath, CLI, 'daemon', 'start'], root);
+  return [`${line}; the board process it started was ready ${ready.toFixed(0)} ms after`];
 }
 
 export interface CliCommandResult {
@@ -46,9 +61,9 @@ export interface CliBenchResult {
   lines: string[];
 }
 
-function timeProcess(argv: string[], cwd: string): number {
+function timeProcess(argv: string[], cwd: string, env: Record<string, string> = {}): number {
   const started = process.hrtime.bigint();
-  const result = spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 512 * 1024 * 1024 });
+  const result = spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 512 * 1024 * 1024 });
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${argv.join(' ')} (in ${cwd}) exited ${result.status}: ${result.stderr || result.error}`);
   return elapsed;
@@ -116,6 +131,7 @@ async function oneCount(count: number, options: CliBenchOptions, peer: { bin: st
   const middle = Math.floor(count / 2);
   const someId = cards[middle].id;
   const cases: Case[] = [{ tool: 'node', command: 'node -e 0', cwd: temp, argv: () => [process.execPath, '-e', '0'] }];
+  const roots: string[] = [];
   const lines: string[] = [];
   for (const kind of options.storages) {
     const root = path.join(temp, `kanban-${kind}-${count}`);
@@ -128,6 +144,7 @@ async function oneCount(count: number, options: CliBenchOptions, peer: { bin: st
     lines.push(`seeded ${count} ${kind} cards in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const kanban = (...args: string[]) => [process.execPath, CLI, ...args];
     const tool = `kanban (${kind})`;
+    lines.push(...firstCalls(root, kind, someId, count));
     cases.push(
       { tool, command: '--version', cwd: root, argv: () => kanban('--version') },
       { tool, command: 'show <id>', cwd: root, argv: () => kanban('show', someId) },
@@ -135,7 +152,10 @@ async function oneCount(count: number, options: CliBenchOptions, peer: { bin: st
       { tool, command: 'add <title>', cwd: root, argv: () => kanban('add', 'CLI bench card') },
       { tool, command: 'move <id> <status>', cwd: root, argv: (n) => kanban('move', someId, n % 2 ? 'in-progress' : 'review') },
       { tool, command: 'pick --agent <name>', cwd: root, argv: () => kanban('pick', '--agent', 'cli-bench') },
+      // The same show with the folder opened in-process every time, as before the board process.
+      { tool, command: 'show <id> (KANBAN_DAEMON=never)', cwd: root, argv: () => kanban('show', someId), env: { KANBAN_DAEMON: 'never' } },
     );
+    roots.push(root);
   }
   if ('bin' in peer) {
     const root = path.join(temp, `backlog-${count}`);
@@ -156,8 +176,12 @@ async function oneCount(count: number, options: CliBenchOptions, peer: { bin: st
     lines.push(`backlog.md: NOT RUN (${peer.missing})`);
   }
   const times = cases.map(() => [] as number[]);
-  cases.forEach((c) => timeProcess(c.argv(0), c.cwd)); // warm-up, untimed
-  for (let run = 1; run <= options.runs; run++) cases.forEach((c, i) => times[i].push(timeProcess(c.argv(run), c.cwd)));
+  try {
+    cases.forEach((c) => timeProcess(c.argv(0), c.cwd, c.env)); // warm-up, untimed
+    for (let run = 1; run <= options.runs; run++) cases.forEach((c, i) => times[i].push(timeProcess(c.argv(run), c.cwd, c.env)));
+  } finally {
+    for (const root of roots) timeProcess([process.execPath, CLI, 'daemon', 'stop'], root);
+  }
   const floor = median(times[0]);
   const results = cases.map((c, i) => ({ cards: count, tool: c.tool, command: c.command, medianMs: median(times[i]), timesNodeE0: median(times[i]) / floor }));
   lines.push(`${count} cards: median of ${options.runs} after one warm-up, interleaved; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -1,5 +1,9 @@
 import * as path from 'node:path';
 import { HttpApiClient, LocalApiClient, type ApiAnswer, type ApiClient } from '../client/apiClient';
+import { DaemonApiClient, DaemonUnreachableError } from '../client/daemonApiClient';
+import { version } from '../../package.json';
+import { findLiveDaemon } from './daemonRecord';
+import { AUTO_MIN_CARDS, daemonMode, startDaemon } from './daemonStart';
 import type { Output } from './output';
 import { findLiveServer, type ServerRecord } from './serverRecord';
 import { CliError } from './usage';
@@ -106,27 +110,70 @@ export class Context {
 
   async api(): Promise<ApiClient> {
     if (this.client) return this.client;
-    const agent = this.agent;
-    if (this.url) this.client = new HttpApiClient(this.url, this.token, agent);
+    if (this.url) this.client = new HttpApiClient(this.url, this.token, this.agent);
     else {
       await this.checkMode(false);
-      const dir = this.dir;
-      try {
-        // With a server running, it delivers the webhooks; a second queue here would send them twice.
-        this.client = await LocalApiClient.open(dir, { token: this.token, webhooks: !this.liveServer, agent });
-      } catch (error) {
-        throw new CliError(`cannot open the workspace ${dir}: ${(error as Error).message}`);
-      }
+      const daemon = await this.liveDaemon();
+      this.client = daemon ? new DaemonApiClient(this.dir, daemon.url, daemon.key, this.token, this.agent) : await this.openLocal();
     }
     return this.client;
+  }
+
+  /** The service opened in this process on the folder. */
+  private async openLocal(): Promise<ApiClient> {
+    const dir = this.dir;
+    // A large board's first open after a clone reads every file: say so rather than look stuck.
+    const slow = process.stderr.isTTY ? setTimeout(() => this.output.err('kanban: reading the board\'s card files (once: what this builds makes the next commands quick)'), 1000) : undefined;
+    try {
+      // With a server running, it delivers the webhooks; a second queue here would send them twice.
+      this.client = await LocalApiClient.open(dir, { token: this.token, webhooks: !this.liveServer, agent: this.agent });
+    } catch (error) {
+      throw new CliError(`cannot open the workspace ${dir}: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(slow);
+    }
+    return this.client;
+  }
+
+  /**
+   * The board process of this folder (see daemonHost.ts), when one of this version is running and
+   * no server serves the folder. One of another version is asked to stop: a command of this
+   * version then starts its own.
+   */
+  private async liveDaemon() {
+    if (this.liveServer || daemonMode(this.env) === 'never') return null;
+    const daemon = await findLiveDaemon(this.dir);
+    if (!daemon || daemon.version === version) return daemon;
+    process.kill(daemon.pid, 'SIGTERM');
+    return null;
+  }
+
+  /**
+   * After a command that opened a large board in-process: start the board process, so the next
+   * commands call it instead of reading the whole board again (KANBAN_DAEMON, daemonStart.ts).
+   */
+  async offerDaemon(): Promise<void> {
+    const client = this.client;
+    if (!(client instanceof LocalApiClient) || this.liveServer) return;
+    const mode = daemonMode(this.env);
+    const cards = client.cardCount();
+    if (mode === 'never' || (mode === 'auto' && cards < AUTO_MIN_CARDS)) return;
+    const pid = await startDaemon(this.dir, this.env).catch(() => null);
+    if (pid !== null && process.stderr.isTTY) {
+      this.output.err(`kanban: started a board process (pid ${pid}) that keeps these ${cards.toLocaleString('en-US')} cards in memory, so the next commands answer at once; it ends after 15 idle minutes (kanban daemon stop; KANBAN_DAEMON=never turns this off)`);
+    }
   }
 
   /** One call through the route table; an error answer becomes a CliError carrying the API's message. */
   async call<T = any>(method: string, apiPath: string, options: CallOptions = {}): Promise<Answer<T>> {
     if (method.toLowerCase() !== 'get') await this.checkMode(true);
-    const client = await this.api();
-    const answer = await client.call({ method, path: apiPath + queryString(options.query), body: options.body, ifMatch: options.ifMatch }).catch((error: Error) => {
-      throw new CliError(error.message);
+    const call = { method, path: apiPath + queryString(options.query), body: options.body, ifMatch: options.ifMatch };
+    const answer = await (await this.api()).call(call).catch(async (error: Error) => {
+      // The board process ended since its record was read; nothing was sent, so open the folder here.
+      if (!(error instanceof DaemonUnreachableError)) throw new CliError(error.message);
+      await this.client?.close();
+      this.client = null;
+      return (await this.openLocal()).call(call);
     });
     if (answer.body && answer.body.ok === false) throw new CliError(answer.body.error, answer.status);
     if (answer.status >= 400) throw new CliError(`the API answered ${answer.status}`, answer.status);

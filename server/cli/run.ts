@@ -6,6 +6,10 @@ import { everydayCommands as cardCommands } from './everyday';
 import { checklistCommands } from './checklist';
 import { exportCommand, importCommand } from './importExport';
 import { initCommand } from './init';
+import { daemonCommand } from './daemonCommand';
+import { runDaemon } from './daemonHost';
+import { daemonIdleSeconds } from './daemonStart';
+import * as path from 'node:path';
 import { providerTestCommand } from './providerTest';
 import { skillCommand } from './skillCommand';
 import { TOOLSETS } from '../mcp/toolsets';
@@ -51,7 +55,7 @@ const completionCommand: Command = {
 const everydayCommands: Command[] = [...cardCommands, ...checklistCommands];
 
 export function allCommands(): Command[] {
-  return [...everydayCommands, importCommand, exportCommand, initCommand, skillCommand, serveCommand, mcpCommand, apiCommand, providerTestCommand, completionCommand];
+  return [...everydayCommands, importCommand, exportCommand, initCommand, skillCommand, serveCommand, daemonCommand, mcpCommand, apiCommand, providerTestCommand, completionCommand];
 }
 
 export function mainHelp(): string {
@@ -105,6 +109,7 @@ async function runCommand(command: Command, argv: string[], output: Output, env:
   try {
     if (!command.offline) await ctx.checkMode(typeof command.writes === 'function' ? command.writes(parsed) : command.writes);
     await command.run(ctx, parsed);
+    await ctx.offerDaemon();
     return 0;
   } finally {
     await ctx.close();
@@ -147,6 +152,13 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
       const { runServe } = await import('./serve');
       await runServe(rest, env);
       return -1; // keeps running; the server ends the process itself
+    }
+    if (name === 'daemon' && rest[firstPositional(rest)] === 'run') {
+      // The board process itself, started by a command (daemonStart.ts): runs until idle or stopped.
+      const dir = rest[rest.indexOf('--dir') + 1];
+      if (!rest.includes('--dir') || !dir) throw new UsageError('kanban daemon run needs --dir <workspace>', helpFor(daemonCommand));
+      await runDaemon(path.resolve(dir), daemonIdleSeconds(env));
+      return -1;
     }
     if (name === 'mcp') {
       const { runMcpCommand } = await import('../mcp/command');

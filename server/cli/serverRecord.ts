@@ -51,7 +51,7 @@ async function readRecordFile(file: string): Promise<ServerRecord | null> {
   }
 }
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -99,6 +99,11 @@ export class LocalApiClient implements ApiClient {
     return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token, watcher, options.agent);
   }
 
+  /** How many cards the opened board holds (all boards, archived included). */
+  cardCount(): number {
+    return this.workspace.index.allCards().length;
+  }
+
   listenProgress(listener: ProgressListener): () => void {
     return this.workspace.progress.listen(listener);
   }

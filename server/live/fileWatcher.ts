@@ -5,10 +5,14 @@ import { mapWithLimit } from '../core/concurrency';
 import type { ExternalChange } from '../storage/cardStore';
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { settleChangedCardFile } from './cardFileChanges';
+import { stampOf } from '../storage/markdown/indexCache';
 import { ClaimWatcher } from './claimWatcher';
 import { applyExternalChangesNow, applyExternalConfigNow } from '../service/external';
 import type { Workspace } from '../service/workspace';
 import { log } from '../core/log';
+
+/** Card files stat-ed per turn of the event loop when comparing them with the load. */
+const STAT_SLICE = 1024;
 
 /** Card files read at once when a batch of changes arrives. */
 const READ_CONCURRENCY = 16;
@@ -56,6 +60,34 @@ export class FileWatcher {
     await this.watchTree(this.ws.kanbanDir, 0);
     this.claims.start();
     this.ws.watching = true;
+    this.syncs = this.syncs.then(() => this.lookSinceLoad()).catch((error) => log.error('kanban: comparing the card files with the load failed:', error));
+  }
+
+  /**
+   * Files that changed after the load read them and before the folders were watched (another
+   * command writing while a large board loads) would otherwise be missed until edited again: each
+   * file whose size or mtime differs from the load's, and each the load read that is gone, is
+   * looked at as a change. Only stats, in slices; files read only when they changed.
+   */
+  private async lookSinceLoad(): Promise<void> {
+    const store = this.ws.store;
+    if (!(store instanceof MarkdownCardStore)) return;
+    const stamps = store.takeLoadStamps();
+    if (!stamps) return;
+    const broken = new Set(this.ws.invalidFiles.map((f) => f.path));
+    const files = await store.listCardFiles();
+    for (let i = 0; i < files.length; i += STAT_SLICE) {
+      for (const file of files.slice(i, i + STAT_SLICE)) {
+        const key = store.relative(file);
+        const then = stamps.get(key);
+        stamps.delete(key);
+        if (broken.has(key)) continue;
+        const now = stampOf(file);
+        if (!then || !now || then.size !== now.size || then.mtimeMs !== now.mtimeMs) this.onChange('change', file);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const key of stamps.keys()) this.onChange('unlink', path.join(store.root, key));
   }
 
   /** Depth -1 is the workspace root, 0 `.kanban`, 1 `boards`, 2 a board, 3 a status folder. */
@@ -182,12 +214,31 @@ export class FileWatcher {
     if (this.timer) clearTimeout(this.timer);
     const debounce = this.options.debounceMs ?? 40;
     const wait = Math.max(0, Math.min(debounce, this.firstPendingAt + (this.options.maxWaitMs ?? 300) - now));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const batch = [...this.pending];
-      this.pending.clear();
-      this.running = this.running.then(() => this.applyBatch(batch)).catch((error) => log.error('kanban: applying file changes failed:', error));
-    }, wait);
+    this.timer = setTimeout(() => this.applyPending(), wait);
+  }
+
+  private applyPending(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = [...this.pending];
+    this.pending.clear();
+    this.running = this.running.then(() => this.applyBatch(batch)).catch((error) => log.error('kanban: applying file changes failed:', error));
+  }
+
+  /**
+   * Apply every change that happened before this call, now rather than after the quiet time: a
+   * request that arrives right after a hand edit or a checkout is answered from the new files. The
+   * turn of the event loop first lets the kernel's pending notices reach their watchers (they were
+   * queued when the files changed, before the request was even sent).
+   */
+  async catchUp(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (;;) {
+      await this.syncs;
+      if (this.pending.size) this.applyPending();
+      await this.running;
+      if (!this.pending.size && !this.timer) return;
+    }
   }
 
   /** Resolves once every change seen so far has been applied (for tests and tools). */

@@ -126,6 +126,7 @@ export class MarkdownCardStore implements CardStore {
     }
     // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
     if (reread > 0 || seen.length !== cache.size) this.saveIndexCache(seen);
+    this.loadStamps = new Map(seen.map(([key, entry]) => [key, { size: entry.size, mtimeMs: entry.mtimeMs }]));
     const { served, stale, duplicates } = identifyCards(parsed, this.places);
     this.known.clear();
     this.fileIds.clear();
@@ -135,6 +136,19 @@ export class MarkdownCardStore implements CardStore {
     this.staleCopies = stale;
     this.duplicateIds = duplicates;
     return { cards: served.map((k) => k.card), invalid, stale, duplicates };
+  }
+
+  /** The size and mtime of each file as the last load read it, by root-relative path (see takeLoadStamps). */
+  private loadStamps: Map<string, FileStamp> | null = null;
+
+  /**
+   * What the last load saw, once: a watcher started after the load compares the files with it, so
+   * a change made while the board was loading is not missed (FileWatcher.start).
+   */
+  takeLoadStamps(): Map<string, FileStamp> | null {
+    const stamps = this.loadStamps;
+    this.loadStamps = null;
+    return stamps;
   }
 
   /** Second files of cards left by a crash mid-move, as the last load found them. */
