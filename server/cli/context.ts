@@ -144,7 +144,8 @@ export class Context {
     if (this.liveServer || daemonMode(this.env) === 'never') return null;
     const daemon = await findLiveDaemon(this.dir);
     if (!daemon || daemon.version === version) return daemon;
-    process.kill(daemon.pid, 'SIGTERM');
+    const other = new DaemonApiClient(this.dir, daemon.url, daemon.key, undefined, undefined);
+    await other.stop().catch(() => undefined).finally(() => other.close());
     return null;
   }
 

@@ -1,7 +1,7 @@
 import { DaemonApiClient } from '../client/daemonApiClient';
 import type { Command } from './command';
 import { usage } from './commandHelpers';
-import { findLiveDaemon, readDaemonRecord, type DaemonRecord } from './daemonRecord';
+import { findLiveDaemon, readDaemonRecord, removeDaemonRecord, type DaemonRecord } from './daemonRecord';
 import { startDaemon } from './daemonStart';
 import { processAlive } from './serverRecord';
 import { CliError } from './usage';
@@ -61,7 +61,14 @@ export const daemonCommand: Command = {
         ctx.output.out(`no board process serves ${dir}`);
         return;
       }
-      process.kill(record.pid, 'SIGTERM');
+      const client = new DaemonApiClient(dir, record.url, record.key, undefined, undefined);
+      const stopped = await client.stop().then(() => true, () => false).finally(() => client.close());
+      if (!stopped) {
+        // Nothing answers for it: the record outlived its process (whose pid may be another's now).
+        await removeDaemonRecord(dir, record.pid);
+        ctx.output.out(`no board process serves ${dir} (removed the record of process ${record.pid}, which no longer answers)`);
+        return;
+      }
       await waitFor(async () => (processAlive(record.pid) || (await readDaemonRecord(dir))?.pid === record.pid ? null : true), 'stop');
       ctx.output.out(`stopped board process ${record.pid}`);
     } else usage(daemonCommand, `unknown daemon action "${action}"; use status, start or stop`);

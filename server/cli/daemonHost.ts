@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { version } from '../../package.json';
 import { Dispatcher } from '../api/dispatch';
-import { DAEMON_CALL_PATH, DAEMON_KEY_HEADER, DAEMON_STATUS_PATH, type DaemonCall, type DaemonStatus } from '../client/daemonApiClient';
+import { DAEMON_CALL_PATH, DAEMON_KEY_HEADER, DAEMON_STATUS_PATH, DAEMON_STOP_PATH, type DaemonCall, type DaemonStatus } from '../client/daemonApiClient';
 import { log } from '../core/log';
 import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks } from '../live/webhooks';
@@ -44,6 +44,8 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
   let lastCall = Date.now();
   let busy = 0;
   let calls = 0;
+  // Set once the server listens (below); a stop request can only come after that.
+  let stop: () => Promise<void> = async () => undefined;
 
   const server = http.createServer((request, response) => {
     lastCall = Date.now();
@@ -66,6 +68,11 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     if (request.method === 'GET' && request.url === DAEMON_STATUS_PATH) {
       const status: DaemonStatus = { pid: process.pid, calls, cards: workspace.index.allCards().length };
       return reply(200, status);
+    }
+    if (request.method === 'POST' && request.url === DAEMON_STOP_PATH) {
+      request.resume();
+      reply(200, { pid: process.pid, calls, cards: workspace.index.allCards().length });
+      return void stop();
     }
     if (request.method !== 'POST' || request.url !== DAEMON_CALL_PATH) {
       request.resume();
@@ -95,7 +102,7 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
   await writeDaemonRecord(root, { pid: process.pid, url, key, version, started: new Date().toISOString(), cards: workspace.index.allCards().length });
 
   let stopping = false;
-  const stop = async () => {
+  stop = async () => {
     if (stopping) return;
     stopping = true;
     clearInterval(look);

@@ -7,6 +7,8 @@ export const DAEMON_KEY_HEADER = 'x-kanban-daemon-key';
 export const DAEMON_CALL_PATH = '/call';
 /** What the daemon says of itself: the calls it answered and the cards it holds. */
 export const DAEMON_STATUS_PATH = '/status';
+/** Asks the daemon to end (it answers first). By key, not by pid: a pid in an old record may be another process's now. */
+export const DAEMON_STOP_PATH = '/stop';
 
 export interface DaemonStatus {
   pid: number;
@@ -53,6 +55,10 @@ export class DaemonApiClient implements ApiClient {
 
   status(): Promise<DaemonStatus> {
     return this.request('GET', DAEMON_STATUS_PATH, '');
+  }
+
+  stop(): Promise<DaemonStatus> {
+    return this.request('POST', DAEMON_STOP_PATH, '');
   }
 
   private request<T>(method: string, path: string, payload: string): Promise<T> {
