@@ -222,6 +222,14 @@ export const labelsSchema = named('Labels', map(
   'label name to its definition',
 ));
 
+export const labelUsageSchema = named('LabelUsage', list(fields({
+  name: text('label name'),
+  defined: flag('whether .kanban.json defines it; false: only cards carry it'),
+  color: nullable('string', 'hex color, or null when not defined'),
+  group: nullable('string', 'group name, or null when ungrouped or not defined'),
+  cards: count('how many cards (any board, deleted and archived included) carry it'),
+}, 'a label and its use'), 'defined labels in their order, then labels only cards carry, by name'));
+
 export const resolvedPathSchema = named('ResolvedPath', fields({
   input: text('the path as given'),
   path: text('absolute, canonical path (symbolic links resolved when it exists)'),

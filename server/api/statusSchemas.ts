@@ -38,6 +38,7 @@ export const workspaceSchema = named('WorkspaceInfo', fields({
   auth: fields({ provider: nullable('string', 'auth.identity provider id, or null when auth is off'), enabled: flag('whether requests must carry a credential') }),
   watcher: fields({ supported: flag('whether this workspace can be watched for outside changes'), active: flag('whether a watcher runs now') }),
   invalidFiles: list(invalidFileSchema, 'card files and .kanban.json versions that do not parse: skipped, reported here, left untouched'),
+  configWarnings: list({ type: 'string' }, 'keys of .kanban.json this service does not know, each with its JSON path and the known key it is closest to (a likely typo); the file is still used'),
   recoveredFiles: list(
     fields({
       path: text('where the copy was found, relative to the workspace'),

@@ -39,21 +39,33 @@ export const columnsCommand: Command = {
   },
 };
 
+interface LabelUsage {
+  name: string;
+  defined: boolean;
+  color: string | null;
+  group: string | null;
+  cards: number;
+}
+
 export const labelsCommand: Command = {
   name: 'labels',
-  summary: 'List the label definitions',
+  summary: 'List the labels: the defined ones and those cards carry, with card counts',
   writes: false,
   async run(ctx) {
-    const answer = await ctx.get<Record<string, { color?: string; group?: string }>>('/labels');
+    // --json stays the definitions map (GET /labels); the table also shows labels only cards carry.
+    if (ctx.json) return show(ctx, await ctx.get('/labels'), () => '');
+    const answer = await ctx.get<LabelUsage[]>('/labels/usage');
     await show(ctx, answer, () => {
-      const rows = Object.entries(answer.data ?? {});
+      const rows = answer.data ?? [];
       return rows.length
         ? table(ctx.output, rows, [
-            { header: 'LABEL', cell: ([name, def]) => labelText(ctx.output, name, def.color) },
-            { header: 'COLOR', cell: ([, def]) => plain(def.color) },
-            { header: 'GROUP', cell: ([, def]) => plain(def.group) },
+            { header: 'LABEL', cell: (l) => labelText(ctx.output, l.name, l.color ?? undefined) },
+            { header: 'COLOR', cell: (l) => plain(l.color) },
+            { header: 'GROUP', cell: (l) => plain(l.group) },
+            { header: 'COUNT', cell: (l) => String(l.cards) },
+            { header: 'NOTE', cell: (l) => (l.defined ? '' : dim(ctx.output, 'not defined in .kanban.json')) },
           ])
-        : dim(ctx.output, 'no labels defined');
+        : dim(ctx.output, 'no labels defined or used on any card');
     });
   },
 };

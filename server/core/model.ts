@@ -98,6 +98,8 @@ export interface Card {
   blockedBy?: string[];
   /** When the card was archived (ISO 8601). Archived cards keep their status and leave the lists. */
   archivedAt?: string;
+  /** The column a soft-deleted card was in when it was deleted, so a restore puts it back there. */
+  deletedFrom?: string;
 }
 
 export interface CardState {

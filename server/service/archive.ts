@@ -50,7 +50,10 @@ export async function archiveColumn(ws: Workspace, boardId: string, columnId: st
   });
 }
 
-/** Where a restored card goes: the column asked for, else the one it kept when archived, else the board's default. */
+/**
+ * Where a restored card goes: the column asked for, else the one it kept when archived or left
+ * when deleted, else (that column is gone, or an older card never said) the board's default.
+ */
 export function restoreTarget(ws: Workspace, board: BoardConfig, card: Card, asked: string | undefined): string {
   const isColumn = (status: string) => board.columns.some((c) => c.id === status);
   if (asked !== undefined) {
@@ -58,13 +61,13 @@ export function restoreTarget(ws: Workspace, board: BoardConfig, card: Card, ask
     return asked;
   }
   if (isArchived(card) && isColumn(card.status)) return card.status;
+  if (card.status === DELETED_STATUS && card.deletedFrom && isColumn(card.deletedFrom)) return card.deletedFrom;
   return effectiveDefaultStatus(ws, board);
 }
 
 /**
- * Bring a card back from the archive or from the deleted column. A deleted card's column before
- * the delete is not stored, so it goes to `status` when given, else the board's default status.
- * It lands at `position` when given (an undo puts it back where it was), else at the column's end.
+ * Bring a card back from the archive or from the deleted column, to `status` when given, else
+ * where it was before (see restoreTarget). It lands at `position` when given (an undo puts it back where it was), else at the column's end.
  */
 export async function restoreTask(ws: Workspace, boardId: string, idish: string, status?: string, position?: number): Promise<TaskView> {
   return ws.mutate(async () => {
@@ -76,7 +79,7 @@ export async function restoreTask(ws: Workspace, boardId: string, idish: string,
     const wip = checkWipEntry(ws, board, target, { ...previous, status: DELETED_STATUS });
     const now = new Date().toISOString();
     const order = position === undefined ? appendKey(ws, boardId, target, previous.id) : await keyForPosition(ws, previous, target, position);
-    const moved: Card = { ...previous, status: target, archivedAt: undefined, order, modified: now };
+    const moved: Card = { ...previous, status: target, archivedAt: undefined, deletedFrom: undefined, order, modified: now };
     const card = withCompletion(moved, board, now);
     await saveCards(ws, [{ card, previous }]);
     ws.emit('task.restored', boardId, { taskId: card.id, from, to: target }, card);

@@ -7,6 +7,8 @@ import type { ExternalChange } from '../storage/cardStore';
 import { boardView } from './boards';
 import type { Workspace } from './workspace';
 import { log } from '../core/log';
+import { unknownConfigKeysIn } from '../config/unknownKeys';
+import { noteConfigWarnings } from './configWarnings';
 
 /**
  * Changes made outside the service — a hand edit, a git checkout, another server on the same
@@ -90,6 +92,7 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
   const previous = ws.config;
   ws.config = next;
   ws.configText = text;
+  noteConfigWarnings(ws, unknownConfigKeysIn(text));
   emitConfigDifferences(ws, previous, next);
   return true;
 }

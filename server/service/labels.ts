@@ -8,6 +8,28 @@ export function getLabels(ws: Workspace): Record<string, LabelDefinition> {
   return ws.config.labels;
 }
 
+/** One label as cards use it: defined in .kanban.json or not, and how many cards carry it. */
+export interface LabelUsage {
+  name: string;
+  defined: boolean;
+  color: string | null;
+  group: string | null;
+  cards: number;
+}
+
+/**
+ * Every label defined or carried by a card (any board, deleted and archived cards included, as a
+ * rename or delete rewrites those too): the definitions first in their order, then the labels
+ * cards use without a definition, by name. A card carries a label once, so counts are cards.
+ */
+export function labelUsage(ws: Workspace): LabelUsage[] {
+  const counts = new Map<string, number>();
+  for (const card of ws.index.allCards()) for (const name of new Set(card.labels)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const defined = Object.entries(ws.config.labels).map(([name, def]) => ({ name, defined: true, color: def.color, group: def.group ?? null, cards: counts.get(name) ?? 0 }));
+  const undefinedNames = [...counts.keys()].filter((name) => !isDefined(ws, name)).sort();
+  return [...defined, ...undefinedNames.map((name) => ({ name, defined: false, color: null, group: null, cards: counts.get(name) ?? 0 }))];
+}
+
 export async function putLabel(ws: Workspace, name: string, input: { color: string; group?: string }) {
   return ws.mutate(async () => {
     checkLabelName(name);

@@ -30,6 +30,7 @@ export function describeWorkspace(ws: Workspace) {
     auth: { provider: identityProvider?.id ?? null, enabled: identityProvider !== null },
     watcher: { supported: true, active: ws.watching },
     invalidFiles: ws.invalidFiles,
+    configWarnings: ws.configWarnings,
     recoveredFiles: ws.recoveredFiles,
     staleCopies: ws.staleCopies,
     duplicateIds: ws.duplicateIds,

@@ -17,7 +17,7 @@ export function resolveCard(ws: Workspace, boardId: string, idish: string): Card
   ws.board(boardId);
   const exact = ws.index.get(boardId, idish);
   if (exact) return exact;
-  if (isFullCardId(idish)) throw new NotFoundError(`no card "${idish}" on board "${boardId}"`);
+  if (isFullCardId(idish)) throw new NotFoundError(`no card "${idish}" on board "${boardId}"${elsewhereHint(ws, boardId, idish)}`);
   const cards = [...ws.index.cardsOf(boardId)];
   for (const matches of [cards.filter((c) => c.id.startsWith(idish)), cards.filter((c) => c.id.includes(idish))]) {
     if (matches.length === 1) return matches[0];
@@ -26,7 +26,27 @@ export function resolveCard(ws: Workspace, boardId: string, idish: string): Card
       throw new ConflictError(`"${idish}" matches ${matches.length} cards on board "${boardId}" (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`);
     }
   }
-  throw new NotFoundError(`no card matching "${idish}" on board "${boardId}"`);
+  throw new NotFoundError(`no card matching "${idish}" on board "${boardId}"${elsewhereHint(ws, boardId, idish)}`);
+}
+
+/**
+ * Where an id that matched nothing on one board lives instead, said so the caller can go there
+ * (a card transferred away is the usual case). Only the failing path pays for the scan of the
+ * other boards; the same rules as on the board asked apply (exact, else prefix, else substring).
+ */
+function elsewhereHint(ws: Workspace, boardId: string, idish: string): string {
+  const exact = ws.index.findById(idish);
+  if (exact && exact.boardId !== boardId) return `; it is on board "${exact.boardId}" (add --board ${exact.boardId})`;
+  if (isFullCardId(idish)) return '';
+  const others = ws.config.boards.filter((b) => b.id !== boardId).map((b) => [...ws.index.cardsOf(b.id)]);
+  for (const test of [(c: Card) => c.id.startsWith(idish), (c: Card) => c.id.includes(idish)]) {
+    const matches = others.flatMap((cards) => cards.filter(test));
+    if (matches.length === 1) return `; card "${matches[0].id}" is on board "${matches[0].boardId}" (add --board ${matches[0].boardId})`;
+    const boards = [...new Set(matches.map((c) => c.boardId))];
+    if (boards.length === 1) return `; ${matches.length} cards matching it are on board "${boards[0]}" (add --board ${boards[0]})`;
+    if (boards.length > 1) return `; cards matching it are on boards ${boards.map((b) => `"${b}"`).join(', ')} (add --board <id>)`;
+  }
+  return '';
 }
 
 export interface TaskQuery {

@@ -187,6 +187,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
       card.order = appendKey(ws, boardId, card.status, card.id);
       // A new status brings an archived card back, as it does a deleted one.
       card.archivedAt = undefined;
+      card.deletedFrom = undefined;
     }
     card = withCompletion({ ...card, modified: now }, board, now);
     await saveCard(ws, card, previous);
@@ -242,7 +243,7 @@ export async function moveTask(ws: Workspace, boardId: string, idish: string, st
     const now = new Date().toISOString();
     const order = await keyForPosition(ws, previous, status, position);
     // A move brings an archived card back into the column it is moved to.
-    const card = withCompletion({ ...changed, status, order, modified: now, archivedAt: undefined }, board, now);
+    const card = withCompletion({ ...changed, status, order, modified: now, archivedAt: undefined, deletedFrom: undefined }, board, now);
     await saveCard(ws, card, previous);
     const fieldNames = Object.keys(fields);
     announceMove(ws, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card), ...(fieldNames.length ? { fields: fieldNames } : {}) }, card, wip);
@@ -255,7 +256,8 @@ export async function softDeleteTask(ws: Workspace, boardId: string, idish: stri
     const previous = resolveCard(ws, boardId, idish);
     if (previous.status === DELETED_STATUS) return taskView(ws, previous, { withComments: true });
     const now = new Date().toISOString();
-    const card: Card = { ...previous, status: DELETED_STATUS, order: appendKey(ws, boardId, DELETED_STATUS), modified: now, completedAt: undefined, archivedAt: undefined };
+    // The column it leaves is kept on the card (archived cards keep theirs as their status), so a restore goes back there.
+    const card: Card = { ...previous, status: DELETED_STATUS, deletedFrom: previous.status, order: appendKey(ws, boardId, DELETED_STATUS), modified: now, completedAt: undefined, archivedAt: undefined };
     await saveCard(ws, card, previous);
     ws.emit('task.deleted', boardId, { taskId: card.id, permanent: false, previousStatus: previous.status }, card);
     return taskView(ws, card, { withComments: true });
@@ -303,7 +305,7 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     const status = checkStatus(destination, targetStatus ?? effectiveDefaultStatus(ws, destination), false);
     const wip = checkWipEntry(ws, destination, status);
     const now = new Date().toISOString();
-    const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now, archivedAt: undefined };
+    const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now, archivedAt: undefined, deletedFrom: undefined };
     const card = withCompletion(moved, destination, now);
     await writeCardsChecked(ws, [previous], async () => {
       await relocateCardBelongings(ws, previous, card);

@@ -9,6 +9,8 @@ import { EventBus, type EventName } from '../core/events';
 import type { BoardConfig, Card } from '../core/model';
 import { FileConflictError, NotFoundError } from '../core/errors';
 import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../config/parseConfig';
+import { unknownConfigKeysIn } from '../config/unknownKeys';
+import { noteConfigWarnings } from './configWarnings';
 import type { KanbanConfig } from '../config/types';
 import type { CardStore, DuplicateIdCard, InvalidFile, RecoveredFile, StaleCopy } from '../storage/cardStore';
 import { createAttachmentStore, createCardStateStore, createCardStore, type ProviderContext } from '../storage/providers';
@@ -60,6 +62,8 @@ export class Workspace {
   readonly invalidFilesListeners = new Set<(files: readonly InvalidFile[]) => void>();
   /** Torn moves' leftover copies moved to `.kanban/.state/recovered/` by this process. */
   recoveredFiles: RecoveredFile[] = [];
+  /** Keys of `.kanban.json` the service does not know (likely typos), as GET /api/workspace reports them. */
+  configWarnings: string[] = [];
   /** Torn moves' leftover copies found by the last load and not moved away yet (not served). */
   get staleCopies(): readonly StaleCopy[] {
     return this.store.staleCopies ?? [];
@@ -161,6 +165,7 @@ export class Workspace {
     const claims = new Claims(await openClaimStore(root, store));
     const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, claims, options);
     workspace.configText = text;
+    noteConfigWarnings(workspace, unknownConfigKeysIn(text));
     if (shared) {
       workspace.shared = { store: shared.store, version: shared.version, timer: null };
       followSharedConfig(workspace, workspace.shared, (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
@@ -249,6 +254,8 @@ export class Workspace {
     }
     this.configText = text;
     this.config = draft;
+    // The written file keeps only the unknown top-level keys: the warnings follow what it holds now.
+    noteConfigWarnings(this, unknownConfigKeysIn(text));
     return draft;
   }
 

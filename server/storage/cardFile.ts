@@ -37,6 +37,7 @@ function frontmatterOf(card: Card): Json {
   fm.modified = card.modified;
   if (card.completedAt) fm.completedAt = card.completedAt;
   if (card.archivedAt) fm.archivedAt = card.archivedAt;
+  if (card.deletedFrom) fm.deletedFrom = card.deletedFrom;
   if (card.comments.length) fm.comments = card.comments.map(commentFrontmatter);
   return fm;
 }
@@ -206,11 +207,13 @@ export function parseCard(text: string, where: CardLocation): Card {
  * whether a card is archived: a file moved into `archived/` by hand is archived (since the file
  * time when it does not say), and one moved out of it is not, whatever its frontmatter says.
  */
-function optionalFields(f: Json, where: CardLocation): Pick<Card, 'blockedBy' | 'archivedAt'> {
-  const out: Pick<Card, 'blockedBy' | 'archivedAt'> = {};
+function optionalFields(f: Json, where: CardLocation): Pick<Card, 'blockedBy' | 'archivedAt' | 'deletedFrom'> {
+  const out: Pick<Card, 'blockedBy' | 'archivedAt' | 'deletedFrom'> = {};
   const blockedBy = strList(f.blockedBy, 'blockedBy');
   if (blockedBy.length) out.blockedBy = blockedBy;
   const archivedAt = str(f.archivedAt, 'archivedAt');
   if (where.status === ARCHIVED_STATUS) out.archivedAt = archivedAt ?? where.fileTime;
+  const deletedFrom = str(f.deletedFrom, 'deletedFrom');
+  if (deletedFrom) out.deletedFrom = deletedFrom;
   return out;
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { listFiles, startTestServer, type TestServer } from '../helpers/testServer';
 import { cardFile, createTask, exists, failsWith, listIds, okData } from '../helpers/envelope';
 import { eventsDuring } from '../helpers/serverHooks';
-import { forEachBoard, useServerWithOpsBoard } from '../helpers/perProvider';
+import { forEachBoard, useCardProviderServer, useServerWithOpsBoard } from '../helpers/perProvider';
 import { runAutoArchive } from '../../server/service/archive';
 import { waitUntil } from '../helpers/waiting';
 
@@ -60,15 +60,19 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
         assert.deepEqual(await listIds(server, '?archived=only', boardId), []);
       });
 
-      it('when a soft-deleted card is restored, then it goes to the board default status, or to the status asked for', async () => {
-        const first = await createTask(server, { content: '# Deleted one\n', status: 'review' }, boardId);
-        const second = await createTask(server, { content: '# Deleted two\n', status: 'review' }, boardId);
+      it('when a soft-deleted card is restored, then it goes back to the column it was deleted from, or to the status asked for', async () => {
+        const columns = okData(await server.api('GET', r.columns)).map((c: { id: string }) => c.id);
+        const from = columns[columns.length - 2];
+        const first = await createTask(server, { content: '# Deleted one\n', status: from }, boardId);
+        const second = await createTask(server, { content: '# Deleted two\n', status: from }, boardId);
         okData(await server.api('DELETE', `${r.tasks}/${first.id}`));
         okData(await server.api('DELETE', `${r.tasks}/${second.id}`));
-        const toDefault = okData(await server.api('POST', `${r.tasks}/${first.id}/restore`));
-        assert.equal(toDefault.status, 'backlog');
-        const asked = okData(await server.api('POST', `${r.tasks}/${second.id}/restore`, { status: 'done' }));
-        assert.equal(asked.status, 'done');
+        const back = okData(await server.api('POST', `${r.tasks}/${first.id}/restore`));
+        assert.equal(back.status, from);
+        assert.notEqual(from, columns[0], 'the column left is not the default one, so the test tells them apart');
+        const last = columns[columns.length - 1];
+        const asked = okData(await server.api('POST', `${r.tasks}/${second.id}/restore`, { status: last }));
+        assert.equal(asked.status, last);
         assert.ok(asked.completedAt, 'a card restored into the last column is completed');
       });
 
@@ -152,6 +156,30 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
   it('when a column id is "archived", then it is refused as reserved', async () => {
     failsWith(await server.api('POST', '/api/columns', { id: 'archived', name: 'Archive' }), 400, /reserved/);
   });
+});
+
+describe('API archive: a soft delete remembers its column across a restart', () => {
+  for (const providerName of ['markdown', 'sqlite'] as const) {
+    describe(`with ${providerName} cards`, () => {
+      let server: TestServer;
+      useCardProviderServer(providerName, (started) => (server = started));
+
+      it('when a deleted card is restored after a restart, then it goes back to the column it was deleted from', async () => {
+        const task = await createTask(server, { content: '# Kept place\n', status: 'review' });
+        okData(await server.api('DELETE', `/api/tasks/${task.id}`));
+        await server.restart();
+        assert.equal(okData(await server.api('POST', `/api/tasks/${task.id}/restore`)).status, 'review');
+      });
+
+      it('when the column it was deleted from is gone, then a restore puts it in the default column', async () => {
+        const task = await createTask(server, { content: '# Lost place\n', status: 'review' });
+        okData(await server.api('DELETE', `/api/tasks/${task.id}`));
+        okData(await server.api('DELETE', '/api/columns/review'));
+        await server.restart();
+        assert.equal(okData(await server.api('POST', `/api/tasks/${task.id}/restore`)).status, 'backlog');
+      });
+    });
+  }
 });
 
 describe('API archive: auto-archive and hand-moved files', () => {

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { listFiles, makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { configPath, createTask, exists, okData } from '../helpers/envelope';
+import { waitUntil } from '../helpers/waiting';
+import { setLogSink } from '../../server/core/log';
 
 const STATUS_PATHS = ['/workspace', '/storage', '/card-state/status', '/auth'];
 const TOKEN = 'status-test-token-0123456789';
@@ -214,5 +216,38 @@ describe('API status routes', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('API status: unknown keys of .kanban.json', () => {
+  let server: TestServer | undefined;
+  let restoreLog: (() => void) | undefined;
+  afterEach(async () => {
+    restoreLog?.();
+    await server?.close();
+    server = restoreLog = undefined;
+  });
+
+  it('when .kanban.json has a misspelled key, then the server starts, logs it once and /workspace lists it until the file is fixed', async () => {
+    const logged: string[] = [];
+    restoreLog = setLogSink((level, message) => logged.push(`${level} ${message}`));
+    const config = { version: 2, boards: [{ id: 'default', columns: [{ id: 'todo', wipLimt: 3 }, { id: 'done' }] }] };
+    server = await startTestServer({ config });
+    const warning = '.kanban.json: unknown key $.boards[0].columns[0].wipLimt (did you mean "wipLimit"?)';
+    assert.deepEqual(okData(await server.api('GET', '/api/workspace')).configWarnings, [warning]);
+    assert.deepEqual(logged.filter((line) => line.includes('wipLimt')), [`warn kanban: ${warning}`]);
+    assert.deepEqual(okData(await server.api('GET', '/api/columns')).map((c: { id: string }) => c.id), ['todo', 'done'], 'the file is still used');
+
+    const fixed = { version: 2, boards: [{ id: 'default', columns: [{ id: 'todo', wipLimit: 3 }, { id: 'done' }] }] };
+    await fs.writeFile(configPath(server), JSON.stringify(fixed, null, 2));
+    await waitUntil(async () => okData(await server!.api('GET', '/api/workspace')).configWarnings.length === 0, 10_000, 'the warning to go once the file is fixed');
+  });
+
+  it('when the service rewrites .kanban.json, then the nested unknown keys it drops leave the warnings, and a top-level near miss stays', async () => {
+    const config = { version: 2, lables: {}, boards: [{ id: 'default', columns: [{ id: 'todo', wipLimt: 3 }, { id: 'done' }] }] };
+    server = await startTestServer({ config });
+    assert.equal(okData(await server.api('GET', '/api/workspace')).configWarnings.length, 2);
+    okData(await server.api('PUT', '/api/labels/bug', { color: '#ef4444' }));
+    assert.deepEqual(okData(await server.api('GET', '/api/workspace')).configWarnings, ['.kanban.json: unknown key $.lables (did you mean "labels"?)']);
   });
 });

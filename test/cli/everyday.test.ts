@@ -102,13 +102,15 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.equal(run.stdout, '');
   });
 
-  it('when delete and restore run, then the card goes to the deleted column and comes back to the default column', async () => {
+  it('when delete and restore run, then the card goes to the deleted column and comes back to the column it left', async () => {
+    const before = (await restData(cli.mode, `/api/tasks/${docsId}`)).status;
+    assert.notEqual(before, 'backlog', 'the card is not in the default column, so a restore there would show');
     const deleted = expectCode(await k('delete', docsId), 0);
     assert.match(deleted.stdout, /kanban restore/);
     assert.equal((await restData(cli.mode, `/api/tasks/${docsId}`)).status, 'deleted');
     const restored = expectCode(await k('restore', docsId), 0);
-    assert.match(restored.stdout, /restored .* to backlog/);
-    assert.equal((await restData(cli.mode, `/api/tasks/${docsId}`)).status, 'backlog');
+    assert.match(restored.stdout, new RegExp(`restored .* to ${before}`));
+    assert.equal((await restData(cli.mode, `/api/tasks/${docsId}`)).status, before);
     const again = expectCode(await k('restore', docsId), 1);
     assert.match(again.stderr, /neither archived nor deleted/);
   });
@@ -122,6 +124,17 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.equal(moved.status, 'todo');
     assert.deepEqual(jsonOf(await k('list', '--board', 'ops', '--json')), await restData(cli.mode, '/api/boards/ops/tasks'));
     expectCode(await k('transfer', docsId), 2);
+  });
+
+  it('when a card was transferred to another board, then show and checklist on the default board name the board that holds it', async () => {
+    for (const command of ['show', 'checklist']) {
+      const run = expectCode(await k(command, docsId), 1);
+      assert.match(run.stderr, new RegExp(`no card "${docsId}" on board "default"; it is on board "ops" \\(add --board ops\\)`));
+    }
+    const prefix = docsId.slice(0, 'write-do'.length);
+    const partial = expectCode(await k('show', prefix), 1);
+    assert.match(partial.stderr, new RegExp(`no card matching "${prefix}" on board "default"; card "${docsId}" is on board "ops" \\(add --board ops\\)`));
+    expectCode(await k('show', docsId, '--board', 'ops'), 0);
   });
 
   it('when comment and comments run, then the comment is stored and listed, and --json equals REST', async () => {
@@ -156,13 +169,27 @@ describeInBothModes('kanban everyday commands', (cli) => {
     }
   });
 
+  it('when cards carry labels that no definition names, then labels lists them with card counts and says they are not defined', async () => {
+    assert.deepEqual(await restData(cli.mode, '/api/labels'), {});
+    const run = expectCode(await k('labels'), 0);
+    assert.match(run.stdout, /^LABEL\s+COLOR\s+GROUP\s+COUNT\s+NOTE$/m);
+    assert.match(run.stdout, /^bug\s+1\s+not defined in \.kanban\.json$/m);
+    assert.match(run.stdout, /^ui\s+1\s+not defined in \.kanban\.json$/m);
+    assert.deepEqual(await restData(cli.mode, '/api/labels/usage'), [
+      { name: 'bug', defined: false, color: null, group: null, cards: 1 },
+      { name: 'ui', defined: false, color: null, group: null, cards: 1 },
+    ]);
+  });
+
   it('when boards, columns, labels, settings and webhooks are listed, then tables show them and --json equals REST', async () => {
     expectCode(await k('api', 'put-label', 'bug', '--color', '#ef4444', '--group', 'type'), 0);
     const boards = expectCode(await k('boards'), 0).stdout;
     assert.match(boards, /^ID\s+NAME\s+CARDS\s+COLUMNS\n/);
     assert.match(boards, /default \(default\)\s+Default\s+1/);
     assert.match(expectCode(await k('columns'), 0).stdout, /in-progress\s+In Progress\s+#f59e0b/);
-    assert.match(expectCode(await k('labels'), 0).stdout, /bug\s+#ef4444\s+type/);
+    const labels = expectCode(await k('labels'), 0).stdout;
+    assert.match(labels, /^bug\s+#ef4444\s+type\s+1\s*$/m);
+    assert.match(labels, /^ui\s+1\s+not defined in \.kanban\.json$/m);
     assert.match(expectCode(await k('settings'), 0).stdout, /compactMode\s+false/);
     assert.match(expectCode(await k('webhooks'), 0).stdout, /no webhooks/);
     for (const [command, url] of [['boards', '/api/boards'], ['columns', '/api/columns'], ['labels', '/api/labels'], ['settings', '/api/settings'], ['webhooks', '/api/webhooks']]) {

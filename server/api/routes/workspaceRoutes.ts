@@ -1,15 +1,17 @@
-import { deleteLabel, getLabels, putLabel, renameLabel } from '../../service/labels';
+import { deleteLabel, getLabels, labelUsage, putLabel, renameLabel } from '../../service/labels';
 import { getSettings, resolvePath, updateSettings } from '../../service/settings';
 import { defineRoutes } from '../route';
 import { labelsVersion, settingsVersion } from '../versions';
 import { labelRenameSchema, labelSchema, settingsSchema } from '../schemas';
-import { labelsSchema, resolvedPathSchema, settingsViewSchema } from '../responseSchemas';
+import { labelUsageSchema, labelsSchema, resolvedPathSchema, settingsViewSchema } from '../responseSchemas';
 
 export const workspaceRoutes = defineRoutes([
   { method: 'get', path: '/settings', tag: 'Settings', summary: 'Workspace display settings', version: settingsVersion, response: settingsViewSchema, handle: ({ ws }) => getSettings(ws) },
   { method: 'put', path: '/settings', tag: 'Settings', summary: 'Update settings (merge); broadcast at once', body: settingsSchema, errors: [409, 412], version: settingsVersion,
     response: settingsViewSchema, handle: ({ ws, body }) => updateSettings(ws, body) },
   { method: 'get', path: '/labels', tag: 'Labels', summary: 'Label definitions', version: labelsVersion, response: labelsSchema, handle: ({ ws }) => getLabels(ws) },
+  { method: 'get', path: '/labels/usage', tag: 'Labels', summary: 'Labels in use: every defined label and every label a card carries, with card counts',
+    response: labelUsageSchema, handle: ({ ws }) => labelUsage(ws) },
   { method: 'put', path: '/labels/{name}', tag: 'Labels', summary: 'Define or change a label', body: labelSchema, errors: [409, 412], version: labelsVersion,
     response: labelsSchema, handle: ({ ws, params, body }) => putLabel(ws, params.name, body) },
   { method: 'patch', path: '/labels/{name}', tag: 'Labels', summary: 'Rename a label on every card of every board', body: labelRenameSchema, errors: [409, 412], version: labelsVersion,

@@ -2,7 +2,8 @@ import type { MysqlDatabase } from './mysqlDatabase';
 import { MysqlOpenError } from './mysqlDatabase';
 
 // 3: kanban_cards.version, checked and bumped by every card write (see sqlCardStore.ts).
-const SCHEMA_VERSION = 3;
+// 4: kanban_cards.deleted_from, the column a soft-deleted card left (a restore goes back there).
+const SCHEMA_VERSION = 4;
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
 /**
@@ -35,6 +36,7 @@ const TABLES = [
     completed_at VARCHAR(64) NULL,
     blocked_by LONGTEXT NULL,
     archived_at VARCHAR(64) NULL,
+    deleted_from VARCHAR(255) NULL,
     version BIGINT NOT NULL DEFAULT 1,
     PRIMARY KEY (id),
     KEY kanban_cards_board_status (board_id, status),
@@ -212,12 +214,13 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   }
 }
 
-/** Columns added after version 1 (in versions 2 and 3), each with its type; added when a table lacks them. */
+/** Columns added after version 1 (in versions 2 to 4), each with its type; added when a table lacks them. */
 const ADDED_CARD_COLUMNS: [string, string][] = [
   ['blocked_by', 'LONGTEXT NULL'],
   ['archived_at', 'VARCHAR(64) NULL'],
   // Existing rows start at version 1.
   ['version', 'BIGINT NOT NULL DEFAULT 1'],
+  ['deleted_from', 'VARCHAR(255) NULL'],
 ];
 
 /**

@@ -8,6 +8,7 @@ import type { Card, Comment, Priority } from '../../core/model';
 export const CARD_COLUMNS = [
   'id', 'board_id', 'status', 'order_key', 'content', 'priority', 'assignee', 'due_date', 'labels', 'metadata',
   'forms', 'form_data', 'actions', 'attachments', 'created', 'modified', 'completed_at', 'blocked_by', 'archived_at',
+  'deleted_from',
 ] as const;
 
 export type CardColumn = (typeof CARD_COLUMNS)[number];
@@ -47,6 +48,7 @@ export function cardToRow(card: Card): CardRow {
     completed_at: card.completedAt ?? null,
     blocked_by: card.blockedBy?.length ? JSON.stringify(card.blockedBy) : null,
     archived_at: card.archivedAt ?? null,
+    deleted_from: card.deletedFrom ?? null,
   };
 }
 
@@ -111,12 +113,14 @@ export function rowToCard(row: CardRow, comments: Comment[]): Card {
 }
 
 /** Columns that hold a value only when the card has one (absent on the card otherwise). */
-function optionalColumns(row: CardRow): Pick<Card, 'blockedBy' | 'archivedAt'> {
-  const out: Pick<Card, 'blockedBy' | 'archivedAt'> = {};
+function optionalColumns(row: CardRow): Pick<Card, 'blockedBy' | 'archivedAt' | 'deletedFrom'> {
+  const out: Pick<Card, 'blockedBy' | 'archivedAt' | 'deletedFrom'> = {};
   const blockedBy = parseJson<string[]>(row, 'blocked_by', isStringList, []);
   if (blockedBy.length) out.blockedBy = blockedBy;
   const archivedAt = optional(row.archived_at);
   if (archivedAt) out.archivedAt = archivedAt;
+  const deletedFrom = optional(row.deleted_from);
+  if (deletedFrom) out.deletedFrom = deletedFrom;
   return out;
 }
 

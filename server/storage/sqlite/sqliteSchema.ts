@@ -9,7 +9,7 @@ import { chunkLegacyAttachments } from './sqliteBlobChunks';
  */
 const PARTS = {
   cards: {
-    version: 3,
+    version: 4,
     ddl: `
       CREATE TABLE IF NOT EXISTS kanban_cards (
         id TEXT PRIMARY KEY NOT NULL,
@@ -31,6 +31,7 @@ const PARTS = {
         completed_at TEXT,
         blocked_by TEXT,
         archived_at TEXT,
+        deleted_from TEXT,
         version INTEGER NOT NULL DEFAULT 1
       );
       CREATE INDEX IF NOT EXISTS kanban_cards_board_status ON kanban_cards (board_id, status, order_key);
@@ -57,9 +58,11 @@ const PARTS = {
       CREATE INDEX IF NOT EXISTS kanban_changes_time ON kanban_changes (changed_at);`,
     // 2: blocked_by and archived_at (dependencies and the archive). 3: version, which every write
     // checks and bumps so two processes never overwrite each other's change (existing rows start at 1).
+    // 4: deleted_from, the column a soft-deleted card left, so a restore puts it back there.
     upgrade: (db: SqliteConnection, from: number) => {
       if (from < 2) db.exec('ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;');
       if (from < 3) db.exec('ALTER TABLE kanban_cards ADD COLUMN version INTEGER NOT NULL DEFAULT 1;');
+      if (from < 4) db.exec('ALTER TABLE kanban_cards ADD COLUMN deleted_from TEXT;');
     },
   },
   attachments: {

@@ -121,6 +121,7 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'GET /settings': 'viewer',
   'PUT /settings': 'admin',
   'GET /labels': 'viewer',
+  'GET /labels/usage': 'viewer',
   'PUT /labels/{name}': 'admin',
   'PATCH /labels/{name}': 'admin',
   'DELETE /labels/{name}': 'admin',

@@ -207,6 +207,7 @@ export const REQUESTS: Record<string, Builder> = {
   'GET /settings': () => ({ path: '/api/settings', success: 200 }),
   'PUT /settings': () => ({ path: '/api/settings', body: { compactMode: true }, success: 200 }),
   'GET /labels': () => ({ path: '/api/labels', success: 200 }),
+  'GET /labels/usage': () => ({ path: '/api/labels/usage', success: 200 }),
   'PUT /labels/{name}': () => ({ path: '/api/labels/urgent', body: { color: '#dc2626' }, success: 200 }),
   'PATCH /labels/{name}': async (fx) => {
     const name = fx.unique('old-label');
