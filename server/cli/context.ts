@@ -152,12 +152,10 @@ export class Context {
   /**
    * After a command that opened a large board in-process: start the board process, so the next
    * commands call it instead of reading the whole board again (KANBAN_DAEMON, daemonStart.ts).
+   * Call after close(): the folder's card index is then written, and the process starts from it.
    */
-  async offerDaemon(): Promise<void> {
-    const client = this.client;
-    if (!(client instanceof LocalApiClient) || this.liveServer) return;
+  private async offerDaemon(cards: number): Promise<void> {
     const mode = daemonMode(this.env);
-    const cards = client.cardCount();
     if (mode === 'never' || (mode === 'auto' && cards < AUTO_MIN_CARDS)) return;
     const pid = await startDaemon(this.dir, this.env).catch(() => null);
     if (pid !== null && process.stderr.isTTY) {
@@ -176,6 +174,7 @@ export class Context {
       this.client = null;
       return (await this.openLocal()).call(call);
     });
+    this.printDaemonConfigWarnings();
     if (answer.body && answer.body.ok === false) throw new CliError(answer.body.error, answer.status);
     if (answer.status >= 400) throw new CliError(`the API answered ${answer.status}`, answer.status);
     // The change went ahead, but the user should hear what it did (a column over its WIP limit).
@@ -183,6 +182,16 @@ export class Context {
     const data = (answer.body && answer.body.ok ? answer.body.data : null) as T;
     return { status: answer.status, data, etag: answer.etag, page: answer.page };
   }
+
+  /** Once per command, as opening the folder in-process logs them. */
+  private printDaemonConfigWarnings(): void {
+    const client = this.client;
+    if (!(client instanceof DaemonApiClient) || this.configWarningsShown || client.configWarnings === undefined) return;
+    this.configWarningsShown = true;
+    for (const warning of client.configWarnings) this.output.err(`kanban: ${warning}`);
+  }
+
+  private configWarningsShown = false;
 
   get<T = any>(apiPath: string, query?: CallOptions['query']): Promise<Answer<T>> {
     return this.call<T>('GET', apiPath, { query });
@@ -193,10 +202,13 @@ export class Context {
     if (answer.status !== 204) this.output.out(JSON.stringify(answer.data, null, 2));
   }
 
-  async close(): Promise<void> {
+  /** `succeeded`: the command did its work, so a large board opened in-process may get its board process. */
+  async close(succeeded = false): Promise<void> {
     const client = this.client;
     this.client = null;
+    const opened = client instanceof LocalApiClient && !this.liveServer ? client.cardCount() : null;
     await client?.close();
+    if (succeeded && opened !== null) await this.offerDaemon(opened);
   }
 }
 

@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { version } from '../../package.json';
 import { Dispatcher } from '../api/dispatch';
-import { DAEMON_CALL_PATH, DAEMON_KEY_HEADER, DAEMON_STATUS_PATH, DAEMON_STOP_PATH, type DaemonCall, type DaemonStatus } from '../client/daemonApiClient';
+import { DAEMON_CALL_PATH, DAEMON_KEY_HEADER, DAEMON_STATUS_PATH, DAEMON_STOP_PATH, type DaemonAnswer, type DaemonCall, type DaemonStatus } from '../client/daemonApiClient';
 import { log } from '../core/log';
 import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks } from '../live/webhooks';
@@ -87,7 +87,10 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     }
     try {
       await watcher.catchUp();
-      reply(200, await dispatcher.dispatch(call));
+      const answer: DaemonAnswer = await dispatcher.dispatch(call);
+      // What a command opening the folder itself would print on stderr (unknown keys in .kanban.json).
+      if (workspace.configWarnings.length) answer.configWarnings = workspace.configWarnings;
+      reply(200, answer);
     } catch (error) {
       log.error('kanban daemon: a call failed:', error);
       reply(500, { error: (error as Error).message });

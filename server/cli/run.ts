@@ -106,13 +106,14 @@ async function runCommand(command: Command, argv: string[], output: Output, env:
     return 0;
   }
   const ctx = new Context(globalsOf(parsed), output, env);
+  let succeeded = false;
   try {
     if (!command.offline) await ctx.checkMode(typeof command.writes === 'function' ? command.writes(parsed) : command.writes);
     await command.run(ctx, parsed);
-    await ctx.offerDaemon();
+    succeeded = true;
     return 0;
   } finally {
-    await ctx.close();
+    await ctx.close(succeeded);
   }
 }
 

@@ -26,6 +26,9 @@ export interface DaemonCall {
   token?: string;
 }
 
+/** The answer as in-process, and what opening the folder would have warned about. */
+export type DaemonAnswer = ApiAnswer & { configWarnings?: string[] };
+
 /** The daemon is not there (gone since its record was read): nothing was sent, the call may go elsewhere. */
 export class DaemonUnreachableError extends Error {}
 
@@ -50,8 +53,17 @@ export class DaemonApiClient implements ApiClient {
   call(call: ApiCall): Promise<ApiAnswer> {
     const agent = call.agent ?? this.agent;
     const sent: DaemonCall = { method: call.method, path: call.path, body: call.body, ifMatch: call.ifMatch, agent, token: this.token };
-    return this.request('POST', DAEMON_CALL_PATH, JSON.stringify(sent));
+    return this.request<DaemonAnswer>('POST', DAEMON_CALL_PATH, JSON.stringify(sent)).then(({ configWarnings, ...answer }) => {
+      this.configWarnings ??= configWarnings ?? [];
+      return answer;
+    });
   }
+
+  /**
+   * The warnings of the first answer (unknown keys in .kanban.json), which a command opening the
+   * folder would have printed on stderr; undefined before the first call.
+   */
+  configWarnings: string[] | undefined;
 
   status(): Promise<DaemonStatus> {
     return this.request('GET', DAEMON_STATUS_PATH, '');

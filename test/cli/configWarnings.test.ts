@@ -25,6 +25,20 @@ describe('kanban on a .kanban.json with an unknown key', function () {
     }
   });
 
+  it('when the commands go through the board process, then they warn the same way', async () => {
+    const env = { KANBAN_DAEMON: 'always' };
+    const calls = async () => JSON.parse(expectCode(await kanban(['daemon', '--json', '--dir', root]), 0).stdout).calls as number;
+    expectCode(await kanban(['daemon', 'start', '--dir', root], { env }), 0);
+    try {
+      const before = await calls();
+      const run = expectCode(await kanban(['list', '--dir', root], { env }), 0);
+      assert.match(run.stderr, /unknown key \$\.boards\[0\]\.defualtStatus \(did you mean "defaultStatus"\?\)/);
+      assert.ok((await calls()) > before, 'the list went through the board process');
+    } finally {
+      await kanban(['daemon', 'stop', '--dir', root]);
+    }
+  });
+
   it('when --json is asked, then stdout stays plain JSON and the warnings stay on stderr', async () => {
     const run = expectCode(await kanban(['list', '--json', '--dir', root]), 0);
     assert.equal(JSON.parse(run.stdout).length, 1);
