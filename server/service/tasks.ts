@@ -9,7 +9,6 @@ import { taskView } from './views';
 import { relocateCardBelongings, removeCardBelongings } from './cardBelongings';
 import type { Workspace } from './workspace';
 import type { CardChange } from '../storage/cardStore';
-import { withFinalNewline } from '../storage/cardFile';
 import { writeCardsChecked } from './fileTruth';
 import { resolveBlockedBy, withoutBlocker } from './dependencies';
 import { announceWipEntry, checkWipEntry } from './wipLimits';
@@ -40,9 +39,9 @@ function checkStatus(board: BoardConfig, status: string, allowDeleted: boolean):
 
 function checkContent(content: string): string {
   if (titleOf(content) === '') throw new ValidationError('content must not be empty: start it with a "# Title" heading');
-  // Card files use LF and end with a newline; reading a file turns CRLF into LF, so storing either
-  // differently would change the content on restart.
-  return withFinalNewline(content.replace(/\r\n?/g, '\n'));
+  // Stored exactly as sent, final newline and CRs included: every card store gives the same string
+  // back (serializeCard says how a Markdown file does it).
+  return content;
 }
 
 /** Apply validated field changes to a card (no status or order handling here). */

@@ -50,20 +50,40 @@ function commentFrontmatter(comment: Comment): Json {
 }
 
 /**
- * The Markdown text of a card file: YAML frontmatter, a blank line, then the content, ending with a
- * newline (without one, every git diff of the file ends in "No newline at end of file").
+ * The Markdown text of a card file: YAML frontmatter, a blank line, then the content exactly as the
+ * client sent it. The file ends with a newline when the content does (every built-in client sends
+ * one); nothing is added or taken away, because any added newline could not be told apart from the
+ * content's own on reading: "x" and "x\n" would read back the same. So every string round-trips (no,
+ * one or several final newlines, CRLF, empty), and a file written by hand or by an earlier version
+ * ("body\n") reads as before ("body\n").
+ *
+ * Line endings: the frontmatter is always written with LF (YAML escapes any CR in a value), so a
+ * file whose frontmatter has CRLF lines was saved by a CRLF editor or git's autocrlf; its CRLFs are
+ * the editor's and the whole file is read as LF, as before. In every other file the text after the
+ * frontmatter is the content's own bytes, CRs included.
  */
 export function serializeCard(card: Card): string {
   const fm = yaml.dump(frontmatterOf(card), { ...YAML_OPTIONS, lineWidth: -1, noRefs: true, sortKeys: false });
-  return `---\n${fm}---\n\n${withFinalNewline(card.content)}`;
+  return `---\n${fm}---\n\n${card.content}`;
 }
 
-export function withFinalNewline(text: string): string {
-  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+/** Where the closing `---` line ends (past its newline), or -1 when the file has none. */
+function headerEnd(text: string): number {
+  const close = text.indexOf('\n---', 3);
+  if (close < 0) return -1;
+  const lineEnd = text.indexOf('\n', close + 4);
+  return lineEnd < 0 ? text.length : lineEnd + 1;
+}
+
+/** A file saved with CRLF lines throughout (its frontmatter says so) reads as LF; see serializeCard. */
+function withEditorLineEndings(text: string): string {
+  const end = headerEnd(text);
+  const header = end < 0 ? text : text.slice(0, end);
+  return header.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
 }
 
 function splitFrontmatter(text: string): { fm: string; body: string } {
-  const normalized = text.replace(/\r\n/g, '\n');
+  const normalized = withEditorLineEndings(text);
   if (!normalized.startsWith('---\n')) throw new CardFileError('missing YAML frontmatter (the file must start with ---)');
   const end = normalized.indexOf('\n---', 3);
   if (end < 0) throw new CardFileError('frontmatter is not closed by a --- line');

@@ -28,6 +28,8 @@
  * - Errors: throw an Error with an actionable message; the API answers 500 for an unexpected one
  *   (logged, never a crash). A store whose data people edit by hand may implement `ensureCurrent`
  *   and throw a conflict (see the built-in Markdown store); others leave it out.
+ * - Fields come back as given: `content` byte for byte (no newline added or dropped, CRs kept,
+ *   empty allowed), so a card's text is what the client sent through every provider.
  * - `close` releases connections and timers; the store is not used afterwards.
  */
 import type { AttachmentStore } from './attachmentStore';

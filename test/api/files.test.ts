@@ -88,13 +88,16 @@ describe('API files on disk', () => {
       assert.deepEqual(frontmatterKeys(await fs.readFile(file, 'utf8')), ['id', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'order', 'created', 'modified']);
     });
 
-    it('when content has Windows line endings, then it is stored with LF and reads the same after a restart', async () => {
+    it('when content has Windows line endings, then they stay in the content only (the frontmatter is LF) and read the same after a restart', async () => {
       server = await startTestServer();
       const task = await createTask(server, { content: '# Windows\r\n\r\nline one\r\nline two\r\n' });
-      assert.equal(task.content, '# Windows\n\nline one\nline two\n');
+      assert.equal(task.content, '# Windows\r\n\r\nline one\r\nline two\r\n');
       const text = await fs.readFile(cardFile(server, 'default', 'backlog', task.id), 'utf8');
-      assert.ok(!text.includes('\r'));
+      const [frontmatter, body] = text.split('\n---\n\n');
+      assert.ok(!frontmatter.includes('\r'), 'the frontmatter is written with LF');
+      assert.equal(body, task.content, 'the content as sent');
       const updated = okData(await server.api('PUT', `/api/tasks/${task.id}`, { content: '# Windows\r\nedited\r\n' }));
+      assert.equal(updated.content, '# Windows\r\nedited\r\n');
       await server.restart();
       assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).content, updated.content);
     });

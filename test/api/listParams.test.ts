@@ -113,7 +113,7 @@ describe('API create with title and body', () => {
   it('when a card is created with title and body, then its content is "# <title>", a blank line and the body', async () => {
     const task = okData(await server.api('POST', '/api/tasks', { title: 'Fix the login', body: 'It times out.\n\n- step one', priority: 'high' }), 201);
     assert.equal(task.title, 'Fix the login');
-    assert.equal(task.content, '# Fix the login\n\nIt times out.\n\n- step one\n');
+    assert.equal(task.content, '# Fix the login\n\nIt times out.\n\n- step one');
     assert.equal(task.priority, 'high');
     assert.match(task.id, /^fix-the-login-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}$/);
   });

@@ -182,7 +182,7 @@ describe('Storage providers from other packages', function () {
       const run = expectCode(await kanban(['provider-test', 'examples/provider-jsonfile', '--options', '{"pollIntervalMs":50}']), 0);
       assert.match(run.stdout, /^card\.storage provider "examples\/provider-jsonfile"$/m);
       assert.match(run.stdout, /✓ change feed: another instance's create, update and remove reach subscribe\(\) as peer changes/);
-      assert.match(run.stdout, /10 checks: 10 passed, 0 failed, 0 skipped/);
+      assert.match(run.stdout, /11 checks: 11 passed, 0 failed, 0 skipped/);
       assert.match(run.stdout, /^attachment\.storage provider "examples\/provider-jsonfile"$/m);
       assert.match(run.stdout, /8 checks: 8 passed, 0 failed, 0 skipped/);
     });
@@ -200,7 +200,7 @@ describe('Storage providers from other packages', function () {
       const run = expectCode(await kanban(['provider-test', './overwrites.js'], { cwd: root }), 1);
       assert.match(run.stdout, /✗ create\(\) answers false for an id already taken, and the first card stays/);
       assert.match(run.stdout, /create\(\) answers false for a taken id/);
-      assert.match(run.stdout, /checks: 9 passed, 1 failed, 0 skipped/);
+      assert.match(run.stdout, /checks: 10 passed, 1 failed, 0 skipped/);
       assert.match(run.stderr, /1 check failed: "\.\/overwrites\.js" does not behave as the contract asks/);
     });
 
@@ -213,9 +213,9 @@ describe('Storage providers from other packages', function () {
 
     it('when it is run against the built-in markdown, sqlite and localfs providers, then they pass the same checks', async () => {
       const markdown = expectCode(await kanban(['provider-test', 'markdown']), 0);
-      assert.match(markdown.stdout, /10 checks: 7 passed, 0 failed, 3 skipped/);
+      assert.match(markdown.stdout, /11 checks: 8 passed, 0 failed, 3 skipped/);
       const sqlite = expectCode(await kanban(['provider-test', 'sqlite', '--options', '{"pollIntervalMs":50}']), 0);
-      assert.match(sqlite.stdout, /^card\.storage provider "sqlite"\n(.*\n){10}10 checks: 10 passed, 0 failed, 0 skipped/m);
+      assert.match(sqlite.stdout, /^card\.storage provider "sqlite"\n(.*\n){11}11 checks: 11 passed, 0 failed, 0 skipped/m);
       assert.match(sqlite.stdout, /^attachment\.storage provider "sqlite"\n(.*\n){8}8 checks: 8 passed, 0 failed, 0 skipped/m);
       assert.match(expectCode(await kanban(['provider-test', 'localfs']), 0).stdout, /8 checks: 7 passed, 0 failed, 1 skipped/);
     });

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
+import { okData } from '../helpers/envelope';
 
 /**
  * The card index cache (.kanban/.state/card-index.json, issue 17): a restart takes unchanged cards
@@ -100,10 +101,21 @@ describe('Card index cache across restarts (markdown)', function () {
     });
   });
 
+  it('when the cache was written by an earlier version (format 1, which read CRs in the body as LF), then every file is read again', async () => {
+    const file = path.join(server.root, CACHE);
+    const cached = JSON.parse(await fs.readFile(file, 'utf8'));
+    for (const entry of Object.values(cached.files as Record<string, { card: { content: string } }>)) entry.card.content += ' (as the old cache had it)';
+    await restartAfter(async () => {
+      await fs.writeFile(file, JSON.stringify({ ...cached, format: 'kanban-card-index/1' }));
+    });
+    const titles = ['Alpha card', 'Beta card', 'Gamma card'];
+    for (const [i, id] of ids.entries()) assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).content, `# ${titles[i]}\n\nSome text.`);
+  });
+
   for (const [what, text] of [
-    ['corrupt', '{"format":"kanban-card-index/1","files":{"x": '],
+    ['corrupt', '{"format":"kanban-card-index/2","files":{"x": '],
     ['of another format', JSON.stringify({ format: 'kanban-card-index/0', files: {} })],
-    ['holding entries of the wrong shape', JSON.stringify({ format: 'kanban-card-index/1', files: { nonsense: { size: 'big' } } })],
+    ['holding entries of the wrong shape', JSON.stringify({ format: 'kanban-card-index/2', files: { nonsense: { size: 'big' } } })],
   ] as const) {
     it(`when the cache is ${what}, then the server reads every file, shows the same board and writes a good cache`, async () => {
       const before = await board(server);

@@ -98,11 +98,30 @@ describe('card files: round trip', () => {
     assert.equal(roundTrip(makeCard({ content })).content, content);
   });
 
-  it('when the content has no final newline, then the file still ends with one', () => {
+  it('when the content has no final newline, then neither has the file, and the content reads back without one', () => {
     const text = serializeCard(makeCard({ content: '# Title\n\nno newline' }));
-    assert.ok(text.endsWith('no newline\n'), text);
-    assert.equal(roundTrip(makeCard({ content: '# Title\n\nno newline' })).content, '# Title\n\nno newline\n');
+    assert.ok(text.endsWith('\n---\n\n# Title\n\nno newline'), text);
+    assert.equal(roundTrip(makeCard({ content: '# Title\n\nno newline' })).content, '# Title\n\nno newline');
   });
+
+  const contents: [string, string][] = [
+    ['no final newline', '# T\n\nbody'],
+    ['one final newline', '# T\n\nbody\n'],
+    ['two final newlines', '# T\n\nbody\n\n'],
+    ['nothing at all', ''],
+    ['only a newline', '\n'],
+    ['no heading', 'no heading'],
+    ['CRLF line endings', '# crlf\r\nline\r\n'],
+    ['CRLF and no final newline', '# crlf\r\nline'],
+    ['a lone CR', '# lone\rcr\r'],
+    ['leading blank lines and CRLF', '\r\n\n# late title\r\n'],
+    ['unicode', '# Ünïcode ✓ 🚀\n\n\tzoë\u2028end'],
+  ];
+  for (const [what, content] of contents) {
+    it(`when the content has ${what}, then it reads back byte for byte`, () => {
+      assert.equal(JSON.stringify(roundTrip(makeCard({ content })).content), JSON.stringify(content));
+    });
+  }
 
   it('when the frontmatter names a status, then it is the card status whatever the folder', () => {
     const text = serializeCard(makeCard({ status: 'review' }));
@@ -144,10 +163,29 @@ describe('card files: reading hand-written files', () => {
   });
 
   it('when the file has CRLF line endings, then it is read like LF', () => {
-    const card = parseCard('---\r\npriority: low\r\nlabels:\r\n  - a\r\n---\r\n\r\n# Windows\r\n', where);
+    const card = parseCard('---\r\npriority: low\r\nlabels:\r\n  - a\r\n---\r\n\r\n# Windows\r\nline\r\n', where);
     assert.equal(card.priority, 'low');
     assert.deepEqual(card.labels, ['a']);
-    assert.equal(card.content, '# Windows\n');
+    assert.equal(card.content, '# Windows\nline\n');
+  });
+
+  it('when only the frontmatter has CRLF lines (a mixed file), then the whole file is still read like LF', () => {
+    assert.equal(parseCard('---\npriority: low\r\n---\r\n\r\n# Mixed\r\n', where).content, '# Mixed\n');
+  });
+
+  it('when a file ends with a newline (as every earlier version wrote), then the content keeps it and writing it back gives the same bytes', () => {
+    const text = '---\nid: sample-card-2026-01-01\nstatus: backlog\npriority: medium\norder: 3i00\ncreated: 2026-01-01T10:00:00.000Z\nmodified: 2026-01-01T10:00:00.000Z\n---\n\n# Old\n\nbody\n';
+    const card = parseCard(text, where);
+    assert.equal(card.content, '# Old\n\nbody\n');
+    assert.equal(serializeCard(card), text);
+  });
+
+  it('when a file has LF frontmatter and CRs after it, then the CRs are part of the content', () => {
+    assert.equal(parseCard('---\nid: x\n---\n\n# Pasted\r\nline\r\n', where).content, '# Pasted\r\nline\r\n');
+  });
+
+  it('when a file ends without a newline, then the content is all of its text', () => {
+    assert.equal(parseCard('---\n---\n\n# Bare\n\nbody', where).content, '# Bare\n\nbody');
   });
 
   it('when the frontmatter id disagrees with the file name (a file renamed by hand), then the frontmatter id wins', () => {

@@ -52,6 +52,9 @@ function fullCard(id: string): Card {
   });
 }
 
+/** Contents a store must give back unchanged: a store adds or drops no newline and keeps CRs. */
+const ROUND_TRIP_CONTENTS = ['# T\n\nbody', '# T\n\nbody\n', '# T\n\nbody\n\n', '', '\n', 'no heading', '# crlf\r\nline\r\n', '# lone\rcr', '# Ünïcode ✓ 🚀\n\n\tzoë'];
+
 /** Cards as plain JSON, sorted by board and id: how two loads are compared (absent = undefined). */
 function plain(cards: Card[]): unknown[] {
   return JSON.parse(JSON.stringify([...cards].sort((a, b) => `${a.boardId}/${a.id}`.localeCompare(`${b.boardId}/${b.id}`))));
@@ -93,6 +96,17 @@ export const cardChecks: Check<CardStore>[] = [
       const card = fullCard('every-field');
       await withStore(ctx, async (store) => assert.equal(await store.create(card), true, 'create() answers true for a new id'));
       assert.deepEqual(plain(await reload(ctx)), plain([card]));
+    },
+  },
+  {
+    name: 'content reads back byte for byte: trailing newlines, CRLF, empty, no final newline',
+    async run(ctx) {
+      const cards = ROUND_TRIP_CONTENTS.map((content, i) => sampleCard(`content-${i}`, { content, order: KEYS[i] }));
+      await withStore(ctx, async (store) => {
+        for (const card of cards) assert.equal(await store.create(card), true);
+      });
+      const loaded = new Map((await reload(ctx)).map((card) => [card.id, card.content]));
+      for (const card of cards) assert.equal(JSON.stringify(loaded.get(card.id)), JSON.stringify(card.content), `content of ${card.id}`);
     },
   },
   {

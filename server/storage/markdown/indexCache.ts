@@ -12,7 +12,9 @@ import { ensureStateDir } from '../state/fileCardStateStore';
  * file is read and parsed as before, so a hand edit, an added or a removed file while the server was
  * down is always seen. The files stay the truth: the cache only ever saves a parse.
  */
-const FORMAT = 'kanban-card-index/1';
+// 2: CRs after an LF frontmatter are now the content's (see serializeCard); a cache of format 1
+// holds cards parsed with them turned into LF, so it is not trusted and every file is read again.
+const FORMAT = 'kanban-card-index/2';
 export const INDEX_CACHE_FILE = 'card-index.json';
 
 export interface CachedFile {
