@@ -13,7 +13,7 @@ import { applyExternalChanges } from './service/external';
 import { FileWatcher } from './live/fileWatcher';
 import { WsHub } from './live/wsHub';
 import { startAutoArchive } from './live/autoArchive';
-import { removeServerRecord, writeServerRecord } from './cli/serverRecord';
+import { removeServerRecord, writeServerRecord } from './live/serverRecord';
 
 export interface ServerOptions {
   root: string;

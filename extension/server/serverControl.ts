@@ -4,7 +4,7 @@ import type { KanbanSettings } from '../settings';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import type { Folders } from '../ui/folders';
-import { ApiServer, PortInUseError, type ServerState } from './apiServer';
+import { type ApiServer, PortInUseError, type ServerState } from './apiServer';
 import { findFreePort } from './freePort';
 
 type Running = ServerState & { kind: 'running' };

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { authorize, bearerCredential, type RequestAuth } from '../auth/gate';
-import { currentIdentityProvider } from '../auth/currentProvider';
+import { currentIdentityProvider } from '../service/currentIdentity';
 import type { Workspace } from '../service/workspace';
 import type { RouteDef } from './route';
 import { sendErrorBeforeBody } from './earlyRefusal';

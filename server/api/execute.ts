@@ -8,7 +8,7 @@ import { parseMetaQuery, parseQuery, validateBody } from './validation';
 import { checkIfMatch } from './versions';
 import { catchUpWithPeers } from '../service/globalEvents';
 import { authorize, type RequestAuth } from '../auth/gate';
-import { currentIdentityProvider } from '../auth/currentProvider';
+import { currentIdentityProvider } from '../service/currentIdentity';
 import type { Credential } from '../auth/identity';
 import type { PageInfo } from '../core/listPaging';
 import type { UploadedFile } from '../service/attachments';

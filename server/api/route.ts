@@ -1,6 +1,10 @@
 import type { Workspace } from '../service/workspace';
 import type { PageInfo } from '../core/listPaging';
 import type { UploadedFile } from '../service/attachments';
+import type { RequestAuth } from '../auth/gate';
+import type { Role } from '../auth/identity';
+import type { RunControl } from '../core/progress';
+import type { Response } from 'express';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -27,14 +31,14 @@ export interface RequestContext {
   /** Files of a multipart/form-data body, for routes with `multipart` (the body is then `{}`). */
   files?: UploadedFile[];
   /** Whether auth is on, what the request carried and who it is. */
-  auth: import('../auth/gate').RequestAuth;
+  auth: RequestAuth;
   /** The board the route acts on: `{boardId}` when the path has it, else the default board. */
   boardId: string;
   actor: string;
   /** The agent the caller says it is (X-Kanban-Agent, a valid name), or null for a person. */
   agent: string | null;
   /** The caller's hold on a long operation: its progress, and its cancellation. */
-  run: import('../core/progress').RunControl;
+  run: RunControl;
 }
 
 /** What a handler answers for "nothing to give" on a route that documents `noContent`: 204 without a body. */
@@ -43,7 +47,7 @@ export const NO_CONTENT: unique symbol = Symbol('no content');
 /** A file or other non-JSON answer. */
 export class RawResponse {
   constructor(
-    readonly send: (res: import('express').Response) => void | Promise<void>,
+    readonly send: (res: Response) => void | Promise<void>,
     /** The same answer as bytes, for hosts without an HTTP response (the VS Code webview bridge). */
     readonly bytes?: () => Promise<{ name: string; contentType: string; data: Buffer }>,
   ) {}
@@ -96,7 +100,7 @@ export interface RouteDef {
   /** Also accept the body as multipart/form-data file parts (`curl -F file=@x`), streamed into `files`. */
   multipart?: boolean;
   /** Role needed when auth is on (default: see auth/roles.ts). */
-  role?: import('../auth/identity').Role | 'public';
+  role?: Role | 'public';
   /**
    * The ETag of the one resource this route reads or changes (a card, a board, settings, labels):
    * sent with the answer, and checked against `If-Match` before a change (412 when stale).

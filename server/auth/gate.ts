@@ -1,7 +1,6 @@
 import { AuthRequiredError, ForbiddenError, ValidationError } from '../core/errors';
-import type { RouteDef } from '../api/route';
 import { isIdentity, isIdentityUnavailable, roleAtLeast, type Credential, type Identity, type IdentityProvider } from './identity';
-import { requiredRole } from './roles';
+import { requiredRole, type GuardedRoute } from './roles';
 import { log } from '../core/log';
 
 /** The actor used when no auth.identity provider is configured. */
@@ -69,7 +68,7 @@ export async function lookUp(provider: IdentityProvider, credential: Credential,
  */
 export async function authorize(
   provider: IdentityProvider | null,
-  route: RouteDef,
+  route: GuardedRoute,
   credential: Credential | null,
   health: AuthHealth,
 ): Promise<RequestAuth> {

@@ -1,4 +1,3 @@
-import type { RouteDef } from '../api/route';
 import type { Role } from './identity';
 
 /**
@@ -19,8 +18,16 @@ const ADMIN_READS = new Set(['/resolve-path']);
 
 export type Requirement = Role | 'public';
 
+/** What the role rules read of a route; the route table's RouteDef (api/route.ts) has these and more. */
+export interface GuardedRoute {
+  method: string;
+  path: string;
+  tag: string;
+  role?: Requirement;
+}
+
 /** What a route needs: an explicit `role`, else reads are viewer, card work is editor, the rest admin. */
-export function requiredRole(route: RouteDef): Requirement {
+export function requiredRole(route: GuardedRoute): Requirement {
   if (route.role) return route.role;
   if (PUBLIC_PATHS.has(route.path)) return 'public';
   if (ADMIN_READS.has(route.path)) return 'admin';

@@ -5,7 +5,7 @@ import { version } from '../../package.json';
 import { findLiveDaemon } from './daemonRecord';
 import { AUTO_MIN_CARDS, daemonMode, startDaemon } from './daemonStart';
 import type { Output } from './output';
-import { findLiveServer, type ServerRecord } from './serverRecord';
+import { findLiveServer, type ServerRecord } from '../live/serverRecord';
 import { CliError } from './usage';
 import { checkAgentName } from '../core/claims';
 import { nearestWorkspaceRoot } from '../config/workspaceRoot';

@@ -3,7 +3,7 @@ import type { Command } from './command';
 import { usage } from './commandHelpers';
 import { findLiveDaemon, readDaemonRecord, removeDaemonRecord, type DaemonRecord } from './daemonRecord';
 import { startDaemon } from './daemonStart';
-import { processAlive } from './serverRecord';
+import { processAlive } from '../live/serverRecord';
 import { CliError } from './usage';
 
 /** How long `daemon start` and `daemon stop` wait for the process (a 100,000-card first load is ~10 s). */

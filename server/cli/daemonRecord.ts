@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createFileExclusive, writeFileAtomic } from '../core/atomicFile';
 import { ensureStateDir } from '../storage/state/fileCardStateStore';
-import { processAlive } from './serverRecord';
+import { processAlive } from '../live/serverRecord';
 
 /**
  * The board process (`kanban daemon`) of a workspace leaves `.kanban/.state/daemon.json`: where it

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { originProblem } from '../config/origins';
 import { startServer } from '../server';
 import { UsageError } from './usage';
-import { limitHeapGrowth } from './heapTuning';
+import { limitHeapGrowth } from '../live/heapTuning';
 
 export interface ServeOptions {
   dir: string;

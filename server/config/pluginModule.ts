@@ -16,6 +16,7 @@ export function loadPluginModule(namespace: string, provider: string, root: stri
   }
   try {
     // A user-named module, loaded at run time on purpose.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(resolved) as Record<string, unknown>;
   } catch (error) {
     throw new PluginModuleError(namespace, provider, firstLine(error), false);

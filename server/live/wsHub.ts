@@ -3,11 +3,11 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServiceEvent } from '../core/events';
 import { isValidSlugId } from '../core/ids';
-import { isAllowedHost } from '../api/hostGuard';
-import { OriginPolicy } from '../api/originGuard';
+import { isAllowedHost } from './hostNames';
+import { OriginPolicy } from './originPolicy';
 import type { Workspace } from '../service/workspace';
 import { bearerCredential, lookUp } from '../auth/gate';
-import { currentIdentityProvider } from '../auth/currentProvider';
+import { currentIdentityProvider } from '../service/currentIdentity';
 import type { Credential } from '../auth/identity';
 
 export interface WsHubOptions {

@@ -3,7 +3,7 @@ import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClie
 import { buildMcpServer, selectionProblem } from './mcpServer';
 import { commaNames, TOOLSETS } from './toolsets';
 import { allowedFolders, AllowedWorkspaces, OPEN_WORKSPACES, oneWorkspaceOnly, type WorkspaceChooser } from './workspaceArgument';
-import { limitHeapGrowth } from '../cli/heapTuning';
+import { limitHeapGrowth } from '../live/heapTuning';
 import { checkAgentName } from '../core/claims';
 
 const USAGE = `Usage: kanban mcp [--dir <path> [--allow-dir <path>]... | --url <base> [--token <t>]] [--agent <name>]

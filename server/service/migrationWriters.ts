@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../core/atomicFile';
 import type { Card } from '../core/model';
 import { serializeCard } from '../storage/cardFile';
 import type { CardStore } from '../storage/cardStore';
-import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
+import { type MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import type { SqliteCardStore } from '../storage/sqlite/sqliteCardStore';
 
 /**

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import type { InstanceInfo } from '../storage/cardStore';
-import type { RequestContext } from '../api/route';
+import type { RequestAuth } from '../auth/gate';
 import type { Workspace } from './workspace';
-import { currentIdentityProvider } from '../auth/currentProvider';
+import { currentIdentityProvider } from './currentIdentity';
 
 export function describeStorage(ws: Workspace) {
   return {
@@ -52,7 +52,13 @@ function backendOf(provider: string): 'file' | 'sqlite' | 'mysql' {
   return provider === 'sqlite' || provider === 'mysql' ? provider : 'file';
 }
 
-export function describeCardState(ctx: RequestContext) {
+/** What the status answers read of a request: the workspace and what the caller's auth came to. */
+export interface StatusRequest {
+  ws: Workspace;
+  auth: RequestAuth;
+}
+
+export function describeCardState(ctx: StatusRequest) {
   const { ws } = ctx;
   const provider = currentIdentityProvider(ws);
   const unavailable = ws.authHealth.identityUnavailable;
@@ -74,7 +80,7 @@ export function describeCardState(ctx: RequestContext) {
 }
 
 /** Auth metadata and what this request carried; the token itself is never echoed. */
-export function describeAuth(ctx: RequestContext) {
+export function describeAuth(ctx: StatusRequest) {
   const { auth } = ctx;
   return {
     provider: auth.provider,

@@ -1,7 +1,7 @@
 import type { PluginEntry } from '../config/types';
-import type { Workspace } from '../service/workspace';
-import type { IdentityProvider } from './identity';
-import { loadIdentityProvider, originOf } from './loadProvider';
+import type { Workspace } from './workspace';
+import type { IdentityProvider } from '../auth/identity';
+import { loadIdentityProvider, originOf } from '../auth/loadProvider';
 import { log } from '../core/log';
 
 /** Entries found unusable, per workspace, so each is reported once and not on every request. */

@@ -1,0 +1,20 @@
+// `npm run lint`: the layer rule (lint/layers.mjs) and a few import rules over the service and its hosts.
+import tsParser from '@typescript-eslint/parser';
+import tsPlugin from '@typescript-eslint/eslint-plugin';
+import { layersPlugin } from './lint/layers.mjs';
+
+export default [
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-output/**', 'media/**', 'examples/**'] },
+  {
+    files: ['server/**/*.ts', 'extension/**/*.ts'],
+    languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module' },
+    plugins: { layers: layersPlugin, '@typescript-eslint': tsPlugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      'layers/imports-look-down': 'error',
+      // require() hides a dependency from the types and the bundler's splitting; each use says why.
+      '@typescript-eslint/no-require-imports': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+];
