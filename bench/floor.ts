@@ -6,14 +6,14 @@ import { runScenario, type LoadOptions, type Scenario, type ScenarioResult, type
 import { readCpuMs } from './serverProcess';
 
 /**
- * The physical floor of a read (issue 17): a bare `node:http` server in its own process that answers
+ * The physical floor of a read: a bare `node:http` server in its own process that answers
  * every request with the bytes and headers our server gave for the scenario's sample request, from
  * memory. Measured in the same run with the same load, so `ours / floor` shows what the service's
  * own work costs on top of HTTP itself.
  */
 export const FLOOR_SCENARIOS = ['list', 'search-exact', 'search-fuzzy', 'get'];
 export const FLOOR_TARGET_RATIO = 2;
-/** Issue 17 states the floor ratio at these card counts; other counts show it for how it grows. */
+/** The floor ratio's target is stated at these card counts; other counts show how it grows. */
 const FLOOR_TARGET_CARDS = [2_000, 10_000];
 
 /** Headers that describe the connection or the moment, not the answer. */

@@ -8,7 +8,7 @@ import { startServerChild, type ServerChild } from './serverProcess';
 import { prepareSharedStorage, writeWorkspaceConfig } from './storage';
 
 /**
- * `--storage mysql --instances <n>` (issue 16): the same load against one instance and against n
+ * `--storage mysql --instances <n>`: the same load against one instance and against n
  * over one database, spread evenly, and how long a write on one instance takes to reach a
  * WebSocket client of another (through the global event log). `--storage sqlite` does the same
  * with n processes on one shared SQLite file.

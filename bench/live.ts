@@ -164,7 +164,7 @@ async function slowReceivers(): Promise<Receivers> {
   return { urls, label: `answered after ${RECEIVER_DELAY_MS / 1000} s`, received: receiver.received, close: receiver.close };
 }
 
-/** Issue 17: one silent receiver, one answering 500 and a closed port, each on "*". */
+/** One silent receiver, one answering 500 and a closed port, each on "*". */
 async function failingReceivers(): Promise<Receivers> {
   const receivers = await startFailingReceivers();
   const { silent, error500, closedPort } = receivers.urls;

@@ -7,7 +7,7 @@ import type { ScenarioResult, Target } from './scenarios';
 import { waitUntilIdle } from './scenarios';
 
 /**
- * Agents picking work (issue 28), measured only when named:
+ * Agents picking work, measured only when named:
  * - `pick` (`--only pick`): 50 agents, each a concurrent client with its own connection and
  *   `X-Kanban-Agent: bench-agent-<i>`, looping `POST /api/tasks/pick` with a short lease for the
  *   scenario's duration (or until nothing is pickable) against the server;

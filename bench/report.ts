@@ -19,17 +19,17 @@ export const TARGETS = {
   } as Record<string, number>,
   startupMs: 2000,
   rssMb: 300,
-  /** At 100,000 cards (issue 17): start-up (a restart may use the index cache) and RSS. */
+  /** At 100,000 cards: start-up (a restart may use the index cache) and RSS. */
   startupMs100k: 5000,
   rssMb100k: 1024,
   /**
-   * At 100,000 cards (issue 17), p50 of a request sent one at a time: the service time, without
+   * At 100,000 cards, p50 of a request sent one at a time: the service time, without
    * the queueing of 10 connections (a durable write waits for its fsync, and ten wait in turn).
    */
   serialP50Ms100k: { get: 1, 'page-50': 5, create: 10, update: 10, move: 10 } as Record<string, number>,
   /** Live updates: API writes with three slow webhooks may lose at most this share of throughput. */
   webhookSlowdown: 0.1,
-  /** Failing receivers are paused and retried later, so they may cost even less (issue 30: at least 0.95x). */
+  /** Failing receivers are paused and retried later, so they may cost even less (the target: at least 0.95x). */
   failingWebhookSlowdown: 0.05,
 };
 export const TARGET_CARDS = 10_000;
@@ -106,7 +106,7 @@ export function formatRun(run: RunResult): string {
   ].join('\n');
 }
 
-/** Issue 17's per-request targets at 100,000 cards, judged on the one-at-a-time p50. */
+/** The per-request targets at 100,000 cards, judged on the one-at-a-time p50. */
 function serialTargetsLine(run: RunResult): string[] {
   if (run.cards !== 100_000) return [];
   const judged = run.scenarios

@@ -1,7 +1,7 @@
 /**
  * `--after-writes <n>`: n cards created over the bench's connections right before a read scenario,
  * so the read is measured as a busy board sees it (read caches just dropped, fresh card objects,
- * the garbage of the writes still about). Issue 17 found get 5x the floor right after such a burst.
+ * the garbage of the writes still about). A get was once 5x the floor right after such a burst.
  */
 export async function writeBurst(baseUrl: string, count: number, connections: number): Promise<void> {
   let next = 0;

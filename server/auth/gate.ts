@@ -63,8 +63,8 @@ export async function lookUp(provider: IdentityProvider, credential: Credential,
 
 /**
  * Decide who is calling and whether they may call this route. Throws 401 (no or unknown credential),
- * 403 (role too low), and when the provider cannot answer: 400 on card-state operations (the spec's
- * identity-unavailable condition), 401 elsewhere. Public routes always pass and report what happened.
+ * 403 (role too low), and when the provider cannot answer: 400 on card-state operations ("identity
+ * unavailable"), 401 elsewhere. Public routes always pass and report what happened.
  */
 export async function authorize(
   provider: IdentityProvider | null,

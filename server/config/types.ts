@@ -25,7 +25,7 @@ export interface FormConfig {
 
 /** `server`: how the HTTP server treats browsers. Keys this version does not know are kept as written. */
 export interface ServerSettings {
-  /** Web origins besides the server's own that may change the board (decisions.md: Auth). */
+  /** Web origins besides the server's own that may change the board. */
   allowedOrigins?: string[];
   [key: string]: unknown;
 }

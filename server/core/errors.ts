@@ -11,9 +11,12 @@ export class ValidationError extends ServiceError {
   readonly status = 400;
 }
 
-/** The request conflicts with current state (non-empty column, ambiguous id, taken name). */
-export class ConflictError extends ServiceError {
-  // The spec lists 400 for every rejected operation, so conflicts share it.
+/**
+ * The request breaks a rule given the board as it is now (a column that still holds cards, an
+ * ambiguous id, a name already taken): a 400, like every request the rules refuse. 409 is kept for
+ * what another party changed (a file edited on disk, a WIP block, another agent's claim).
+ */
+export class StateRuleError extends ServiceError {
   readonly status = 400;
 }
 

@@ -1,6 +1,6 @@
 import { SORT_VALUES } from './listPaging';
 
-/** A saved view (issue 15): a named filter, sort and layout of one board, shared through `.kanban.json`. */
+/** A saved view: a named filter, sort and layout of one board, shared through `.kanban.json`. */
 export interface SavedView {
   id: string;
   name: string;

@@ -4,7 +4,7 @@ import * as v8 from 'node:v8';
  * How far V8 may let the heap grow past the data still in use before its next full collection, in
  * percent. The board's index is large and long-lived (about 450 MB at 100,000 cards), and under a
  * steady write load V8's own choice (up to 4x) let replaced card versions pile up to twice that
- * before collecting them (issue 17: server RSS over 1 GB at 100,000 cards). With 50% the server
+ * before collecting them (the server's RSS went over 1 GB at 100,000 cards). With 50% the server
  * stays near 1.5x its live data, for a full collection every several seconds under heavy writes.
  */
 const SERVER_HEAP_GROWING_PERCENT = 50;

@@ -10,7 +10,7 @@ import { callApi, onBoard, queryString, ToolError } from './tool';
  * column ids and board ids. A value that completes to nothing is an empty list, never an error.
  */
 
-/** The spec's cap on values per answer. */
+/** MCP caps the values of one completion answer at 100. */
 const MAX_VALUES = 100;
 
 type Kind = 'card' | 'column' | 'board';

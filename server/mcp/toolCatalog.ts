@@ -26,9 +26,9 @@ export interface ToolCatalog {
 const ajv = new Ajv({ allErrors: false, strict: false });
 
 /**
- * The hints a client cannot already infer: a hint at its default in the MCP spec (readOnlyHint
- * false, idempotentHint false) says nothing, and a read-only tool's destructive and idempotent hints
- * are meaningless by the spec. destructiveHint stays on every tool that writes: its default is true.
+ * The hints a client cannot already infer: a hint at its MCP default (readOnlyHint false,
+ * idempotentHint false) says nothing, and MCP gives a read-only tool's destructive and idempotent
+ * hints no meaning. destructiveHint stays on every tool that writes: its default is true.
  */
 export function listedAnnotations(hints: ToolAnnotations): ToolAnnotations {
   if (hints.readOnlyHint === true) return { readOnlyHint: true };

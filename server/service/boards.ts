@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { mergeBoard } from './boardMerge';
-import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
+import { StateRuleError, NotFoundError, ValidationError } from '../core/errors';
 import { STANDARD_COLUMNS } from '../core/defaults';
 import { DEFAULT_COLUMN_COLOR, DELETED_STATUS, type BoardConfig, type Column, type Priority, type WipPolicy } from '../core/model';
 import { ARCHIVED_STATUS, RESERVED_STATUS_IDS, isArchived } from '../core/cardPlace';
@@ -16,7 +16,7 @@ export interface BoardSummary {
   columns: Column[];
 }
 
-/** The full board as the API shows it; the defaults are the effective values (decisions.md). */
+/** The full board as the API shows it; the defaults are the effective values. */
 export function boardView(ws: Workspace, board: BoardConfig) {
   return {
     id: board.id,
@@ -92,7 +92,7 @@ function checkDefaultStatus(columns: Column[], status: string | undefined): void
 export async function createBoard(ws: Workspace, input: BoardInput) {
   return ws.mutate(async () => {
     checkSlugId(input.id, 'board id');
-    if (ws.config.boards.some((b) => b.id === input.id)) throw new ConflictError(`board "${input.id}" already exists`);
+    if (ws.config.boards.some((b) => b.id === input.id)) throw new StateRuleError(`board "${input.id}" already exists`);
     if (input.name.trim() === '') throw new ValidationError('name must not be empty');
     const inherited = ws.config.boards.find((b) => b.id === ws.defaultBoardId)?.columns ?? [];
     const columns = input.columns
@@ -136,7 +136,7 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
       const kept = new Set(next.columns.map((c) => c.id));
       // Archived cards may keep a status that is gone: a restore then takes them to the default column.
       const stranded = [...ws.index.statusesOf(boardId)].filter((s) => s !== DELETED_STATUS && s !== ARCHIVED_STATUS && !kept.has(s));
-      if (stranded.length) throw new ConflictError(`cannot remove column(s) ${stranded.join(', ')}: they still hold cards`);
+      if (stranded.length) throw new StateRuleError(`cannot remove column(s) ${stranded.join(', ')}: they still hold cards`);
       next.minimizedColumnIds = next.minimizedColumnIds.filter((id) => kept.has(id));
       if (next.defaultStatus !== undefined && !kept.has(next.defaultStatus)) delete next.defaultStatus;
       // A startStatus naming a missing column would make .kanban.json refuse to load.
@@ -178,10 +178,10 @@ export async function replaceBoard(ws: Workspace, board: BoardConfig): Promise<v
 export async function deleteBoard(ws: Workspace, boardId: string) {
   return ws.mutate(async () => {
     ws.board(boardId);
-    if (boardId === ws.defaultBoardId) throw new ConflictError(`board "${boardId}" is the default board and cannot be deleted`);
+    if (boardId === ws.defaultBoardId) throw new StateRuleError(`board "${boardId}" is the default board and cannot be deleted`);
     const count = ws.index.countOf(boardId);
     if (count > 0) {
-      throw new ConflictError(`board "${boardId}" still holds ${count} card(s) (soft-deleted ones included); transfer or permanently delete them first`);
+      throw new StateRuleError(`board "${boardId}" still holds ${count} card(s) (soft-deleted ones included); transfer or permanently delete them first`);
     }
     await ws.updateConfig((config) => {
       config.boards = config.boards.filter((b) => b.id !== boardId);

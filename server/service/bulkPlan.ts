@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, WipLimitError } from '../core/errors';
+import { StateRuleError, NotFoundError, PreconditionFailedError, ValidationError, WipLimitError } from '../core/errors';
 import { isArchived, placeOf } from '../core/cardPlace';
 import { DELETED_STATUS, type BoardConfig, type Card, type Priority } from '../core/model';
 import { restoreTarget } from './archive';
@@ -107,7 +107,7 @@ function resolveAll(ws: Workspace, boardId: string, idishes: string[]): Card[] {
       cards.push(resolveCard(ws, boardId, idish));
     } catch (error) {
       if (error instanceof NotFoundError) unknown.push(idish);
-      else if (error instanceof ConflictError) ambiguous.push(error.message);
+      else if (error instanceof StateRuleError) ambiguous.push(error.message);
       else throw error;
     }
   }

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../core/errors';
+import { StateRuleError, NotFoundError, ValidationError } from '../core/errors';
 import { type BoardConfig, type Column } from '../core/model';
 import { RESERVED_STATUS_IDS } from '../core/cardPlace';
 import { checkWipLimit, normalizeColumns, replaceBoard, type ColumnInput } from './boards';
@@ -19,7 +19,7 @@ export async function createColumn(ws: Workspace, boardId: string, input: Column
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const [column] = normalizeColumns([input]);
-    if (board.columns.some((c) => c.id === column.id)) throw new ConflictError(`column "${column.id}" already exists on board "${boardId}"`);
+    if (board.columns.some((c) => c.id === column.id)) throw new StateRuleError(`column "${column.id}" already exists on board "${boardId}"`);
     await replaceBoard(ws, { ...board, columns: [...board.columns, column] });
     ws.emit('column.created', boardId, { column });
     return column;
@@ -77,7 +77,7 @@ export async function deleteColumn(ws: Workspace, boardId: string, columnId: str
     if (RESERVED_STATUS_IDS.includes(columnId)) throw new ValidationError(`the ${columnId} column is built in and cannot be removed`);
     requireColumn(board, columnId);
     const count = ws.index.column(boardId, columnId).length;
-    if (count > 0) throw new ConflictError(`column "${columnId}" still holds ${count} card(s); move them out first`);
+    if (count > 0) throw new StateRuleError(`column "${columnId}" still holds ${count} card(s); move them out first`);
     const next: BoardConfig = {
       ...board,
       columns: board.columns.filter((c) => c.id !== columnId),

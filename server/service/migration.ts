@@ -15,7 +15,7 @@ import type { Workspace } from './workspace';
 import { ensureSelfIgnoringDir, pruneBackups } from '../storage/generatedFiles';
 import { log } from '../core/log';
 
-/** A failed migration changed nothing; the message says why (the spec lists 400 for this route). */
+/** A failed migration changed nothing; the message says why (400, like every request the rules refuse). */
 export class MigrationError extends ValidationError {}
 
 export interface MigrationResult {

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../core/errors';
+import { StateRuleError, NotFoundError } from '../core/errors';
 import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
 import { isFullCardId } from '../core/ids';
 import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
@@ -23,7 +23,7 @@ export function resolveCard(ws: Workspace, boardId: string, idish: string): Card
     if (matches.length === 1) return matches[0];
     if (matches.length > 1) {
       const names = matches.slice(0, 10).map((c) => c.id).join(', ');
-      throw new ConflictError(`"${idish}" matches ${matches.length} cards on board "${boardId}" (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`);
+      throw new StateRuleError(`"${idish}" matches ${matches.length} cards on board "${boardId}" (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`);
     }
   }
   throw new NotFoundError(`no card matching "${idish}" on board "${boardId}"${elsewhereHint(ws, boardId, idish)}`);

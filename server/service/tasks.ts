@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '../core/errors';
+import { StateRuleError, ValidationError } from '../core/errors';
 import { baseCardId, cardIdCandidates } from '../core/ids';
 import { DELETED_STATUS, titleOf, type BoardConfig, type Card, type CardForm, type Comment, type Priority } from '../core/model';
 import { OrderingExhaustedError, keyBetween, spreadKeys } from '../core/ordering';
@@ -122,7 +122,7 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
     const card = withCompletion(draft, board, stamp);
     let attempts = 0;
     for (const id of cardIdCandidates(baseCardId(titleOf(card.content), now))) {
-      if (++attempts > 1000) throw new ConflictError('could not find a free card id; too many cards share this title today');
+      if (++attempts > 1000) throw new StateRuleError('could not find a free card id; too many cards share this title today');
       if (ws.index.hasId(id)) continue;
       const candidate = { ...card, id };
       if (await ws.store.create(candidate)) {
@@ -132,7 +132,7 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
         return taskView(ws, candidate, { withComments: true });
       }
     }
-    throw new ConflictError('could not claim a card id');
+    throw new StateRuleError('could not claim a card id');
   });
 }
 
@@ -290,7 +290,7 @@ function findTransferSource(ws: Workspace, destinationId: string, idish: string)
       return resolveCard(ws, boardId, idish);
     } catch (error) {
       lastError = error;
-      if (error instanceof ConflictError) throw error;
+      if (error instanceof StateRuleError) throw error;
     }
   }
   throw lastError;

@@ -79,7 +79,7 @@ function filePathOf(ws: Workspace, card: Card): string | undefined {
   return made.path;
 }
 
-/** The read model of a card (decisions.md: Task read model). */
+/** The read model of a card. */
 export function taskView(ws: Workspace, card: Card, options: ViewOptions = {}): TaskView {
   const held = cardOnlyOf(card);
   const view: TaskView = {
@@ -210,7 +210,7 @@ function detailJsonOf(card: Card): string {
 /**
  * `JSON.stringify(taskView(ws, card, {withComments: true, actor}))` from cached pieces, for the
  * most frequent read of all (GET /tasks/{id}): building the view object and stringifying it was
- * most of that request's own work (issue 17: a get within 2x of a bare server sending the bytes).
+ * most of that request's own work (the target: a get within 2x of a bare server sending the same bytes).
  */
 export function taskViewJson(ws: Workspace, card: Card, actor: string): string {
   return `${fieldsJsonOf(card).text}${perReadJson(ws, card, ws.index.positionOf(card), actor)}${detailJsonOf(card)}${filePathJsonOf(ws, card)}}`;

@@ -77,7 +77,7 @@ export class Workspace {
   activeTask: { boardId: string; id: string } | null = null;
   /** Text of `.kanban.json` as we last wrote or read it, so the watcher can ignore our echoes. */
   configText: string | null = null;
-  /** The auth.identity provider, or null when the API is open (decisions.md: Auth). */
+  /** The auth.identity provider, or null when the API is open. */
   identityProvider: IdentityProvider | null = null;
   readonly authHealth: AuthHealth = { identityUnavailable: null };
   /** Whether a file watcher keeps the index in step with hand edits. */
@@ -99,7 +99,7 @@ export class Workspace {
    */
   readonly beforeAnswer = new Set<() => Promise<void> | undefined>();
   /**
-   * Checks run before any existing card is written, each may refuse by throwing (a ConflictError),
+   * Checks run before any existing card is written, each may refuse by throwing (a StateRuleError),
    * or by rejecting: the VS Code extension refuses to write a card whose file has unsaved changes in
    * an editor, so a board edit never lands on disk under a dirty buffer; another agent's claim
    * refuses an agent's write (service/claims.ts).

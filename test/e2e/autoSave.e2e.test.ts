@@ -11,7 +11,7 @@ const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_0
 /**
  * With auto-save on (the default of browser VS Code), every pause in typing saves the card file. A
  * status typed there used to move the file a second later, swapping the tab to the new path with the
- * cursor on line 1, so the next keystrokes overwrote the id (issue 27). Now the card follows the
+ * cursor on line 1, so the next keystrokes overwrote the id. Now the card follows the
  * frontmatter and the file stays under the editor until the card's next write.
  */
 describe('the extension in a real VS Code with auto-save after a delay: typing in a card file', function () {

@@ -34,7 +34,7 @@ async function repoWithOverdueCard(temp: TempDirs): Promise<string> {
   return folder;
 }
 
-describe('the extension in a real VS Code: cards and files linked both ways, status bar, sidebar (issue 13)', function () {
+describe('the extension in a real VS Code: cards and files linked both ways, status bar, sidebar', function () {
   this.timeout(180_000);
   let folder: string;
   let board: Frame;
@@ -224,7 +224,7 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
   });
 });
 
-describe('the extension in a real VS Code with two folders: the sidebar names its folder and switches (issue 13)', function () {
+describe('the extension in a real VS Code with two folders: the sidebar names its folder and switches', function () {
   this.timeout(180_000);
   let first: string;
   let second: string;

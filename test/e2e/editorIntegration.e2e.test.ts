@@ -20,7 +20,7 @@ async function closeDrawer(board: Frame): Promise<void> {
 const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
-describe('the extension in a real VS Code: broken files, palette commands, native look (issue 13)', function () {
+describe('the extension in a real VS Code: broken files, palette commands, native look', function () {
   this.timeout(180_000);
   let folder: string;
   let apiPort: number;
@@ -250,7 +250,7 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
   });
 });
 
-describe('the extension in a real VS Code: a broken .kanban.json at start (issue 13)', function () {
+describe('the extension in a real VS Code: a broken .kanban.json at start', function () {
   this.timeout(180_000);
   let folder: string;
 

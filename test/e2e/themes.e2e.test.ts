@@ -39,7 +39,7 @@ async function colourfulWorkspace(temp: TempDirs): Promise<string> {
   return folder;
 }
 
-describe('the extension in a real VS Code: the board in light, dark and high-contrast themes (issue 13)', function () {
+describe('the extension in a real VS Code: the board in light, dark and high-contrast themes', function () {
   this.timeout(180_000);
   let board: Frame;
 

@@ -29,7 +29,7 @@ async function fileIn(folder: string, status: string, titleStart: string): Promi
   return text;
 }
 
-describe('the extension in a real VS Code: selection, bulk edits and the table view in the webview (issue 15)', function () {
+describe('the extension in a real VS Code: selection, bulk edits and the table view in the webview', function () {
   this.timeout(180_000);
   let folder: string;
   let board: Frame;

@@ -70,7 +70,7 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
       assert.ok(tool.description && !tool.description.includes('\n') && tool.description.length <= 100, `${name} has a one-line description`);
     }
     const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
-    // Only what differs from the spec's defaults (readOnly and idempotent false, destructive true).
+    // Only what differs from MCP's defaults (readOnly and idempotent false, destructive true).
     assert.deepEqual(hints('list_cards'), { readOnlyHint: true });
     assert.deepEqual(hints('create_card'), { destructiveHint: false });
     assert.deepEqual(hints('update_card'), { destructiveHint: false, idempotentHint: true });

@@ -6,7 +6,7 @@ import { eventually } from '../helpers/waiting';
 import { okData } from '../helpers/envelope';
 
 /**
- * The card index cache (.kanban/.state/card-index.json, issue 17): a restart takes unchanged cards
+ * The card index cache (.kanban/.state/card-index.json): a restart takes unchanged cards
  * from it, and sees every file changed, added or removed while the server was down.
  */
 const CACHE = path.join('.kanban', '.state', 'card-index.json');

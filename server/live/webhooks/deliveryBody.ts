@@ -1,6 +1,6 @@
 import type { ServiceEvent } from '../../core/events';
 
-/** The JSON a receiver gets, as decisions.md fixes it. */
+/** The JSON a receiver gets (docs: webhooks). */
 export interface DeliveryBody {
   id: string;
   event: string;

@@ -113,7 +113,7 @@ function isNewer(a: PendingDelivery, b: PendingDelivery): boolean {
  *
  * Each batch is one line appended to an open segment file and made durable with fdatasync: about
  * half the CPU and the wait of a new file per batch (open, fsync, close, rename), which every
- * acknowledged write with a webhook paid (issue 30). A crash mid-append leaves a torn last line,
+ * acknowledged write with a webhook paid. A crash mid-append leaves a torn last line,
  * whose savers were never answered, so reading skips it. Settled ids are appended as a line of
  * their own (not synced: losing one to a power cut only resends a settled delivery, which
  * at-least-once allows), so a restart does not resend what the rest of a segment settled.
@@ -287,7 +287,7 @@ export class PendingStore {
       if (segment.bytes >= SEGMENT_BYTES) this.retireSegment(!this.holders.has(segment.name));
     } catch (error) {
       // The queue keeps working from memory; only durability across a restart is at risk. The
-      // savers are answered anyway: a full disk must not hold up the API (decisions.md: Delivery).
+      // savers are answered anyway: a full disk must not hold up the API.
       log.error('kanban: could not persist pending webhook deliveries:', (error as Error).message);
     } finally {
       batch.done();

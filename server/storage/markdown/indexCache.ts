@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../core/atomicFile';
 import { ensureStateDir } from '../state/fileCardStateStore';
 
 /**
- * A restart's shortcut past parsing every card file (issue 17: 100,000 cards answer within 5 s):
+ * A restart's shortcut past parsing every card file (100,000 cards should answer within seconds):
  * `.kanban/.state/card-index.json` keeps, per card file, the card parsed from it, the hash of its
  * text, and the file's size and modification time then. At load, a file whose size and mtime
  * (nanosecond-grained on the usual file systems) still match takes its card from here; any other

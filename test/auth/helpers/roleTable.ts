@@ -1,5 +1,5 @@
 /**
- * Who may call what, written out by hand from decisions.md ("Auth") and server/auth/README.md:
+ * Who may call what, written out by hand from server/auth/README.md:
  * viewer reads; editor works on cards (tasks, checklists, comments, logs, attachments, forms, actions, card
  * state); admin changes boards, columns, labels, views, settings, webhooks and storage. This table is the
  * expectation; it is deliberately not computed from server/auth/roles.ts, so loosening a route there
