@@ -64,6 +64,9 @@ function requiredFiller(schema: any): Record<string, unknown> {
   return Object.fromEntries((schema.required ?? []).map((name: string) => [name, sample(schema.properties?.[name])]));
 }
 
+/** Operations whose success is a file, not the JSON envelope. */
+const FILE_OPERATIONS = new Set(allRoutes.filter((r) => r.returns === 'the file bytes').flatMap((r) => mountedPaths(r).map((p) => `${r.method} ${p}`)));
+
 describe('API OpenAPI document and docs page', () => {
   let server: TestServer;
   let doc: any;
@@ -120,7 +123,12 @@ describe('API OpenAPI document and docs page', () => {
       { q: params.q, fuzzy: params.fuzzy, status: params.status, priority: params.priority, assignee: params.assignee, label: params.label, labelGroup: params.labelGroup, includeDeleted: params.includeDeleted },
       { q: 'string', fuzzy: 'boolean', status: 'string', priority: 'string', assignee: 'string', label: 'string', labelGroup: 'string', includeDeleted: 'boolean' },
     );
-    assert.ok('meta.<field>' in params);
+    assert.deepEqual(Object.keys(params).filter((name) => !/^[\w-]+$/.test(name)), [], 'a parameter name that is a pattern, not a name');
+    const [meta] = doc.paths['/tasks'].get['x-query-parameter-patterns'];
+    assert.equal(meta.in, 'query');
+    assert.ok(new RegExp(meta.namePattern).test('meta.sprint') && new RegExp(meta.namePattern).test('meta.links.jira'), meta.namePattern);
+    assert.ok(!new RegExp(meta.namePattern).test('metadata') && !new RegExp(meta.namePattern).test('meta.'), meta.namePattern);
+    assert.match(doc.paths['/tasks'].get.description, /meta\.<field>/);
     assert.deepEqual(doc.paths['/tasks/{id}/attachments/{filename}'].get.parameters.find((p: any) => p.name === 'download')?.in, 'query');
   });
 
@@ -157,14 +165,17 @@ describe('API OpenAPI document and docs page', () => {
       if (answers.length > 1) assert.equal(op.responses['204'].content, undefined, `${method} ${path}: its 204 has no body`);
       const answer = op.responses[success[0]];
       if (success[0] === '204') assert.equal(answer.content, undefined, `${method} ${path}: 204 has no body`);
-      else if (answer.content['application/json']) {
+      else if (FILE_OPERATIONS.has(`${method} ${path}`)) {
+        assert.ok(Object.keys(answer.content).length > 0, `${method} ${path}: a file without a content type`);
+      } else if (answer.content['application/json']) {
         const schema = answer.content['application/json'].schema;
         assert.deepEqual([schema.properties.ok, schema.required], [{ const: true }, ['ok', 'data']], `${method} ${path}`);
       } else {
         assert.ok(answer.content['*/*'], `${method} ${path}: a success that is neither JSON nor a file`);
       }
       assert.ok(statuses.includes('400'), `${method} ${path} documents no 400`);
-      for (const status of statuses.filter((s) => !s.startsWith('2'))) {
+      if (op.responses['304']) assert.equal(op.responses['304'].content, undefined, `${method} ${path}: its 304 has no body`);
+      for (const status of statuses.filter((s) => !s.startsWith('2') && s !== '304')) {
         assert.deepEqual(op.responses[status].content['application/json'].schema, { $ref: '#/components/schemas/Error' }, `${method} ${path} ${status}`);
       }
     }
