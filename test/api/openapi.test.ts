@@ -190,6 +190,51 @@ describe('API OpenAPI document and docs page', () => {
     assert.equal(Object.keys(doc.paths['/tasks/{id}/actions/{action}'].post.responses).includes('204'), true);
   });
 
+  it('when an operation can write (any method but GET), then it declares 409 for a card file or .kanban.json that is broken or changed on disk', () => {
+    const writes = operations(doc).filter(({ method }) => method !== 'get');
+    assert.ok(writes.length > 80, `only ${writes.length} write operations`);
+    assert.deepEqual(writes.filter(({ op }) => !op.responses['409']).map(({ method, path }) => `${method} ${path}`), []);
+  });
+
+  it('when a GET answers JSON, then it declares If-None-Match and its 304; a real matching If-None-Match on GET /tasks/{id} gets 304', async () => {
+    for (const { method, path, op } of operations(doc).filter(({ method }) => method === 'get')) {
+      const json = Object.entries(op.responses).some(([status, r]: [string, any]) => status.startsWith('2') && r.content?.['application/json']?.schema?.properties?.ok);
+      assert.equal(Boolean(op.responses['304']), json, `${method} ${path}: 304 declared ${Boolean(op.responses['304'])}, JSON answer ${json}`);
+      if (json) assert.ok(op.parameters.some((p: any) => p.in === 'header' && p.name === 'If-None-Match'), `${method} ${path} documents no If-None-Match`);
+    }
+    const created = await server.api('POST', '/api/tasks', { title: 'Cached' });
+    const first = await fetch(`${server.url}/api/tasks/${created.body?.data.id}`);
+    const again = await fetch(`${server.url}/api/tasks/${created.body?.data.id}`, { headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
+    assert.equal(again.status, 304);
+  });
+
+  it('when an object schema is free-form (no properties, no variants), then it declares additionalProperties, so a generated client can set its fields', () => {
+    const bare: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      const composed = schema.anyOf || schema.oneOf || schema.allOf || schema.$ref;
+      if (types.includes('object') && !schema.properties && schema.additionalProperties === undefined && !composed) bare.push(at);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    assert.deepEqual(bare, []);
+    const card = doc.components.schemas.Task.properties;
+    assert.equal(card.metadata.additionalProperties, true);
+    const forms = doc.paths['/tasks'].post.requestBody.content['application/json'].schema.properties.forms.items.anyOf;
+    assert.deepEqual(forms.map((variant: any) => [variant.type, variant.required]), [['object', ['name']], ['object', ['schema']]]);
+  });
+
+  it('when an unknown card action or form is asked for, then the server answers 404, as the document declares', async () => {
+    const task = (await server.api('POST', '/api/tasks', { title: 'No actions' })).body?.data;
+    for (const [path, body] of [[`/tasks/${task.id}/actions/nope`, undefined], [`/tasks/${task.id}/forms/nope/submit`, { data: {} }]] as const) {
+      assert.equal((await server.api('POST', `/api${path}`, body)).status, 404, path);
+    }
+    assert.ok(doc.paths['/tasks/{id}/actions/{action}'].post.responses['404'] && doc.paths['/tasks/{id}/forms/{formId}/submit'].post.responses['404']);
+  });
+
   it('when operation ids are listed, then each is unique', () => {
     const ids = operations(doc).map(({ op }) => op.operationId);
     assert.equal(new Set(ids).size, ids.length);
