@@ -17,6 +17,12 @@ const OUT = path.join(ROOT, 'test-output', 'openapi-client');
 const TEMPLATE = path.join(__dirname, 'openapiClient', 'everydayClient.ts.template');
 const INSTALL = 'npm install -D openapi-typescript@^7.13.0 openapi-fetch@^0.17.0';
 
+/** The part of openapi-typescript used here, written out so the project typechecks before the package is installed. */
+interface OpenapiTypescript {
+  default(document: unknown): Promise<unknown>;
+  astToString(ast: unknown): string;
+}
+
 function requirePackage<T>(name: string): T {
   let resolved: string;
   try {
@@ -52,7 +58,7 @@ describe('API OpenAPI document: a typed client compiles and runs against it', fu
     server = await startTestServer({
       config: { version: 2, boards: [{ id: 'default', name: 'Default' }], forms: { release: { name: 'Release', schema: { type: 'object', properties: { version: { type: 'string' } } } } } },
     });
-    const { default: openapiTS, astToString } = requirePackage<typeof import('openapi-typescript')>('openapi-typescript');
+    const { default: openapiTS, astToString } = requirePackage<OpenapiTypescript>('openapi-typescript');
     requirePackage('openapi-fetch');
     const document = await (await fetch(`${server.url}/api/docs/json`)).json();
     await fs.mkdir(OUT, { recursive: true });
