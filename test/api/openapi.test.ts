@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as http from 'node:http';
 import { allRoutes } from '../../server/api/routes';
 import { mountedPaths } from '../../server/api/openapi';
 import { startTestServer, type TestServer } from '../helpers/testServer';
@@ -62,6 +63,16 @@ function requiredFiller(schema: any): Record<string, unknown> {
     return type === 'array' ? [] : type === 'object' ? {} : type === 'integer' || type === 'number' ? 0 : type === 'boolean' ? false : 'x';
   };
   return Object.fromEntries((schema.required ?? []).map((name: string) => [name, sample(schema.properties?.[name])]));
+}
+
+/** A GET through node:http, which adds no header of its own (fetch adds Cache-Control: no-cache to a conditional request). */
+function plainGet(url: string, ifNoneMatch?: string): Promise<{ status: number; etag?: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {} }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag }));
+    }).on('error', reject);
+  });
 }
 
 /** Operations whose success is a file, not the JSON envelope. */
@@ -206,6 +217,20 @@ describe('API OpenAPI document and docs page', () => {
     const first = await fetch(`${server.url}/api/tasks/${created.body?.data.id}`);
     const again = await fetch(`${server.url}/api/tasks/${created.body?.data.id}`, { headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
     assert.equal(again.status, 304);
+  });
+
+  it('when a GET that declares 304 and needs no id is read again with its ETag (as curl sends it, without no-cache), then it answers 304', async () => {
+    let checked = 0;
+    for (const { path, op } of operations(doc).filter(({ method, path }) => method === 'get' && !/\{(?!boardId\})/.test(path))) {
+      if (!op.responses['304'] || op.parameters.some((p: any) => p.in === 'query' && p.required)) continue;
+      const url = `${server.url}/api${concrete(path)}`;
+      const first = await plainGet(url);
+      assert.equal(first.status, 200, `GET ${path}`);
+      assert.ok(first.etag, `GET ${path} sends no ETag`);
+      assert.equal((await plainGet(url, first.etag)).status, 304, `GET ${path}`);
+      checked++;
+    }
+    assert.ok(checked > 15, `only ${checked} operations checked`);
   });
 
   it('when an object schema is free-form (no properties, no variants), then it declares additionalProperties, so a generated client can set its fields', () => {
