@@ -30,11 +30,12 @@ const ERROR_TEXT: Record<number, string> = {
 /**
  * Answers a route gives whatever it does, listed here once so a new route cannot forget them: a
  * write from a foreign browser Origin is refused (403), a full disk is 507 and a database that is away
- * 503; with auth on, a
+ * 503; every write reads .kanban.json or a card file first, and either may be broken or changed on
+ * disk (FileConflictError, 409); with auth on, a
  * route that is not public needs a credential (401) and a role (403); an unknown board is 404.
  */
 function impliedErrors(route: RouteDef, path: string): number[] {
-  const errors = route.method === 'get' ? [] : [403, 503, 507];
+  const errors = route.method === 'get' ? [] : [403, 409, 503, 507];
   if (requiredRole(route) !== 'public') errors.push(401, 403);
   if (path.includes('{boardId}') && route.unknownBoardStatus !== 400) errors.push(404);
   return errors;
@@ -86,10 +87,17 @@ function successHeaders(route: RouteDef) {
   return Object.keys(headers).length ? { headers } : {};
 }
 
+/** A file answer: its declared formats (JSON ones with their schema), else any bytes. */
+function fileResponse(route: RouteDef, components: Record<string, unknown>) {
+  if (!route.files) return { description: 'the file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+  const content = Object.fromEntries(Object.entries(route.files).map(([type, schema]) => [type, { schema: withRefs(schema, components) }]));
+  return { description: 'the file, in the format asked for', content };
+}
+
 function successResponse(route: RouteDef, components: Record<string, unknown>) {
   const success = route.success ?? 200;
   if (success === 204) return { description: 'done; no body' };
-  if (route.returns === 'the file bytes') return { description: 'the file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+  if (route.returns === 'the file bytes') return fileResponse(route, components);
   const data = route.response ? withRefs(route.response, components) : {};
   return {
     description: route.returns ?? route.summary,
@@ -97,6 +105,26 @@ function successResponse(route: RouteDef, components: Record<string, unknown>) {
     content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true }, data }, required: ['ok', 'data'] } } },
   };
 }
+
+/**
+ * Every JSON answer of a GET carries an ETag (the resource's version, the kept list's, or Express's
+ * of the bytes), and a matching If-None-Match gets 304: files are sent without one.
+ */
+function answersNotModified(route: RouteDef): boolean {
+  return route.method === 'get' && route.returns !== 'the file bytes' && (route.success ?? 200) !== 204;
+}
+
+/**
+ * `meta.<field>=value` is a family of query parameters, not one name: OpenAPI has no parameter
+ * pattern, so it is described in the operation and in an extension a client generator can read.
+ */
+const META_QUERY = {
+  in: 'query',
+  namePattern: '^meta\\.[^.]+(\\.[^.]+)*$',
+  example: 'meta.sprint=s12',
+  description: 'Metadata filters: any query parameter named `meta.<field>` (e.g. `meta.sprint=s12`; a dot path such as `meta.links.jira=ABC-1` reaches nested values) keeps the cards whose metadata field holds that value; repeat for several fields.',
+  schema: { type: 'string' },
+};
 
 /** Stable camelCase id from the method and path: `getTasksById`, `postBoardsByBoardIdTasksByIdTransfer`. */
 export function operationIdOf(route: RouteDef, path: string): string {
@@ -123,19 +151,21 @@ function operationFor(route: RouteDef, path: string, components: Record<string, 
     description: q.description,
     schema: { type: q.type, ...(q.enum ? { enum: q.enum } : {}) },
   }));
-  if (route.metaQuery) {
-    queryParams.push({ name: 'meta.<field>', in: 'query', required: false, description: 'metadata filter; repeat for several fields; dot paths reach nested values', schema: { type: 'string' } });
+  if (answersNotModified(route)) {
+    queryParams.push({ name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of your last read; while it is current the answer is 304 without a body', schema: { type: 'string' } });
   }
   if (route.version && route.method !== 'get') {
     queryParams.push({ name: 'If-Match', in: 'header', required: false, description: 'the ETag of your last read; the change applies only while it is current (else 412)', schema: { type: 'string' } });
   }
   const responses: Record<string, unknown> = { [String(route.success ?? 200)]: successResponse(route, components) };
   if (route.noContent) responses['204'] = { description: route.noContent };
+  if (answersNotModified(route)) responses['304'] = { description: 'not modified: If-None-Match names the current ETag; no body' };
   const errors = [400, ...(route.body ? [413] : []), ...(route.errors ?? []), ...impliedErrors(route, path)];
   for (const status of [...new Set(errors)].sort((a, b) => a - b)) {
     responses[String(status)] = { description: ERROR_TEXT[status] ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
-  const { security, description } = securityOf(route);
+  const { security, description: access } = securityOf(route);
+  const description = route.metaQuery ? `${access}\n\n${META_QUERY.description}` : access;
   return {
     summary: route.summary,
     description,
@@ -143,6 +173,7 @@ function operationFor(route: RouteDef, path: string, components: Record<string, 
     operationId: operationIdOf(route, path),
     security,
     parameters: [...pathParams, ...queryParams],
+    ...(route.metaQuery ? { 'x-query-parameter-patterns': [META_QUERY] } : {}),
     ...(route.body ? { requestBody: { required: bodyIsRequired(route.body), content: requestContent(route) } } : {}),
     responses,
   };

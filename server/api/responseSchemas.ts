@@ -71,10 +71,13 @@ export const commentSchema = named('Comment', fields({
   modified: time('when it was last edited; absent when never edited'),
 }, undefined, ['modified']));
 
+/** Two whole shapes, so a generated client type knows the fields of each. */
 const cardForm: JsonSchema = {
-  type: 'object',
   description: 'a workspace form reference {name} or an inline form {id?, name?, schema, data?}, as stored on the card',
-  properties: { id: text('form id'), name: text('form name, or the workspace form it refers to'), schema: anyObject('JSON schema of the form data'), data: anyObject('default data') },
+  anyOf: [
+    fields({ id: text('form id'), name: text('the workspace form it refers to'), data: anyObject('default data') }, 'a reference to a form of .kanban.json', ['id', 'data']),
+    fields({ id: text('form id'), name: text('form name'), schema: anyObject('JSON schema of the form data'), data: anyObject('default data') }, 'an inline form', ['id', 'name', 'data']),
+  ],
 };
 
 const cardState = named('CardState', fields({
@@ -170,6 +173,13 @@ export const gitLinksResponseSchema = named('GitLinks', gitLinksSchema);
 // The board context: the shapes live beside their rules (core/boardContext.ts), which the service types from them.
 named('ContextCard', contextCardSchema);
 export const boardContextResponseSchema = named('BoardContext', boardContextSchema);
+
+/** GET /export?format=json: the file's body (no envelope: it is a file to keep). */
+export const exportFileSchema = named('BoardExport', fields({
+  board: fields({ id: text('board id'), name: text('display name'), columns: columnListSchema }, 'the board the cards come from'),
+  exported: time('when the file was made'),
+  cards: list(taskSchema, "the board's live cards (not deleted), in board order, comments included"),
+}, 'a board exported as JSON'));
 
 export const logEntrySchema = named('LogEntry', fields({
   text: text('Markdown'),

@@ -91,6 +91,8 @@ export interface RouteDef {
   noContent?: string;
   /** What the success data is, for the docs. */
   returns?: string;
+  /** For a file answer (`returns: 'the file bytes'`): its content types, each with the schema of its body, for the docs. */
+  files?: Record<string, JsonSchema>;
   /** JSON schema of the success `data`, for the docs (and tests that hold answers to it). */
   response?: JsonSchema;
   /** Status for an unknown `{boardId}` (default 404; the spec lists 400 for some list routes). */

@@ -51,12 +51,16 @@ export const actionTitleSchema = object({ title: str() }, ['title']);
 export const columnUpdateSchema = object({ name: str(), color: str(), wipLimit });
 export const columnIdsSchema = object({ columnIds: stringList }, ['columnIds']);
 
+/** Free-form data: any fields (said out loud, so generated client types accept them). */
+const freeForm = (description: string): JsonSchema => ({ type: 'object', additionalProperties: true, description });
+
+/** Two whole shapes, so a generated client type knows the fields of each (an inline form may also carry a name, so anyOf). */
 const formRefOrInline: JsonSchema = {
-  type: 'object',
-  description: 'a workspace form reference {name} or an inline form definition {id?, name?, schema, data?}',
-  properties: { id: str(), name: str(), schema: { type: 'object' }, data: { type: 'object' } },
-  additionalProperties: false,
-  anyOf: [{ required: ['name'] }, { required: ['schema'] }],
+  description: 'a workspace form reference {name, data?} or an inline form definition {id?, name?, schema, data?}',
+  anyOf: [
+    object({ id: str('form id (default: the name)'), name: str('a form defined in .kanban.json'), data: freeForm('default data') }, ['name']),
+    object({ id: str('form id (default: the name slugified, else form-<n>)'), name: str('display name'), schema: freeForm('JSON schema of the form data'), data: freeForm('default data') }, ['schema']),
+  ],
 };
 
 const taskFields: Record<string, JsonSchema> = {
@@ -66,9 +70,9 @@ const taskFields: Record<string, JsonSchema> = {
   assignee: { type: ['string', 'null'] },
   dueDate: { type: ['string', 'null'], description: 'ISO 8601 date or date-time' },
   labels: stringList,
-  metadata: { type: 'object', description: 'arbitrary key/value data, searchable with meta.<field>' },
+  metadata: freeForm('arbitrary key/value data, searchable with meta.<field>'),
   forms: { type: 'array', items: formRefOrInline },
-  formData: { type: 'object', additionalProperties: { type: 'object' } },
+  formData: { type: 'object', additionalProperties: freeForm('submitted data of one form'), description: 'form id to its data' },
   actions: { oneOf: [stringList, stringMap] },
   blockedBy: {
     type: ['array', 'null'],
@@ -135,7 +139,7 @@ export const logSchema = object(
   {
     text: str('Markdown'),
     source: str('default "default"'),
-    object: { type: 'object', description: 'structured data, stored as sent' },
+    object: freeForm('structured data, stored as sent'),
     timestamp: str('ISO 8601; generated when omitted'),
   },
   ['text'],
@@ -151,7 +155,7 @@ export const uploadSchema = object(
   ['files'],
 );
 
-export const formSubmitSchema = object({ data: { type: 'object' } }, ['data']);
+export const formSubmitSchema = object({ data: freeForm('the form data') }, ['data']);
 export const readSchema = object({ readThrough: object({ at: str('ISO 8601: everything up to this moment counts as read') }, ['at']) });
 
 export const checklistAddSchema = object({ text: str('the item text, one line') }, ['text']);

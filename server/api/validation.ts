@@ -5,6 +5,11 @@ import type { JsonSchema, QueryParam } from './route';
 const ajv = new Ajv({ allErrors: false, strict: false });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
+/** The allowed values as a sentence says them: `"only"` alone, or `one of a, b, c` (never "one of only"). */
+export function choiceOf(values: readonly unknown[]): string {
+  return values.length === 1 ? `"${String(values[0])}"` : `one of ${values.join(', ')}`;
+}
+
 /** A person-readable sentence for the first schema violation (the MCP tools' arguments use it too). */
 export function explain(error: ErrorObject, where: string): string {
   const at = `${where}${error.instancePath.replace(/\//g, '.')}`;
@@ -17,7 +22,7 @@ export function explain(error: ErrorObject, where: string): string {
     case 'type':
       return `${at} must be ${p.type === 'integer' ? 'a whole number' : `of type ${String(p.type).replace(',', ' or ')}`}`;
     case 'enum':
-      return `${at} must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+      return `${at} must be ${choiceOf(p.allowedValues as unknown[])}`;
     case 'minimum':
       return `${at} must be ${p.comparison} ${p.limit}`;
     case 'anyOf':
@@ -106,7 +111,7 @@ export function parseQuery(params: QueryParam[] | undefined, raw: Record<string,
       }
       out[param.name] = n;
     } else {
-      if (param.enum && !param.enum.includes(value)) throw new ValidationError(`query parameter "${param.name}" must be one of ${param.enum.join(', ')}`);
+      if (param.enum && !param.enum.includes(value)) throw new ValidationError(`query parameter "${param.name}" must be ${choiceOf(param.enum)}`);
       out[param.name] = value;
     }
   }

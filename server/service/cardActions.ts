@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/errors';
+import { NotFoundError } from '../core/errors';
 import type { Card } from '../core/model';
 import { resolveCard } from './taskQueries';
 import type { Workspace } from './workspace';
@@ -17,7 +17,7 @@ export function triggerCardAction(ws: Workspace, boardId: string, idish: string,
   const title = Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (title === undefined) {
     const offered = Object.keys(actions);
-    throw new ValidationError(`card "${card.id}" does not offer action "${action}"${offered.length ? ` (it offers: ${offered.join(', ')})` : ''}`);
+    throw new NotFoundError(`card "${card.id}" does not offer action "${action}"${offered.length ? ` (it offers: ${offered.join(', ')})` : ''}`);
   }
   ws.emit('card.action.triggered', boardId, { action, title, boardId, taskId: card.id }, card);
 }

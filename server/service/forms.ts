@@ -1,5 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { ValidationError } from '../core/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import { slugify } from '../core/ids';
 import type { Card } from '../core/model';
 import { resolveCard } from './taskQueries';
@@ -40,7 +40,7 @@ function findForm(ws: Workspace, card: Card, formId: string): ResolvedForm {
   const config = ws.config.forms[formId];
   if (config) return { id: formId, name: config.name ?? formId, schema: config.schema, configDefaults: config.data ?? {}, cardDefaults: {} };
   const known = resolveForms(ws, card).map((f) => f.id);
-  throw new ValidationError(`form "${formId}" is not attached to card "${card.id}" nor defined in .kanban.json${known.length ? ` (card forms: ${known.join(', ')})` : ''}`);
+  throw new NotFoundError(`form "${formId}" is not attached to card "${card.id}" nor defined in .kanban.json${known.length ? ` (card forms: ${known.join(', ')})` : ''}`);
 }
 
 function validatorFor(schema: Record<string, unknown>): ValidateFunction {

@@ -45,17 +45,17 @@ describe('API actions', () => {
           assert.deepEqual(events[0].data, { action: 'notify team', title: 'notify team', boardId, taskId: task.id });
         });
 
-        it('when the card does not offer the action, then 400 listing the actions it does offer, and no event', async () => {
+        it('when the card does not offer the action, then 404 listing the actions it does offer, and no event', async () => {
           const task = await createTask(server, { content: '# Limited', actions: { deploy: 'Deploy' } }, board);
           const events = await eventsDuring(server, async () => {
-            failsWith(await server.api('POST', `${base}/${task.id}/actions/destroy`), 400, /"destroy".*deploy/);
+            failsWith(await server.api('POST', `${base}/${task.id}/actions/destroy`), 404, /"destroy".*deploy/);
           });
           assert.deepEqual(events, []);
         });
 
-        it('when the card has no actions at all, then 400', async () => {
+        it('when the card has no actions at all, then 404', async () => {
           const task = await createTask(server, 'No actions', board);
-          failsWith(await server.api('POST', `${base}/${task.id}/actions/deploy`), 400, /deploy/);
+          failsWith(await server.api('POST', `${base}/${task.id}/actions/deploy`), 404, /deploy/);
         });
 
         it('when the card does not exist, then 404', async () => {
@@ -66,10 +66,10 @@ describe('API actions', () => {
 
     for (const key of INHERITED_KEYS) {
       for (const shape of ['map', 'list'] as const) {
-        it(`when "${key}" is triggered on a card whose actions are a ${shape} without it, then 400 and no event`, async () => {
+        it(`when "${key}" is triggered on a card whose actions are a ${shape} without it, then 404 and no event`, async () => {
           const task = await createTask(server, { content: '# Guarded', actions: shape === 'map' ? { deploy: 'Deploy' } : ['deploy'] });
           const events = await eventsDuring(server, async () => {
-            failsWith(await server.api('POST', `/api/tasks/${task.id}/actions/${key}`), 400);
+            failsWith(await server.api('POST', `/api/tasks/${task.id}/actions/${key}`), 404);
           });
           assert.deepEqual(events, []);
         });

@@ -94,7 +94,7 @@ describe('API forms', () => {
       const task = await createTask(server, { content: '# Inline id', forms: [{ id: 'triage', name: 'Triage step', schema, data: { region: 'eu' } }] });
       const result = okData(await server.api('POST', `/api/tasks/${task.id}/forms/triage/submit`, { data: { owner: 'ana' } }));
       assert.deepEqual(result.data, { region: 'eu', owner: 'ana' });
-      failsWith(await server.api('POST', `/api/tasks/${task.id}/forms/triage-step/submit`, { data: { owner: 'x' } }), 400, /triage-step/);
+      failsWith(await server.api('POST', `/api/tasks/${task.id}/forms/triage-step/submit`, { data: { owner: 'x' } }), 404, /triage-step/);
     });
 
     it('when an inline form has neither id nor name, then it is known by its position as form-<n>', async () => {
@@ -185,13 +185,13 @@ describe('API forms', () => {
       failsWith(await server.api('POST', `/api/tasks/${bare.id}/forms/bug/submit`, { data: { severity: 'low' } }), 400, /"steps" is required/);
     });
 
-    it('when the form id is unknown, then 400 naming it and the forms the card offers', async () => {
-      failsWith(await server.api('POST', `/api/tasks/${task.id}/forms/nope/submit`, { data: {} }), 400, /"nope".*bug/);
+    it('when the form id is unknown, then 404 naming it and the forms the card offers', async () => {
+      failsWith(await server.api('POST', `/api/tasks/${task.id}/forms/nope/submit`, { data: {} }), 404, /"nope".*bug/);
     });
 
-    it('when the card references a workspace form that does not exist, then submitting it is 400', async () => {
+    it('when the card references a workspace form that does not exist, then submitting it is 404', async () => {
       const dangling = await createTask(server, { content: '# Dangling', forms: [{ name: 'ghost' }] });
-      failsWith(await server.api('POST', `/api/tasks/${dangling.id}/forms/ghost/submit`, { data: {} }), 400, /ghost/);
+      failsWith(await server.api('POST', `/api/tasks/${dangling.id}/forms/ghost/submit`, { data: {} }), 404, /ghost/);
     });
 
     it('when the form schema itself is not a valid JSON schema, then 400 saying so, never 500', async () => {

@@ -71,6 +71,7 @@ describe('API lists: fields, sort and strict query parameters', () => {
     const cases: [string, string, RegExp][] = [
       ['an unknown field', 'fields=id,colour', /unknown field "colour" in fields; valid fields: id, boardId, title, .*cardState/],
       ['an unknown sort', 'sort=size', /"sort" must be one of position, -position, created/],
+      ['archived with a value other than only', 'archived=yes', /^query parameter "archived" must be "only"$/],
       ['limit=0', 'limit=0', /"limit" must be a whole number from 1 to 1000/],
       ['limit=1001', 'limit=1001', /"limit" must be a whole number from 1 to 1000/],
       ['a garbage cursor', 'cursor=not-a-cursor', /cursor is not one a list answer gave out; start again without cursor/],

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as http from 'node:http';
 import { allRoutes } from '../../server/api/routes';
 import { mountedPaths } from '../../server/api/openapi';
 import { startTestServer, type TestServer } from '../helpers/testServer';
@@ -64,6 +65,19 @@ function requiredFiller(schema: any): Record<string, unknown> {
   return Object.fromEntries((schema.required ?? []).map((name: string) => [name, sample(schema.properties?.[name])]));
 }
 
+/** A GET through node:http, which adds no header of its own (fetch adds Cache-Control: no-cache to a conditional request). */
+function plainGet(url: string, ifNoneMatch?: string): Promise<{ status: number; etag?: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {} }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag }));
+    }).on('error', reject);
+  });
+}
+
+/** Operations whose success is a file, not the JSON envelope. */
+const FILE_OPERATIONS = new Set(allRoutes.filter((r) => r.returns === 'the file bytes').flatMap((r) => mountedPaths(r).map((p) => `${r.method} ${p}`)));
+
 describe('API OpenAPI document and docs page', () => {
   let server: TestServer;
   let doc: any;
@@ -120,7 +134,12 @@ describe('API OpenAPI document and docs page', () => {
       { q: params.q, fuzzy: params.fuzzy, status: params.status, priority: params.priority, assignee: params.assignee, label: params.label, labelGroup: params.labelGroup, includeDeleted: params.includeDeleted },
       { q: 'string', fuzzy: 'boolean', status: 'string', priority: 'string', assignee: 'string', label: 'string', labelGroup: 'string', includeDeleted: 'boolean' },
     );
-    assert.ok('meta.<field>' in params);
+    assert.deepEqual(Object.keys(params).filter((name) => !/^[\w-]+$/.test(name)), [], 'a parameter name that is a pattern, not a name');
+    const [meta] = doc.paths['/tasks'].get['x-query-parameter-patterns'];
+    assert.equal(meta.in, 'query');
+    assert.ok(new RegExp(meta.namePattern).test('meta.sprint') && new RegExp(meta.namePattern).test('meta.links.jira'), meta.namePattern);
+    assert.ok(!new RegExp(meta.namePattern).test('metadata') && !new RegExp(meta.namePattern).test('meta.'), meta.namePattern);
+    assert.match(doc.paths['/tasks'].get.description, /meta\.<field>/);
     assert.deepEqual(doc.paths['/tasks/{id}/attachments/{filename}'].get.parameters.find((p: any) => p.name === 'download')?.in, 'query');
   });
 
@@ -157,14 +176,17 @@ describe('API OpenAPI document and docs page', () => {
       if (answers.length > 1) assert.equal(op.responses['204'].content, undefined, `${method} ${path}: its 204 has no body`);
       const answer = op.responses[success[0]];
       if (success[0] === '204') assert.equal(answer.content, undefined, `${method} ${path}: 204 has no body`);
-      else if (answer.content['application/json']) {
+      else if (FILE_OPERATIONS.has(`${method} ${path}`)) {
+        assert.ok(Object.keys(answer.content).length > 0, `${method} ${path}: a file without a content type`);
+      } else if (answer.content['application/json']) {
         const schema = answer.content['application/json'].schema;
         assert.deepEqual([schema.properties.ok, schema.required], [{ const: true }, ['ok', 'data']], `${method} ${path}`);
       } else {
         assert.ok(answer.content['*/*'], `${method} ${path}: a success that is neither JSON nor a file`);
       }
       assert.ok(statuses.includes('400'), `${method} ${path} documents no 400`);
-      for (const status of statuses.filter((s) => !s.startsWith('2'))) {
+      if (op.responses['304']) assert.equal(op.responses['304'].content, undefined, `${method} ${path}: its 304 has no body`);
+      for (const status of statuses.filter((s) => !s.startsWith('2') && s !== '304')) {
         assert.deepEqual(op.responses[status].content['application/json'].schema, { $ref: '#/components/schemas/Error' }, `${method} ${path} ${status}`);
       }
     }
@@ -177,6 +199,65 @@ describe('API OpenAPI document and docs page', () => {
       assert.ok(Object.values(doc.paths[path]).every((op: any) => op.responses['404']), `${path} lacks 404`);
     }
     assert.equal(Object.keys(doc.paths['/tasks/{id}/actions/{action}'].post.responses).includes('204'), true);
+  });
+
+  it('when an operation can write (any method but GET), then it declares 409 for a card file or .kanban.json that is broken or changed on disk', () => {
+    const writes = operations(doc).filter(({ method }) => method !== 'get');
+    assert.ok(writes.length > 80, `only ${writes.length} write operations`);
+    assert.deepEqual(writes.filter(({ op }) => !op.responses['409']).map(({ method, path }) => `${method} ${path}`), []);
+  });
+
+  it('when a GET answers JSON, then it declares If-None-Match and its 304; a real matching If-None-Match on GET /tasks/{id} gets 304', async () => {
+    for (const { method, path, op } of operations(doc).filter(({ method }) => method === 'get')) {
+      const json = Object.entries(op.responses).some(([status, r]: [string, any]) => status.startsWith('2') && r.content?.['application/json']?.schema?.properties?.ok);
+      assert.equal(Boolean(op.responses['304']), json, `${method} ${path}: 304 declared ${Boolean(op.responses['304'])}, JSON answer ${json}`);
+      if (json) assert.ok(op.parameters.some((p: any) => p.in === 'header' && p.name === 'If-None-Match'), `${method} ${path} documents no If-None-Match`);
+    }
+    const created = await server.api('POST', '/api/tasks', { title: 'Cached' });
+    const first = await fetch(`${server.url}/api/tasks/${created.body?.data.id}`);
+    const again = await fetch(`${server.url}/api/tasks/${created.body?.data.id}`, { headers: { 'if-none-match': first.headers.get('etag') ?? '' } });
+    assert.equal(again.status, 304);
+  });
+
+  it('when a GET that declares 304 and needs no id is read again with its ETag (as curl sends it, without no-cache), then it answers 304', async () => {
+    let checked = 0;
+    for (const { path, op } of operations(doc).filter(({ method, path }) => method === 'get' && !/\{(?!boardId\})/.test(path))) {
+      if (!op.responses['304'] || op.parameters.some((p: any) => p.in === 'query' && p.required)) continue;
+      const url = `${server.url}/api${concrete(path)}`;
+      const first = await plainGet(url);
+      assert.equal(first.status, 200, `GET ${path}`);
+      assert.ok(first.etag, `GET ${path} sends no ETag`);
+      assert.equal((await plainGet(url, first.etag)).status, 304, `GET ${path}`);
+      checked++;
+    }
+    assert.ok(checked > 15, `only ${checked} operations checked`);
+  });
+
+  it('when an object schema is free-form (no properties, no variants), then it declares additionalProperties, so a generated client can set its fields', () => {
+    const bare: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`));
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      const composed = schema.anyOf || schema.oneOf || schema.allOf || schema.$ref;
+      if (types.includes('object') && !schema.properties && schema.additionalProperties === undefined && !composed) bare.push(at);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    assert.deepEqual(bare, []);
+    const card = doc.components.schemas.Task.properties;
+    assert.equal(card.metadata.additionalProperties, true);
+    const forms = doc.paths['/tasks'].post.requestBody.content['application/json'].schema.properties.forms.items.anyOf;
+    assert.deepEqual(forms.map((variant: any) => [variant.type, variant.required]), [['object', ['name']], ['object', ['schema']]]);
+  });
+
+  it('when an unknown card action or form is asked for, then the server answers 404, as the document declares', async () => {
+    const task = (await server.api('POST', '/api/tasks', { title: 'No actions' })).body?.data;
+    for (const [path, body] of [[`/tasks/${task.id}/actions/nope`, undefined], [`/tasks/${task.id}/forms/nope/submit`, { data: {} }]] as const) {
+      assert.equal((await server.api('POST', `/api${path}`, body)).status, 404, path);
+    }
+    assert.ok(doc.paths['/tasks/{id}/actions/{action}'].post.responses['404'] && doc.paths['/tasks/{id}/forms/{formId}/submit'].post.responses['404']);
   });
 
   it('when operation ids are listed, then each is unique', () => {

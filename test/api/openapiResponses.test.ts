@@ -139,16 +139,38 @@ describe('API OpenAPI response schemas: every route answers what the document de
         assert.equal(answer.text, '', `${mounted.key}: a 204 with a body`);
         return;
       }
-      const json = response.content['application/json'];
-      if (!json) {
-        assert.ok(response.content['*/*'], `${mounted.key}: the success is neither JSON nor a file`);
-        assert.ok(answer.text.length > 0, `${mounted.key}: the file is empty`);
+      if (mounted.route.returns === 'the file bytes') {
+        assertFileMatches(mounted.key, response, answer);
         return;
       }
+      const json = response.content['application/json'];
+      assert.ok(json, `${mounted.key}: the success is neither JSON nor a file`);
       const data = json.schema.properties.data;
       assert.ok(data && Object.keys(data).length > 0, `${mounted.key} declares no schema for its data`);
-      const validate = validator(mounted.key, json.schema);
-      assert.ok(validate(answer.body), `${mounted.key}: the answer does not match the declared schema: ${JSON.stringify(validate.errors?.slice(0, 5), null, 1)}\nanswer: ${answer.text.slice(0, 600)}`);
+      assertMatches(mounted.key, json.schema, answer);
+    });
+  }
+
+  function assertMatches(key: string, schema: unknown, answer: { body: unknown; text: string }) {
+    const validate = validator(key, schema);
+    assert.ok(validate(answer.body), `${key}: the answer does not match the declared schema: ${JSON.stringify(validate.errors?.slice(0, 5), null, 1)}\nanswer: ${answer.text.slice(0, 600)}`);
+  }
+
+  /** A file is held to the schema declared for the content type it came as, when its format has one. */
+  function assertFileMatches(key: string, response: any, answer: { body: unknown; text: string; headers: Record<string, string> }) {
+    assert.ok(answer.text.length > 0, `${key}: the file is empty`);
+    const type = (answer.headers['content-type'] ?? '').split(';')[0];
+    const declared = response.content[type] ?? response.content['*/*'];
+    assert.ok(declared, `${key}: answered ${type}, which the document does not declare`);
+    if (type === 'application/json') assertMatches(`${key} ${type}`, declared.schema, answer);
+  }
+
+  for (const path of ['/export', '/boards/{boardId}/export']) {
+    it(`when GET ${path}?format=json is called, then the file matches the schema declared for application/json`, async () => {
+      const answer = await send(server, 'GET', `/api${path.replace('{boardId}', 'ops')}?format=json`);
+      assert.equal(answer.status, 200, answer.text.slice(0, 300));
+      assert.ok(Array.isArray((answer.body as { cards: unknown[] }).cards) && (answer.body as { cards: unknown[] }).cards.length > 0, 'the export holds cards');
+      assertFileMatches(`GET ${path}`, successOf(path, 'get').response, answer);
     });
   }
 

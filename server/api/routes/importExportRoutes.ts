@@ -2,7 +2,7 @@ import { EXPORT_CSV_COLUMNS, exportCsv, exportJson } from '../../service/import/
 import { importCards } from '../../service/import/importCards';
 import { IMPORT_FORMATS } from '../../service/import/importTypes';
 import { RawResponse, defineRoutes, type JsonSchema, type RequestContext } from '../route';
-import { importResultSchema } from '../responseSchemas';
+import { exportFileSchema, importResultSchema } from '../responseSchemas';
 import { contentDisposition } from '../sendFile';
 
 const importSchema: JsonSchema = {
@@ -12,7 +12,7 @@ const importSchema: JsonSchema = {
     data: {
       description: 'github: the JSON array of `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt`; trello: the board JSON export; ' +
         'csv: the CSV text with a header row; kanban-lite: {"files": [{"path", "content"}]}, its .kanban.json and .kanban/**/*.md (the server never reads a path you send)',
-      oneOf: [{ type: 'string' }, { type: 'array' }, { type: 'object' }],
+      oneOf: [{ type: 'string' }, { type: 'array' }, { type: 'object', additionalProperties: true }],
     },
     board: { type: 'string', description: 'board to import into; default: the default board' },
     apply: { type: 'boolean', description: 'create the cards; without it (default), a dry run that only says what would be created' },
@@ -49,5 +49,5 @@ export const importExportRoutes = defineRoutes([
     response: importResultSchema, handle: ({ ws, boardId, body, run }) => importCards(ws, boardId, body, run) },
   { method: 'get', path: '/export', tag: 'Import', summary: `The board's live cards as a file: CSV (columns ${EXPORT_CSV_COLUMNS.join(', ')}; labels joined by ;) or JSON (board, exported, cards with comments)`,
     twin: true, query: [{ name: 'format', type: 'string', enum: ['csv', 'json'], description: 'csv or json (default json)' }], errors: [404],
-    returns: 'the file bytes', handle: exportFile },
+    returns: 'the file bytes', files: { 'application/json': exportFileSchema, 'text/csv': { type: 'string', description: 'a header row, then one row per card' } }, handle: exportFile },
 ]);
