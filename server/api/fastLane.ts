@@ -42,7 +42,7 @@ function isPlainGet(req: IncomingMessage): boolean {
 /**
  * The hottest reads (`GET /api/tasks/{id}` and the lists and searches of `GET /api/tasks`) served straight on `node:http`, without Express's
  * routing, middleware chain and response helpers, which cost several times the work of the answer
- * itself (issue 17: a get within 2x of a bare `node:http` server answering the same bytes). It
+ * itself (the target: a get within 2x of a bare `node:http` server answering the same bytes). It
  * runs the same route through `executeRoute` (auth, board, handler, ETag), applies the same Host
  * check and CORS headers, and sends the same bytes. Anything unusual (a query, a body, a
  * conditional request, an error, a refused Host) goes to Express, which answers it as before.

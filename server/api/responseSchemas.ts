@@ -111,7 +111,7 @@ const sessionSchema = named('AgentSession', fields({
   stale: flag('true once the agent has been silent longer than the lease its last report renewed'),
 }, "what the agent working on the card last reported"));
 
-/** The read model's fields (decisions.md: Task read model), without `comments`. */
+/** The read model's fields, without `comments`. */
 const taskFields: Record<string, JsonSchema> = {
   id: text('card id: <slug of the title>-<UTC date>[-N]; never changes'),
   boardId: text('board the card is on'),

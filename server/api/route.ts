@@ -95,7 +95,7 @@ export interface RouteDef {
   files?: Record<string, JsonSchema>;
   /** JSON schema of the success `data`, for the docs (and tests that hold answers to it). */
   response?: JsonSchema;
-  /** Status for an unknown `{boardId}` (default 404; the spec lists 400 for some list routes). */
+  /** Status for an unknown `{boardId}` (default 404; some list routes answer 400). */
   unknownBoardStatus?: 400 | 404;
   /** Largest accepted body (default 1mb). */
   bodyLimit?: string;

@@ -77,6 +77,7 @@ const WALK: [string, (made: Made) => Args][] = [
   ['get_settings', () => ({})],
   ['update_settings', () => ({ compactMode: true })],
   ['list_labels', () => ({})],
+  ['get_labels_usage', () => ({})],
   ['update_label', () => ({ name: 'bug', color: '#ff0000' })],
   ['rename_label', () => ({ name: 'bug', newName: 'defect' })],
   ['delete_label', () => ({ name: 'defect' })],

@@ -7,7 +7,7 @@ import { columnIdListSchema, columnListSchema, columnViewSchema, deletedSchema }
 
 const boardIdQuery: QueryParam = { name: 'boardId', type: 'string', description: 'board to act on; the default board when omitted' };
 
-/** Column routes act on `?boardId=` when given (the spec's form for reorder and minimized), else the twin's board. */
+/** Column routes act on `?boardId=` when given (the form reorder and minimized are called with), else the twin's board. */
 function board(ctx: RequestContext): string {
   const fromQuery = ctx.query.boardId as string | undefined;
   if (fromQuery === undefined) return ctx.boardId;

@@ -136,7 +136,7 @@ export const taskRoutes = defineRoutes([
     response: deletedSchema, handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
   { method: 'patch', path: '/tasks/{id}/move', tag: 'Tasks', summary: 'Move to a column at a zero-based position', twin: true, body: moveSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
     response: taskSchema, handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0, moveFieldsOf(ctx.body))) },
-  // The spec lists only 400 for transfer: an unknown destination is a bad request; a card that matches nothing is still 404.
+  // Transfer answers 400 for an unknown destination (a bad request); a card that matches nothing is still 404.
   { method: 'post', path: '/boards/{boardId}/tasks/{id}/transfer', tag: 'Tasks', summary: 'Move a card from another board to {boardId}', body: transferSchema, errors: [404, 409], warns: true,
     unknownBoardStatus: 400,
     response: taskSchema, handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus) },
