@@ -191,7 +191,7 @@ export class BoardController {
 
   switchBoard(boardId: string): void {
     if (boardId === this.state.boardId) return;
-    this.store.set({ matches: null });
+    this.store.set({ matches: null, matchesFilter: null });
     void this.load(boardId);
   }
 
@@ -252,7 +252,7 @@ export class BoardController {
   /** Re-run the filter soon (after typing pauses, or after a change that may alter the matches). */
   scheduleFilter(delay: number): void {
     if (!filterIsActive(this.state.filter)) {
-      if (this.state.matches) this.store.set({ matches: null });
+      if (this.state.matches || this.state.matchesFilter) this.store.set({ matches: null, matchesFilter: null });
       return;
     }
     if (this.filterTimer) clearTimeout(this.filterTimer);
@@ -264,14 +264,18 @@ export class BoardController {
     if (!boardId) return;
     const generation = ++this.filterGeneration;
     if (!filterIsActive(filter)) {
-      this.store.set({ matches: null });
+      this.store.set({ matches: null, matchesFilter: null });
       return;
     }
     try {
       const found = await this.api.listTasks(boardId, filter, this.state.settings.showDeletedColumn);
-      if (generation === this.filterGeneration) this.store.set({ matches: new Set(found.map((t) => t.id)) });
+      if (generation === this.filterGeneration) this.store.set({ matches: new Set(found.map((t) => t.id)), matchesFilter: filter });
     } catch (error) {
-      if (generation === this.filterGeneration) this.toast('error', messageOf(error));
+      if (generation === this.filterGeneration) {
+        // The old matches stay; the search is over, and the toast says why it failed.
+        this.store.set({ matchesFilter: filter });
+        this.toast('error', messageOf(error));
+      }
     }
   }
 
