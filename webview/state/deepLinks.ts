@@ -105,18 +105,8 @@ export function installDeepLinks(ctrl: BoardController, win: Window = window): v
   if (first.board) ctrl.persist({ boardId: first.board });
   let following = false;
   let lastStep = '';
-  // A replace (typing a search) is written after the next frame, not in the keystroke's handler:
-  // replaceState takes milliseconds, which came before the board showed the keystroke's answer.
-  let pending: { search: string; url: string } | null = null;
-  const writePending = () => {
-    if (!pending) return;
-    win.history.replaceState(win.history.state, '', pending.url);
-    pending = null;
-  };
   const follow = async (wanted: Wanted) => {
     following = true;
-    // What was about to be written is older than the entry being followed.
-    pending = null;
     try {
       await show(ctrl, wanted);
     } finally {
@@ -132,16 +122,11 @@ export function installDeepLinks(ctrl: BoardController, win: Window = window): v
     const state = ctrl.store.get();
     if (!started || following || !state.loaded) return;
     const search = searchFor(state);
-    if (search === (pending?.search ?? win.location.search)) return;
+    if (search === win.location.search) return;
     const step = stepOf(state);
     const url = `${win.location.pathname}${search}${win.location.hash}`;
-    if (step !== lastStep) {
-      writePending();
-      win.history.pushState(null, '', url);
-    } else {
-      if (!pending) win.requestAnimationFrame(() => setTimeout(writePending, 0));
-      pending = { search, url };
-    }
+    if (step !== lastStep) win.history.pushState(null, '', url);
+    else win.history.replaceState(win.history.state, '', url);
     lastStep = step;
   });
 }
