@@ -11,6 +11,17 @@ export class ApiError extends Error {
 
 const enc = encodeURIComponent;
 
+/** The list route's query for a UI filter: set flags and non-blank texts only. */
+function listParams(filter: Partial<TaskFilter> | undefined, includeDeleted: boolean): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter ?? {})) {
+    if (value === true) params.set(key, 'true');
+    else if (typeof value === 'string' && value.trim() !== '') params.set(key, value);
+  }
+  if (includeDeleted) params.set('includeDeleted', 'true');
+  return params;
+}
+
 /** An answer with the version it names (the ETag), when the server sent one. */
 export interface Versioned<T> {
   data: T;
@@ -68,13 +79,13 @@ export class Api {
   deleteColumn = (boardId: string, id: string) => this.call<unknown>('DELETE', `/boards/${enc(boardId)}/columns/${enc(id)}`);
 
   listTasks(boardId: string, filter?: Partial<TaskFilter>, includeDeleted = true): Promise<TaskView[]> {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(filter ?? {})) {
-      if (value === true) params.set(key, 'true');
-      else if (typeof value === 'string' && value.trim() !== '') params.set(key, value);
-    }
-    if (includeDeleted) params.set('includeDeleted', 'true');
-    return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${params}`);
+    return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${listParams(filter, includeDeleted)}`);
+  }
+  /** The ids of a board's cards that match `filter`: all the board needs to show a search (the cards it has). */
+  async matchingIds(boardId: string, filter: Partial<TaskFilter>, includeDeleted: boolean): Promise<string[]> {
+    const params = listParams(filter, includeDeleted);
+    params.set('fields', 'id');
+    return (await this.call<Pick<TaskView, 'id'>[]>('GET', `/boards/${enc(boardId)}/tasks?${params}`)).map((t) => t.id);
   }
   /** A few cards of a board whose text matches `q`, as short entries (id, title, status): for pickers. */
   findCards = (boardId: string, q: string, limit = 8) =>

@@ -25,6 +25,30 @@ async function waitForTitles(page: Page, titles: string[]): Promise<void> {
   }
 }
 
+/**
+ * Holds the board's search request for `q` until `release` is called; `asked` resolves when the
+ * page sends it. Lets a test see the board while a search is on its way, without timing.
+ */
+async function holdSearch(page: Page, q: string): Promise<{ asked: Promise<void>; release(): Promise<void> }> {
+  let release!: () => void;
+  let asked!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const sent = new Promise<void>((resolve) => (asked = resolve));
+  const matcher = (url: URL) => url.pathname.endsWith('/tasks') && url.searchParams.get('q') === q;
+  await page.route(matcher, async (route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
+  return {
+    asked: sent,
+    release: async () => {
+      release();
+      await page.unroute(matcher);
+    },
+  };
+}
+
 async function clearAll(page: Page): Promise<void> {
   await page.fill('#search-input', '');
   for (const id of ['filter-priority', 'filter-assignee', 'filter-label', 'filter-group', 'filter-due']) {
@@ -135,5 +159,34 @@ describe('Board UI: search and filters (Chromium)', function () {
     await waitForTitles(page, ['Crash when a card file has tabs in YAML', 'Release notes for 0.1']);
     await ui.server.api('PUT', `/api/tasks/${release.id}`, { priority: 'low' });
     await waitForTitles(page, ['Crash when a card file has tabs in YAML']);
+  });
+
+  it('when a search is still on its way, then the search box says busy and the board is unchanged; once answered, only its matches show', async () => {
+    const page = ui.page;
+    const held = await holdSearch(page, 'webhook');
+    await page.fill('#search-input', 'webhook');
+    await held.asked;
+    assert.equal(await page.getAttribute('.search-bar', 'aria-busy'), 'true');
+    assert.equal((await shownTitles(page)).length, 12);
+    await held.release();
+    await waitForTitles(page, ['Webhook retries with backoff']);
+    await page.waitForSelector('.search-bar[aria-busy="false"]');
+  });
+
+  it('when a word is typed while the search before it is on its way, then the older answer is never shown and the board ends on the last word', async () => {
+    const page = ui.page;
+    const first = await holdSearch(page, 'webhook');
+    const second = await holdSearch(page, 'drag');
+    await page.fill('#search-input', 'webhook');
+    await first.asked;
+    await page.fill('#search-input', 'drag');
+    await first.release();
+    // The newer search is sent only once the older one is answered, and that answer is dropped.
+    await second.asked;
+    assert.equal((await shownTitles(page)).length, 12);
+    assert.equal(await page.getAttribute('.search-bar', 'aria-busy'), 'true');
+    await second.release();
+    await waitForTitles(page, ['Drag and drop between columns']);
+    await page.waitForSelector('.search-bar[aria-busy="false"]');
   });
 });

@@ -38,7 +38,9 @@ function Select({ label, value, options, onChange, testId, names }: {
  */
 export function SearchBar() {
   const ctrl = useController();
-  const { filter, tasks, labels } = useAppState();
+  const { filter, tasks, labels, matchesFilter } = useAppState();
+  // Busy from a change of the filter until the board shows its answer (assistive tech, and the bench).
+  const searching = filterIsActive(filter) && matchesFilter !== filter;
 
   const facets = useFacets(tasks);
   const assignees = facets.assignees;
@@ -46,7 +48,7 @@ export function SearchBar() {
   const groups = useMemo(() => [...new Set(Object.values(labels).map((l) => l.group).filter((g): g is string => Boolean(g)))].sort(), [labels]);
 
   return (
-    <div class="search-bar" role="search">
+    <div class="search-bar" role="search" aria-busy={searching}>
       <div class={`search-box${filter.q ? ' has-text' : ''}`}>
         <Icon name="search" />
         <input

@@ -38,6 +38,8 @@ export interface AppState extends TaskSet {
   filter: TaskFilter;
   /** Ids that match the filter, or null when no filter is set. */
   matches: Set<string> | null;
+  /** The filter `matches` answers: while it is not `filter`, a search is still on its way. */
+  matchesFilter: TaskFilter | null;
   openTaskId: string | null;
   /** The column whose quick-add box is open. */
   quickAddStatus: string | null;
@@ -107,6 +109,7 @@ export function initialState(theme: ThemeChoice): AppState {
     order: {},
     filter: EMPTY_FILTER,
     matches: null,
+    matchesFilter: null,
     openTaskId: null,
     quickAddStatus: null,
     panel: null,

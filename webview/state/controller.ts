@@ -10,7 +10,6 @@ import { applyEvent } from './liveEvents';
 import { taskSetFrom } from './placement';
 import { Store } from './store';
 
-const FILTER_DEBOUNCE_MS = 120;
 const TOAST_MS = 6000;
 const HELLO_WAIT_MS = 1500;
 /** The id a new workspace gives its first board: the guess when no board was asked for or shown before. */
@@ -28,6 +27,9 @@ export class BoardController {
   private loadGeneration = 0;
   private filterGeneration = 0;
   private filterTimer: ReturnType<typeof setTimeout> | null = null;
+  private filterInFlight = false;
+  /** A newer filter came while a search was on its way: run again when it is answered. */
+  private filterWaiting = false;
   private nextToastId = 1;
   private fallbackLoad: ReturnType<typeof setTimeout> | null = null;
   private boardsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -191,7 +193,7 @@ export class BoardController {
 
   switchBoard(boardId: string): void {
     if (boardId === this.state.boardId) return;
-    this.store.set({ matches: null });
+    this.store.set({ matches: null, matchesFilter: null });
     void this.load(boardId);
   }
 
@@ -246,32 +248,61 @@ export class BoardController {
 
   setFilter(patch: Partial<TaskFilter>): void {
     this.store.set((s) => ({ filter: { ...s.filter, ...patch } }));
-    this.scheduleFilter(FILTER_DEBOUNCE_MS);
+    // No debounce: the user would wait through it on every keystroke. runFilter keeps typing from
+    // piling up requests instead (one on its way at a time, then only the latest filter).
+    this.scheduleFilter(0);
   }
 
-  /** Re-run the filter soon (after typing pauses, or after a change that may alter the matches). */
+  /** Re-run the filter soon (now, or after a short wait that gathers a burst of changes). */
   scheduleFilter(delay: number): void {
     if (!filterIsActive(this.state.filter)) {
-      if (this.state.matches) this.store.set({ matches: null });
+      // An answer still on its way is for a filter no longer set: it must not come back.
+      this.filterGeneration++;
+      if (this.state.matches || this.state.matchesFilter) this.store.set({ matches: null, matchesFilter: null });
       return;
     }
     if (this.filterTimer) clearTimeout(this.filterTimer);
     this.filterTimer = setTimeout(() => void this.runFilter(), delay);
   }
 
+  /**
+   * Ask for the current filter's matches. While a request is on its way, a newer filter waits for
+   * it and then runs once with whatever the filter is by then; the older answer is dropped.
+   */
   private async runFilter(): Promise<void> {
+    const generation = ++this.filterGeneration;
+    if (this.filterInFlight) {
+      this.filterWaiting = true;
+      return;
+    }
+    this.filterInFlight = true;
+    try {
+      await this.fetchMatches(generation);
+    } finally {
+      this.filterInFlight = false;
+    }
+    if (this.filterWaiting) {
+      this.filterWaiting = false;
+      await this.runFilter();
+    }
+  }
+
+  private async fetchMatches(generation: number): Promise<void> {
     const { boardId, filter } = this.state;
     if (!boardId) return;
-    const generation = ++this.filterGeneration;
     if (!filterIsActive(filter)) {
-      this.store.set({ matches: null });
+      this.store.set({ matches: null, matchesFilter: null });
       return;
     }
     try {
-      const found = await this.api.listTasks(boardId, filter, this.state.settings.showDeletedColumn);
-      if (generation === this.filterGeneration) this.store.set({ matches: new Set(found.map((t) => t.id)) });
+      const ids = await this.api.matchingIds(boardId, filter, this.state.settings.showDeletedColumn);
+      if (generation === this.filterGeneration) this.store.set({ matches: new Set(ids), matchesFilter: filter });
     } catch (error) {
-      if (generation === this.filterGeneration) this.toast('error', messageOf(error));
+      if (generation === this.filterGeneration) {
+        // The old matches stay; the search is over, and the toast says why it failed.
+        this.store.set({ matchesFilter: filter });
+        this.toast('error', messageOf(error));
+      }
     }
   }
 
