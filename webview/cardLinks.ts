@@ -11,7 +11,7 @@ export function openCardFile(ctrl: BoardController, task: Pick<TaskView, 'filePa
 }
 
 /**
- * In a browser, the page's own URL with the card open (deep links, issue 15): whoever opens it sees
+ * In a browser, the page's own URL with the card open (deep links): whoever opens it sees
  * the same board and card. Inside VS Code the host makes a vscode:// link (it knows the editor's
  * URI scheme and the extension's id), so the webview asks it; see `copyCardLink`.
  */

@@ -4,7 +4,7 @@
  * The extension host imports these types; keep this file free of DOM or Node imports.
  */
 
-/** One change in the workspace, as the service emitted it (decisions.md: Events). */
+/** One change in the workspace, as the service emitted it. */
 export interface EventMessage {
   type: 'event';
   event: string;

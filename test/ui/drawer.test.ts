@@ -275,15 +275,16 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await column(page, 'review').locator(`[data-card-id="${id}"]`).waitFor();
     await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'), 'file restored to review', 10_000);
 
-    // The deleted column's own Restore button works too, without opening the card.
+    // The deleted column's own Restore button works too, without opening the card, and puts the
+    // card back in the column it was deleted from (review), not the board's default (backlog).
     await closeDrawer(page);
     assert.equal((await ui.server.api('DELETE', `/api/tasks/${id}`)).status, 200);
     await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'), 'file in the deleted folder', 10_000);
     const inDeleted = column(page, 'deleted').locator(`[data-card-id="${id}"]`);
     await inDeleted.waitFor();
     await inDeleted.locator('button.card-restore').click();
-    await column(page, 'backlog').locator(`[data-card-id="${id}"]`).waitFor();
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/backlog/'), 'file restored to backlog', 10_000);
+    await column(page, 'review').locator(`[data-card-id="${id}"]`).waitFor();
+    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'), 'file restored to review again', 10_000);
     assert.equal(await card(page, 'Write a migration guide for v2 config').locator('button.card-restore').count(), 0);
 
     await openDrawer(page, 'Write a migration guide for v2 config');

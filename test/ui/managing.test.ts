@@ -220,7 +220,7 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await page.keyboard.press('Escape');
   });
 
-  it('when the settings panel opens, then it has a control for every workspace setting of the spec', async () => {
+  it('when the settings panel opens, then it has a control for every workspace setting', async () => {
     const page = ui.page;
     await page.click('[data-testid="open-settings"]');
     const panel = page.locator('[data-testid="settings-panel"]');

@@ -1,6 +1,6 @@
 import { PRIORITIES, type Column } from '../types';
 
-/** The `<option>`s of a priority select, lowest to highest as the spec lists them. */
+/** The `<option>`s of a priority select, lowest to highest. */
 export function PriorityOptions() {
   return (
     <>

@@ -16,7 +16,7 @@ const TOGGLES: { key: BooleanSetting; label: string; hint: string }[] = [
   { key: 'showDeletedColumn', label: 'Deleted column', hint: 'soft-deleted cards, to restore them' },
 ];
 
-/** Every workspace setting of the spec. Each change is saved at once and reaches every open board. */
+/** Every workspace setting. Each change is saved at once and reaches every open board. */
 export function SettingsPanel() {
   const ctrl = useController();
   const { settings, board } = useAppState();

@@ -70,7 +70,7 @@ export interface AppState extends TaskSet {
 
 /**
  * How the cards are laid out: the board's columns, or a table of rows. Part of a saved view and of
- * the page URL (issue 15).
+ * the page URL.
  */
 export type Layout = 'board' | 'table';
 

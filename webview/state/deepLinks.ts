@@ -3,7 +3,7 @@ import type { BoardController } from './controller';
 import { applyView, filterFromQuery, filterToQuery } from './views';
 
 /**
- * The page URL says what the board shows, so a link can be shared and Back works (issue 15). It is
+ * The page URL says what the board shows, so a link can be shared and Back works. It is
  * the query string of the page: `?board=ops&card=<id>&view=<id>&layout=table&groupBy=assignee&sort=-due`
  * and the list route's own filter names (`q`, `priority`, `assignee`, `label`, `labelGroup`, `due`,
  * `fuzzy`, `ready`, `claimed`, `byAgent`), each only when it is not the default. Opening or closing a card, switching

@@ -57,11 +57,21 @@ export async function softDeleteCard(ctrl: BoardController, taskId: string): Pro
 }
 
 /** Bring a soft-deleted card back to a column (the board's first by default), at the top. */
+/**
+ * Bring a card out of the deleted column: to `status` when the user picked one, else where the
+ * service puts it (the column it was deleted from, or the board's default when that is gone).
+ */
 export async function restoreCard(ctrl: BoardController, taskId: string, status?: string): Promise<void> {
-  const board = ctrl.state.board;
-  const target = status ?? board?.defaultStatus ?? board?.columns[0]?.id;
-  if (!target || target === DELETED_STATUS) return;
-  if (await moveCard(ctrl, taskId, target, 0)) ctrl.toast('info', 'Card restored.');
+  const boardId = ctrl.state.boardId;
+  if (status === undefined && boardId) {
+    const restored = await ctrl.attempt(() => ctrl.api.restoreTask(boardId, taskId));
+    if (!restored) return;
+    if (ctrl.state.boardId === boardId) ctrl.store.set((s) => placeTask(s, restored));
+    ctrl.toast('info', 'Card restored.');
+    return;
+  }
+  if (!status || status === DELETED_STATUS) return;
+  if (await moveCard(ctrl, taskId, status, 0)) ctrl.toast('info', 'Card restored.');
 }
 
 export async function deleteCardPermanently(ctrl: BoardController, taskId: string): Promise<void> {
