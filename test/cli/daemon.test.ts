@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { makeTempDir } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
 import { buildCli, expectCode, jsonOf, kanban } from './helpers';
+import { commitAll, git, gitStatus } from './gitRepo';
 
 interface DaemonStatus {
   pid: number;
@@ -94,6 +95,28 @@ describe('kanban daemon: the board kept open between commands', function () {
     // A write to the hand-edited card goes ahead from what the file says now.
     jsonOf(await run(['edit', edited.id, '--priority', 'high', '--json']));
     assert.match(await fs.readFile(file(edited), 'utf8'), /# Edited by HAND/);
+  });
+
+  it('when git checks out another branch and back, then the very next call answers each tree', async () => {
+    git(dir, 'init', '-q', '-b', 'main');
+    const shared = await add('On both branches');
+    commitAll(dir, 'board');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    const feature = await add('Only on feature');
+    jsonOf(await run(['move', shared.id, 'review', '--json']));
+    commitAll(dir, 'feature work');
+    const { pid } = await ready();
+    git(dir, 'checkout', '-q', 'main');
+    let cards = await list();
+    assert.deepEqual(cards.map((c) => [c.title, c.status]), [['On both branches', 'todo']]);
+    git(dir, 'checkout', '-q', 'feature');
+    cards = await list();
+    assert.deepEqual(cards.map((c) => c.title).sort(), ['On both branches', 'Only on feature']);
+    assert.equal(cards.find((c) => c.id === shared.id)?.status, 'review');
+    assert.equal(cards.find((c) => c.id === feature.id)?.status, 'todo');
+    assert.equal((await ready()).pid, pid, 'one board process served every call');
+    // Reads changed no tracked file.
+    assert.equal(gitStatus(dir), '');
   });
 
   it('when two commands write at once and two agents pick at once, then every change lands once', async () => {
