@@ -85,7 +85,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   if (ownsWorkspace) await checkWritable(options.root);
   const workspace = options.workspace ?? (await Workspace.open({ root: options.root }));
-  // The standalone server's start may clear what a crash of ours provably left (README: Working with git).
+  // The standalone server's start may clear what a crash of ours provably left (docs/git.md, "Reads never change tracked files").
   if (ownsWorkspace) await workspace.recoverCrashLeftovers();
   const closeOwnWorkspace = async () => {
     if (ownsWorkspace) await workspace.close();

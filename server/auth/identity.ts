@@ -30,7 +30,7 @@ export class IdentityUnavailableError extends Error {
 
 /**
  * Whether a provider's error means "cannot tell who this is". A provider package has its own copy of
- * Error, so besides this module's class the name or the code is enough (see the README, "Authentication").
+ * Error, so besides this module's class the name or the code is enough (see docs/security.md, "Authentication").
  */
 export function isIdentityUnavailable(error: unknown): error is Error {
   if (error instanceof IdentityUnavailableError) return true;
@@ -46,7 +46,7 @@ export function isIdentity(value: unknown): value is Identity {
 
 /**
  * The `auth.identity` capability. A provider package exports
- * `createIdentityProvider(options, context) => IdentityProvider` (see README, "Authentication").
+ * `createIdentityProvider(options, context) => IdentityProvider` (see docs/security.md, "Authentication").
  */
 export interface IdentityProvider {
   /** Provider id as configured, e.g. "token". */

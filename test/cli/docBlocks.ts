@@ -2,9 +2,14 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { REPO } from './helpers';
 
-/** The fenced code blocks of one language in a page under docs/, in order, with a list item's two-space indent removed. */
+/** Where a page lives: README.md at the repository's root, every other page under docs/. */
+export function pagePath(page: string): string {
+  return page === 'README.md' ? path.join(REPO, page) : path.join(REPO, 'docs', page);
+}
+
+/** The fenced code blocks of one language in a page (README.md or one under docs/), in order, with a list item's two-space indent removed. */
 export async function docBlocks(page: string, language: string): Promise<string[]> {
-  const text = await fs.readFile(path.join(REPO, 'docs', page), 'utf8');
+  const text = await fs.readFile(pagePath(page), 'utf8');
   return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1].replace(/^ {2}/gm, ''));
 }
 

@@ -6,7 +6,7 @@ import { kanbanConfigSchema } from '../../server/config/configSchema';
 import { defaultConfig, parseConfig, serializeConfig } from '../../server/config/parseConfig';
 
 const valid: Record<string, unknown> = {
-  'the README example': {
+  'the docs/storage.md example': {
     version: 2,
     defaultBoard: 'default',
     boards: [{ id: 'default', name: 'Default', columns: [{ id: 'backlog', name: 'Backlog', color: '#6b7280' }], defaultStatus: 'backlog', defaultPriority: 'medium', actions: { deploy: 'Deploy' }, minimizedColumnIds: [] }],

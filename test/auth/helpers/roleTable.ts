@@ -15,7 +15,7 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'POST /boards/{boardId}/actions': 'admin',
   'PUT /boards/{boardId}/actions/{key}': 'admin',
   'DELETE /boards/{boardId}/actions/{key}': 'admin',
-  // Board actions run board-wide automation (deploys, releases): admin, as the README's role table says.
+  // Board actions run board-wide automation (deploys, releases): admin, as the role table of docs/security.md says.
   'POST /boards/{boardId}/actions/{key}/trigger': 'admin',
 
   'GET /columns': 'viewer',
