@@ -5,6 +5,7 @@ import { makeTempDir } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
 import { buildCli, expectCode, jsonOf, kanban } from './helpers';
 import { commitAll, git, gitStatus } from './gitRepo';
+import { changeCardFilesByHand } from './handEdits';
 
 interface DaemonStatus {
   pid: number;
@@ -74,27 +75,12 @@ describe('kanban daemon: the board kept open between commands', function () {
     const moved = await add('Moved by hand');
     const deleted = await add('Deleted by hand');
     const callsBefore = (await ready()).calls;
-    const file = (card: { filePath: string }) => path.join(dir, card.filePath);
-    // In place and the same length: only the content says that the file changed.
-    await fs.writeFile(file(edited), (await fs.readFile(file(edited), 'utf8')).replace('# Edited by hand', '# Edited by HAND'));
-    const review = path.join(dir, '.kanban', 'boards', 'default', 'review');
-    await fs.mkdir(review, { recursive: true });
-    await fs.rename(file(moved), path.join(review, path.basename(file(moved))));
-    await fs.rm(file(deleted));
-    const text = (await fs.readFile(file(edited), 'utf8')).replace(/^id: .*$/m, 'id: added-by-hand').replace('# Edited by HAND', '# Added by hand');
-    await fs.writeFile(path.join(path.dirname(file(edited)), 'added-by-hand.md'), text);
-
-    const cards = await list();
-    const byId = new Map(cards.map((c) => [c.id, c]));
-    assert.equal(byId.get(edited.id)?.title, 'Edited by HAND');
-    assert.equal(byId.get(moved.id)?.status, 'review');
-    assert.equal(byId.has(deleted.id), false);
-    assert.equal(byId.get('added-by-hand')?.title, 'Added by hand');
-    assert.equal(cards.length, 3);
+    const checkListed = await changeCardFilesByHand(dir, { edited, moved, deleted });
+    checkListed(await list());
     assert.ok((await ready()).calls > callsBefore, 'the list went through the board process');
     // A write to the hand-edited card goes ahead from what the file says now.
     jsonOf(await run(['edit', edited.id, '--priority', 'high', '--json']));
-    assert.match(await fs.readFile(file(edited), 'utf8'), /# Edited by HAND/);
+    assert.match(await fs.readFile(path.join(dir, edited.filePath), 'utf8'), /# Edited by HAND/);
   });
 
   it('when git checks out another branch and back, then the very next call answers each tree', async () => {

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { makeTempDir } from '../helpers/testServer';
 import { expectCode, jsonOf, kanban } from './helpers';
+import { changeCardFilesByHand } from './handEdits';
 
 /**
  * A `kanban` command leaves the card index in `.kanban/.state/` for the next one (so the next call
@@ -36,23 +37,8 @@ describe('kanban commands and the card index', function () {
     const moved = await add('Moved by hand');
     const deleted = await add('Deleted by hand');
     await list(); // the index now holds all three
-    const file = (card: { filePath: string }) => path.join(dir, card.filePath);
-    // Same length, so only the modification time tells the index that the file changed.
-    await fs.writeFile(file(edited), (await fs.readFile(file(edited), 'utf8')).replace('# Edited by hand', '# Edited by HAND'));
-    const review = path.join(dir, '.kanban', 'boards', 'default', 'review');
-    await fs.mkdir(review, { recursive: true });
-    await fs.rename(file(moved), path.join(review, path.basename(file(moved))));
-    await fs.rm(file(deleted));
-    const text = (await fs.readFile(file(edited), 'utf8')).replace(/^id: .*$/m, 'id: added-by-hand').replace('# Edited by HAND', '# Added by hand');
-    await fs.writeFile(path.join(path.dirname(file(edited)), 'added-by-hand.md'), text);
-
-    const cards = await list();
-    const byId = new Map(cards.map((c) => [c.id, c]));
-    assert.equal(byId.get(edited.id)?.title, 'Edited by HAND');
-    assert.equal(byId.get(moved.id)?.status, 'review');
-    assert.equal(byId.has(deleted.id), false);
-    assert.equal(byId.get('added-by-hand')?.title, 'Added by hand');
-    assert.equal(cards.length, 3);
+    const checkListed = await changeCardFilesByHand(dir, { edited, moved, deleted });
+    checkListed(await list());
   });
 
   it('when two commands write at once, then both cards are there and the next calls agree', async () => {
