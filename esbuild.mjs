@@ -35,7 +35,8 @@ const cliParts = {
       return part ? { path: part, external: true } : undefined;
     });
     build.onResolve({ filter: /^(mysql2\/promise|@aws-sdk\/client-s3)$/ }, (args) =>
-      args.kind === 'entry-point' ? undefined : { path: CLI_VENDOR_PARTS[args.path], external: true });
+      args.kind === 'entry-point' ? undefined : { path: CLI_VENDOR_PARTS[args.path], external: true },
+    );
   },
 };
 
@@ -74,7 +75,10 @@ function cliBundles() {
  * built command itself so the two cannot differ, and hands any other command line to cli-main.js.
  */
 function cliBin() {
-  const mainHelp = execFileSync(process.execPath, ['dist/cli-main.js', '--help'], { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' }, encoding: 'utf8' });
+  const mainHelp = execFileSync(process.execPath, ['dist/cli-main.js', '--help'], {
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
+    encoding: 'utf8',
+  });
   const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
   return {
     entryPoints: ['server/cli/bin.ts'],
@@ -188,7 +192,14 @@ await esbuild.build(cliBin());
 
 // The JSON schema of .kanban.json for editors (package.json `jsonValidation`), written from the
 // service's own schema module at every build, so the two cannot disagree.
-await esbuild.build({ entryPoints: ['server/config/configSchema.ts'], outfile: 'dist/.build/configSchema.cjs', bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: ['server/config/configSchema.ts'],
+  outfile: 'dist/.build/configSchema.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  logLevel: 'warning',
+});
 const { kanbanConfigSchema } = createRequire(import.meta.url)('./dist/.build/configSchema.cjs');
 writeFileSync('dist/kanban.schema.json', `${JSON.stringify(kanbanConfigSchema(), null, 2)}\n`);
 

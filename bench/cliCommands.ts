@@ -63,9 +63,16 @@ export interface CliBenchResult {
 
 function timeProcess(argv: string[], cwd: string, env: Record<string, string> = {}): number {
   const started = process.hrtime.bigint();
-  const result = spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 512 * 1024 * 1024 });
+  const result = spawnSync(argv[0], argv.slice(1), {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 512 * 1024 * 1024,
+  });
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0) throw new Error(`${argv.join(' ')} (in ${cwd}) exited ${result.status}: ${result.stderr || result.error}`);
+  if (result.status !== 0)
+    throw new Error(`${argv.join(' ')} (in ${cwd}) exited ${result.status}: ${result.stderr || result.error}`);
   return elapsed;
 }
 
@@ -78,11 +85,21 @@ function median(values: number[]): number {
 function ensurePeer(): { bin: string } | { missing: string } {
   if (!existsSync(PEER_BIN)) {
     console.log(`cli: installing backlog.md@${BACKLOG_VERSION} into ${path.relative(process.cwd(), PEER_DIR)} (once)`);
-    const npm = spawnSync('npm', ['install', '--prefix', PEER_DIR, `backlog.md@${BACKLOG_VERSION}`, '--no-audit', '--no-fund', '--no-save'], { encoding: 'utf8' });
-    if (npm.status !== 0 || !existsSync(PEER_BIN)) return { missing: `npm install backlog.md@${BACKLOG_VERSION} failed: ${(npm.stderr || String(npm.error)).trim().split('\n').slice(-3).join(' ')}` };
+    const npm = spawnSync(
+      'npm',
+      ['install', '--prefix', PEER_DIR, `backlog.md@${BACKLOG_VERSION}`, '--no-audit', '--no-fund', '--no-save'],
+      { encoding: 'utf8' },
+    );
+    if (npm.status !== 0 || !existsSync(PEER_BIN))
+      return {
+        missing: `npm install backlog.md@${BACKLOG_VERSION} failed: ${(npm.stderr || String(npm.error)).trim().split('\n').slice(-3).join(' ')}`,
+      };
   }
   const version = spawnSync(PEER_BIN, ['--version'], { encoding: 'utf8' });
-  if (version.status !== 0) return { missing: `${PEER_BIN} --version exited ${version.status}: ${(version.stderr || String(version.error)).trim()}` };
+  if (version.status !== 0)
+    return {
+      missing: `${PEER_BIN} --version exited ${version.status}: ${(version.stderr || String(version.error)).trim()}`,
+    };
   return { bin: PEER_BIN };
 }
 
@@ -118,15 +135,35 @@ export async function seedBacklog(root: string, cards: Card[]): Promise<void> {
   const files = cards.map((card, i) => {
     const title = titleOf(card.content);
     const created = card.created.slice(0, 16).replace('T', ' ');
-    const body = ['---', `id: TASK-${i + 1}`, `title: ${JSON.stringify(title)}`, `status: ${STATUS_NAME.get(card.status) ?? card.status}`, 'assignee: []', `created_date: '${created}'`, 'labels: []', 'dependencies: []', `ordinal: ${(i + 1) * 1000}`, '---', '', ''].join('\n');
+    const body = [
+      '---',
+      `id: TASK-${i + 1}`,
+      `title: ${JSON.stringify(title)}`,
+      `status: ${STATUS_NAME.get(card.status) ?? card.status}`,
+      'assignee: []',
+      `created_date: '${created}'`,
+      'labels: []',
+      'dependencies: []',
+      `ordinal: ${(i + 1) * 1000}`,
+      '---',
+      '',
+      '',
+    ].join('\n');
     return { name: `task-${i + 1} - ${title.replace(/[^A-Za-z0-9]+/g, '-')}.md`, body };
   });
   for (let i = 0; i < files.length; i += 256) {
-    await Promise.all(files.slice(i, i + 256).map((f) => fs.writeFile(path.join(root, 'backlog', 'tasks', f.name), f.body)));
+    await Promise.all(
+      files.slice(i, i + 256).map((f) => fs.writeFile(path.join(root, 'backlog', 'tasks', f.name), f.body)),
+    );
   }
 }
 
-async function oneCount(count: number, options: CliBenchOptions, peer: { bin: string } | { missing: string }, temp: string): Promise<CliBenchResult> {
+async function oneCount(
+  count: number,
+  options: CliBenchOptions,
+  peer: { bin: string } | { missing: string },
+  temp: string,
+): Promise<CliBenchResult> {
   const cards = generateCards(count);
   const middle = Math.floor(count / 2);
   const someId = cards[middle].id;
@@ -150,10 +187,21 @@ async function oneCount(count: number, options: CliBenchOptions, peer: { bin: st
       { tool, command: 'show <id>', cwd: root, argv: () => kanban('show', someId) },
       { tool, command: 'list --limit 20', cwd: root, argv: () => kanban('list', '--limit', '20') },
       { tool, command: 'add <title>', cwd: root, argv: () => kanban('add', 'CLI bench card') },
-      { tool, command: 'move <id> <status>', cwd: root, argv: (n) => kanban('move', someId, n % 2 ? 'in-progress' : 'review') },
+      {
+        tool,
+        command: 'move <id> <status>',
+        cwd: root,
+        argv: (n) => kanban('move', someId, n % 2 ? 'in-progress' : 'review'),
+      },
       { tool, command: 'pick --agent <name>', cwd: root, argv: () => kanban('pick', '--agent', 'cli-bench') },
       // The same show with the folder opened in-process every time, as before the board process.
-      { tool, command: 'show <id> (KANBAN_DAEMON=never)', cwd: root, argv: () => kanban('show', someId), env: { KANBAN_DAEMON: 'never' } },
+      {
+        tool,
+        command: 'show <id> (KANBAN_DAEMON=never)',
+        cwd: root,
+        argv: () => kanban('show', someId),
+        env: { KANBAN_DAEMON: 'never' },
+      },
     );
     roots.push(root);
   }
@@ -161,16 +209,33 @@ async function oneCount(count: number, options: CliBenchOptions, peer: { bin: st
     const root = path.join(temp, `backlog-${count}`);
     const started = Date.now();
     await seedBacklog(root, cards);
-    lines.push(`seeded ${count} Backlog.md task files (its format, written directly) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    lines.push(
+      `seeded ${count} Backlog.md task files (its format, written directly) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     const backlog = (...args: string[]) => [peer.bin, ...args];
     const tool = `backlog ${BACKLOG_VERSION}`;
     const taskId = `TASK-${middle + 1}`;
     cases.push(
       { tool, command: '--version', cwd: root, argv: () => backlog('--version') },
       { tool, command: 'task view <id> --plain', cwd: root, argv: () => backlog('task', 'view', taskId, '--plain') },
-      { tool, command: 'task list --plain --limit 20', cwd: root, argv: () => backlog('task', 'list', '--plain', '--limit', '20') },
-      { tool, command: 'task create <title>', cwd: root, argv: () => backlog('task', 'create', 'CLI bench card', '--plain') },
-      { tool, command: 'task edit <id> -s <status>', cwd: root, argv: (n) => backlog('task', 'edit', taskId, '-s', n % 2 ? 'In Progress' : 'Review', '--plain') },
+      {
+        tool,
+        command: 'task list --plain --limit 20',
+        cwd: root,
+        argv: () => backlog('task', 'list', '--plain', '--limit', '20'),
+      },
+      {
+        tool,
+        command: 'task create <title>',
+        cwd: root,
+        argv: () => backlog('task', 'create', 'CLI bench card', '--plain'),
+      },
+      {
+        tool,
+        command: 'task edit <id> -s <status>',
+        cwd: root,
+        argv: (n) => backlog('task', 'edit', taskId, '-s', n % 2 ? 'In Progress' : 'Review', '--plain'),
+      },
     );
   } else {
     lines.push(`backlog.md: NOT RUN (${peer.missing})`);
@@ -178,22 +243,38 @@ async function oneCount(count: number, options: CliBenchOptions, peer: { bin: st
   const times = cases.map(() => [] as number[]);
   try {
     cases.forEach((c) => timeProcess(c.argv(0), c.cwd, c.env)); // warm-up, untimed
-    for (let run = 1; run <= options.runs; run++) cases.forEach((c, i) => times[i].push(timeProcess(c.argv(run), c.cwd, c.env)));
+    for (let run = 1; run <= options.runs; run++)
+      cases.forEach((c, i) => times[i].push(timeProcess(c.argv(run), c.cwd, c.env)));
   } finally {
     for (const root of roots) timeProcess([process.execPath, CLI, 'daemon', 'stop'], root);
   }
   const floor = median(times[0]);
-  const results = cases.map((c, i) => ({ cards: count, tool: c.tool, command: c.command, medianMs: median(times[i]), timesNodeE0: median(times[i]) / floor }));
-  lines.push(`${count} cards: median of ${options.runs} after one warm-up, interleaved; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const results = cases.map((c, i) => ({
+    cards: count,
+    tool: c.tool,
+    command: c.command,
+    medianMs: median(times[i]),
+    timesNodeE0: median(times[i]) / floor,
+  }));
+  lines.push(
+    `${count} cards: median of ${options.runs} after one warm-up, interleaved; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   lines.push('| tool | command | median | x node -e 0 |', '|---|---|---|---|');
-  for (const r of results) lines.push(`| ${r.tool} | \`${r.command}\` | ${r.medianMs.toFixed(0)} ms | ${r.timesNodeE0.toFixed(2)} |`);
+  for (const r of results)
+    lines.push(`| ${r.tool} | \`${r.command}\` | ${r.medianMs.toFixed(0)} ms | ${r.timesNodeE0.toFixed(2)} |`);
   return { results, lines };
 }
 
 /** Runs every count, prints the tables and writes test-output/bench-cli.json. */
 export async function runCliBench(options: CliBenchOptions): Promise<CliBenchResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build it first (node esbuild.mjs)`);
-  if (options.cardCounts.some((n) => n >= 100_000)) console.log('cli: 100,000 cards is slow (seeding, and every list/show reads the whole folder): expect minutes per storage');
+  if (options.cardCounts.some((n) => n >= 100_000))
+    console.log(
+      'cli: 100,000 cards is slow (seeding, and every list/show reads the whole folder): expect minutes per storage',
+    );
   const peer = ensurePeer();
   const all: CliBenchResult = { results: [], lines: [] };
   for (const count of options.cardCounts) {
@@ -211,7 +292,10 @@ export async function runCliBench(options: CliBenchOptions): Promise<CliBenchRes
   const file = path.join(REPO, 'test-output', 'bench-cli.json');
   await fs.mkdir(path.dirname(file), { recursive: true });
   const peerNote = 'bin' in peer ? `backlog.md@${BACKLOG_VERSION}` : `NOT RUN: ${peer.missing}`;
-  await fs.writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: options.runs, peer: peerNote, results: all.results }, null, 2)}\n`);
+  await fs.writeFile(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: options.runs, peer: peerNote, results: all.results }, null, 2)}\n`,
+  );
   console.log(`results written to ${path.relative(process.cwd(), file)}`);
   return all;
 }

@@ -50,16 +50,37 @@ async function main(): Promise<void> {
     await seedMarkdownFiles(root, generated);
     const someId = generated[Math.floor(cards / 2)].id;
     // Writes too: each add makes a card, each pick claims the next one, move moves one card back and forth.
-    const commands = [['--version'], ['--help'], ['list', '--limit', '20'], ['list'], ['show', someId], ['add', 'Startup bench card'], ['move', someId, 'review'], ['pick', '--agent', 'startup-bench']];
+    const commands = [
+      ['--version'],
+      ['--help'],
+      ['list', '--limit', '20'],
+      ['list'],
+      ['show', someId],
+      ['add', 'Startup bench card'],
+      ['move', someId, 'review'],
+      ['pick', '--agent', 'startup-bench'],
+    ];
     const cases: Case[] = [{ label: 'node -e 0', argv: ['-e', '0'] }];
     for (const cli of clis) {
-      for (const command of commands) cases.push({ label: `${path.join(path.basename(path.dirname(cli)), path.basename(cli))} ${command.join(' ')}`.replace(someId, '<id>'), argv: [cli, ...command] });
+      for (const command of commands)
+        cases.push({
+          label: `${path.join(path.basename(path.dirname(cli)), path.basename(cli))} ${command.join(' ')}`.replace(
+            someId,
+            '<id>',
+          ),
+          argv: [cli, ...command],
+        });
     }
     const times = new Map(cases.map((c) => [c.label, [] as number[]]));
     for (const c of cases) timeProcess(c.argv, root); // warm the file cache, untimed
     for (let run = 0; run < runs; run++) for (const c of cases) times.get(c.label)!.push(timeProcess(c.argv, root));
     const floor = median(times.get('node -e 0')!);
-    console.log(`${cards} cards, median of ${runs}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `${cards} cards, median of ${runs}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     console.log('| process | median | x node -e 0 |\n|---|---|---|');
     for (const c of cases) {
       const m = median(times.get(c.label)!);

@@ -37,11 +37,35 @@ const ALL_LABELS = Object.values(LABEL_GROUPS).flat();
 const ASSIGNEES = ['alice', 'bob', 'chen', 'dana', 'emeka', 'farah', 'gus', 'hana'];
 const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Investigate', 'Speed up', 'Remove', 'Migrate', 'Test', 'Polish'];
 const SUBJECTS = [
-  'login redirect', 'export to CSV', 'dark mode toggle', 'search ranking', 'payment retries', 'image upload',
-  'notification badge', 'audit log', 'rate limiter', 'session timeout', 'onboarding tour', 'billing page',
-  'invoice PDF', 'team invites', 'password reset', 'sidebar layout', 'API pagination', 'cache warm-up',
+  'login redirect',
+  'export to CSV',
+  'dark mode toggle',
+  'search ranking',
+  'payment retries',
+  'image upload',
+  'notification badge',
+  'audit log',
+  'rate limiter',
+  'session timeout',
+  'onboarding tour',
+  'billing page',
+  'invoice PDF',
+  'team invites',
+  'password reset',
+  'sidebar layout',
+  'API pagination',
+  'cache warm-up',
 ];
-const QUALIFIERS = ['on Safari', 'for admins', 'in the mobile app', 'behind the proxy', 'for large teams', 'after upgrade', '', ''];
+const QUALIFIERS = [
+  'on Safari',
+  'for admins',
+  'in the mobile app',
+  'behind the proxy',
+  'for large teams',
+  'after upgrade',
+  '',
+  '',
+];
 
 /** A small deterministic pseudo-random generator (mulberry32), so data is the same on every run. */
 export function seededRandom(seed: number): () => number {
@@ -67,7 +91,10 @@ function titleFor(i: number, random: () => number): string {
 }
 
 function longBody(title: string, random: () => number): string {
-  const steps = Array.from({ length: 3 + Math.floor(random() * 5) }, (_, i) => `${i + 1}. ${pick(random, VERBS)} the ${pick(random, SUBJECTS)} step`);
+  const steps = Array.from(
+    { length: 3 + Math.floor(random() * 5) },
+    (_, i) => `${i + 1}. ${pick(random, VERBS)} the ${pick(random, SUBJECTS)} step`,
+  );
   return [
     `# ${title}`,
     '',
@@ -96,7 +123,8 @@ function longBody(title: string, random: () => number): string {
 
 function contentFor(title: string, i: number, random: () => number, workTracking: boolean): string {
   // Without work tracking the notes are plain bullets: the same text, no checklist.
-  if (i % 10 === 3) return workTracking ? longBody(title, random) : longBody(title, random).replace(/^- \[[ x]\] /gm, '- ');
+  if (i % 10 === 3)
+    return workTracking ? longBody(title, random) : longBody(title, random).replace(/^- \[[ x]\] /gm, '- ');
   if (i % 3 === 0) return `# ${title}\n\nShort note about the ${pick(random, SUBJECTS)}.\n`;
   return `# ${title}\n`;
 }
@@ -109,7 +137,10 @@ function labelsFor(random: () => number): string[] {
 }
 
 function metadataFor(i: number, random: () => number): Record<string, unknown> {
-  const metadata: Record<string, unknown> = { sprint: `2025-S${String(1 + (i % 26)).padStart(2, '0')}`, estimate: 1 + Math.floor(random() * 13) };
+  const metadata: Record<string, unknown> = {
+    sprint: `2025-S${String(1 + (i % 26)).padStart(2, '0')}`,
+    estimate: 1 + Math.floor(random() * 13),
+  };
   const jira = `KAN-${1000 + i}`;
   if (i % 8 === 0) metadata.links = { jira, pr: `#${200 + (i % 700)}` };
   else if (i % 4 === 0) metadata.links = { jira };
@@ -127,7 +158,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function generateCards(count: number, now = new Date(), workTracking = true): Card[] {
   const random = seededRandom(count);
   const takenIds = new Set<string>();
-  const perColumn = COLUMN_IDS.map((_, c) => Math.floor(count / COLUMN_IDS.length) + (c < count % COLUMN_IDS.length ? 1 : 0));
+  const perColumn = COLUMN_IDS.map(
+    (_, c) => Math.floor(count / COLUMN_IDS.length) + (c < count % COLUMN_IDS.length ? 1 : 0),
+  );
   const keys = perColumn.map((n) => spreadKeys(n));
   const nextKey = COLUMN_IDS.map(() => 0);
   const lastColumn = COLUMN_IDS[COLUMN_IDS.length - 1];

@@ -37,11 +37,21 @@ interface FloorServer {
   stop(): Promise<void>;
 }
 
-async function startFloor(answer: { status: number; headers: Record<string, string>; body: Buffer }): Promise<FloorServer> {
+async function startFloor(answer: {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}): Promise<FloorServer> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-floor-'));
   const file = path.join(dir, 'answer.json');
-  await fs.writeFile(file, JSON.stringify({ status: answer.status, headers: answer.headers, body: answer.body.toString('base64') }));
-  const child = spawn(process.execPath, ['-e', FLOOR_PROGRAM], { env: { ...process.env, FLOOR_ANSWER: file }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await fs.writeFile(
+    file,
+    JSON.stringify({ status: answer.status, headers: answer.headers, body: answer.body.toString('base64') }),
+  );
+  const child = spawn(process.execPath, ['-e', FLOOR_PROGRAM], {
+    env: { ...process.env, FLOOR_ANSWER: file },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
@@ -64,7 +74,10 @@ async function startFloor(answer: { status: number; headers: Record<string, stri
 }
 
 /** The answer our server gives to the scenario's sample request, as the floor will repeat it. */
-async function sampleAnswer(target: Target, scenario: Scenario): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+async function sampleAnswer(
+  target: Target,
+  scenario: Scenario,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   const request = scenario.request(0);
   const response = await fetch(target.baseUrl + request.path, { method: request.method });
   const body = Buffer.from(await response.arrayBuffer());
@@ -77,7 +90,13 @@ async function sampleAnswer(target: Target, scenario: Scenario): Promise<{ statu
 }
 
 /** Run the scenario against its floor; the result's row is named `<scenario> floor`, and a note gives ours/floor. */
-export async function measureFloor(target: Target, scenario: Scenario, ours: ScenarioResult, load: LoadOptions, cards: number): Promise<{ result: ScenarioResult; note: string }> {
+export async function measureFloor(
+  target: Target,
+  scenario: Scenario,
+  ours: ScenarioResult,
+  load: LoadOptions,
+  cards: number,
+): Promise<{ result: ScenarioResult; note: string }> {
   const floor = await startFloor(await sampleAnswer(target, scenario));
   let result: ScenarioResult;
   try {
@@ -88,7 +107,9 @@ export async function measureFloor(target: Target, scenario: Scenario, ours: Sce
   const ratio = ours.requestsPerSecond > 0 ? result.requestsPerSecond / ours.requestsPerSecond : Infinity;
   const verdict = !FLOOR_TARGET_CARDS.includes(cards)
     ? `applies at ${FLOOR_TARGET_CARDS.map((n) => n.toLocaleString('en-US')).join(' and ')} cards`
-    : ratio <= FLOOR_TARGET_RATIO ? 'ok' : 'MISS';
+    : ratio <= FLOOR_TARGET_RATIO
+      ? 'ok'
+      : 'MISS';
   const note =
     `${scenario.name}: ours/floor ${ratio.toFixed(1)}x by requests/s (${ours.requestsPerSecond.toFixed(0)} against ${result.requestsPerSecond.toFixed(0)}; ` +
     `p50 ${ours.p50Ms} against ${result.p50Ms} ms; CPU ${ours.cpuMsPerRequest.toFixed(2)} against ${result.cpuMsPerRequest.toFixed(2)} ms/req) ` +

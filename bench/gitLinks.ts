@@ -40,16 +40,23 @@ const linksPath = (id: string) => `/api/tasks/${encodeURIComponent(id)}/git`;
 async function timedGet(agent: http.Agent, baseUrl: string, path: string): Promise<{ ms: number; body: string }> {
   const started = performance.now();
   const body = await new Promise<string>((resolve, reject) => {
-    http.get(baseUrl + path, { agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`GET ${path} answered ${res.statusCode}`))));
-    }).on('error', reject);
+    http
+      .get(baseUrl + path, { agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks).toString('utf8'))
+            : reject(new Error(`GET ${path} answered ${res.statusCode}`)),
+        );
+      })
+      .on('error', reject);
   });
   return { ms: performance.now() - started, body };
 }
 
-const quantile = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * q))];
+const quantile = (times: number[], q: number) =>
+  [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * q))];
 
 async function serialTimes(baseUrl: string, paths: string[]): Promise<number[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -65,8 +72,11 @@ async function serialTimes(baseUrl: string, paths: string[]): Promise<number[]> 
 async function makeHistory(root: string, ids: string[]): Promise<number> {
   const started = performance.now();
   await initRepo(root);
-  const message = (i: number) => (i % TRAILER_EVERY ? `Change ${i}\n` : `Change ${i}\n\nKanban: ${ids[(i / TRAILER_EVERY - 1) % ids.length]}\n`);
-  const branches = ids.slice(0, BRANCHES).map((id, n) => ({ ref: `refs/heads/kanban/${id}`, at: GIT_COMMITS - n * 10 }));
+  const message = (i: number) =>
+    i % TRAILER_EVERY ? `Change ${i}\n` : `Change ${i}\n\nKanban: ${ids[(i / TRAILER_EVERY - 1) % ids.length]}\n`;
+  const branches = ids
+    .slice(0, BRANCHES)
+    .map((id, n) => ({ ref: `refs/heads/kanban/${id}`, at: GIT_COMMITS - n * 10 }));
   await fastImport(root, fastImportStream('main', GIT_COMMITS, message, branches));
   return performance.now() - started;
 }
@@ -90,7 +100,8 @@ export async function runGitLinksScenario({ root, target, ids, load }: GitLinksC
     const first = await scan;
     [scanMs, listMs, listFirst] = [first.ms, list.ms, order[0] === 'list'];
     const data = (JSON.parse(first.body) as { data: { branches: unknown[]; commits: unknown[] } }).data;
-    if (data.branches.length !== 1 || data.commits.length < 1) return notRun(`the first card should have 1 branch and a commit, got ${first.body.slice(0, 300)}`);
+    if (data.branches.length !== 1 || data.commits.length < 1)
+      return notRun(`the first card should have 1 branch and a commit, got ${first.body.slice(0, 300)}`);
     sample = `${data.branches.length} branch, ${data.commits.length} commit(s), ${(first.body.length / 1024).toFixed(1)} KB`;
   } finally {
     for (const agent of agents) agent.destroy();
@@ -101,7 +112,11 @@ export async function runGitLinksScenario({ root, target, ids, load }: GitLinksC
   await serialTimes(target.baseUrl, warm);
   const cached = await serialTimes(target.baseUrl, warm);
 
-  const loaded = await runScenario(target, { name: 'git-links', request: (n) => ({ method: 'GET', path: warm[n % warm.length] }) }, load);
+  const loaded = await runScenario(
+    target,
+    { name: 'git-links', request: (n) => ({ method: 'GET', path: warm[n % warm.length] }) },
+    load,
+  );
   const p50 = quantile(cached, 0.5);
   const note =
     `git-links: ${GIT_COMMITS.toLocaleString('en-US')} commits (${(GIT_COMMITS / TRAILER_EVERY).toLocaleString('en-US')} with a Kanban: trailer, ${BRANCHES} branches kanban/<id>) ` +
@@ -115,7 +130,18 @@ export async function runGitLinksScenario({ root, target, ids, load }: GitLinksC
 
 function notRun(reason: string): GitLinksOutcome {
   const failed: ScenarioResult = {
-    scenario: 'git-links', requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, requests: 0, non2xx: 0, errors: 0, timeouts: 0, serialP50Ms: 0, cpuMsPerRequest: 0, sample: '', failure: reason,
+    scenario: 'git-links',
+    requestsPerSecond: 0,
+    p50Ms: 0,
+    p99Ms: 0,
+    requests: 0,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    serialP50Ms: 0,
+    cpuMsPerRequest: 0,
+    sample: '',
+    failure: reason,
   };
   return { results: [failed], notes: [], failure: reason };
 }

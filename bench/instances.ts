@@ -65,13 +65,29 @@ async function measure(count: number, options: InstancesOptions): Promise<Row> {
     servers.push(...(await Promise.all(roots.slice(1).map((root) => startServerChild(root)))));
     const ids = await cardIds(servers[0].baseUrl);
     console.log(`${count} instance(s) over ${options.cards} cards:`);
-    const write = await load(servers, options, (n) => ({ method: 'PUT', path: `/api/tasks/${encodeURIComponent(ids[n % ids.length])}`, body: { priority: ['high', 'low'][n % 2] } }));
+    const write = await load(servers, options, (n) => ({
+      method: 'PUT',
+      path: `/api/tasks/${encodeURIComponent(ids[n % ids.length])}`,
+      body: { priority: ['high', 'low'][n % 2] },
+    }));
     console.log(`  write ${write.requestsPerSecond.toFixed(0)} req/s, p50 ${write.p50Ms} ms`);
-    const read = await load(servers, options, (n) => ({ method: 'GET', path: `/api/tasks/${encodeURIComponent(ids[(n * 7) % ids.length])}` }));
+    const read = await load(servers, options, (n) => ({
+      method: 'GET',
+      path: `/api/tasks/${encodeURIComponent(ids[(n * 7) % ids.length])}`,
+    }));
     console.log(`  read ${read.requestsPerSecond.toFixed(0)} req/s, p50 ${read.p50Ms} ms`);
     const events = await writeToEvent(servers[0], servers[servers.length > 1 ? 1 : 0], ids);
-    console.log(`  write -> event on ${servers.length > 1 ? 'another' : 'the same'} instance: p50 ${events.p50} ms, p99 ${events.p99} ms`);
-    return { instances: count, write, read, eventP50Ms: events.p50, eventP99Ms: events.p99, eventsMissed: events.missed };
+    console.log(
+      `  write -> event on ${servers.length > 1 ? 'another' : 'the same'} instance: p50 ${events.p50} ms, p99 ${events.p99} ms`,
+    );
+    return {
+      instances: count,
+      write,
+      read,
+      eventP50Ms: events.p50,
+      eventP99Ms: events.p99,
+      eventsMissed: events.missed,
+    };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     for (const root of roots) await fs.rm(root, { recursive: true, force: true });
@@ -91,7 +107,11 @@ interface Request {
 }
 
 /** `connections` clients sending one request after another for the duration, spread over the servers. */
-async function load(servers: ServerChild[], options: InstancesOptions, request: (n: number) => Request): Promise<Throughput> {
+async function load(
+  servers: ServerChild[],
+  options: InstancesOptions,
+  request: (n: number) => Request,
+): Promise<Throughput> {
   const latencies: number[] = [];
   let failures = 0;
   let n = 0;
@@ -103,7 +123,11 @@ async function load(servers: ServerChild[], options: InstancesOptions, request: 
       const { method, path: urlPath, body } = request(n++);
       const sent = performance.now();
       try {
-        const answer = await fetch(server.baseUrl + urlPath, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+        const answer = await fetch(server.baseUrl + urlPath, {
+          method,
+          headers: body ? { 'content-type': 'application/json' } : {},
+          body: body ? JSON.stringify(body) : undefined,
+        });
         await answer.arrayBuffer();
         if (!answer.ok) failures++;
       } catch {
@@ -114,11 +138,21 @@ async function load(servers: ServerChild[], options: InstancesOptions, request: 
   };
   await Promise.all(Array.from({ length: options.connections }, (_, c) => client(c)));
   const seconds = (performance.now() - started) / 1000;
-  return { requestsPerSecond: latencies.length / seconds, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), requests: latencies.length, failures };
+  return {
+    requestsPerSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    requests: latencies.length,
+    failures,
+  };
 }
 
 /** One write at a time on `writer`; the time until `listener`'s WebSocket client hears of each. */
-async function writeToEvent(writer: ServerChild, listener: ServerChild, ids: string[]): Promise<{ p50: number; p99: number; missed: number }> {
+async function writeToEvent(
+  writer: ServerChild,
+  listener: ServerChild,
+  ids: string[],
+): Promise<{ p50: number; p99: number; missed: number }> {
   const socket = new WebSocket(`${listener.baseUrl.replace(/^http/, 'ws')}/ws`);
   const waiting = new Map<string, () => void>();
   socket.on('message', (raw) => {
@@ -138,7 +172,9 @@ async function writeToEvent(writer: ServerChild, listener: ServerChild, ids: str
     });
     const sent = performance.now();
     const answer = await fetch(`${writer.baseUrl}/api/tasks/${encodeURIComponent(ids[i % ids.length])}`, {
-      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: `# ${title}\n` }),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: `# ${title}\n` }),
     });
     await answer.arrayBuffer();
     if (!answer.ok) throw new Error(`the probe write PUT /api/tasks/${ids[i % ids.length]} answered ${answer.status}`);
@@ -167,6 +203,8 @@ function format(rows: Row[], options: InstancesOptions): string {
         `${r.eventP50Ms}/${r.eventP99Ms} | ${r.write.failures + r.read.failures} requests, ${r.eventsMissed} events missed`,
     );
   }
-  lines.push('write->event: from sending PUT on the first instance to the task.updated event on a WebSocket of the second (of the same one when alone).');
+  lines.push(
+    'write->event: from sending PUT on the first instance to the task.updated event on a WebSocket of the second (of the same one when alone).',
+  );
   return lines.join('\n');
 }

@@ -32,13 +32,25 @@ class LiveUnavailable extends Error {}
 export async function runLiveScenario(name: string, context: LiveContext): Promise<LiveOutcome> {
   try {
     if (name === 'live-edit') return await measureEditToEvent(context);
-    if (name === 'live-webhooks') return await measureWebhookCost(context, await slowReceivers(), TARGETS.webhookSlowdown);
-    if (name === 'live-webhooks-failing') return await measureWebhookCost(context, await failingReceivers(), TARGETS.failingWebhookSlowdown);
+    if (name === 'live-webhooks')
+      return await measureWebhookCost(context, await slowReceivers(), TARGETS.webhookSlowdown);
+    if (name === 'live-webhooks-failing')
+      return await measureWebhookCost(context, await failingReceivers(), TARGETS.failingWebhookSlowdown);
     throw new Error(`unknown live scenario ${name}`);
   } catch (error) {
     if (!(error instanceof LiveUnavailable)) throw error;
     const failed: ScenarioResult = {
-      scenario: name, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, requests: 0, non2xx: 0, errors: 0, timeouts: 0, serialP50Ms: 0, cpuMsPerRequest: 0, sample: '',
+      scenario: name,
+      requestsPerSecond: 0,
+      p50Ms: 0,
+      p99Ms: 0,
+      requests: 0,
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+      serialP50Ms: 0,
+      cpuMsPerRequest: 0,
+      sample: '',
       failure: error.message,
     };
     return { results: [failed], notes: [], failure: error.message };
@@ -53,7 +65,9 @@ interface EventMessage {
 }
 
 /** A WebSocket on /ws that has received its hello, with a way to wait for a matching event. */
-async function openEventSocket(baseUrl: string): Promise<{ socket: WebSocket; waitFor(match: (m: EventMessage) => boolean): Promise<void> }> {
+async function openEventSocket(
+  baseUrl: string,
+): Promise<{ socket: WebSocket; waitFor(match: (m: EventMessage) => boolean): Promise<void> }> {
   const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`);
   const waiters = new Set<{ match: (m: EventMessage) => boolean; resolve: () => void }>();
   socket.on('message', (raw) => {
@@ -67,12 +81,17 @@ async function openEventSocket(baseUrl: string): Promise<{ socket: WebSocket; wa
   const hello = new Promise<void>((resolve) => waiters.add({ match: (m) => m.type === 'hello', resolve }));
   await new Promise<void>((resolve, reject) => {
     socket.once('unexpected-response', (_req, res) =>
-      reject(new LiveUnavailable(`the WebSocket upgrade on /ws answered HTTP ${res.statusCode}: the live endpoint is not available in this server build`)),
+      reject(
+        new LiveUnavailable(
+          `the WebSocket upgrade on /ws answered HTTP ${res.statusCode}: the live endpoint is not available in this server build`,
+        ),
+      ),
     );
     socket.once('error', (error) => reject(new LiveUnavailable(`cannot open ws on /ws: ${error.message}`)));
     socket.once('open', () => resolve());
   });
-  const timeout = (what: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new LiveUnavailable(what)), EVENT_TIMEOUT_MS).unref());
+  const timeout = (what: string) =>
+    new Promise<never>((_, reject) => setTimeout(() => reject(new LiveUnavailable(what)), EVENT_TIMEOUT_MS).unref());
   await Promise.race([hello, timeout(`/ws sent no {"type":"hello"} within ${EVENT_TIMEOUT_MS} ms`)]);
   return {
     socket,
@@ -88,7 +107,8 @@ async function filePathOf(baseUrl: string, id: string): Promise<string> {
   const answer = await fetch(`${baseUrl}/api/tasks/${encodeURIComponent(id)}`);
   const body = (await answer.json()) as { ok: boolean; data?: { filePath?: string }; error?: string };
   if (!body.ok) throw new Error(`GET /api/tasks/${id} failed: ${body.error}`);
-  if (!body.data?.filePath) throw new LiveUnavailable('live-edit needs card files to edit by hand: run it with --storage markdown');
+  if (!body.data?.filePath)
+    throw new LiveUnavailable('live-edit needs card files to edit by hand: run it with --storage markdown');
   return body.data.filePath;
 }
 
@@ -105,17 +125,25 @@ async function measureEditToEvent({ root, target, ids }: LiveContext): Promise<L
       const file = path.join(root, await filePathOf(target.baseUrl, id));
       const text = await fs.readFile(file, 'utf8');
       const edited = text.replace(/^# .*$/m, `# Edited by hand ${i} ${id}`);
-      const arrived = events.waitFor((m) => m.type === 'event' && m.event === 'task.updated' && (m.data?.taskId === id || m.card?.id === id));
+      const arrived = events.waitFor(
+        (m) => m.type === 'event' && m.event === 'task.updated' && (m.data?.taskId === id || m.card?.id === id),
+      );
       const started = performance.now();
       await fs.writeFile(file, edited);
-      const outcome = await Promise.race([arrived.then(() => 'event'), new Promise((r) => setTimeout(() => r('timeout'), EVENT_TIMEOUT_MS))]);
+      const outcome = await Promise.race([
+        arrived.then(() => 'event'),
+        new Promise((r) => setTimeout(() => r('timeout'), EVENT_TIMEOUT_MS)),
+      ]);
       if (outcome === 'event') latencies.push(performance.now() - started);
       else missed++;
     }
   } finally {
     events.socket.close();
   }
-  if (latencies.length === 0) throw new LiveUnavailable(`no task.updated event arrived on /ws within ${EVENT_TIMEOUT_MS} ms of any of ${missed} hand edits`);
+  if (latencies.length === 0)
+    throw new LiveUnavailable(
+      `no task.updated event arrived on /ws within ${EVENT_TIMEOUT_MS} ms of any of ${missed} hand edits`,
+    );
   latencies.sort((a, b) => a - b);
   const result: ScenarioResult = {
     scenario: 'live-edit',
@@ -134,7 +162,12 @@ async function measureEditToEvent({ root, target, ids }: LiveContext): Promise<L
   return { results: [result], notes: [note] };
 }
 
-async function api(baseUrl: string, method: string, urlPath: string, body?: unknown): Promise<{ status: number; data: any; error?: string }> {
+async function api(
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  body?: unknown,
+): Promise<{ status: number; data: any; error?: string }> {
   const answer = await fetch(baseUrl + urlPath, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -143,7 +176,7 @@ async function api(baseUrl: string, method: string, urlPath: string, body?: unkn
   const text = await answer.text();
   try {
     const parsed = JSON.parse(text) as { ok: boolean; data?: unknown; error?: string };
-    return { status: answer.status, data: parsed.data, error: parsed.ok ? undefined : parsed.error ?? 'ok:false' };
+    return { status: answer.status, data: parsed.data, error: parsed.ok ? undefined : (parsed.error ?? 'ok:false') };
   } catch {
     return { status: answer.status, data: null, error: `non-JSON answer: ${text.slice(0, 200)}` };
   }
@@ -161,14 +194,24 @@ interface Receivers {
 async function slowReceivers(): Promise<Receivers> {
   const receiver = await startSlowReceiver(RECEIVER_DELAY_MS);
   const urls = Array.from({ length: WEBHOOK_COUNT }, () => `${receiver.url}/hook`);
-  return { urls, label: `answered after ${RECEIVER_DELAY_MS / 1000} s`, received: receiver.received, close: receiver.close };
+  return {
+    urls,
+    label: `answered after ${RECEIVER_DELAY_MS / 1000} s`,
+    received: receiver.received,
+    close: receiver.close,
+  };
 }
 
 /** One silent receiver, one answering 500 and a closed port, each on "*". */
 async function failingReceivers(): Promise<Receivers> {
   const receivers = await startFailingReceivers();
   const { silent, error500, closedPort } = receivers.urls;
-  return { urls: [silent, error500, closedPort], label: 'failing (silent, HTTP 500, closed port)', received: receivers.received, close: receivers.close };
+  return {
+    urls: [silent, error500, closedPort],
+    label: 'failing (silent, HTTP 500, closed port)',
+    received: receivers.received,
+    close: receivers.close,
+  };
 }
 
 /**
@@ -176,14 +219,21 @@ async function failingReceivers(): Promise<Receivers> {
  * The machine is shared, so the run without webhooks is measured before and after, and the
  * webhook run is compared with their mean: drift in background load then mostly cancels out.
  */
-async function measureWebhookCost({ target, ids, load }: LiveContext, receivers: Receivers, slowdown: number): Promise<LiveOutcome> {
+async function measureWebhookCost(
+  { target, ids, load }: LiveContext,
+  receivers: Receivers,
+  slowdown: number,
+): Promise<LiveOutcome> {
   const update = apiScenarios(ids).find((s) => s.name === 'update')!;
   try {
     const before = { ...(await runScenario(target, update, load)), scenario: 'update, no webhooks (before)' };
     const hookIds = await registerWebhooks(target.baseUrl, receivers.urls);
     let withHooks: ScenarioResult;
     try {
-      withHooks = { ...(await runScenario(target, update, load)), scenario: `update, ${receivers.urls.length} webhooks ${receivers.label.split(' (')[0]}` };
+      withHooks = {
+        ...(await runScenario(target, update, load)),
+        scenario: `update, ${receivers.urls.length} webhooks ${receivers.label.split(' (')[0]}`,
+      };
     } finally {
       for (const id of hookIds) await api(target.baseUrl, 'DELETE', `/api/webhooks/${id}`);
     }

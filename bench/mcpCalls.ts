@@ -18,7 +18,8 @@ const WARM_UP = 5;
 const NOTICES = 30;
 const NOTICE_WAIT_MS = 5000;
 
-const quantile = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * q))];
+const quantile = (times: number[], q: number) =>
+  [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * q))];
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 async function timeEach(count: number, call: (i: number) => Promise<void>): Promise<number[]> {
@@ -35,8 +36,17 @@ async function timeEach(count: number, call: (i: number) => Promise<void>): Prom
 function result(scenario: string, times: number[], sample: string): ScenarioResult {
   const p50 = quantile(times, 0.5);
   return {
-    scenario, requestsPerSecond: 1000 / p50, p50Ms: Number(p50.toFixed(2)), p99Ms: Number(quantile(times, 0.99).toFixed(2)), requests: times.length,
-    non2xx: 0, errors: 0, timeouts: 0, serialP50Ms: Number(p50.toFixed(2)), cpuMsPerRequest: 0, sample,
+    scenario,
+    requestsPerSecond: 1000 / p50,
+    p50Ms: Number(p50.toFixed(2)),
+    p99Ms: Number(quantile(times, 0.99).toFixed(2)),
+    requests: times.length,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    serialP50Ms: Number(p50.toFixed(2)),
+    cpuMsPerRequest: 0,
+    sample,
   };
 }
 
@@ -61,7 +71,11 @@ async function rest(baseUrl: string, method: string, path: string, agent?: strin
  * From a REST write of a followed card to its `notifications/resources/updated` at the client, one
  * change at a time: the whole path (the service's event, the follower, JSON-RPC, the transport).
  */
-async function timeNotices(client: Client, cardId: string, change: (round: number) => Promise<unknown>): Promise<number[]> {
+async function timeNotices(
+  client: Client,
+  cardId: string,
+  change: (round: number) => Promise<unknown>,
+): Promise<number[]> {
   const uri = `kanban://cards/${cardId}`;
   let heard: (() => void) | null = null;
   client.setNotificationHandler('notifications/resources/updated', (notice) => {
@@ -69,7 +83,10 @@ async function timeNotices(client: Client, cardId: string, change: (round: numbe
   });
   return timeEach(NOTICES, async (i) => {
     const arrived = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no notice of ${uri} within ${NOTICE_WAIT_MS} ms`)), NOTICE_WAIT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no notice of ${uri} within ${NOTICE_WAIT_MS} ms`)),
+        NOTICE_WAIT_MS,
+      );
       heard = () => {
         clearTimeout(timer);
         resolve();
@@ -82,11 +99,20 @@ async function timeNotices(client: Client, cardId: string, change: (round: numbe
 
 /** Notice latency on stdio (2025-11-25 resources/subscribe, kanban mcp --url over /ws) and at /mcp (2026-07-28 listen). */
 async function noticeLines(session: McpSession, baseUrl: string, root: string, cards: number): Promise<string[]> {
-  const cardId = ((await (await fetch(`${baseUrl}/api/tasks?limit=1&fields=id`)).json()) as { data: { id: string }[] }).data[0].id;
+  const cardId = ((await (await fetch(`${baseUrl}/api/tasks?limit=1&fields=id`)).json()) as { data: { id: string }[] })
+    .data[0].id;
   const restWrite = (round: number) =>
-    fetch(`${baseUrl}/api/tasks/${cardId}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { round } }) });
-  const file = path.join(root, ((await (await fetch(`${baseUrl}/api/tasks/${cardId}`)).json()) as { data: { filePath: string } }).data.filePath);
-  const handEdit = async (round: number) => fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^# .*$/m, `# Edited by hand ${round}`));
+    fetch(`${baseUrl}/api/tasks/${cardId}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ metadata: { round } }),
+    });
+  const file = path.join(
+    root,
+    ((await (await fetch(`${baseUrl}/api/tasks/${cardId}`)).json()) as { data: { filePath: string } }).data.filePath,
+  );
+  const handEdit = async (round: number) =>
+    fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^# .*$/m, `# Edited by hand ${round}`));
   await session.client.subscribeResource({ uri: `kanban://cards/${cardId}` });
   const stdio = await timeNotices(session.client, cardId, restWrite);
   const http = newClient({ revision: '2026-07-28', name: 'bench' });

@@ -14,9 +14,14 @@ export async function mcpToolsetBytes(): Promise<{ lines: string[]; overBudget: 
   let overBudget = false;
   for (const set of [...TOOLSETS, 'all']) {
     const { bytes, names } = await toolsListBytes({ toolsets: [set] });
-    const budget = set === 'cards' ? ` (budget ${CARDS_LIST_BUDGET.toLocaleString('en')}${bytes > CARDS_LIST_BUDGET ? ', OVER' : ''})` : '';
+    const budget =
+      set === 'cards'
+        ? ` (budget ${CARDS_LIST_BUDGET.toLocaleString('en')}${bytes > CARDS_LIST_BUDGET ? ', OVER' : ''})`
+        : '';
     if (set === 'cards' && bytes > CARDS_LIST_BUDGET) overBudget = true;
-    lines.push(`MCP tools/list --toolsets ${set}: ${bytes.toLocaleString('en')} B, ${names.length} tools${set === 'cards' ? ', the default' : ''}${budget}`);
+    lines.push(
+      `MCP tools/list --toolsets ${set}: ${bytes.toLocaleString('en')} B, ${names.length} tools${set === 'cards' ? ', the default' : ''}${budget}`,
+    );
   }
   return { lines, overBudget };
 }

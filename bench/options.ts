@@ -16,7 +16,15 @@ export const AGENT_SCENARIOS = ['pick', 'pick-cli'] as const;
 export const MCP_SCENARIOS = ['mcp-tools', 'mcp-calls'] as const;
 /** Everyday `kanban` commands as whole processes beside `node -e 0` and Backlog.md's CLI (`--only cli`): no server. */
 export const CLI_SCENARIOS = ['cli'] as const;
-const ALL_SCENARIOS: readonly string[] = [...API_SCENARIOS, ...LIVE_SCENARIOS, ...UI_SCENARIOS, ...GIT_SCENARIOS, ...AGENT_SCENARIOS, ...MCP_SCENARIOS, ...CLI_SCENARIOS];
+const ALL_SCENARIOS: readonly string[] = [
+  ...API_SCENARIOS,
+  ...LIVE_SCENARIOS,
+  ...UI_SCENARIOS,
+  ...GIT_SCENARIOS,
+  ...AGENT_SCENARIOS,
+  ...MCP_SCENARIOS,
+  ...CLI_SCENARIOS,
+];
 
 export interface BenchOptions {
   cardCounts: number[];
@@ -83,9 +91,14 @@ function positiveInt(text: string, flag: string): number {
 }
 
 function scenarioList(text: string): string[] {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean).flatMap((s) => (s === 'live' ? [...LIVE_SCENARIOS] : [s]));
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .flatMap((s) => (s === 'live' ? [...LIVE_SCENARIOS] : [s]));
   const unknown = names.filter((name) => !ALL_SCENARIOS.includes(name));
-  if (unknown.length) throw new UsageError(`unknown scenario ${unknown.join(', ')}; known: ${ALL_SCENARIOS.join(', ')}, live`);
+  if (unknown.length)
+    throw new UsageError(`unknown scenario ${unknown.join(', ')}; known: ${ALL_SCENARIOS.join(', ')}, live`);
   return names;
 }
 
@@ -107,19 +120,24 @@ export function parseOptions(argv: string[]): BenchOptions {
     cliRuns: 5,
   };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const [flag, inline] = argv[i].includes('=')
+      ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)]
+      : [argv[i], undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
     };
     if (flag === '--cards') {
-      options.cardCounts = value().split(',').map((v) => positiveInt(v, '--cards'));
+      options.cardCounts = value()
+        .split(',')
+        .map((v) => positiveInt(v, '--cards'));
       options.cardsGiven = true;
     } else if (flag === '--instances') options.instances = positiveInt(value(), '--instances');
     else if (flag === '--storage') {
       const kind = value();
-      if (!STORAGES.includes(kind as StorageKind)) throw new UsageError(`--storage must be one of ${STORAGES.join(', ')}, got "${kind}"`);
+      if (!STORAGES.includes(kind as StorageKind))
+        throw new UsageError(`--storage must be one of ${STORAGES.join(', ')}, got "${kind}"`);
       options.storage = kind as StorageKind;
       options.storageGiven = true;
     } else if (flag === '--duration') options.durationSeconds = positiveInt(value(), '--duration');
@@ -133,6 +151,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (flag === '--after-writes') options.writesBeforeReads = positiveInt(value(), '--after-writes');
     else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
   }
-  if (options.instances !== null && options.storage === 'markdown') throw new UsageError('--instances needs --storage mysql or sqlite: card files are not shared by several instances through a database');
+  if (options.instances !== null && options.storage === 'markdown')
+    throw new UsageError(
+      '--instances needs --storage mysql or sqlite: card files are not shared by several instances through a database',
+    );
   return options;
 }

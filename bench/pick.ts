@@ -55,14 +55,20 @@ export interface PickOutcome {
   failure?: string;
 }
 
-const quantile = (times: number[], q: number) => (times.length ? [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * q))] : 0);
+const quantile = (times: number[], q: number) =>
+  times.length ? [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * q))] : 0;
 
 /**
  * Cards answered to two different agents while the earlier answer's lease still ran (the later
  * claim's `since` before the earlier one's `until`), and the same over one agent (pick must not hand
  * a caller a card it already holds either). Counted per card.
  */
-export function countDoubleClaims(answers: PickAnswer[]): { doubleClaims: number; repeats: number; cardsPicked: number; pickedAgain: number } {
+export function countDoubleClaims(answers: PickAnswer[]): {
+  doubleClaims: number;
+  repeats: number;
+  cardsPicked: number;
+  pickedAgain: number;
+} {
   const byCard = new Map<string, PickAnswer[]>();
   for (const answer of answers) {
     const list = byCard.get(answer.card);
@@ -102,7 +108,8 @@ function answerOf(text: string, agent: string): PickAnswer | string {
   // REST answers {ok, data: card}; `kanban pick --json` prints the card itself.
   const card = body.ok === true ? body.data : body.ok === undefined ? body : undefined;
   const claim = card?.claim;
-  if (!card?.id || !claim?.since || !claim.until) return `an answer without a card and its claim: ${text.slice(0, 200)}`;
+  if (!card?.id || !claim?.since || !claim.until)
+    return `an answer without a card and its claim: ${text.slice(0, 200)}`;
   if (claim.agent !== agent) return `picked for ${agent}, the answer's claim names ${claim.agent}`;
   return { card: `${card.boardId}/${card.id}`, agent, since: Date.parse(claim.since), until: Date.parse(claim.until) };
 }
@@ -131,7 +138,13 @@ function postPick(agent: http.Agent, baseUrl: string, name: string): Promise<Pic
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -142,7 +155,8 @@ function postPick(agent: http.Agent, baseUrl: string, name: string): Promise<Pic
 /** `pick`: 50 agents against the server. */
 export async function runPickScenario(target: Target, durationSeconds: number): Promise<PickOutcome> {
   const pickable = await countPickable(target.baseUrl);
-  if (pickable < PICK_AGENTS) return notRun('pick', `only ${pickable} pickable cards, fewer than the ${PICK_AGENTS} agents`);
+  if (pickable < PICK_AGENTS)
+    return notRun('pick', `only ${pickable} pickable cards, fewer than the ${PICK_AGENTS} agents`);
   const answers: PickAnswer[] = [];
   const problems: string[] = [];
   let non2xx = 0;
@@ -158,7 +172,8 @@ export async function runPickScenario(target: Target, durationSeconds: number): 
     try {
       for (let n = 0; n < SERIAL_PICKS && performance.now() < deadline; n++) {
         const picked = await postPick(agent, target.baseUrl, 'bench-agent-0');
-        if (picked.status !== 200) return notRun('pick', `a first pick answered ${picked.status}: ${picked.text.slice(0, 200)}`);
+        if (picked.status !== 200)
+          return notRun('pick', `a first pick answered ${picked.status}: ${picked.text.slice(0, 200)}`);
         const answer = answerOf(picked.text, 'bench-agent-0');
         if (typeof answer === 'string') return notRun('pick', answer);
         if (!sample) sample = `${(picked.text.length / 1024).toFixed(1)} KB`;
@@ -228,8 +243,15 @@ export async function runPickScenario(target: Target, durationSeconds: number): 
     sample: `${sample}, ${counted.doubleClaims} double claims`,
     doubleClaims: counted.doubleClaims,
     details: {
-      agents: PICK_AGENTS, ttlSeconds: PICK_TTL_SECONDS, pickableAtStart: pickable, seconds: elapsedS, serialPicks: serial.length,
-      cardsPicked: counted.cardsPicked, pickedAgainAfterLease: counted.pickedAgain, sameAgentRepeats: counted.repeats, agentsStoppedOnNothing: nothingLeft,
+      agents: PICK_AGENTS,
+      ttlSeconds: PICK_TTL_SECONDS,
+      pickableAtStart: pickable,
+      seconds: elapsedS,
+      serialPicks: serial.length,
+      cardsPicked: counted.cardsPicked,
+      pickedAgainAfterLease: counted.pickedAgain,
+      sameAgentRepeats: counted.repeats,
+      agentsStoppedOnNothing: nothingLeft,
     },
   };
   const note =
@@ -288,7 +310,10 @@ export async function runPickCliScenario(dir: string, markdown: boolean): Promis
       nothingLeft++;
       return false;
     }
-    const answer = ran.code === 0 ? answerOf(ran.stdout, agent) : `exit ${ran.code}: ${(ran.stderr || ran.stdout).trim().slice(0, 200)}`;
+    const answer =
+      ran.code === 0
+        ? answerOf(ran.stdout, agent)
+        : `exit ${ran.code}: ${(ran.stderr || ran.stdout).trim().slice(0, 200)}`;
     if (typeof answer === 'string') {
       failed++;
       if (problems.length < 3) problems.push(`${agent}: ${answer}`);
@@ -356,9 +381,18 @@ export async function runPickCliScenario(dir: string, markdown: boolean): Promis
     sample: `${sample}, ${counted.doubleClaims} double claims`,
     doubleClaims: counted.doubleClaims,
     details: {
-      pickers: CLI_PICKERS, picksEach: CLI_PICKS_EACH, seconds: elapsedS, coldPicks: cold.length, coldPickP50Ms: quantile(cold, 0.5), indexCacheWritten: cached ? 1 : 0,
-      nodeFloorP50Ms: quantile(floorSerial, 0.5), nodeFloorConcurrentP50Ms: quantile(floorConcurrent, 0.5), nodeFloorConcurrentP99Ms: quantile(floorConcurrent, 0.99),
-      cardsPicked: counted.cardsPicked, sameAgentRepeats: counted.repeats, nothingToPick: nothingLeft,
+      pickers: CLI_PICKERS,
+      picksEach: CLI_PICKS_EACH,
+      seconds: elapsedS,
+      coldPicks: cold.length,
+      coldPickP50Ms: quantile(cold, 0.5),
+      indexCacheWritten: cached ? 1 : 0,
+      nodeFloorP50Ms: quantile(floorSerial, 0.5),
+      nodeFloorConcurrentP50Ms: quantile(floorConcurrent, 0.5),
+      nodeFloorConcurrentP99Ms: quantile(floorConcurrent, 0.99),
+      cardsPicked: counted.cardsPicked,
+      sameAgentRepeats: counted.repeats,
+      nothingToPick: nothingLeft,
     },
   };
   const note =
@@ -387,7 +421,18 @@ async function waitForIndexCache(dir: string): Promise<boolean> {
 
 export function notRun(scenario: string, reason: string): PickOutcome {
   const failed: ScenarioResult = {
-    scenario, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, requests: 0, non2xx: 0, errors: 0, timeouts: 0, serialP50Ms: 0, cpuMsPerRequest: 0, sample: '', failure: reason,
+    scenario,
+    requestsPerSecond: 0,
+    p50Ms: 0,
+    p99Ms: 0,
+    requests: 0,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    serialP50Ms: 0,
+    cpuMsPerRequest: 0,
+    sample: '',
+    failure: reason,
   };
   return { results: [failed], notes: [], failure: reason };
 }

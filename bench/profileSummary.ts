@@ -53,11 +53,15 @@ class FrameNamer {
     const url = frame.url;
     if (!url) return '(native)';
     if (url.endsWith('dist/server.js') && this.map) {
-      const entry = this.map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number };
+      const entry = this.map.findEntry(frame.lineNumber, frame.columnNumber) as {
+        originalSource?: string;
+        originalLine?: number;
+      };
       if (entry.originalSource) return `${relativeSource(entry.originalSource)}:${(entry.originalLine ?? 0) + 1}`;
     }
     const marker = url.indexOf('node_modules/');
-    const short = marker >= 0 ? url.slice(marker + 'node_modules/'.length) : path.basename(url.replace(/^file:\/\//, ''));
+    const short =
+      marker >= 0 ? url.slice(marker + 'node_modules/'.length) : path.basename(url.replace(/^file:\/\//, ''));
     return `${short}:${frame.lineNumber + 1}`;
   }
 
@@ -129,7 +133,8 @@ function summariseWindow(profile: CpuProfile, namer: FrameNamer, window: TimeWin
     }
     for (const pkg of packages) byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + delta);
   });
-  const line = (h: HotSpot) => `    ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.ms.toFixed(0).padStart(6)} ms  ${h.name}`;
+  const line = (h: HotSpot) =>
+    `    ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.ms.toFixed(0).padStart(6)} ms  ${h.name}`;
   return [
     `  -- ${window?.name ?? 'whole run'}: ${(total / 1000).toFixed(0)} ms busy, ${(idle / 1000).toFixed(0)} ms idle`,
     '   self time (where the CPU went):',
@@ -144,7 +149,9 @@ function summariseWindow(profile: CpuProfile, namer: FrameNamer, window: TimeWin
 export async function summariseFile(file: string, windows: TimeWindow[] = [], top = 15): Promise<string> {
   const profile = JSON.parse(await fs.readFile(file, 'utf8')) as CpuProfile;
   const namer = await FrameNamer.create();
-  const parts = windows.length ? windows.map((w) => summariseWindow(profile, namer, w, top)) : [summariseWindow(profile, namer, null, top)];
+  const parts = windows.length
+    ? windows.map((w) => summariseWindow(profile, namer, w, top))
+    : [summariseWindow(profile, namer, null, top)];
   return [`CPU profile of the server: ${path.relative(process.cwd(), file)}`, ...parts].join('\n');
 }
 

@@ -73,7 +73,17 @@ function verdict(value: number, target: number | undefined, applies: boolean): s
 /** The table for one card count, as plain text. */
 export function formatRun(run: RunResult): string {
   const applies = run.cards === TARGET_CARDS;
-  const header = ['scenario', 'requests/s', 'p50 ms', 'p99 ms', 'non-2xx', 'p50 target', '1-conn p50 ms', 'CPU ms/req', 'sample answer'];
+  const header = [
+    'scenario',
+    'requests/s',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'p50 target',
+    '1-conn p50 ms',
+    'CPU ms/req',
+    'sample answer',
+  ];
   const rows = run.scenarios.map((r) =>
     r.failure
       ? [r.scenario, '-', '-', '-', '-', '', '-', '-', `NOT RUN: ${r.failure}`]
@@ -91,7 +101,11 @@ export function formatRun(run: RunResult): string {
         ],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i], (i >= 1 && i <= 4) || i === 6 || i === 7)).join(' | ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => pad(cell, widths[i], (i >= 1 && i <= 4) || i === 6 || i === 7))
+      .join(' | ')
+      .trimEnd();
   return [
     `== ${run.cards.toLocaleString('en-US')} cards, ${run.storage} storage, ${run.connections} connections, ${run.durationSeconds} s per scenario ==`,
     `seeded in ${(run.seedMs / 1000).toFixed(1)} s through ${run.seedMethod}; machine load average ${run.loadAverage.start.toFixed(1)} at the start, ${run.loadAverage.end.toFixed(1)} at the end (${os.cpus().length} cores)`,
@@ -102,7 +116,9 @@ export function formatRun(run: RunResult): string {
     ...serialTargetsLine(run),
     `(p50/p99 under ${run.connections} concurrent connections include queueing; 1-conn p50: the same request sent one at a time; CPU ms/req: server CPU time per request under load)`,
     ...run.notes,
-    applies ? '' : `(targets apply to ${TARGET_CARDS.toLocaleString('en-US')} cards, page-50's also to 100,000; others shown for reference)`,
+    applies
+      ? ''
+      : `(targets apply to ${TARGET_CARDS.toLocaleString('en-US')} cards, page-50's also to 100,000; others shown for reference)`,
   ].join('\n');
 }
 
@@ -111,7 +127,10 @@ function serialTargetsLine(run: RunResult): string[] {
   if (run.cards !== 100_000) return [];
   const judged = run.scenarios
     .filter((r) => !r.failure && TARGETS.serialP50Ms100k[r.scenario] !== undefined)
-    .map((r) => `${r.scenario} ${r.serialP50Ms.toFixed(2)} ms (${verdict(r.serialP50Ms, TARGETS.serialP50Ms100k[r.scenario], true)})`);
+    .map(
+      (r) =>
+        `${r.scenario} ${r.serialP50Ms.toFixed(2)} ms (${verdict(r.serialP50Ms, TARGETS.serialP50Ms100k[r.scenario], true)})`,
+    );
   return judged.length ? [`at 100,000 cards, 1-conn p50: ${judged.join(', ')}`] : [];
 }
 
@@ -119,8 +138,12 @@ function startupLine(run: RunResult, applies: boolean): string {
   const big = run.cards === 100_000;
   const startTarget = big ? TARGETS.startupMs100k : TARGETS.startupMs;
   const rssTarget = big ? TARGETS.rssMb100k : TARGETS.rssMb;
-  const restart = run.restartMs === undefined ? '' : `   restart: ${run.restartMs.toFixed(0)} ms (${verdict(run.restartMs, startTarget, applies || big)})`;
-  const firstList = run.firstListMs === undefined ? '' : `   then the first whole list: ${run.firstListMs.toFixed(0)} ms`;
+  const restart =
+    run.restartMs === undefined
+      ? ''
+      : `   restart: ${run.restartMs.toFixed(0)} ms (${verdict(run.restartMs, startTarget, applies || big)})`;
+  const firstList =
+    run.firstListMs === undefined ? '' : `   then the first whole list: ${run.firstListMs.toFixed(0)} ms`;
   return (
     `start-up to the first page: ${run.startupMs.toFixed(0)} ms (${verdict(run.startupMs, startTarget, applies)})${restart}${firstList}` +
     `   RSS after the run: ${run.rssMb.toFixed(0)} MB (${verdict(run.rssMb, rssTarget, applies || big)})`

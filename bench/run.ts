@@ -37,8 +37,16 @@ async function startOrExplain(root: string, options: BenchOptions): Promise<Serv
   try {
     return await startServerChild(root, { nodeArgs: serverArgs(options) });
   } catch (error) {
-    if (error instanceof ServerStartError && options.storage !== 'markdown' && /provider|storage|sqlite|mysql/i.test(error.output)) {
-      const cause = error.output.trim().split('\n').find((l) => /provider|storage|sqlite|mysql/i.test(l)) ?? error.message;
+    if (
+      error instanceof ServerStartError &&
+      options.storage !== 'markdown' &&
+      /provider|storage|sqlite|mysql/i.test(error.output)
+    ) {
+      const cause =
+        error.output
+          .trim()
+          .split('\n')
+          .find((l) => /provider|storage|sqlite|mysql/i.test(l)) ?? error.message;
       throw new ProviderUnavailable(`the server cannot start with card.storage "${options.storage}": ${cause.trim()}`);
     }
     if (error instanceof ServerStartError) throw new Error(`${error.message}; it printed:\n${error.output}`);
@@ -56,7 +64,8 @@ async function seed(root: string, storage: BenchStorage, count: number, options:
     try {
       await seedThroughStore(root, storage, cards);
     } catch (error) {
-      if (error instanceof ProviderError) throw new ProviderUnavailable(`card.storage "${storage.kind}" is not available: ${error.message}`);
+      if (error instanceof ProviderError)
+        throw new ProviderUnavailable(`card.storage "${storage.kind}" is not available: ${error.message}`);
       throw error;
     }
     return "the provider's card store, called in the bench process";
@@ -85,7 +94,8 @@ async function cardIdsOf(server: ServerChild, expected: number): Promise<string[
   const answer = await fetch(`${server.baseUrl}/api/tasks?fields=id`);
   const body = (await answer.json()) as { ok: boolean; data?: { id: string }[]; error?: string };
   if (!body.ok || !body.data) throw new Error(`GET /api/tasks failed: ${body.error}`);
-  if (body.data.length !== expected) throw new Error(`the server lists ${body.data.length} cards, the bench seeded ${expected}`);
+  if (body.data.length !== expected)
+    throw new Error(`the server lists ${body.data.length} cards, the bench seeded ${expected}`);
   return body.data.map((task) => task.id);
 }
 
@@ -100,37 +110,65 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     });
     // The pick scenarios pick from every open column (pickFrom): the default, the columns before
     // in-progress, would leave only the backlog, since the seeding blocks every todo card.
-    await writeWorkspaceConfig(root, storage, options.scenarios.some((s) => isPickScenario(s) || s === 'mcp-calls') ? pickBoardConfig() : {});
+    await writeWorkspaceConfig(
+      root,
+      storage,
+      options.scenarios.some((s) => isPickScenario(s) || s === 'mcp-calls') ? pickBoardConfig() : {},
+    );
     const seedStarted = performance.now();
     const seedMethod = await seed(root, storage, count, options);
     const seedMs = performance.now() - seedStarted;
-    console.log(`seeded ${count} cards in ${(seedMs / 1000).toFixed(1)} s (${options.plainCards ? 'plain: no checklists or blockers' : 'one in ten with a checklist, one in five blocked'}) through ${seedMethod}; starting the server`);
+    console.log(
+      `seeded ${count} cards in ${(seedMs / 1000).toFixed(1)} s (${options.plainCards ? 'plain: no checklists or blockers' : 'one in ten with a checklist, one in five blocked'}) through ${seedMethod}; starting the server`,
+    );
     server = await startOrExplain(root, options);
     const firstStartupMs = server.startupMs;
-    profileWindows.set(server.pid, [{ name: `start-up with ${count} cards`, startUs: server.spawnedAtUs, endUs: server.spawnedAtUs + server.startupMs * 1000 }]);
+    profileWindows.set(server.pid, [
+      {
+        name: `start-up with ${count} cards`,
+        startUs: server.spawnedAtUs,
+        endUs: server.spawnedAtUs + server.startupMs * 1000,
+      },
+    ]);
     const ids = await cardIdsOf(server, count);
     // A second start over the same folder: the markdown store's index cache (written after the first load) makes it cheaper.
     const restartMs = await restart(root, options, server).then((restarted) => {
       server = restarted;
       return restarted.startupMs;
     });
-    profileWindows.set(server.pid, [{ name: `restart with ${count} cards`, startUs: server.spawnedAtUs, endUs: server.spawnedAtUs + server.startupMs * 1000 }]);
+    profileWindows.set(server.pid, [
+      {
+        name: `restart with ${count} cards`,
+        startUs: server.spawnedAtUs,
+        endUs: server.spawnedAtUs + server.startupMs * 1000,
+      },
+    ]);
     const firstListMs = await timeFirstList(server);
     const scenarios: ScenarioResult[] = [];
     const notes: string[] = [];
     const load = { connections: options.connections, durationSeconds: options.durationSeconds };
     const windows = profileWindows.get(server.pid)!;
-    const target = { baseUrl: server.baseUrl, cpuMs: server.cpuMs, idleProbePath: `/api/tasks/${encodeURIComponent(ids[0])}` };
+    const target = {
+      baseUrl: server.baseUrl,
+      cpuMs: server.cpuMs,
+      idleProbePath: `/api/tasks/${encodeURIComponent(ids[0])}`,
+    };
     const cursors = options.scenarios.includes('page-50') ? await pageCursors(server.baseUrl) : [''];
     for (const scenario of apiScenarios(ids, cursors).filter((s) => options.scenarios.includes(s.name))) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);
       const afterWrites = options.writesBeforeReads > 0 && FLOOR_SCENARIOS.includes(scenario.name);
       if (afterWrites) await writeBurst(target.baseUrl, options.writesBeforeReads, options.connections);
-      process.stdout.write(`  ${scenario.name}${afterWrites ? ` (right after ${options.writesBeforeReads} creates)` : ''} ... `);
+      process.stdout.write(
+        `  ${scenario.name}${afterWrites ? ` (right after ${options.writesBeforeReads} creates)` : ''} ... `,
+      );
       const startUs = monotonicUs();
       const result = await runScenario(target, scenario, load);
       windows.push({ name: `${scenario.name} with ${count} cards`, startUs, endUs: monotonicUs() });
-      console.log(result.failure ? `NOT RUN: ${result.failure}` : `${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms`);
+      console.log(
+        result.failure
+          ? `NOT RUN: ${result.failure}`
+          : `${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms`,
+      );
       scenarios.push(result);
       if (options.floor && !result.failure && FLOOR_SCENARIOS.includes(scenario.name)) {
         process.stdout.write(`  ${scenario.name} floor ... `);
@@ -199,7 +237,20 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
     }
     const rssMb = await server.rssMb();
     const loadAverage = { start: loadAtStart, end: os.loadavg()[0] };
-    return { cards: count, storage: options.storage, seedMethod, seedMs, startupMs: firstStartupMs, restartMs, firstListMs, rssMb, ...load, loadAverage, scenarios, notes };
+    return {
+      cards: count,
+      storage: options.storage,
+      seedMethod,
+      seedMs,
+      startupMs: firstStartupMs,
+      restartMs,
+      firstListMs,
+      rssMb,
+      ...load,
+      loadAverage,
+      scenarios,
+      notes,
+    };
   } finally {
     await server?.stop();
     await fs.rm(root, { recursive: true, force: true });
@@ -264,7 +315,13 @@ async function main(): Promise<number> {
   }
   if (options.instances !== null) {
     const cards = options.cardsGiven ? options.cardCounts[0] : 1_000;
-    return runInstancesBench({ storage: options.storage as 'mysql' | 'sqlite', instances: options.instances, cards, connections: options.connections, durationSeconds: options.durationSeconds });
+    return runInstancesBench({
+      storage: options.storage as 'mysql' | 'sqlite',
+      instances: options.instances,
+      cards,
+      connections: options.connections,
+      durationSeconds: options.durationSeconds,
+    });
   }
   if (options.scenarios.includes('mcp-tools')) {
     const { lines, overBudget } = await mcpToolsetBytes();
@@ -291,7 +348,9 @@ async function main(): Promise<number> {
   for (const run of runs) console.log(`\n${formatRun(run)}`);
   console.log(`results written to ${path.relative(process.cwd(), await writeResults(options.storage, runs))}`);
   if (options.profile) await printProfiles();
-  const failed = runs.some((run) => run.scenarios.some((s) => s.failure || s.non2xx > 0 || s.errors > 0 || (s.doubleClaims ?? 0) > 0));
+  const failed = runs.some((run) =>
+    run.scenarios.some((s) => s.failure || s.non2xx > 0 || s.errors > 0 || (s.doubleClaims ?? 0) > 0),
+  );
   return failed ? 1 : 0;
 }
 

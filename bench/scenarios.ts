@@ -45,7 +45,15 @@ export interface ScenarioResult {
   details?: Record<string, number>;
 }
 
-export const READ_SCENARIOS = ['list', 'list-ready', 'list-overdue', 'search-exact', 'search-fuzzy', 'get', 'page-50'] as const;
+export const READ_SCENARIOS = [
+  'list',
+  'list-ready',
+  'list-overdue',
+  'search-exact',
+  'search-fuzzy',
+  'get',
+  'page-50',
+] as const;
 export const WRITE_SCENARIOS = ['update', 'move', 'create'] as const;
 export const API_SCENARIOS = [...READ_SCENARIOS, ...WRITE_SCENARIOS];
 
@@ -71,7 +79,8 @@ function shuffled(ids: string[]): string[] {
 const PAGE_QUERY = 'limit=50&fields=id,title,status';
 
 function isProjectedPage(data: unknown): string | null {
-  if (!Array.isArray(data) || data.length !== 50) return `expected a page of 50 cards, got ${Array.isArray(data) ? data.length : typeof data}`;
+  if (!Array.isArray(data) || data.length !== 50)
+    return `expected a page of 50 cards, got ${Array.isArray(data) ? data.length : typeof data}`;
   const keys = Object.keys(data[0]).join(',');
   return keys === 'id,title,status' ? null : `expected the fields id,title,status, got ${keys}`;
 }
@@ -102,9 +111,21 @@ export function apiScenarios(cardIds: string[], cursors: string[] = ['']): Scena
   return [
     { name: 'list', request: () => ({ method: 'GET', path: '/api/tasks' }), checkData: nonEmptyList },
     { name: 'list-ready', request: () => ({ method: 'GET', path: '/api/tasks?ready=true' }), checkData: nonEmptyList },
-    { name: 'list-overdue', request: () => ({ method: 'GET', path: '/api/tasks?due=overdue' }), checkData: nonEmptyList },
-    { name: 'search-exact', request: () => ({ method: 'GET', path: `/api/tasks?q=${SEARCH_WORD}` }), checkData: nonEmptyList },
-    { name: 'search-fuzzy', request: () => ({ method: 'GET', path: `/api/tasks?q=${MISSPELLED_WORD}&fuzzy=true` }), checkData: nonEmptyList },
+    {
+      name: 'list-overdue',
+      request: () => ({ method: 'GET', path: '/api/tasks?due=overdue' }),
+      checkData: nonEmptyList,
+    },
+    {
+      name: 'search-exact',
+      request: () => ({ method: 'GET', path: `/api/tasks?q=${SEARCH_WORD}` }),
+      checkData: nonEmptyList,
+    },
+    {
+      name: 'search-fuzzy',
+      request: () => ({ method: 'GET', path: `/api/tasks?q=${MISSPELLED_WORD}&fuzzy=true` }),
+      checkData: nonEmptyList,
+    },
     { name: 'get', request: (n) => ({ method: 'GET', path: `/api/tasks/${idAt(n)}` }) },
     {
       name: 'page-50',
@@ -119,20 +140,31 @@ export function apiScenarios(cardIds: string[], cursors: string[] = ['']): Scena
       request: (n) => ({
         method: 'PUT',
         path: `/api/tasks/${idAt(n)}`,
-        body: { priority: PRIORITY_CYCLE[n % PRIORITY_CYCLE.length], assignee: ASSIGNEE_CYCLE[n % ASSIGNEE_CYCLE.length] },
+        body: {
+          priority: PRIORITY_CYCLE[n % PRIORITY_CYCLE.length],
+          assignee: ASSIGNEE_CYCLE[n % ASSIGNEE_CYCLE.length],
+        },
       }),
     },
     {
       name: 'move',
       // A step of 7 positions lands cards in the middle of columns, where new order keys are made.
-      request: (n) => ({ method: 'PATCH', path: `/api/tasks/${idAt(n + 1)}/move`, body: { status: COLUMN_IDS[n % COLUMN_IDS.length], position: (n * 7) % 50 } }),
+      request: (n) => ({
+        method: 'PATCH',
+        path: `/api/tasks/${idAt(n + 1)}/move`,
+        body: { status: COLUMN_IDS[n % COLUMN_IDS.length], position: (n * 7) % 50 },
+      }),
     },
     {
       name: 'create',
       request: (n) => ({
         method: 'POST',
         path: '/api/tasks',
-        body: { content: `# Bench created card ${runTag} ${n}\n\nMade by the benchmark.\n`, labels: ['chore'], metadata: { sprint: '2025-S99' } },
+        body: {
+          content: `# Bench created card ${runTag} ${n}\n\nMade by the benchmark.\n`,
+          labels: ['chore'],
+          metadata: { sprint: '2025-S99' },
+        },
       }),
     },
   ];
@@ -151,12 +183,19 @@ async function checkSample(baseUrl: string, scenario: Scenario): Promise<{ sampl
   try {
     body = JSON.parse(text);
   } catch {
-    return { failure: `${request.method} ${request.path} answered ${answer.status} with non-JSON: ${text.slice(0, 200)}` };
+    return {
+      failure: `${request.method} ${request.path} answered ${answer.status} with non-JSON: ${text.slice(0, 200)}`,
+    };
   }
-  if (!answer.ok || body?.ok !== true) return { failure: `${request.method} ${request.path} answered ${answer.status}: ${body?.error ?? text.slice(0, 200)}` };
+  if (!answer.ok || body?.ok !== true)
+    return {
+      failure: `${request.method} ${request.path} answered ${answer.status}: ${body?.error ?? text.slice(0, 200)}`,
+    };
   const problem = scenario.checkData?.(body.data);
   if (problem) return { failure: `${request.method} ${request.path}: ${problem}` };
-  const sample = Array.isArray(body.data) ? `${body.data.length} cards, ${(text.length / 1024).toFixed(0)} KB` : `${(text.length / 1024).toFixed(1)} KB`;
+  const sample = Array.isArray(body.data)
+    ? `${body.data.length} cards, ${(text.length / 1024).toFixed(0)} KB`
+    : `${(text.length / 1024).toFixed(1)} KB`;
   return { sample };
 }
 
@@ -168,10 +207,14 @@ const SERIAL_OFFSET = 1_000_000;
 function sendOne(agent: http.Agent, baseUrl: string, request: BenchRequest): Promise<number> {
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   return new Promise((resolve, reject) => {
-    const req = http.request(baseUrl + request.path, { method: request.method, agent, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      baseUrl + request.path,
+      { method: request.method, agent, headers: body ? { 'content-type': 'application/json' } : {} },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -231,7 +274,18 @@ export interface Target {
 /** Drive one scenario with autocannon after checking a sample answer. */
 export async function runScenario(target: Target, scenario: Scenario, options: LoadOptions): Promise<ScenarioResult> {
   const baseUrl = target.baseUrl;
-  const empty = { scenario: scenario.name, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, requests: 0, non2xx: 0, errors: 0, timeouts: 0, serialP50Ms: 0, cpuMsPerRequest: 0 };
+  const empty = {
+    scenario: scenario.name,
+    requestsPerSecond: 0,
+    p50Ms: 0,
+    p99Ms: 0,
+    requests: 0,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    serialP50Ms: 0,
+    cpuMsPerRequest: 0,
+  };
   const checked = await checkSample(baseUrl, scenario);
   if ('failure' in checked) return { ...empty, sample: '', failure: checked.failure };
   const serialP50Ms = await serialP50(baseUrl, scenario);

@@ -6,7 +6,10 @@ import { createCardStore } from '../server/storage/providers';
 import type { BenchStorage } from './storage';
 
 /** How the cards got into the workspace; printed with the results. */
-export type SeedMethod = 'markdown files written directly' | "the provider's card store, called in the bench process" | 'the HTTP API (POST /api/tasks)';
+export type SeedMethod =
+  | 'markdown files written directly'
+  | "the provider's card store, called in the bench process"
+  | 'the HTTP API (POST /api/tasks)';
 
 const WRITE_CONCURRENCY = 64;
 const API_CONCURRENCY = 8;
@@ -40,7 +43,8 @@ export async function seedThroughStore(root: string, storage: BenchStorage, card
   });
   try {
     await inBatches(cards, WRITE_CONCURRENCY, async (card) => {
-      if (!(await store.create(card))) throw new Error(`the ${store.provider} store refused card ${card.id} (id taken)`);
+      if (!(await store.create(card)))
+        throw new Error(`the ${store.provider} store refused card ${card.id} (id taken)`);
     });
   } finally {
     await store.close();
@@ -59,8 +63,15 @@ export async function seedThroughApi(baseUrl: string, cards: Card[]): Promise<vo
       labels: card.labels,
       metadata: card.metadata,
     };
-    const answer = await fetch(`${baseUrl}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (answer.status !== 201) throw new Error(`seeding through the API failed: POST /api/tasks answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`);
+    const answer = await fetch(`${baseUrl}/api/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (answer.status !== 201)
+      throw new Error(
+        `seeding through the API failed: POST /api/tasks answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`,
+      );
     await answer.arrayBuffer();
   });
 }

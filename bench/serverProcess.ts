@@ -10,7 +10,10 @@ const START_TIMEOUT_MS = 300_000;
 
 /** The server could not start; `output` is what it printed, for the one-line message. */
 export class ServerStartError extends Error {
-  constructor(message: string, readonly output: string) {
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
     super(message);
   }
 }
@@ -71,7 +74,10 @@ export async function startServerChild(root: string, options: StartOptions = {})
 
 function waitForPort(child: ChildProcess, output: () => string, exited: Promise<number | null>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ServerStartError(`the server printed no address within ${START_TIMEOUT_MS / 1000} s`, output())), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new ServerStartError(`the server printed no address within ${START_TIMEOUT_MS / 1000} s`, output())),
+      START_TIMEOUT_MS,
+    );
     const check = () => {
       const match = READY_LINE.exec(output());
       if (!match) return;
@@ -87,7 +93,11 @@ function waitForPort(child: ChildProcess, output: () => string, exited: Promise<
   });
 }
 
-async function waitForFirstAnswer(baseUrl: string, exited: Promise<number | null>, output: () => string): Promise<void> {
+async function waitForFirstAnswer(
+  baseUrl: string,
+  exited: Promise<number | null>,
+  output: () => string,
+): Promise<void> {
   let gone = false;
   void exited.then(() => (gone = true));
   const deadline = performance.now() + START_TIMEOUT_MS;

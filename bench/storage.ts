@@ -26,7 +26,9 @@ export async function prepareSharedStorage(kind: 'mysql' | 'sqlite'): Promise<Be
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-bench-shared-'));
   return {
     kind,
-    plugins: { 'card.storage': { provider: 'sqlite', options: { sqlitePath: path.join(dir, 'team.db'), shared: true } } },
+    plugins: {
+      'card.storage': { provider: 'sqlite', options: { sqlitePath: path.join(dir, 'team.db'), shared: true } },
+    },
     dispose: () => fs.rm(dir, { recursive: true, force: true }),
   };
 }
@@ -62,7 +64,9 @@ async function runMysql(sql: string): Promise<void> {
   try {
     connection = await mysql.createConnection(MYSQL_CONNECTION);
   } catch (error) {
-    throw new Error(`cannot reach MariaDB at ${MYSQL_CONNECTION.host}:3306 as ${MYSQL_CONNECTION.user}: ${(error as Error).message}`);
+    throw new Error(
+      `cannot reach MariaDB at ${MYSQL_CONNECTION.host}:3306 as ${MYSQL_CONNECTION.user}: ${(error as Error).message}`,
+    );
   }
   try {
     await connection.query(sql);
@@ -72,7 +76,11 @@ async function runMysql(sql: string): Promise<void> {
 }
 
 /** `.kanban.json` for the bench workspace: label definitions with groups, the storage plugin, and `extra` (e.g. boards). */
-export async function writeWorkspaceConfig(root: string, storage: BenchStorage, extra: Record<string, unknown> = {}): Promise<void> {
+export async function writeWorkspaceConfig(
+  root: string,
+  storage: BenchStorage,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const config = { version: 2, labels: labelDefinitions(), plugins: storage.plugins, ...extra };
   await fs.writeFile(path.join(root, '.kanban.json'), `${JSON.stringify(config, null, 2)}\n`);
 }

@@ -19,7 +19,10 @@ const VIEWPORT = { width: 1600, height: 1000 };
 const SETTLE_TIMEOUT_MS = 10_000;
 const SEARCH_ROUNDS = 6;
 /** Typed queries: a word in about one card in twenty, and a rare one (a card number: a few cards). */
-const SEARCH_QUERIES = [{ kind: 'word', text: SEARCH_WORD }, { kind: 'rare', text: '1208' }] as const;
+const SEARCH_QUERIES = [
+  { kind: 'word', text: SEARCH_WORD },
+  { kind: 'rare', text: '1208' },
+] as const;
 
 class UiUnavailable extends Error {}
 
@@ -31,14 +34,27 @@ function quantile(sorted: number[], q: number): number {
 function result(scenario: string, samples: number[], sample: string): ScenarioResult {
   const sorted = [...samples].sort((a, b) => a - b);
   return {
-    scenario, requestsPerSecond: 0, p50Ms: quantile(sorted, 0.5), p99Ms: quantile(sorted, 0.99), requests: samples.length,
-    non2xx: 0, errors: 0, timeouts: 0, serialP50Ms: 0, cpuMsPerRequest: 0, sample,
+    scenario,
+    requestsPerSecond: 0,
+    p50Ms: quantile(sorted, 0.5),
+    p99Ms: quantile(sorted, 0.99),
+    requests: samples.length,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    serialP50Ms: 0,
+    cpuMsPerRequest: 0,
+    sample,
   };
 }
 
 /** Cards per expanded column of the default board (none is minimized in a fresh workspace). */
-async function expectedCards(baseUrl: string): Promise<{ cards: number; columns: string[]; perColumn: Record<string, number> }> {
-  const board = (await (await fetch(`${baseUrl}/api/boards/default`)).json()) as { data: { columns: { id: string }[]; minimizedColumnIds: string[] } };
+async function expectedCards(
+  baseUrl: string,
+): Promise<{ cards: number; columns: string[]; perColumn: Record<string, number> }> {
+  const board = (await (await fetch(`${baseUrl}/api/boards/default`)).json()) as {
+    data: { columns: { id: string }[]; minimizedColumnIds: string[] };
+  };
   const tasks = (await (await fetch(`${baseUrl}/api/tasks?fields=id,status`)).json()) as { data: { status: string }[] };
   const columns = board.data.columns.map((c) => c.id).filter((id) => !board.data.minimizedColumnIds.includes(id));
   const perColumn = Object.fromEntries(columns.map((id) => [id, tasks.data.filter((t) => t.status === id).length]));
@@ -99,47 +115,59 @@ async function timedDrag(page: Page, from: string, to: string): Promise<DropTimi
   const a = await source.boundingBox();
   const b = await target.boundingBox();
   if (!taskId || !a || !b) throw new UiUnavailable(`column ${from} or ${to} has no card on screen to drag`);
-  await page.evaluate(({ id, column }) => {
-    const probe = window as unknown as { dropTiming?: DropTiming };
-    delete probe.dropTiming;
-    // Capture phase: runs before the board's own pointerup handler places the card.
-    window.addEventListener(
-      'pointerup',
-      () => {
-        const droppedAt = performance.now();
-        const seen = performance.getEntriesByType('resource').length;
-        let drawnAt = 0;
-        const check = () => {
-          const drawn = document.querySelector(`[data-card-id="${CSS.escape(id)}"]`)?.closest('[data-drop-column]') as HTMLElement | null;
-          if (!drawnAt && drawn?.dataset.dropColumn === column) drawnAt = performance.now();
-          const moved = performance
-            .getEntriesByType('resource')
-            .slice(seen)
-            .find((e) => e.name.includes(`/tasks/${encodeURIComponent(id)}/move`)) as PerformanceResourceTiming | undefined;
-          if (drawnAt && moved) {
-            const drawnMs = drawnAt - droppedAt;
-            const answeredMs = moved.responseEnd - droppedAt;
-            probe.dropTiming = { drawnMs, answeredMs, settledMs: Math.max(drawnMs, answeredMs) };
-          } else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      },
-      { once: true, capture: true },
-    );
-  }, { id: taskId, column: to });
+  await page.evaluate(
+    ({ id, column }) => {
+      const probe = window as unknown as { dropTiming?: DropTiming };
+      delete probe.dropTiming;
+      // Capture phase: runs before the board's own pointerup handler places the card.
+      window.addEventListener(
+        'pointerup',
+        () => {
+          const droppedAt = performance.now();
+          const seen = performance.getEntriesByType('resource').length;
+          let drawnAt = 0;
+          const check = () => {
+            const drawn = document
+              .querySelector(`[data-card-id="${CSS.escape(id)}"]`)
+              ?.closest('[data-drop-column]') as HTMLElement | null;
+            if (!drawnAt && drawn?.dataset.dropColumn === column) drawnAt = performance.now();
+            const moved = performance
+              .getEntriesByType('resource')
+              .slice(seen)
+              .find((e) => e.name.includes(`/tasks/${encodeURIComponent(id)}/move`)) as
+              PerformanceResourceTiming | undefined;
+            if (drawnAt && moved) {
+              const drawnMs = drawnAt - droppedAt;
+              const answeredMs = moved.responseEnd - droppedAt;
+              probe.dropTiming = { drawnMs, answeredMs, settledMs: Math.max(drawnMs, answeredMs) };
+            } else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        },
+        { once: true, capture: true },
+      );
+    },
+    { id: taskId, column: to },
+  );
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height / 2 + 12, { steps: 3 });
   await page.mouse.move(b.x + b.width / 2, b.y + 6, { steps: 8 });
   await page.waitForSelector(`[data-drop-column="${to}"] .drop-gap`, { timeout: SETTLE_TIMEOUT_MS });
   await page.mouse.up();
-  const handle = await page.waitForFunction(() => (window as unknown as { dropTiming?: DropTiming }).dropTiming, undefined, { timeout: SETTLE_TIMEOUT_MS });
+  const handle = await page.waitForFunction(
+    () => (window as unknown as { dropTiming?: DropTiming }).dropTiming,
+    undefined,
+    { timeout: SETTLE_TIMEOUT_MS },
+  );
   return (await handle.jsonValue()) as DropTiming;
 }
 
 /** The ids of each expanded column that `q` matches, as the board's own search request answers them. */
 async function matchingIds(baseUrl: string, q: string, columns: string[]): Promise<Record<string, string[]>> {
-  const found = (await (await fetch(`${baseUrl}/api/boards/default/tasks?q=${encodeURIComponent(q)}&fields=id,status`)).json()) as { data: { id: string; status: string }[] };
+  const found = (await (
+    await fetch(`${baseUrl}/api/boards/default/tasks?q=${encodeURIComponent(q)}&fields=id,status`)
+  ).json()) as { data: { id: string; status: string }[] };
   return Object.fromEntries(columns.map((id) => [id, found.data.filter((t) => t.status === id).map((t) => t.id)]));
 }
 
@@ -166,7 +194,8 @@ const searchShown = ({ wanted, perColumn }: SearchTarget): number | false => {
     const expected = ids ? ids.length : total;
     if (drawn.length === expected) continue;
     const last = drawn[drawn.length - 1];
-    if (drawn.length > expected || !last || last.getBoundingClientRect().bottom < list.getBoundingClientRect().bottom) return false;
+    if (drawn.length > expected || !last || last.getBoundingClientRect().bottom < list.getBoundingClientRect().bottom)
+      return false;
   }
   return performance.now();
 };
@@ -198,11 +227,17 @@ interface SearchTiming {
  * key to the board narrowed to its matches; then select the text and time the Backspace that
  * clears it, to the whole board again. A debounce counts: the user waits through it.
  */
-async function timedSearches(page: Page, baseUrl: string, columns: string[], perColumn: Record<string, number>): Promise<SearchTiming[]> {
+async function timedSearches(
+  page: Page,
+  baseUrl: string,
+  columns: string[],
+  perColumn: Record<string, number>,
+): Promise<SearchTiming[]> {
   await page.locator('#search-input').click();
   const cleared: SearchTarget = { wanted: null, perColumn };
   const targets = new Map<string, SearchTarget>();
-  for (const { text } of SEARCH_QUERIES) targets.set(text, { wanted: await matchingIds(baseUrl, text, columns), perColumn });
+  for (const { text } of SEARCH_QUERIES)
+    targets.set(text, { wanted: await matchingIds(baseUrl, text, columns), perColumn });
   const timings: SearchTiming[] = [];
   for (let round = 0; round < SEARCH_ROUNDS; round++) {
     for (const { kind, text } of SEARCH_QUERIES) {
@@ -217,7 +252,10 @@ async function timedSearches(page: Page, baseUrl: string, columns: string[], per
 async function measure(baseUrl: string): Promise<LiveOutcome> {
   const { cards, columns, perColumn } = await expectedCards(baseUrl);
   if (columns.length < 2) throw new UiUnavailable('the board needs two columns to drag between');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   try {
     const renders: number[] = [];
     for (let i = 0; i < RENDER_RUNS; i++) renders.push(await firstRender(browser, baseUrl, perColumn));
@@ -238,11 +276,27 @@ async function measure(baseUrl: string): Promise<LiveOutcome> {
       drops.push(await timedDrag(page, from, to));
     }
     const memory = await measureUiMemory(browser, page);
-    const renderResult = result('ui-first-render', renders, `${cards} cards in ${columns.length} columns, ${RENDER_RUNS} cold loads`);
-    const dropResult = result('ui-drop-settle', drops.map((d) => d.settledMs), `${DRAGS} pointer drags between ${columns[0]} and ${columns[1]}`);
-    const searchResult = result('ui-search', searches.map((s) => s.ms), `typed from the whole board: ${SEARCH_QUERIES.map((q) => `"${q.text}"`).join(', ')}, clear; ${SEARCH_ROUNDS} rounds`);
+    const renderResult = result(
+      'ui-first-render',
+      renders,
+      `${cards} cards in ${columns.length} columns, ${RENDER_RUNS} cold loads`,
+    );
+    const dropResult = result(
+      'ui-drop-settle',
+      drops.map((d) => d.settledMs),
+      `${DRAGS} pointer drags between ${columns[0]} and ${columns[1]}`,
+    );
+    const searchResult = result(
+      'ui-search',
+      searches.map((s) => s.ms),
+      `typed from the whole board: ${SEARCH_QUERIES.map((q) => `"${q.text}"`).join(', ')}, clear; ${SEARCH_ROUNDS} rounds`,
+    );
     const fmt = (n: number) => n.toFixed(0);
-    const p50Of = (values: number[]) => quantile([...values].sort((x, y) => x - y), 0.5).toFixed(1);
+    const p50Of = (values: number[]) =>
+      quantile(
+        [...values].sort((x, y) => x - y),
+        0.5,
+      ).toFixed(1);
     return {
       results: [renderResult, dropResult, searchResult],
       notes: [
@@ -262,7 +316,8 @@ export async function runUiScenario(baseUrl: string): Promise<LiveOutcome> {
     return await measure(baseUrl);
   } catch (error) {
     if (!(error instanceof UiUnavailable) && !/Executable doesn't exist|ENOENT/.test(String(error))) throw error;
-    const message = error instanceof UiUnavailable ? error.message : `Chromium is needed at ${CHROMIUM} (apt-get install chromium)`;
+    const message =
+      error instanceof UiUnavailable ? error.message : `Chromium is needed at ${CHROMIUM} (apt-get install chromium)`;
     const failed: ScenarioResult = { ...result('ui', [], ''), failure: message };
     return { results: [failed], notes: [], failure: message };
   }

@@ -21,12 +21,16 @@ async function rssMb(pid: number): Promise<number> {
 
 export async function measureUiMemory(browser: Browser, page: Page): Promise<UiMemory> {
   const browserSession = await browser.newBrowserCDPSession();
-  const { processInfo } = (await browserSession.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+  const { processInfo } = (await browserSession.send('SystemInfo.getProcessInfo')) as {
+    processInfo: { type: string; id: number }[];
+  };
   await browserSession.detach();
   const sizes = await Promise.all(processInfo.map(async (p) => ({ type: p.type, mb: await rssMb(p.id) })));
   const pageSession = await page.context().newCDPSession(page);
   await pageSession.send('Performance.enable');
-  const { metrics } = (await pageSession.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  const { metrics } = (await pageSession.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
   await pageSession.detach();
   const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
   return {

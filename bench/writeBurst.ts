@@ -11,7 +11,11 @@ export async function writeBurst(baseUrl: string, count: number, connections: nu
       const answer = await fetch(`${baseUrl}/api/tasks`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ content: `# Burst card ${n}\n\nWritten right before a read scenario.`, status: 'backlog', priority: 'low' }),
+        body: JSON.stringify({
+          content: `# Burst card ${n}\n\nWritten right before a read scenario.`,
+          status: 'backlog',
+          priority: 'low',
+        }),
       });
       await answer.arrayBuffer();
       if (answer.status !== 201) throw new Error(`a burst create answered ${answer.status}`);

@@ -62,7 +62,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   // console output of an extension host reaches no user.
   const stopLogging = setLogSink((level, message, detail) => {
     const text = message.replace(/^kanban: /, '');
-    log(`${level === 'info' ? '' : `[${level}] `}${text}${detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : inspect(detail)}`}`);
+    log(
+      `${level === 'info' ? '' : `[${level}] `}${text}${detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : inspect(detail)}`}`,
+    );
   });
   const brokenFiles = new BrokenFiles();
   const folders = new Folders(settingsFor);
@@ -89,7 +91,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     (folder, service, ms) => {
       const cards = service.workspace.index.allCards().length;
       const heapMb = (process.memoryUsage().heapUsed / 1048576).toFixed(1);
-      log(`opened the board of ${folder.name} (${service.root}): ${cards} card(s) in ${ms} ms; extension host heap ${heapMb} MB`);
+      log(
+        `opened the board of ${folder.name} (${service.root}): ${cards} card(s) in ${ms} ms; extension host heap ${heapMb} MB`,
+      );
       brokenFiles.follow(folder, service);
       followMoves.follow(folder, service);
       for (const follower of followers) follower.follow(folder, service);
@@ -103,7 +107,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   const host: BridgeHost = {
     brokenFiles,
     display: (folder) => readDisplay(folder),
-    onDisplayChange: (listener) => vscode.workspace.onDidChangeConfiguration((change) => affectsDisplay(change) && listener()),
+    onDisplayChange: (listener) =>
+      vscode.workspace.onDidChangeConfiguration((change) => affectsDisplay(change) && listener()),
     saveDisplay: saveDisplayForMe,
     identity: (folder) => {
       if (!authors.has(folder.key)) authors.set(folder.key, commentAuthor(folder.fsPath));
@@ -116,7 +121,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   const tokens = new TokenStore(context.secrets);
   const access = new FolderAccess(tokens);
   const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host);
-  const parts: ExtensionParts = { context, folders, services, panels, control, settingsFor, access, log, currentBoard: new ChosenBoards(), overdue, agents };
+  const parts: ExtensionParts = {
+    context,
+    folders,
+    services,
+    panels,
+    control,
+    settingsFor,
+    access,
+    log,
+    currentBoard: new ChosenBoards(),
+    overdue,
+    agents,
+  };
   const cardStatus = new CardStatusBar({ folders, services, access });
   const statusBar = new ServerStatusBar();
   const sidebar = new BoardTree(parts);

@@ -10,7 +10,13 @@ import { log } from '../server/core/log';
  * the 1.90 types and must still run in editors that do not have it.
  */
 interface McpStdioServerDefinitionCtor {
-  new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string): object;
+  new (
+    label: string,
+    command: string,
+    args?: string[],
+    env?: Record<string, string | number | null>,
+    version?: string,
+  ): object;
 }
 interface McpHttpServerDefinitionCtor {
   new (label: string, uri: vscode.Uri, headers?: Record<string, string>, version?: string): object;
@@ -38,7 +44,11 @@ export const MCP_PROVIDER_ID = 'kanban.mcpServer';
  * folder's token): the agent then works in the process that already holds the board, rather than
  * a second one opening the same files. In an editor without the API this does nothing.
  */
-export function registerMcpServer(context: vscode.ExtensionContext, folders: Folders, overHttp?: McpOverHttp): vscode.Disposable {
+export function registerMcpServer(
+  context: vscode.ExtensionContext,
+  folders: Folders,
+  overHttp?: McpOverHttp,
+): vscode.Disposable {
   // The module itself, read now: a namespace import is a copy made at load time, and these names
   // exist only in newer editors (and in the tests' editor double, once they add them).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -50,11 +60,20 @@ export function registerMcpServer(context: vscode.ExtensionContext, folders: Fol
   const changed = new vscode.EventEmitter<void>();
   const version = (context as { extension?: { packageJSON?: { version?: string } } }).extension?.packageJSON?.version;
   const label = (folder: FolderRef) => `Kanban (${folder.name})`;
-  const stdioDefinition = (folder: FolderRef) => new Definition(label(folder), process.execPath, [script, 'mcp', '--dir', folders.rootOf(folder)], { ELECTRON_RUN_AS_NODE: '1' }, version);
+  const stdioDefinition = (folder: FolderRef) =>
+    new Definition(
+      label(folder),
+      process.execPath,
+      [script, 'mcp', '--dir', folders.rootOf(folder)],
+      { ELECTRON_RUN_AS_NODE: '1' },
+      version,
+    );
   const HttpDefinition = api.McpHttpServerDefinition;
   const httpDefinition = async (folder: FolderRef) => {
     const endpoint = HttpDefinition && (await overHttp?.endpointFor(folder));
-    return endpoint ? new HttpDefinition(label(folder), vscode.Uri.parse(endpoint.url), endpoint.headers, version) : undefined;
+    return endpoint
+      ? new HttpDefinition(label(folder), vscode.Uri.parse(endpoint.url), endpoint.headers, version)
+      : undefined;
   };
   const provider: McpServerDefinitionProvider = {
     onDidChangeMcpServerDefinitions: changed.event,
@@ -71,7 +90,9 @@ export function registerMcpServer(context: vscode.ExtensionContext, folders: Fol
     // Editors that have the API but a different contribution point (1.100 expects
     // contributes.modelContextServerCollections) refuse the provider: the board must still activate.
     changed.dispose();
-    log.warn(`kanban: agent mode cannot use the board's MCP server in this editor (${(error as Error).message}); run "kanban mcp" from a terminal instead`);
+    log.warn(
+      `kanban: agent mode cannot use the board's MCP server in this editor (${(error as Error).message}); run "kanban mcp" from a terminal instead`,
+    );
     return { dispose() {} };
   }
   const disposables = [

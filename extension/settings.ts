@@ -31,11 +31,17 @@ export function readSettings(config: ConfigurationReader): { settings: KanbanSet
   if (typeof autoStart === 'boolean') settings.autoStart = autoStart;
   if (port !== undefined) {
     if (typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535) settings.port = port;
-    else problems.push(`kanban.server.port must be a whole number from 0 to 65535 (got ${JSON.stringify(port)}); using ${DEFAULT_SETTINGS.port}`);
+    else
+      problems.push(
+        `kanban.server.port must be a whole number from 0 to 65535 (got ${JSON.stringify(port)}); using ${DEFAULT_SETTINGS.port}`,
+      );
   }
   if (host !== undefined) {
     if (typeof host === 'string' && /^[A-Za-z0-9.:-]+$/.test(host.trim())) settings.host = host.trim();
-    else problems.push(`kanban.server.host must be an address such as 127.0.0.1 (got ${JSON.stringify(host)}); using ${DEFAULT_SETTINGS.host}`);
+    else
+      problems.push(
+        `kanban.server.host must be an address such as 127.0.0.1 (got ${JSON.stringify(host)}); using ${DEFAULT_SETTINGS.host}`,
+      );
   }
   if (location !== undefined) {
     const problem = locationProblem(location);
@@ -47,14 +53,18 @@ export function readSettings(config: ConfigurationReader): { settings: KanbanSet
 
 function locationProblem(location: unknown): string | null {
   if (typeof location !== 'string') return `must be a folder path (got ${JSON.stringify(location)})`;
-  if (path.isAbsolute(location) || /^[A-Za-z]:[\\/]/.test(location)) return `must be relative to the workspace folder (got "${location}")`;
+  if (path.isAbsolute(location) || /^[A-Za-z]:[\\/]/.test(location))
+    return `must be relative to the workspace folder (got "${location}")`;
   const parts = location.split(/[\\/]+/);
   if (parts.includes('..')) return `must stay inside the workspace folder (got "${location}")`;
   return null;
 }
 
 function normalizeLocation(location: string): string {
-  return location.split(/[\\/]+/).filter((part) => part !== '' && part !== '.').join('/');
+  return location
+    .split(/[\\/]+/)
+    .filter((part) => part !== '' && part !== '.')
+    .join('/');
 }
 
 /** The kanban root (where `.kanban.json` and `.kanban/` live) of a workspace folder. */

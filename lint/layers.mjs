@@ -25,7 +25,11 @@ function layerOf(root, file) {
   let found = null;
   LAYERS.forEach((layer, rank) => {
     for (const p of layer.paths) {
-      if (relative === p || relative.startsWith(`${p}/`) || relative.replace(/\.(ts|tsx|js|mjs)$/, '') === p.replace(/\.ts$/, '')) {
+      if (
+        relative === p ||
+        relative.startsWith(`${p}/`) ||
+        relative.replace(/\.(ts|tsx|js|mjs)$/, '') === p.replace(/\.ts$/, '')
+      ) {
         // The longest match wins (server/server.ts over a folder that would hold it).
         if (!found || p.length > found.match.length) found = { rank, name: layer.name, match: p };
       }
@@ -40,7 +44,9 @@ const importsLookDown = {
     type: 'problem',
     docs: { description: 'a module imports only from its own layer or those below it' },
     schema: [],
-    messages: { up: '{{from}} ({{fromLayer}}) imports {{to}} ({{toLayer}}), a layer above it; the order is {{order}}. Move what both need down, or pass it in.' },
+    messages: {
+      up: '{{from}} ({{fromLayer}}) imports {{to}} ({{toLayer}}), a layer above it; the order is {{order}}. Move what both need down, or pass it in.',
+    },
   },
   create(context) {
     const root = context.cwd;
@@ -55,7 +61,13 @@ const importsLookDown = {
       context.report({
         node,
         messageId: 'up',
-        data: { from: path.relative(root, file), fromLayer: own.name, to: path.relative(root, target), toLayer: theirs.name, order: ORDER },
+        data: {
+          from: path.relative(root, file),
+          fromLayer: own.name,
+          to: path.relative(root, target),
+          toLayer: theirs.name,
+          order: ORDER,
+        },
       });
     };
     return {
@@ -65,7 +77,12 @@ const importsLookDown = {
       ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
       TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.argument?.value),
       CallExpression: (node) => {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') check(node, node.arguments[0].value);
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments[0]?.type === 'Literal'
+        )
+          check(node, node.arguments[0].value);
       },
     };
   },

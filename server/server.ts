@@ -71,7 +71,9 @@ async function checkWritable(root: string): Promise<void> {
     );
     if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') continue;
     const why = code === 'EROFS' ? 'it is on a read-only file system' : 'this user lacks write permission';
-    throw new WorkspaceNotWritableError(`cannot write to the workspace folder ${folder}: ${why} (${code}); the server needs write permission there to save cards`);
+    throw new WorkspaceNotWritableError(
+      `cannot write to the workspace folder ${folder}: ${why} (${code}); the server needs write permission there to save cards`,
+    );
   }
 }
 
@@ -97,7 +99,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
   }
   const allowedHosts = [host, ...(options.allowedHosts ?? [])];
-  const app = createApp(workspace, { allowedHosts, allowedOrigins: options.allowedOrigins, mcp: mcpHttpEndpoint(workspace) });
+  const app = createApp(workspace, {
+    allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    mcp: mcpHttpEndpoint(workspace),
+  });
   const server = http.createServer(fastLane(workspace, allRoutes, allowedHosts, app));
   // Slow or stalled clients must not hold sockets forever.
   server.requestTimeout = 60_000;
@@ -116,10 +122,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const port = (server.address() as AddressInfo).port;
   workspace.options.port = port;
-  const hub = new WsHub(server, workspace, { allowedHosts, allowedOrigins: options.allowedOrigins, heartbeatMs: options.heartbeatMs });
+  const hub = new WsHub(server, workspace, {
+    allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    heartbeatMs: options.heartbeatMs,
+  });
   const watcher = options.watch === false || !ownsWorkspace ? null : new FileWatcher(workspace);
   await watcher?.start();
-  const stopFollowingStore = ownsWorkspace ? workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change])) : undefined;
+  const stopFollowingStore = ownsWorkspace
+    ? workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change]))
+    : undefined;
   // Only a server that did bind resumes pending deliveries, so a failed second start sends nothing.
   const webhooks = ownsWorkspace ? await startWebhooks(workspace) : null;
   // After the webhooks and the hub listen, so the cards archived at start are announced.

@@ -1,10 +1,24 @@
 import type { BrokenFile } from './protocol';
 import type { Transport } from './transport';
-import type { Board, BoardSummary, Comment, GitLinks, Labels, LogEntry, Settings, TaskFilter, TaskView, WorkspaceForm } from './types';
+import type {
+  Board,
+  BoardSummary,
+  Comment,
+  GitLinks,
+  Labels,
+  LogEntry,
+  Settings,
+  TaskFilter,
+  TaskView,
+  WorkspaceForm,
+} from './types';
 
 /** A refused or failed call, carrying the server's own message so the UI can show it verbatim. */
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -47,7 +61,12 @@ export class Api {
 
   /** As `call`, with the resource's version: `ifMatch` goes out as If-Match, the answer's ETag comes back. */
   async versioned<T>(method: string, path: string, body?: unknown, ifMatch?: string): Promise<Versioned<T>> {
-    const { status, body: answer, etag, warnings } = await this.transport.request(method, path, body, ifMatch !== undefined ? { ifMatch } : undefined);
+    const {
+      status,
+      body: answer,
+      etag,
+      warnings,
+    } = await this.transport.request(method, path, body, ifMatch !== undefined ? { ifMatch } : undefined);
     if (warnings?.length) this.onWarnings?.(warnings);
     if (status === 204) return { data: undefined as T, etag };
     const envelope = answer as { ok?: boolean; data?: T; error?: string } | null;
@@ -63,9 +82,14 @@ export class Api {
   listBoards = () => this.call<BoardSummary[]>('GET', '/boards');
   getWorkspace = () => this.call<{ invalidFiles: BrokenFile[] }>('GET', '/workspace');
   getBoard = (id: string) => this.call<Board>('GET', `/boards/${enc(id)}`);
-  createBoard = (input: { id: string; name: string; description?: string }) => this.call<Board>('POST', '/boards', input);
-  updateBoard = (id: string, patch: Partial<Pick<Board, 'name' | 'description' | 'defaultStatus' | 'defaultPriority' | 'wipPolicy' | 'autoArchiveDays'>>) =>
-    this.call<Board>('PUT', `/boards/${enc(id)}`, patch);
+  createBoard = (input: { id: string; name: string; description?: string }) =>
+    this.call<Board>('POST', '/boards', input);
+  updateBoard = (
+    id: string,
+    patch: Partial<
+      Pick<Board, 'name' | 'description' | 'defaultStatus' | 'defaultPriority' | 'wipPolicy' | 'autoArchiveDays'>
+    >,
+  ) => this.call<Board>('PUT', `/boards/${enc(id)}`, patch);
   deleteBoard = (id: string) => this.call<unknown>('DELETE', `/boards/${enc(id)}`);
 
   addColumn = (boardId: string, column: { id: string; name: string; color?: string }) =>
@@ -76,7 +100,8 @@ export class Api {
     this.call<unknown>('PUT', `/boards/${enc(boardId)}/columns/reorder`, { columnIds });
   setMinimized = (boardId: string, columnIds: string[]) =>
     this.call<unknown>('PUT', `/boards/${enc(boardId)}/columns/minimized`, { columnIds });
-  deleteColumn = (boardId: string, id: string) => this.call<unknown>('DELETE', `/boards/${enc(boardId)}/columns/${enc(id)}`);
+  deleteColumn = (boardId: string, id: string) =>
+    this.call<unknown>('DELETE', `/boards/${enc(boardId)}/columns/${enc(id)}`);
 
   listTasks(boardId: string, filter?: Partial<TaskFilter>, includeDeleted = true): Promise<TaskView[]> {
     return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${listParams(filter, includeDeleted)}`);
@@ -89,32 +114,44 @@ export class Api {
   }
   /** A few cards of a board whose text matches `q`, as short entries (id, title, status): for pickers. */
   findCards = (boardId: string, q: string, limit = 8) =>
-    this.call<Pick<TaskView, 'id' | 'title' | 'status'>[]>('GET', `/boards/${enc(boardId)}/tasks?q=${enc(q)}&fields=id,title,status&limit=${limit}`);
+    this.call<Pick<TaskView, 'id' | 'title' | 'status'>[]>(
+      'GET',
+      `/boards/${enc(boardId)}/tasks?q=${enc(q)}&fields=id,title,status&limit=${limit}`,
+    );
   /** The archive of a board, searched with `q` (the list route's own text search). */
   listArchived = (boardId: string, q = '') =>
     this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?archived=only${q.trim() ? `&q=${enc(q.trim())}` : ''}`);
   archiveTask = (boardId: string, id: string) => this.call<TaskView>('POST', `${this.task(boardId, id)}/archive`);
   restoreTask = (boardId: string, id: string, status?: string) =>
     this.call<TaskView>('POST', `${this.task(boardId, id)}/restore`, status === undefined ? {} : { status });
-  archiveColumn = (boardId: string, columnId: string) => this.call<TaskView[]>('POST', `/boards/${enc(boardId)}/columns/${enc(columnId)}/archive`);
+  archiveColumn = (boardId: string, columnId: string) =>
+    this.call<TaskView[]>('POST', `/boards/${enc(boardId)}/columns/${enc(columnId)}/archive`);
   getTask = (boardId: string, id: string) => this.call<TaskView>('GET', this.task(boardId, id));
   /** The card with its version, to send back as If-Match when changing it. */
   getTaskVersioned = (boardId: string, id: string) => this.versioned<TaskView>('GET', this.task(boardId, id));
   /** A change that applies only while the card is still at `ifMatch` (else ApiError 412). */
   updateTaskIfMatch = (boardId: string, id: string, patch: Record<string, unknown>, ifMatch?: string) =>
     this.versioned<TaskView>('PUT', this.task(boardId, id), patch, ifMatch);
-  createTask = (boardId: string, input: Record<string, unknown>) => this.call<TaskView>('POST', `/boards/${enc(boardId)}/tasks`, input);
+  createTask = (boardId: string, input: Record<string, unknown>) =>
+    this.call<TaskView>('POST', `/boards/${enc(boardId)}/tasks`, input);
   /** Checklist changes, each onto the card version `ifMatch` when given (else ApiError 412). */
   addChecklistItem = (boardId: string, id: string, text: string, ifMatch?: string) =>
     this.versioned<TaskView>('POST', `${this.task(boardId, id)}/checklist`, { text }, ifMatch);
-  editChecklistItem = (boardId: string, id: string, index: number, change: { done?: boolean; text?: string }, ifMatch?: string) =>
-    this.versioned<TaskView>('PATCH', `${this.task(boardId, id)}/checklist/${index}`, change, ifMatch);
-  updateTask = (boardId: string, id: string, patch: Record<string, unknown>) => this.call<TaskView>('PUT', this.task(boardId, id), patch);
+  editChecklistItem = (
+    boardId: string,
+    id: string,
+    index: number,
+    change: { done?: boolean; text?: string },
+    ifMatch?: string,
+  ) => this.versioned<TaskView>('PATCH', `${this.task(boardId, id)}/checklist/${index}`, change, ifMatch);
+  updateTask = (boardId: string, id: string, patch: Record<string, unknown>) =>
+    this.call<TaskView>('PUT', this.task(boardId, id), patch);
   /** `fields`: card fields set in the same write (a drop into another swimlane). */
   moveTask = (boardId: string, id: string, status: string, position: number, fields: Record<string, unknown> = {}) =>
     this.call<TaskView>('PATCH', `${this.task(boardId, id)}/move`, { status, position, ...fields });
   deleteTask = (boardId: string, id: string) => this.call<TaskView>('DELETE', this.task(boardId, id));
-  deleteTaskPermanently = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/permanent`);
+  deleteTaskPermanently = (boardId: string, id: string) =>
+    this.call<unknown>('DELETE', `${this.task(boardId, id)}/permanent`);
   markOpened = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/open`);
   markRead = (boardId: string, id: string) => this.call<unknown>('POST', `${this.task(boardId, id)}/read`, {});
 
@@ -127,7 +164,8 @@ export class Api {
     this.call<unknown>('DELETE', `${this.task(boardId, id)}/comments/${enc(commentId)}`);
 
   listLogs = (boardId: string, id: string) => this.call<LogEntry[]>('GET', `${this.task(boardId, id)}/logs`);
-  addLog = (boardId: string, id: string, text: string) => this.call<LogEntry>('POST', `${this.task(boardId, id)}/logs`, { text, source: 'board' });
+  addLog = (boardId: string, id: string, text: string) =>
+    this.call<LogEntry>('POST', `${this.task(boardId, id)}/logs`, { text, source: 'board' });
   clearLogs = (boardId: string, id: string) => this.call<unknown>('DELETE', `${this.task(boardId, id)}/logs`);
 
   /**
@@ -157,7 +195,8 @@ export class Api {
   updateSettings = (patch: Partial<Settings>) => this.call<Settings>('PUT', '/settings', patch);
 
   getLabels = () => this.call<Labels>('GET', '/labels');
-  putLabel = (name: string, color: string, group?: string) => this.call<Labels>('PUT', `/labels/${enc(name)}`, { color, group });
+  putLabel = (name: string, color: string, group?: string) =>
+    this.call<Labels>('PUT', `/labels/${enc(name)}`, { color, group });
   renameLabel = (name: string, newName: string) => this.call<Labels>('PATCH', `/labels/${enc(name)}`, { newName });
   deleteLabel = (name: string) => this.call<Labels>('DELETE', `/labels/${enc(name)}`);
 }

@@ -15,7 +15,10 @@ export function openCardFile(ctrl: BoardController, task: Pick<TaskView, 'filePa
  * the same board and card. Inside VS Code the host makes a vscode:// link (it knows the editor's
  * URI scheme and the extension's id), so the webview asks it; see `copyCardLink`.
  */
-export function cardPageLink(task: Pick<TaskView, 'id' | 'boardId'>, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
+export function cardPageLink(
+  task: Pick<TaskView, 'id' | 'boardId'>,
+  location: Pick<Location, 'origin' | 'pathname'> = window.location,
+): string {
   const params = new URLSearchParams({ board: task.boardId, card: task.id });
   return `${location.origin}${location.pathname}?${params}`;
 }

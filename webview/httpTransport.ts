@@ -42,7 +42,12 @@ export class HttpTransport implements Transport {
     return true;
   }
 
-  async request(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<TransportResponse> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<TransportResponse> {
     for (;;) {
       const sentWith = this.token;
       const answer = await this.send(method, path, body, options);
@@ -73,7 +78,10 @@ export class HttpTransport implements Transport {
     try {
       return { status: response.status, body: JSON.parse(text), ...version };
     } catch {
-      return { status: response.status, body: { ok: false, error: `Unexpected answer from the server (${response.status}).` } };
+      return {
+        status: response.status,
+        body: { ok: false, error: `Unexpected answer from the server (${response.status}).` },
+      };
     }
   }
 

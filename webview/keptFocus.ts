@@ -13,7 +13,10 @@ export interface KeptFocus {
   dispose(): void;
 }
 
-export function keepFocusAcrossRedraws(subscribe: (listener: () => void) => () => void, refocus: (id: string) => void): KeptFocus {
+export function keepFocusAcrossRedraws(
+  subscribe: (listener: () => void) => () => void,
+  refocus: (id: string) => void,
+): KeptFocus {
   let kept: { id: string; until: number } | null = null;
   const stop = () => (kept = null);
   const onFocusIn = (event: FocusEvent) => {

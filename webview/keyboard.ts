@@ -13,7 +13,13 @@ import { DELETED_STATUS } from './types';
 /** Columns a card can be moved to or focus can travel through, left to right, as drawn. */
 function drawnColumns(): string[] {
   // Swimlanes draw a column once per lane: each column counts once, in its first place.
-  return [...new Set(Array.from(document.querySelectorAll<HTMLElement>('[data-drop-column]')).map((el) => el.dataset.dropColumn as string))];
+  return [
+    ...new Set(
+      Array.from(document.querySelectorAll<HTMLElement>('[data-drop-column]')).map(
+        (el) => el.dataset.dropColumn as string,
+      ),
+    ),
+  ];
 }
 
 /** Focus a card; one that its long column has not drawn is scrolled to, drawn, then focused. */
@@ -99,7 +105,8 @@ function openQuickAdd(ctrl: BoardController): void {
   const focusedId = (document.activeElement as HTMLElement | null)?.dataset?.cardId;
   const focusedStatus = focusedId ? ctrl.state.tasks[focusedId]?.status : undefined;
   const board = ctrl.state.board;
-  const status = focusedStatus && focusedStatus !== DELETED_STATUS ? focusedStatus : (board?.defaultStatus ?? board?.columns[0]?.id);
+  const status =
+    focusedStatus && focusedStatus !== DELETED_STATUS ? focusedStatus : (board?.defaultStatus ?? board?.columns[0]?.id);
   if (status) ctrl.store.set({ quickAddStatus: status });
 }
 
@@ -168,5 +175,7 @@ export function installShortcuts(ctrl: BoardController): () => void {
 }
 
 function isInteractive(target: EventTarget | null): boolean {
-  return Boolean((target as HTMLElement | null)?.closest?.('button, a, [role="menu"], [role="listbox"], .drawer, .panel'));
+  return Boolean(
+    (target as HTMLElement | null)?.closest?.('button, a, [role="menu"], [role="listbox"], .drawer, .panel'),
+  );
 }

@@ -1,5 +1,20 @@
-import type { EventMessage, FilePayload, HostNoticeMessage, HostToWebviewMessage, ResponseType, WebviewToHostMessage } from './protocol';
-import { base64ToBlob, type ConnectionListener, type PageNotice, type RequestOptions, type Transport, type TransportResponse, type VsCodeApi } from './transport';
+import type {
+  EventMessage,
+  FilePayload,
+  HostNoticeMessage,
+  HostToWebviewMessage,
+  ResponseType,
+  WebviewToHostMessage,
+} from './protocol';
+import {
+  base64ToBlob,
+  type ConnectionListener,
+  type PageNotice,
+  type RequestOptions,
+  type Transport,
+  type TransportResponse,
+  type VsCodeApi,
+} from './transport';
 
 /** A request the host never answers (e.g. the extension host restarted) fails instead of hanging. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -74,7 +89,13 @@ export class PostMessageTransport implements Transport {
     this.vscode.setState(state);
   }
 
-  private send(method: string, path: string, body: unknown, responseType: ResponseType, ifMatch?: string): Promise<TransportResponse> {
+  private send(
+    method: string,
+    path: string,
+    body: unknown,
+    responseType: ResponseType,
+    ifMatch?: string,
+  ): Promise<TransportResponse> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -82,7 +103,15 @@ export class PostMessageTransport implements Transport {
         resolve({ status: 0, body: { ok: false, error: 'The extension did not answer. Try reopening the board.' } });
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve, timer });
-      this.post({ type: 'request', id, method, path, body, ...(responseType === 'base64' ? { responseType } : {}), ...(ifMatch !== undefined ? { ifMatch } : {}) });
+      this.post({
+        type: 'request',
+        id,
+        method,
+        path,
+        body,
+        ...(responseType === 'base64' ? { responseType } : {}),
+        ...(ifMatch !== undefined ? { ifMatch } : {}),
+      });
     });
   }
 

@@ -91,7 +91,15 @@ export type WebviewToHostMessage =
    * An API call: `path` is the part after `/api`, with its query string; `ifMatch` as the HTTP
    * `If-Match` header (the change applies only to that version, else 412).
    */
-  | { type: 'request'; id: number; method: string; path: string; body?: unknown; responseType?: ResponseType; ifMatch?: string }
+  | {
+      type: 'request';
+      id: number;
+      method: string;
+      path: string;
+      body?: unknown;
+      responseType?: ResponseType;
+      ifMatch?: string;
+    }
   /** Save an attachment (the host shows a save dialog); `path` as for `request`. */
   | { type: 'download'; path: string; filename: string }
   /** The board now on screen, so the palette's Switch Board and Add Card act on it. */

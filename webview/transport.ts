@@ -1,7 +1,10 @@
 import type { EventMessage, HostNoticeMessage, WebviewToHostMessage } from './protocol';
 
 /** What a page may tell the VS Code host besides API calls. */
-export type PageNotice = Extract<WebviewToHostMessage, { type: 'boardShown' | 'openFile' | 'setDisplay' | 'copyText' | 'copyCardLink' }>;
+export type PageNotice = Extract<
+  WebviewToHostMessage,
+  { type: 'boardShown' | 'openFile' | 'setDisplay' | 'copyText' | 'copyCardLink' }
+>;
 
 /** The answer to an API call: the HTTP status and the parsed JSON envelope (null for 204). */
 export interface TransportResponse {

@@ -4,11 +4,33 @@ import type { CardClaim, Column, Comment, LabelDefinition, Priority, Settings, T
 import type { CardSession, SessionState } from '../server/core/sessions';
 import type { GitLinks } from '../server/core/gitLinkModel';
 
-export type { BoardSummary, CardClaim, CardSession, Column, Comment, GitLinks, LabelDefinition, Priority, SessionState, Settings, TaskView };
+export type {
+  BoardSummary,
+  CardClaim,
+  CardSession,
+  Column,
+  Comment,
+  GitLinks,
+  LabelDefinition,
+  Priority,
+  SessionState,
+  Settings,
+  TaskView,
+};
 
 export const PRIORITIES: readonly Priority[] = ['critical', 'high', 'medium', 'low'];
 export const BACKGROUND_PRESETS: readonly Settings['boardBackgroundPreset'][] = [
-  'aurora', 'sunset', 'meadow', 'nebula', 'lagoon', 'candy', 'ember', 'violet', 'paper', 'mist', 'sand',
+  'aurora',
+  'sunset',
+  'meadow',
+  'nebula',
+  'lagoon',
+  'candy',
+  'ember',
+  'violet',
+  'paper',
+  'mist',
+  'sand',
 ];
 
 export const DELETED_STATUS = 'deleted';
@@ -41,7 +63,10 @@ export interface LogEntry {
 export interface FormSchema {
   type?: string;
   title?: string;
-  properties?: Record<string, { type?: string; title?: string; description?: string; enum?: unknown[]; default?: unknown }>;
+  properties?: Record<
+    string,
+    { type?: string; title?: string; description?: string; enum?: unknown[]; default?: unknown }
+  >;
   required?: string[];
 }
 
@@ -67,8 +92,29 @@ export interface TaskFilter {
   byAgent: string;
 }
 
-export const EMPTY_FILTER: TaskFilter = { q: '', fuzzy: false, priority: '', assignee: '', label: '', labelGroup: '', due: '', ready: false, claimed: '', byAgent: '' };
+export const EMPTY_FILTER: TaskFilter = {
+  q: '',
+  fuzzy: false,
+  priority: '',
+  assignee: '',
+  label: '',
+  labelGroup: '',
+  due: '',
+  ready: false,
+  claimed: '',
+  byAgent: '',
+};
 
 export function filterIsActive(filter: TaskFilter): boolean {
-  return Boolean(filter.q.trim() || filter.priority || filter.assignee || filter.label || filter.labelGroup || filter.due || filter.ready || filter.claimed || filter.byAgent);
+  return Boolean(
+    filter.q.trim() ||
+    filter.priority ||
+    filter.assignee ||
+    filter.label ||
+    filter.labelGroup ||
+    filter.due ||
+    filter.ready ||
+    filter.claimed ||
+    filter.byAgent,
+  );
 }

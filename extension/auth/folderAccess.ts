@@ -27,15 +27,20 @@ export class FolderAccess {
 
   constructor(readonly tokens: TokenStore) {}
 
-  async dispatch(service: KanbanService, folder: FolderRef, request: Omit<DispatchRequest, 'token'>): Promise<DispatchResponse> {
+  async dispatch(
+    service: KanbanService,
+    folder: FolderRef,
+    request: Omit<DispatchRequest, 'token'>,
+  ): Promise<DispatchResponse> {
     const token = await this.tokens.get(folder);
     const answer = await service.dispatcher.dispatch({ ...request, token });
     if (answer.status !== 401) return answer;
     this.offerToken(folder, token !== undefined, errorOf(answer));
     // The service's advice (send an Authorization header) is for HTTP clients; here the remedy is a command.
-    const error = token === undefined
-      ? 'authentication required: run "Kanban: Set API Token" with a token from the auth.identity provider in .kanban.json'
-      : `the stored API token was refused (${errorOf(answer)}): run "Kanban: Set API Token" to replace it`;
+    const error =
+      token === undefined
+        ? 'authentication required: run "Kanban: Set API Token" with a token from the auth.identity provider in .kanban.json'
+        : `the stored API token was refused (${errorOf(answer)}): run "Kanban: Set API Token" to replace it`;
     return { status: 401, body: { ok: false, error } };
   }
 
@@ -43,8 +48,18 @@ export class FolderAccess {
   async check(service: KanbanService, folder: FolderRef): Promise<TokenCheck> {
     const token = await this.tokens.get(folder);
     const answer = await service.dispatcher.dispatch({ method: 'GET', path: '/auth', token });
-    const data = (answer.body?.ok ? answer.body.data : null) as { enabled?: boolean; subject?: string | null; role?: string | null; identityError?: string | null } | null;
-    return { authEnabled: data?.enabled === true, subject: data?.subject ?? null, role: data?.role ?? null, error: data?.identityError ?? null };
+    const data = (answer.body?.ok ? answer.body.data : null) as {
+      enabled?: boolean;
+      subject?: string | null;
+      role?: string | null;
+      identityError?: string | null;
+    } | null;
+    return {
+      authEnabled: data?.enabled === true,
+      subject: data?.subject ?? null,
+      role: data?.role ?? null,
+      error: data?.identityError ?? null,
+    };
   }
 
   /**

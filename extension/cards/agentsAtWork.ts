@@ -33,12 +33,24 @@ const RANK: Record<AgentCard['state'], number> = { awaitingInput: 0, error: 1, a
  * agent waits for input or failed. A finished session without a claim is history, not work: it is
  * left out, as are cards deleted since.
  */
-export function agentsAtWork(claims: StoredClaim[], sessions: SessionOnCard[], cardOf: (boardId: string, cardId: string) => Card | undefined): AgentsAtWork {
+export function agentsAtWork(
+  claims: StoredClaim[],
+  sessions: SessionOnCard[],
+  cardOf: (boardId: string, cardId: string) => Card | undefined,
+): AgentsAtWork {
   const byCard = new Map<string, AgentCard>();
   const key = (boardId: string, cardId: string) => `${boardId}/${cardId}`;
   for (const claim of claims) {
     const card = cardOf(claim.boardId, claim.cardId);
-    if (card && card.status !== DELETED_STATUS) byCard.set(key(claim.boardId, claim.cardId), { card, agent: claim.agent, state: 'claimed', note: null, until: claim.until, stale: false });
+    if (card && card.status !== DELETED_STATUS)
+      byCard.set(key(claim.boardId, claim.cardId), {
+        card,
+        agent: claim.agent,
+        state: 'claimed',
+        note: null,
+        until: claim.until,
+        stale: false,
+      });
   }
   for (const session of sessions) {
     const held = byCard.get(key(session.boardId, session.cardId));
@@ -46,7 +58,14 @@ export function agentsAtWork(claims: StoredClaim[], sessions: SessionOnCard[], c
     if (!held && !needsPerson) continue;
     const card = held?.card ?? cardOf(session.boardId, session.cardId);
     if (!card || card.status === DELETED_STATUS) continue;
-    byCard.set(key(session.boardId, session.cardId), { card, agent: session.agent, state: session.state, note: session.note, until: held?.until ?? null, stale: session.stale });
+    byCard.set(key(session.boardId, session.cardId), {
+      card,
+      agent: session.agent,
+      state: session.state,
+      note: session.note,
+      until: held?.until ?? null,
+      stale: session.stale,
+    });
   }
   const cards = [...byCard.values()].sort((a, b) => RANK[a.state] - RANK[b.state] || a.agent.localeCompare(b.agent));
   return {

@@ -42,7 +42,9 @@ export class AgentsStatusBar implements vscode.Disposable {
     const service = this.followed.service;
     if (!service || !this.folder) return this.hide();
     const { claims, index } = service.workspace;
-    const atWork = agentsAtWork(claims.liveClaims(), claims.allSessions(), (boardId, cardId) => index.get(boardId, cardId));
+    const atWork = agentsAtWork(claims.liveClaims(), claims.allSessions(), (boardId, cardId) =>
+      index.get(boardId, cardId),
+    );
     this.state = { ...atWork, folder: this.folder, service };
     const errors = atWork.cards.filter((c) => c.state === 'error').length;
     if (!atWork.agents.length && !atWork.awaiting.length && !errors) return this.hide();

@@ -37,7 +37,8 @@ export class AwaitingInputNotices implements vscode.Disposable {
   private async consider(event: ServiceEvent, folder: FolderRef): Promise<void> {
     const session = (event.data as { session?: CardSession | null }).session;
     const card = event.card;
-    if (event.event !== 'task.session' || !session || !card || session.state !== 'awaitingInput' || session.stale) return;
+    if (event.event !== 'task.session' || !session || !card || session.state !== 'awaitingInput' || session.stale)
+      return;
     const once = `${card.boardId}/${card.id}@${session.updatedAt}`;
     if (this.told.has(once) || !card.assignee) return;
     this.told.add(once);
@@ -48,7 +49,10 @@ export class AwaitingInputNotices implements vscode.Disposable {
 
   private async notify(folder: FolderRef, card: TaskView, session: CardSession): Promise<void> {
     const note = session.note ? `: ${session.note}` : '';
-    const choice = await vscode.window.showInformationMessage(`Kanban: agent ${session.agent} needs your input on "${card.title}"${note}`, 'Open Card');
+    const choice = await vscode.window.showInformationMessage(
+      `Kanban: agent ${session.agent} needs your input on "${card.title}"${note}`,
+      'Open Card',
+    );
     if (choice === 'Open Card') this.source.open(folder, card.boardId, card.id);
   }
 }

@@ -17,7 +17,10 @@ function isCardRow(value: unknown): value is { folderKey: string; boardId: strin
   return typeof row?.folderKey === 'string' && typeof row.boardId === 'string' && typeof row.taskId === 'string';
 }
 
-async function cardOfRow(parts: ExtensionParts, row: { folderKey: string; boardId: string; taskId: string }): Promise<CardAtFile | undefined> {
+async function cardOfRow(
+  parts: ExtensionParts,
+  row: { folderKey: string; boardId: string; taskId: string },
+): Promise<CardAtFile | undefined> {
   const folder = parts.folders.byKey(row.folderKey);
   const service = folder ? await parts.services.get(folder) : null;
   const card = service?.workspace.index.get(row.boardId, row.taskId);
@@ -28,7 +31,9 @@ async function cardFor(parts: ExtensionParts, uri: unknown, commandTitle: string
   if (isCardRow(uri)) return cardOfRow(parts, uri);
   const file = fileOf(uri);
   if (!file || file.scheme !== 'file') {
-    void vscode.window.showInformationMessage(`Kanban: ${commandTitle} works on a card file (.kanban/boards/<board>/<column>/<id>.md); open one first.`);
+    void vscode.window.showInformationMessage(
+      `Kanban: ${commandTitle} works on a card file (.kanban/boards/<board>/<column>/<id>.md); open one first.`,
+    );
     return undefined;
   }
   const found = await cardOfFile(parts, file.fsPath);
@@ -57,11 +62,20 @@ export async function moveCardOfFile(parts: ExtensionParts, uri?: unknown): Prom
   const board = target.service.workspace.config.boards.find((b) => b.id === card.boardId);
   if (!board) return;
   const picked = await vscode.window.showQuickPick(
-    board.columns.map((column) => ({ label: column.name, description: column.id === card.status ? 'current' : undefined, id: column.id })),
+    board.columns.map((column) => ({
+      label: column.name,
+      description: column.id === card.status ? 'current' : undefined,
+      id: column.id,
+    })),
     { title: `Move "${titleOf(card.content) || card.id}"`, placeHolder: 'Column' },
   );
   if (!picked || picked.id === card.status) return;
-  await callApi(target, 'PATCH', `/boards/${encodeURIComponent(card.boardId)}/tasks/${encodeURIComponent(card.id)}/move`, { status: picked.id });
+  await callApi(
+    target,
+    'PATCH',
+    `/boards/${encodeURIComponent(card.boardId)}/tasks/${encodeURIComponent(card.id)}/move`,
+    { status: picked.id },
+  );
 }
 
 /** Show My Overdue Cards: the overdue cards the status bar counted; the one picked opens on the board. */
@@ -73,18 +87,31 @@ export async function showMyOverdueCards(parts: ExtensionParts): Promise<void> {
     return;
   }
   if (!state.person) {
-    void vscode.window.showInformationMessage('Kanban: set your name with `git config user.name` to see the overdue cards assigned to you.');
+    void vscode.window.showInformationMessage(
+      'Kanban: set your name with `git config user.name` to see the overdue cards assigned to you.',
+    );
     return;
   }
   if (!state.cards.length) {
-    void vscode.window.showInformationMessage(`Kanban: no overdue cards on ${state.boardName} are assigned to ${state.person}.`);
+    void vscode.window.showInformationMessage(
+      `Kanban: no overdue cards on ${state.boardName} are assigned to ${state.person}.`,
+    );
     return;
   }
   const board = state.service.workspace.config.boards.find((b) => b.id === state.boardId);
   const columnName = (status: string) => board?.columns.find((c) => c.id === status)?.name ?? status;
   const picked = await vscode.window.showQuickPick(
-    state.cards.map((card) => ({ label: titleOf(card.content) || card.id, description: `due ${card.dueDate} · ${columnName(card.status)}`, detail: card.id, card })),
-    { title: `Overdue on ${state.boardName}, assigned to ${state.person}`, placeHolder: 'Card to open on the board', matchOnDescription: true },
+    state.cards.map((card) => ({
+      label: titleOf(card.content) || card.id,
+      description: `due ${card.dueDate} · ${columnName(card.status)}`,
+      detail: card.id,
+      card,
+    })),
+    {
+      title: `Overdue on ${state.boardName}, assigned to ${state.person}`,
+      placeHolder: 'Card to open on the board',
+      matchOnDescription: true,
+    },
   );
   if (!picked) return;
   parts.currentBoard.set(state.folder.key, state.boardId);

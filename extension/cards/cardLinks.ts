@@ -8,14 +8,31 @@ import { titleOf } from '../../server/core/model';
  * `vscode://<publisher>.<name>/open?board=<id>&card=<id>` (the editor's own scheme, so Insiders and
  * forks work too) opens the board at a card; `folder` names the workspace folder when there are several.
  */
-export function cardUri(extensionId: string, folder: FolderRef, boardId: string, taskId: string, folderCount: number): string {
-  const query = new URLSearchParams({ board: boardId, card: taskId, ...(folderCount > 1 ? { folder: folder.name } : {}) });
+export function cardUri(
+  extensionId: string,
+  folder: FolderRef,
+  boardId: string,
+  taskId: string,
+  folderCount: number,
+): string {
+  const query = new URLSearchParams({
+    board: boardId,
+    card: taskId,
+    ...(folderCount > 1 ? { folder: folder.name } : {}),
+  });
   return `${vscode.env.uriScheme}://${extensionId}/open?${query}`;
 }
 
 /** Copy a card's vscode:// link (the board's card menu, and Copy Card Link from the palette). */
-export async function copyCardUri(parts: ExtensionParts, folder: FolderRef, boardId: string, taskId: string): Promise<void> {
-  await vscode.env.clipboard.writeText(cardUri(parts.context.extension.id, folder, boardId, taskId, parts.folders.all().length));
+export async function copyCardUri(
+  parts: ExtensionParts,
+  folder: FolderRef,
+  boardId: string,
+  taskId: string,
+): Promise<void> {
+  await vscode.env.clipboard.writeText(
+    cardUri(parts.context.extension.id, folder, boardId, taskId, parts.folders.all().length),
+  );
   void vscode.window.showInformationMessage(`Kanban: copied the link to card ${taskId}.`);
 }
 
@@ -27,7 +44,10 @@ export async function copyCardLinkCommand(parts: ExtensionParts): Promise<void> 
   if (active) return copyCardUri(parts, target.folder, active.boardId, active.id);
   const boardId = currentBoardId(parts, target);
   const tasks = target.service.workspace.index.allCards().filter((c) => c.boardId === boardId);
-  const picked = await vscode.window.showQuickPick(tasks.map((card) => ({ label: titleOf(card.content) || card.id, detail: card.id, card })), { placeHolder: 'Copy a link to which card?' });
+  const picked = await vscode.window.showQuickPick(
+    tasks.map((card) => ({ label: titleOf(card.content) || card.id, detail: card.id, card })),
+    { placeHolder: 'Copy a link to which card?' },
+  );
   if (picked) await copyCardUri(parts, target.folder, picked.card.boardId, picked.card.id);
 }
 
@@ -39,7 +59,9 @@ export function registerCardUriHandler(parts: ExtensionParts): vscode.Disposable
       const board = query.get('board');
       const card = query.get('card');
       if (uri.path !== '/open' || !board) {
-        void vscode.window.showErrorMessage(`Kanban: cannot open ${uri.toString()}: a board link looks like ${vscode.env.uriScheme}://${parts.context.extension.id}/open?board=<id>&card=<id>`);
+        void vscode.window.showErrorMessage(
+          `Kanban: cannot open ${uri.toString()}: a board link looks like ${vscode.env.uriScheme}://${parts.context.extension.id}/open?board=<id>&card=<id>`,
+        );
         return;
       }
       const folders = parts.folders.all();
@@ -49,7 +71,10 @@ export function registerCardUriHandler(parts: ExtensionParts): vscode.Disposable
         return;
       }
       parts.currentBoard.set(folder.key, board);
-      parts.panels.open(folder, card ? { type: 'openTask', boardId: board, taskId: card } : { type: 'showBoard', boardId: board });
+      parts.panels.open(
+        folder,
+        card ? { type: 'openTask', boardId: board, taskId: card } : { type: 'showBoard', boardId: board },
+      );
     },
   });
 }

@@ -22,7 +22,10 @@ export class FollowMovedCards implements vscode.Disposable {
   follow(folder: FolderRef, service: KanbanService): void {
     this.forget(folder);
     const stopFollowing = service.workspace.events.on((event) => {
-      if (event.event === 'task.moved') void this.moved(service, event).catch((error) => log.warn('kanban: could not take an editor along to a moved card file:', error));
+      if (event.event === 'task.moved')
+        void this.moved(service, event).catch((error) =>
+          log.warn('kanban: could not take an editor along to a moved card file:', error),
+        );
     });
     const stopGuarding = guardUnsavedCards(service);
     this.followed.set(folder.key, () => {
@@ -50,7 +53,9 @@ export class FollowMovedCards implements vscode.Disposable {
     if (!oldFile || !newFile || oldFile === newFile) return;
     const tabs = tabsShowing(oldFile);
     if (!tabs.length) return;
-    const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && samePath(d.uri.fsPath, oldFile));
+    const document = vscode.workspace.textDocuments.find(
+      (d) => d.uri.scheme === 'file' && samePath(d.uri.fsPath, oldFile),
+    );
     const newUri = vscode.Uri.file(newFile);
     if (document?.isDirty) {
       const title = titleOf(card.content) || card.id;
@@ -64,10 +69,17 @@ export class FollowMovedCards implements vscode.Disposable {
     }
     for (const tab of tabs) {
       // Where the user was in the file: the moved file opens with the same selection and scroll.
-      const before = (vscode.window.visibleTextEditors ?? []).find((e) => samePath(e.document.uri.fsPath, oldFile) && e.viewColumn === tab.group.viewColumn);
+      const before = (vscode.window.visibleTextEditors ?? []).find(
+        (e) => samePath(e.document.uri.fsPath, oldFile) && e.viewColumn === tab.group.viewColumn,
+      );
       const place = before && { selections: before.selections, top: before.visibleRanges[0] };
       // Opened where the old one was, then the old one closed: the layout stays as the user made it.
-      const editor = await vscode.window.showTextDocument(newUri, { viewColumn: tab.group.viewColumn, preview: tab.isPreview, preserveFocus: !tab.group.isActive || !tab.isActive, ...(place ? { selection: place.selections[0] } : {}) });
+      const editor = await vscode.window.showTextDocument(newUri, {
+        viewColumn: tab.group.viewColumn,
+        preview: tab.isPreview,
+        preserveFocus: !tab.group.isActive || !tab.isActive,
+        ...(place ? { selection: place.selections[0] } : {}),
+      });
       if (place && editor) {
         editor.selections = [...place.selections];
         if (place.top) editor.revealRange(place.top, vscode.TextEditorRevealType.AtTop);
@@ -84,5 +96,12 @@ function samePath(a: string, b: string): boolean {
 }
 
 function tabsShowing(file: string): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'file' && samePath(tab.input.uri.fsPath, file));
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter(
+      (tab) =>
+        tab.input instanceof vscode.TabInputText &&
+        tab.input.uri.scheme === 'file' &&
+        samePath(tab.input.uri.fsPath, file),
+    );
 }

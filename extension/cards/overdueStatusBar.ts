@@ -83,7 +83,9 @@ export class OverdueStatusBar implements vscode.Disposable {
     if (!board) return this.hide();
     const cards = overdueCardsOf(board, service.workspace.index.cardsOf(board.id), person, localToday());
     this.state = { folder, service, boardId, boardName: board.name, person, cards };
-    this.item.text = cards.length ? `$(project) ${board.name} · $(warning) ${cards.length} overdue` : `$(project) ${board.name}`;
+    this.item.text = cards.length
+      ? `$(project) ${board.name} · $(warning) ${cards.length} overdue`
+      : `$(project) ${board.name}`;
     this.item.tooltip = person
       ? `Kanban: ${cards.length || 'no'} overdue card(s) on ${board.name} assigned to ${person}. Click to see them.`
       : `Kanban: ${board.name}. Set git config user.name to see the overdue cards assigned to you.`;

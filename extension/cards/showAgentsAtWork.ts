@@ -23,12 +23,23 @@ export async function showAgentsAtWork(parts: ExtensionParts): Promise<void> {
   parts.agents.refresh();
   const state = parts.agents.state;
   if (!state) {
-    void vscode.window.showInformationMessage('Kanban: no agent is at work on this board now (no claims, nothing awaiting input).');
+    void vscode.window.showInformationMessage(
+      'Kanban: no agent is at work on this board now (no claims, nothing awaiting input).',
+    );
     return;
   }
   const picked = await vscode.window.showQuickPick(
-    state.cards.map((entry) => ({ label: titleOf(entry.card.content) || entry.card.id, description: describe(entry), detail: entry.note ?? entry.card.id, entry })),
-    { title: `Agents at work: ${state.agents.join(', ') || 'none holding a card'}`, placeHolder: 'Card to open on the board', matchOnDescription: true },
+    state.cards.map((entry) => ({
+      label: titleOf(entry.card.content) || entry.card.id,
+      description: describe(entry),
+      detail: entry.note ?? entry.card.id,
+      entry,
+    })),
+    {
+      title: `Agents at work: ${state.agents.join(', ') || 'none holding a card'}`,
+      placeHolder: 'Card to open on the board',
+      matchOnDescription: true,
+    },
   );
   if (!picked) return;
   const { card } = picked.entry;

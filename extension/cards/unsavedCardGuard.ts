@@ -12,13 +12,17 @@ import { cardFilePath } from './cardOfFile';
  */
 export function guardUnsavedCards(service: KanbanService): () => void {
   const guard = (cards: readonly { id: string; boardId: string; status: string }[]) => {
-    const dirty = vscode.workspace.textDocuments.filter((document) => document.isDirty && document.uri.scheme === 'file');
+    const dirty = vscode.workspace.textDocuments.filter(
+      (document) => document.isDirty && document.uri.scheme === 'file',
+    );
     if (dirty.length === 0) return;
     for (const card of cards) {
       const file = cardFilePath(service, card);
       if (file && dirty.some((document) => path.resolve(document.uri.fsPath) === path.resolve(file))) {
         const relative = path.relative(service.root, file).split(path.sep).join('/');
-        throw new FileConflictError(`${relative} has unsaved changes in the editor; save or revert them there, then try again (nothing was written)`);
+        throw new FileConflictError(
+          `${relative} has unsaved changes in the editor; save or revert them there, then try again (nothing was written)`,
+        );
       }
     }
   };

@@ -37,17 +37,25 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
   const defaultStatus = board.defaultStatus ?? settings.defaultStatus;
   const columns = [...board.columns].sort((a, b) => Number(b.id === defaultStatus) - Number(a.id === defaultStatus));
   const status = await vscode.window.showQuickPick(
-    columns.map((column) => ({ label: column.name, description: column.id === defaultStatus ? 'default' : undefined, id: column.id })),
+    columns.map((column) => ({
+      label: column.name,
+      description: column.id === defaultStatus ? 'default' : undefined,
+      id: column.id,
+    })),
     { title: `Add Card: ${title.trim()}`, placeHolder: 'Column', ignoreFocusOut: true },
   );
   if (!status) return;
   const defaultPriority = board.defaultPriority ?? settings.defaultPriority;
   // Always in order of urgency, so the list reads the same every time; the default is preselected.
   const priorities = PRIORITIES.map((p) => ({ label: p, description: p === defaultPriority ? 'default' : undefined }));
-  const priority = await pickWithActive(priorities, priorities.find((p) => p.label === defaultPriority), {
-    title: `Add Card: ${title.trim()}`,
-    placeholder: 'Priority',
-  });
+  const priority = await pickWithActive(
+    priorities,
+    priorities.find((p) => p.label === defaultPriority),
+    {
+      title: `Add Card: ${title.trim()}`,
+      placeholder: 'Priority',
+    },
+  );
   if (!priority) return;
   const created = await callApi<TaskSummary>(target, 'POST', `/boards/${encodeURIComponent(boardId)}/tasks`, {
     content: `# ${title.trim()}\n`,
@@ -55,20 +63,25 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
     priority: priority.label,
   });
   const open = 'Open Card File';
-  const choice = await vscode.window.showInformationMessage(`Kanban: added "${created.title}" to ${status.label}.`, open);
+  const choice = await vscode.window.showInformationMessage(
+    `Kanban: added "${created.title}" to ${status.label}.`,
+    open,
+  );
   if (choice === open) await showCardFile(target, created);
 }
 
 /** Switch Board: which board the panel shows and the commands act on. */
 export async function switchBoard(parts: ExtensionParts): Promise<void> {
-  const target = await pickService(parts, "Switch the board of which folder?");
+  const target = await pickService(parts, 'Switch the board of which folder?');
   if (!target) return;
   const boards = await callApi<BoardSummary[]>(target, 'GET', '/boards');
   const current = currentBoardId(parts, target);
   const picked = await vscode.window.showQuickPick(
     boards.map((board) => ({
       label: board.name,
-      description: [board.id === current ? 'current' : '', board.isDefault ? 'default' : ''].filter(Boolean).join(', ') || undefined,
+      description:
+        [board.id === current ? 'current' : '', board.isDefault ? 'default' : ''].filter(Boolean).join(', ') ||
+        undefined,
       detail: `${board.taskCount ?? 0} card(s) · ${board.id}`,
       id: board.id,
     })),
@@ -80,7 +93,11 @@ export async function switchBoard(parts: ExtensionParts): Promise<void> {
 }
 
 /** A quick pick whose highlighted item (what Enter takes) is `active` rather than the first. */
-function pickWithActive<T extends vscode.QuickPickItem>(items: T[], active: T | undefined, options: { title: string; placeholder: string }): Promise<T | undefined> {
+function pickWithActive<T extends vscode.QuickPickItem>(
+  items: T[],
+  active: T | undefined,
+  options: { title: string; placeholder: string },
+): Promise<T | undefined> {
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<T>();
     pick.title = options.title;
@@ -104,7 +121,9 @@ function pickWithActive<T extends vscode.QuickPickItem>(items: T[], active: T | 
 /** Every card of every board, for the pickers. */
 async function allTasks(target: FolderService): Promise<TaskSummary[]> {
   const boards = await callApi<BoardSummary[]>(target, 'GET', '/boards');
-  const lists = await Promise.all(boards.map((board) => callApi<TaskSummary[]>(target, 'GET', `/boards/${encodeURIComponent(board.id)}/tasks`)));
+  const lists = await Promise.all(
+    boards.map((board) => callApi<TaskSummary[]>(target, 'GET', `/boards/${encodeURIComponent(board.id)}/tasks`)),
+  );
   return lists.flat();
 }
 
@@ -118,11 +137,14 @@ async function pickTask(target: FolderService, placeHolder: string): Promise<Tas
   const boards = target.service.workspace.config.boards;
   // People know columns and boards by their names; ids are for files and URLs.
   const boardName = (id: string) => boards.find((b) => b.id === id)?.name ?? id;
-  const columnName = (boardId: string, status: string) => boards.find((b) => b.id === boardId)?.columns.find((c) => c.id === status)?.name ?? status;
+  const columnName = (boardId: string, status: string) =>
+    boards.find((b) => b.id === boardId)?.columns.find((c) => c.id === status)?.name ?? status;
   const picked = await vscode.window.showQuickPick(
     tasks.map((task) => ({
       label: task.title || task.id,
-      description: multiBoard ? `${boardName(task.boardId)} · ${columnName(task.boardId, task.status)}` : columnName(task.boardId, task.status),
+      description: multiBoard
+        ? `${boardName(task.boardId)} · ${columnName(task.boardId, task.status)}`
+        : columnName(task.boardId, task.status),
       detail: task.id,
       task,
     })),
@@ -142,13 +164,22 @@ export async function searchCards(parts: ExtensionParts): Promise<void> {
 }
 
 /** Open Card File: the card's Markdown file in a text editor. */
-export async function openCardFile(parts: ExtensionParts, ref?: { boardId: string; taskId: string; folderKey?: string }): Promise<void> {
+export async function openCardFile(
+  parts: ExtensionParts,
+  ref?: { boardId: string; taskId: string; folderKey?: string },
+): Promise<void> {
   // A sidebar row names its folder: no need to ask which one in a multi-root window.
   const rowFolder = parts.folders.byKey(ref?.folderKey);
-  const target = rowFolder ? { folder: rowFolder, service: await parts.services.get(rowFolder), access: parts.access } : await pickService(parts, 'Open a card file of which folder?');
+  const target = rowFolder
+    ? { folder: rowFolder, service: await parts.services.get(rowFolder), access: parts.access }
+    : await pickService(parts, 'Open a card file of which folder?');
   if (!target) return;
   const task = ref
-    ? await callApi<TaskSummary>(target, 'GET', `/boards/${encodeURIComponent(ref.boardId)}/tasks/${encodeURIComponent(ref.taskId)}`)
+    ? await callApi<TaskSummary>(
+        target,
+        'GET',
+        `/boards/${encodeURIComponent(ref.boardId)}/tasks/${encodeURIComponent(ref.taskId)}`,
+      )
     : await pickTask(target, 'Card whose file to open');
   if (task) await showCardFile(target, task);
 }
@@ -156,8 +187,12 @@ export async function openCardFile(parts: ExtensionParts, ref?: { boardId: strin
 async function showCardFile({ service }: FolderService, task: TaskSummary): Promise<void> {
   const relative = service.workspace.store.filePathOf?.(task);
   if (!relative) {
-    void vscode.window.showInformationMessage(`Kanban: cards are stored in ${service.workspace.store.provider}, so "${task.title}" has no Markdown file.`);
+    void vscode.window.showInformationMessage(
+      `Kanban: cards are stored in ${service.workspace.store.provider}, so "${task.title}" has no Markdown file.`,
+    );
     return;
   }
-  await vscode.window.showTextDocument(vscode.Uri.file(path.join(service.root, ...relative.split('/'))), { preview: false });
+  await vscode.window.showTextDocument(vscode.Uri.file(path.join(service.root, ...relative.split('/'))), {
+    preview: false,
+  });
 }

@@ -31,7 +31,10 @@ export function currentBoardId(parts: ExtensionParts, { folder, service }: Folde
  * Any error becomes a notification naming the command as the palette does (never its internal id):
  * a command must never throw into the extension host.
  */
-export function guarded<A extends unknown[]>(title: string, run: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
+export function guarded<A extends unknown[]>(
+  title: string,
+  run: (...args: A) => Promise<unknown>,
+): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await run(...args);

@@ -21,7 +21,10 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
     'kanban.addCard': ['Add Card', () => addCard(parts)],
     'kanban.switchBoard': ['Switch Board', () => switchBoard(parts)],
     'kanban.searchCards': ['Search Cards', () => searchCards(parts)],
-    'kanban.openCardFile': ['Open Card File', (ref?: { boardId: string; taskId: string; folderKey?: string }) => openCardFile(parts, ref)],
+    'kanban.openCardFile': [
+      'Open Card File',
+      (ref?: { boardId: string; taskId: string; folderKey?: string }) => openCardFile(parts, ref),
+    ],
     'kanban.showOnBoard': ['Show on Board', (uri?: unknown) => showOnBoard(parts, uri)],
     'kanban.moveCardOfFile': ['Move Card to Column', (uri?: unknown) => moveCardOfFile(parts, uri)],
     'kanban.copyCardLink': ['Copy Card Link', () => copyCardLinkCommand(parts)],
@@ -40,5 +43,7 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
 }
 
 export function registerCommands(parts: ExtensionParts): vscode.Disposable[] {
-  return Object.entries(commandTable(parts)).map(([id, [title, run]]) => vscode.commands.registerCommand(id, guarded(title, run as (...args: unknown[]) => Promise<void>)));
+  return Object.entries(commandTable(parts)).map(([id, [title, run]]) =>
+    vscode.commands.registerCommand(id, guarded(title, run as (...args: unknown[]) => Promise<void>)),
+  );
 }

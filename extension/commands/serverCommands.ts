@@ -7,7 +7,11 @@ const DOCS = 'Open API Docs';
 export async function startApiServer(parts: ExtensionParts): Promise<void> {
   const running = await parts.control.start();
   if (!running) return;
-  const choice = await vscode.window.showInformationMessage(`Kanban: API server running at ${running.url}/api (board of ${running.folder.name}).`, COPY, DOCS);
+  const choice = await vscode.window.showInformationMessage(
+    `Kanban: API server running at ${running.url}/api (board of ${running.folder.name}).`,
+    COPY,
+    DOCS,
+  );
   if (choice === COPY) await copyApiUrl(parts);
   if (choice === DOCS) await openApiDocs(parts);
 }
@@ -60,7 +64,9 @@ export async function serverActions(parts: ExtensionParts): Promise<void> {
   const state = parts.control.state;
   if (state.kind !== 'running') return startApiServer(parts);
   const stop = 'Stop API Server';
-  const picked = await vscode.window.showQuickPick([COPY, DOCS, stop], { placeHolder: `Kanban API at ${state.url}/api` });
+  const picked = await vscode.window.showQuickPick([COPY, DOCS, stop], {
+    placeHolder: `Kanban API at ${state.url}/api`,
+  });
   if (picked === COPY) await copyApiUrl(parts);
   else if (picked === DOCS) await openApiDocs(parts);
   else if (picked === stop) await stopApiServer(parts);

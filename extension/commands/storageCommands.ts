@@ -3,7 +3,6 @@ import type { ExtensionParts } from '../parts';
 import { callApi } from '../service/callApi';
 import { pickService, type FolderService } from './pickService';
 
-
 /**
  * Migrate to SQLite: the API's migration route after a confirmation. Inside VS Code the service
  * opens the database with SQLite's WebAssembly build (the native driver cannot load in the editor's
@@ -13,7 +12,9 @@ export async function migrateToSqlite(parts: ExtensionParts): Promise<void> {
   const target = await pickService(parts, 'Migrate the storage of which folder to SQLite?');
   if (!target) return;
   if (target.service.workspace.store.provider === 'sqlite') {
-    void vscode.window.showInformationMessage(`Kanban: the cards of ${target.folder.name} are already stored in SQLite; nothing to migrate.`);
+    void vscode.window.showInformationMessage(
+      `Kanban: the cards of ${target.folder.name} are already stored in SQLite; nothing to migrate.`,
+    );
     return;
   }
   const migrate = 'Migrate';
@@ -41,7 +42,9 @@ export async function migrateToMarkdown(parts: ExtensionParts): Promise<void> {
   const target = await pickService(parts, 'Migrate the storage of which folder to Markdown?');
   if (!target) return;
   if (alreadyMarkdown(target)) {
-    void vscode.window.showInformationMessage(`Kanban: the cards of ${target.folder.name} are already stored as Markdown files under .kanban/; nothing to migrate.`);
+    void vscode.window.showInformationMessage(
+      `Kanban: the cards of ${target.folder.name} are already stored as Markdown files under .kanban/; nothing to migrate.`,
+    );
     return;
   }
   const migrate = 'Migrate';

@@ -21,7 +21,8 @@ export async function setApiToken(parts: ExtensionParts, folderKey?: unknown): P
     prompt: 'A token from the auth.identity provider in .kanban.json; kept in VS Code secret storage',
     password: true,
     ignoreFocusOut: true,
-    validateInput: (value) => (!value.trim() ? 'The token cannot be empty' : /\s/.test(value.trim()) ? 'A token has no spaces' : null),
+    validateInput: (value) =>
+      !value.trim() ? 'The token cannot be empty' : /\s/.test(value.trim()) ? 'A token has no spaces' : null,
   });
   if (!token?.trim()) return;
   await parts.access.tokens.set(folder, token.trim());
@@ -35,13 +36,19 @@ async function reportWhoItIs(parts: ExtensionParts, folder: FolderRef): Promise<
   if (!check) {
     void vscode.window.showInformationMessage(`Kanban: API token saved for ${folder.name}.`);
   } else if (!check.authEnabled) {
-    void vscode.window.showInformationMessage(`Kanban: API token saved for ${folder.name}. Authentication is off there (no auth.identity in .kanban.json), so it is not needed yet.`);
+    void vscode.window.showInformationMessage(
+      `Kanban: API token saved for ${folder.name}. Authentication is off there (no auth.identity in .kanban.json), so it is not needed yet.`,
+    );
   } else if (check.role) {
     parts.log(`the API token of ${folder.name} identifies ${check.subject} (${check.role})`);
-    void vscode.window.showInformationMessage(`Kanban: API token saved; in ${folder.name} you act as ${check.subject} (${check.role}).`);
+    void vscode.window.showInformationMessage(
+      `Kanban: API token saved; in ${folder.name} you act as ${check.subject} (${check.role}).`,
+    );
   } else {
     const why = check.error ?? 'the identity provider does not recognise it';
-    void vscode.window.showWarningMessage(`Kanban: API token saved for ${folder.name}, but it is refused: ${why}. Run "Kanban: Set API Token" again with a valid one.`);
+    void vscode.window.showWarningMessage(
+      `Kanban: API token saved for ${folder.name}, but it is refused: ${why}. Run "Kanban: Set API Token" again with a valid one.`,
+    );
   }
 }
 

@@ -16,7 +16,10 @@ export interface StartRequest {
 
 /** The port asked for is taken by another process; the UI offers another one. */
 export class PortInUseError extends Error {
-  constructor(readonly host: string, readonly port: number) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
     super(`port ${port} on ${host} is already in use`);
   }
 }
@@ -51,13 +54,25 @@ export class ApiServer {
       await this.stopNow();
       this.set({ kind: 'starting', folder: request.folder, port: request.port });
       try {
-        this.running = await startServer({ root: request.service.root, workspace: request.service.workspace, host: request.host, port: request.port });
+        this.running = await startServer({
+          root: request.service.root,
+          workspace: request.service.workspace,
+          host: request.host,
+          port: request.port,
+        });
       } catch (error) {
         this.set({ kind: 'stopped' });
-        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(request.host, request.port);
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+          throw new PortInUseError(request.host, request.port);
         throw error;
       }
-      const state = { kind: 'running' as const, folder: request.folder, url: this.running.url, port: this.running.port, host: request.host };
+      const state = {
+        kind: 'running' as const,
+        folder: request.folder,
+        url: this.running.url,
+        port: this.running.port,
+        host: request.host,
+      };
       this.set(state);
       return state;
     });

@@ -38,7 +38,10 @@ export function mcpOverHttp(server: ApiServer, tokens: TokenStore): McpOverHttp 
       const running = runningFor(folder);
       if (!running) return undefined;
       const token = await tokens.get(folder).catch(() => undefined);
-      return { url: `${reachable(running.url)}/mcp`, ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}) };
+      return {
+        url: `${reachable(running.url)}/mcp`,
+        ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+      };
     },
     onDidChange(listener) {
       // `starting` is no change an agent can use: it hears of the server when it runs or stops.

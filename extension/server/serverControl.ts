@@ -34,7 +34,9 @@ export class ServerControl {
     try {
       service = await this.services.get(chosen);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Kanban: cannot open the board in ${chosen.name}: ${(error as Error).message}`);
+      void vscode.window.showErrorMessage(
+        `Kanban: cannot open the board in ${chosen.name}: ${(error as Error).message}`,
+      );
       return undefined;
     }
     const { host, port: configured } = this.settingsFor(chosen);
@@ -42,7 +44,8 @@ export class ServerControl {
       return await this.server.start({ folder: chosen, service, host, port: port ?? configured });
     } catch (error) {
       if (error instanceof PortInUseError) return this.offerAnotherPort(chosen, error);
-      const message = error instanceof UnsafeBindError ? error.message : `cannot start the API server: ${(error as Error).message}`;
+      const message =
+        error instanceof UnsafeBindError ? error.message : `cannot start the API server: ${(error as Error).message}`;
       void vscode.window.showErrorMessage(`Kanban: ${message}`);
       return undefined;
     }

@@ -35,7 +35,9 @@ interface TaskRow {
  * keyboard and screen-reader support, folding and drag and drop for free, and costs no second
  * webview. Everything goes through the API with the folder's token, like the board page.
  */
-export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.TreeDragAndDropController<BoardNode>, vscode.Disposable {
+export class BoardTree
+  implements vscode.TreeDataProvider<BoardNode>, vscode.TreeDragAndDropController<BoardNode>, vscode.Disposable
+{
   readonly dragMimeTypes = [CARD_MIME];
   readonly dropMimeTypes = [CARD_MIME];
   private readonly changed = new vscode.EventEmitter<BoardNode | undefined>();
@@ -52,7 +54,12 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
   private listedBoardId: string | null = null;
 
   constructor(private readonly parts: ExtensionParts) {
-    this.view = vscode.window.createTreeView(SIDEBAR_VIEW_ID, { treeDataProvider: this, dragAndDropController: this, showCollapseAll: true, canSelectMany: false });
+    this.view = vscode.window.createTreeView(SIDEBAR_VIEW_ID, {
+      treeDataProvider: this,
+      dragAndDropController: this,
+      showCollapseAll: true,
+      canSelectMany: false,
+    });
     this.disposables.push(this.view, this.changed);
     // No redraw on becoming visible: events keep the list current while hidden too, and a redraw
     // under a click replaces the row being clicked (the editor then refuses its stale command).
@@ -62,7 +69,10 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
 
   /** The folder the sidebar shows: the one the user chose, else the first with a board. */
   folder(): FolderRef | undefined {
-    return this.parts.folders.byKey(this.parts.context.workspaceState.get<string>(FOLDER_KEY)) ?? this.parts.folders.primary();
+    return (
+      this.parts.folders.byKey(this.parts.context.workspaceState.get<string>(FOLDER_KEY)) ??
+      this.parts.folders.primary()
+    );
   }
 
   async showFolder(folder: FolderRef): Promise<void> {
@@ -91,19 +101,31 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
 
   async handleDrag(nodes: readonly BoardNode[], transfer: vscode.DataTransfer): Promise<void> {
     const cards = nodes.filter((n): n is CardNode => n.kind === 'card');
-    if (cards.length) transfer.set(CARD_MIME, new vscode.DataTransferItem(cards.map((c) => ({ boardId: c.boardId, taskId: c.taskId, folderKey: c.folderKey }))));
+    if (cards.length)
+      transfer.set(
+        CARD_MIME,
+        new vscode.DataTransferItem(
+          cards.map((c) => ({ boardId: c.boardId, taskId: c.taskId, folderKey: c.folderKey })),
+        ),
+      );
   }
 
   /** Onto a column: to its top. Onto a card: to that card's place, as on the board. */
   async handleDrop(target: BoardNode | undefined, transfer: vscode.DataTransfer): Promise<void> {
-    const dragged = transfer.get(CARD_MIME)?.value as { boardId: string; taskId: string; folderKey: string }[] | undefined;
+    const dragged = transfer.get(CARD_MIME)?.value as
+      { boardId: string; taskId: string; folderKey: string }[] | undefined;
     if (!target || !dragged?.length) return;
     const status = target.kind === 'column' ? target.columnId : target.status;
     const position = target.kind === 'column' ? 0 : target.position;
     const api = await this.target();
     if (!api) return;
     for (const card of dragged.filter((c) => c.folderKey === api.folder.key && c.boardId === target.boardId)) {
-      await callApi(api, 'PATCH', `/boards/${encodeURIComponent(card.boardId)}/tasks/${encodeURIComponent(card.taskId)}/move`, { status, position }).catch((error: Error) => {
+      await callApi(
+        api,
+        'PATCH',
+        `/boards/${encodeURIComponent(card.boardId)}/tasks/${encodeURIComponent(card.taskId)}/move`,
+        { status, position },
+      ).catch((error: Error) => {
         void vscode.window.showErrorMessage(`Kanban: the card was not moved: ${error.message}`);
       });
     }
@@ -126,7 +148,9 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
     this.updateMultiRoot();
     const api = await this.target();
     if (!api) {
-      this.view.message = this.folder() ? `The board of ${this.folder()!.name} cannot be read; see the Kanban output.` : 'Open a folder to see its kanban board.';
+      this.view.message = this.folder()
+        ? `The board of ${this.folder()!.name} cannot be read; see the Kanban output.`
+        : 'Open a folder to see its kanban board.';
       return [];
     }
     this.follow(api);
@@ -144,9 +168,28 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
       this.view.title = multiRoot ? `${api.folder.name}: ${board.name}` : board.name;
       this.cards = new Map(board.columns.map((c) => [c.id, [] as CardNode[]]));
       for (const task of [...tasks].sort((a, b) => a.position - b.position)) {
-        this.cards.get(task.status)?.push({ kind: 'card', folderKey: api.folder.key, boardId, taskId: task.id, status: task.status, title: task.title || task.id, priority: task.priority, assignee: task.assignee, dueDate: task.dueDate, position: task.position });
+        this.cards.get(task.status)?.push({
+          kind: 'card',
+          folderKey: api.folder.key,
+          boardId,
+          taskId: task.id,
+          status: task.status,
+          title: task.title || task.id,
+          priority: task.priority,
+          assignee: task.assignee,
+          dueDate: task.dueDate,
+          position: task.position,
+        });
       }
-      this.columns = board.columns.map((c) => ({ kind: 'column', folderKey: api.folder.key, boardId, columnId: c.id, name: c.name, count: this.cards.get(c.id)!.length, minimized: board.minimizedColumnIds.includes(c.id) }));
+      this.columns = board.columns.map((c) => ({
+        kind: 'column',
+        folderKey: api.folder.key,
+        boardId,
+        columnId: c.id,
+        name: c.name,
+        count: this.cards.get(c.id)!.length,
+        minimized: board.minimizedColumnIds.includes(c.id),
+      }));
       return this.columns;
     } catch (error) {
       this.view.message = `Kanban: ${(error as Error).message}`;
@@ -160,12 +203,19 @@ export class BoardTree implements vscode.TreeDataProvider<BoardNode>, vscode.Tre
     this.stopEvents?.();
     this.followedService = api.service;
     this.stopEvents = api.service.workspace.events.on((event) => {
-      const listed = event.boardId === null || event.boardId === this.listedBoardId || (event.data as { fromBoard?: unknown }).fromBoard === this.listedBoardId;
+      const listed =
+        event.boardId === null ||
+        event.boardId === this.listedBoardId ||
+        (event.data as { fromBoard?: unknown }).fromBoard === this.listedBoardId;
       if (listed && /^(task|column|board)\./.test(event.event)) this.refresh();
     });
   }
 
   private updateMultiRoot(): void {
-    void vscode.commands.executeCommand('setContext', 'kanban.multiRoot', (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+    void vscode.commands.executeCommand(
+      'setContext',
+      'kanban.multiRoot',
+      (vscode.workspace.workspaceFolders?.length ?? 0) > 1,
+    );
   }
 }

@@ -30,7 +30,10 @@ export const OPEN_ON_BOARD_COMMAND = 'kanban.sidebar.openCard';
 
 export function columnItem(node: ColumnNode): vscode.TreeItem {
   // A column minimized on the board starts folded here too; VS Code then keeps the user's choice.
-  const item = new vscode.TreeItem(node.name, node.minimized ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+  const item = new vscode.TreeItem(
+    node.name,
+    node.minimized ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+  );
   item.id = `column:${node.boardId}:${node.columnId}`;
   item.description = String(node.count);
   item.tooltip = `${node.name}: ${node.count} card(s). Drop a card here to move it to the top of this column.`;
@@ -42,11 +45,21 @@ export function cardItem(node: CardNode, today: string): vscode.TreeItem {
   const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.None);
   item.id = `card:${node.boardId}:${node.taskId}`;
   const overdue = node.dueDate !== null && node.dueDate.slice(0, 10) < today;
-  item.description = [node.priority === 'critical' || node.priority === 'high' ? node.priority : '', node.assignee ?? '', overdue ? `due ${node.dueDate}` : '']
+  item.description = [
+    node.priority === 'critical' || node.priority === 'high' ? node.priority : '',
+    node.assignee ?? '',
+    overdue ? `due ${node.dueDate}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   item.tooltip = new vscode.MarkdownString(
-    [`**${escapeMarkdown(node.title)}**`, `${node.priority} priority`, node.assignee ? `assigned to ${escapeMarkdown(node.assignee)}` : '', node.dueDate ? `due ${node.dueDate}${overdue ? ' (overdue)' : ''}` : '', `\`${node.taskId}\``]
+    [
+      `**${escapeMarkdown(node.title)}**`,
+      `${node.priority} priority`,
+      node.assignee ? `assigned to ${escapeMarkdown(node.assignee)}` : '',
+      node.dueDate ? `due ${node.dueDate}${overdue ? ' (overdue)' : ''}` : '',
+      `\`${node.taskId}\``,
+    ]
       .filter(Boolean)
       .join('  \n'),
   );

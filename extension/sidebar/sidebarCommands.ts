@@ -23,7 +23,12 @@ export function registerSidebarCommands(parts: ExtensionParts, tree: BoardTree):
         const picked = await vscode.window.showQuickPick(
           parts.folders.all().map((folder) => ({
             label: folder.name,
-            description: [folder.key === current?.key ? 'shown' : '', parts.folders.hasKanban(folder) ? 'has a board' : 'no board yet'].filter(Boolean).join(' · '),
+            description: [
+              folder.key === current?.key ? 'shown' : '',
+              parts.folders.hasKanban(folder) ? 'has a board' : 'no board yet',
+            ]
+              .filter(Boolean)
+              .join(' · '),
             folder,
           })),
           { placeHolder: 'Show the board of which folder in the sidebar?' },

@@ -33,7 +33,11 @@ export class BrokenFiles implements vscode.Disposable {
     const workspace = service.workspace;
     const listener = (files: readonly InvalidFile[]) => this.show(folder, service.root, files);
     workspace.invalidFilesListeners.add(listener);
-    this.folders.set(folder.key, { root: service.root, files: [], stop: () => workspace.invalidFilesListeners.delete(listener) });
+    this.folders.set(folder.key, {
+      root: service.root,
+      files: [],
+      stop: () => workspace.invalidFilesListeners.delete(listener),
+    });
     this.show(folder, service.root, workspace.invalidFiles);
   }
 
@@ -68,9 +72,13 @@ export class BrokenFiles implements vscode.Disposable {
     const followed = this.folders.get(folderKey);
     if (!followed) return;
     const file = path.resolve(followed.root, ...relative.split('/'));
-    if (path.relative(followed.root, file).startsWith('..') || path.isAbsolute(path.relative(followed.root, file))) return;
+    if (path.relative(followed.root, file).startsWith('..') || path.isAbsolute(path.relative(followed.root, file)))
+      return;
     const at = Math.max(0, (line ?? 1) - 1);
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false, selection: new vscode.Range(at, 0, at, 0) });
+    await vscode.window.showTextDocument(vscode.Uri.file(file), {
+      preview: false,
+      selection: new vscode.Range(at, 0, at, 0),
+    });
   }
 
   dispose(): void {
@@ -83,7 +91,12 @@ export class BrokenFiles implements vscode.Disposable {
   private show(folder: FolderRef, root: string, invalid: readonly InvalidFile[]): void {
     const followed = this.folders.get(folder.key);
     if (!followed) return;
-    const files = invalid.map(({ path: file, reason, line, duplicateOf }) => ({ path: file, reason, ...(line ? { line } : {}), ...(duplicateOf ? { duplicateOf } : {}) }));
+    const files = invalid.map(({ path: file, reason, line, duplicateOf }) => ({
+      path: file,
+      reason,
+      ...(line ? { line } : {}),
+      ...(duplicateOf ? { duplicateOf } : {}),
+    }));
     for (const gone of followed.files.filter((old) => !files.some((f) => f.path === old.path))) {
       this.diagnostics.delete(this.uriOf(root, gone.path));
       this.announced.delete(path.join(root, gone.path));
@@ -119,14 +132,19 @@ export class BrokenFiles implements vscode.Disposable {
 
 function brokenText(file: BrokenFile): string {
   const what = file.path === '.kanban.json' ? '.kanban.json' : `the card file ${file.path}`;
-  const keeps = file.path === '.kanban.json' ? 'the last good settings stay in effect' : 'the board keeps its last good version';
+  const keeps =
+    file.path === '.kanban.json' ? 'the last good settings stay in effect' : 'the board keeps its last good version';
   return `Kanban: ${what} does not parse (${file.reason}); ${keeps} until the file is fixed. The service never rewrites a broken file.`;
 }
 
 function diagnosticFor(file: BrokenFile): vscode.Diagnostic {
   const line = Math.max(0, (file.line ?? 1) - 1);
   // The whole line: the parser names a line, rarely a column worth trusting.
-  const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), file.reason, vscode.DiagnosticSeverity.Error);
+  const diagnostic = new vscode.Diagnostic(
+    new vscode.Range(line, 0, line, 1000),
+    file.reason,
+    vscode.DiagnosticSeverity.Error,
+  );
   diagnostic.source = 'Kanban';
   return diagnostic;
 }

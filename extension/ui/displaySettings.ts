@@ -16,8 +16,14 @@ export function readDisplay(folder?: FolderRef): DisplayPreferences {
   const background = config.get<unknown>('background');
   const preset = config.get<unknown>('backgroundPreset');
   return {
-    background: background === 'native' || background === 'plain' || background === 'fancy' || background === 'shared' ? background : DEFAULT_DISPLAY.background,
-    preset: typeof preset === 'string' && (BACKGROUND_PRESETS as readonly string[]).includes(preset) ? preset : DEFAULT_DISPLAY.preset,
+    background:
+      background === 'native' || background === 'plain' || background === 'fancy' || background === 'shared'
+        ? background
+        : DEFAULT_DISPLAY.background,
+    preset:
+      typeof preset === 'string' && (BACKGROUND_PRESETS as readonly string[]).includes(preset)
+        ? preset
+        : DEFAULT_DISPLAY.preset,
   };
 }
 
@@ -25,15 +31,24 @@ export function readDisplay(folder?: FolderRef): DisplayPreferences {
  * Keep a choice made on the board for the user: where they already set it for this workspace, there;
  * otherwise in their user settings, so it follows them to every board.
  */
-export async function saveDisplayForMe(folder: FolderRef, background: DisplayBackground | 'shared', preset?: string): Promise<void> {
+export async function saveDisplayForMe(
+  folder: FolderRef,
+  background: DisplayBackground | 'shared',
+  preset?: string,
+): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION, vscode.Uri.parse(folder.key));
-  const entries: [string, unknown][] = [['background', background], ...(preset ? [['backgroundPreset', preset] as [string, unknown]] : [])];
+  const entries: [string, unknown][] = [
+    ['background', background],
+    ...(preset ? [['backgroundPreset', preset] as [string, unknown]] : []),
+  ];
   for (const [key, value] of entries) {
     const inspected = config.inspect(key);
     const target =
-      inspected?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
-      : inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
+      inspected?.workspaceFolderValue !== undefined
+        ? vscode.ConfigurationTarget.WorkspaceFolder
+        : inspected?.workspaceValue !== undefined
+          ? vscode.ConfigurationTarget.Workspace
+          : vscode.ConfigurationTarget.Global;
     await config.update(key, value, target);
   }
 }

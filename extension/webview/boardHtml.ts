@@ -11,7 +11,9 @@ export interface BoardHtmlOptions {
 
 /** A fresh value per page load, so only the script this host wrote can run. */
 export function createNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 function escapeAttribute(value: string): string {

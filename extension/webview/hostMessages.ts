@@ -15,7 +15,15 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
       if (typeof path !== 'string' || !path.startsWith('/')) return null;
       if (ifMatch !== undefined && (typeof ifMatch !== 'string' || ifMatch.length > 1024)) return null;
       const type = responseType === 'base64' ? 'base64' : 'json';
-      return { type: 'request', id, method, path, body, responseType: type, ...(ifMatch !== undefined ? { ifMatch } : {}) };
+      return {
+        type: 'request',
+        id,
+        method,
+        path,
+        body,
+        responseType: type,
+        ...(ifMatch !== undefined ? { ifMatch } : {}),
+      };
     }
     case 'download': {
       const { path, filename } = message;
@@ -23,7 +31,9 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
       return { type: 'download', path, filename };
     }
     case 'boardShown':
-      return typeof message.boardId === 'string' && message.boardId.length <= 200 ? { type: 'boardShown', boardId: message.boardId } : null;
+      return typeof message.boardId === 'string' && message.boardId.length <= 200
+        ? { type: 'boardShown', boardId: message.boardId }
+        : null;
     case 'openFile': {
       const { path, line } = message;
       if (typeof path !== 'string' || path.length > 1024) return null;
@@ -38,11 +48,15 @@ export function parseWebviewMessage(raw: unknown): WebviewToHostMessage | null {
       return { type: 'setDisplay', scope, background, preset: preset as string };
     }
     case 'copyText':
-      return typeof message.text === 'string' && message.text.length <= 4096 ? { type: 'copyText', text: message.text } : null;
+      return typeof message.text === 'string' && message.text.length <= 4096
+        ? { type: 'copyText', text: message.text }
+        : null;
     case 'copyCardLink': {
       const { boardId, taskId } = message;
       const fits = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 200;
-      return fits(boardId) && fits(taskId) ? { type: 'copyCardLink', boardId: boardId as string, taskId: taskId as string } : null;
+      return fits(boardId) && fits(taskId)
+        ? { type: 'copyCardLink', boardId: boardId as string, taskId: taskId as string }
+        : null;
     }
     default:
       return null;

@@ -40,7 +40,11 @@ export class WebviewBridge implements vscode.Disposable {
   ) {
     this.disposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)));
     // Before the handshake the page hears nothing; the handshake sends the list as it is then.
-    this.disposables.push(host.brokenFiles.onDidChange((key, files) => key === folder.key && this.ready && this.post({ type: 'invalidFiles', files })));
+    this.disposables.push(
+      host.brokenFiles.onDidChange(
+        (key, files) => key === folder.key && this.ready && this.post({ type: 'invalidFiles', files }),
+      ),
+    );
     this.disposables.push(host.onDisplayChange(() => this.post({ type: 'display', display: host.display(folder) })));
     this.disposables.push(access.tokens.onDidChange((key) => key === folder.key && void this.tokenChanged()));
     const stopListening = services.onDidReplace((replaced, next) => {
@@ -97,7 +101,10 @@ export class WebviewBridge implements vscode.Disposable {
     } catch (error) {
       this.openError = `Cannot open the board of ${this.folder.name}: ${(error as Error).message}. Fix it, then press Retry.`;
       // A .kanban.json that does not parse is announced with its line (Problems, a notification).
-      if (!(error instanceof InvalidConfigFileError)) void vscode.window.showErrorMessage(`Kanban: cannot open the board in ${this.folder.name}: ${(error as Error).message}`);
+      if (!(error instanceof InvalidConfigFileError))
+        void vscode.window.showErrorMessage(
+          `Kanban: cannot open the board in ${this.folder.name}: ${(error as Error).message}`,
+        );
       this.post({ type: 'invalidFiles', files: this.host.brokenFiles.filesOf(this.folder.key) });
       return;
     }
@@ -168,7 +175,12 @@ export class WebviewBridge implements vscode.Disposable {
       this.openError = null;
       void this.handshake();
     }
-    const answer = await this.access.dispatch(service, this.folder, { method: message.method, path: message.path, body: message.body, ifMatch: message.ifMatch });
+    const answer = await this.access.dispatch(service, this.folder, {
+      method: message.method,
+      path: message.path,
+      body: message.body,
+      ifMatch: message.ifMatch,
+    });
     let body: unknown = answer.body;
     if (message.responseType === 'base64') body = answer.status === 200 ? toFilePayload(answer.body) : null;
     this.post({
@@ -192,7 +204,9 @@ export class WebviewBridge implements vscode.Disposable {
       return;
     }
     const safeName = filename.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_') || 'attachment';
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(vscode.Uri.file(this.folder.fsPath), safeName) });
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.joinPath(vscode.Uri.file(this.folder.fsPath), safeName),
+    });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, Buffer.from(file.data, 'base64'));
   }
@@ -204,7 +218,9 @@ export class WebviewBridge implements vscode.Disposable {
       return;
     }
     if (message.background === 'native') {
-      void vscode.window.showWarningMessage('Kanban: "native" follows each person\'s editor, so it cannot be the team\'s background; pick Plain or Fancy to change it for everyone.');
+      void vscode.window.showWarningMessage(
+        'Kanban: "native" follows each person\'s editor, so it cannot be the team\'s background; pick Plain or Fancy to change it for everyone.',
+      );
       return;
     }
     const service = this.service ?? (await this.services.get(this.folder).catch(() => null));
@@ -228,7 +244,14 @@ export class WebviewBridge implements vscode.Disposable {
 }
 
 function toEventMessage(event: ServiceEvent): EventMessage {
-  return { type: 'event', event: event.event, boardId: event.boardId, data: event.data, card: event.card, revision: event.revision };
+  return {
+    type: 'event',
+    event: event.event,
+    boardId: event.boardId,
+    data: event.data,
+    card: event.card,
+    revision: event.revision,
+  };
 }
 
 /** The Dispatcher answers a file as `{name, contentType, base64}`; the UI wants a FilePayload. */

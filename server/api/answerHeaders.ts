@@ -57,7 +57,10 @@ export function encodedEtag(etag: string, gzipped: boolean): string {
  * How a kept answer goes out to a client with this `Accept-Encoding`: gzip-compressed when it can
  * be and is worth it, under the ETag of that encoding. One decision for Express and the fast lane.
  */
-export function encodingFor(answer: SerializedAnswer, acceptEncoding: string | undefined): { gzip: boolean; etag: string } {
+export function encodingFor(
+  answer: SerializedAnswer,
+  acceptEncoding: string | undefined,
+): { gzip: boolean; etag: string } {
   const gzip = answer.gzipped !== undefined && answer.body.length >= GZIP_MIN_BYTES && prefersGzip(acceptEncoding);
   return { gzip, etag: encodedEtag(answer.etag, gzip) };
 }

@@ -135,9 +135,11 @@ export function createApp(ws: Workspace, options: AppOptions = {}): Express {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
     // Parse any content type as JSON: `curl -d` sends form encoding by default.
     const parseJson = express.json({ limit, type: () => true });
-    const jsonUnlessFiles = (req: Request, res: Response, next: NextFunction) => (uploadedFiles(res) ? next() : parseJson(req, res, next));
+    const jsonUnlessFiles = (req: Request, res: Response, next: NextFunction) =>
+      uploadedFiles(res) ? next() : parseJson(req, res, next);
     const parseBody = route.multipart ? [multipartBody(limitInBytes(limit)), jsonUnlessFiles] : [parseJson];
-    for (const path of mountedPaths(route)) api[route.method](expressPath(path), authorizeFirst, ...parseBody, handlerFor(ws, route));
+    for (const path of mountedPaths(route))
+      api[route.method](expressPath(path), authorizeFirst, ...parseBody, handlerFor(ws, route));
   }
   api.use(docsRouter(allRoutes));
   api.use((req: Request, res: Response) => {

@@ -14,7 +14,12 @@ export function authorizeBeforeBody(ws: Workspace, route: RouteDef) {
   return async (req: Request, res: Response, next: NextFunction) => {
     let auth: RequestAuth;
     try {
-      auth = await authorize(currentIdentityProvider(ws), route, bearerCredential(req.headers.authorization), ws.authHealth);
+      auth = await authorize(
+        currentIdentityProvider(ws),
+        route,
+        bearerCredential(req.headers.authorization),
+        ws.authHealth,
+      );
     } catch (error) {
       return sendErrorBeforeBody(res, error);
     }

@@ -72,16 +72,36 @@ export class Dispatcher {
         const match = pattern.exec(pathname);
         if (!match) continue;
         const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-        const outcome = await executeRoute(this.ws, route, { params, rawQuery: parseQueryString(queryString), body: request.body, credential: request.token ? { token: request.token, source: 'header' as const } : null, ifMatch: request.ifMatch, agent: request.agent, run: request.run });
+        const outcome = await executeRoute(this.ws, route, {
+          params,
+          rawQuery: parseQueryString(queryString),
+          body: request.body,
+          credential: request.token ? { token: request.token, source: 'header' as const } : null,
+          ifMatch: request.ifMatch,
+          agent: request.agent,
+          run: request.run,
+        });
         if ('raw' in outcome) {
           const file = outcome.raw.bytes ? await outcome.raw.bytes() : null;
-          if (!file) return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };
-          return { status: 200, body: { ok: true, data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') } } };
+          if (!file)
+            return { status: 501, body: { ok: false, error: 'this answer cannot be carried over the webview bridge' } };
+          return {
+            status: 200,
+            body: {
+              ok: true,
+              data: { name: file.name, contentType: file.contentType, base64: file.data.toString('base64') },
+            },
+          };
         }
         if ('serialized' in outcome) {
           // A versioned resource sent as bytes (a card) still hands the page its version for If-Match.
           const etag = route.version ? { etag: outcome.serialized.etag } : {};
-          return { status: 200, body: { ok: true, data: outcome.serialized.data() }, ...etag, ...(outcome.page ? { page: outcome.page } : {}) };
+          return {
+            status: 200,
+            body: { ok: true, data: outcome.serialized.data() },
+            ...etag,
+            ...(outcome.page ? { page: outcome.page } : {}),
+          };
         }
         return {
           status: outcome.status,

@@ -33,14 +33,21 @@ function describeEnvironmentError(error: unknown): { status: number; message: st
   switch (e.code) {
     case 'ENOSPC':
     case 'EDQUOT':
-      return { status: 507, message: `disk full: could not write ${shownPath(e.path)}; free some space, then try again` };
+      return {
+        status: 507,
+        message: `disk full: could not write ${shownPath(e.path)}; free some space, then try again`,
+      };
     case 'SQLITE_FULL':
       return { status: 507, message: 'disk full: the SQLite database could not grow; free some space, then try again' };
     case 'ENAMETOOLONG':
-      return { status: 400, message: `path too long: ${shownPath(e.path)} is longer than the file system allows; use a shorter name or path` };
+      return {
+        status: 400,
+        message: `path too long: ${shownPath(e.path)} is longer than the file system allows; use a shorter name or path`,
+      };
     case 'EINVAL':
       // Only a file-system call about a path: EINVAL elsewhere is the server's own mistake.
-      if (typeof e.syscall === 'string' && typeof e.path === 'string') return { status: 400, message: `invalid path: the file system does not accept ${shownPath(e.path)}` };
+      if (typeof e.syscall === 'string' && typeof e.path === 'string')
+        return { status: 400, message: `invalid path: the file system does not accept ${shownPath(e.path)}` };
   }
   return null;
 }
@@ -65,7 +72,8 @@ export function describeError(error: unknown): { status: number; message: string
   if (error instanceof URIError || (status === 400 && /decode/i.test(e.message ?? ''))) {
     return { status: 400, message: 'the URL holds a malformed percent-encoding' };
   }
-  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: e.message ?? 'bad request' };
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return { status, message: e.message ?? 'bad request' };
   return { status: 500, message: 'internal error; the server log has the details' };
 }
 

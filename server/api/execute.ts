@@ -75,11 +75,19 @@ export async function executeRoute(ws: Workspace, route: RouteDef, call: RouteCa
   // A read changes nothing, so it raises no warnings: it skips collecting them (an async context per
   // request), and needs no agent for the claim guard either.
   const { value: result, warnings } =
-    route.method === 'get' ? { value: await route.handle(ctx), warnings: [] } : await collectWarnings(() => runAsAgent(agent, () => handleWithPrecondition(ws, route, ctx, call.ifMatch)));
+    route.method === 'get'
+      ? { value: await route.handle(ctx), warnings: [] }
+      : await collectWarnings(() => runAsAgent(agent, () => handleWithPrecondition(ws, route, ctx, call.ifMatch)));
   if (result === NO_CONTENT) return { status: 204, data: null };
   if (result instanceof RawResponse) return { status: 200, raw: result };
-  if (result instanceof SerializedAnswer) return { status: 200, serialized: result, ...(result.page ? { page: result.page } : {}) };
-  return { status: route.success ?? 200, data: result === undefined ? null : result, etag: currentVersion(route, ctx), ...(warnings.length ? { warnings } : {}) };
+  if (result instanceof SerializedAnswer)
+    return { status: 200, serialized: result, ...(result.page ? { page: result.page } : {}) };
+  return {
+    status: route.success ?? 200,
+    data: result === undefined ? null : result,
+    etag: currentVersion(route, ctx),
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 /** The agent a call names; a header repeated (or joined by a proxy) is no valid name either. */
@@ -89,7 +97,12 @@ function agentOf(header: string | string[] | undefined): string | null {
 }
 
 /** Run the handler (see handleChecked), again when another instance won a race for the same card row. */
-async function handleWithPrecondition(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
+async function handleWithPrecondition(
+  ws: Workspace,
+  route: RouteDef,
+  ctx: RequestContext,
+  ifMatch: string | undefined,
+): Promise<unknown> {
   // Uploads are consumed by the first try, so they are not tried again.
   if (route.method === 'get' || route.multipart) return handleChecked(ws, route, ctx, ifMatch);
   for (let attempt = 1; ; attempt++) {
@@ -125,7 +138,12 @@ function afterLostRound(attempt: number): Promise<void> {
  * Run the handler; with `If-Match` on a change, only while the resource still has that version.
  * The check and the change run as one mutation, so no other write can slip in between.
  */
-async function handleChecked(ws: Workspace, route: RouteDef, ctx: RequestContext, ifMatch: string | undefined): Promise<unknown> {
+async function handleChecked(
+  ws: Workspace,
+  route: RouteDef,
+  ctx: RequestContext,
+  ifMatch: string | undefined,
+): Promise<unknown> {
   const version = route.version;
   if (!version || ifMatch === undefined || route.method === 'get') return route.handle(ctx);
   // Over a shared database the version may have changed on another instance since the last poll.

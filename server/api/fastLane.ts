@@ -36,7 +36,12 @@ function compile(route: RouteDef, openApiPath: string): Pattern {
 function isPlainGet(req: IncomingMessage): boolean {
   if (req.method !== 'GET' || req.url === undefined) return false;
   const h = req.headers;
-  return h['content-length'] === undefined && h['transfer-encoding'] === undefined && h['if-none-match'] === undefined && h['if-modified-since'] === undefined;
+  return (
+    h['content-length'] === undefined &&
+    h['transfer-encoding'] === undefined &&
+    h['if-none-match'] === undefined &&
+    h['if-modified-since'] === undefined
+  );
 }
 
 /**
@@ -51,7 +56,9 @@ function isPlainGet(req: IncomingMessage): boolean {
  * a literal path such as `/tasks/active` still reaches its own route.
  */
 export function fastLane(ws: Workspace, routes: RouteDef[], allowedHosts: string[], express: Handler): Handler {
-  const patterns = routes.filter((route) => route.method === 'get').flatMap((route) => mountedPaths(route).map((p) => compile(route, p)));
+  const patterns = routes
+    .filter((route) => route.method === 'get')
+    .flatMap((route) => mountedPaths(route).map((p) => compile(route, p)));
   const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
   return (req, res) => {
     if (!isPlainGet(req) || !isAllowedHost(req.headers.host, allowed)) return express(req, res);
@@ -83,8 +90,21 @@ export function fastLane(ws: Workspace, routes: RouteDef[], allowedHosts: string
 }
 
 /** Only routes answered as kept bytes take this lane; anything else is made again by Express. */
-async function answer(ws: Workspace, route: RouteDef, params: Record<string, string>, rawQuery: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const outcome = await executeRoute(ws, route, { params, rawQuery, body: undefined, credential: bearerCredential(req.headers.authorization), agent: req.headers['x-kanban-agent'] });
+async function answer(
+  ws: Workspace,
+  route: RouteDef,
+  params: Record<string, string>,
+  rawQuery: Record<string, unknown>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const outcome = await executeRoute(ws, route, {
+    params,
+    rawQuery,
+    body: undefined,
+    credential: bearerCredential(req.headers.authorization),
+    agent: req.headers['x-kanban-agent'],
+  });
   if (outcome.status !== 200 || !('serialized' in outcome)) throw new Error('not a kept answer');
   return sendSerialized(req, res, outcome.serialized);
 }

@@ -10,7 +10,10 @@ export function hostGuard(allowedHosts: string[]) {
   const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
   return (req: Request, res: Response, next: NextFunction) => {
     if (isAllowedHost(req.headers.host, allowed)) return next();
-    res.status(403).json({ ok: false, error: `requests for host "${req.headers.host ?? ''}" are refused; use 127.0.0.1 or localhost, or start the server with --allowed-host` });
+    res.status(403).json({
+      ok: false,
+      error: `requests for host "${req.headers.host ?? ''}" are refused; use 127.0.0.1 or localhost, or start the server with --allowed-host`,
+    });
   };
 }
 

@@ -34,7 +34,10 @@ export function multipartBody(limit: number) {
     try {
       parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldSize: 64 * 1024, parts: 1000 } });
     } catch (error) {
-      return sendErrorBeforeBody(res, new ValidationError(`multipart body cannot be read: ${(error as Error).message}`));
+      return sendErrorBeforeBody(
+        res,
+        new ValidationError(`multipart body cannot be read: ${(error as Error).message}`),
+      );
     }
     const files: UploadedFile[] = [];
     let received = 0;
@@ -58,11 +61,14 @@ export function multipartBody(limit: number) {
       });
       stream.on('end', () => {
         if (failed) return;
-        if (info.filename === undefined) return fail(new ValidationError(`multipart part "${field}" has no file name; ${EXAMPLE}`));
+        if (info.filename === undefined)
+          return fail(new ValidationError(`multipart part "${field}" has no file name; ${EXAMPLE}`));
         files.push({ name: info.filename, bytes: Buffer.concat(chunks), contentType: info.mimeType });
       });
     });
-    parser.on('field', (field) => fail(new ValidationError(`multipart part "${field}" is not a file; send files as file parts, ${EXAMPLE}`)));
+    parser.on('field', (field) =>
+      fail(new ValidationError(`multipart part "${field}" is not a file; send files as file parts, ${EXAMPLE}`)),
+    );
     parser.on('partsLimit', () => fail(new ValidationError('multipart body has more than 1000 parts')));
     parser.on('error', (error: Error) => fail(new ValidationError(`multipart body is malformed: ${error.message}`)));
     parser.on('close', () => {

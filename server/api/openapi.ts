@@ -67,14 +67,21 @@ function withRefs(schema: unknown, components: Record<string, unknown>, isCompon
   return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withRefs(value, components)]));
 }
 
-const ETAG_HEADER = { description: 'version of the resource; send it as If-Match to change only this version', schema: { type: 'string' } };
+const ETAG_HEADER = {
+  description: 'version of the resource; send it as If-Match to change only this version',
+  schema: { type: 'string' },
+};
 const PAGING_HEADERS = {
   Link: { description: 'the next page, as <url>; rel="next"; absent on the last page', schema: { type: 'string' } },
-  'X-Total-Count': { description: 'number of items that match, over all pages', schema: { type: 'integer', minimum: 0 } },
+  'X-Total-Count': {
+    description: 'number of items that match, over all pages',
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 
 const WARNING_HEADER = {
-  description: 'present when the change went ahead but took a column over its WIP limit (board wipPolicy warn): 299 - "column <name> is over its WIP limit (<count>/<limit>)"',
+  description:
+    'present when the change went ahead but took a column over its WIP limit (board wipPolicy warn): 299 - "column <name> is over its WIP limit (<count>/<limit>)"',
   schema: { type: 'string' },
 };
 
@@ -89,8 +96,11 @@ function successHeaders(route: RouteDef) {
 
 /** A file answer: its declared formats (JSON ones with their schema), else any bytes. */
 function fileResponse(route: RouteDef, components: Record<string, unknown>) {
-  if (!route.files) return { description: 'the file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
-  const content = Object.fromEntries(Object.entries(route.files).map(([type, schema]) => [type, { schema: withRefs(schema, components) }]));
+  if (!route.files)
+    return { description: 'the file', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+  const content = Object.fromEntries(
+    Object.entries(route.files).map(([type, schema]) => [type, { schema: withRefs(schema, components) }]),
+  );
   return { description: 'the file, in the format asked for', content };
 }
 
@@ -102,7 +112,11 @@ function successResponse(route: RouteDef, components: Record<string, unknown>) {
   return {
     description: route.returns ?? route.summary,
     ...successHeaders(route),
-    content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true }, data }, required: ['ok', 'data'] } } },
+    content: {
+      'application/json': {
+        schema: { type: 'object', properties: { ok: { const: true }, data }, required: ['ok', 'data'] },
+      },
+    },
   };
 }
 
@@ -122,7 +136,8 @@ const META_QUERY = {
   in: 'query',
   namePattern: '^meta\\.[^.]+(\\.[^.]+)*$',
   example: 'meta.sprint=s12',
-  description: 'Metadata filters: any query parameter named `meta.<field>` (e.g. `meta.sprint=s12`; a dot path such as `meta.links.jira=ABC-1` reaches nested values) keeps the cards whose metadata field holds that value; repeat for several fields.',
+  description:
+    'Metadata filters: any query parameter named `meta.<field>` (e.g. `meta.sprint=s12`; a dot path such as `meta.links.jira=ABC-1` reaches nested values) keeps the cards whose metadata field holds that value; repeat for several fields.',
   schema: { type: 'string' },
 };
 
@@ -142,7 +157,10 @@ function operationFor(route: RouteDef, path: string, components: Record<string, 
     in: 'path',
     required: true,
     schema: { type: 'string' },
-    description: m[1] === 'id' && path.includes('/tasks/') ? 'card id; a unique prefix or substring of it also matches' : undefined,
+    description:
+      m[1] === 'id' && path.includes('/tasks/')
+        ? 'card id; a unique prefix or substring of it also matches'
+        : undefined,
   }));
   const queryParams = (route.query ?? []).map((q) => ({
     name: q.name,
@@ -152,17 +170,33 @@ function operationFor(route: RouteDef, path: string, components: Record<string, 
     schema: { type: q.type, ...(q.enum ? { enum: q.enum } : {}) },
   }));
   if (answersNotModified(route)) {
-    queryParams.push({ name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of your last read; while it is current the answer is 304 without a body', schema: { type: 'string' } });
+    queryParams.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'the ETag of your last read; while it is current the answer is 304 without a body',
+      schema: { type: 'string' },
+    });
   }
   if (route.version && route.method !== 'get') {
-    queryParams.push({ name: 'If-Match', in: 'header', required: false, description: 'the ETag of your last read; the change applies only while it is current (else 412)', schema: { type: 'string' } });
+    queryParams.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'the ETag of your last read; the change applies only while it is current (else 412)',
+      schema: { type: 'string' },
+    });
   }
   const responses: Record<string, unknown> = { [String(route.success ?? 200)]: successResponse(route, components) };
   if (route.noContent) responses['204'] = { description: route.noContent };
-  if (answersNotModified(route)) responses['304'] = { description: 'not modified: If-None-Match names the current ETag; no body' };
+  if (answersNotModified(route))
+    responses['304'] = { description: 'not modified: If-None-Match names the current ETag; no body' };
   const errors = [400, ...(route.body ? [413] : []), ...(route.errors ?? []), ...impliedErrors(route, path)];
   for (const status of [...new Set(errors)].sort((a, b) => a - b)) {
-    responses[String(status)] = { description: ERROR_TEXT[status] ?? 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    responses[String(status)] = {
+      description: ERROR_TEXT[status] ?? 'error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   const { security, description: access } = securityOf(route);
   const description = route.metaQuery ? `${access}\n\n${META_QUERY.description}` : access;
@@ -185,7 +219,8 @@ function requestContent(route: RouteDef): Record<string, unknown> {
   if (!route.multipart) return json;
   const fileParts = {
     type: 'object',
-    description: 'One or more file parts (any field name); the file name comes from each part, as `curl -F file=@notes.txt` sends it.',
+    description:
+      'One or more file parts (any field name); the file name comes from each part, as `curl -F file=@notes.txt` sends it.',
     additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
   };
   return { ...json, 'multipart/form-data': { schema: fileParts } };
@@ -201,7 +236,10 @@ export function buildOpenApi(routes: RouteDef[]) {
       paths[path][route.method] = operationFor(route, path, schemas);
     }
   }
-  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? '' }));
+  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? '',
+  }));
   return {
     openapi: '3.1.0',
     info: documentInfo(routes),

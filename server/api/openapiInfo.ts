@@ -11,24 +11,32 @@ export const API_VERSION = '1.0.0';
 /** What each tag groups, shown as the section heading text in the docs. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Boards: 'Boards of the workspace: their columns, default status and priority, and deletion of empty ones.',
-  'Board actions': 'Named actions of a board (key to title); triggering one emits board.action.triggered for webhooks and scripts to act on.',
+  'Board actions':
+    'Named actions of a board (key to title); triggering one emits board.action.triggered for webhooks and scripts to act on.',
   Columns: 'Columns of a board in order. Unscoped routes act on the default board, or on ?boardId= when given.',
-  Tasks: 'Cards: list and search, create, read, update, move, soft delete, delete for good, transfer between boards. {id} takes a unique prefix or substring of a card id.',
+  Tasks:
+    'Cards: list and search, create, read, update, move, soft delete, delete for good, transfer between boards. {id} takes a unique prefix or substring of a card id.',
   Comments: "A card's comments, stored in its file's frontmatter.",
-  Checklists: "A card's checklist: the Markdown task list items (- [ ] / - [x]) of its content, outside code blocks, numbered from 0. Each change rewrites that line of the content.",
+  Checklists:
+    "A card's checklist: the Markdown task list items (- [ ] / - [x]) of its content, outside code blocks, numbered from 0. Each change rewrites that line of the content.",
   Logs: 'Append-only log entries of a card or a board, kept as JSON Lines beside the cards.',
-  Attachments: "Files attached to a card, kept by the attachment provider (a folder per card by default).",
-  Forms: 'Forms defined in .kanban.json or on a card; a submission is validated against the form schema and stored on the card.',
+  Attachments: 'Files attached to a card, kept by the attachment provider (a folder per card by default).',
+  Forms:
+    'Forms defined in .kanban.json or on a card; a submission is validated against the form schema and stored on the card.',
   Actions: 'Actions a card offers; triggering one emits card.action.triggered.',
-  Git: "What the repository the workspace is in says about a card, read only: branches whose name contains the card id (ahead/behind the current branch) and commits whose message has a Kanban: or Refs: trailer naming it. Empty lists outside a git repository.",
-  Agents: 'Agents at work: an agent names itself with the X-Kanban-Agent header (1 to 64 of A-Z a-z 0-9 . _ @ : / -). It claims a card for a lease (default 900 s), during which other agents\' writes to the card are refused with 409 (people\'s go through); pick claims the best ready card in one step, never the same card for two agents, whichever process or worktree they run in.',
+  Git: 'What the repository the workspace is in says about a card, read only: branches whose name contains the card id (ahead/behind the current branch) and commits whose message has a Kanban: or Refs: trailer naming it. Empty lists outside a git repository.',
+  Agents:
+    "Agents at work: an agent names itself with the X-Kanban-Agent header (1 to 64 of A-Z a-z 0-9 . _ @ : / -). It claims a card for a lease (default 900 s), during which other agents' writes to the card are refused with 409 (people's go through); pick claims the best ready card in one step, never the same card for two agents, whichever process or worktree they run in.",
   'Card state': "Per-caller state of a card (opened, read up to when), and the card-state provider's health.",
   Settings: 'Workspace display settings from .kanban.json.',
   Labels: 'Workspace-wide label definitions; renames and deletions reach every card of every board.',
   Workspace: 'Where the workspace is, which providers serve it, who the caller is, and storage migration.',
-  Import: 'Cards in from GitHub issues, Trello, CSV or kanban-lite (a dry run unless apply; re-runs skip cards already imported), and a board out as CSV or JSON.',
-  Views: 'Saved views: a named filter, sort, layout and grouping of one board, kept in .kanban.json for the whole team; GET /tasks?view=<id> lists through one. Changes need the admin role once auth is on.',
-  Webhooks: 'HTTP callbacks per event, signed with HMAC-SHA256 when a secret is set, with their delivery history. Admin only once auth is on.',
+  Import:
+    'Cards in from GitHub issues, Trello, CSV or kanban-lite (a dry run unless apply; re-runs skip cards already imported), and a board out as CSV or JSON.',
+  Views:
+    'Saved views: a named filter, sort, layout and grouping of one board, kept in .kanban.json for the whole team; GET /tasks?view=<id> lists through one. Changes need the admin role once auth is on.',
+  Webhooks:
+    'HTTP callbacks per event, signed with HMAC-SHA256 when a secret is set, with their delivery history. Admin only once auth is on.',
 };
 
 export const BEARER_SCHEME = {
@@ -54,7 +62,9 @@ export function documentInfo(routes: RouteDef[]) {
     'Concurrency: GET of a task, board, settings or labels answers an ETag; send it back as If-Match on PUT/PATCH/DELETE and a change made meanwhile answers 412 instead of being overwritten.',
     'The files are the truth: a write to a card file or .kanban.json that changed on disk since the service read it (or no longer parses) is refused with 409 naming the file; the service adopts the file as it is, so read again and reapply.',
     ...(pages(routes)
-      ? ['Paging: a list answers at most `limit` items; the next page is in the `Link` header (rel="next") and the total in `X-Total-Count`.']
+      ? [
+          'Paging: a list answers at most `limit` items; the next page is in the `Link` header (rel="next") and the total in `X-Total-Count`.',
+        ]
       : []),
     'WIP limits: a column may have a wipLimit. On a board whose wipPolicy is warn (the default), a create or move into a full column goes ahead and the answer carries `Warning: 299 - "column <name> is over its WIP limit (<count>/<limit>)"`; with block it is refused with 409 naming the column and its limit. column.limit.exceeded is sent once per crossing.',
     "Writes carrying a browser Origin other than the server's own, a VS Code webview or one allowed (--allow-origin, .kanban.json server.allowedOrigins) are refused with 403.",

@@ -18,4 +18,22 @@ import { claimRoutes } from './routes/claimRoutes';
 import { contextRoutes } from './routes/contextRoutes';
 
 /** Every /api route, in the order Express matches them. */
-export const allRoutes: RouteDef[] = [...boardRoutes, ...columnRoutes, ...bulkRoutes, ...claimRoutes, ...contextRoutes, ...taskRoutes, ...archiveRoutes, ...cardRoutes, ...checklistRoutes, ...logRoutes, ...workspaceRoutes, ...doctorRoutes, ...statusRoutes, ...storageRoutes, ...importExportRoutes, ...viewRoutes, ...webhookRoutes];
+export const allRoutes: RouteDef[] = [
+  ...boardRoutes,
+  ...columnRoutes,
+  ...bulkRoutes,
+  ...claimRoutes,
+  ...contextRoutes,
+  ...taskRoutes,
+  ...archiveRoutes,
+  ...cardRoutes,
+  ...checklistRoutes,
+  ...logRoutes,
+  ...workspaceRoutes,
+  ...doctorRoutes,
+  ...statusRoutes,
+  ...storageRoutes,
+  ...importExportRoutes,
+  ...viewRoutes,
+  ...webhookRoutes,
+];

@@ -23,16 +23,32 @@ export const count = (description: string): JsonSchema => ({ type: 'integer', mi
 export const nullable = (type: string, description: string): JsonSchema => ({ type: [type, 'null'], description });
 /** A time as the service writes it (no `format`: a strict validator without format support must still compile these). */
 export const time = (description: string): JsonSchema => text(`${description}; ISO 8601`);
-export const list = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
-export const map = (values: JsonSchema, description: string): JsonSchema => ({ type: 'object', additionalProperties: values, description });
+export const list = (items: JsonSchema, description?: string): JsonSchema => ({
+  type: 'array',
+  items,
+  ...(description ? { description } : {}),
+});
+export const map = (values: JsonSchema, description: string): JsonSchema => ({
+  type: 'object',
+  additionalProperties: values,
+  description,
+});
 /**
  * Free-form data (metadata, form data, a log's object): any fields. `additionalProperties: true` is
  * said out loud, since a generator reads a bare `{type: object}` as an object with no fields at all.
  */
-export const anyObject = (description: string): JsonSchema => ({ type: 'object', additionalProperties: true, description });
+export const anyObject = (description: string): JsonSchema => ({
+  type: 'object',
+  additionalProperties: true,
+  description,
+});
 
 /** An object whose listed fields are always present, except those named in `optional`. */
-export function fields(properties: Record<string, JsonSchema>, description?: string, optional: string[] = []): JsonSchema {
+export function fields(
+  properties: Record<string, JsonSchema>,
+  description?: string,
+  optional: string[] = [],
+): JsonSchema {
   return {
     type: 'object',
     ...(description ? { description } : {}),

@@ -15,10 +15,19 @@ export function object(properties: Record<string, JsonSchema>, required: string[
 const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 const stringList: JsonSchema = { type: 'array', items: { type: 'string' } };
 
-const wipLimit: JsonSchema = { type: ['integer', 'null'], minimum: 1, description: 'soft WIP limit (cards, archived ones not counted); null for none' };
+const wipLimit: JsonSchema = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  description: 'soft WIP limit (cards, archived ones not counted); null for none',
+};
 
 export const columnSchema = object(
-  { id: str('column id: a-z, 0-9, - and _'), name: str('display name'), color: str('hex color, default #6b7280'), wipLimit },
+  {
+    id: str('column id: a-z, 0-9, - and _'),
+    name: str('display name'),
+    color: str('hex color, default #6b7280'),
+    wipLimit,
+  },
   ['id', 'name'],
 );
 
@@ -41,8 +50,16 @@ export const boardUpdateSchema = object({
   columns: { type: 'array', items: columnSchema },
   defaultStatus: str(),
   defaultPriority: { type: 'string', enum: PRIORITIES },
-  wipPolicy: { type: 'string', enum: WIP_POLICIES, description: 'a move or create into a full column: warn (allowed, Warning header) or block (409)' },
-  autoArchiveDays: { type: ['integer', 'null'], minimum: 1, description: 'archive cards that stayed this many days in the last column; null turns it off' },
+  wipPolicy: {
+    type: 'string',
+    enum: WIP_POLICIES,
+    description: 'a move or create into a full column: warn (allowed, Warning header) or block (409)',
+  },
+  autoArchiveDays: {
+    type: ['integer', 'null'],
+    minimum: 1,
+    description: 'archive cards that stayed this many days in the last column; null turns it off',
+  },
 });
 
 export const actionsMapSchema = object({ actions: stringMap }, ['actions']);
@@ -58,8 +75,23 @@ const freeForm = (description: string): JsonSchema => ({ type: 'object', additio
 const formRefOrInline: JsonSchema = {
   description: 'a workspace form reference {name, data?} or an inline form definition {id?, name?, schema, data?}',
   anyOf: [
-    object({ id: str('form id (default: the name)'), name: str('a form defined in .kanban.json'), data: freeForm('default data') }, ['name']),
-    object({ id: str('form id (default: the name slugified, else form-<n>)'), name: str('display name'), schema: freeForm('JSON schema of the form data'), data: freeForm('default data') }, ['schema']),
+    object(
+      {
+        id: str('form id (default: the name)'),
+        name: str('a form defined in .kanban.json'),
+        data: freeForm('default data'),
+      },
+      ['name'],
+    ),
+    object(
+      {
+        id: str('form id (default: the name slugified, else form-<n>)'),
+        name: str('display name'),
+        schema: freeForm('JSON schema of the form data'),
+        data: freeForm('default data'),
+      },
+      ['schema'],
+    ),
   ],
 };
 
@@ -72,12 +104,17 @@ const taskFields: Record<string, JsonSchema> = {
   labels: stringList,
   metadata: freeForm('arbitrary key/value data, searchable with meta.<field>'),
   forms: { type: 'array', items: formRefOrInline },
-  formData: { type: 'object', additionalProperties: freeForm('submitted data of one form'), description: 'form id to its data' },
+  formData: {
+    type: 'object',
+    additionalProperties: freeForm('submitted data of one form'),
+    description: 'form id to its data',
+  },
   actions: { oneOf: [stringList, stringMap] },
   blockedBy: {
     type: ['array', 'null'],
     items: { type: 'string' },
-    description: 'ids of the cards (any board) this one waits for; partial ids are resolved to whole ones on write; null or [] clears. A cycle or an unknown id is a 400',
+    description:
+      'ids of the cards (any board) this one waits for; partial ids are resolved to whole ones on write; null or [] clears. A cycle or an unknown id is a 400',
   },
 };
 
@@ -108,7 +145,15 @@ export const moveSchema = object(
   {
     status: str('target column'),
     position: { type: 'integer', minimum: 0, description: 'zero-based, default 0' },
-    ...Object.fromEntries(MOVE_FIELDS.map((name) => [name, { ...taskFields[name], description: `optional: also set ${name} in the same write (a drop into another swimlane)` }])),
+    ...Object.fromEntries(
+      MOVE_FIELDS.map((name) => [
+        name,
+        {
+          ...taskFields[name],
+          description: `optional: also set ${name} in the same write (a drop into another swimlane)`,
+        },
+      ]),
+    ),
   },
   ['status'],
 );
@@ -149,38 +194,63 @@ export const uploadSchema = object(
   {
     files: {
       type: 'array',
-      items: object({ name: str('file name, no path'), data: str('base64 content'), contentType: str('MIME type') }, ['name', 'data']),
+      items: object({ name: str('file name, no path'), data: str('base64 content'), contentType: str('MIME type') }, [
+        'name',
+        'data',
+      ]),
     },
   },
   ['files'],
 );
 
 export const formSubmitSchema = object({ data: freeForm('the form data') }, ['data']);
-export const readSchema = object({ readThrough: object({ at: str('ISO 8601: everything up to this moment counts as read') }, ['at']) });
+export const readSchema = object({
+  readThrough: object({ at: str('ISO 8601: everything up to this moment counts as read') }, ['at']),
+});
 
 export const checklistAddSchema = object({ text: str('the item text, one line') }, ['text']);
-export const checklistEditSchema = object({ done: bool('tick (true) or untick (false)'), text: str('new item text, one line') });
+export const checklistEditSchema = object({
+  done: bool('tick (true) or untick (false)'),
+  text: str('new item text, one line'),
+});
 
 const agentField = str(`the agent: ${AGENT_NAME_RULE}; else the X-Kanban-Agent header (if both, they must agree)`);
-const ttlSeconds: JsonSchema = { type: 'integer', minimum: 1, maximum: MAX_CLAIM_SECONDS, description: `length of the lease in seconds, default ${DEFAULT_CLAIM_SECONDS} (at most ${MAX_CLAIM_SECONDS}, a day)` };
+const ttlSeconds: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_CLAIM_SECONDS,
+  description: `length of the lease in seconds, default ${DEFAULT_CLAIM_SECONDS} (at most ${MAX_CLAIM_SECONDS}, a day)`,
+};
 
 export const claimSchema = object({ agent: agentField, ttlSeconds });
 
-export const sessionReportSchema = object({
-  agent: agentField,
-  state: { type: 'string', enum: [...SESSION_STATES], description: `where the agent is: ${SESSION_STATES.join(', ')} (complete releases the claim)` },
-  note: str('a line on what the agent is doing or needs (logged on the card with a change of state)'),
-  url: str('a link to follow the work: a pull request, a CI run, a log'),
-  ttlSeconds: { ...ttlSeconds, description: `the lease to renew the claim for; default: the running claim's, else ${DEFAULT_CLAIM_SECONDS}` },
-}, ['state']);
+export const sessionReportSchema = object(
+  {
+    agent: agentField,
+    state: {
+      type: 'string',
+      enum: [...SESSION_STATES],
+      description: `where the agent is: ${SESSION_STATES.join(', ')} (complete releases the claim)`,
+    },
+    note: str('a line on what the agent is doing or needs (logged on the card with a change of state)'),
+    url: str('a link to follow the work: a pull request, a CI run, a log'),
+    ttlSeconds: {
+      ...ttlSeconds,
+      description: `the lease to renew the claim for; default: the running claim's, else ${DEFAULT_CLAIM_SECONDS}`,
+    },
+  },
+  ['state'],
+);
 
 export const pickSchema = object({
   agent: agentField,
-  board: str('board to pick from (default: the path\'s board, else the default board)'),
-  status: str('pick only from this column (default: the board\'s pickFrom, else every column before its start column)'),
+  board: str("board to pick from (default: the path's board, else the default board)"),
+  status: str("pick only from this column (default: the board's pickFrom, else every column before its start column)"),
   labels: { ...stringList, description: 'only cards carrying every one of these labels' },
   assignee: str('only cards assigned to this name (case-insensitive)'),
   priority: { type: 'string', enum: PRIORITIES, description: 'only cards of this priority' },
-  moveTo: str('move the picked card to this column (events and WIP limits as any move); a refused move gives the claim back'),
+  moveTo: str(
+    'move the picked card to this column (events and WIP limits as any move); a refused move gives the claim back',
+  ),
   ttlSeconds,
 });

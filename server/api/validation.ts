@@ -64,7 +64,8 @@ export function validateBody(schema: JsonSchema, body: unknown): void {
   if (!validate(body)) {
     const errors = validate.errors ?? [];
     // For anyOf/oneOf ajv reports the branches first; the summary error is the useful one.
-    const chosen = errors.find((e) => e.keyword === 'additionalProperties' || e.keyword === 'required') ?? errors[errors.length - 1];
+    const chosen =
+      errors.find((e) => e.keyword === 'additionalProperties' || e.keyword === 'required') ?? errors[errors.length - 1];
     throw new ValidationError(chosen ? explain(chosen, 'body') : 'body is invalid');
   }
 }
@@ -88,7 +89,11 @@ function refuseUnknown(params: QueryParam[], raw: Record<string, unknown>, accep
 }
 
 /** Parse the declared query parameters (and `meta.<field>` ones when `acceptsMeta`); any other is a 400. */
-export function parseQuery(params: QueryParam[] | undefined, raw: Record<string, unknown>, acceptsMeta = false): Record<string, unknown> {
+export function parseQuery(
+  params: QueryParam[] | undefined,
+  raw: Record<string, unknown>,
+  acceptsMeta = false,
+): Record<string, unknown> {
   refuseUnknown(params ?? [], raw, acceptsMeta);
   const out: Record<string, unknown> = {};
   for (const param of params ?? []) {
@@ -97,21 +102,28 @@ export function parseQuery(params: QueryParam[] | undefined, raw: Record<string,
       if (param.required) throw new ValidationError(`query parameter "${param.name}" is required`);
       continue;
     }
-    if (typeof value !== 'string') throw new ValidationError(`query parameter "${param.name}" must be given once, as plain text`);
+    if (typeof value !== 'string')
+      throw new ValidationError(`query parameter "${param.name}" must be given once, as plain text`);
     if (param.type === 'boolean') {
       const word = value.toLowerCase();
-      if (!TRUE_WORDS.has(word) && !FALSE_WORDS.has(word)) throw new ValidationError(`query parameter "${param.name}" must be true or false`);
+      if (!TRUE_WORDS.has(word) && !FALSE_WORDS.has(word))
+        throw new ValidationError(`query parameter "${param.name}" must be true or false`);
       out[param.name] = TRUE_WORDS.has(word);
     } else if (param.type === 'integer') {
       const n = Number(value);
-      const inRange = (param.minimum === undefined || n >= param.minimum) && (param.maximum === undefined || n <= param.maximum);
+      const inRange =
+        (param.minimum === undefined || n >= param.minimum) && (param.maximum === undefined || n <= param.maximum);
       if (!/^\d+$/.test(value) || !inRange) {
-        const range = param.minimum !== undefined && param.maximum !== undefined ? ` from ${param.minimum} to ${param.maximum}` : '';
+        const range =
+          param.minimum !== undefined && param.maximum !== undefined
+            ? ` from ${param.minimum} to ${param.maximum}`
+            : '';
         throw new ValidationError(`query parameter "${param.name}" must be a whole number${range}`);
       }
       out[param.name] = n;
     } else {
-      if (param.enum && !param.enum.includes(value)) throw new ValidationError(`query parameter "${param.name}" must be ${choiceOf(param.enum)}`);
+      if (param.enum && !param.enum.includes(value))
+        throw new ValidationError(`query parameter "${param.name}" must be ${choiceOf(param.enum)}`);
       out[param.name] = value;
     }
   }
@@ -124,7 +136,8 @@ export function parseMetaQuery(raw: Record<string, unknown>): { field: string; v
   for (const [key, value] of Object.entries(raw)) {
     if (!key.startsWith('meta.')) continue;
     const field = key.slice(5);
-    if (field === '' || field.split('.').some((part) => part === '')) throw new ValidationError(`query parameter "${key}" needs a field name, such as meta.sprint`);
+    if (field === '' || field.split('.').some((part) => part === ''))
+      throw new ValidationError(`query parameter "${key}" needs a field name, such as meta.sprint`);
     const values = Array.isArray(value) ? value : [value];
     for (const v of values) {
       if (typeof v !== 'string') throw new ValidationError(`query parameter "${key}" must be plain text`);

@@ -18,7 +18,10 @@ const etags = new WeakMap<object, string>();
 export function etagOf(value: object): string {
   let etag = etags.get(value);
   if (!etag) {
-    etag = `"${createHash('sha1').update(canonicalJson(value) ?? '').digest('base64url').slice(0, 22)}"`;
+    etag = `"${createHash('sha1')
+      .update(canonicalJson(value) ?? '')
+      .digest('base64url')
+      .slice(0, 22)}"`;
     etags.set(value, etag);
   }
   return etag;
@@ -37,7 +40,10 @@ export function cardEtag(ws: Workspace, card: Card): string {
   const session = ws.claims.sessionOf(card.boardId, card.id);
   if (blocks.length === 0 && !card.blockedBy?.length && !claim && !session) return stored;
   const derived = JSON.stringify([blocks, openBlockerCount(ws, card), claim, session]);
-  return `"${createHash('sha1').update(stored + derived).digest('base64url').slice(0, 22)}"`;
+  return `"${createHash('sha1')
+    .update(stored + derived)
+    .digest('base64url')
+    .slice(0, 22)}"`;
 }
 
 export const cardVersion = (ctx: RequestContext) => cardEtag(ctx.ws, resolveCard(ctx.ws, ctx.boardId, ctx.params.id));

@@ -13,10 +13,13 @@ import { parseMetaQuery, parseQuery } from './validation';
 export function withSavedView(ctx: RequestContext, listParams: QueryParam[]): RequestContext {
   const id = ctx.query.view as string | undefined;
   if (id === undefined) return ctx;
-  if (!ctx.ws.config.views.some((v) => v.id === id)) throw new ValidationError(`view "${id}" does not exist; GET /api/views lists them`);
+  if (!ctx.ws.config.views.some((v) => v.id === id))
+    throw new ValidationError(`view "${id}" does not exist; GET /api/views lists them`);
   const view = findView(ctx.ws, id);
   if (view.board !== ctx.boardId && ctx.params.boardId !== undefined) {
-    throw new ValidationError(`view "${id}" shows board "${view.board}", not "${ctx.boardId}"; use /api/boards/${view.board}/tasks?view=${id}`);
+    throw new ValidationError(
+      `view "${id}" shows board "${view.board}", not "${ctx.boardId}"; use /api/boards/${view.board}/tasks?view=${id}`,
+    );
   }
   const raw = { ...filterAsQuery(view.filter), ...(view.sort ? { sort: view.sort } : {}) };
   let fromView: Record<string, unknown>;
@@ -29,5 +32,10 @@ export function withSavedView(ctx: RequestContext, listParams: QueryParam[]): Re
   }
   const given = new Set(ctx.metaQuery.map((m) => m.field));
   const metaFromView = parseMetaQuery(raw).filter((m) => !given.has(m.field));
-  return { ...ctx, boardId: view.board, query: { ...fromView, ...ctx.query }, metaQuery: [...metaFromView, ...ctx.metaQuery] };
+  return {
+    ...ctx,
+    boardId: view.board,
+    query: { ...fromView, ...ctx.query },
+    metaQuery: [...metaFromView, ...ctx.metaQuery],
+  };
 }

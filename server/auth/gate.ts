@@ -1,5 +1,12 @@
 import { AuthRequiredError, ForbiddenError, ValidationError } from '../core/errors';
-import { isIdentity, isIdentityUnavailable, roleAtLeast, type Credential, type Identity, type IdentityProvider } from './identity';
+import {
+  isIdentity,
+  isIdentityUnavailable,
+  roleAtLeast,
+  type Credential,
+  type Identity,
+  type IdentityProvider,
+} from './identity';
 import { requiredRole, type GuardedRoute } from './roles';
 import { log } from '../core/log';
 
@@ -73,16 +80,29 @@ export async function authorize(
   health: AuthHealth,
 ): Promise<RequestAuth> {
   const carried = { present: credential !== null, source: credential?.source ?? null, recognised: false };
-  if (!provider) return { enabled: false, provider: null, credential: carried, identity: DEFAULT_IDENTITY, identityError: null };
+  if (!provider)
+    return { enabled: false, provider: null, credential: carried, identity: DEFAULT_IDENTITY, identityError: null };
   const need = requiredRole(route);
-  const { identity, unavailable } = credential ? await lookUp(provider, credential, health) : { identity: null, unavailable: null };
-  const auth: RequestAuth = { enabled: true, provider: provider.id, credential: { ...carried, recognised: identity !== null }, identity, identityError: unavailable };
+  const { identity, unavailable } = credential
+    ? await lookUp(provider, credential, health)
+    : { identity: null, unavailable: null };
+  const auth: RequestAuth = {
+    enabled: true,
+    provider: provider.id,
+    credential: { ...carried, recognised: identity !== null },
+    identity,
+    identityError: unavailable,
+  };
   if (need === 'public') return auth;
-  if (unavailable) throw route.tag === CARD_STATE_TAG ? new ValidationError(unavailable) : new AuthRequiredError(unavailable);
-  if (!credential) throw new AuthRequiredError('authentication required: send the header "Authorization: Bearer <token>"');
+  if (unavailable)
+    throw route.tag === CARD_STATE_TAG ? new ValidationError(unavailable) : new AuthRequiredError(unavailable);
+  if (!credential)
+    throw new AuthRequiredError('authentication required: send the header "Authorization: Bearer <token>"');
   if (!identity) throw new AuthRequiredError('the bearer token is not recognised');
   if (!roleAtLeast(identity.role, need)) {
-    throw new ForbiddenError(`role "${identity.role}" may not ${route.method.toUpperCase()} ${route.path}; it needs the "${need}" role`);
+    throw new ForbiddenError(
+      `role "${identity.role}" may not ${route.method.toUpperCase()} ${route.path}; it needs the "${need}" role`,
+    );
   }
   return auth;
 }

@@ -35,13 +35,21 @@ export class IdentityUnavailableError extends Error {
 export function isIdentityUnavailable(error: unknown): error is Error {
   if (error instanceof IdentityUnavailableError) return true;
   const e = error as { name?: unknown; code?: unknown } | null;
-  return typeof e === 'object' && e !== null && (e.name === 'IdentityUnavailableError' || e.code === IDENTITY_UNAVAILABLE);
+  return (
+    typeof e === 'object' && e !== null && (e.name === 'IdentityUnavailableError' || e.code === IDENTITY_UNAVAILABLE)
+  );
 }
 
 /** A provider's answer is used only when it is a real identity; anything else is a provider fault. */
 export function isIdentity(value: unknown): value is Identity {
   const v = value as Partial<Identity> | null;
-  return typeof v === 'object' && v !== null && typeof v.subject === 'string' && v.subject !== '' && ROLES.includes(v.role as Role);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.subject === 'string' &&
+    v.subject !== '' &&
+    ROLES.includes(v.role as Role)
+  );
 }
 
 /**

@@ -11,15 +11,21 @@ export function originOf(provider: IdentityProvider | null): string | undefined 
   return provider ? origins.get(provider) : 'null';
 }
 
-type ProviderModule = { createIdentityProvider?: (options: Record<string, unknown>, context: { root: string }) => unknown };
+type ProviderModule = {
+  createIdentityProvider?: (options: Record<string, unknown>, context: { root: string }) => unknown;
+};
 
 function checkedProvider(value: unknown, name: string): IdentityProvider {
   const provider = value as Partial<IdentityProvider> | null;
   if (typeof provider !== 'object' || provider === null || typeof provider.identify !== 'function') {
-    throw new Error(`auth.identity provider "${name}": createIdentityProvider() must return an object with identify(credential)`);
+    throw new Error(
+      `auth.identity provider "${name}": createIdentityProvider() must return an object with identify(credential)`,
+    );
   }
   // A provider without an id is still usable; /api/auth then reports the name it was configured by.
-  return typeof provider.id === 'string' && provider.id !== '' ? (provider as IdentityProvider) : { id: name, identify: provider.identify.bind(provider) };
+  return typeof provider.id === 'string' && provider.id !== ''
+    ? (provider as IdentityProvider)
+    : { id: name, identify: provider.identify.bind(provider) };
 }
 
 /**
@@ -37,13 +43,17 @@ function createProvider(entry: PluginEntry, root: string): IdentityProvider {
   if (entry.provider === 'token') return new TokenIdentityProvider(parseTokenOptions(entry.options));
   const module = loadPluginModule('auth.identity', entry.provider, root) as ProviderModule;
   if (typeof module.createIdentityProvider !== 'function') {
-    throw new Error(`auth.identity provider "${entry.provider}" does not export createIdentityProvider(options, context)`);
+    throw new Error(
+      `auth.identity provider "${entry.provider}" does not export createIdentityProvider(options, context)`,
+    );
   }
   let created: unknown;
   try {
     created = module.createIdentityProvider(entry.options, { root });
   } catch (error) {
-    throw new Error(`auth.identity provider "${entry.provider}" refused its options (plugins["auth.identity"].options): ${(error as Error).message}`);
+    throw new Error(
+      `auth.identity provider "${entry.provider}" refused its options (plugins["auth.identity"].options): ${(error as Error).message}`,
+    );
   }
   return checkedProvider(created, entry.provider);
 }

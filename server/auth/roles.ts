@@ -4,7 +4,17 @@ import type { Role } from './identity';
  * Tags of routes an editor may change; everything else that writes is admin.
  * `Actions` are card actions; board actions (tag `Board actions`) act on a whole board and stay admin.
  */
-const EDITOR_TAGS = new Set(['Tasks', 'Agents', 'Checklists', 'Comments', 'Logs', 'Attachments', 'Forms', 'Actions', 'Card state']);
+const EDITOR_TAGS = new Set([
+  'Tasks',
+  'Agents',
+  'Checklists',
+  'Comments',
+  'Logs',
+  'Attachments',
+  'Forms',
+  'Actions',
+  'Card state',
+]);
 
 /**
  * Routes anyone may call, even with auth on: they describe the server and hold no board data.

@@ -22,15 +22,20 @@ export function parseTokenOptions(options: Record<string, unknown>): TokenEntry[
   const entries = tokens.map((raw, i) => {
     const entry = (raw ?? {}) as Record<string, unknown>;
     const at = `plugins["auth.identity"].options.tokens[${i}]`;
-    if (typeof entry.token !== 'string' || entry.token === '') throw new Error(`${at}.token must be a non-empty string (or a \${ENV} reference)`);
-    if (typeof entry.subject !== 'string' || entry.subject === '') throw new Error(`${at}.subject must be a non-empty string`);
+    if (typeof entry.token !== 'string' || entry.token === '')
+      throw new Error(`${at}.token must be a non-empty string (or a \${ENV} reference)`);
+    if (typeof entry.subject !== 'string' || entry.subject === '')
+      throw new Error(`${at}.subject must be a non-empty string`);
     if (!ROLES.includes(entry.role as Role)) throw new Error(`${at}.role must be one of ${ROLES.join(', ')}`);
     return { token: entry.token, subject: entry.subject, role: entry.role as Role };
   });
   // One token for two entries would make the second unreachable; say which (never the value).
   entries.forEach((entry, i) => {
     const first = entries.findIndex((other) => other.token === entry.token);
-    if (first !== i) throw new Error(`plugins["auth.identity"].options.tokens[${i}].token repeats tokens[${first}].token; each token must be unique`);
+    if (first !== i)
+      throw new Error(
+        `plugins["auth.identity"].options.tokens[${i}].token repeats tokens[${first}].token; each token must be unique`,
+      );
   });
   return entries;
 }
@@ -52,7 +57,10 @@ export class TokenIdentityProvider implements IdentityProvider {
     for (const entry of this.entries) {
       const value = resolveEnvReference(entry.token);
       if (value === undefined) {
-        if (!this.warned.has(entry.token)) log.warn(`kanban: auth token for "${entry.subject}" refers to an unset environment variable; it matches nothing`);
+        if (!this.warned.has(entry.token))
+          log.warn(
+            `kanban: auth token for "${entry.subject}" refers to an unset environment variable; it matches nothing`,
+          );
         this.warned.add(entry.token);
         continue;
       }

@@ -21,12 +21,20 @@ export const commentCommand: Command = {
   name: 'comment',
   summary: 'Add a comment to a card',
   args: `${ID} <text>`,
-  options: { author: { type: 'string', value: '<name>', description: 'who says it (default: env KANBAN_AUTHOR, else your user name)' } },
+  options: {
+    author: {
+      type: 'string',
+      value: '<name>',
+      description: 'who says it (default: env KANBAN_AUTHOR, else your user name)',
+    },
+  },
   positionals: [2, 2],
   writes: true,
   async run(ctx, parsed) {
     const [id, content] = parsed.positionals;
-    const answer = await ctx.call<Card>('POST', ctx.boardPath(`/tasks/${enc(id)}/comments`), { body: { author: str(parsed, 'author') ?? defaultAuthor(ctx.env), content } });
+    const answer = await ctx.call<Card>('POST', ctx.boardPath(`/tasks/${enc(id)}/comments`), {
+      body: { author: str(parsed, 'author') ?? defaultAuthor(ctx.env), content },
+    });
     await show(ctx, answer, () => `commented on ${bold(ctx.output, id)} (${plain(answer.data.id)})`);
   },
 };
@@ -56,7 +64,9 @@ export const logCommand: Command = {
   name: 'log',
   summary: 'Append a log entry to a card; without text, show its log',
   args: `${ID} [text]`,
-  options: { source: { type: 'string', value: '<name>', description: 'where the entry comes from (default "default")' } },
+  options: {
+    source: { type: 'string', value: '<name>', description: 'where the entry comes from (default "default")' },
+  },
   positionals: [1, 2],
   writes: (parsed) => parsed.positionals.length > 1,
   async run(ctx, parsed) {
@@ -97,7 +107,9 @@ export const attachCommand: Command = {
         return { name: path.basename(file), data: data.toString('base64') };
       }),
     );
-    const answer = await ctx.call<Card>('POST', ctx.boardPath(`/tasks/${enc(id)}/attachments`), { body: { files: uploads } });
+    const answer = await ctx.call<Card>('POST', ctx.boardPath(`/tasks/${enc(id)}/attachments`), {
+      body: { files: uploads },
+    });
     await show(ctx, answer, () => `attached ${uploads.map((u) => u.name).join(', ')} to ${bold(ctx.output, id)}`);
   },
 };

@@ -15,26 +15,31 @@ import { ExitWith } from './usage';
 /** Exit code of `kanban pick` when no card is pickable: a script's loop ends on it, not on an error. */
 export const NOTHING_TO_PICK = 3;
 
-const ttlFlag: OptionSpec = { type: 'string', value: '<seconds>', description: `length of the lease (default ${DEFAULT_CLAIM_SECONDS}, at most ${MAX_CLAIM_SECONDS})` };
+const ttlFlag: OptionSpec = {
+  type: 'string',
+  value: '<seconds>',
+  description: `length of the lease (default ${DEFAULT_CLAIM_SECONDS}, at most ${MAX_CLAIM_SECONDS})`,
+};
 
 function ttlOf(command: Command, parsed: Parsed): number | undefined {
   const text = str(parsed, 'ttl');
   if (text === undefined) return undefined;
   const seconds = Number(text);
-  if (!/^\d+$/.test(text) || seconds < 1 || seconds > MAX_CLAIM_SECONDS) usage(command, `--ttl takes whole seconds from 1 to ${MAX_CLAIM_SECONDS}, not "${text}"`);
+  if (!/^\d+$/.test(text) || seconds < 1 || seconds > MAX_CLAIM_SECONDS)
+    usage(command, `--ttl takes whole seconds from 1 to ${MAX_CLAIM_SECONDS}, not "${text}"`);
   return seconds;
 }
 
 const AGENT_DETAILS = [
   'The agent is --agent <name> or env KANBAN_AGENT (1 to 64 of A-Z a-z 0-9 . _ @ : / -). While its',
-  'claim runs, other agents\' changes to the card are refused; people\'s (no agent) go through.',
+  "claim runs, other agents' changes to the card are refused; people's (no agent) go through.",
 ];
 
 export const pickCommand: Command = {
   name: 'pick',
   summary: 'Claim the best ready card for your agent (exit 3 when there is none); prints it like show',
   details: [
-    'Ready: not blocked, archived, deleted or claimed by anyone, in --status or else the board\'s',
+    "Ready: not blocked, archived, deleted or claimed by anyone, in --status or else the board's",
     'pickFrom columns (.kanban.json), else every column before the in-progress one. Best: priority,',
     'then due date (none last), then board order. Two agents never pick the same card, whichever',
     'process or git worktree they run in.',
@@ -71,7 +76,9 @@ export const claimCommand: Command = {
   positionals: [1, 1],
   writes: true,
   async run(ctx, parsed) {
-    const answer = await ctx.call<Card>('POST', ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}/claim`), { body: ttlBody(claimCommand, parsed) });
+    const answer = await ctx.call<Card>('POST', ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}/claim`), {
+      body: ttlBody(claimCommand, parsed),
+    });
     await show(ctx, answer, () => {
       const claim = answer.data.claim as { agent: string; until: string };
       return `claimed ${bold(ctx.output, plain(answer.data.id))} for ${plain(claim.agent)} until ${plain(claim.until)}`;
@@ -81,15 +88,17 @@ export const claimCommand: Command = {
 
 export const releaseCommand: Command = {
   name: 'release',
-  summary: 'Release a card\'s claim: yours, or as a person any; --force for another agent\'s (logged)',
+  summary: "Release a card's claim: yours, or as a person any; --force for another agent's (logged)",
   args: ID,
   details: AGENT_DETAILS,
-  options: { force: { type: 'boolean', description: 'release another agent\'s claim; the card\'s log records it' } },
+  options: { force: { type: 'boolean', description: "release another agent's claim; the card's log records it" } },
   positionals: [1, 1],
   writes: true,
   async run(ctx, parsed) {
     const query = flag(parsed, 'force') ? { force: true } : undefined;
-    const answer = await ctx.call<Card>('DELETE', ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}/claim`), { query });
+    const answer = await ctx.call<Card>('DELETE', ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}/claim`), {
+      query,
+    });
     await show(ctx, answer, () => `released ${bold(ctx.output, plain(answer.data.id))}`);
   },
 };
@@ -101,20 +110,29 @@ export const reportCommand: Command = {
   details: [
     'The card shows the session (who, state, note, link) until the agent reports again or a person',
     'clears it; it reads stale once the agent is silent longer than its lease. A change of state is',
-    'written to the card\'s log.',
+    "written to the card's log.",
     ...AGENT_DETAILS,
   ],
   options: {
-    note: { type: 'string', value: '<text>', description: 'what you are doing, or what you need (logged with a change of state)' },
+    note: {
+      type: 'string',
+      value: '<text>',
+      description: 'what you are doing, or what you need (logged with a change of state)',
+    },
     // Not --url: that is every command's server address.
-    link: { type: 'string', value: '<url>', description: 'a link to follow the work: a pull request, a CI run (the session\'s url)' },
+    link: {
+      type: 'string',
+      value: '<url>',
+      description: "a link to follow the work: a pull request, a CI run (the session's url)",
+    },
     ttl: ttlFlag,
   },
   positionals: [2, 2],
   writes: true,
   async run(ctx, parsed) {
     const [id, state] = parsed.positionals;
-    if (!(SESSION_STATES as readonly string[]).includes(state)) usage(reportCommand, `the state is one of ${SESSION_STATES.join(', ')}, not "${state}"`);
+    if (!(SESSION_STATES as readonly string[]).includes(state))
+      usage(reportCommand, `the state is one of ${SESSION_STATES.join(', ')}, not "${state}"`);
     const body = { state, ...optional(parsed, { note: 'note', url: 'link' }), ...ttlBody(reportCommand, parsed) };
     const answer = await ctx.call<Card>('PUT', ctx.boardPath(`/tasks/${enc(id)}/session`), { body });
     await show(ctx, answer, () => {

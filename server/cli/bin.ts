@@ -44,8 +44,13 @@ function loadWithCodeCache(file: string): void {
   } catch {
     // no cache yet
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCodeCache(cacheFile, script));
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (cacheFile && (!cachedData || script.cachedDataRejected))
+    process.once('exit', () => saveCodeCache(cacheFile, script));
   const loaded = new Module(file, module);
   loaded.filename = file;
   loaded.paths = module.paths;
@@ -60,7 +65,11 @@ function codeCacheFile(file: string): string | null {
     const home = process.env.XDG_CACHE_HOME || (homedir() ? path.join(homedir(), '.cache') : '');
     if (!home) return null;
     const stat = statSync(file);
-    return path.join(home, 'kanban', `cli-main-${stat.size}-${Math.floor(stat.mtimeMs)}-${process.version}-${process.arch}.v8`);
+    return path.join(
+      home,
+      'kanban',
+      `cli-main-${stat.size}-${Math.floor(stat.mtimeMs)}-${process.version}-${process.arch}.v8`,
+    );
   } catch {
     return null;
   }
@@ -74,7 +83,8 @@ function saveCodeCache(cacheFile: string, script: vm.Script): void {
     renameSync(temp, cacheFile);
     // Caches of earlier builds or Node versions would only pile up.
     for (const name of readdirSync(path.dirname(cacheFile))) {
-      if (name.startsWith('cli-main-') && name.endsWith('.v8') && name !== path.basename(cacheFile)) rmSync(path.join(path.dirname(cacheFile), name), { force: true });
+      if (name.startsWith('cli-main-') && name.endsWith('.v8') && name !== path.basename(cacheFile))
+        rmSync(path.join(path.dirname(cacheFile), name), { force: true });
     }
   } catch {
     // a read-only home: every call compiles, as without the cache

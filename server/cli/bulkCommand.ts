@@ -31,13 +31,26 @@ export const bulkCommand: Command = {
   async run(ctx, parsed) {
     const [action, ...rest] = parsed.positionals;
     const spec = ACTIONS[action];
-    if (!spec) throw new UsageError(`unknown bulk action "${action}": use ${Object.keys(ACTIONS).join(', ')}`, helpFor(bulkCommand));
+    if (!spec)
+      throw new UsageError(
+        `unknown bulk action "${action}": use ${Object.keys(ACTIONS).join(', ')}`,
+        helpFor(bulkCommand),
+      );
     const values = rest.slice(0, spec.values);
     const ids = rest.slice(spec.values);
-    if (ids.length === 0) throw new UsageError(`bulk ${action} needs ${spec.values ? 'a value and ' : ''}at least one card id`, helpFor(bulkCommand));
-    const answer = await ctx.call<Card[]>('POST', ctx.boardPath('/tasks/bulk'), { body: { ids, change: spec.change(values) } });
+    if (ids.length === 0)
+      throw new UsageError(
+        `bulk ${action} needs ${spec.values ? 'a value and ' : ''}at least one card id`,
+        helpFor(bulkCommand),
+      );
+    const answer = await ctx.call<Card[]>('POST', ctx.boardPath('/tasks/bulk'), {
+      body: { ids, change: spec.change(values) },
+    });
     if (ctx.json) return ctx.printJson(answer);
-    for (const card of answer.data) ctx.output.out(`${bold(ctx.output, plain(card.id))}  ${plain(card.archivedAt ? 'archived' : card.status)}  ${plain(card.priority)}  ${plain(card.assignee ?? '')}`.trimEnd());
+    for (const card of answer.data)
+      ctx.output.out(
+        `${bold(ctx.output, plain(card.id))}  ${plain(card.archivedAt ? 'archived' : card.status)}  ${plain(card.priority)}  ${plain(card.assignee ?? '')}`.trimEnd(),
+      );
     ctx.output.out(`${answer.data.length} card(s) changed`);
   },
 };

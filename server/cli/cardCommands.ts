@@ -4,7 +4,20 @@ import type { GitLinks } from '../core/gitLinkModel';
 import { flag, list, str, type Command, type OptionSpec, type Parsed } from './command';
 import type { Context } from './context';
 import { bold, dim, keyValues, labelText, plain, priorityText, table, type Column } from './output';
-import { cardFlags, ID, usage, enc, cardFields, contentOf, bodyOf, withTitle, labelColors, due, show, type Card } from './commandHelpers';
+import {
+  cardFlags,
+  ID,
+  usage,
+  enc,
+  cardFields,
+  contentOf,
+  bodyOf,
+  withTitle,
+  labelColors,
+  due,
+  show,
+  type Card,
+} from './commandHelpers';
 
 /** The card commands: list, show, add, edit, move, delete and transfer, over the task routes. */
 
@@ -16,9 +29,15 @@ function listFlags(): Record<string, OptionSpec> {
   const flags: Record<string, OptionSpec> = {};
   for (const param of listRoute?.query ?? []) {
     const name = param.name === 'q' ? 'search' : param.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-    flags[name] = param.type === 'boolean'
-      ? { type: 'boolean', description: param.description }
-      : { type: 'string', ...(param.name === 'q' ? { short: 'q' } : {}), value: param.enum ? `<${param.enum.join('|')}>` : param.type === 'integer' ? '<n>' : '<value>', description: param.description };
+    flags[name] =
+      param.type === 'boolean'
+        ? { type: 'boolean', description: param.description }
+        : {
+            type: 'string',
+            ...(param.name === 'q' ? { short: 'q' } : {}),
+            value: param.enum ? `<${param.enum.join('|')}>` : param.type === 'integer' ? '<n>' : '<value>',
+            description: param.description,
+          };
   }
   // `archived=only` reads best as a plain flag.
   flags.archived = { type: 'boolean', description: 'only archived cards' };
@@ -30,22 +49,33 @@ function listFlags(): Record<string, OptionSpec> {
   flags.limit ??= { type: 'string', value: '<n>', description: 'at most n cards (a page); the rest through --cursor' };
   flags.cursor ??= { type: 'string', value: '<cursor>', description: 'the next page, as the previous page named it' };
   flags.fields ??= { type: 'string', value: '<a,b>', description: 'only these fields of each card, comma-separated' };
-  flags.sort ??= { type: 'string', value: '<key>', description: 'position (default), created, modified, due, priority or title; -key for descending' };
+  flags.sort ??= {
+    type: 'string',
+    value: '<key>',
+    description: 'position (default), created, modified, due, priority or title; -key for descending',
+  };
   return flags;
 }
 
-function listQuery(command: Command, parsed: Parsed, agent: string | undefined): Record<string, string | string[] | undefined> {
+function listQuery(
+  command: Command,
+  parsed: Parsed,
+  agent: string | undefined,
+): Record<string, string | string[] | undefined> {
   const query: Record<string, string | string[] | undefined> = {};
-  if ([flag(parsed, 'claimed'), flag(parsed, 'unclaimed'), flag(parsed, 'mine')].filter(Boolean).length > 1) usage(command, 'choose one of --claimed, --unclaimed and --mine');
+  if ([flag(parsed, 'claimed'), flag(parsed, 'unclaimed'), flag(parsed, 'mine')].filter(Boolean).length > 1)
+    usage(command, 'choose one of --claimed, --unclaimed and --mine');
   if (flag(parsed, 'unclaimed')) query.claimed = 'false';
   if (flag(parsed, 'mine')) {
-    if (agent === undefined) usage(command, '--mine lists the cards your agent holds: name it with --agent <name> or env KANBAN_AGENT');
+    if (agent === undefined)
+      usage(command, '--mine lists the cards your agent holds: name it with --agent <name> or env KANBAN_AGENT');
     query.claimedBy = agent;
   }
   for (const param of listRoute?.query ?? []) {
     const name = param.name === 'q' ? 'search' : param.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
     const value = parsed.values[name];
-    if (value !== undefined) query[param.name] = value === true ? (param.name === 'archived' ? 'only' : 'true') : String(value);
+    if (value !== undefined)
+      query[param.name] = value === true ? (param.name === 'archived' ? 'only' : 'true') : String(value);
   }
   for (const name of ['limit', 'cursor', 'fields', 'sort']) {
     if (listQueryNames.has(name)) continue;
@@ -60,7 +90,11 @@ function listQuery(command: Command, parsed: Parsed, agent: string | undefined):
   return query;
 }
 
-function cardColumns(ctx: Context, colors: Record<string, { color?: string }>, fields: string[] | null): Column<Card>[] {
+function cardColumns(
+  ctx: Context,
+  colors: Record<string, { color?: string }>,
+  fields: string[] | null,
+): Column<Card>[] {
   const o = ctx.output;
   const standard: Record<string, Column<Card>> = {
     id: { header: 'ID', cell: (c) => plain(c.id) },
@@ -68,18 +102,29 @@ function cardColumns(ctx: Context, colors: Record<string, { color?: string }>, f
     priority: { header: 'PRIORITY', cell: (c) => priorityText(o, c.priority) },
     title: { header: 'TITLE', cell: (c) => plain(c.title), shrink: true },
     assignee: { header: 'ASSIGNEE', cell: (c) => plain(c.assignee) },
-    labels: { header: 'LABELS', cell: (c) => (Array.isArray(c.labels) ? c.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ') : '') },
+    labels: {
+      header: 'LABELS',
+      cell: (c) =>
+        Array.isArray(c.labels)
+          ? c.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ')
+          : '',
+    },
     dueDate: { header: 'DUE', cell: (c) => due(c.dueDate) },
   };
   // Shown when --fields asks for them: compact forms of the checklist and dependency fields.
   const extra: Record<string, Column<Card>> = {
-    checklist: { header: 'CHECKLIST', cell: (c) => (c.checklist ? `${(c.checklist as Card).done}/${(c.checklist as Card).total}` : '') },
+    checklist: {
+      header: 'CHECKLIST',
+      cell: (c) => (c.checklist ? `${(c.checklist as Card).done}/${(c.checklist as Card).total}` : ''),
+    },
     blocked: { header: 'BLOCKED', cell: (c) => (c.blocked ? 'yes' : '') },
     blockedBy: { header: 'BLOCKED BY', cell: (c) => (Array.isArray(c.blockedBy) ? c.blockedBy.join(', ') : '') },
     blocks: { header: 'BLOCKS', cell: (c) => (Array.isArray(c.blocks) ? c.blocks.join(', ') : '') },
   };
   if (!fields) return Object.values(standard);
-  return fields.map((field) => standard[field] ?? extra[field] ?? { header: field.toUpperCase(), cell: (c: Card) => plain(c[field]) });
+  return fields.map(
+    (field) => standard[field] ?? extra[field] ?? { header: field.toUpperCase(), cell: (c: Card) => plain(c[field]) },
+  );
 }
 
 export const listCommand: Command = {
@@ -91,13 +136,22 @@ export const listCommand: Command = {
     const answer = await ctx.get<Card[]>(ctx.boardPath('/tasks'), listQuery(listCommand, parsed, ctx.agent));
     await show(ctx, answer, async () => {
       const cards = answer.data ?? [];
-      const fields = str(parsed, 'fields')?.split(',').map((f) => f.trim()).filter(Boolean) ?? null;
+      const fields =
+        str(parsed, 'fields')
+          ?.split(',')
+          .map((f) => f.trim())
+          .filter(Boolean) ?? null;
       const lines: string[] = [];
       if (cards.length) lines.push(table(ctx.output, cards, cardColumns(ctx, await labelColors(ctx), fields)));
       const page = answer.page;
       // "N of TOTAL" only when the list is cut: a whole list just says how many.
       if (page && (page.nextCursor || page.total !== cards.length)) {
-        lines.push(dim(ctx.output, `${cards.length} of ${page.total} card(s)${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}`));
+        lines.push(
+          dim(
+            ctx.output,
+            `${cards.length} of ${page.total} card(s)${page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : ''}`,
+          ),
+        );
       } else lines.push(dim(ctx.output, cards.length ? `${cards.length} card(s)` : 'no cards'));
       return lines.join('\n');
     });
@@ -128,19 +182,32 @@ export async function cardDetails(ctx: Context, card: Card): Promise<string> {
   ];
   if (card.assignee) pairs.push(['assignee', plain(card.assignee)]);
   if (card.dueDate) pairs.push(['due', plain(card.dueDate)]);
-  if (Array.isArray(card.labels) && card.labels.length) pairs.push(['labels', card.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ')]);
+  if (Array.isArray(card.labels) && card.labels.length)
+    pairs.push(['labels', card.labels.map((l) => labelText(o, String(l), colors[String(l)]?.color)).join(', ')]);
   if (card.metadata && Object.keys(card.metadata).length) pairs.push(['metadata', JSON.stringify(card.metadata)]);
-  if (Array.isArray(card.attachments) && card.attachments.length) pairs.push(['attachments', card.attachments.join(', ')]);
+  if (Array.isArray(card.attachments) && card.attachments.length)
+    pairs.push(['attachments', card.attachments.join(', ')]);
   const checklist = card.checklist as { done: number; total: number } | null;
-  if (checklist) pairs.push(['checklist', `${checklist.done}/${checklist.total} done (kanban checklist ${plain(card.id)})`]);
-  if (Array.isArray(card.blockedBy) && card.blockedBy.length) pairs.push(['blocked by', `${card.blockedBy.join(', ')}${card.blocked ? ' (waiting)' : ' (all done)'}`]);
+  if (checklist)
+    pairs.push(['checklist', `${checklist.done}/${checklist.total} done (kanban checklist ${plain(card.id)})`]);
+  if (Array.isArray(card.blockedBy) && card.blockedBy.length)
+    pairs.push(['blocked by', `${card.blockedBy.join(', ')}${card.blocked ? ' (waiting)' : ' (all done)'}`]);
   if (Array.isArray(card.blocks) && card.blocks.length) pairs.push(['blocks', card.blocks.join(', ')]);
   const claim = card.claim as { agent: string; until: string } | null | undefined;
   if (claim) pairs.push(['claimed by', `${plain(claim.agent)} until ${plain(claim.until)}`]);
-  const session = card.session as { agent: string; state: string; note: string | null; url: string | null; updatedAt: string; stale: boolean } | null | undefined;
+  const session = card.session as
+    | { agent: string; state: string; note: string | null; url: string | null; updatedAt: string; stale: boolean }
+    | null
+    | undefined;
   if (session) {
-    const said = [session.note, session.url].filter((part): part is string => !!part).map(plain).join(' ');
-    pairs.push(['agent', `${plain(session.agent)}: ${plain(session.state)}${said ? ` - ${said}` : ''} (${session.stale ? 'stale, ' : ''}at ${plain(session.updatedAt)})`]);
+    const said = [session.note, session.url]
+      .filter((part): part is string => !!part)
+      .map(plain)
+      .join(' ');
+    pairs.push([
+      'agent',
+      `${plain(session.agent)}: ${plain(session.state)}${said ? ` - ${said}` : ''} (${session.stale ? 'stale, ' : ''}at ${plain(session.updatedAt)})`,
+    ]);
   }
   pairs.push(['created', plain(card.created)], ['modified', plain(card.modified)]);
   const lines = [bold(o, plain(card.title)), '', keyValues(o, pairs)];
@@ -151,7 +218,12 @@ export async function cardDetails(ctx: Context, card: Card): Promise<string> {
   const comments = Array.isArray(card.comments) ? (card.comments as Card[]) : [];
   if (comments.length) {
     lines.push('', bold(o, `comments (${comments.length})`));
-    for (const c of comments) lines.push(`${dim(o, `${plain(c.created)} ${plain(c.author)} [${plain(c.id)}]`)}`, plain(c.content).replace(/\s+$/, ''), '');
+    for (const c of comments)
+      lines.push(
+        `${dim(o, `${plain(c.created)} ${plain(c.author)} [${plain(c.id)}]`)}`,
+        plain(c.content).replace(/\s+$/, ''),
+        '',
+      );
   }
   return lines.join('\n').replace(/\n+$/, '');
 }
@@ -161,7 +233,10 @@ export async function cardDetails(ctx: Context, card: Card): Promise<string> {
  * subject), one line each; none when git has nothing, or when the server is one without the route.
  */
 async function gitLinksOf(ctx: Context, id: string): Promise<string[]> {
-  const links = await ctx.get<GitLinks>(ctx.boardPath(`/tasks/${enc(id)}/git`)).then((answer) => answer.data, () => null);
+  const links = await ctx.get<GitLinks>(ctx.boardPath(`/tasks/${enc(id)}/git`)).then(
+    (answer) => answer.data,
+    () => null,
+  );
   if (!links) return [];
   const o = ctx.output;
   return [
@@ -190,12 +265,22 @@ export const editCommand: Command = {
   name: 'edit',
   summary: 'Change a card; omitted fields keep their values',
   args: ID,
-  options: { title: { type: 'string', value: '<title>', description: 'new title (the first # heading)' }, ...cardFlags, meta: { ...cardFlags.meta, description: 'metadata to set; other keys are kept' } },
+  options: {
+    title: { type: 'string', value: '<title>', description: 'new title (the first # heading)' },
+    ...cardFlags,
+    meta: { ...cardFlags.meta, description: 'metadata to set; other keys are kept' },
+  },
   positionals: [1, 1],
   writes: true,
   async run(ctx, parsed) {
-    const changes = ['title', 'body', 'status', 'priority', 'assignee', 'due', 'label', 'meta', 'blocked-by'].filter((name) => parsed.values[name] !== undefined);
-    if (!changes.length) usage(editCommand, 'nothing to change: give at least one of --title, --body, --status, --priority, --assignee, --due, --label, --meta, --blocked-by');
+    const changes = ['title', 'body', 'status', 'priority', 'assignee', 'due', 'label', 'meta', 'blocked-by'].filter(
+      (name) => parsed.values[name] !== undefined,
+    );
+    if (!changes.length)
+      usage(
+        editCommand,
+        'nothing to change: give at least one of --title, --body, --status, --priority, --assignee, --due, --label, --meta, --blocked-by',
+      );
     const cardPath = ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}`);
     const current = await ctx.get<Card>(cardPath);
     const card = current.data;
@@ -208,7 +293,10 @@ export const editCommand: Command = {
       body.content = text !== undefined ? contentOf(newTitle, text) : withTitle(content, newTitle);
     }
     // The full id and the version read: a change made meanwhile is refused (412) rather than overwritten.
-    const answer = await ctx.call<Card>('PUT', ctx.boardPath(`/tasks/${enc(plain(card.id))}`), { body, ifMatch: current.etag });
+    const answer = await ctx.call<Card>('PUT', ctx.boardPath(`/tasks/${enc(plain(card.id))}`), {
+      body,
+      ifMatch: current.etag,
+    });
     await show(ctx, answer, () => `updated ${bold(ctx.output, plain(answer.data.id))}`);
   },
 };
@@ -217,7 +305,8 @@ function position(command: Command, parsed: Parsed): number | undefined {
   const text = str(parsed, 'position');
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) usage(command, `--position must be a whole number from 0, not "${text}"`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n))
+    usage(command, `--position must be a whole number from 0, not "${text}"`);
   return n;
 }
 
@@ -225,13 +314,17 @@ export const moveCommand: Command = {
   name: 'move',
   summary: 'Move a card to a column (at the top, or at --position)',
   args: `${ID} <status>`,
-  options: { position: { type: 'string', value: '<n>', description: 'zero-based place in the column (default 0, the top)' } },
+  options: {
+    position: { type: 'string', value: '<n>', description: 'zero-based place in the column (default 0, the top)' },
+  },
   positionals: [2, 2],
   writes: true,
   async run(ctx, parsed) {
     const [id, status] = parsed.positionals;
     const at = position(moveCommand, parsed);
-    const answer = await ctx.call<Card>('PATCH', ctx.boardPath(`/tasks/${enc(id)}/move`), { body: { status, ...(at === undefined ? {} : { position: at }) } });
+    const answer = await ctx.call<Card>('PATCH', ctx.boardPath(`/tasks/${enc(id)}/move`), {
+      body: { status, ...(at === undefined ? {} : { position: at }) },
+    });
     await show(ctx, answer, () => `moved ${bold(ctx.output, plain(answer.data.id))} to ${plain(answer.data.status)}`);
   },
 };
@@ -259,14 +352,24 @@ export const transferCommand: Command = {
   name: 'transfer',
   summary: 'Move a card to another board',
   args: ID,
-  options: { to: { type: 'string', value: '<board>', description: 'destination board (required)' }, status: { type: 'string', value: '<column>', description: 'column on the destination board' } },
+  options: {
+    to: { type: 'string', value: '<board>', description: 'destination board (required)' },
+    status: { type: 'string', value: '<column>', description: 'column on the destination board' },
+  },
   positionals: [1, 1],
   writes: true,
   async run(ctx, parsed) {
     const to = str(parsed, 'to');
     if (!to) usage(transferCommand, 'transfer needs --to <board>');
     const status = str(parsed, 'status');
-    const answer = await ctx.call<Card>('POST', `/boards/${enc(to)}/tasks/${enc(parsed.positionals[0])}/transfer`, { body: status === undefined ? {} : { targetStatus: status } });
-    await show(ctx, answer, () => `transferred ${bold(ctx.output, plain(answer.data.id))} to ${plain(answer.data.boardId)} (${plain(answer.data.status)})`);
+    const answer = await ctx.call<Card>('POST', `/boards/${enc(to)}/tasks/${enc(parsed.positionals[0])}/transfer`, {
+      body: status === undefined ? {} : { targetStatus: status },
+    });
+    await show(
+      ctx,
+      answer,
+      () =>
+        `transferred ${bold(ctx.output, plain(answer.data.id))} to ${plain(answer.data.boardId)} (${plain(answer.data.status)})`,
+    );
   },
 };

@@ -28,21 +28,36 @@ export function checklistText(ctx: Context, card: Card): string {
   const items = (Array.isArray(card.checklistItems) ? card.checklistItems : []) as Item[];
   if (items.length === 0) return dim(ctx.output, 'no checklist items');
   const width = String(items.length - 1).length;
-  const lines = items.map((item) => `${item.done ? '[x]' : '[ ]'} ${String(item.index).padStart(width)}  ${plain(item.text)}`);
+  const lines = items.map(
+    (item) => `${item.done ? '[x]' : '[ ]'} ${String(item.index).padStart(width)}  ${plain(item.text)}`,
+  );
   const done = items.filter((item) => item.done).length;
   return [...lines, dim(ctx.output, `${done}/${items.length} done`)].join('\n');
 }
 
 function indexOf(command: Command, text: string): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`the item index is a whole number from 0 (see kanban checklist <id>), not "${text}"`, helpFor(command));
+  if (!/^\d+$/.test(text))
+    throw new UsageError(
+      `the item index is a whole number from 0 (see kanban checklist <id>), not "${text}"`,
+      helpFor(command),
+    );
   return Number(text);
 }
 
 /** Read the card (full id and version), then change it only if it is still that version. */
-async function change(ctx: Context, idish: string, method: string, suffix: string, body?: unknown): Promise<Answer<Card>> {
+async function change(
+  ctx: Context,
+  idish: string,
+  method: string,
+  suffix: string,
+  body?: unknown,
+): Promise<Answer<Card>> {
   const current = await ctx.get<Card>(ctx.boardPath(`/tasks/${enc(idish)}`));
   const id = enc(plain(current.data.id));
-  return ctx.call<Card>(method, ctx.boardPath(`/tasks/${id}/checklist${suffix}`), { ...(body === undefined ? {} : { body }), ifMatch: current.etag });
+  return ctx.call<Card>(method, ctx.boardPath(`/tasks/${id}/checklist${suffix}`), {
+    ...(body === undefined ? {} : { body }),
+    ifMatch: current.etag,
+  });
 }
 
 function tickCommand(name: 'check' | 'uncheck'): Command {
@@ -56,7 +71,12 @@ function tickCommand(name: 'check' | 'uncheck'): Command {
     async run(ctx, parsed: Parsed) {
       const [id, index] = parsed.positionals;
       const answer = await change(ctx, id, 'PATCH', `/${indexOf(command, index)}`, { done });
-      print(ctx, answer, () => `${done ? 'ticked' : 'unticked'} item ${index} of ${bold(ctx.output, plain(answer.data.id))}\n${checklistText(ctx, answer.data)}`);
+      print(
+        ctx,
+        answer,
+        () =>
+          `${done ? 'ticked' : 'unticked'} item ${index} of ${bold(ctx.output, plain(answer.data.id))}\n${checklistText(ctx, answer.data)}`,
+      );
     },
   };
   return command;
@@ -80,12 +100,21 @@ const checklistCommand: Command = {
       print(ctx, answer, () => `${bold(ctx.output, plain(answer.data.title))}\n${checklistText(ctx, answer.data)}`);
       return;
     }
-    if (arg === undefined) throw new UsageError(`checklist ${first} needs a card id and ${first === 'add' ? 'the item text' : 'an item index'}`, helpFor(checklistCommand));
+    if (arg === undefined)
+      throw new UsageError(
+        `checklist ${first} needs a card id and ${first === 'add' ? 'the item text' : 'an item index'}`,
+        helpFor(checklistCommand),
+      );
     let answer: Answer<Card>;
     if (first === 'add') answer = await change(ctx, id, 'POST', '', { text: arg });
     else if (first === 'remove') answer = await change(ctx, id, 'DELETE', `/${indexOf(checklistCommand, arg)}`);
     else throw new UsageError(`unknown checklist action "${first}": use add or remove`, helpFor(checklistCommand));
-    print(ctx, answer, () => `${first === 'add' ? 'added to' : 'removed from'} ${bold(ctx.output, plain(answer.data.id))}\n${checklistText(ctx, answer.data)}`);
+    print(
+      ctx,
+      answer,
+      () =>
+        `${first === 'add' ? 'added to' : 'removed from'} ${bold(ctx.output, plain(answer.data.id))}\n${checklistText(ctx, answer.data)}`,
+    );
   },
 };
 

@@ -13,7 +13,10 @@ export interface OptionSpec {
   choices?: readonly string[];
 }
 
-export type Parsed = { values: Record<string, string | boolean | string[] | boolean[] | undefined>; positionals: string[] };
+export type Parsed = {
+  values: Record<string, string | boolean | string[] | boolean[] | undefined>;
+  positionals: string[];
+};
 
 export interface Command {
   name: string;
@@ -37,12 +40,25 @@ export interface Command {
 }
 
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
-  dir: { type: 'string', value: '<path>', description: 'workspace folder (env KANBAN_WORKSPACE; default: the nearest folder up from here with .kanban.json or .kanban/)' },
+  dir: {
+    type: 'string',
+    value: '<path>',
+    description:
+      'workspace folder (env KANBAN_WORKSPACE; default: the nearest folder up from here with .kanban.json or .kanban/)',
+  },
   board: { type: 'string', value: '<id>', description: 'board to act on (default: the default board)' },
-  json: { type: 'boolean', description: 'print exactly the REST answer\'s data, as JSON' },
-  url: { type: 'string', value: '<url>', description: 'go through the server at this URL instead of opening the folder (env KANBAN_URL)' },
+  json: { type: 'boolean', description: "print exactly the REST answer's data, as JSON" },
+  url: {
+    type: 'string',
+    value: '<url>',
+    description: 'go through the server at this URL instead of opening the folder (env KANBAN_URL)',
+  },
   token: { type: 'string', value: '<token>', description: 'API token when auth is on (env KANBAN_TOKEN)' },
-  agent: { type: 'string', value: '<name>', description: 'act as this agent: claims, pick, and writes to cards other agents hold (env KANBAN_AGENT)' },
+  agent: {
+    type: 'string',
+    value: '<name>',
+    description: 'act as this agent: claims, pick, and writes to cards other agents hold (env KANBAN_AGENT)',
+  },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 
@@ -66,7 +82,11 @@ export function firstPositional(argv: string[], extra: Record<string, OptionSpec
 }
 
 export function helpFor(command: Command, prefix = 'kanban'): string {
-  const lines = [`usage: ${prefix} ${command.name}${command.args ? ` ${command.args}` : ''}${Object.keys(command.options ?? {}).length ? ' [flags]' : ''}`, '', command.summary];
+  const lines = [
+    `usage: ${prefix} ${command.name}${command.args ? ` ${command.args}` : ''}${Object.keys(command.options ?? {}).length ? ' [flags]' : ''}`,
+    '',
+    command.summary,
+  ];
   if (command.details?.length) lines.push('', ...command.details);
   const own = Object.entries(command.options ?? {});
   if (own.length) lines.push('', 'flags:', ...flagLines(own));
@@ -80,13 +100,18 @@ function flagLines(entries: [string, OptionSpec][]): string[] {
     return [flag, spec.description + (spec.multiple ? ' (repeatable)' : '')] as const;
   });
   const width = Math.min(34, Math.max(...shown.map(([flag]) => flag.length)));
-  return shown.map(([flag, text]) => (flag.length > width ? `  ${flag}\n  ${' '.repeat(width)}  ${text}` : `  ${flag.padEnd(width)}  ${text}`));
+  return shown.map(([flag, text]) =>
+    flag.length > width ? `  ${flag}\n  ${' '.repeat(width)}  ${text}` : `  ${flag.padEnd(width)}  ${text}`,
+  );
 }
 
 /** Parse argv (without the command name) against the command's and the global flags. */
 export function parseCommand(command: Command, argv: string[]): Parsed {
   const options = Object.fromEntries(
-    Object.entries({ ...GLOBAL_OPTIONS, ...command.options }).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) }]),
+    Object.entries({ ...GLOBAL_OPTIONS, ...command.options }).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) },
+    ]),
   );
   let parsed: Parsed;
   try {
@@ -97,8 +122,13 @@ export function parseCommand(command: Command, argv: string[]): Parsed {
   if (parsed.values.help) return parsed;
   const [min, max] = command.positionals ?? [0, 0];
   const count = parsed.positionals.length;
-  if (count < min) throw new UsageError(`${command.name} needs ${command.args ?? `${min} argument(s)`}`, helpFor(command));
-  if (count > max) throw new UsageError(`${command.name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument(s)`}; unexpected "${parsed.positionals[max]}"`, helpFor(command));
+  if (count < min)
+    throw new UsageError(`${command.name} needs ${command.args ?? `${min} argument(s)`}`, helpFor(command));
+  if (count > max)
+    throw new UsageError(
+      `${command.name} takes ${max === 0 ? 'no arguments' : `at most ${max} argument(s)`}; unexpected "${parsed.positionals[max]}"`,
+      helpFor(command),
+    );
   return parsed;
 }
 

@@ -10,9 +10,24 @@ export const cardFlags: Record<string, OptionSpec> = {
   priority: { type: 'string', value: '<p>', description: 'critical, high, medium or low' },
   assignee: { type: 'string', value: '<name>', description: 'who does it ("" for nobody)' },
   due: { type: 'string', value: '<date>', description: 'due date, ISO 8601 ("" for none)' },
-  label: { type: 'string', multiple: true, value: '<a,b>', description: 'labels, comma-separated (replaces the card\'s labels)' },
-  meta: { type: 'string', multiple: true, value: '<key=value>', description: 'metadata; a dotted key (links.jira=X) sets a nested value' },
-  'blocked-by': { type: 'string', multiple: true, value: '<id,id>', description: 'cards (any board, partial ids work) this one waits for; replaces the list ("" for none)' },
+  label: {
+    type: 'string',
+    multiple: true,
+    value: '<a,b>',
+    description: "labels, comma-separated (replaces the card's labels)",
+  },
+  meta: {
+    type: 'string',
+    multiple: true,
+    value: '<key=value>',
+    description: 'metadata; a dotted key (links.jira=X) sets a nested value',
+  },
+  'blocked-by': {
+    type: 'string',
+    multiple: true,
+    value: '<id,id>',
+    description: 'cards (any board, partial ids work) this one waits for; replaces the list ("" for none)',
+  },
 };
 
 export const ID = '<id>';
@@ -27,7 +42,11 @@ export const enc = encodeURIComponent;
 export type Card = Record<string, unknown>;
 
 /** `key=value` pairs into a metadata object; dotted keys nest. */
-export function metaPairs(command: Command, pairs: string[], into: Record<string, unknown> = {}): Record<string, unknown> {
+export function metaPairs(
+  command: Command,
+  pairs: string[],
+  into: Record<string, unknown> = {},
+): Record<string, unknown> {
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) usage(command, `--meta takes key=value, not "${pair}"`);
@@ -35,7 +54,8 @@ export function metaPairs(command: Command, pairs: string[], into: Record<string
     let target = into;
     for (const key of keys.slice(0, -1)) {
       const next = target[key];
-      target = target[key] = next && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
+      target = target[key] =
+        next && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
     }
     target[keys[keys.length - 1]] = pair.slice(at + 1);
   }
@@ -43,11 +63,18 @@ export function metaPairs(command: Command, pairs: string[], into: Record<string
 }
 
 export function labels(parsed: Parsed): string[] {
-  return list(parsed, 'label').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return list(parsed, 'label')
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /** The card fields the add/edit flags set (title and body aside). */
-export function cardFields(command: Command, parsed: Parsed, metadata?: Record<string, unknown>): Record<string, unknown> {
+export function cardFields(
+  command: Command,
+  parsed: Parsed,
+  metadata?: Record<string, unknown>,
+): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   const status = str(parsed, 'status');
   const priority = str(parsed, 'priority');
@@ -58,8 +85,13 @@ export function cardFields(command: Command, parsed: Parsed, metadata?: Record<s
   if (assignee !== undefined) fields.assignee = assignee === '' ? null : assignee;
   if (due !== undefined) fields.dueDate = due === '' ? null : due;
   if (parsed.values.label !== undefined) fields.labels = labels(parsed);
-  if (parsed.values.meta !== undefined) fields.metadata = metaPairs(command, list(parsed, 'meta'), metadata ? { ...metadata } : {});
-  if (parsed.values['blocked-by'] !== undefined) fields.blockedBy = list(parsed, 'blocked-by').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (parsed.values.meta !== undefined)
+    fields.metadata = metaPairs(command, list(parsed, 'meta'), metadata ? { ...metadata } : {});
+  if (parsed.values['blocked-by'] !== undefined)
+    fields.blockedBy = list(parsed, 'blocked-by')
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
   return fields;
 }
 
@@ -69,7 +101,10 @@ export function contentOf(title: string, body: string | undefined): string {
 
 /** The card text without its first `#` heading (what --body sets). */
 export function bodyOf(content: string): string {
-  return content.replace(/^#[ \t]+.*(\r?\n)?/m, '').replace(/^\s*\n/, '').replace(/\s+$/, '');
+  return content
+    .replace(/^#[ \t]+.*(\r?\n)?/m, '')
+    .replace(/^\s*\n/, '')
+    .replace(/\s+$/, '');
 }
 
 export function withTitle(content: string, title: string): string {

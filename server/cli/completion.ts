@@ -19,12 +19,19 @@ export function completionScript(shell: string, commands: Command[]): string | n
     ...ops.map((op) => `    "api ${op.name}") flags="${flagsOf(op.command).join(' ')}" ;;`),
   ];
   // Global flags that take a value: the word after them is that value, not the command.
-  const valueFlags = Object.entries(GLOBAL_OPTIONS).filter(([, spec]) => spec.type === 'string').map(([name]) => `--${name}`);
-  const subcommandCases = commands.filter((c) => c.subcommands?.length).map((c) => `    ${c.name}) COMPREPLY=($(compgen -W "${c.subcommands!.join(' ')}" -- "$cur")); return ;;`);
+  const valueFlags = Object.entries(GLOBAL_OPTIONS)
+    .filter(([, spec]) => spec.type === 'string')
+    .map(([name]) => `--${name}`);
+  const subcommandCases = commands
+    .filter((c) => c.subcommands?.length)
+    .map((c) => `    ${c.name}) COMPREPLY=($(compgen -W "${c.subcommands!.join(' ')}" -- "$cur")); return ;;`);
   const choiceCases = commands.flatMap((c) =>
     Object.entries(c.options ?? {})
       .filter(([, spec]) => spec.choices?.length)
-      .map(([name, spec]) => `    "${c.name} --${name}") COMPREPLY=($(compgen -W "${spec.choices!.join(' ')}" -- "$cur")); return ;;`),
+      .map(
+        ([name, spec]) =>
+          `    "${c.name} --${name}") COMPREPLY=($(compgen -W "${spec.choices!.join(' ')}" -- "$cur")); return ;;`,
+      ),
   );
   if (shell === 'bash') {
     return `# kanban bash completion: eval "$(kanban completion bash)" (e.g. in ~/.bashrc)

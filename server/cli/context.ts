@@ -104,7 +104,9 @@ export class Context {
     }
     if (!this.noted) {
       this.noted = true;
-      this.output.err(`kanban: note: a kanban server (pid ${live.pid}) is serving this folder at ${live.url}; reading the files directly (add --url ${live.url} to go through it)`);
+      this.output.err(
+        `kanban: note: a kanban server (pid ${live.pid}) is serving this folder at ${live.url}; reading the files directly (add --url ${live.url} to go through it)`,
+      );
     }
   }
 
@@ -114,7 +116,9 @@ export class Context {
     else {
       await this.checkMode(false);
       const daemon = await this.liveDaemon();
-      this.client = daemon ? new DaemonApiClient(this.dir, daemon.url, daemon.key, this.token, this.agent) : await this.openLocal();
+      this.client = daemon
+        ? new DaemonApiClient(this.dir, daemon.url, daemon.key, this.token, this.agent)
+        : await this.openLocal();
     }
     return this.client;
   }
@@ -123,10 +127,22 @@ export class Context {
   private async openLocal(): Promise<ApiClient> {
     const dir = this.dir;
     // A large board's first open after a clone reads every file: say so rather than look stuck.
-    const slow = process.stderr.isTTY ? setTimeout(() => this.output.err('kanban: reading the board\'s card files (once: what this builds makes the next commands quick)'), 1000) : undefined;
+    const slow = process.stderr.isTTY
+      ? setTimeout(
+          () =>
+            this.output.err(
+              "kanban: reading the board's card files (once: what this builds makes the next commands quick)",
+            ),
+          1000,
+        )
+      : undefined;
     try {
       // With a server running, it delivers the webhooks; a second queue here would send them twice.
-      this.client = await LocalApiClient.open(dir, { token: this.token, webhooks: !this.liveServer, agent: this.agent });
+      this.client = await LocalApiClient.open(dir, {
+        token: this.token,
+        webhooks: !this.liveServer,
+        agent: this.agent,
+      });
     } catch (error) {
       throw new CliError(`cannot open the workspace ${dir}: ${(error as Error).message}`);
     } finally {
@@ -145,7 +161,10 @@ export class Context {
     const daemon = await findLiveDaemon(this.dir);
     if (!daemon || daemon.version === version) return daemon;
     const other = new DaemonApiClient(this.dir, daemon.url, daemon.key, undefined, undefined);
-    await other.stop().catch(() => undefined).finally(() => other.close());
+    await other
+      .stop()
+      .catch(() => undefined)
+      .finally(() => other.close());
     return null;
   }
 
@@ -159,7 +178,9 @@ export class Context {
     if (mode === 'never' || (mode === 'auto' && cards < AUTO_MIN_CARDS)) return;
     const pid = await startDaemon(this.dir, this.env).catch(() => null);
     if (pid !== null && process.stderr.isTTY) {
-      this.output.err(`kanban: started a board process (pid ${pid}) that keeps these ${cards.toLocaleString('en-US')} cards in memory, so the next commands answer at once; it ends after 15 idle minutes (kanban daemon stop; KANBAN_DAEMON=never turns this off)`);
+      this.output.err(
+        `kanban: started a board process (pid ${pid}) that keeps these ${cards.toLocaleString('en-US')} cards in memory, so the next commands answer at once; it ends after 15 idle minutes (kanban daemon stop; KANBAN_DAEMON=never turns this off)`,
+      );
     }
   }
 

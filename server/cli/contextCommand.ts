@@ -27,7 +27,11 @@ export const contextCommand: Command = {
     '--board, the markers name the board (<!-- kanban:context:<board> -->), so boards share a file.',
   ],
   options: {
-    'write-to': { type: 'string', value: '<file>', description: 'keep the summary up to date between markers in this file (e.g. AGENTS.md)' },
+    'write-to': {
+      type: 'string',
+      value: '<file>',
+      description: 'keep the summary up to date between markers in this file (e.g. AGENTS.md)',
+    },
   },
   writes: false,
   async run(ctx, parsed) {

@@ -14,7 +14,10 @@ async function waitFor<T>(look: () => Promise<T | null>, what: string): Promise<
   for (;;) {
     const found = await look();
     if (found !== null) return found;
-    if (Date.now() > deadline) throw new CliError(`gave up waiting ${WAIT_MS / 1000} s for the board process to ${what}; see .kanban/.state/daemon.log`);
+    if (Date.now() > deadline)
+      throw new CliError(
+        `gave up waiting ${WAIT_MS / 1000} s for the board process to ${what}; see .kanban/.state/daemon.log`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -47,10 +50,18 @@ export const daemonCommand: Command = {
     if (action === 'status') {
       const record = await findLiveDaemon(dir);
       const client = record && new DaemonApiClient(dir, record.url, record.key, undefined, undefined);
-      const status = await client?.status().catch(() => null).finally(() => client.close());
+      const status = await client
+        ?.status()
+        .catch(() => null)
+        .finally(() => client.close());
       const { key: _key, ...shown } = record ?? {};
       if (ctx.json) ctx.output.out(JSON.stringify(record ? { ...shown, ...status } : null, null, 2));
-      else ctx.output.out(record ? `${describe(record)}${status ? `; ${status.calls} call(s) answered` : ''}` : `no board process serves ${dir}`);
+      else
+        ctx.output.out(
+          record
+            ? `${describe(record)}${status ? `; ${status.calls} call(s) answered` : ''}`
+            : `no board process serves ${dir}`,
+        );
     } else if (action === 'start') {
       if (!(await findLiveDaemon(dir))) await startDaemon(dir, ctx.env);
       const record = await waitFor(() => findLiveDaemon(dir), 'be ready');
@@ -62,14 +73,25 @@ export const daemonCommand: Command = {
         return;
       }
       const client = new DaemonApiClient(dir, record.url, record.key, undefined, undefined);
-      const stopped = await client.stop().then(() => true, () => false).finally(() => client.close());
+      const stopped = await client
+        .stop()
+        .then(
+          () => true,
+          () => false,
+        )
+        .finally(() => client.close());
       if (!stopped) {
         // Nothing answers for it: the record outlived its process (whose pid may be another's now).
         await removeDaemonRecord(dir, record.pid);
-        ctx.output.out(`no board process serves ${dir} (removed the record of process ${record.pid}, which no longer answers)`);
+        ctx.output.out(
+          `no board process serves ${dir} (removed the record of process ${record.pid}, which no longer answers)`,
+        );
         return;
       }
-      await waitFor(async () => (processAlive(record.pid) || (await readDaemonRecord(dir))?.pid === record.pid ? null : true), 'stop');
+      await waitFor(
+        async () => (processAlive(record.pid) || (await readDaemonRecord(dir))?.pid === record.pid ? null : true),
+        'stop',
+      );
       ctx.output.out(`stopped board process ${record.pid}`);
     } else usage(daemonCommand, `unknown daemon action "${action}"; use status, start or stop`);
   },

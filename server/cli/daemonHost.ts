@@ -3,7 +3,15 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { version } from '../../package.json';
 import { Dispatcher } from '../api/dispatch';
-import { DAEMON_CALL_PATH, DAEMON_KEY_HEADER, DAEMON_STATUS_PATH, DAEMON_STOP_PATH, type DaemonAnswer, type DaemonCall, type DaemonStatus } from '../client/daemonApiClient';
+import {
+  DAEMON_CALL_PATH,
+  DAEMON_KEY_HEADER,
+  DAEMON_STATUS_PATH,
+  DAEMON_STOP_PATH,
+  type DaemonAnswer,
+  type DaemonCall,
+  type DaemonStatus,
+} from '../client/daemonApiClient';
 import { log } from '../core/log';
 import { FileWatcher } from '../live/fileWatcher';
 import { startWebhooks } from '../live/webhooks';
@@ -63,7 +71,7 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     };
     if (!keyMatches(request.headers[DAEMON_KEY_HEADER], key)) {
       request.resume();
-      return reply(403, { error: 'not a call of this workspace\'s kanban commands' });
+      return reply(403, { error: "not a call of this workspace's kanban commands" });
     }
     if (request.method === 'GET' && request.url === DAEMON_STATUS_PATH) {
       const status: DaemonStatus = { pid: process.pid, calls, cards: workspace.index.allCards().length };
@@ -102,7 +110,14 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await writeDaemonRecord(root, { pid: process.pid, url, key, version, started: new Date().toISOString(), cards: workspace.index.allCards().length });
+  await writeDaemonRecord(root, {
+    pid: process.pid,
+    url,
+    key,
+    version,
+    started: new Date().toISOString(),
+    cards: workspace.index.allCards().length,
+  });
 
   let stopping = false;
   stop = async () => {
@@ -124,12 +139,15 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
       process.exit(0);
     }
   };
-  const look = setInterval(() => {
-    void readDaemonRecord(root).then((record) => {
-      const replaced = !record || record.pid !== process.pid;
-      if (replaced || (busy === 0 && Date.now() - lastCall > idleSeconds * 1000)) void stop();
-    });
-  }, Math.min(LOOK_EVERY_MS, idleSeconds * 1000));
+  const look = setInterval(
+    () => {
+      void readDaemonRecord(root).then((record) => {
+        const replaced = !record || record.pid !== process.pid;
+        if (replaced || (busy === 0 && Date.now() - lastCall > idleSeconds * 1000)) void stop();
+      });
+    },
+    Math.min(LOOK_EVERY_MS, idleSeconds * 1000),
+  );
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
 }

@@ -43,8 +43,21 @@ export async function readDaemonRecord(root: string): Promise<DaemonRecord | nul
   if (text === null) return null;
   try {
     const r = JSON.parse(text) as Partial<DaemonRecord>;
-    if (typeof r.pid !== 'number' || typeof r.url !== 'string' || typeof r.key !== 'string' || typeof r.version !== 'string') return null;
-    return { pid: r.pid, url: r.url, key: r.key, version: r.version, started: String(r.started ?? ''), cards: Number(r.cards ?? 0) };
+    if (
+      typeof r.pid !== 'number' ||
+      typeof r.url !== 'string' ||
+      typeof r.key !== 'string' ||
+      typeof r.version !== 'string'
+    )
+      return null;
+    return {
+      pid: r.pid,
+      url: r.url,
+      key: r.key,
+      version: r.version,
+      started: String(r.started ?? ''),
+      cards: Number(r.cards ?? 0),
+    };
   } catch {
     return null;
   }

@@ -27,7 +27,8 @@ export function daemonIdleSeconds(env: NodeJS.ProcessEnv): number {
   const raw = env.KANBAN_DAEMON_IDLE;
   if (raw === undefined || raw === '') return DEFAULT_IDLE_SECONDS;
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`KANBAN_DAEMON_IDLE must be a number of seconds above 0, not "${raw}"`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new CliError(`KANBAN_DAEMON_IDLE must be a number of seconds above 0, not "${raw}"`);
   return seconds;
 }
 

@@ -10,20 +10,27 @@ import type { DoctorFixReport, DoctorProblem, DoctorReport } from '../service/do
  */
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'Check the board\'s files (duplicate ids, misplaced or broken files, config, .gitignore); --fix repairs',
+  summary: "Check the board's files (duplicate ids, misplaced or broken files, config, .gitignore); --fix repairs",
   details: [
     'exit code 0 when nothing is wrong, 1 when problems remain',
     '--fix never deletes or moves away a file that does not parse: it stays, and is still reported',
   ],
-  options: { fix: { type: 'boolean', description: 'repair what can be repaired without losing anything, and say what was done' } },
+  options: {
+    fix: { type: 'boolean', description: 'repair what can be repaired without losing anything, and say what was done' },
+  },
   writes: (parsed) => parsed.values.fix === true,
   async run(ctx, parsed) {
     const fix = parsed.values.fix === true;
-    const answer = fix ? await ctx.call<DoctorFixReport>('POST', '/workspace/doctor/fix') : await ctx.get<DoctorReport>('/workspace/doctor');
+    const answer = fix
+      ? await ctx.call<DoctorFixReport>('POST', '/workspace/doctor/fix')
+      : await ctx.get<DoctorReport>('/workspace/doctor');
     const report = answer.data;
     if (ctx.json) ctx.printJson(answer);
     else ctx.output.out(describe(ctx.output, report, fix));
-    if (!report.ok) throw new CliError(`${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} remain${report.problems.length === 1 ? 's' : ''}${fix ? '' : report.problems.some((p) => p.fixable) ? '; kanban doctor --fix repairs those marked (fixable)' : ''}`);
+    if (!report.ok)
+      throw new CliError(
+        `${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} remain${report.problems.length === 1 ? 's' : ''}${fix ? '' : report.problems.some((p) => p.fixable) ? '; kanban doctor --fix repairs those marked (fixable)' : ''}`,
+      );
   },
 };
 

@@ -3,11 +3,26 @@ import { doctorCommand } from './doctorCommand';
 import { attachCommand, commentCommand, commentsCommand, logCommand } from './activityCommands';
 import { archiveCommand, restoreCommand } from './archiveCommands';
 import { bulkCommand } from './bulkCommand';
-import { addCommand, deleteCommand, editCommand, listCommand, moveCommand, showCommand, transferCommand } from './cardCommands';
+import {
+  addCommand,
+  deleteCommand,
+  editCommand,
+  listCommand,
+  moveCommand,
+  showCommand,
+  transferCommand,
+} from './cardCommands';
 import { startCommand } from './startCommand';
 import { claimCommand, pickCommand, releaseCommand, reportCommand } from './agentCommands';
 import { contextCommand } from './contextCommand';
-import { boardsCommand, columnsCommand, labelsCommand, settingsCommand, storageCommand, webhooksCommand } from './workspaceCommands';
+import {
+  boardsCommand,
+  columnsCommand,
+  labelsCommand,
+  settingsCommand,
+  storageCommand,
+  webhooksCommand,
+} from './workspaceCommands';
 
 /**
  * The hand-written commands: positional arguments, friendly flags and tables over the same routes.

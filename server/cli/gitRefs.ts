@@ -20,7 +20,13 @@ function git(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<GitRu
     execFile('git', args, { cwd: dir, env, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') {
         const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-        return reject(new CliError(missing && existsSync(dir) ? 'git is not installed (or not on PATH)' : `cannot run git in ${dir}: ${error.message}`));
+        return reject(
+          new CliError(
+            missing && existsSync(dir)
+              ? 'git is not installed (or not on PATH)'
+              : `cannot run git in ${dir}: ${error.message}`,
+          ),
+        );
       }
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });
@@ -51,21 +57,30 @@ export function branchFor(cardId: string): string {
  */
 export async function checkBranchCanStart(dir: string, branch: string, env: NodeJS.ProcessEnv): Promise<void> {
   const gitDirRun = await git(dir, ['rev-parse', '--git-dir'], env);
-  if (gitDirRun.code !== 0) throw new CliError(`${dir} is not in a git repository, so there is no branch to make (${reason(gitDirRun)})`);
+  if (gitDirRun.code !== 0)
+    throw new CliError(`${dir} is not in a git repository, so there is no branch to make (${reason(gitDirRun)})`);
   // Per worktree: in a linked worktree this is .git/worktrees/<name>, where its own merge state lives.
   const gitDir = path.resolve(dir, gitDirRun.stdout.trim());
   if (existsSync(path.join(gitDir, 'MERGE_HEAD'))) {
-    throw new CliError('the repository is in the middle of a merge; finish it (git commit) or abort it (git merge --abort) first');
+    throw new CliError(
+      'the repository is in the middle of a merge; finish it (git commit) or abort it (git merge --abort) first',
+    );
   }
   if (existsSync(path.join(gitDir, 'rebase-merge')) || existsSync(path.join(gitDir, 'rebase-apply'))) {
-    throw new CliError('the repository is in the middle of a rebase; finish it (git rebase --continue) or abort it (git rebase --abort) first');
+    throw new CliError(
+      'the repository is in the middle of a rebase; finish it (git rebase --continue) or abort it (git rebase --abort) first',
+    );
   }
   const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], env);
-  if (head.code !== 0) throw new CliError('the repository has no commit yet, so a branch has nothing to start from; commit once first');
+  if (head.code !== 0)
+    throw new CliError('the repository has no commit yet, so a branch has nothing to start from; commit once first');
   const name = await git(dir, ['check-ref-format', '--branch', branch], env);
   if (name.code !== 0) throw new CliError(`"${branch}" is not a valid git branch name`);
   const existing = await git(dir, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], env);
-  if (existing.code === 0) throw new CliError(`branch ${branch} already exists; check it out, or delete it (git branch -d ${branch}) to start again`);
+  if (existing.code === 0)
+    throw new CliError(
+      `branch ${branch} already exists; check it out, or delete it (git branch -d ${branch}) to start again`,
+    );
 }
 
 /** Refuses a worktree folder git would refuse: one that exists and is not empty. */
@@ -75,7 +90,8 @@ export async function checkWorktreePath(worktree: string): Promise<void> {
     if (error.code === 'ENOTDIR') throw new CliError(`${worktree} is a file; the worktree needs a new or empty folder`);
     throw new CliError(`cannot use ${worktree} for the worktree: ${error.message}`);
   });
-  if (entries.length) throw new CliError(`${worktree} already exists and is not empty; the worktree needs a new or empty folder`);
+  if (entries.length)
+    throw new CliError(`${worktree} already exists and is not empty; the worktree needs a new or empty folder`);
 }
 
 /** `git branch <branch> HEAD`: the branch at the current commit, without checking it out. */
@@ -85,7 +101,12 @@ export async function createBranch(dir: string, branch: string, env: NodeJS.Proc
 }
 
 /** `git worktree add <worktree> <branch>`: the existing branch checked out in a new folder. */
-export async function addWorktree(dir: string, worktree: string, branch: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function addWorktree(
+  dir: string,
+  worktree: string,
+  branch: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const run = await git(dir, ['worktree', 'add', worktree, branch], env);
   if (run.code !== 0) throw new CliError(`git could not add the worktree ${worktree}: ${reason(run)}`);
 }

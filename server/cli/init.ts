@@ -18,11 +18,20 @@ export const initCommand: Command = {
   writes: true,
   offline: true,
   async run(ctx) {
-    const root = ctx.options.dir ? path.resolve(ctx.options.dir) : ctx.env.KANBAN_WORKSPACE ? path.resolve(ctx.env.KANBAN_WORKSPACE) : process.cwd();
+    const root = ctx.options.dir
+      ? path.resolve(ctx.options.dir)
+      : ctx.env.KANBAN_WORKSPACE
+        ? path.resolve(ctx.env.KANBAN_WORKSPACE)
+        : process.cwd();
     const stat = await fs.stat(root).catch(() => null);
     if (!stat?.isDirectory()) throw new CliError(`${root} is not a folder`);
     const configPath = path.join(root, '.kanban.json');
-    if (await fs.stat(configPath).then(() => true, () => false)) {
+    if (
+      await fs.stat(configPath).then(
+        () => true,
+        () => false,
+      )
+    ) {
       throw new CliError(`${configPath} already exists; nothing was changed (edit it, or remove it to start over)`);
     }
     const config = defaultConfig();

@@ -19,9 +19,18 @@ export interface Operation {
   command: Command;
 }
 
-type FlagSource = { kind: 'query'; param: QueryParam } | { kind: 'body'; property: string; schema: JsonSchema; negated?: boolean } | { kind: 'meta' } | { kind: 'body-json' } | { kind: 'if-match' };
+type FlagSource =
+  | { kind: 'query'; param: QueryParam }
+  | { kind: 'body'; property: string; schema: JsonSchema; negated?: boolean }
+  | { kind: 'meta' }
+  | { kind: 'body-json' }
+  | { kind: 'if-match' };
 
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/[._\s]+/g, '-').toLowerCase();
+const kebab = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/[._\s]+/g, '-')
+    .toLowerCase();
 
 /** `get` + the path's words, a word naming one item (followed by its id) made singular. */
 export function operationName(route: RouteDef): string {
@@ -54,9 +63,20 @@ function buildFlags(route: RouteDef): Map<string, { spec: OptionSpec; source: Fl
   };
   for (const param of route.query ?? []) {
     const description = `${param.description}${param.enum ? `; one of ${param.enum.join(', ')}` : ''}${param.required ? ' (required)' : ''}`;
-    add(kebab(param.name), param.type === 'boolean' ? { type: 'boolean', description } : { type: 'string', value: `<${param.type === 'integer' ? 'n' : 'value'}>`, description }, { kind: 'query', param });
+    add(
+      kebab(param.name),
+      param.type === 'boolean'
+        ? { type: 'boolean', description }
+        : { type: 'string', value: `<${param.type === 'integer' ? 'n' : 'value'}>`, description },
+      { kind: 'query', param },
+    );
   }
-  if (route.metaQuery) add('meta', { type: 'string', multiple: true, value: '<field=value>', description: 'metadata filter (meta.<field>=value)' }, { kind: 'meta' });
+  if (route.metaQuery)
+    add(
+      'meta',
+      { type: 'string', multiple: true, value: '<field=value>', description: 'metadata filter (meta.<field>=value)' },
+      { kind: 'meta' },
+    );
   const body = route.body;
   if (body) {
     const required = new Set(Array.isArray(body.required) ? (body.required as string[]) : []);
@@ -65,21 +85,68 @@ function buildFlags(route: RouteDef): Map<string, { spec: OptionSpec; source: Fl
       const note = required.has(property) ? ' (required)' : '';
       const name = kebab(property);
       if (types.includes('boolean')) {
-        add(name, { type: 'boolean', description: describe(schema, property) + note }, { kind: 'body', property, schema });
-        add(`no-${name}`, { type: 'boolean', description: `set ${property} to false` }, { kind: 'body', property, schema, negated: true });
+        add(
+          name,
+          { type: 'boolean', description: describe(schema, property) + note },
+          { kind: 'body', property, schema },
+        );
+        add(
+          `no-${name}`,
+          { type: 'boolean', description: `set ${property} to false` },
+          { kind: 'body', property, schema, negated: true },
+        );
       } else if (types[0] === 'string' || types[0] === 'integer' || types[0] === 'number') {
-        add(name, { type: 'string', value: types[0] === 'string' ? '<text>' : '<n>', description: describe(schema, property) + note }, { kind: 'body', property, schema });
-        if (types.includes('null')) add(`no-${name}`, { type: 'boolean', description: `set ${property} to null` }, { kind: 'body', property, schema, negated: true });
+        add(
+          name,
+          {
+            type: 'string',
+            value: types[0] === 'string' ? '<text>' : '<n>',
+            description: describe(schema, property) + note,
+          },
+          { kind: 'body', property, schema },
+        );
+        if (types.includes('null'))
+          add(
+            `no-${name}`,
+            { type: 'boolean', description: `set ${property} to null` },
+            { kind: 'body', property, schema, negated: true },
+          );
       } else if (types[0] === 'array' && typesOf((schema.items ?? {}) as JsonSchema)[0] === 'string') {
-        add(name, { type: 'string', multiple: true, value: '<a,b>', description: `${describe(schema, property)}; comma-separated${note}` }, { kind: 'body', property, schema });
+        add(
+          name,
+          {
+            type: 'string',
+            multiple: true,
+            value: '<a,b>',
+            description: `${describe(schema, property)}; comma-separated${note}`,
+          },
+          { kind: 'body', property, schema },
+        );
       } else {
-        add(name, { type: 'string', value: '<json>', description: `${describe(schema, property)} (JSON)${note}` }, { kind: 'body', property, schema });
+        add(
+          name,
+          { type: 'string', value: '<json>', description: `${describe(schema, property)} (JSON)${note}` },
+          { kind: 'body', property, schema },
+        );
       }
     }
     // Named as curl's -d/--data: a body field may itself be called "body" (create a card).
-    add('data', { type: 'string', value: '<json|@file|->', description: 'the whole request body as JSON (from a file with @file, stdin with -); flags override its fields' }, { kind: 'body-json' });
+    add(
+      'data',
+      {
+        type: 'string',
+        value: '<json|@file|->',
+        description: 'the whole request body as JSON (from a file with @file, stdin with -); flags override its fields',
+      },
+      { kind: 'body-json' },
+    );
   }
-  if (route.version && route.method !== 'get') add('if-match', { type: 'string', value: '<etag>', description: 'change only if the resource still has this ETag (else 412)' }, { kind: 'if-match' });
+  if (route.version && route.method !== 'get')
+    add(
+      'if-match',
+      { type: 'string', value: '<etag>', description: 'change only if the resource still has this ETag (else 412)' },
+      { kind: 'if-match' },
+    );
   return flags;
 }
 
@@ -115,7 +182,10 @@ function bodyValue(raw: string, schema: JsonSchema, flagName: string, help: stri
   if (type === 'integer' || type === 'number') {
     const number = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) {
-      throw new UsageError(`--${flagName} must be ${type === 'integer' ? 'a whole number' : 'a number'}, not "${raw}"`, help);
+      throw new UsageError(
+        `--${flagName} must be ${type === 'integer' ? 'a whole number' : 'a number'}, not "${raw}"`,
+        help,
+      );
     }
     return number;
   }
@@ -144,7 +214,8 @@ function operationCommand(route: RouteDef, name: string): Operation {
       const help = helpFor(command);
       const values = [...parsed.positionals];
       // A board operation takes its board from --board when the board argument is left out.
-      const boardFromFlag = params.includes('boardId') && ctx.options.board !== undefined && values.length === params.length - 1;
+      const boardFromFlag =
+        params.includes('boardId') && ctx.options.board !== undefined && values.length === params.length - 1;
       const resolved: Record<string, string> = {};
       for (const param of params) {
         if (param === 'boardId' && boardFromFlag) resolved[param] = ctx.options.board as string;
@@ -157,7 +228,11 @@ function operationCommand(route: RouteDef, name: string): Operation {
       let body: Record<string, unknown> | undefined;
       let ifMatch: string | undefined;
       const bodyFlag = str(parsed, 'data');
-      if (route.body) body = bodyFlag !== undefined && flags.get('data')?.source.kind === 'body-json' ? (await readBodyArgument(bodyFlag, help)) as Record<string, unknown> : {};
+      if (route.body)
+        body =
+          bodyFlag !== undefined && flags.get('data')?.source.kind === 'body-json'
+            ? ((await readBodyArgument(bodyFlag, help)) as Record<string, unknown>)
+            : {};
       for (const [flagName, { source }] of flags) {
         const value = parsed.values[flagName];
         if (value === undefined) continue;
@@ -174,12 +249,16 @@ function operationCommand(route: RouteDef, name: string): Operation {
           if (source.negated) body[source.property] = types.includes('boolean') ? false : null;
           else if (types.includes('boolean')) body[source.property] = true;
           else if (types[0] === 'array' && typesOf((source.schema.items ?? {}) as JsonSchema)[0] === 'string') {
-            body[source.property] = list(parsed, flagName).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+            body[source.property] = list(parsed, flagName)
+              .flatMap((v) => v.split(','))
+              .map((v) => v.trim())
+              .filter(Boolean);
           } else body[source.property] = bodyValue(String(value), source.schema, flagName, help);
         }
       }
       for (const param of route.query ?? []) {
-        if (param.required && query[param.name] === undefined) throw new UsageError(`${name} needs --${kebab(param.name)}`, help);
+        if (param.required && query[param.name] === undefined)
+          throw new UsageError(`${name} needs --${kebab(param.name)}`, help);
       }
       if (route.body && bodyFlag === undefined) {
         for (const required of (route.body.required ?? []) as string[]) {
@@ -215,7 +294,11 @@ export function apiHelp(): string {
   const width = Math.max(...ops.map((o) => o.name.length));
   const byTag = new Map<string, Operation[]>();
   for (const op of ops) byTag.set(op.route.tag, [...(byTag.get(op.route.tag) ?? []), op]);
-  const lines = ['usage: kanban api <operation> [arguments] [flags]', '', 'Every REST operation, generated from the route table. `kanban api <operation> --help` shows its flags.'];
+  const lines = [
+    'usage: kanban api <operation> [arguments] [flags]',
+    '',
+    'Every REST operation, generated from the route table. `kanban api <operation> --help` shows its flags.',
+  ];
   for (const [tag, group] of byTag) {
     lines.push('', `${tag}:`);
     for (const op of group) lines.push(`  ${op.name.padEnd(width)}  ${op.route.summary}`);

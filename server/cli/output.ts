@@ -79,7 +79,8 @@ export function table<T>(o: Output, rows: T[], columns: Column<T>[]): string {
   const shrinkAt = columns.findIndex((c) => c.shrink);
   if (o.width !== null && shrinkAt >= 0) {
     const total = widths.reduce((a, b) => a + b, 0) + gap * (columns.length - 1);
-    if (total > o.width) widths[shrinkAt] = Math.max(columns[shrinkAt].header.length, 12, widths[shrinkAt] - (total - o.width));
+    if (total > o.width)
+      widths[shrinkAt] = Math.max(columns[shrinkAt].header.length, 12, widths[shrinkAt] - (total - o.width));
   }
   const line = (values: string[]) =>
     values

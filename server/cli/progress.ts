@@ -12,7 +12,8 @@ export function progressLine(progress: Progress, elapsedMs: number): string {
   const fraction = progress.total > 0 ? Math.min(1, progress.done / progress.total) : 0;
   const filled = Math.round(fraction * BAR_WIDTH);
   const bar = `${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}`;
-  const counts = progress.total > 1 ? ` ${progress.done.toLocaleString('en-US')}/${progress.total.toLocaleString('en-US')}` : '';
+  const counts =
+    progress.total > 1 ? ` ${progress.done.toLocaleString('en-US')}/${progress.total.toLocaleString('en-US')}` : '';
   return `  ${progress.phase} [${bar}] ${String(Math.floor(fraction * 100)).padStart(3)}%${counts}  ${(elapsedMs / 1000).toFixed(1)} s`;
 }
 
@@ -30,10 +31,15 @@ function progressWanted(env: NodeJS.ProcessEnv): boolean {
  * each card it copies, drawn as a bar; through --url the server cannot report back during the
  * request, so a timer runs instead, so that a long move never looks stuck either way.
  */
-export function runMigration(ctx: Context, action: Migration, body: Record<string, unknown> | undefined): Promise<Answer> {
+export function runMigration(
+  ctx: Context,
+  action: Migration,
+  body: Record<string, unknown> | undefined,
+): Promise<Answer> {
   const to = action === 'migrate-to-sqlite' ? 'SQLite' : 'Markdown files';
   return withProgress(ctx, `moving every card to ${to} (all or nothing)`, 'failed, nothing changed', () =>
-    ctx.call('POST', `/storage/${action}`, body === undefined ? {} : { body }));
+    ctx.call('POST', `/storage/${action}`, body === undefined ? {} : { body }),
+  );
 }
 
 /**
@@ -47,7 +53,11 @@ export async function withProgress<T>(ctx: Context, intro: string, failed: strin
   const started = Date.now();
   await ctx.checkMode(true);
   const client = await ctx.api();
-  const stop = live ? (client.listenProgress ? drawBar(client.listenProgress.bind(client), started) : drawTimer(started)) : () => undefined;
+  const stop = live
+    ? client.listenProgress
+      ? drawBar(client.listenProgress.bind(client), started)
+      : drawTimer(started)
+    : () => undefined;
   let finished = false;
   try {
     const answer = await work();
@@ -59,10 +69,14 @@ export async function withProgress<T>(ctx: Context, intro: string, failed: strin
   }
 }
 
-function drawBar(listen: NonNullable<Awaited<ReturnType<Context['api']>>['listenProgress']>, started: number): () => void {
+function drawBar(
+  listen: NonNullable<Awaited<ReturnType<Context['api']>>['listenProgress']>,
+  started: number,
+): () => void {
   let drawnAt = 0;
   let last: Progress | null = null;
-  const draw = (progress: Progress) => process.stderr.write(`\r\u001b[2K${progressLine(progress, Date.now() - started)}`);
+  const draw = (progress: Progress) =>
+    process.stderr.write(`\r\u001b[2K${progressLine(progress, Date.now() - started)}`);
   const unlisten = listen((progress) => {
     const stepChanged = last?.phase !== progress.phase;
     if (stepChanged && last) {
@@ -86,7 +100,11 @@ function drawBar(listen: NonNullable<Awaited<ReturnType<Context['api']>>['listen
 function drawTimer(started: number): () => void {
   const frames = ['|', '/', '-', '\\'];
   let frame = 0;
-  const ticker = setInterval(() => process.stderr.write(`\r  ${frames[frame++ % frames.length]} ${((Date.now() - started) / 1000).toFixed(1)} s`), 200);
+  const ticker = setInterval(
+    () =>
+      process.stderr.write(`\r  ${frames[frame++ % frames.length]} ${((Date.now() - started) / 1000).toFixed(1)} s`),
+    200,
+  );
   return () => {
     clearInterval(ticker);
     process.stderr.write('\r\u001b[2K');

@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadPluginModule, PluginModuleError } from '../config/pluginModule';
-import { runAttachmentStoreConformance, runCardStoreConformance, type CheckResult, type ConformanceReport, type RunOptions } from '../storage/conformance';
+import {
+  runAttachmentStoreConformance,
+  runCardStoreConformance,
+  type CheckResult,
+  type ConformanceReport,
+  type RunOptions,
+} from '../storage/conformance';
 import type { StorageProviderModule } from '../storage/contract';
 import { BUILT_IN_PROVIDERS, builtInAttachmentStoreFactory, builtInCardStoreFactory } from '../storage/providers';
 import { helpFor, str, type Command } from './command';
@@ -24,7 +30,11 @@ export const providerTestCommand: Command = {
     'example: kanban provider-test ./examples/provider-jsonfile --options \'{"file":"cards.json"}\'',
   ],
   options: {
-    options: { type: 'string', value: '<json>', description: 'the provider\'s options, as plugins[...].options would hold them' },
+    options: {
+      type: 'string',
+      value: '<json>',
+      description: "the provider's options, as plugins[...].options would hold them",
+    },
   },
   positionals: [1, 1],
   writes: false,
@@ -38,12 +48,18 @@ export const providerTestCommand: Command = {
       if (!ctx.json) ctx.output.out(`${suite.capability} provider "${target}"`);
       const onResult = ctx.json ? undefined : (result: CheckResult) => ctx.output.out(resultLine(ctx.output, result));
       const report = await suite.run({ options, onResult });
-      if (!ctx.json) ctx.output.out(`${report.results.length} checks: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped\n`);
+      if (!ctx.json)
+        ctx.output.out(
+          `${report.results.length} checks: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped\n`,
+        );
       reports.push(report);
     }
     if (ctx.json) ctx.output.out(JSON.stringify(reports, null, 2));
     const failed = reports.reduce((sum, r) => sum + r.failed, 0);
-    if (failed) throw new CliError(`${failed} check${failed > 1 ? 's' : ''} failed: "${target}" does not behave as the contract asks`);
+    if (failed)
+      throw new CliError(
+        `${failed} check${failed > 1 ? 's' : ''} failed: "${target}" does not behave as the contract asks`,
+      );
   },
 };
 
@@ -57,7 +73,8 @@ function parseOptions(text: string | undefined): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`--options is not JSON (${(error as Error).message})`, helpFor(providerTestCommand));
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--options must be a JSON object, e.g. {"file":"cards.json"}', helpFor(providerTestCommand));
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError('--options must be a JSON object, e.g. {"file":"cards.json"}', helpFor(providerTestCommand));
   return value as Record<string, unknown>;
 }
 
@@ -67,18 +84,39 @@ function suitesFor(target: string, cwd: string): Suite[] {
   const attachment = (BUILT_IN_PROVIDERS['attachment.storage'] as readonly string[]).includes(target);
   if (card || attachment) {
     return [
-      ...(card ? [{ capability: 'card.storage', run: (o: RunOptions) => runCardStoreConformance(builtInCardStoreFactory(target), o) }] : []),
-      ...(attachment ? [{ capability: 'attachment.storage', run: (o: RunOptions) => runAttachmentStoreConformance(builtInAttachmentStoreFactory(target), o) }] : []),
+      ...(card
+        ? [
+            {
+              capability: 'card.storage',
+              run: (o: RunOptions) => runCardStoreConformance(builtInCardStoreFactory(target), o),
+            },
+          ]
+        : []),
+      ...(attachment
+        ? [
+            {
+              capability: 'attachment.storage',
+              run: (o: RunOptions) => runAttachmentStoreConformance(builtInAttachmentStoreFactory(target), o),
+            },
+          ]
+        : []),
     ];
   }
   const module = loadTarget(target, cwd);
   const suites: Suite[] = [];
   const { createCardStore, createAttachmentStore } = module;
-  if (typeof createCardStore === 'function') suites.push({ capability: 'card.storage', run: (o) => runCardStoreConformance(createCardStore, o) });
-  if (typeof createAttachmentStore === 'function') suites.push({ capability: 'attachment.storage', run: (o) => runAttachmentStoreConformance(createAttachmentStore, o) });
+  if (typeof createCardStore === 'function')
+    suites.push({ capability: 'card.storage', run: (o) => runCardStoreConformance(createCardStore, o) });
+  if (typeof createAttachmentStore === 'function')
+    suites.push({
+      capability: 'attachment.storage',
+      run: (o) => runAttachmentStoreConformance(createAttachmentStore, o),
+    });
   if (!suites.length) {
     const exported = Object.keys(module).filter((key) => key !== '__esModule');
-    throw new CliError(`"${target}" exports neither createCardStore(options, context) nor createAttachmentStore(options, context) (it exports: ${exported.join(', ') || 'nothing'})`);
+    throw new CliError(
+      `"${target}" exports neither createCardStore(options, context) nor createAttachmentStore(options, context) (it exports: ${exported.join(', ') || 'nothing'})`,
+    );
   }
   return suites;
 }
@@ -89,7 +127,10 @@ function loadTarget(target: string, cwd: string): StorageProviderModule {
   try {
     return loadPluginModule('storage', asPath ? path.resolve(cwd, target) : target, cwd) as StorageProviderModule;
   } catch (error) {
-    if (error instanceof PluginModuleError) throw new CliError(`cannot load "${target}": ${error.reason}${error.notFound ? ' (a package must be installed where the command runs; a file is named by its path)' : ''}`);
+    if (error instanceof PluginModuleError)
+      throw new CliError(
+        `cannot load "${target}": ${error.reason}${error.notFound ? ' (a package must be installed where the command runs; a file is named by its path)' : ''}`,
+      );
     throw error;
   }
 }
@@ -98,6 +139,9 @@ function resultLine(output: Output, result: CheckResult): string {
   const time = `(${result.ms} ms)`;
   if (result.status === 'pass') return `  ${paint(output, '32', '✓')} ${result.name} ${time}`;
   if (result.status === 'skip') return `  - ${result.name} (skipped: ${result.message})`;
-  const detail = (result.message ?? '').split('\n').map((line) => `      ${line}`).join('\n');
+  const detail = (result.message ?? '')
+    .split('\n')
+    .map((line) => `      ${line}`)
+    .join('\n');
   return `  ${paint(output, '31', '✗')} ${result.name} ${time}\n${detail}`;
 }

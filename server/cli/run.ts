@@ -20,22 +20,41 @@ import { CliError, ExitWith, UsageError } from './usage';
 export const VERSION: string = version;
 
 /** Commands that hand their arguments to another parser, shown in the help like the others. */
-const serveCommand: Command = { name: 'serve', summary: 'Serve the board UI, the REST API and live updates over the folder', args: '[--dir --port --host ...]', writes: false, offline: true, run: async () => undefined };
+const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the board UI, the REST API and live updates over the folder',
+  args: '[--dir --port --host ...]',
+  writes: false,
+  offline: true,
+  run: async () => undefined,
+};
 const mcpCommand: Command = {
   name: 'mcp',
   summary: 'Run the MCP server on stdio, for AI agents (`kanban mcp --help` for its flags)',
   args: '[--dir <path> | --url <url> [--token <t>]] [--toolsets <set,...>|all] [--tools <name,...>] [--read-only]',
   // Its own parser reads these (mcp/command.ts); listed here for the completion scripts.
   options: {
-    toolsets: { type: 'string', value: '<set,...>', description: 'tool groups offered (default: cards)', choices: [...TOOLSETS, 'all'] },
-    tools: { type: 'string', value: '<name,...>', description: 'tools offered beside the toolsets\' own' },
+    toolsets: {
+      type: 'string',
+      value: '<set,...>',
+      description: 'tool groups offered (default: cards)',
+      choices: [...TOOLSETS, 'all'],
+    },
+    tools: { type: 'string', value: '<name,...>', description: "tools offered beside the toolsets' own" },
     'read-only': { type: 'boolean', description: 'offer only the tools that change nothing' },
   },
   writes: false,
   offline: true,
   run: async () => undefined,
 };
-const apiCommand: Command = { name: 'api', summary: 'Call any REST operation by name, generated from the route table (`kanban api` lists them)', args: '<operation> [arguments]', writes: false, offline: true, run: async () => undefined };
+const apiCommand: Command = {
+  name: 'api',
+  summary: 'Call any REST operation by name, generated from the route table (`kanban api` lists them)',
+  args: '<operation> [arguments]',
+  writes: false,
+  offline: true,
+  run: async () => undefined,
+};
 const completionCommand: Command = {
   name: 'completion',
   summary: 'Print a shell completion script: eval "$(kanban completion bash)"',
@@ -46,7 +65,8 @@ const completionCommand: Command = {
   offline: true,
   async run(ctx, parsed) {
     const script = completionScript(parsed.positionals[0], allCommands());
-    if (script === null) throw new UsageError(`no completion for "${parsed.positionals[0]}"; use bash or zsh`, helpFor(completionCommand));
+    if (script === null)
+      throw new UsageError(`no completion for "${parsed.positionals[0]}"; use bash or zsh`, helpFor(completionCommand));
     ctx.output.out(script);
   },
 };
@@ -55,7 +75,19 @@ const completionCommand: Command = {
 const everydayCommands: Command[] = [...cardCommands, ...checklistCommands];
 
 export function allCommands(): Command[] {
-  return [...everydayCommands, importCommand, exportCommand, initCommand, skillCommand, serveCommand, daemonCommand, mcpCommand, apiCommand, providerTestCommand, completionCommand];
+  return [
+    ...everydayCommands,
+    importCommand,
+    exportCommand,
+    initCommand,
+    skillCommand,
+    serveCommand,
+    daemonCommand,
+    mcpCommand,
+    apiCommand,
+    providerTestCommand,
+    completionCommand,
+  ];
 }
 
 export function mainHelp(): string {
@@ -76,7 +108,9 @@ export function mainHelp(): string {
     `  ${'help'.padEnd(width)}  This help, or a command's: kanban help <command> (or kanban <command> --help)`,
     '',
     'global flags:',
-    ...Object.entries(GLOBAL_OPTIONS).map(([name, spec]) => `  --${name}${spec.value ? ` ${spec.value}` : ''}`.padEnd(20) + `  ${spec.description}`),
+    ...Object.entries(GLOBAL_OPTIONS).map(
+      ([name, spec]) => `  --${name}${spec.value ? ` ${spec.value}` : ''}`.padEnd(20) + `  ${spec.description}`,
+    ),
     '  --version           print the version',
     '',
     'Without --url the command opens the folder itself (the same service, ids, atomic writes and',
@@ -88,7 +122,14 @@ export function mainHelp(): string {
 
 function globalsOf(parsed: Parsed): GlobalOptions {
   const s = (name: string) => (typeof parsed.values[name] === 'string' ? (parsed.values[name] as string) : undefined);
-  return { dir: s('dir'), board: s('board'), json: parsed.values.json === true, url: s('url'), token: s('token'), agent: s('agent') };
+  return {
+    dir: s('dir'),
+    board: s('board'),
+    json: parsed.values.json === true,
+    url: s('url'),
+    token: s('token'),
+    agent: s('agent'),
+  };
 }
 
 function helpText(name: string | undefined): string | null {
@@ -108,7 +149,8 @@ async function runCommand(command: Command, argv: string[], output: Output, env:
   const ctx = new Context(globalsOf(parsed), output, env);
   let succeeded = false;
   try {
-    if (!command.offline) await ctx.checkMode(typeof command.writes === 'function' ? command.writes(parsed) : command.writes);
+    if (!command.offline)
+      await ctx.checkMode(typeof command.writes === 'function' ? command.writes(parsed) : command.writes);
     await command.run(ctx, parsed);
     succeeded = true;
     return 0;
@@ -118,7 +160,11 @@ async function runCommand(command: Command, argv: string[], output: Output, env:
 }
 
 /** Run one command line; answers the exit code. */
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, output: Output = processOutput(env)): Promise<number> {
+export async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  output: Output = processOutput(env),
+): Promise<number> {
   try {
     const at = firstPositional(argv);
     const name = at >= 0 ? argv[at] : undefined;
@@ -144,7 +190,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
       const text = helpText(topic[0] === 'api' && topic[1] ? undefined : topic[0]);
       const op = topic[0] === 'api' && topic[1] ? operations().find((o) => o.name === topic[1]) : undefined;
       if (op) output.out(helpFor(op.command));
-      else if (text === null || (topic[0] === 'api' && topic[1])) throw new UsageError(`no command "${topic.join(' ')}"`, mainHelp());
+      else if (text === null || (topic[0] === 'api' && topic[1]))
+        throw new UsageError(`no command "${topic.join(' ')}"`, mainHelp());
       else output.out(text);
       return 0;
     }
@@ -157,7 +204,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     if (name === 'daemon' && rest[firstPositional(rest)] === 'run') {
       // The board process itself, started by a command (daemonStart.ts): runs until idle or stopped.
       const dir = rest[rest.indexOf('--dir') + 1];
-      if (!rest.includes('--dir') || !dir) throw new UsageError('kanban daemon run needs --dir <workspace>', helpFor(daemonCommand));
+      if (!rest.includes('--dir') || !dir)
+        throw new UsageError('kanban daemon run needs --dir <workspace>', helpFor(daemonCommand));
       await runDaemon(path.resolve(dir), daemonIdleSeconds(env));
       return -1;
     }
@@ -169,7 +217,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     if (name === 'api') {
       const opAt = firstPositional(rest);
       if (opAt < 0) {
-        if (rest.some((a) => a !== '--help' && a !== '-h')) throw new UsageError('kanban api needs an operation', apiHelp());
+        if (rest.some((a) => a !== '--help' && a !== '-h'))
+          throw new UsageError('kanban api needs an operation', apiHelp());
         output.out(apiHelp());
         return 0;
       }

@@ -43,7 +43,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeOpt
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value`);
     if (flag === '--dir') options.dir = value();
     else if (flag === '--port') options.port = Number(value());
@@ -54,7 +56,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeOpt
     else if (flag === '--help' || flag === '-h') return null;
     else fail(`unknown option ${arg}`);
   }
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) fail('port must be a whole number from 0 to 65535');
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
+    fail('port must be a whole number from 0 to 65535');
   options.dir = path.resolve(options.dir);
   return options;
 }

@@ -1,6 +1,15 @@
 import * as path from 'node:path';
 import { version } from '../../package.json';
-import { DEFAULT_SKILL_TARGET, SKILL_FILES, SKILL_TARGETS, hasSkill, installedText, skillState, type SkillState, type SkillTarget } from '../core/skillFiles';
+import {
+  DEFAULT_SKILL_TARGET,
+  SKILL_FILES,
+  SKILL_TARGETS,
+  hasSkill,
+  installedText,
+  skillState,
+  type SkillState,
+  type SkillTarget,
+} from '../core/skillFiles';
 import { list, type Command, type Parsed } from './command';
 import { usage } from './commandHelpers';
 import type { Context } from './context';
@@ -24,13 +33,22 @@ export const skillCommand: Command = {
     'install  write the loop (pick, report, comment/log, move, complete) for each --target; default: agents',
     'check    exit 0 when every installed copy (or each --target) matches this kanban, else 1 naming the fix',
     '',
-    ...SKILL_TARGETS.map((t) => `  ${t.padEnd(8)} ${SKILL_FILES[t].file}${SKILL_FILES[t].frontmatter ? '' : ' (a marked section; the rest of the file stays)'}`),
+    ...SKILL_TARGETS.map(
+      (t) =>
+        `  ${t.padEnd(8)} ${SKILL_FILES[t].file}${SKILL_FILES[t].frontmatter ? '' : ' (a marked section; the rest of the file stays)'}`,
+    ),
     '',
     'Paths are relative to the workspace folder (--dir). Each copy carries the version in its',
     '<!-- kanban:skill v<version> --> marker; install again after upgrading kanban.',
   ],
   options: {
-    target: { type: 'string', multiple: true, value: '<t,t>', description: `${TARGET_WORDS.join(', ')} (comma-separated)`, choices: TARGET_WORDS },
+    target: {
+      type: 'string',
+      multiple: true,
+      value: '<t,t>',
+      description: `${TARGET_WORDS.join(', ')} (comma-separated)`,
+      choices: TARGET_WORDS,
+    },
   },
   subcommands: ACTIONS,
   positionals: [1, 1],
@@ -46,7 +64,10 @@ export const skillCommand: Command = {
 
 /** The targets --target names, in the table's order; undefined when it names none. */
 function targetsOf(parsed: Parsed): SkillTarget[] | undefined {
-  const words = list(parsed, 'target').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const words = list(parsed, 'target')
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (words.length === 0) return undefined;
   const unknown = words.find((w) => !TARGET_WORDS.includes(w));
   if (unknown !== undefined) usage(skillCommand, `--target is one of ${TARGET_WORDS.join(', ')}, not "${unknown}"`);
@@ -62,27 +83,46 @@ async function install(ctx: Context, targets: SkillTarget[]): Promise<void> {
     results.push({ target, file: SKILL_FILES[target].file, written, version });
   }
   if (ctx.json) return ctx.output.out(JSON.stringify(results, null, 2));
-  for (const r of results) ctx.output.out(r.written ? `wrote ${bold(ctx.output, r.file)} (${r.target}, kanban ${version})` : `${r.file} is up to date (${r.target}, kanban ${version})`);
+  for (const r of results)
+    ctx.output.out(
+      r.written
+        ? `wrote ${bold(ctx.output, r.file)} (${r.target}, kanban ${version})`
+        : `${r.file} is up to date (${r.target}, kanban ${version})`,
+    );
 }
 
 async function check(ctx: Context, asked: SkillTarget[] | undefined): Promise<void> {
   const current = new Map<SkillTarget, string | null>();
-  for (const target of SKILL_TARGETS) current.set(target, await readTextOrNull(path.join(ctx.dir, SKILL_FILES[target].file)));
+  for (const target of SKILL_TARGETS)
+    current.set(target, await readTextOrNull(path.join(ctx.dir, SKILL_FILES[target].file)));
   const targets = asked ?? SKILL_TARGETS.filter((t) => hasSkill(t, current.get(t)!));
   if (targets.length === 0) {
-    throw new ExitWith(1, `no kanban skill is installed in ${ctx.dir}; install one: kanban skill install [--target ${TARGET_WORDS.join('|')}] (default: ${DEFAULT_SKILL_TARGET})`);
+    throw new ExitWith(
+      1,
+      `no kanban skill is installed in ${ctx.dir}; install one: kanban skill install [--target ${TARGET_WORDS.join('|')}] (default: ${DEFAULT_SKILL_TARGET})`,
+    );
   }
-  const results = targets.map((target) => ({ target, file: SKILL_FILES[target].file, ...skillState(target, version, current.get(target)!) }));
+  const results = targets.map((target) => ({
+    target,
+    file: SKILL_FILES[target].file,
+    ...skillState(target, version, current.get(target)!),
+  }));
   if (ctx.json) ctx.output.out(JSON.stringify(results, null, 2));
-  else ctx.output.out(table(ctx.output, results, [
-    { header: 'STATE', cell: (r) => r.state },
-    { header: 'TARGET', cell: (r) => r.target },
-    { header: 'FILE', cell: (r) => r.file },
-    { header: 'NOTE', cell: (r) => noteOf(r), shrink: true },
-  ]));
+  else
+    ctx.output.out(
+      table(ctx.output, results, [
+        { header: 'STATE', cell: (r) => r.state },
+        { header: 'TARGET', cell: (r) => r.target },
+        { header: 'FILE', cell: (r) => r.file },
+        { header: 'NOTE', cell: (r) => noteOf(r), shrink: true },
+      ]),
+    );
   const bad = results.filter((r) => r.state !== 'ok');
   if (bad.length) {
-    throw new ExitWith(1, `${bad.length} of ${results.length} skill copies do not match kanban ${version}; fix: kanban skill install --target ${bad.map((r) => r.target).join(',')}`);
+    throw new ExitWith(
+      1,
+      `${bad.length} of ${results.length} skill copies do not match kanban ${version}; fix: kanban skill install --target ${bad.map((r) => r.target).join(',')}`,
+    );
   }
 }
 

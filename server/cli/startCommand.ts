@@ -22,7 +22,7 @@ export const startCommand: Command = {
   summary: 'Start work on a card: to the in-progress column, assigned to you; --branch/--worktree for git',
   args: ID,
   details: [
-    'The column is the board\'s startStatus in .kanban.json, else the first column whose id or name is',
+    "The column is the board's startStatus in .kanban.json, else the first column whose id or name is",
     'in progress, doing, wip, started or active, else the second column. The assignee is --assignee,',
     'else git config user.name, else the card keeps its assignee.',
     '--branch creates kanban/<full card id> at HEAD without checking it out; --worktree <path> also',
@@ -30,9 +30,17 @@ export const startCommand: Command = {
     'outside a git repository, during a merge or rebase, or when the branch already exists.',
   ],
   options: {
-    assignee: { type: 'string', value: '<name>', description: 'who starts it (default: git config user.name; without either the assignee is kept)' },
+    assignee: {
+      type: 'string',
+      value: '<name>',
+      description: 'who starts it (default: git config user.name; without either the assignee is kept)',
+    },
     branch: { type: 'boolean', description: 'also create the branch kanban/<id> at HEAD, not checked out' },
-    worktree: { type: 'string', value: '<path>', description: 'also check that branch out in a new worktree at <path> (implies --branch)' },
+    worktree: {
+      type: 'string',
+      value: '<path>',
+      description: 'also check that branch out in a new worktree at <path> (implies --branch)',
+    },
   },
   positionals: [1, 1],
   writes: true,
@@ -40,7 +48,8 @@ export const startCommand: Command = {
     const request = requestOf(parsed);
     const current = await ctx.get<Card>(ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}`));
     const id = plain(current.data.id);
-    if (current.data.status === DELETED_STATUS) throw new CliError(`${id} is deleted; kanban restore ${id} brings it back first`);
+    if (current.data.status === DELETED_STATUS)
+      throw new CliError(`${id} is deleted; kanban restore ${id} brings it back first`);
     const column = await startColumn(ctx, plain(current.data.boardId));
     const assignee = request.assignee ?? (await gitUserName(ctx.dir, ctx.env)) ?? undefined;
     const branch = request.branch ? branchFor(id) : undefined;
@@ -67,7 +76,8 @@ interface StartRequest {
 
 function requestOf(parsed: Parsed): StartRequest {
   const assignee = str(parsed, 'assignee')?.trim();
-  if (assignee === '') usage(startCommand, '--assignee needs a name (kanban edit <id> --assignee "" clears the assignee)');
+  if (assignee === '')
+    usage(startCommand, '--assignee needs a name (kanban edit <id> --assignee "" clears the assignee)');
   const worktree = str(parsed, 'worktree');
   if (worktree !== undefined && worktree.trim() === '') usage(startCommand, '--worktree needs a path');
   return {
@@ -78,7 +88,12 @@ function requestOf(parsed: Parsed): StartRequest {
 }
 
 /** Every git check before the board changes, so a refusal leaves the card where it was. */
-async function refuseUnlessGitReady(ctx: Context, id: string, branch: string, worktree: string | undefined): Promise<void> {
+async function refuseUnlessGitReady(
+  ctx: Context,
+  id: string,
+  branch: string,
+  worktree: string | undefined,
+): Promise<void> {
   try {
     await checkBranchCanStart(ctx.dir, branch, ctx.env);
     if (worktree) await checkWorktreePath(worktree);
@@ -109,7 +124,9 @@ async function startColumn(ctx: Context, boardId: string): Promise<Column> {
   const column = startColumnOf(board.columns, configured);
   if (column) return column;
   if (configured !== undefined) {
-    throw new CliError(`startStatus "${configured}" of board "${boardId}" in .kanban.json is not a column of that board (columns: ${board.columns.map((c) => c.id).join(', ')})`);
+    throw new CliError(
+      `startStatus "${configured}" of board "${boardId}" in .kanban.json is not a column of that board (columns: ${board.columns.map((c) => c.id).join(', ')})`,
+    );
   }
   throw new CliError(`board "${boardId}" has no columns to start a card in`);
 }
@@ -135,7 +152,12 @@ async function configuredStartStatus(dir: string, boardId: string): Promise<stri
  * One write onto the version just read (If-Match): a move that also sets the assignee, or only
  * the assignee when the card is already in the column (a move would push it to the top).
  */
-async function moveAndAssign(ctx: Context, current: Answer<Card>, status: string, assignee: string | undefined): Promise<Answer<Card>> {
+async function moveAndAssign(
+  ctx: Context,
+  current: Answer<Card>,
+  status: string,
+  assignee: string | undefined,
+): Promise<Answer<Card>> {
   const card = current.data;
   const cardPath = `/boards/${enc(plain(card.boardId))}/tasks/${enc(plain(card.id))}`;
   const assign = assignee !== undefined && assignee !== card.assignee ? { assignee } : {};

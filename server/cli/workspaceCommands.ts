@@ -17,7 +17,11 @@ export const boardsCommand: Command = {
         { header: 'ID', cell: (b) => `${plain(b.id)}${b.isDefault ? dim(ctx.output, ' (default)') : ''}` },
         { header: 'NAME', cell: (b) => plain(b.name) },
         { header: 'CARDS', cell: (b) => plain(b.taskCount) },
-        { header: 'COLUMNS', cell: (b) => (Array.isArray(b.columns) ? b.columns.map((c) => plain((c as Card).id)).join(', ') : ''), shrink: true },
+        {
+          header: 'COLUMNS',
+          cell: (b) => (Array.isArray(b.columns) ? b.columns.map((c) => plain((c as Card).id)).join(', ') : ''),
+          shrink: true,
+        },
       ]),
     );
   },
@@ -92,7 +96,12 @@ export const settingsCommand: Command = {
       }
       answer = await ctx.call('PUT', '/settings', { body });
     } else answer = await ctx.get('/settings');
-    await show(ctx, answer, () => keyValues(ctx.output, Object.entries(answer.data ?? {}).map(([k, v]) => [k, plain(v)])));
+    await show(ctx, answer, () =>
+      keyValues(
+        ctx.output,
+        Object.entries(answer.data ?? {}).map(([k, v]) => [k, plain(v)]),
+      ),
+    );
   },
 };
 
@@ -120,8 +129,18 @@ export const storageCommand: Command = {
   summary: 'Show the storage providers, or move the cards between Markdown files and SQLite',
   args: 'status|migrate-to-sqlite|migrate-to-markdown',
   subcommands: ['status', 'migrate-to-sqlite', 'migrate-to-markdown'],
-  details: ['status               active card, attachment, webhook and card-state providers', 'migrate-to-sqlite    every card into SQLite (--sqlite-path); the files stay as a backup', 'migrate-to-markdown  every card back into Markdown files; the database stays as a backup'],
-  options: { 'sqlite-path': { type: 'string', value: '<path>', description: 'database file for migrate-to-sqlite, relative to the workspace (default .kanban/kanban.db)' } },
+  details: [
+    'status               active card, attachment, webhook and card-state providers',
+    'migrate-to-sqlite    every card into SQLite (--sqlite-path); the files stay as a backup',
+    'migrate-to-markdown  every card back into Markdown files; the database stays as a backup',
+  ],
+  options: {
+    'sqlite-path': {
+      type: 'string',
+      value: '<path>',
+      description: 'database file for migrate-to-sqlite, relative to the workspace (default .kanban/kanban.db)',
+    },
+  },
   positionals: [0, 1],
   writes: (parsed) => (parsed.positionals[0] ?? 'status') !== 'status',
   async run(ctx, parsed) {
@@ -131,14 +150,21 @@ export const storageCommand: Command = {
       await show(ctx, answer, () =>
         keyValues(
           ctx.output,
-          Object.entries(answer.data ?? {}).map(([k, v]) => [k, Object.entries(v ?? {}).map(([a, b]) => `${a}=${plain(b)}`).join('  ')]),
+          Object.entries(answer.data ?? {}).map(([k, v]) => [
+            k,
+            Object.entries(v ?? {})
+              .map(([a, b]) => `${a}=${plain(b)}`)
+              .join('  '),
+          ]),
         ),
       );
       return;
     }
-    if (action !== 'migrate-to-sqlite' && action !== 'migrate-to-markdown') usage(storageCommand, `unknown storage action "${action}"`);
+    if (action !== 'migrate-to-sqlite' && action !== 'migrate-to-markdown')
+      usage(storageCommand, `unknown storage action "${action}"`);
     const sqlitePath = str(parsed, 'sqlite-path');
-    if (sqlitePath !== undefined && action !== 'migrate-to-sqlite') usage(storageCommand, '--sqlite-path goes with migrate-to-sqlite');
+    if (sqlitePath !== undefined && action !== 'migrate-to-sqlite')
+      usage(storageCommand, '--sqlite-path goes with migrate-to-sqlite');
     const answer = await runMigration(ctx, action, sqlitePath === undefined ? undefined : { sqlitePath });
     await show(ctx, answer, () => {
       const r = answer.data as Record<string, unknown>;

@@ -91,12 +91,23 @@ export class LocalApiClient implements ApiClient {
    * hosts such as MCP. `webhooks: false` when another process (a running server) already delivers
    * this folder's webhooks. `agent`: every call acts as this agent (X-Kanban-Agent), unless it names another.
    */
-  static async open(root: string, options: { token?: string; watch?: boolean; webhooks?: boolean; agent?: string } = {}): Promise<LocalApiClient> {
+  static async open(
+    root: string,
+    options: { token?: string; watch?: boolean; webhooks?: boolean; agent?: string } = {},
+  ): Promise<LocalApiClient> {
     const workspace = await Workspace.open({ root });
     const webhooks = options.webhooks === false ? { stop: async () => undefined } : await startWebhooks(workspace);
     const watcher = options.watch ? new FileWatcher(workspace) : null;
     await watcher?.start();
-    return new LocalApiClient(workspace.root, workspace, new Dispatcher(workspace), webhooks, options.token, watcher, options.agent);
+    return new LocalApiClient(
+      workspace.root,
+      workspace,
+      new Dispatcher(workspace),
+      webhooks,
+      options.token,
+      watcher,
+      options.agent,
+    );
   }
 
   /** How many cards the opened board holds (all boards, archived included). */
@@ -114,7 +125,11 @@ export class LocalApiClient implements ApiClient {
 
   async call(call: ApiCall): Promise<ApiAnswer> {
     const agent = call.agent ?? this.agent;
-    const answer: DispatchResponse & { page?: ApiAnswer['page'] } = await this.dispatcher.dispatch({ ...call, token: this.token, ...(agent === undefined ? {} : { agent }) });
+    const answer: DispatchResponse & { page?: ApiAnswer['page'] } = await this.dispatcher.dispatch({
+      ...call,
+      token: this.token,
+      ...(agent === undefined ? {} : { agent }),
+    });
     return answer;
   }
 
@@ -132,7 +147,11 @@ export class HttpApiClient implements ApiClient {
   private events: ServerEventSocket | undefined;
 
   /** `agent`: every call acts as this agent (X-Kanban-Agent), unless it names another. */
-  constructor(baseUrl: string, private readonly token?: string, private readonly agent?: string) {
+  constructor(
+    baseUrl: string,
+    private readonly token?: string,
+    private readonly agent?: string,
+  ) {
     this.target = baseUrl.replace(/\/+$/, '').replace(/\/api$/, '');
   }
 
@@ -149,10 +168,18 @@ export class HttpApiClient implements ApiClient {
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(`${this.target}/api${call.path}`, { method: call.method.toUpperCase(), headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: call.run?.signal });
+      response = await fetch(`${this.target}/api${call.path}`, {
+        method: call.method.toUpperCase(),
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        signal: call.run?.signal,
+      });
     } catch (error) {
-      if (call.run?.signal?.aborted) throw new CancelledError(`${call.method.toUpperCase()} ${call.path} was cancelled`);
-      throw new Error(`cannot reach the server at ${this.target}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+      if (call.run?.signal?.aborted)
+        throw new CancelledError(`${call.method.toUpperCase()} ${call.path} was cancelled`);
+      throw new Error(
+        `cannot reach the server at ${this.target}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`,
+      );
     }
     const contentType = response.headers.get('content-type') ?? '';
     // A file (an attachment download, an export): the same shape the in-process dispatcher gives.
@@ -160,7 +187,17 @@ export class HttpApiClient implements ApiClient {
     if (response.ok && contentType && (!/json/i.test(contentType) || response.headers.has('content-disposition'))) {
       const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(response.headers.get('content-disposition') ?? '')?.[1];
       const data = Buffer.from(await response.arrayBuffer());
-      return { status: response.status, body: { ok: true, data: { name: decodeURIComponent(name ?? call.path.split('?')[0].split('/').pop() ?? ''), contentType, base64: data.toString('base64') } } };
+      return {
+        status: response.status,
+        body: {
+          ok: true,
+          data: {
+            name: decodeURIComponent(name ?? call.path.split('?')[0].split('/').pop() ?? ''),
+            contentType,
+            base64: data.toString('base64'),
+          },
+        },
+      };
     }
     const text = await response.text();
     let body: ApiAnswer['body'] = null;
@@ -168,11 +205,20 @@ export class HttpApiClient implements ApiClient {
       try {
         body = JSON.parse(text);
       } catch {
-        body = { ok: false, error: `the server at ${this.target} answered ${response.status} with something that is not JSON` };
+        body = {
+          ok: false,
+          error: `the server at ${this.target} answered ${response.status} with something that is not JSON`,
+        };
       }
     }
     const warnings = warningsOf(response.headers);
-    return { status: response.status, body, etag: response.headers.get('etag') ?? undefined, page: pageOf(response.headers), ...(warnings.length ? { warnings } : {}) };
+    return {
+      status: response.status,
+      body,
+      etag: response.headers.get('etag') ?? undefined,
+      page: pageOf(response.headers),
+      ...(warnings.length ? { warnings } : {}),
+    };
   }
 
   async close(): Promise<void> {
@@ -183,7 +229,8 @@ export class HttpApiClient implements ApiClient {
 /** The texts of `Warning: 299 - "..."` headers (several arrive joined by commas). */
 function warningsOf(headers: Headers): string[] {
   const texts: string[] = [];
-  for (const match of (headers.get('warning') ?? '').matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) texts.push(match[1].replace(/\\(.)/g, '$1'));
+  for (const match of (headers.get('warning') ?? '').matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g))
+    texts.push(match[1].replace(/\\(.)/g, '$1'));
   return texts;
 }
 
@@ -191,6 +238,6 @@ function pageOf(headers: Headers): ApiAnswer['page'] {
   const total = headers.get('x-total-count');
   if (total === null) return undefined;
   const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(headers.get('link') ?? '')?.[1];
-  const nextCursor = next ? new URL(next, 'http://x').searchParams.get('cursor') ?? undefined : undefined;
+  const nextCursor = next ? (new URL(next, 'http://x').searchParams.get('cursor') ?? undefined) : undefined;
   return { total: Number(total), ...(nextCursor ? { nextCursor } : {}) };
 }

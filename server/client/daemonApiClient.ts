@@ -52,11 +52,20 @@ export class DaemonApiClient implements ApiClient {
 
   call(call: ApiCall): Promise<ApiAnswer> {
     const agent = call.agent ?? this.agent;
-    const sent: DaemonCall = { method: call.method, path: call.path, body: call.body, ifMatch: call.ifMatch, agent, token: this.token };
-    return this.request<DaemonAnswer>('POST', DAEMON_CALL_PATH, JSON.stringify(sent)).then(({ configWarnings, ...answer }) => {
-      this.configWarnings ??= configWarnings ?? [];
-      return answer;
-    });
+    const sent: DaemonCall = {
+      method: call.method,
+      path: call.path,
+      body: call.body,
+      ifMatch: call.ifMatch,
+      agent,
+      token: this.token,
+    };
+    return this.request<DaemonAnswer>('POST', DAEMON_CALL_PATH, JSON.stringify(sent)).then(
+      ({ configWarnings, ...answer }) => {
+        this.configWarnings ??= configWarnings ?? [];
+        return answer;
+      },
+    );
   }
 
   /**
@@ -78,10 +87,18 @@ export class DaemonApiClient implements ApiClient {
       const request = http.request(`${this.url}${path}`, {
         method,
         agent: this.agentKeeper,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), [DAEMON_KEY_HEADER]: this.key },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          [DAEMON_KEY_HEADER]: this.key,
+        },
       });
       request.on('error', (error: NodeJS.ErrnoException) => {
-        reject(error.code === 'ECONNREFUSED' ? new DaemonUnreachableError(`the board process at ${this.url} is gone`) : new Error(`the board process at ${this.url} failed: ${error.message}`));
+        reject(
+          error.code === 'ECONNREFUSED'
+            ? new DaemonUnreachableError(`the board process at ${this.url} is gone`)
+            : new Error(`the board process at ${this.url} failed: ${error.message}`),
+        );
       });
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
@@ -91,7 +108,10 @@ export class DaemonApiClient implements ApiClient {
           const text = Buffer.concat(chunks).toString('utf8');
           try {
             // Another process on the port of one that ended: it did nothing with the call.
-            if (response.statusCode === 403) return reject(new DaemonUnreachableError(`the process at ${this.url} is not this folder's board process`));
+            if (response.statusCode === 403)
+              return reject(
+                new DaemonUnreachableError(`the process at ${this.url} is not this folder's board process`),
+              );
             if (response.statusCode !== 200) throw new Error(text || `status ${response.statusCode}`);
             resolve(JSON.parse(text) as T);
           } catch (error) {

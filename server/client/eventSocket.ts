@@ -18,7 +18,11 @@ export class ServerEventSocket {
   private retryMs = RETRY_FIRST_MS;
   private retryTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly baseUrl: string, private readonly token: string | undefined, private readonly log: (line: string) => void = () => undefined) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string | undefined,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   /** Answers once the socket is live, so a change made after it resolves is heard; the function stops listening. */
   async listen(listener: EventListener): Promise<() => void> {

@@ -18,10 +18,19 @@ export function kanbanConfigSchema(): Schema {
   const column = {
     type: 'object',
     properties: {
-      id: { ...slug, not: { enum: [...RESERVED_STATUS_IDS] }, description: `the status stored in card files and the folder name: a-z, 0-9, - and _ (${RESERVED_STATUS_IDS.map((id) => `"${id}"`).join(' and ')} are reserved)` },
+      id: {
+        ...slug,
+        not: { enum: [...RESERVED_STATUS_IDS] },
+        description: `the status stored in card files and the folder name: a-z, 0-9, - and _ (${RESERVED_STATUS_IDS.map((id) => `"${id}"`).join(' and ')} are reserved)`,
+      },
       name: { type: 'string', description: 'shown as the column title (defaults to the id)' },
       color: { type: 'string', description: 'CSS color, e.g. #3b82f6' },
-      wipLimit: { type: 'integer', minimum: 1, description: 'soft WIP limit: the header shows count/limit and turns to a warning colour when over (archived cards not counted)' },
+      wipLimit: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          'soft WIP limit: the header shows count/limit and turns to a warning colour when over (archived cards not counted)',
+      },
     },
     required: ['id'],
   };
@@ -33,15 +42,42 @@ export function kanbanConfigSchema(): Schema {
     description: { type: 'string' },
     columns,
     defaultStatus: { type: 'string', description: 'column of new cards on this board (else settings.defaultStatus)' },
-    startStatus: { ...slug, description: 'column `kanban start` moves a card to; must be a column of this board (else the first in-progress, doing, wip, started or active column, else the second column)' },
-    pickFrom: { type: 'array', items: slug, minItems: 1, uniqueItems: true, description: 'columns `kanban pick` (POST /api/tasks/pick) takes cards from; each must be a column of this board (else every column before the start column)' },
-    defaultPriority: { ...priority, description: 'priority of new cards on this board (else settings.defaultPriority)' },
+    startStatus: {
+      ...slug,
+      description:
+        'column `kanban start` moves a card to; must be a column of this board (else the first in-progress, doing, wip, started or active column, else the second column)',
+    },
+    pickFrom: {
+      type: 'array',
+      items: slug,
+      minItems: 1,
+      uniqueItems: true,
+      description:
+        'columns `kanban pick` (POST /api/tasks/pick) takes cards from; each must be a column of this board (else every column before the start column)',
+    },
+    defaultPriority: {
+      ...priority,
+      description: 'priority of new cards on this board (else settings.defaultPriority)',
+    },
     actions: { ...stringMap, description: 'board actions: key -> title, announced as board.action.triggered' },
     minimizedColumnIds: { ...idList, description: 'columns shown collapsed' },
-    wipPolicy: { enum: [...WIP_POLICIES], default: 'warn', description: 'a move or create into a column at its wipLimit: warn (allowed, with a Warning header and a toast) or block (refused with 409)' },
-    autoArchiveDays: { type: 'integer', minimum: 1, description: 'archive cards that have stayed this many days in the last column (checked at start and hourly)' },
+    wipPolicy: {
+      enum: [...WIP_POLICIES],
+      default: 'warn',
+      description:
+        'a move or create into a column at its wipLimit: warn (allowed, with a Warning header and a toast) or block (refused with 409)',
+    },
+    autoArchiveDays: {
+      type: 'integer',
+      minimum: 1,
+      description: 'archive cards that have stayed this many days in the last column (checked at start and hourly)',
+    },
   };
-  const board = { type: 'object', properties: { id: { ...slug, description: 'folder name under .kanban/boards/' }, ...boardFields }, required: ['id'] };
+  const board = {
+    type: 'object',
+    properties: { id: { ...slug, description: 'folder name under .kanban/boards/' }, ...boardFields },
+    required: ['id'],
+  };
   const boardInMap = { type: 'object', properties: boardFields };
   const plugin = {
     type: 'object',
@@ -65,14 +101,23 @@ export function kanbanConfigSchema(): Schema {
       labels: {
         type: 'object',
         description: 'label name -> color and optional group',
-        additionalProperties: { type: 'object', properties: { color: { type: 'string' }, group: { type: 'string' } }, required: ['color'] },
+        additionalProperties: {
+          type: 'object',
+          properties: { color: { type: 'string' }, group: { type: 'string' } },
+          required: ['color'],
+        },
       },
       forms: {
         type: 'object',
         description: 'form id -> JSON Schema and default data',
         additionalProperties: {
           type: 'object',
-          properties: { schema: { type: 'object' }, data: { type: 'object' }, name: { type: 'string' }, description: { type: 'string' } },
+          properties: {
+            schema: { type: 'object' },
+            data: { type: 'object' },
+            name: { type: 'string' },
+            description: { type: 'string' },
+          },
           required: ['schema'],
         },
       },
@@ -100,17 +145,34 @@ export function kanbanConfigSchema(): Schema {
             name: { type: 'string' },
             board: { type: 'string', description: 'id of the board the view shows' },
             layout: { enum: ['board', 'table'] },
-            filter: { type: 'object', description: 'list-route query parameters: q, status, priority, assignee, label, labelGroup, due, ready, meta.<path>, ...', additionalProperties: { type: ['string', 'boolean', 'number'] } },
+            filter: {
+              type: 'object',
+              description:
+                'list-route query parameters: q, status, priority, assignee, label, labelGroup, due, ready, meta.<path>, ...',
+              additionalProperties: { type: ['string', 'boolean', 'number'] },
+            },
             sort: { type: 'string', description: 'a list-route sort value such as -priority; "" for the board order' },
-            groupBy: { type: ['string', 'null'], description: 'assignee, priority, labelGroup:<group> or metadata:<key path>' },
+            groupBy: {
+              type: ['string', 'null'],
+              description: 'assignee, priority, labelGroup:<group> or metadata:<key path>',
+            },
           },
           required: ['id', 'board'],
         },
       },
-      plugins: { type: 'object', description: 'card.storage, attachment.storage, card.state, auth.identity', additionalProperties: plugin },
+      plugins: {
+        type: 'object',
+        description: 'card.storage, attachment.storage, card.state, auth.identity',
+        additionalProperties: plugin,
+      },
       server: {
         type: 'object',
-        properties: { allowedOrigins: { ...idList, description: 'web origins whose pages may change the board, e.g. "https://example.com"' } },
+        properties: {
+          allowedOrigins: {
+            ...idList,
+            description: 'web origins whose pages may change the board, e.g. "https://example.com"',
+          },
+        },
       },
       // The version 1 layout: one board at the top level, storage entries with `config`.
       columns: { ...columns, description: 'version 1: the columns of the one board' },
@@ -118,7 +180,15 @@ export function kanbanConfigSchema(): Schema {
       defaultPriority: { ...priority, description: 'version 1' },
       actions: { ...stringMap, description: 'version 1' },
       minimizedColumnIds: { ...idList, description: 'version 1' },
-      storage: { type: 'object', description: 'version 1: use plugins', additionalProperties: { type: 'object', properties: { provider: { type: 'string' }, config: { type: 'object' } }, required: ['provider'] } },
+      storage: {
+        type: 'object',
+        description: 'version 1: use plugins',
+        additionalProperties: {
+          type: 'object',
+          properties: { provider: { type: 'string' }, config: { type: 'object' } },
+          required: ['provider'],
+        },
+      },
     },
   };
 }
@@ -131,7 +201,10 @@ function settingsSchema(): Schema {
     boardBackgroundPreset: BACKGROUND_PRESETS,
   };
   const properties = Object.fromEntries(
-    Object.entries(DEFAULT_SETTINGS).map(([key, value]) => [key, enums[key] ? { enum: [...enums[key]], default: value } : { type: typeof value, default: value }]),
+    Object.entries(DEFAULT_SETTINGS).map(([key, value]) => [
+      key,
+      enums[key] ? { enum: [...enums[key]], default: value } : { type: typeof value, default: value },
+    ]),
   );
   return { type: 'object', properties };
 }

@@ -12,7 +12,8 @@ export function originProblem(text: string): string | null {
     return '"null" is the origin of every sandboxed page and local file, so it cannot be allowed; serve the page from a real origin and allow that';
   }
   const match = ORIGIN_FORM.exec(text);
-  const example = 'write scheme://host[:port] such as "https://example.com" or "http://localhost:5173", with no path, query or trailing slash';
+  const example =
+    'write scheme://host[:port] such as "https://example.com" or "http://localhost:5173", with no path, query or trailing slash';
   if (!match) return `"${text}" is not an origin: ${example}`;
   if (isWebScheme(match[1])) {
     try {

@@ -21,9 +21,23 @@ export class ConfigError extends Error {
 }
 
 const KNOWN_KEYS = new Set([
-  'version', 'defaultBoard', 'boards', 'settings', 'labels', 'forms', 'webhooks', 'views', 'plugins', 'storage', 'server',
+  'version',
+  'defaultBoard',
+  'boards',
+  'settings',
+  'labels',
+  'forms',
+  'webhooks',
+  'views',
+  'plugins',
+  'storage',
+  'server',
   // version 1 layout
-  'columns', 'defaultStatus', 'defaultPriority', 'minimizedColumnIds', 'actions',
+  'columns',
+  'defaultStatus',
+  'defaultPriority',
+  'minimizedColumnIds',
+  'actions',
 ]);
 
 type Json = Record<string, unknown>;
@@ -54,7 +68,11 @@ function parseColumns(value: unknown, where: string): Column[] {
     const column = expectObject(raw, at);
     const id = expectString(column.id, `${at}.id`);
     if (!isValidSlugId(id)) throw new ConfigError(`${at}.id`, `"${id}" is not a valid column id`);
-    if (RESERVED_STATUS_IDS.includes(id)) throw new ConfigError(`${at}.id`, `"${id}" is reserved (${RESERVED_STATUS_IDS.join(' and ')} are built-in folders); rename the column`);
+    if (RESERVED_STATUS_IDS.includes(id))
+      throw new ConfigError(
+        `${at}.id`,
+        `"${id}" is reserved (${RESERVED_STATUS_IDS.join(' and ')} are built-in folders); rename the column`,
+      );
     if (seen.has(id)) throw new ConfigError(`${at}.id`, `duplicate column id "${id}"`);
     seen.add(id);
     const name = column.name === undefined ? id : expectString(column.name, `${at}.name`);
@@ -67,7 +85,8 @@ function parseColumns(value: unknown, where: string): Column[] {
 /** A whole number of at least 1 (a WIP limit, a number of days), or absent. */
 function optionalCount(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new ConfigError(where, 'must be a whole number, 1 or more');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw new ConfigError(where, 'must be a whole number, 1 or more');
   return value;
 }
 
@@ -100,7 +119,10 @@ function parseBoard(raw: unknown, where: string, fallbackId?: string): BoardConf
   const board = expectObject(raw, where);
   const id = board.id === undefined && fallbackId ? fallbackId : expectString(board.id, `${where}.id`);
   if (!isValidSlugId(id)) throw new ConfigError(`${where}.id`, `"${id}" is not a valid board id`);
-  const columns = board.columns === undefined ? STANDARD_COLUMNS.map((c) => ({ ...c })) : parseColumns(board.columns, `${where}.columns`);
+  const columns =
+    board.columns === undefined
+      ? STANDARD_COLUMNS.map((c) => ({ ...c }))
+      : parseColumns(board.columns, `${where}.columns`);
   const startStatus = parseStartStatus(board.startStatus, columns, id, `${where}.startStatus`);
   const pickFrom = parsePickFrom(board.pickFrom, columns, id, `${where}.pickFrom`);
   return {
@@ -126,9 +148,17 @@ function parseBoard(raw: unknown, where: string, fallbackId?: string): BoardConf
 function parsePickFrom(value: unknown, columns: Column[], boardId: string, where: string): string[] | undefined {
   if (value === undefined) return undefined;
   const ids = parseIdList(value, where);
-  if (ids.length === 0) throw new ConfigError(where, 'must name at least one column (leave it out to pick from the columns before the start column)');
+  if (ids.length === 0)
+    throw new ConfigError(
+      where,
+      'must name at least one column (leave it out to pick from the columns before the start column)',
+    );
   ids.forEach((status, i) => {
-    if (!columns.some((c) => c.id === status)) throw new ConfigError(`${where}[${i}]`, `"${status}" is not a column of board "${boardId}" (columns: ${columns.map((c) => c.id).join(', ') || 'none'})`);
+    if (!columns.some((c) => c.id === status))
+      throw new ConfigError(
+        `${where}[${i}]`,
+        `"${status}" is not a column of board "${boardId}" (columns: ${columns.map((c) => c.id).join(', ') || 'none'})`,
+      );
     if (ids.indexOf(status) !== i) throw new ConfigError(`${where}[${i}]`, `"${status}" is listed twice`);
   });
   return ids;
@@ -137,7 +167,10 @@ function parsePickFrom(value: unknown, columns: Column[], boardId: string, where
 function parseStartStatus(value: unknown, columns: Column[], boardId: string, where: string): string | undefined {
   const status = optionalString(value, where);
   if (status !== undefined && !columns.some((c) => c.id === status)) {
-    throw new ConfigError(where, `"${status}" is not a column of board "${boardId}" (columns: ${columns.map((c) => c.id).join(', ') || 'none'})`);
+    throw new ConfigError(
+      where,
+      `"${status}" is not a column of board "${boardId}" (columns: ${columns.map((c) => c.id).join(', ') || 'none'})`,
+    );
   }
   return status;
 }
@@ -171,9 +204,12 @@ export function settingsProblem(key: string, value: unknown): string | null {
   if (!Object.hasOwn(DEFAULT_SETTINGS, key)) return `unknown setting "${key}"`;
   const expected = (DEFAULT_SETTINGS as unknown as Json)[key];
   if (typeof value !== typeof expected) return `"${key}" must be a ${typeof expected}`;
-  if (key === 'defaultPriority' && !PRIORITIES.includes(value as never)) return `"defaultPriority" must be one of ${PRIORITIES.join(', ')}`;
-  if (key === 'boardBackgroundMode' && !BACKGROUND_MODES.includes(value as never)) return `"boardBackgroundMode" must be one of ${BACKGROUND_MODES.join(', ')}`;
-  if (key === 'boardBackgroundPreset' && !BACKGROUND_PRESETS.includes(value as never)) return `"boardBackgroundPreset" must be one of ${BACKGROUND_PRESETS.join(', ')}`;
+  if (key === 'defaultPriority' && !PRIORITIES.includes(value as never))
+    return `"defaultPriority" must be one of ${PRIORITIES.join(', ')}`;
+  if (key === 'boardBackgroundMode' && !BACKGROUND_MODES.includes(value as never))
+    return `"boardBackgroundMode" must be one of ${BACKGROUND_MODES.join(', ')}`;
+  if (key === 'boardBackgroundPreset' && !BACKGROUND_PRESETS.includes(value as never))
+    return `"boardBackgroundPreset" must be one of ${BACKGROUND_PRESETS.join(', ')}`;
   return null;
 }
 
@@ -193,23 +229,27 @@ function parseSettings(value: unknown): Settings {
 function parseLabels(value: unknown): Record<string, LabelDefinition> {
   if (value === undefined) return {};
   // Built from entries so a key such as "__proto__" stays a plain key.
-  return Object.fromEntries(Object.entries(expectObject(value, '$.labels')).map(([name, raw]) => {
-    const at = `$.labels.${name}`;
-    const label = expectObject(raw, at);
-    const color = expectString(label.color, `${at}.color`);
-    const group = optionalString(label.group, `${at}.group`);
-    return [name, group === undefined ? { color } : { color, group }];
-  }));
+  return Object.fromEntries(
+    Object.entries(expectObject(value, '$.labels')).map(([name, raw]) => {
+      const at = `$.labels.${name}`;
+      const label = expectObject(raw, at);
+      const color = expectString(label.color, `${at}.color`);
+      const group = optionalString(label.group, `${at}.group`);
+      return [name, group === undefined ? { color } : { color, group }];
+    }),
+  );
 }
 
 function parseForms(value: unknown): Record<string, FormConfig> {
   if (value === undefined) return {};
-  return Object.fromEntries(Object.entries(expectObject(value, '$.forms')).map(([id, raw]) => {
-    const form = expectObject(raw, `$.forms.${id}`);
-    expectObject(form.schema, `$.forms.${id}.schema`);
-    if (form.data !== undefined) expectObject(form.data, `$.forms.${id}.data`);
-    return [id, form as unknown as FormConfig];
-  }));
+  return Object.fromEntries(
+    Object.entries(expectObject(value, '$.forms')).map(([id, raw]) => {
+      const form = expectObject(raw, `$.forms.${id}`);
+      expectObject(form.schema, `$.forms.${id}.schema`);
+      if (form.data !== undefined) expectObject(form.data, `$.forms.${id}.data`);
+      return [id, form as unknown as FormConfig];
+    }),
+  );
 }
 
 function parseWebhooks(value: unknown): WebhookConfig[] {
@@ -251,7 +291,8 @@ function parseServer(value: unknown): ServerSettings | undefined {
   const origins = server.allowedOrigins;
   if (origins === undefined) return { ...server };
   const where = '$.server.allowedOrigins';
-  if (!Array.isArray(origins)) throw new ConfigError(where, 'must be an array of origins such as ["https://example.com"]');
+  if (!Array.isArray(origins))
+    throw new ConfigError(where, 'must be an array of origins such as ["https://example.com"]');
   origins.forEach((origin, i) => {
     const problem = originProblem(expectString(origin, `${where}[${i}]`));
     if (problem) throw new ConfigError(`${where}[${i}]`, problem);
@@ -300,7 +341,8 @@ export function parseConfig(text: string): KanbanConfig {
   }
   doc = upgradeVersion1(doc);
   const boards = parseBoards(doc.boards);
-  const defaultBoardId = doc.defaultBoard === undefined ? boards[0]?.id ?? 'default' : expectString(doc.defaultBoard, '$.defaultBoard');
+  const defaultBoardId =
+    doc.defaultBoard === undefined ? (boards[0]?.id ?? 'default') : expectString(doc.defaultBoard, '$.defaultBoard');
   if (!boards.some((b) => b.id === defaultBoardId)) {
     throw new ConfigError('$.defaultBoard', `names board "${defaultBoardId}", which is not in $.boards`);
   }
@@ -314,7 +356,10 @@ export function parseConfig(text: string): KanbanConfig {
     labels: parseLabels(doc.labels),
     forms: parseForms(doc.forms),
     webhooks: parseWebhooks(doc.webhooks),
-    views: parseViews(doc.views, boards.map((b) => b.id)),
+    views: parseViews(
+      doc.views,
+      boards.map((b) => b.id),
+    ),
     plugins: parsePlugins(doc.plugins, doc.storage),
     ...(doc.server === undefined ? {} : { server: parseServer(doc.server) }),
     extra,
@@ -390,7 +435,8 @@ function parseViews(value: unknown, boardIds: string[]): SavedView[] {
       layout: (entry.layout ?? 'board') as SavedView['layout'],
       filter: entry.filter === undefined ? {} : (expectObject(entry.filter, `${at}.filter`) as SavedView['filter']),
       sort: entry.sort === undefined ? '' : expectString(entry.sort, `${at}.sort`),
-      groupBy: entry.groupBy === undefined || entry.groupBy === null ? null : expectString(entry.groupBy, `${at}.groupBy`),
+      groupBy:
+        entry.groupBy === undefined || entry.groupBy === null ? null : expectString(entry.groupBy, `${at}.groupBy`),
     };
     const problem = viewProblem(view, boardIds);
     if (problem) throw new ConfigError(`${at}.${problem.field}`, problem.problem);

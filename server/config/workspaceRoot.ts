@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** A folder is a workspace when it holds `.kanban.json` or `.kanban/`. */
-export const isWorkspaceRoot = (dir: string): boolean => existsSync(path.join(dir, '.kanban.json')) || existsSync(path.join(dir, '.kanban'));
+export const isWorkspaceRoot = (dir: string): boolean =>
+  existsSync(path.join(dir, '.kanban.json')) || existsSync(path.join(dir, '.kanban'));
 
 /**
  * The nearest folder at or above `dir` that is a workspace, as git finds its repository; undefined

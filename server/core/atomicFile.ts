@@ -11,7 +11,10 @@ let tempCounter = 0;
 
 function tempPathFor(target: string, tempDir?: string): string {
   const dir = tempDir ?? path.dirname(target);
-  return path.join(dir, `.${path.basename(target)}${TEMP_MARKER}${process.pid}-${RUN_ID}-${(tempCounter++).toString(36)}`);
+  return path.join(
+    dir,
+    `.${path.basename(target)}${TEMP_MARKER}${process.pid}-${RUN_ID}-${(tempCounter++).toString(36)}`,
+  );
 }
 
 /** Open a new temp file, making its folder only when it is missing (a mkdir per write is a wasted syscall). */
@@ -35,7 +38,11 @@ function naming(error: unknown, file: string): unknown {
   return error;
 }
 
-async function writeTemp(target: string, data: string | Buffer, options: { tempDir?: string; mode?: number } = {}): Promise<string> {
+async function writeTemp(
+  target: string,
+  data: string | Buffer,
+  options: { tempDir?: string; mode?: number } = {},
+): Promise<string> {
   const temp = tempPathFor(target, options.tempDir);
   const handle = await openTemp(temp, options.mode);
   try {
@@ -56,7 +63,11 @@ async function writeTemp(target: string, data: string | Buffer, options: { tempD
  * workspace root where git would list a crash's leftover. `mode` applies from the temp file's
  * creation on, so a private file is never readable by others.
  */
-export async function writeFileAtomic(target: string, data: string | Buffer, options: { tempDir?: string; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Buffer,
+  options: { tempDir?: string; mode?: number } = {},
+): Promise<void> {
   const temp = await writeTemp(target, data, options);
   try {
     await fs.rename(temp, target);

@@ -27,12 +27,15 @@ export const contextCardSchema = {
     claim: {
       type: 'object',
       description: 'the agent holding the card; absent when none does',
-      properties: { agent: text('the agent holding the card'), until: text('when the lease ends unless renewed; ISO 8601') },
+      properties: {
+        agent: text('the agent holding the card'),
+        until: text('when the lease ends unless renewed; ISO 8601'),
+      },
       required: ['agent', 'until'],
     },
     session: {
       type: 'object',
-      description: "what an agent last reported on the card; absent when none did",
+      description: 'what an agent last reported on the card; absent when none did',
       properties: {
         agent: text('the agent that reported'),
         state: { type: 'string', enum: SESSION_STATES, description: SESSION_STATES.join(', ') },
@@ -41,7 +44,11 @@ export const contextCardSchema = {
       },
       required: ['agent', 'state', 'note', 'stale'],
     },
-    waitsFor: { type: 'array', items: { type: 'string' }, description: 'ids of the open cards blocking this one; only on blocked cards' },
+    waitsFor: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'ids of the open cards blocking this one; only on blocked cards',
+    },
   },
   required: ['id', 'title', 'status', 'priority', 'assignee', 'dueDate'],
 } as const;

@@ -50,7 +50,16 @@ function findItems(lines: readonly string[]): FoundItem[] {
       return;
     }
     const match = ITEM.exec(line);
-    if (match) items.push({ index: items.length, line: at, head: match[1], mark: match[2], close: match[3], done: match[2] !== ' ', text: match[4].trimEnd() });
+    if (match)
+      items.push({
+        index: items.length,
+        line: at,
+        head: match[1],
+        mark: match[2],
+        close: match[3],
+        done: match[2] !== ' ',
+        text: match[4].trimEnd(),
+      });
   });
   return items;
 }
@@ -81,7 +90,8 @@ function checkItemText(text: string): string {
 function itemAt(items: FoundItem[], index: number): FoundItem {
   const item = items[index];
   if (!Number.isInteger(index) || item === undefined) {
-    const range = items.length === 0 ? 'the card has no checklist items' : `items are numbered 0 to ${items.length - 1}`;
+    const range =
+      items.length === 0 ? 'the card has no checklist items' : `items are numbered 0 to ${items.length - 1}`;
     throw new NotFoundError(`no checklist item ${index}: ${range}`);
   }
   return item;
@@ -101,7 +111,13 @@ export function addChecklistItem(content: string, text: string): string {
     // after the lines that continue its text (indented deeper), so they stay with it.
     const indent = last.head.length - last.head.trimStart().length;
     let after = last.line + 1;
-    while (after < lines.length && lines[after].trim() !== '' && indentOf(lines[after]) > indent && !ITEM.test(lines[after])) after++;
+    while (
+      after < lines.length &&
+      lines[after].trim() !== '' &&
+      indentOf(lines[after]) > indent &&
+      !ITEM.test(lines[after])
+    )
+      after++;
     lines.splice(after, 0, `${last.head} ] ${itemText}`);
     return lines.join('\n');
   }

@@ -41,7 +41,14 @@ export function isLive(claim: CardClaim, now = Date.now()): boolean {
 }
 
 /** A new claim, or the holder's renewal (which keeps `since`). */
-export function leaseFor(boardId: string, cardId: string, agent: string, ttlSeconds: number, held: StoredClaim | null, now = Date.now()): StoredClaim {
+export function leaseFor(
+  boardId: string,
+  cardId: string,
+  agent: string,
+  ttlSeconds: number,
+  held: StoredClaim | null,
+  now = Date.now(),
+): StoredClaim {
   const since = held && held.agent === agent && isLive(held, now) ? held.since : new Date(now).toISOString();
   return { boardId, cardId, agent, since, until: new Date(now + ttlSeconds * 1000).toISOString(), ttlSeconds };
 }

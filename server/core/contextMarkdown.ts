@@ -32,8 +32,17 @@ function section(title: string, cards: ContextCard[], total: number, options: Co
 }
 
 function cardLine(card: ContextCard, options: ContextTextOptions): string {
-  const facts = [card.status, card.priority, card.dueDate ? `due ${card.dueDate.slice(0, 10)}` : '', card.assignee ? `@${card.assignee}` : ''];
-  const notes = [claimText(card, options), sessionText(card), card.waitsFor?.length ? `waits for ${card.waitsFor.map((id) => `\`${id}\``).join(', ')}` : ''];
+  const facts = [
+    card.status,
+    card.priority,
+    card.dueDate ? `due ${card.dueDate.slice(0, 10)}` : '',
+    card.assignee ? `@${card.assignee}` : '',
+  ];
+  const notes = [
+    claimText(card, options),
+    sessionText(card),
+    card.waitsFor?.length ? `waits for ${card.waitsFor.map((id) => `\`${id}\``).join(', ')}` : '',
+  ];
   const said = notes.filter(Boolean).join('; ');
   return `- \`${card.id}\` ${oneLine(card.title)} (${facts.filter(Boolean).join(', ')})${said ? `: ${said}` : ''}`;
 }

@@ -38,7 +38,10 @@ export function addDays(day: string, days: number): string {
 export function parseDay(name: string, value: string): string {
   const match = DAY.exec(value);
   const valid = match !== null && utcDay(new Date(Date.UTC(+match[1], +match[2] - 1, +match[3]))) === value;
-  if (!valid) throw new ValidationError(`query parameter "${name}" must be a date as YYYY-MM-DD (such as ${utcDay()}), not "${value}"`);
+  if (!valid)
+    throw new ValidationError(
+      `query parameter "${name}" must be a date as YYYY-MM-DD (such as ${utcDay()}), not "${value}"`,
+    );
   return value;
 }
 
@@ -70,11 +73,15 @@ export function dueMatches(filter: DueFilter, dueDate: string | undefined, done:
 }
 
 /** The filter a list's query values ask for, or undefined when they ask none. */
-export function dueFilterOf(values: { due?: string; dueBefore?: string; dueAfter?: string }, today = utcDay()): DueFilter | undefined {
+export function dueFilterOf(
+  values: { due?: string; dueBefore?: string; dueAfter?: string },
+  today = utcDay(),
+): DueFilter | undefined {
   if (values.due === undefined && values.dueBefore === undefined && values.dueAfter === undefined) return undefined;
   const filter: DueFilter = { today };
   if (values.due !== undefined) {
-    if (!(DUE_WINDOWS as readonly string[]).includes(values.due)) throw new ValidationError(`query parameter "due" must be one of ${DUE_WINDOWS.join(', ')}, not "${values.due}"`);
+    if (!(DUE_WINDOWS as readonly string[]).includes(values.due))
+      throw new ValidationError(`query parameter "due" must be one of ${DUE_WINDOWS.join(', ')}, not "${values.due}"`);
     filter.window = values.due as DueWindow;
   }
   if (values.dueBefore !== undefined) filter.before = parseDay('dueBefore', values.dueBefore);

@@ -3,16 +3,42 @@ import { log } from './log';
 
 /** Every event the service emits; webhooks, WebSocket clients and the webview all see these. */
 export const EVENT_NAMES = [
-  'task.created', 'task.updated', 'task.moved', 'task.deleted', 'task.archived', 'task.restored', 'task.claimed', 'task.released',
+  'task.created',
+  'task.updated',
+  'task.moved',
+  'task.deleted',
+  'task.archived',
+  'task.restored',
+  'task.claimed',
+  'task.released',
   'task.session',
-  'comment.created', 'comment.updated', 'comment.deleted',
-  'attachment.added', 'attachment.removed',
-  'log.added', 'log.cleared', 'board.log.added', 'board.log.cleared',
-  'column.created', 'column.updated', 'column.deleted', 'column.reordered', 'column.limit.exceeded',
-  'board.created', 'board.updated', 'board.deleted',
-  'label.updated', 'label.renamed', 'label.deleted',
-  'view.created', 'view.updated', 'view.deleted',
-  'settings.updated', 'form.submit', 'board.action.triggered', 'card.action.triggered',
+  'comment.created',
+  'comment.updated',
+  'comment.deleted',
+  'attachment.added',
+  'attachment.removed',
+  'log.added',
+  'log.cleared',
+  'board.log.added',
+  'board.log.cleared',
+  'column.created',
+  'column.updated',
+  'column.deleted',
+  'column.reordered',
+  'column.limit.exceeded',
+  'board.created',
+  'board.updated',
+  'board.deleted',
+  'label.updated',
+  'label.renamed',
+  'label.deleted',
+  'view.created',
+  'view.updated',
+  'view.deleted',
+  'settings.updated',
+  'form.submit',
+  'board.action.triggered',
+  'card.action.triggered',
   'storage.migrated',
 ] as const;
 
@@ -68,7 +94,14 @@ export class EventBus {
   }
 
   emit(event: EventName, boardId: string | null, data: Record<string, unknown>, card?: TaskView): ServiceEvent {
-    const emitted: ServiceEvent = { event, boardId, data, card, revision: ++this.current, timestamp: new Date().toISOString() };
+    const emitted: ServiceEvent = {
+      event,
+      boardId,
+      data,
+      card,
+      revision: ++this.current,
+      timestamp: new Date().toISOString(),
+    };
     for (const listener of this.listeners) {
       try {
         listener(emitted);

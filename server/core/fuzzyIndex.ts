@@ -29,7 +29,12 @@ function searchedFields(doc: FuzzyDoc): string[] {
  * time for the cards that pass the first test (keeping them for every card cost ~50 MB at 10,000).
  */
 function entryOf(card: Card): Entry {
-  return { card, lower: searchedFields(fuzzyDocOf(card)).map((field) => field.toLowerCase()).join('\u0000') };
+  return {
+    card,
+    lower: searchedFields(fuzzyDocOf(card))
+      .map((field) => field.toLowerCase())
+      .join('\u0000'),
+  };
 }
 
 /**
@@ -75,7 +80,10 @@ export function exactPieces(pattern: string): string[] | null {
   if (pattern.length === 0 || pattern.length > MAX_FILTERED_PATTERN) return null;
   const count = maxErrors(pattern.length) + 1;
   const pieces: string[] = [];
-  for (let i = 0; i < count; i++) pieces.push(pattern.slice(Math.floor((i * pattern.length) / count), Math.floor(((i + 1) * pattern.length) / count)));
+  for (let i = 0; i < count; i++)
+    pieces.push(
+      pattern.slice(Math.floor((i * pattern.length) / count), Math.floor(((i + 1) * pattern.length) / count)),
+    );
   return pieces;
 }
 

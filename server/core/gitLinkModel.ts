@@ -23,9 +23,20 @@ export const gitBranchSchema = {
   type: 'object',
   description: 'a local or remote-tracking branch whose short name contains the card id',
   properties: {
-    name: { type: 'string', description: 'short name, such as kanban/<card id> (local) or origin/feature/<card id> (remote-tracking)' },
-    ahead: { type: 'integer', minimum: 0, description: 'commits on the branch that the current branch (HEAD) does not have' },
-    behind: { type: 'integer', minimum: 0, description: 'commits on the current branch (HEAD) that the branch does not have' },
+    name: {
+      type: 'string',
+      description: 'short name, such as kanban/<card id> (local) or origin/feature/<card id> (remote-tracking)',
+    },
+    ahead: {
+      type: 'integer',
+      minimum: 0,
+      description: 'commits on the branch that the current branch (HEAD) does not have',
+    },
+    behind: {
+      type: 'integer',
+      minimum: 0,
+      description: 'commits on the current branch (HEAD) that the branch does not have',
+    },
     lastCommit: gitCommitSchema,
   },
   required: ['name', 'ahead', 'behind', 'lastCommit'],
@@ -81,14 +92,14 @@ export function branchNamesCard(branch: string, cardId: string, isCardId: (id: s
 /** Whether whole `-` segments around `name[start, end)` make the id of another card. */
 function insideLongerId(name: string, start: number, end: number, isCardId: (id: string) => boolean): boolean {
   const starts = [start];
-  for (let i = start - 1; i > 0 && name[i] === '-' && ID_CHAR.test(name[i - 1]); ) {
+  for (let i = start - 1; i > 0 && name[i] === '-' && ID_CHAR.test(name[i - 1]);) {
     let j = i - 1;
     while (j > 0 && ID_CHAR.test(name[j - 1])) j--;
     starts.push(j);
     i = j - 1;
   }
   const ends = [end];
-  for (let i = end; i + 1 < name.length && name[i] === '-' && ID_CHAR.test(name[i + 1]); ) {
+  for (let i = end; i + 1 < name.length && name[i] === '-' && ID_CHAR.test(name[i + 1]);) {
     let j = i + 1;
     while (j < name.length && ID_CHAR.test(name[j])) j++;
     ends.push(j);

@@ -27,7 +27,10 @@ export function parseSort(text: string | undefined): SortSpec {
   if (text === undefined) return DEFAULT_SORT;
   const descending = text.startsWith('-');
   const field = (descending ? text.slice(1) : text) as SortField;
-  if (!SORT_FIELDS.includes(field)) throw new ValidationError(`sort "${text}" is not known; use one of ${SORT_FIELDS.join(', ')} (a leading - sorts descending)`);
+  if (!SORT_FIELDS.includes(field))
+    throw new ValidationError(
+      `sort "${text}" is not known; use one of ${SORT_FIELDS.join(', ')} (a leading - sorts descending)`,
+    );
   return { field, descending };
 }
 
@@ -37,18 +40,50 @@ export function sortName(sort: SortSpec): string {
 
 /** Fields of the task read model a list entry can carry (comments are only on single GETs). */
 export const LIST_FIELDS = [
-  'id', 'boardId', 'title', 'content', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData',
-  'actions', 'attachments', 'commentCount', 'created', 'modified', 'completedAt',
-  'checklist', 'blockedBy', 'archivedAt', 'position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'claim', 'session', 'filePath',
+  'id',
+  'boardId',
+  'title',
+  'content',
+  'status',
+  'priority',
+  'assignee',
+  'dueDate',
+  'labels',
+  'metadata',
+  'forms',
+  'formData',
+  'actions',
+  'attachments',
+  'commentCount',
+  'created',
+  'modified',
+  'completedAt',
+  'checklist',
+  'blockedBy',
+  'archivedAt',
+  'position',
+  'cardState',
+  'blocks',
+  'blocked',
+  'openBlockers',
+  'claim',
+  'session',
+  'filePath',
 ] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 
 /** `fields=a,b`: known read-model fields, in read-model order, always with `id`. */
 export function parseFields(text: string | undefined): ListField[] | undefined {
   if (text === undefined) return undefined;
-  const asked = new Set(text.split(',').map((name) => name.trim()).filter((name) => name !== ''));
+  const asked = new Set(
+    text
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  );
   for (const name of asked) {
-    if (!(LIST_FIELDS as readonly string[]).includes(name)) throw new ValidationError(`unknown field "${name}" in fields; valid fields: ${LIST_FIELDS.join(', ')}`);
+    if (!(LIST_FIELDS as readonly string[]).includes(name))
+      throw new ValidationError(`unknown field "${name}" in fields; valid fields: ${LIST_FIELDS.join(', ')}`);
   }
   return LIST_FIELDS.filter((field) => field === 'id' || asked.has(field));
 }
@@ -158,7 +193,15 @@ export function encodeCursor(sort: SortSpec, filterDigest: string, key: SortKey)
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
-const KEY_LENGTHS: Record<SortSpec['field'], number> = { position: 4, created: 2, modified: 2, due: 2, priority: 2, title: 2, score: 2 };
+const KEY_LENGTHS: Record<SortSpec['field'], number> = {
+  position: 4,
+  created: 2,
+  modified: 2,
+  due: 2,
+  priority: 2,
+  title: 2,
+  score: 2,
+};
 
 /** The key a cursor ends at, after checking it was made for this sort and these filters. */
 export function decodeCursor(cursor: string, sort: SortSpec, filterDigest: string): SortKey {
@@ -170,13 +213,24 @@ export function decodeCursor(cursor: string, sort: SortSpec, filterDigest: strin
   }
   const key = body?.k;
   const wellFormed =
-    typeof body === 'object' && body !== null && typeof body.s === 'string' && typeof body.f === 'string' && Array.isArray(key) &&
+    typeof body === 'object' &&
+    body !== null &&
+    typeof body.s === 'string' &&
+    typeof body.f === 'string' &&
+    Array.isArray(key) &&
     key.every((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)));
-  if (!wellFormed || !body || !key) throw new ValidationError(`cursor is not one a list answer gave out; ${CURSOR_HELP}`);
+  if (!wellFormed || !body || !key)
+    throw new ValidationError(`cursor is not one a list answer gave out; ${CURSOR_HELP}`);
   if (body.s !== sortName(sort)) {
-    throw new ValidationError(`cursor belongs to sort=${body.s}, not sort=${sortName(sort)}; page with the sort of the first page, or ${CURSOR_HELP}`);
+    throw new ValidationError(
+      `cursor belongs to sort=${body.s}, not sort=${sortName(sort)}; page with the sort of the first page, or ${CURSOR_HELP}`,
+    );
   }
-  if (body.f !== filterDigest) throw new ValidationError(`cursor belongs to another board or other filters; page with the query of the first page, or ${CURSOR_HELP}`);
-  if (key.length !== KEY_LENGTHS[sort.field] || typeof key[key.length - 1] !== 'string') throw new ValidationError(`cursor is not one a list answer gave out; ${CURSOR_HELP}`);
+  if (body.f !== filterDigest)
+    throw new ValidationError(
+      `cursor belongs to another board or other filters; page with the query of the first page, or ${CURSOR_HELP}`,
+    );
+  if (key.length !== KEY_LENGTHS[sort.field] || typeof key[key.length - 1] !== 'string')
+    throw new ValidationError(`cursor is not one a list answer gave out; ${CURSOR_HELP}`);
   return key;
 }

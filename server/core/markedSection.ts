@@ -28,9 +28,13 @@ export function findSection(text: string, name: string, where: string): FoundSec
   const close = `<!-- /kanban:${name} -->`;
   const closeAt = text.indexOf(close);
   if (opens.length === 0 && closeAt < 0) return null;
-  if (opens.length > 1) throw new ValidationError(`${where} has ${opens.length} <!-- kanban:${name} --> blocks; remove all but one`);
+  if (opens.length > 1)
+    throw new ValidationError(`${where} has ${opens.length} <!-- kanban:${name} --> blocks; remove all but one`);
   const open = opens[0];
-  if (!open || closeAt < open.index) throw new ValidationError(`${where} has an unmatched <!-- kanban:${name} --> marker; put back <!-- kanban:${name} --> … ${close} or remove it`);
+  if (!open || closeAt < open.index)
+    throw new ValidationError(
+      `${where} has an unmatched <!-- kanban:${name} --> marker; put back <!-- kanban:${name} --> … ${close} or remove it`,
+    );
   const end = closeAt + close.length;
   return { start: open.index, end, attrs: open[1] ?? '', block: text.slice(open.index, end) };
 }

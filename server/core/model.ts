@@ -41,7 +41,17 @@ export interface BoardConfig {
 
 export const BACKGROUND_MODES = ['fancy', 'plain'] as const;
 export const BACKGROUND_PRESETS = [
-  'aurora', 'sunset', 'meadow', 'nebula', 'lagoon', 'candy', 'ember', 'violet', 'paper', 'mist', 'sand',
+  'aurora',
+  'sunset',
+  'meadow',
+  'nebula',
+  'lagoon',
+  'candy',
+  'ember',
+  'violet',
+  'paper',
+  'mist',
+  'sand',
 ] as const;
 
 export interface Settings {
@@ -72,7 +82,8 @@ export interface Comment {
 }
 
 /** An inline form definition on a card, or a reference to a workspace form by name. */
-export type CardForm = { name: string } | { id?: string; name?: string; schema: Record<string, unknown>; data?: Record<string, unknown> };
+export type CardForm =
+  { name: string } | { id?: string; name?: string; schema: Record<string, unknown>; data?: Record<string, unknown> };
 
 /** A card as stored: everything the files or rows hold. `title` is derived from `content`. */
 export interface Card {

@@ -28,18 +28,28 @@ export const NOT_FILTER_KEYS = ['view', 'sort', 'limit', 'cursor', 'fields'];
 type FieldProblem = { field: string; problem: string };
 
 /** The first thing wrong with a view's settings other than its filter keys, or null. */
-export function viewProblem(view: Pick<SavedView, 'board' | 'layout' | 'sort' | 'groupBy' | 'filter'>, boardIds: readonly string[]): FieldProblem | null {
+export function viewProblem(
+  view: Pick<SavedView, 'board' | 'layout' | 'sort' | 'groupBy' | 'filter'>,
+  boardIds: readonly string[],
+): FieldProblem | null {
   if (!boardIds.includes(view.board)) return { field: 'board', problem: `board "${view.board}" does not exist` };
-  if (!VIEW_LAYOUTS.includes(view.layout)) return { field: 'layout', problem: `must be one of ${VIEW_LAYOUTS.join(', ')}` };
-  if (view.sort !== '' && !SORT_VALUES.includes(view.sort)) return { field: 'sort', problem: `must be "" (board order) or one of ${SORT_VALUES.join(', ')}` };
+  if (!VIEW_LAYOUTS.includes(view.layout))
+    return { field: 'layout', problem: `must be one of ${VIEW_LAYOUTS.join(', ')}` };
+  if (view.sort !== '' && !SORT_VALUES.includes(view.sort))
+    return { field: 'sort', problem: `must be "" (board order) or one of ${SORT_VALUES.join(', ')}` };
   if (view.groupBy !== null && !GROUP_BY.test(view.groupBy)) {
     return { field: 'groupBy', problem: 'must be null, assignee, priority, labelGroup:<group> or metadata:<key path>' };
   }
   for (const [key, value] of Object.entries(view.filter)) {
-    if (!['string', 'boolean', 'number'].includes(typeof value)) return { field: `filter.${key}`, problem: 'must be a string, a boolean or a number' };
+    if (!['string', 'boolean', 'number'].includes(typeof value))
+      return { field: `filter.${key}`, problem: 'must be a string, a boolean or a number' };
   }
   const misplaced = Object.keys(view.filter).filter((key) => NOT_FILTER_KEYS.includes(key));
-  if (misplaced.length) return { field: 'filter', problem: `may not hold ${misplaced.join(', ')} (sort is the view's own field; paging is the caller's)` };
+  if (misplaced.length)
+    return {
+      field: 'filter',
+      problem: `may not hold ${misplaced.join(', ')} (sort is the view's own field; paging is the caller's)`,
+    };
   return null;
 }
 

@@ -6,7 +6,15 @@
  * or as a list (`type: ['string', 'null']`).
  */
 
-type Primitive<T> = T extends 'string' ? string : T extends 'integer' | 'number' ? number : T extends 'boolean' ? boolean : T extends 'null' ? null : never;
+type Primitive<T> = T extends 'string'
+  ? string
+  : T extends 'integer' | 'number'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : never;
 
 /** One object type instead of an intersection, so editors show the fields. */
 type Flat<T> = { [K in keyof T]: T[K] } & {};

@@ -63,7 +63,15 @@ const haystacks = new WeakMap<Card, string>();
 export function haystackOf(card: Card): string {
   let text = haystacks.get(card);
   if (text === undefined) {
-    text = [titleOf(card.content), card.content, card.id, card.assignee ?? '', ...card.labels, ...flattenValues(card.metadata), ...commentBodies(card)]
+    text = [
+      titleOf(card.content),
+      card.content,
+      card.id,
+      card.assignee ?? '',
+      ...card.labels,
+      ...flattenValues(card.metadata),
+      ...commentBodies(card),
+    ]
       .join('\n')
       .toLowerCase();
     haystacks.set(card, text);
@@ -107,7 +115,10 @@ export function metaMatches(card: Card, filter: MetaFilter, fuzzy: boolean): boo
     if (have.includes(wanted)) return true;
     if (!fuzzy) return false;
     const budget = typoBudget(wanted);
-    return have.split(/\s+/).concat(have).some((word) => boundedDistance(word, wanted, budget) <= budget);
+    return have
+      .split(/\s+/)
+      .concat(have)
+      .some((word) => boundedDistance(word, wanted, budget) <= budget);
   });
 }
 

@@ -19,7 +19,8 @@ export const DEFAULT_SKILL_TARGET: SkillTarget = 'agents';
 const SECTION = 'skill';
 
 // Plain YAML scalars: no ": " or " #" inside, so every YAML reader takes them as they are.
-const DESCRIPTION = "Pick up, report on and finish cards of this repository's kanban board with the kanban command. Use when asked to work on the board, take the next task, or report progress.";
+const DESCRIPTION =
+  "Pick up, report on and finish cards of this repository's kanban board with the kanban command. Use when asked to work on the board, take the next task, or report progress.";
 
 interface TargetFile {
   /** Relative to the workspace folder. */
@@ -68,7 +69,8 @@ export function skillState(target: SkillTarget, version: string, current: string
     throw error;
   }
   if (!found) return SKILL_FILES[target].frontmatter ? { state: 'edited' } : { state: 'missing' };
-  if (found.attrs !== versionAttr(version)) return { state: 'outdated', installed: found.attrs.replace(/^v/, '') || 'unknown' };
+  if (found.attrs !== versionAttr(version))
+    return { state: 'outdated', installed: found.attrs.replace(/^v/, '') || 'unknown' };
   const expected = SKILL_FILES[target].frontmatter ? installedText(target, version, current) : skillBlock(version);
   return (SKILL_FILES[target].frontmatter ? current : found.block) === expected ? { state: 'ok' } : { state: 'edited' };
 }
@@ -76,5 +78,9 @@ export function skillState(target: SkillTarget, version: string, current: string
 /** Whether a target is installed at all (what `check` looks at when no target is named): its own file exists, or a shared one has a marker. */
 export function hasSkill(target: SkillTarget, current: string | null): boolean {
   if (current === null) return false;
-  return SKILL_FILES[target].frontmatter !== undefined || current.includes(`<!-- kanban:${SECTION}`) || current.includes(`<!-- /kanban:${SECTION} -->`);
+  return (
+    SKILL_FILES[target].frontmatter !== undefined ||
+    current.includes(`<!-- kanban:${SECTION}`) ||
+    current.includes(`<!-- /kanban:${SECTION} -->`)
+  );
 }

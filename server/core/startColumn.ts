@@ -8,7 +8,10 @@ import type { BoardConfig, Column } from './model';
 export const START_COLUMN_NAMES: readonly string[] = ['in-progress', 'inprogress', 'doing', 'wip', 'started', 'active'];
 
 function normalized(text: string): string {
-  return text.trim().toLowerCase().replace(/[\s_-]+/g, '-');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '-');
 }
 
 export function looksStarted(column: Pick<Column, 'id' | 'name'>): boolean {

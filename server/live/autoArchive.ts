@@ -12,7 +12,8 @@ export async function startAutoArchive(ws: Workspace, intervalMs = HOUR_MS): Pro
   const check = async () => {
     try {
       const archived = await runAutoArchive(ws);
-      if (archived.length) log.info(`kanban: archived ${archived.length} card(s) that stayed in the last column past autoArchiveDays`);
+      if (archived.length)
+        log.info(`kanban: archived ${archived.length} card(s) that stayed in the last column past autoArchiveDays`);
     } catch (error) {
       // A file edited by hand refuses its write; the next run tries again.
       log.warn('kanban: auto-archive did not finish:', error);

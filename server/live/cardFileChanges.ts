@@ -5,7 +5,11 @@ import { derivedId, provablySameCard } from '../storage/markdown/cardIdentity';
 import type { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { log } from '../core/log';
 
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * A card file that changed on disk and parses: what the index should hold for it, or null when it
@@ -21,7 +25,11 @@ const exists = (file: string) => fs.access(file).then(() => true, () => false);
  * The `archived` folder is not a status: a file in it is archived and keeps its status, and a file
  * moved out of it is no longer archived (parseCard reads that from the folder).
  */
-export async function settleChangedCardFile(store: MarkdownCardStore, file: string, read: { card: Card; hash: string; text: string }): Promise<Card | null> {
+export async function settleChangedCardFile(
+  store: MarkdownCardStore,
+  file: string,
+  read: { card: Card; hash: string; text: string },
+): Promise<Card | null> {
   const folder = store.locate(file)!.status;
   let card = read.card;
   const known = store.known.get(card.id);
@@ -30,12 +38,16 @@ export async function settleChangedCardFile(store: MarkdownCardStore, file: stri
       const other = await store.readCardFile(known.file);
       const mine = { file, card, hash: read.hash };
       if (!('card' in other) || provablySameCard(mine, { file: known.file, card: other.card, hash: other.hash })) {
-        log.warn(`kanban: ${store.relative(file)} is a second copy of card ${card.id} (served from ${store.relative(known.file)}); it is ignored until one of them goes`);
+        log.warn(
+          `kanban: ${store.relative(file)} is a second copy of card ${card.id} (served from ${store.relative(known.file)}); it is ignored until one of them goes`,
+        );
         return null;
       }
       const servedAs = derivedId(card.id, file, store.places, store.known);
       store.alias(file, card.id, servedAs, known.file);
-      log.warn(`kanban: ${store.relative(file)} claims id ${card.id}, which ${store.relative(known.file)} holds; served as ${servedAs} until its file is renamed (its next write, or kanban doctor --fix)`);
+      log.warn(
+        `kanban: ${store.relative(file)} claims id ${card.id}, which ${store.relative(known.file)} holds; served as ${servedAs} until its file is renamed (its next write, or kanban doctor --fix)`,
+      );
       card = { ...card, id: servedAs };
     } else if (folder !== ARCHIVED_STATUS && placeOf(card) !== folder) {
       card = { ...card, status: folder };

@@ -78,7 +78,9 @@ export class ClaimWatcher {
     if (this.reloadTimer || this.closed) return;
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = null;
-      this.ws.mutate(() => followStoredClaims(this.ws)).catch((error) => log.warn('kanban: reading the claims failed:', error));
+      this.ws
+        .mutate(() => followStoredClaims(this.ws))
+        .catch((error) => log.warn('kanban: reading the claims failed:', error));
     }, QUIET_MS);
     this.reloadTimer.unref();
   }
@@ -90,15 +92,18 @@ export class ClaimWatcher {
     // what it dropped is still to be announced, at once.
     const at = this.ws.claims.hasExpired ? Date.now() : this.ws.claims.nextExpiryMs;
     if (this.closed || !Number.isFinite(at)) return;
-    this.expiryTimer = setTimeout(() => {
-      this.expiryTimer = null;
-      this.ws
-        .mutate(() => announceExpiredClaims(this.ws))
-        .catch((error) => log.warn('kanban: announcing expired claims failed:', error))
-        // Handing the announced ones over changes no claim, so no follower call comes: without this,
-        // the next lease or session to end (another agent's) would never be announced.
-        .finally(() => this.scheduleExpiry());
-    }, Math.max(0, at - Date.now()) + 5);
+    this.expiryTimer = setTimeout(
+      () => {
+        this.expiryTimer = null;
+        this.ws
+          .mutate(() => announceExpiredClaims(this.ws))
+          .catch((error) => log.warn('kanban: announcing expired claims failed:', error))
+          // Handing the announced ones over changes no claim, so no follower call comes: without this,
+          // the next lease or session to end (another agent's) would never be announced.
+          .finally(() => this.scheduleExpiry());
+      },
+      Math.max(0, at - Date.now()) + 5,
+    );
     this.expiryTimer.unref();
   }
 

@@ -45,7 +45,10 @@ export class FileWatcher {
   /** Claims live outside `.kanban/` (the git common directory): watched on their own. */
   private claims: ClaimWatcher;
 
-  constructor(private readonly ws: Workspace, private readonly options: FileWatcherOptions = {}) {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly options: FileWatcherOptions = {},
+  ) {
     this.claims = new ClaimWatcher(ws);
   }
 
@@ -60,7 +63,9 @@ export class FileWatcher {
     await this.watchTree(this.ws.kanbanDir, 0);
     this.claims.start();
     this.ws.watching = true;
-    this.syncs = this.syncs.then(() => this.lookSinceLoad()).catch((error) => log.error('kanban: comparing the card files with the load failed:', error));
+    this.syncs = this.syncs
+      .then(() => this.lookSinceLoad())
+      .catch((error) => log.error('kanban: comparing the card files with the load failed:', error));
   }
 
   /**
@@ -96,7 +101,9 @@ export class FileWatcher {
     let watcher: FSWatcher;
     let ino: number;
     try {
-      watcher = watch(dir, { persistent: false }, (_event, name) => this.onFolderEvent(dir, depth, name === null ? null : String(name)));
+      watcher = watch(dir, { persistent: false }, (_event, name) =>
+        this.onFolderEvent(dir, depth, name === null ? null : String(name)),
+      );
       ino = statSync(dir).ino;
     } catch {
       return false; // gone already: its parent's event brings it back if it reappears
@@ -186,7 +193,14 @@ export class FileWatcher {
     for (const folder of present) {
       const held = this.folders.get(folder);
       // Removed and made again between two looks (rm -r then mkdir): the old watch sees nothing.
-      if (held && (await fs.stat(folder).then((s) => s.ino, () => held.ino)) === held.ino) continue;
+      if (
+        held &&
+        (await fs.stat(folder).then(
+          (s) => s.ino,
+          () => held.ino,
+        )) === held.ino
+      )
+        continue;
       if (held) this.unwatchTree(folder);
       await this.watchTree(folder, depth + 1);
       this.onChange('addDir', folder);
@@ -222,7 +236,9 @@ export class FileWatcher {
     this.timer = null;
     const batch = [...this.pending];
     this.pending.clear();
-    this.running = this.running.then(() => this.applyBatch(batch)).catch((error) => log.error('kanban: applying file changes failed:', error));
+    this.running = this.running
+      .then(() => this.applyBatch(batch))
+      .catch((error) => log.error('kanban: applying file changes failed:', error));
   }
 
   /**
@@ -304,7 +320,10 @@ export class FileWatcher {
         else this.reportSecondCopy(store, relative, result.card.id);
         continue;
       }
-      const exists = await fs.stat(file).then(() => true, () => false);
+      const exists = await fs.stat(file).then(
+        () => true,
+        () => false,
+      );
       if (exists) {
         // The last good version stays served until the file parses again.
         this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), result.invalid];
@@ -340,7 +359,10 @@ export class FileWatcher {
     const known = store.known.get(id);
     const servedFrom = known ? store.relative(known.file) : 'another file';
     const reason = `a second copy of card ${id}, which is served from ${servedFrom}; delete one of the two files (this one is ignored meanwhile)`;
-    this.ws.invalidFiles = [...this.ws.invalidFiles.filter((f) => f.path !== relative), { path: relative, reason, ...(known ? { duplicateOf: servedFrom } : {}) }];
+    this.ws.invalidFiles = [
+      ...this.ws.invalidFiles.filter((f) => f.path !== relative),
+      { path: relative, reason, ...(known ? { duplicateOf: servedFrom } : {}) },
+    ];
   }
 
   /**
@@ -356,7 +378,8 @@ export class FileWatcher {
     this.rechecking.delete(file);
     // Our write replaced a file that was reported broken: it is no longer.
     const relative = store.filePathOf(own.card);
-    if (this.ws.invalidFiles.some((f) => f.path === relative)) this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
+    if (this.ws.invalidFiles.some((f) => f.path === relative))
+      this.ws.invalidFiles = this.ws.invalidFiles.filter((f) => f.path !== relative);
     return true;
   }
 

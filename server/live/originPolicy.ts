@@ -16,7 +16,10 @@ const VSCODE_WEBVIEW = /^vscode-webview:\/\//i;
 export class OriginPolicy {
   private readonly fixed: Set<string>;
 
-  constructor(allowedOrigins: string[], private readonly ws: Workspace) {
+  constructor(
+    allowedOrigins: string[],
+    private readonly ws: Workspace,
+  ) {
     this.fixed = new Set(allowedOrigins.map(normalizeOrigin));
   }
 

@@ -45,7 +45,11 @@ export class WsHub {
   private allowed: Set<string>;
   private origins: OriginPolicy;
 
-  constructor(private readonly httpServer: http.Server, private readonly ws: Workspace, options: WsHubOptions) {
+  constructor(
+    private readonly httpServer: http.Server,
+    private readonly ws: Workspace,
+    options: WsHubOptions,
+  ) {
     this.allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
     this.origins = new OriginPolicy(options.allowedOrigins ?? [], ws);
     this.server = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 });
@@ -67,10 +71,18 @@ export class WsHub {
     const foreign = this.origins.refusal(request.headers);
     if (foreign !== null) return refuse(socket, 403, 'Forbidden', foreign);
     const since = sinceOf(url);
-    if (since === false) return refuse(socket, 400, 'Bad Request', 'since must be a revision: a whole number of 0 or more, e.g. /ws?since=42');
+    if (since === false)
+      return refuse(
+        socket,
+        400,
+        'Bad Request',
+        'since must be a revision: a whole number of 0 or more, e.g. /ws?since=42',
+      );
     void this.admit(request, url).then((credential) => {
       if (credential === false) return refuse(socket, 401, 'Unauthorized');
-      this.server.handleUpgrade(request, socket, head, (upgraded) => this.onConnection(upgraded, url, credential, since));
+      this.server.handleUpgrade(request, socket, head, (upgraded) =>
+        this.onConnection(upgraded, url, credential, since),
+      );
     });
   };
 
@@ -82,7 +94,9 @@ export class WsHub {
     const provider = currentIdentityProvider(this.ws);
     if (!provider) return null;
     const fromQuery = url.searchParams.get('token');
-    const credential: Credential | null = fromQuery ? { token: fromQuery, source: 'query' } : bearerCredential(request.headers.authorization);
+    const credential: Credential | null = fromQuery
+      ? { token: fromQuery, source: 'query' }
+      : bearerCredential(request.headers.authorization);
     if (!credential) return false;
     return (await lookUp(provider, credential, this.ws.authHealth)).identity ? credential : false;
   }
@@ -94,10 +108,12 @@ export class WsHub {
   private async recheck(client: Client): Promise<void> {
     const provider = currentIdentityProvider(this.ws);
     if (!provider) return;
-    if (!client.credential) return client.socket.close(1008, 'authentication is now required; reconnect with ?token=<token>');
+    if (!client.credential)
+      return client.socket.close(1008, 'authentication is now required; reconnect with ?token=<token>');
     const { identity, unavailable } = await lookUp(provider, client.credential, this.ws.authHealth);
     // A provider outage is not a revocation: the socket stays until the provider says no.
-    if (!identity && !unavailable) client.socket.close(1008, 'the token is no longer accepted; reconnect with a valid one');
+    if (!identity && !unavailable)
+      client.socket.close(1008, 'the token is no longer accepted; reconnect with a valid one');
   }
 
   private onConnection(socket: WebSocket, url: URL, credential: Credential | null, since: number | null): void {
@@ -109,7 +125,8 @@ export class WsHub {
     socket.on('message', (data, isBinary) => this.onMessage(client, data.toString(), isBinary));
     socket.on('close', () => this.clients.delete(client));
     socket.on('error', () => this.clients.delete(client));
-    if (since === null) return this.send(client, { type: 'hello', revision: this.ws.live.revision, boardId: client.boardId });
+    if (since === null)
+      return this.send(client, { type: 'hello', revision: this.ws.live.revision, boardId: client.boardId });
     void this.resume(client, since);
   }
 
@@ -146,7 +163,11 @@ export class WsHub {
       return client.socket.close(1007, 'messages must be JSON such as {"type":"subscribe","boardId":"default"}');
     }
     if (message?.type === 'ping') return this.send(client, { type: 'pong', revision: this.ws.live.revision });
-    if (message?.type === 'subscribe' && typeof message.boardId === 'string' && (message.boardId === '*' || isValidSlugId(message.boardId))) {
+    if (
+      message?.type === 'subscribe' &&
+      typeof message.boardId === 'string' &&
+      (message.boardId === '*' || isValidSlugId(message.boardId))
+    ) {
       client.boardId = message.boardId;
       return this.send(client, { type: 'subscribed', boardId: client.boardId, revision: this.ws.live.revision });
     }
@@ -206,7 +227,15 @@ export class WsHub {
 }
 
 function eventMessage(event: ServiceEvent): string {
-  return JSON.stringify({ type: 'event', event: event.event, boardId: event.boardId, data: event.data, card: event.card, revision: event.revision, timestamp: event.timestamp });
+  return JSON.stringify({
+    type: 'event',
+    event: event.event,
+    boardId: event.boardId,
+    data: event.data,
+    card: event.card,
+    revision: event.revision,
+    timestamp: event.timestamp,
+  });
 }
 
 /** `?since=` of a reconnecting client: null when absent, false when it is not a revision. */
@@ -221,5 +250,7 @@ function sinceOf(url: URL): number | null | false {
 function refuse(socket: Duplex, status: number, text: string, reason?: string): void {
   const body = reason === undefined ? '' : JSON.stringify({ ok: false, error: reason });
   const type = reason === undefined ? '' : 'Content-Type: application/json; charset=utf-8\r\n';
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -24,14 +24,18 @@ const AGENT: JsonSchema = brief(pickFields.agent);
 /** Shorter words for the REST fields, for every `tools/list` (the enums and bounds still validate). */
 const PICK_TEXT: Record<string, string | undefined> = {
   board: undefined,
-  status: 'column to pick from; default: the board\'s pickFrom',
+  status: "column to pick from; default: the board's pickFrom",
   labels: 'cards with all of these',
   assignee: undefined,
   priority: undefined,
   moveTo: 'column to move it to',
   ttlSeconds: 'lease, default 900',
 };
-const pickInput = Object.fromEntries(Object.entries(pickFields).filter(([name]) => name !== 'agent').map(([name, schema]) => [name, brief(schema, PICK_TEXT[name])]));
+const pickInput = Object.fromEntries(
+  Object.entries(pickFields)
+    .filter(([name]) => name !== 'agent')
+    .map(([name, schema]) => [name, brief(schema, PICK_TEXT[name])]),
+);
 
 /** `agent` of the arguments as the call's X-Kanban-Agent (over the server's own), never beside it in a body. */
 const asAgent = (args: Args) => (typeof args.agent === 'string' ? { agent: args.agent } : {});
@@ -40,11 +44,14 @@ const reportFields = sessionReportSchema.properties as Record<string, JsonSchema
 const cardFields = taskSchema.properties as Record<string, JsonSchema>;
 
 /** What report_progress answers, as structured output: the card, its claim and its session. */
-const REPORT_OUTPUT = outline({
-  type: 'object',
-  properties: { id: cardFields.id, title: cardFields.title, status: cardFields.status, session: cardFields.session },
-  required: ['id', 'title', 'status', 'session'],
-}, 1);
+const REPORT_OUTPUT = outline(
+  {
+    type: 'object',
+    properties: { id: cardFields.id, title: cardFields.title, status: cardFields.status, session: cardFields.session },
+    required: ['id', 'title', 'status', 'session'],
+  },
+  1,
+);
 
 function reportProgressTool(): ToolDef {
   return {
@@ -52,14 +59,36 @@ function reportProgressTool(): ToolDef {
     title: titleOf('report_progress'),
     description: 'Say where you are on a card (renews your claim)',
     routes: ['put /tasks/{id}/session'],
-    inputSchema: input({ id: ID, state: brief(reportFields.state, 'complete releases the claim'), note: brief(reportFields.note, 'what you do or need'), url: brief(reportFields.url, 'a PR, a CI run'), agent: AGENT, board: BOARD_ARG }, ['id', 'state']),
+    inputSchema: input(
+      {
+        id: ID,
+        state: brief(reportFields.state, 'complete releases the claim'),
+        note: brief(reportFields.note, 'what you do or need'),
+        url: brief(reportFields.url, 'a PR, a CI run'),
+        agent: AGENT,
+        board: BOARD_ARG,
+      },
+      ['id', 'state'],
+    ),
     outputSchema: REPORT_OUTPUT,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     async run({ client }, args) {
       const { id, board, agent: _agent, ...body } = args;
-      const { data } = await callApi(client, { method: 'put', path: `${onBoard(board, '/tasks')}/${enc(id)}/session`, body, ...asAgent(args) });
+      const { data } = await callApi(client, {
+        method: 'put',
+        path: `${onBoard(board, '/tasks')}/${enc(id)}/session`,
+        body,
+        ...asAgent(args),
+      });
       const card = data as Args;
-      const out = { id: card.id, boardId: card.boardId, title: card.title, status: card.status, claim: card.claim, session: card.session };
+      const out = {
+        id: card.id,
+        boardId: card.boardId,
+        title: card.title,
+        status: card.status,
+        claim: card.claim,
+        session: card.session,
+      };
       return structuredResult(out, out);
     },
   };
@@ -86,26 +115,59 @@ function boardContextTool(): ToolDef {
 }
 
 /** The card with its claim, and its text: the agent starts work on it next. */
-const claimed = (card: unknown) => withoutEmpty({ ...summaryOf(card as Args, ['boardId']), content: (card as Args).content });
+const claimed = (card: unknown) =>
+  withoutEmpty({ ...summaryOf(card as Args, ['boardId']), content: (card as Args).content });
 
 export function agentTools(): ToolDef[] {
   return [
-    tool('pick_card', 'Claim the best ready card and answer it (picked: null if none)', ['post /tasks/pick'],
-      input({ ...pickInput, agent: AGENT }), { schema: PICKED_CARD }, async ({ client }, args) => {
+    tool(
+      'pick_card',
+      'Claim the best ready card and answer it (picked: null if none)',
+      ['post /tasks/pick'],
+      input({ ...pickInput, agent: AGENT }),
+      { schema: PICKED_CARD },
+      async ({ client }, args) => {
         const { agent: _agent, ...body } = args;
         const { data } = await callApi(client, { method: 'post', path: '/tasks/pick', body, ...asAgent(args) });
         return data === null ? { picked: null, reason: 'no ready, unclaimed card matches' } : { picked: claimed(data) };
-      }),
-    tool('claim_card', 'Claim a card or renew your claim; refused while another agent holds it', ['post /tasks/{id}/claim'],
-      input({ id: ID, agent: AGENT, ttlSeconds: brief(claimFields.ttlSeconds, 'lease, default 900'), board: BOARD_ARG }, ['id']), { schema: CARD_SUMMARY }, async ({ client }, args) => {
+      },
+    ),
+    tool(
+      'claim_card',
+      'Claim a card or renew your claim; refused while another agent holds it',
+      ['post /tasks/{id}/claim'],
+      input(
+        { id: ID, agent: AGENT, ttlSeconds: brief(claimFields.ttlSeconds, 'lease, default 900'), board: BOARD_ARG },
+        ['id'],
+      ),
+      { schema: CARD_SUMMARY },
+      async ({ client }, args) => {
         const body = args.ttlSeconds === undefined ? {} : { ttlSeconds: args.ttlSeconds };
-        return claimed((await callApi(client, { method: 'post', path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim`, body, ...asAgent(args) })).data);
-      }),
-    tool('release_card', 'Release your claim on a card; force releases another agent\'s', ['delete /tasks/{id}/claim'],
-      input({ id: ID, agent: AGENT, force: { type: 'boolean' }, board: BOARD_ARG }, ['id']), { schema: CARD_SUMMARY }, async ({ client }, args) => {
+        return claimed(
+          (
+            await callApi(client, {
+              method: 'post',
+              path: `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim`,
+              body,
+              ...asAgent(args),
+            })
+          ).data,
+        );
+      },
+    ),
+    tool(
+      'release_card',
+      "Release your claim on a card; force releases another agent's",
+      ['delete /tasks/{id}/claim'],
+      input({ id: ID, agent: AGENT, force: { type: 'boolean' }, board: BOARD_ARG }, ['id']),
+      { schema: CARD_SUMMARY },
+      async ({ client }, args) => {
         const path = `${onBoard(args.board, '/tasks')}/${enc(args.id)}/claim${args.force === true ? '?force=true' : ''}`;
-        return summaryOf((await callApi(client, { method: 'delete', path, ...asAgent(args) })).data as Args, ['boardId']);
-      }),
+        return summaryOf((await callApi(client, { method: 'delete', path, ...asAgent(args) })).data as Args, [
+          'boardId',
+        ]);
+      },
+    ),
     reportProgressTool(),
     boardContextTool(),
   ];

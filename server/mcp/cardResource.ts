@@ -58,7 +58,8 @@ function cardOf(view: TaskView): Card {
 }
 
 /** The read model shows a card without actions as an empty list; its file has no `actions` key. */
-const hasActions = (actions: TaskView['actions']) => (Array.isArray(actions) ? actions.length > 0 : Object.keys(actions ?? {}).length > 0);
+const hasActions = (actions: TaskView['actions']) =>
+  Array.isArray(actions) ? actions.length > 0 : Object.keys(actions ?? {}).length > 0;
 
 /** `kanban://cards/<id>`: the file as Markdown with its frontmatter, then the read model as JSON. */
 export async function readCardResource(client: ApiClient, uri: string): Promise<ReadResourceResult> {

@@ -26,10 +26,25 @@ export function reviseContent(content: string, change: { title?: string; body?: 
 }
 
 /** The fields of a card summary, in the order an agent reads them (`claim`: which agent holds it, until when). */
-export const SUMMARY_FIELDS = ['id', 'title', 'status', 'priority', 'assignee', 'labels', 'dueDate', 'checklist', 'blockedBy', 'blocked', 'claim'] as const;
+export const SUMMARY_FIELDS = [
+  'id',
+  'title',
+  'status',
+  'priority',
+  'assignee',
+  'labels',
+  'dueDate',
+  'checklist',
+  'blockedBy',
+  'blocked',
+  'claim',
+] as const;
 
 const isEmpty = (value: unknown) =>
-  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) ||
+  value === null ||
+  value === undefined ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
   (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
 
 /** The same object without null, empty strings, empty lists and empty objects. */
@@ -52,5 +67,7 @@ function compact(field: string, value: unknown): unknown {
 
 /** id, title, status, priority, assignee, labels, dueDate, checklist, blockedBy, blocked, claim: what is set of them. */
 export function summaryOf(card: Record<string, unknown>, extra: string[] = []): Record<string, unknown> {
-  return withoutEmpty(Object.fromEntries([...SUMMARY_FIELDS, ...extra].map((field) => [field, compact(field, card[field])])));
+  return withoutEmpty(
+    Object.fromEntries([...SUMMARY_FIELDS, ...extra].map((field) => [field, compact(field, card[field])])),
+  );
 }

@@ -2,7 +2,13 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { HttpApiClient, LocalApiClient, type ApiClient } from '../client/apiClient';
 import { buildMcpServer, selectionProblem } from './mcpServer';
 import { commaNames, TOOLSETS } from './toolsets';
-import { allowedFolders, AllowedWorkspaces, OPEN_WORKSPACES, oneWorkspaceOnly, type WorkspaceChooser } from './workspaceArgument';
+import {
+  allowedFolders,
+  AllowedWorkspaces,
+  OPEN_WORKSPACES,
+  oneWorkspaceOnly,
+  type WorkspaceChooser,
+} from './workspaceArgument';
 import { limitHeapGrowth } from '../live/heapTuning';
 import { checkAgentName } from '../core/claims';
 
@@ -39,7 +45,10 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     if (flag === '--read-only' && inline === undefined) {
       options.readOnly = true;
       continue;
@@ -47,21 +56,23 @@ function parseArgs(argv: string[]): McpOptions | 'help' {
     if (!VALUE_FLAGS.includes(flag)) throw new Error(`unknown option "${arg}"`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
-    if (flag === '--allow-dir') options.allowDirs = [...(options.allowDirs ?? []), ...allowedFolders(commaNames(value), process.cwd())];
+    if (flag === '--allow-dir')
+      options.allowDirs = [...(options.allowDirs ?? []), ...allowedFolders(commaNames(value), process.cwd())];
     else if (flag === '--toolsets' || flag === '--tools') {
       if (!commaNames(value).length) throw new Error(`${flag} needs at least one name`);
       options[flag.slice(2) as 'toolsets' | 'tools'] = commaNames(value);
-    }
-    else options[flag.slice(2) as 'dir' | 'url' | 'token' | 'agent'] = value;
+    } else options[flag.slice(2) as 'dir' | 'url' | 'token' | 'agent'] = value;
   }
   const problem = selectionProblem(options);
   if (problem) throw new Error(problem);
   options.url ??= options.dir === undefined ? process.env.KANBAN_URL || undefined : undefined;
   options.token ??= process.env.KANBAN_TOKEN || undefined;
   options.agent ??= process.env.KANBAN_AGENT || undefined;
-  if (options.agent !== undefined) checkAgentName(options.agent, options.agent === process.env.KANBAN_AGENT ? 'KANBAN_AGENT' : '--agent');
+  if (options.agent !== undefined)
+    checkAgentName(options.agent, options.agent === process.env.KANBAN_AGENT ? 'KANBAN_AGENT' : '--agent');
   if (options.dir !== undefined && options.url !== undefined) throw new Error('give either --dir or --url, not both');
-  if (options.allowDirs && options.url !== undefined) throw new Error('--allow-dir needs the workspace in this process: a server reached with --url serves only its own');
+  if (options.allowDirs && options.url !== undefined)
+    throw new Error('--allow-dir needs the workspace in this process: a server reached with --url serves only its own');
   return options;
 }
 
@@ -107,10 +118,22 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // (2025-11-25) and `server/discover` (2026-07-28) and picks the revision the client speaks.
   const { toolsets, tools, readOnly } = options;
   const workspaces: WorkspaceChooser = options.url
-    ? oneWorkspaceOnly('the workspace argument is not available with kanban mcp --url: a server serves one workspace; omit it, or run kanban mcp --dir <folder> --allow-dir <folder>')
+    ? oneWorkspaceOnly(
+        'the workspace argument is not available with kanban mcp --url: a server serves one workspace; omit it, or run kanban mcp --dir <folder> --allow-dir <folder>',
+      )
     : new AllowedWorkspaces(client.target, options.allowDirs ?? [], (root) => LocalApiClient.open(root, opening), log);
   const handle = serveStdio(
-    ({ era }) => buildMcpServer({ client, log, toolsets, tools, readOnly, agent: options.agent, workspaces, announceEveryChange: era === 'modern' }),
+    ({ era }) =>
+      buildMcpServer({
+        client,
+        log,
+        toolsets,
+        tools,
+        readOnly,
+        agent: options.agent,
+        workspaces,
+        announceEveryChange: era === 'modern',
+      }),
     { onerror: (error) => log(error.message) },
   );
   log(`serving ${client.mode === 'local' ? 'the workspace' : 'the server at'} ${client.target}`);

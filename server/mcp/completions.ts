@@ -1,4 +1,10 @@
-import { ProtocolError, ProtocolErrorCode, type CompleteRequestParams, type CompleteResult, type PromptArgument } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type PromptArgument,
+} from '@modelcontextprotocol/server';
 import type { ApiClient } from '../client/apiClient';
 import { boardOf, PromptArgumentError } from './promptTexts';
 import { listBoards } from './resources';
@@ -31,7 +37,11 @@ function answer(values: string[]): Completion {
 }
 
 /** Lower-case words of a text, split at anything but letters and digits. */
-const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /** Each typed word begins a word of the text: "log fix" finds "Fix the login page". */
 function wordsMatch(typed: string, text: string): boolean {
@@ -41,7 +51,8 @@ function wordsMatch(typed: string, text: string): boolean {
 }
 
 /** An id that begins with what was typed, or whose name's words do: "ops" or "Operations". */
-const matches = (typed: string, id: string, name = '') => id.toLowerCase().startsWith(typed.toLowerCase()) || wordsMatch(typed, name);
+const matches = (typed: string, id: string, name = '') =>
+  id.toLowerCase().startsWith(typed.toLowerCase()) || wordsMatch(typed, name);
 
 async function cardIds(client: ApiClient, typed: string, board: string | undefined): Promise<string[]> {
   const query = queryString({ fields: 'id,title', sort: '-modified' });
@@ -57,7 +68,10 @@ async function boardIds(client: ApiClient, typed: string): Promise<string[]> {
   return (await listBoards(client)).filter((b) => matches(typed, b.id, b.name)).map((b) => b.id);
 }
 
-function kindOf(params: CompleteRequestParams, promptArguments: (name: string) => PromptArgument[] | undefined): Kind | undefined {
+function kindOf(
+  params: CompleteRequestParams,
+  promptArguments: (name: string) => PromptArgument[] | undefined,
+): Kind | undefined {
   const name = params.argument.name;
   if (params.ref.type === 'ref/resource') return KIND_OF_TEMPLATE[params.ref.uri]?.[name];
   const args = promptArguments(params.ref.name);
@@ -65,7 +79,11 @@ function kindOf(params: CompleteRequestParams, promptArguments: (name: string) =
   return args.some((a) => a.name === name) ? KIND_OF_ARGUMENT[name] : undefined;
 }
 
-export async function complete(client: ApiClient, params: CompleteRequestParams, promptArguments: (name: string) => PromptArgument[] | undefined): Promise<Completion> {
+export async function complete(
+  client: ApiClient,
+  params: CompleteRequestParams,
+  promptArguments: (name: string) => PromptArgument[] | undefined,
+): Promise<Completion> {
   const kind = kindOf(params, promptArguments);
   const typed = params.argument.value;
   // The board the other arguments name, so a column or card completes from that board's.

@@ -37,7 +37,9 @@ function readOnlyOf(query: Request['query']): boolean {
  * (auth off) share one suffix; two sessions that must be two agents send `X-Kanban-Agent`.
  */
 export function agentSuffixOf(token: string | undefined): string {
-  const digest = createHash('sha256').update(`kanban-mcp-agent:${token ?? ''}`).digest();
+  const digest = createHash('sha256')
+    .update(`kanban-mcp-agent:${token ?? ''}`)
+    .digest();
   return (digest.readUInt32BE(0) % 36 ** 4).toString(36).padStart(4, '0');
 }
 
@@ -54,5 +56,12 @@ export function mcpHttpCaller(req: Request, auth: RequestAuth | undefined, token
   const mayWrite = identity ? roleAtLeast(identity.role, 'editor') : false;
   const header = req.headers['x-kanban-agent'];
   const agent = header === undefined ? undefined : checkAgentName([header].flat().join(', '), 'X-Kanban-Agent');
-  return { toolsets, tools, readOnly: readOnlyOf(req.query) || !mayWrite, agent, agentSuffix: agentSuffixOf(token), token };
+  return {
+    toolsets,
+    tools,
+    readOnly: readOnlyOf(req.query) || !mayWrite,
+    agent,
+    agentSuffix: agentSuffixOf(token),
+    token,
+  };
 }

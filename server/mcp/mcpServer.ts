@@ -1,4 +1,12 @@
-import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Implementation, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type Implementation,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { allRoutes } from '../api/routes';
 import { adjustingCalls, type ApiClient } from '../client/apiClient';
 import { randomBase36 } from '../core/ids';
@@ -53,7 +61,8 @@ const CACHE_HINTS = {
 } as const;
 
 /** What every tool's `id` and `board` take, said once here rather than in each tool's schema. */
-const ARGUMENTS_NOTE = 'In every tool, `id` is a card id or a unique prefix of one, `board` a board id (the default board when omitted), and `agent` your agent name (default: this server\'s --agent, else your client name and a suffix of this connection, or over HTTP of your token).';
+const ARGUMENTS_NOTE =
+  "In every tool, `id` is a card id or a unique prefix of one, `board` a board id (the default board when omitted), and `agent` your agent name (default: this server's --agent, else your client name and a suffix of this connection, or over HTTP of your token).";
 
 function actingAs(client: ApiClient, agent: string | undefined): ApiClient {
   return agent === undefined ? client : adjustingCalls(client, (call) => ({ ...call, agent: call.agent ?? agent }));
@@ -65,7 +74,10 @@ function actingAs(client: ApiClient, agent: string | undefined): ApiClient {
  * tool are two agents, and neither may change a card the other holds.
  */
 export function connectionAgentName(clientName: string | undefined, suffix: string): string {
-  const base = (clientName ?? '').replace(/[^A-Za-z0-9._@:/-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 59);
+  const base = (clientName ?? '')
+    .replace(/[^A-Za-z0-9._@:/-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 59);
   return `${base || 'mcp'}-${suffix}`;
 }
 
@@ -81,9 +93,13 @@ function callerNameOf(server: Server, ctx: ServerContext): string | undefined {
  */
 export function selectionProblem(options: Pick<McpServerOptions, 'toolsets' | 'tools'>): string | undefined {
   const badSets = (options.toolsets ?? []).filter((name) => name !== 'all' && !isToolset(name));
-  if (badSets.length) return `unknown toolset ${badSets.map((n) => `"${n}"`).join(', ')}; the toolsets are ${TOOLSETS.join(', ')} and all`;
+  if (badSets.length)
+    return `unknown toolset ${badSets.map((n) => `"${n}"`).join(', ')}; the toolsets are ${TOOLSETS.join(', ')} and all`;
   const badTools = (options.tools ?? []).filter((name) => !toolCatalog().find(name));
-  if (badTools.length) return `unknown tool ${badTools.map((n) => `"${n}"`).join(', ')}; the tools are ${toolCatalog().tools.map((t) => t.name).join(', ')}`;
+  if (badTools.length)
+    return `unknown tool ${badTools.map((n) => `"${n}"`).join(', ')}; the tools are ${toolCatalog()
+      .tools.map((t) => t.name)
+      .join(', ')}`;
   return undefined;
 }
 
@@ -91,10 +107,13 @@ export function selectionProblem(options: Pick<McpServerOptions, 'toolsets' | 't
 function refusal(options: McpServerOptions): (tool: ToolDef) => string | undefined {
   const names = new Set(options.tools ?? []);
   const toolsets = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
-  const chosen = (tool: ToolDef) => toolsets.has('all') || names.has(tool.name) || (tool.toolset !== undefined && toolsets.has(tool.toolset));
+  const chosen = (tool: ToolDef) =>
+    toolsets.has('all') || names.has(tool.name) || (tool.toolset !== undefined && toolsets.has(tool.toolset));
   return (tool) => {
-    if (options.readOnly && tool.annotations.readOnlyHint !== true) return `tool "${tool.name}" changes the board and this server is read-only`;
-    if (!chosen(tool)) return `tool "${tool.name}" is not enabled; enable it with --toolsets ${tool.toolset} (or --tools ${tool.name})`;
+    if (options.readOnly && tool.annotations.readOnlyHint !== true)
+      return `tool "${tool.name}" changes the board and this server is read-only`;
+    if (!chosen(tool))
+      return `tool "${tool.name}" is not enabled; enable it with --toolsets ${tool.toolset} (or --tools ${tool.name})`;
     return undefined;
   };
 }
@@ -128,7 +147,11 @@ export function buildMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const tool = tools.find(request.params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no tool "${request.params.name}"; tools/list names them`);
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `no tool "${request.params.name}"; tools/list names them`,
+      );
     const why = refused(tool);
     if (why) throw new ProtocolError(ProtocolErrorCode.InvalidParams, why);
     const args = request.params.arguments ?? {};
@@ -136,7 +159,8 @@ export function buildMcpServer(options: McpServerOptions): Server {
       tools.checkArguments(tool, args);
       const callerName = callerNameOf(server, ctx);
       const result = await inWorkspace(options.workspaces, args, client, (target, toolArgs) => {
-        const caller = options.agent === undefined ? actingAs(target, connectionAgentName(callerName, connection)) : target;
+        const caller =
+          options.agent === undefined ? actingAs(target, connectionAgentName(callerName, connection)) : target;
         return tool.run({ client: following(caller, runControlOf(ctx)), callerName }, toolArgs);
       });
       // A mismatch is our bug, not the agent's: it still gets the answer (clients that check the
@@ -160,7 +184,11 @@ export function buildMcpServer(options: McpServerOptions): Server {
     try {
       return await readResource(client, request.params.uri);
     } catch (error) {
-      if (error instanceof ToolError) throw new ProtocolError(error.status === 404 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, error.message);
+      if (error instanceof ToolError)
+        throw new ProtocolError(
+          error.status === 404 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError,
+          error.message,
+        );
       throw error;
     }
   });

@@ -51,14 +51,21 @@ export function outline(schema: JsonSchema, depth: number): JsonSchema {
   const type = types.length === 1 ? types[0] : types.length ? types : undefined;
   const out: JsonSchema = type ? { type } : {};
   if (depth <= 0) return out;
-  if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties as Props).map(([k, v]) => [k, outline(v, depth - 1)]));
+  if (schema.properties)
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties as Props).map(([k, v]) => [k, outline(v, depth - 1)]),
+    );
   if (Array.isArray(schema.required) && schema.properties) out.required = schema.required;
   if (schema.items) out.items = outline(schema.items as JsonSchema, depth - 1);
   return out;
 }
 
 const bare = (schema: JsonSchema) => withoutDescriptions(schema) as JsonSchema;
-const object = (properties: Props, required: string[] = []): JsonSchema => ({ type: 'object', properties, ...(required.length ? { required } : {}) });
+const object = (properties: Props, required: string[] = []): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+});
 const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
 const STRING: JsonSchema = { type: 'string' };
@@ -80,38 +87,63 @@ export const CARD_SUMMARY: JsonSchema = { type: 'object', required: ['id', 'titl
 /** A card of `list_cards`: the summary, or the fields asked for (`fields`), always with its id. */
 const LISTED_CARD: JsonSchema = object({ id: STRING }, ['id']);
 
-export const CARD_PAGE: JsonSchema = object({
-  cards: listOf(LISTED_CARD),
-  total: { type: 'integer' },
-  nextCursor: STRING,
-}, ['cards']);
+export const CARD_PAGE: JsonSchema = object(
+  {
+    cards: listOf(LISTED_CARD),
+    total: { type: 'integer' },
+    nextCursor: STRING,
+  },
+  ['cards'],
+);
 
 /** What get_card names of the read model (the rest is there too): the fields an agent works with. */
 const FULL_FIELDS = ['id', 'boardId', 'title', 'status', 'content', 'comments', 'checklistItems'];
 
 /** get_card: the read model without its empty fields, and under `git` what git knows of it. */
-export const CARD_IN_FULL: JsonSchema = outline(object({
-  ...Object.fromEntries(FULL_FIELDS.map((name) => [name, (taskSchema.properties as Props)[name]])),
-  git: object((gitLinksSchema as unknown as JsonSchema).properties as Props),
-}, ['id', 'title', 'status', 'content']), 1);
+export const CARD_IN_FULL: JsonSchema = outline(
+  object(
+    {
+      ...Object.fromEntries(FULL_FIELDS.map((name) => [name, (taskSchema.properties as Props)[name]])),
+      git: object((gitLinksSchema as unknown as JsonSchema).properties as Props),
+    },
+    ['id', 'title', 'status', 'content'],
+  ),
+  1,
+);
 
-export const CARD_WITH_ITEMS: JsonSchema = object({ ...SUMMARY_PROPS, items: { type: 'array' } }, ['id', 'title', 'status', 'items']);
+export const CARD_WITH_ITEMS: JsonSchema = object({ ...SUMMARY_PROPS, items: { type: 'array' } }, [
+  'id',
+  'title',
+  'status',
+  'items',
+]);
 
 /** delete_card: the card in the deleted column, or `{deleted: id}` when it is gone for good. */
 export const DELETED_CARD: JsonSchema = object({ ...SUMMARY_PROPS, deleted: { type: 'string' } });
 
-export const PICKED_CARD: JsonSchema = object({ picked: { anyOf: [CARD_SUMMARY, { type: 'null' }] }, reason: { type: 'string' } }, ['picked']);
+export const PICKED_CARD: JsonSchema = object(
+  { picked: { anyOf: [CARD_SUMMARY, { type: 'null' }] }, reason: { type: 'string' } },
+  ['picked'],
+);
 
-export const BOARD_LIST: JsonSchema = object({
-  boards: listOf(object({
-    id: { type: 'string' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    isDefault: { type: 'boolean' },
-    taskCount: { type: 'integer', minimum: 0 },
-    columns: STRINGS,
-  }, ['id', 'name', 'columns'])),
-}, ['boards']);
+export const BOARD_LIST: JsonSchema = object(
+  {
+    boards: listOf(
+      object(
+        {
+          id: { type: 'string' },
+          name: { type: 'string' },
+          description: { type: 'string' },
+          isDefault: { type: 'boolean' },
+          taskCount: { type: 'integer', minimum: 0 },
+          columns: STRINGS,
+        },
+        ['id', 'name', 'columns'],
+      ),
+    ),
+  },
+  ['boards'],
+);
 
 export const COLUMN_LIST: JsonSchema = object({ columns: bare(columnListSchema) }, ['columns']);
 /** A comment as added: its id and author are what an agent may need next. */
@@ -124,7 +156,10 @@ export const BOARD_CONTEXT: JsonSchema = outline(boardContextResponseSchema, 1);
 /** A route that answers nothing (204): the tool says it is done. */
 export const DONE: JsonSchema = object({ done: { const: true } }, ['done']);
 /** A route that answers a file: its name, type and bytes. */
-export const FILE: JsonSchema = object({ name: { type: 'string' }, contentType: { type: 'string' }, base64: { type: 'string' } }, ['name', 'contentType', 'base64']);
+export const FILE: JsonSchema = object(
+  { name: { type: 'string' }, contentType: { type: 'string' }, base64: { type: 'string' } },
+  ['name', 'contentType', 'base64'],
+);
 
 /** MCP wants an object at the top of an output schema: other answers are wrapped as `{data}`. */
 export function routeOutput(route: RouteDef): { schema: JsonSchema; wrap: boolean } {

@@ -26,7 +26,10 @@ const NOTIFICATIONS_PER_STEP = 50;
  * zero ("reading", "copying cards", "checking the copy"). So the steps are laid end to end: a step
  * starts where the last one ended, and `total` is what is known so far. The message names the step.
  */
-export function progressNotifier(token: string | number, notify: (notification: Notification) => Promise<void>): ProgressListener {
+export function progressNotifier(
+  token: string | number,
+  notify: (notification: Notification) => Promise<void>,
+): ProgressListener {
   let phase: string | undefined;
   let phaseTotal = 0;
   let base = 0;
@@ -44,6 +47,9 @@ export function progressNotifier(token: string | number, notify: (notification: 
     if (sent >= 0 && progress < total && progress - sent < step) return;
     sent = progress;
     // A client that went away cannot hear it; the work itself goes on (or is cancelled) regardless.
-    notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message: update.phase } }).catch(() => undefined);
+    notify({
+      method: 'notifications/progress',
+      params: { progressToken: token, progress, total, message: update.phase },
+    }).catch(() => undefined);
   };
 }

@@ -36,7 +36,9 @@ export class PromptArgumentError extends Error {}
 
 function checkColumn(board: BoardSummary, column: string): void {
   if (!board.columns.some((c) => c.id === column)) {
-    throw new PromptArgumentError(`column "${column}" is not on board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
+    throw new PromptArgumentError(
+      `column "${column}" is not on board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`,
+    );
   }
 }
 
@@ -48,7 +50,12 @@ const oneLine = (text: string, max = ENTRY_CHARS) => {
 const columnsLine = (board: BoardSummary) => `Columns: ${board.columns.map((c) => code(c.id)).join(' → ')}.`;
 
 function cardLine(card: Card): string {
-  const facts = [card.status, card.priority, card.assignee ? `@${card.assignee}` : '', card.labels?.length ? `labels: ${card.labels.join(', ')}` : ''];
+  const facts = [
+    card.status,
+    card.priority,
+    card.assignee ? `@${card.assignee}` : '',
+    card.labels?.length ? `labels: ${card.labels.join(', ')}` : '',
+  ];
   return `- ${code(card.id)} ${oneLine(card.title)} (${facts.filter(Boolean).join(', ')})`;
 }
 
@@ -67,7 +74,10 @@ function checklistLines(card: Card): string[] {
   const items = (card.checklistItems ?? []) as { index: number; text: string; done: boolean }[];
   if (!items.length) return ['Checklist: none.'];
   const done = items.filter((i) => i.done).length;
-  return [`Checklist (${done}/${items.length}; index: item):`, ...items.map((i) => `${i.index}: [${i.done ? 'x' : ' '}] ${oneLine(i.text)}`)];
+  return [
+    `Checklist (${done}/${items.length}; index: item):`,
+    ...items.map((i) => `${i.index}: [${i.done ? 'x' : ' '}] ${oneLine(i.text)}`),
+  ];
 }
 
 async function cardOf(client: ApiClient, id: string, board: string | undefined): Promise<Card> {
@@ -75,7 +85,8 @@ async function cardOf(client: ApiClient, id: string, board: string | undefined):
 }
 
 /** The arguments a tool call on this card takes: the board only when it is not the default one. */
-const cardArgs = (card: Card, args: Args, rest = '') => `{id: "${card.id}"${args.board ? `, board: "${card.boardId}"` : ''}${rest}}`;
+const cardArgs = (card: Card, args: Args, rest = '') =>
+  `{id: "${card.id}"${args.board ? `, board: "${card.boardId}"` : ''}${rest}}`;
 
 function cardHeader(card: Card): string {
   return `Card ${code(card.id)} "${oneLine(card.title)}" (board ${code(card.boardId)}; ${[card.status, card.priority, card.assignee ? `@${card.assignee}` : '', card.labels?.length ? `labels: ${card.labels.join(', ')}` : ''].filter(Boolean).join(', ')}).`;
@@ -90,10 +101,22 @@ function nextPickLine(next: ContextCard | undefined): string {
  * The context lists pick's next few in the service's own order; when none of them is in the column,
  * its ready, unclaimed card of highest priority stands in (pick also weighs due dates and board order).
  */
-async function nextInColumn(client: ApiClient, board: BoardSummary, column: string, next: ContextCard[]): Promise<ContextCard | undefined> {
+async function nextInColumn(
+  client: ApiClient,
+  board: BoardSummary,
+  column: string,
+  next: ContextCard[],
+): Promise<ContextCard | undefined> {
   const inContext = next.find((c) => c.status === column);
   if (inContext) return inContext;
-  const query = queryString({ status: column, ready: true, claimed: false, sort: 'priority', limit: 1, fields: 'id,title,status,priority,assignee' });
+  const query = queryString({
+    status: column,
+    ready: true,
+    claimed: false,
+    sort: 'priority',
+    limit: 1,
+    fields: 'id,title,status,priority,assignee',
+  });
   const { data } = await callApi(client, { method: 'get', path: onBoard(board.id, `/tasks${query}`) });
   return (data as ContextCard[])[0];
 }
@@ -118,25 +141,35 @@ export async function workOnNextCardText(client: ApiClient, args: Args): Promise
 }
 
 async function recentLog(client: ApiClient, card: Card): Promise<{ text: string; timestamp: string }[]> {
-  const { data } = await callApi(client, { method: 'get', path: `${onBoard(card.boardId, '/tasks')}/${enc(card.id)}/logs` });
+  const { data } = await callApi(client, {
+    method: 'get',
+    path: `${onBoard(card.boardId, '/tasks')}/${enc(card.id)}/logs`,
+  });
   return data as { text: string; timestamp: string }[];
 }
 
 function recentLines(title: string, entries: string[]): string[] {
   if (!entries.length) return [`${title}: none.`];
   const shown = entries.slice(-RECENT);
-  return [`${title} (${shown.length < entries.length ? `last ${shown.length} of ${entries.length}` : entries.length}, oldest first):`, ...shown];
+  return [
+    `${title} (${shown.length < entries.length ? `last ${shown.length} of ${entries.length}` : entries.length}, oldest first):`,
+    ...shown,
+  ];
 }
 
 function agentLines(card: Card): string[] {
   const claim = card.claim ? `held by ${card.claim.agent} until ${card.claim.until}` : 'none';
-  const session = card.session ? `${card.session.agent} reported ${card.session.state}${card.session.note ? `: "${oneLine(card.session.note)}"` : ''}` : 'none';
+  const session = card.session
+    ? `${card.session.agent} reported ${card.session.state}${card.session.note ? `: "${oneLine(card.session.note)}"` : ''}`
+    : 'none';
   return [`Claim: ${claim}. Session: ${session}.`];
 }
 
 export async function writeHandoffText(client: ApiClient, args: Args): Promise<string> {
   const card = await cardOf(client, args.id as string, args.board);
-  const comments = ((card.comments ?? []) as { author: string; content: string; created: string }[]).map((c) => `- ${c.author}, ${c.created.slice(0, 16)}: ${oneLine(c.content)}`);
+  const comments = ((card.comments ?? []) as { author: string; content: string; created: string }[]).map(
+    (c) => `- ${c.author}, ${c.created.slice(0, 16)}: ${oneLine(c.content)}`,
+  );
   const log = (await recentLog(client, card)).map((e) => `- ${e.timestamp.slice(0, 16)}: ${oneLine(e.text)}`);
   const body = bodyOf(card);
   return [
@@ -157,11 +190,16 @@ export async function triageNewCardsText(client: ApiClient, args: Args): Promise
   const column = args.column ?? board.columns[0]?.id;
   if (column === undefined) throw new PromptArgumentError(`board "${board.id}" has no columns`);
   checkColumn(board, column);
-  const query = queryString({ status: column, limit: TRIAGE_CARDS, fields: 'id,title,status,priority,assignee,labels' });
+  const query = queryString({
+    status: column,
+    limit: TRIAGE_CARDS,
+    fields: 'id,title,status,priority,assignee,labels',
+  });
   const { data, page } = await callApi(client, { method: 'get', path: onBoard(board.id, `/tasks${query}`) });
   const cards = data as Card[];
   const total = page?.total ?? cards.length;
-  if (!cards.length) return `Column ${code(column)} of board "${board.name}" (${code(board.id)}) has no cards to triage: say so and stop.`;
+  if (!cards.length)
+    return `Column ${code(column)} of board "${board.name}" (${code(board.id)}) has no cards to triage: say so and stop.`;
   return [
     `Triage the cards waiting in column ${code(column)} of board "${board.name}" (${code(board.id)}): ${total}${total > cards.length ? `, the first ${cards.length} shown` : ''}.`,
     columnsLine(board),

@@ -1,7 +1,20 @@
-import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Prompt, type PromptArgument, type Server } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type GetPromptResult,
+  type Prompt,
+  type PromptArgument,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { ApiClient } from '../client/apiClient';
 import { complete } from './completions';
-import { PromptArgumentError, splitCardText, triageNewCardsText, workOnNextCardText, writeHandoffText } from './promptTexts';
+import {
+  PromptArgumentError,
+  splitCardText,
+  triageNewCardsText,
+  workOnNextCardText,
+  writeHandoffText,
+} from './promptTexts';
 import { ToolError } from './tool';
 
 /**
@@ -24,14 +37,15 @@ export const PROMPTS: readonly PromptDef[] = [
   {
     name: 'work_on_next_card',
     title: 'Work on the next card',
-    description: 'Pick the next ready card, plan, report progress and complete it, following the board\'s agent loop',
-    arguments: [BOARD, { name: 'column', description: 'column to pick from (default: the board\'s ready columns)' }],
+    description: "Pick the next ready card, plan, report progress and complete it, following the board's agent loop",
+    arguments: [BOARD, { name: 'column', description: "column to pick from (default: the board's ready columns)" }],
     text: workOnNextCardText,
   },
   {
     name: 'write_handoff',
     title: 'Write a hand-off for a card',
-    description: 'Leave a comment with the state of a card, the next steps and the open questions, for whoever takes it over',
+    description:
+      'Leave a comment with the state of a card, the next steps and the open questions, for whoever takes it over',
     arguments: [CARD, BOARD],
     text: writeHandoffText,
   },
@@ -39,7 +53,7 @@ export const PROMPTS: readonly PromptDef[] = [
     name: 'triage_new_cards',
     title: 'Triage new cards',
     description: 'Set priority, labels and assignee of the cards waiting in a column, and move or split them',
-    arguments: [BOARD, { name: 'column', description: 'column whose cards to triage (default: the board\'s first)' }],
+    arguments: [BOARD, { name: 'column', description: "column whose cards to triage (default: the board's first)" }],
     text: triageNewCardsText,
   },
   {
@@ -57,16 +71,30 @@ const listed = PROMPTS.map(({ text: _text, ...prompt }) => prompt);
 
 export async function getPrompt(client: ApiClient, name: string, args: Args): Promise<GetPromptResult> {
   const prompt = findPrompt(name);
-  if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no prompt "${name}"; the prompts are ${PROMPTS.map((p) => p.name).join(', ')}`);
+  if (!prompt)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `no prompt "${name}"; the prompts are ${PROMPTS.map((p) => p.name).join(', ')}`,
+    );
   const missing = prompt.arguments.filter((a) => a.required && !args[a.name]);
-  if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt "${name}" needs the argument ${missing.map((a) => `"${a.name}"`).join(', ')}`);
+  if (missing.length)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `prompt "${name}" needs the argument ${missing.map((a) => `"${a.name}"`).join(', ')}`,
+    );
   try {
     const text = await prompt.text(client, args);
     return { description: prompt.title, messages: [{ role: 'user', content: { type: 'text', text } }] };
   } catch (error) {
     // A card or board that is not there is the caller's argument, said in the API's words ("no card matching ...").
     if (error instanceof PromptArgumentError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
-    if (error instanceof ToolError) throw new ProtocolError(error.status !== undefined && error.status < 500 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, error.message);
+    if (error instanceof ToolError)
+      throw new ProtocolError(
+        error.status !== undefined && error.status < 500
+          ? ProtocolErrorCode.InvalidParams
+          : ProtocolErrorCode.InternalError,
+        error.message,
+      );
     throw error;
   }
 }
@@ -79,8 +107,14 @@ export async function getPrompt(client: ApiClient, name: string, args: Args): Pr
 export function servePrompts(server: Server, client: ApiClient, readOnly = false): void {
   server.setRequestHandler('prompts/list', async () => ({ prompts: readOnly ? [] : listed }));
   server.setRequestHandler('prompts/get', async (request) => {
-    if (readOnly) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt "${request.params.name}" asks for changes to the board and this server is read-only`);
+    if (readOnly)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `prompt "${request.params.name}" asks for changes to the board and this server is read-only`,
+      );
     return getPrompt(client, request.params.name, (request.params.arguments ?? {}) as Args);
   });
-  server.setRequestHandler('completion/complete', async (request) => ({ completion: await complete(client, request.params, (name) => findPrompt(name)?.arguments) }));
+  server.setRequestHandler('completion/complete', async (request) => ({
+    completion: await complete(client, request.params, (name) => findPrompt(name)?.arguments),
+  }));
 }

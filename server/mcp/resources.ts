@@ -29,7 +29,12 @@ export async function listBoards(client: ApiClient): Promise<BoardSummary[]> {
 export async function listResources(client: ApiClient): Promise<Resource[]> {
   return [
     { uri: INSTRUCTIONS_URI, name: 'instructions', title: 'How to work on this board', mimeType: 'text/markdown' },
-    { uri: CONTEXT_URI, name: 'context', title: 'The default board now: in progress, awaiting input, blocked, next to pick', mimeType: 'text/markdown' },
+    {
+      uri: CONTEXT_URI,
+      name: 'context',
+      title: 'The default board now: in progress, awaiting input, blocked, next to pick',
+      mimeType: 'text/markdown',
+    },
     ...(await listBoards(client)).map((b) => ({
       uri: `${BOARD_URI}${b.id}`,
       name: `board-${b.id}`,
@@ -41,8 +46,17 @@ export async function listResources(client: ApiClient): Promise<Resource[]> {
 
 /** Any board or card by its id: a card id may be a unique prefix, as the tools take it. */
 export const RESOURCE_TEMPLATES: ResourceTemplateType[] = [
-  { uriTemplate: `${BOARD_URI}{board}`, name: 'board', title: 'A board: columns, counts, first cards and the next to pick', mimeType: 'text/markdown' },
-  { uriTemplate: `${CARD_URI}{id}`, name: 'card', title: 'A card: its file (Markdown with YAML frontmatter), then its read model (JSON)' },
+  {
+    uriTemplate: `${BOARD_URI}{board}`,
+    name: 'board',
+    title: 'A board: columns, counts, first cards and the next to pick',
+    mimeType: 'text/markdown',
+  },
+  {
+    uriTemplate: `${CARD_URI}{id}`,
+    name: 'card',
+    title: 'A card: its file (Markdown with YAML frontmatter), then its read model (JSON)',
+  },
 ];
 
 /**
@@ -59,7 +73,7 @@ async function instructions(client: ApiClient): Promise<string> {
     AGENT_LOOP,
     '## Over MCP',
     '',
-    '- Each step\'s tool is in brackets. You are the server\'s `--agent`, or `agent` in a call.',
+    "- Each step's tool is in brackets. You are the server's `--agent`, or `agent` in a call.",
     `- Columns of the default board, in order: ${columns.join(' → ')}. Other boards: pass \`board\` (list_boards, in the boards toolset).`,
     '- Tools come in toolsets: cards (listed by default), boards, automation, admin; `kanban mcp --toolsets` offers more, and a tool not offered says which flag enables it.',
     '- Find cards: `list_cards {status, assignee, q}`, 50 a page (pass `nextCursor` as `cursor`); read one: `get_card {id}`.',
@@ -88,7 +102,8 @@ async function boardSummary(client: ApiClient, boardId: string): Promise<string>
       const tags = [card.priority, card.assignee ? `@${card.assignee}` : undefined].filter(Boolean).join(', ');
       lines.push(`- \`${card.id}\` ${card.title}${tags ? ` (${tags})` : ''}`);
     }
-    if (total > TOP_CARDS) lines.push(`- … ${total - TOP_CARDS} more: \`list_cards {board: "${board.id}", status: "${column.id}"}\``);
+    if (total > TOP_CARDS)
+      lines.push(`- … ${total - TOP_CARDS} more: \`list_cards {board: "${board.id}", status: "${column.id}"}\``);
     lines.push('');
   }
   lines.push(...(await nextToPick(client, board.id)));
@@ -100,16 +115,26 @@ async function nextToPick(client: ApiClient, boardId: string): Promise<string[]>
   const { next, counts } = (await boardContext(client, boardId)).data;
   if (!next.length) return ['## Next to pick: none', ''];
   const shown = next.length < counts.pickable ? `${next.length} of ${counts.pickable}` : String(next.length);
-  return [`## Next to pick (${shown})`, ...next.map((card) => `- \`${card.id}\` ${card.title} (${card.status}, ${card.priority})`), ''];
+  return [
+    `## Next to pick (${shown})`,
+    ...next.map((card) => `- \`${card.id}\` ${card.title} (${card.status}, ${card.priority})`),
+    '',
+  ];
 }
 
 export async function readResource(client: ApiClient, uri: string): Promise<ReadResourceResult> {
   let text: string;
   if (uri === INSTRUCTIONS_URI) text = await instructions(client);
   else if (uri === CONTEXT_URI) text = await boardContextText(client);
-  else if (uri.startsWith(`${CONTEXT_URI}/`)) text = await boardContextText(client, decodeURIComponent(uri.slice(CONTEXT_URI.length + 1)));
+  else if (uri.startsWith(`${CONTEXT_URI}/`))
+    text = await boardContextText(client, decodeURIComponent(uri.slice(CONTEXT_URI.length + 1)));
   else if (uri.startsWith(CARD_URI)) return readCardResource(client, uri);
-  else if (uri.startsWith(BOARD_URI)) text = await boardSummary(client, decodeURIComponent(uri.slice(BOARD_URI.length)));
-  else throw new ToolError(`no resource ${uri}: read ${INSTRUCTIONS_URI}, ${CONTEXT_URI}[/<board id>], ${BOARD_URI}<board id> or ${CARD_URI}<card id>`, 404);
+  else if (uri.startsWith(BOARD_URI))
+    text = await boardSummary(client, decodeURIComponent(uri.slice(BOARD_URI.length)));
+  else
+    throw new ToolError(
+      `no resource ${uri}: read ${INSTRUCTIONS_URI}, ${CONTEXT_URI}[/<board id>], ${BOARD_URI}<board id> or ${CARD_URI}<card id>`,
+      404,
+    );
   return { contents: [{ uri, mimeType: 'text/markdown', text }] };
 }

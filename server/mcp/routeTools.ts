@@ -52,7 +52,12 @@ export function routeTool(route: RouteDef): ToolDef {
     properties[q.name] = { type: q.type, description: q.description, ...(q.enum ? { enum: q.enum } : {}) };
     if (q.required) required.push(q.name);
   }
-  if (route.metaQuery) properties.meta = { type: 'object', additionalProperties: { type: 'string' }, description: 'metadata filters {field: value}' };
+  if (route.metaQuery)
+    properties.meta = {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'metadata filters {field: value}',
+    };
 
   const body = route.body;
   const flat = body ? flattenable(body, properties) : false;
@@ -80,8 +85,13 @@ export function routeTool(route: RouteDef): ToolDef {
       let path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => enc(args[argOf(name)]));
       if (route.twin) path = onBoard(args.board, path);
       const params: Record<string, unknown> = Object.fromEntries(query.map((q) => [q.name, args[q.name]]));
-      for (const [field, value] of Object.entries((args.meta as Record<string, string> | undefined) ?? {})) params[`meta.${field}`] = value;
-      const sent = !body ? undefined : flat ? Object.fromEntries(bodyFields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]])) : (args.body ?? {});
+      for (const [field, value] of Object.entries((args.meta as Record<string, string> | undefined) ?? {}))
+        params[`meta.${field}`] = value;
+      const sent = !body
+        ? undefined
+        : flat
+          ? Object.fromEntries(bodyFields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]]))
+          : (args.body ?? {});
       const { data } = await callApi(client, { method: route.method, path: path + queryString(params), body: sent });
       if (!route.response && !route.returns) return structuredResult('done', { done: true });
       return structuredResult(data, (output.wrap ? { data } : data) as Record<string, unknown>);

@@ -34,17 +34,22 @@ function touches(target: Target, change: ResourceChange): boolean {
 /** What a subscribed URI names: a card by its whole id (the URI may hold a unique prefix), or a board. */
 async function targetOf(client: ApiClient, uri: string): Promise<Target> {
   try {
-    if (uri.startsWith(CARD_URI)) return { kind: 'card', id: (await cardView(client, decodeURIComponent(uri.slice(CARD_URI.length)))).id };
+    if (uri.startsWith(CARD_URI))
+      return { kind: 'card', id: (await cardView(client, decodeURIComponent(uri.slice(CARD_URI.length)))).id };
     if (uri.startsWith(BOARD_URI)) {
       const id = decodeURIComponent(uri.slice(BOARD_URI.length));
       await callApi(client, { method: 'get', path: `/boards/${enc(id)}` });
       return { kind: 'board', id };
     }
   } catch (error) {
-    if (error instanceof ToolError && error.status === 404) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `cannot subscribe to ${uri}: ${error.message}`);
+    if (error instanceof ToolError && error.status === 404)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `cannot subscribe to ${uri}: ${error.message}`);
     throw error;
   }
-  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `cannot subscribe to ${uri}: only ${CARD_URI}<card id> and ${BOARD_URI}<board id> change`);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `cannot subscribe to ${uri}: only ${CARD_URI}<card id> and ${BOARD_URI}<board id> change`,
+  );
 }
 
 /**
@@ -52,13 +57,24 @@ async function targetOf(client: ApiClient, uri: string): Promise<Target> {
  * instance; the event stream is let go when the connection closes. A client that cannot follow
  * events (no `listenEvents`) leaves the instance without subscriptions.
  */
-export function attachResourceSubscriptions(server: Server, client: ApiClient, options: ResourceSubscriptionOptions): void {
+export function attachResourceSubscriptions(
+  server: Server,
+  client: ApiClient,
+  options: ResourceSubscriptionOptions,
+): void {
   if (!client.listenEvents) return;
   const subscribed = new Map<string, Target>();
-  const feed = new EventFeed(client, (event) => void announce(event).catch((error: Error) => options.log(`announcing a change: ${error.stack ?? error.message}`)));
+  const feed = new EventFeed(
+    client,
+    (event) =>
+      void announce(event).catch((error: Error) => options.log(`announcing a change: ${error.stack ?? error.message}`)),
+  );
   server.registerCapabilities({ resources: { subscribe: true } });
 
-  const send = (uri: string) => server.sendResourceUpdated({ uri }).catch((error: Error) => options.log(`resources/updated ${uri}: ${error.message}`));
+  const send = (uri: string) =>
+    server
+      .sendResourceUpdated({ uri })
+      .catch((error: Error) => options.log(`resources/updated ${uri}: ${error.message}`));
 
   async function announce(event: ServiceEvent): Promise<void> {
     const change = resourceChangeOf(event);
@@ -81,7 +97,8 @@ export function attachResourceSubscriptions(server: Server, client: ApiClient, o
     return {};
   });
 
-  if (options.announceEveryChange) feed.start().catch((error: Error) => options.log(`cannot follow the board's changes: ${error.message}`));
+  if (options.announceEveryChange)
+    feed.start().catch((error: Error) => options.log(`cannot follow the board's changes: ${error.message}`));
   const closed = server.onclose;
   server.onclose = () => {
     feed.stop();
@@ -112,7 +129,10 @@ export async function followResourceChanges(
 ): Promise<() => void> {
   if (!client.listenEvents) throw new Error(`${client.target} gives no event stream to follow`);
   return client.listenEvents((event) => {
-    urisChangedBy(allBoardIds, resourceChangeOf(event)).then((uris) => uris.forEach(changed), (error: Error) => log(`announcing a change: ${error.message}`));
+    urisChangedBy(allBoardIds, resourceChangeOf(event)).then(
+      (uris) => uris.forEach(changed),
+      (error: Error) => log(`announcing a change: ${error.message}`),
+    );
   });
 }
 
@@ -120,7 +140,10 @@ export async function followResourceChanges(
 class EventFeed {
   private listening: Promise<() => void> | null = null;
 
-  constructor(private readonly client: ApiClient, private readonly onEvent: (event: ServiceEvent) => void) {}
+  constructor(
+    private readonly client: ApiClient,
+    private readonly onEvent: (event: ServiceEvent) => void,
+  ) {}
 
   async start(): Promise<void> {
     this.listening ??= this.client.listenEvents!(this.onEvent);
@@ -135,6 +158,9 @@ class EventFeed {
   stop(): void {
     const listening = this.listening;
     this.listening = null;
-    void listening?.then((stop) => stop(), () => undefined);
+    void listening?.then(
+      (stop) => stop(),
+      () => undefined,
+    );
   }
 }

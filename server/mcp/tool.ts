@@ -38,16 +38,26 @@ export function routeKey(route: { method: Method; path: string }): string {
 
 /** A refusal to show the agent as an `isError` result: the API's message, or an argument problem. */
 export class ToolError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
 
 /** Call the API and return the envelope's data; a refusal throws a ToolError with the API's message. */
-export async function callApi(client: ApiClient, call: ApiCall): Promise<{ data: unknown; etag?: string; page?: { total: number; nextCursor?: string } }> {
+export async function callApi(
+  client: ApiClient,
+  call: ApiCall,
+): Promise<{ data: unknown; etag?: string; page?: { total: number; nextCursor?: string } }> {
   const answer = await client.call(call);
   if (answer.body && answer.body.ok === false) throw new ToolError(answer.body.error, answer.status);
-  if (answer.status >= 400) throw new ToolError(`the API answered ${answer.status} to ${call.method.toUpperCase()} ${call.path}`, answer.status);
+  if (answer.status >= 400)
+    throw new ToolError(
+      `the API answered ${answer.status} to ${call.method.toUpperCase()} ${call.path}`,
+      answer.status,
+    );
   return { data: answer.body ? answer.body.data : null, etag: answer.etag, page: answer.page };
 }
 

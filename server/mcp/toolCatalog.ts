@@ -45,7 +45,11 @@ const UNLISTED_BOUNDS = new Set(['minLength', 'maxLength', 'minimum', 'maximum',
 export function withoutBounds(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutBounds);
   if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([key, value]) => !(UNLISTED_BOUNDS.has(key) && typeof value === 'number')).map(([key, value]) => [key, withoutBounds(value)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(UNLISTED_BOUNDS.has(key) && typeof value === 'number'))
+      .map(([key, value]) => [key, withoutBounds(value)]),
+  );
 }
 
 /**
@@ -85,9 +89,12 @@ export function buildToolCatalog(routes: RouteDef[]): ToolCatalog {
   const byName = new Map<string, ToolDef>();
   for (const tool of tools) byName.set(tool.name, tool);
   // A former name never shadows a current one.
-  for (const tool of tools) for (const former of tool.formerNames ?? []) if (!byName.has(former)) byName.set(former, tool);
+  for (const tool of tools)
+    for (const former of tool.formerNames ?? []) if (!byName.has(former)) byName.set(former, tool);
   const entries = new Map(tools.map((t) => [t, entryOf(t)]));
-  const validators = new Map<ToolDef, ValidateFunction>(tools.map((t) => [t, ajv.compile(withWorkspace(t.inputSchema))]));
+  const validators = new Map<ToolDef, ValidateFunction>(
+    tools.map((t) => [t, ajv.compile(withWorkspace(t.inputSchema))]),
+  );
   // Output schemas are compiled at a tool's first success, not at start-up: most sessions call a few tools.
   const outputValidators = new Map<ToolDef, ValidateFunction>();
   return {
@@ -101,7 +108,11 @@ export function buildToolCatalog(routes: RouteDef[]): ToolCatalog {
       const extra = (error?.params as { additionalProperty?: string } | undefined)?.additionalProperty;
       if (!error) throw new ToolError('arguments are invalid');
       // REST says "unknown or read-only"; a tool's arguments have no read-only fields.
-      throw new ToolError(extra ? `arguments${error.instancePath.replace(/\//g, '.')} has an unknown field "${extra}"` : explain(error, 'arguments'));
+      throw new ToolError(
+        extra
+          ? `arguments${error.instancePath.replace(/\//g, '.')} has an unknown field "${extra}"`
+          : explain(error, 'arguments'),
+      );
     },
     outputProblem(tool, structured) {
       let validate = outputValidators.get(tool);

@@ -11,11 +11,18 @@ import { routeKey } from './tool';
 const SINGULAR_WORDS = new Set(['settings', 'status']);
 
 const isCollection = (word: string) => word.endsWith('s') && !word.endsWith('ss') && !SINGULAR_WORDS.has(word);
-const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : isCollection(word) ? word.slice(0, -1) : word);
+const singular = (word: string) =>
+  word.endsWith('ies') ? `${word.slice(0, -3)}y` : isCollection(word) ? word.slice(0, -1) : word;
 
 /** Verbs for a path ending in a parameter (one item) and for one ending in a collection. */
 const ITEM_VERB: Record<Method, string> = { get: 'get', put: 'update', patch: 'patch', delete: 'delete', post: 'run' };
-const COLLECTION_VERB: Record<Method, string> = { get: 'list', post: 'create', put: 'set', patch: 'update', delete: 'clear' };
+const COLLECTION_VERB: Record<Method, string> = {
+  get: 'list',
+  post: 'create',
+  put: 'set',
+  patch: 'update',
+  delete: 'clear',
+};
 
 export function toolNameOf(route: Pick<RouteDef, 'method' | 'path'>): string {
   const segments = route.path.split('/').filter(Boolean);

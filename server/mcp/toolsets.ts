@@ -11,16 +11,36 @@ export const DEFAULT_TOOLSETS: readonly Toolset[] = ['cards'];
 
 /** The everyday tools, by name: a card's life, the agent's work loop, and the board at a glance. */
 const CARDS = new Set([
-  'list_cards', 'get_card', 'create_card', 'update_card', 'move_card', 'delete_card',
-  'pick_card', 'claim_card', 'release_card', 'report_progress',
-  'check_item', 'add_checklist_item', 'remove_checklist_item',
-  'add_comment', 'list_comments', 'add_log', 'get_board_context',
+  'list_cards',
+  'get_card',
+  'create_card',
+  'update_card',
+  'move_card',
+  'delete_card',
+  'pick_card',
+  'claim_card',
+  'release_card',
+  'report_progress',
+  'check_item',
+  'add_checklist_item',
+  'remove_checklist_item',
+  'add_comment',
+  'list_comments',
+  'add_log',
+  'get_board_context',
 ]);
 
 /** The rest by their route's OpenAPI tag; a tag not named here (a new one) is `admin`. */
 const BY_TAG: Record<string, Toolset> = {
-  boards: 'boards', columns: 'boards', labels: 'boards', views: 'boards', settings: 'boards',
-  webhooks: 'automation', 'board-actions': 'automation', actions: 'automation', forms: 'automation',
+  boards: 'boards',
+  columns: 'boards',
+  labels: 'boards',
+  views: 'boards',
+  settings: 'boards',
+  webhooks: 'automation',
+  'board-actions': 'automation',
+  actions: 'automation',
+  forms: 'automation',
 };
 
 /** The one place that says which toolset a tool is in; `tag` is its first route's tag, kebab-case. */
@@ -32,4 +52,8 @@ export function toolsetOf(tool: Pick<ToolDef, 'name'>, tag: string | undefined):
 export const isToolset = (name: string): name is Toolset => (TOOLSETS as readonly string[]).includes(name);
 
 /** The names of a comma list (`--toolsets cards,boards`, `?tools=a,b`), trimmed, empty ones dropped. */
-export const commaNames = (value: string): string[] => value.split(',').map((name) => name.trim()).filter(Boolean);
+export const commaNames = (value: string): string[] =>
+  value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);

@@ -19,7 +19,8 @@ export interface WorkspaceChooser {
 }
 
 /** Said once in the server instructions rather than in every tool's schema. */
-export const WORKSPACE_NOTE = '`workspace` (optional in every tool) is the folder of another repository\'s board, absolute or relative to this server\'s workspace; omit it for this server\'s own.';
+export const WORKSPACE_NOTE =
+  "`workspace` (optional in every tool) is the folder of another repository's board, absolute or relative to this server's workspace; omit it for this server's own.";
 
 /** How many workspaces besides the default stay open at once; `kanban mcp --allow-dir` documents it. */
 export const OPEN_WORKSPACES = 16;
@@ -32,7 +33,8 @@ export function oneWorkspaceOnly(why: string): WorkspaceChooser {
   };
 }
 
-const within = (folder: string, base: string) => folder === base || folder.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
+const within = (folder: string, base: string) =>
+  folder === base || folder.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
 
 /**
  * Workspaces opened in this process below the allowed folders. A path is judged after its symlinks
@@ -46,7 +48,13 @@ export class AllowedWorkspaces implements WorkspaceChooser {
   private readonly pool: WorkspacePool;
 
   /** `allowDirs` must exist: the host checks them at start (allowedFolders). */
-  constructor(defaultRoot: string, allowDirs: readonly string[], open: (root: string) => Promise<ApiClient>, log: (line: string) => void, capacity = OPEN_WORKSPACES) {
+  constructor(
+    defaultRoot: string,
+    allowDirs: readonly string[],
+    open: (root: string) => Promise<ApiClient>,
+    log: (line: string) => void,
+    capacity = OPEN_WORKSPACES,
+  ) {
     this.defaultRoot = realpathSync(defaultRoot);
     this.allowed = allowDirs.map((dir) => realpathSync(dir));
     this.pool = new WorkspacePool(open, capacity, log);
@@ -69,12 +77,15 @@ export class AllowedWorkspaces implements WorkspaceChooser {
     const base = this.allowed.find((dir) => within(folder ?? asked, dir));
     if (base === undefined) throw new ToolError(this.notAllowed(workspace, folder ?? asked));
     if (folder === undefined) throw new ToolError(`workspace "${workspace}": there is no folder ${asked}`);
-    if (!(await fs.stat(folder)).isDirectory()) throw new ToolError(`workspace "${workspace}": ${folder} is not a folder`);
+    if (!(await fs.stat(folder)).isDirectory())
+      throw new ToolError(`workspace "${workspace}": ${folder} is not a folder`);
     return nearestWorkspaceRoot(folder, base) ?? folder;
   }
 
   protected notAllowed(workspace: string, folder: string): string {
-    const allowed = this.allowed.length ? `only ${this.defaultRoot} and folders under ${this.allowed.join(', ')} are` : `only ${this.defaultRoot} is`;
+    const allowed = this.allowed.length
+      ? `only ${this.defaultRoot} and folders under ${this.allowed.join(', ')} are`
+      : `only ${this.defaultRoot} is`;
     return `workspace "${workspace}" (${folder}) is not an allowed folder: ${allowed}; allow it with kanban mcp --allow-dir <folder>`;
   }
 }
@@ -85,7 +96,14 @@ export class AllowedWorkspaces implements WorkspaceChooser {
  */
 export class OwnWorkspaceOnly extends AllowedWorkspaces {
   constructor(root: string) {
-    super(root, [root], (nested) => Promise.reject(new ToolError(`workspace ${nested} is a board of its own; this server serves only ${root}`)), () => undefined, 0);
+    super(
+      root,
+      [root],
+      (nested) =>
+        Promise.reject(new ToolError(`workspace ${nested} is a board of its own; this server serves only ${root}`)),
+      () => undefined,
+      0,
+    );
   }
 
   protected notAllowed(workspace: string, folder: string): string {
@@ -101,7 +119,8 @@ export function allowedFolders(dirs: readonly string[], base: string): string[] 
   return dirs.map((dir) => {
     const resolved = path.resolve(base, dir);
     const real = existsSync(resolved) ? realpathSync(resolved) : undefined;
-    if (real === undefined || !statSync(real).isDirectory()) throw new Error(`--allow-dir ${dir}: there is no folder ${resolved}`);
+    if (real === undefined || !statSync(real).isDirectory())
+      throw new Error(`--allow-dir ${dir}: there is no folder ${resolved}`);
     return real;
   });
 }
@@ -110,10 +129,17 @@ export function allowedFolders(dirs: readonly string[], base: string): string[] 
  * A tool call's `workspace` argument taken out of its arguments (no tool sees it), and the call run
  * on the workspace it names, or on `fallback` when it names none.
  */
-export function inWorkspace<T>(chooser: WorkspaceChooser | undefined, args: Record<string, unknown>, fallback: ApiClient, work: (client: ApiClient, args: Record<string, unknown>) => Promise<T>): Promise<T> {
+export function inWorkspace<T>(
+  chooser: WorkspaceChooser | undefined,
+  args: Record<string, unknown>,
+  fallback: ApiClient,
+  work: (client: ApiClient, args: Record<string, unknown>) => Promise<T>,
+): Promise<T> {
   const { [WORKSPACE_ARG]: workspace, ...rest } = args;
   if (workspace === undefined) return work(fallback, rest);
   return (chooser ?? ONE_WORKSPACE).run(String(workspace), fallback, (client) => work(client, rest));
 }
 
-const ONE_WORKSPACE = oneWorkspaceOnly('this server serves one workspace: the workspace argument is not available here');
+const ONE_WORKSPACE = oneWorkspaceOnly(
+  'this server serves one workspace: the workspace argument is not available here',
+);

@@ -19,15 +19,23 @@ function archived(card: Card, at: string): Card {
 }
 
 function checkArchivable(card: Card): void {
-  if (card.status === DELETED_STATUS) throw new ValidationError(`card "${card.id}" is deleted; restore it before archiving it`);
+  if (card.status === DELETED_STATUS)
+    throw new ValidationError(`card "${card.id}" is deleted; restore it before archiving it`);
 }
 
 /** Write archived copies of cards and announce each; an already archived card is left as it is. */
-async function archiveCards(ws: Workspace, cards: readonly Card[], reason: Record<string, unknown> = {}): Promise<Card[]> {
+async function archiveCards(
+  ws: Workspace,
+  cards: readonly Card[],
+  reason: Record<string, unknown> = {},
+): Promise<Card[]> {
   const now = new Date().toISOString();
-  const changes = cards.filter((card) => !isArchived(card)).map((previous) => ({ card: archived(previous, now), previous }));
+  const changes = cards
+    .filter((card) => !isArchived(card))
+    .map((previous) => ({ card: archived(previous, now), previous }));
   await saveCards(ws, changes);
-  for (const { card } of changes) ws.emit('task.archived', card.boardId, { taskId: card.id, status: card.status, ...reason }, card);
+  for (const { card } of changes)
+    ws.emit('task.archived', card.boardId, { taskId: card.id, status: card.status, ...reason }, card);
   return changes.map((c) => c.card);
 }
 
@@ -44,7 +52,10 @@ export async function archiveTask(ws: Workspace, boardId: string, idish: string)
 export async function archiveColumn(ws: Workspace, boardId: string, columnId: string): Promise<TaskView[]> {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
-    if (!board.columns.some((c) => c.id === columnId)) throw new ValidationError(`column "${columnId}" is not a column of board "${boardId}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
+    if (!board.columns.some((c) => c.id === columnId))
+      throw new ValidationError(
+        `column "${columnId}" is not a column of board "${boardId}" (columns: ${board.columns.map((c) => c.id).join(', ')})`,
+      );
     const cards = await archiveCards(ws, [...ws.index.column(boardId, columnId)], { column: columnId });
     return cards.map((card) => taskView(ws, card));
   });
@@ -57,7 +68,10 @@ export async function archiveColumn(ws: Workspace, boardId: string, columnId: st
 export function restoreTarget(ws: Workspace, board: BoardConfig, card: Card, asked: string | undefined): string {
   const isColumn = (status: string) => board.columns.some((c) => c.id === status);
   if (asked !== undefined) {
-    if (!isColumn(asked)) throw new ValidationError(`status "${asked}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
+    if (!isColumn(asked))
+      throw new ValidationError(
+        `status "${asked}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`,
+      );
     return asked;
   }
   if (isArchived(card) && isColumn(card.status)) return card.status;
@@ -69,17 +83,36 @@ export function restoreTarget(ws: Workspace, board: BoardConfig, card: Card, ask
  * Bring a card back from the archive or from the deleted column, to `status` when given, else
  * where it was before (see restoreTarget). It lands at `position` when given (an undo puts it back where it was), else at the column's end.
  */
-export async function restoreTask(ws: Workspace, boardId: string, idish: string, status?: string, position?: number): Promise<TaskView> {
+export async function restoreTask(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  status?: string,
+  position?: number,
+): Promise<TaskView> {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const previous = resolveCard(ws, boardId, idish);
     const from = isArchived(previous) ? ARCHIVED_STATUS : previous.status === DELETED_STATUS ? DELETED_STATUS : null;
-    if (!from) throw new ValidationError(`card "${previous.id}" is neither archived nor deleted (it is in ${previous.status}); nothing to restore`);
+    if (!from)
+      throw new ValidationError(
+        `card "${previous.id}" is neither archived nor deleted (it is in ${previous.status}); nothing to restore`,
+      );
     const target = restoreTarget(ws, board, previous, status);
     const wip = checkWipEntry(ws, board, target, { ...previous, status: DELETED_STATUS });
     const now = new Date().toISOString();
-    const order = position === undefined ? appendKey(ws, boardId, target, previous.id) : await keyForPosition(ws, previous, target, position);
-    const moved: Card = { ...previous, status: target, archivedAt: undefined, deletedFrom: undefined, order, modified: now };
+    const order =
+      position === undefined
+        ? appendKey(ws, boardId, target, previous.id)
+        : await keyForPosition(ws, previous, target, position);
+    const moved: Card = {
+      ...previous,
+      status: target,
+      archivedAt: undefined,
+      deletedFrom: undefined,
+      order,
+      modified: now,
+    };
     const card = withCompletion(moved, board, now);
     await saveCards(ws, [{ card, previous }]);
     ws.emit('task.restored', boardId, { taskId: card.id, from, to: target }, card);
@@ -100,7 +133,9 @@ export async function runAutoArchive(ws: Workspace, now: Date = new Date()): Pro
       const last = board.columns[board.columns.length - 1];
       if (!board.autoArchiveDays || !last) continue;
       const cutoff = now.getTime() - board.autoArchiveDays * 86_400_000;
-      const due = ws.index.column(board.id, last.id).filter((card) => card.completedAt !== undefined && Date.parse(card.completedAt) <= cutoff);
+      const due = ws.index
+        .column(board.id, last.id)
+        .filter((card) => card.completedAt !== undefined && Date.parse(card.completedAt) <= cutoff);
       const cards = await archiveCards(ws, due, { auto: true, autoArchiveDays: board.autoArchiveDays });
       done.push(...cards.map((card) => taskView(ws, card)));
     }

@@ -17,14 +17,21 @@ export interface UploadFile {
 /** A name that is safe as one path segment on every OS and in a header. */
 export function checkAttachmentName(name: string): string {
   const problem =
-    name.trim() === '' ? 'is empty'
-    : Buffer.byteLength(name) > 255 ? 'is longer than 255 bytes'
-    : /[\/\\]/.test(name) ? 'contains / or \\'
-    : name.includes('..') ? 'contains ..'
-    : /[\u0000-\u001f\u007f]/.test(name) ? 'contains control characters'
-    : name.startsWith('.') ? 'starts with a dot'
-    : /[<>:"|?*]/.test(name) ? 'contains one of < > : " | ? *'
-    : null;
+    name.trim() === ''
+      ? 'is empty'
+      : Buffer.byteLength(name) > 255
+        ? 'is longer than 255 bytes'
+        : /[\/\\]/.test(name)
+          ? 'contains / or \\'
+          : name.includes('..')
+            ? 'contains ..'
+            : /[\u0000-\u001f\u007f]/.test(name)
+              ? 'contains control characters'
+              : name.startsWith('.')
+                ? 'starts with a dot'
+                : /[<>:"|?*]/.test(name)
+                  ? 'contains one of < > : " | ? *'
+                  : null;
   if (problem) throw new ValidationError(`attachment name ${JSON.stringify(name)} ${problem}`);
   return name;
 }
@@ -35,7 +42,9 @@ const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+(?:;\s*charset=[\w-]+)?$/;
 function checkContentType(contentType: string | undefined, name: string): string | undefined {
   if (contentType === undefined) return undefined;
   if (contentType.length > 200 || !CONTENT_TYPE.test(contentType)) {
-    throw new ValidationError(`contentType of "${name}" must be a MIME type such as image/png or text/plain; charset=utf-8 (got ${JSON.stringify(contentType.slice(0, 200))})`);
+    throw new ValidationError(
+      `contentType of "${name}" must be a MIME type such as image/png or text/plain; charset=utf-8 (got ${JSON.stringify(contentType.slice(0, 200))})`,
+    );
   }
   return contentType.toLowerCase();
 }
@@ -48,7 +57,8 @@ function checkContentType(contentType: string | undefined, name: string): string
 export function decodeBase64(data: string, name: string): Buffer {
   const body = data.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
   const bytes = Buffer.from(body, 'base64');
-  if (body.length % 4 !== 0 || bytes.toString('base64') !== body) throw new ValidationError(`data of "${name}" is not valid base64`);
+  if (body.length % 4 !== 0 || bytes.toString('base64') !== body)
+    throw new ValidationError(`data of "${name}" is not valid base64`);
   return bytes;
 }
 
@@ -60,7 +70,13 @@ export interface UploadedFile {
 }
 
 /** Upload files sent as base64 in JSON. */
-export async function uploadAttachments(ws: Workspace, boardId: string, idish: string, files: UploadFile[], actor: string) {
+export async function uploadAttachments(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  files: UploadFile[],
+  actor: string,
+) {
   return storeAttachments(ws, boardId, idish, files, (file) => decodeBase64(file.data, file.name), actor);
 }
 
@@ -70,7 +86,12 @@ export async function uploadFiles(ws: Workspace, boardId: string, idish: string,
 }
 
 async function storeAttachments<F extends { name: string; contentType?: string }>(
-  ws: Workspace, boardId: string, idish: string, files: F[], bytesOf: (file: F) => Buffer, actor: string,
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  files: F[],
+  bytesOf: (file: F) => Buffer,
+  actor: string,
 ) {
   return ws.mutate(async () => {
     const previous = resolveCard(ws, boardId, idish);
@@ -85,9 +106,17 @@ async function storeAttachments<F extends { name: string; contentType?: string }
     });
     const names = decoded.map((f) => f.name);
     // Payloads this upload replaces are kept aside, so a failure half-way can put them back.
-    const replaced = await readPayloads(ws, previous, names.filter((name) => previous.attachments.includes(name)));
+    const replaced = await readPayloads(
+      ws,
+      previous,
+      names.filter((name) => previous.attachments.includes(name)),
+    );
     const stored: string[] = [];
-    const card: Card = { ...previous, attachments: [...new Set([...previous.attachments, ...names])], modified: new Date().toISOString() };
+    const card: Card = {
+      ...previous,
+      attachments: [...new Set([...previous.attachments, ...names])],
+      modified: new Date().toISOString(),
+    };
     try {
       for (const file of decoded) {
         stored.push(file.name);
@@ -127,22 +156,39 @@ async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 /** Undo a failed upload: new files go, replaced ones get their old bytes back. Best effort. */
-async function undoPuts(ws: Workspace, card: Card, names: string[], replaced: Map<string, SavedPayload>): Promise<void> {
+async function undoPuts(
+  ws: Workspace,
+  card: Card,
+  names: string[],
+  replaced: Map<string, SavedPayload>,
+): Promise<void> {
   for (const name of names) {
     const old = replaced.get(name);
     const undo = old ? ws.attachments.put(card, name, old.bytes, old.contentType) : ws.attachments.remove(card, name);
-    await undo.catch((error) => log.error(`kanban: could not undo the upload of "${name}" on card "${card.id}":`, error));
+    await undo.catch((error) =>
+      log.error(`kanban: could not undo the upload of "${name}" on card "${card.id}":`, error),
+    );
   }
 }
 
-export async function getAttachment(ws: Workspace, boardId: string, idish: string, filename: string): Promise<AttachmentPayload & { name: string }> {
+export async function getAttachment(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  filename: string,
+): Promise<AttachmentPayload & { name: string }> {
   // A hand-edited card may list any name; only a safe one may reach the provider.
   checkAttachmentName(filename);
   const card = resolveCard(ws, boardId, idish);
-  if (!card.attachments.includes(filename)) throw new NotFoundError(`card "${card.id}" has no attachment "${filename}"`);
+  if (!card.attachments.includes(filename))
+    throw new NotFoundError(`card "${card.id}" has no attachment "${filename}"`);
   const payload = await ws.attachments.get(card, filename);
-  if (!payload) throw new NotFoundError(`the file of attachment "${filename}" is missing from ${ws.attachments.provider} storage`);
-  if (!payload.path && !payload.stream) throw new NotImplementedError(`the ${ws.attachments.provider} attachment provider exposes no local file and cannot stream`);
+  if (!payload)
+    throw new NotFoundError(`the file of attachment "${filename}" is missing from ${ws.attachments.provider} storage`);
+  if (!payload.path && !payload.stream)
+    throw new NotImplementedError(
+      `the ${ws.attachments.provider} attachment provider exposes no local file and cannot stream`,
+    );
   return { ...payload, name: filename };
 }
 
@@ -150,9 +196,14 @@ export async function deleteAttachment(ws: Workspace, boardId: string, idish: st
   return ws.mutate(async () => {
     checkAttachmentName(filename);
     const previous = resolveCard(ws, boardId, idish);
-    if (!previous.attachments.includes(filename)) throw new NotFoundError(`card "${previous.id}" has no attachment "${filename}"`);
+    if (!previous.attachments.includes(filename))
+      throw new NotFoundError(`card "${previous.id}" has no attachment "${filename}"`);
     await ws.attachments.remove(previous, filename);
-    const card: Card = { ...previous, attachments: previous.attachments.filter((a) => a !== filename), modified: new Date().toISOString() };
+    const card: Card = {
+      ...previous,
+      attachments: previous.attachments.filter((a) => a !== filename),
+      modified: new Date().toISOString(),
+    };
     await saveCard(ws, card, previous);
     ws.emit('attachment.removed', boardId, { taskId: card.id, file: filename }, card);
     return taskView(ws, card, { withComments: true, actor });

@@ -13,7 +13,11 @@ import type { Workspace } from './workspace';
 export function boardContext(ws: Workspace, boardId: string): BoardContext {
   const board = ws.board(boardId);
   const working = workingColumns(board);
-  const sections = { inProgress: [] as ContextCard[], awaitingInput: [] as ContextCard[], blocked: [] as ContextCard[] };
+  const sections = {
+    inProgress: [] as ContextCard[],
+    awaitingInput: [] as ContextCard[],
+    blocked: [] as ContextCard[],
+  };
   for (const column of board.columns) {
     if (column.id === DELETED_STATUS) continue;
     for (const card of ws.index.column(board.id, column.id)) {
@@ -31,7 +35,12 @@ export function boardContext(ws: Workspace, boardId: string): BoardContext {
     awaitingInput: sections.awaitingInput.slice(0, CONTEXT_SECTION_LIMIT),
     blocked: sections.blocked.slice(0, CONTEXT_SECTION_LIMIT),
     next: next.map((card) => contextCard(ws, card)),
-    counts: { inProgress: sections.inProgress.length, awaitingInput: sections.awaitingInput.length, blocked: sections.blocked.length, pickable: countPickable(ws, board, claimed) },
+    counts: {
+      inProgress: sections.inProgress.length,
+      awaitingInput: sections.awaitingInput.length,
+      blocked: sections.blocked.length,
+      pickable: countPickable(ws, board, claimed),
+    },
   };
 }
 
@@ -54,7 +63,9 @@ function contextCard(ws: Workspace, card: Card): ContextCard {
     assignee: card.assignee ?? null,
     dueDate: card.dueDate ?? null,
     ...(claim ? { claim: { agent: claim.agent, until: claim.until } } : {}),
-    ...(session ? { session: { agent: session.agent, state: session.state, note: session.note, stale: session.stale } } : {}),
+    ...(session
+      ? { session: { agent: session.agent, state: session.state, note: session.note, stale: session.stale } }
+      : {}),
     ...(waitsFor.length ? { waitsFor } : {}),
   };
 }

@@ -14,7 +14,12 @@ export function mergeBoard(before: BoardConfig, mine: BoardConfig, theirs: Board
     if (isDeepStrictEqual(mine[key], before[key])) continue;
     if (key === 'columns') merged.columns = mergeColumns(before.columns, mine.columns, theirs.columns);
     else if (key === 'actions') merged.actions = mergeRecord(before.actions, mine.actions, theirs.actions ?? {});
-    else if (key === 'minimizedColumnIds') merged.minimizedColumnIds = mergeSet(before.minimizedColumnIds, mine.minimizedColumnIds, theirs.minimizedColumnIds ?? []);
+    else if (key === 'minimizedColumnIds')
+      merged.minimizedColumnIds = mergeSet(
+        before.minimizedColumnIds,
+        mine.minimizedColumnIds,
+        theirs.minimizedColumnIds ?? [],
+      );
     else if (mine[key] === undefined) delete merged[key];
     else merged[key] = mine[key];
   }
@@ -36,10 +41,17 @@ function mergeColumns(before: Column[], mine: Column[], theirs: Column[]): Colum
   const order = before.filter((c) => now.has(c.id)).map((c) => c.id);
   if (isDeepStrictEqual(kept, order)) return result;
   const rank = (id: string) => (now.has(id) ? mine.findIndex((c) => c.id === id) : mine.length);
-  return result.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c.id) - rank(b.c.id) || a.i - b.i).map(({ c }) => c);
+  return result
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c.id) - rank(b.c.id) || a.i - b.i)
+    .map(({ c }) => c);
 }
 
-function mergeRecord(before: Record<string, string>, mine: Record<string, string>, theirs: Record<string, string>): Record<string, string> {
+function mergeRecord(
+  before: Record<string, string>,
+  mine: Record<string, string>,
+  theirs: Record<string, string>,
+): Record<string, string> {
   const result = { ...theirs };
   for (const key of Object.keys(before)) if (!(key in mine)) delete result[key];
   for (const [key, value] of Object.entries(mine)) if (before[key] !== value) result[key] = value;

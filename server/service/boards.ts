@@ -2,7 +2,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { mergeBoard } from './boardMerge';
 import { StateRuleError, NotFoundError, ValidationError } from '../core/errors';
 import { STANDARD_COLUMNS } from '../core/defaults';
-import { DEFAULT_COLUMN_COLOR, DELETED_STATUS, type BoardConfig, type Column, type Priority, type WipPolicy } from '../core/model';
+import {
+  DEFAULT_COLUMN_COLOR,
+  DELETED_STATUS,
+  type BoardConfig,
+  type Column,
+  type Priority,
+  type WipPolicy,
+} from '../core/model';
 import { ARCHIVED_STATUS, RESERVED_STATUS_IDS, isArchived } from '../core/cardPlace';
 import { checkColor, checkPriority, checkSlugId } from './validate';
 import type { Workspace } from './workspace';
@@ -62,14 +69,21 @@ export function normalizeColumns(columns: ColumnInput[]): Column[] {
     if (seen.has(c.id)) throw new ValidationError(`column id "${c.id}" appears twice`);
     seen.add(c.id);
     if (c.name.trim() === '') throw new ValidationError(`column "${c.id}" needs a name`);
-    const column: Column = { id: c.id, name: c.name, color: checkColor(c.color ?? DEFAULT_COLUMN_COLOR, `color of column "${c.id}"`) };
+    const column: Column = {
+      id: c.id,
+      name: c.name,
+      color: checkColor(c.color ?? DEFAULT_COLUMN_COLOR, `color of column "${c.id}"`),
+    };
     if (c.wipLimit !== undefined && c.wipLimit !== null) column.wipLimit = checkWipLimit(c.wipLimit, c.id);
     return column;
   });
 }
 
 export function checkWipLimit(limit: number, columnId: string): number {
-  if (!Number.isInteger(limit) || limit < 1) throw new ValidationError(`wipLimit of column "${columnId}" must be a whole number, 1 or more (got ${limit}); send null to remove the limit`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new ValidationError(
+      `wipLimit of column "${columnId}" must be a whole number, 1 or more (got ${limit}); send null to remove the limit`,
+    );
   return limit;
 }
 
@@ -85,7 +99,9 @@ export interface BoardInput {
 
 function checkDefaultStatus(columns: Column[], status: string | undefined): void {
   if (status !== undefined && !columns.some((c) => c.id === status)) {
-    throw new ValidationError(`defaultStatus "${status}" is not a column of the board (columns: ${columns.map((c) => c.id).join(', ')})`);
+    throw new ValidationError(
+      `defaultStatus "${status}" is not a column of the board (columns: ${columns.map((c) => c.id).join(', ')})`,
+    );
   }
 }
 
@@ -135,8 +151,11 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
       next.columns = normalizeColumns(patch.columns);
       const kept = new Set(next.columns.map((c) => c.id));
       // Archived cards may keep a status that is gone: a restore then takes them to the default column.
-      const stranded = [...ws.index.statusesOf(boardId)].filter((s) => s !== DELETED_STATUS && s !== ARCHIVED_STATUS && !kept.has(s));
-      if (stranded.length) throw new StateRuleError(`cannot remove column(s) ${stranded.join(', ')}: they still hold cards`);
+      const stranded = [...ws.index.statusesOf(boardId)].filter(
+        (s) => s !== DELETED_STATUS && s !== ARCHIVED_STATUS && !kept.has(s),
+      );
+      if (stranded.length)
+        throw new StateRuleError(`cannot remove column(s) ${stranded.join(', ')}: they still hold cards`);
       next.minimizedColumnIds = next.minimizedColumnIds.filter((id) => kept.has(id));
       if (next.defaultStatus !== undefined && !kept.has(next.defaultStatus)) delete next.defaultStatus;
       // A startStatus naming a missing column would make .kanban.json refuse to load.
@@ -159,7 +178,10 @@ export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPa
 }
 
 function checkDays(days: number): number {
-  if (!Number.isInteger(days) || days < 1) throw new ValidationError(`autoArchiveDays must be a whole number of days, 1 or more (got ${days}); send null to stop archiving automatically`);
+  if (!Number.isInteger(days) || days < 1)
+    throw new ValidationError(
+      `autoArchiveDays must be a whole number of days, 1 or more (got ${days}); send null to stop archiving automatically`,
+    );
   return days;
 }
 
@@ -171,17 +193,22 @@ function checkDays(days: number): number {
 export async function replaceBoard(ws: Workspace, board: BoardConfig): Promise<void> {
   const before = ws.board(board.id);
   await ws.updateConfig((config) => {
-    config.boards = config.boards.map((b) => (b.id !== board.id ? b : isDeepStrictEqual(b, before) ? board : mergeBoard(before, board, b)));
+    config.boards = config.boards.map((b) =>
+      b.id !== board.id ? b : isDeepStrictEqual(b, before) ? board : mergeBoard(before, board, b),
+    );
   });
 }
 
 export async function deleteBoard(ws: Workspace, boardId: string) {
   return ws.mutate(async () => {
     ws.board(boardId);
-    if (boardId === ws.defaultBoardId) throw new StateRuleError(`board "${boardId}" is the default board and cannot be deleted`);
+    if (boardId === ws.defaultBoardId)
+      throw new StateRuleError(`board "${boardId}" is the default board and cannot be deleted`);
     const count = ws.index.countOf(boardId);
     if (count > 0) {
-      throw new StateRuleError(`board "${boardId}" still holds ${count} card(s) (soft-deleted ones included); transfer or permanently delete them first`);
+      throw new StateRuleError(
+        `board "${boardId}" still holds ${count} card(s) (soft-deleted ones included); transfer or permanently delete them first`,
+      );
     }
     await ws.updateConfig((config) => {
       config.boards = config.boards.filter((b) => b.id !== boardId);

@@ -16,11 +16,21 @@ export type { BulkRequest } from './bulkPlan';
  * write still fail part way (a disk error, a file edited in the instant between the check and the
  * write), the cards already changed are written back as they were, each with an event saying so.
  */
-export async function bulkEdit(ws: Workspace, boardId: string, request: BulkRequest, versionOf: (card: Card) => string, run: RunControl = {}): Promise<TaskView[]> {
+export async function bulkEdit(
+  ws: Workspace,
+  boardId: string,
+  request: BulkRequest,
+  versionOf: (card: Card) => string,
+  run: RunControl = {},
+): Promise<TaskView[]> {
   return ws.mutate(async () => {
     const plan = planBulk(ws, boardId, request, versionOf);
     // Every file checked before any is written: a card edited by hand refuses the request (409) untouched.
-    await writeCardsChecked(ws, plan.items.map((item) => item.card), async () => undefined);
+    await writeCardsChecked(
+      ws,
+      plan.items.map((item) => item.card),
+      async () => undefined,
+    );
     return applyPlan(ws, boardId, plan, run);
   });
 }
@@ -62,7 +72,14 @@ function nextInBlock(ws: Workspace, previous: TaskView, item: BulkItem): number 
   return at - (own !== -1 && own < at ? 1 : 0) + 1;
 }
 
-function applyOne(ws: Workspace, boardId: string, kind: BulkPlan['kind'], card: Card, change: BulkChange, position: number | undefined): Promise<TaskView> {
+function applyOne(
+  ws: Workspace,
+  boardId: string,
+  kind: BulkPlan['kind'],
+  card: Card,
+  change: BulkChange,
+  position: number | undefined,
+): Promise<TaskView> {
   switch (kind) {
     case 'move':
       return moveTask(ws, boardId, card.id, change.status as string, position ?? 0);
@@ -101,7 +118,13 @@ async function rollBack(ws: Workspace, changed: Card[]): Promise<void> {
     try {
       await saveCards(ws, [{ card: previous, previous: current }]);
       const moved = current.status !== previous.status || current.archivedAt !== previous.archivedAt;
-      if (moved) ws.emit('task.moved', previous.boardId, { taskId: previous.id, from: current.status, to: previous.status, rolledBack: true }, previous);
+      if (moved)
+        ws.emit(
+          'task.moved',
+          previous.boardId,
+          { taskId: previous.id, from: current.status, to: previous.status, rolledBack: true },
+          previous,
+        );
       else ws.emit('task.updated', previous.boardId, { taskId: previous.id, rolledBack: true }, previous);
     } catch (error) {
       log.error(`kanban: a failed bulk edit could not put card ${previous.id} back:`, error);

@@ -17,7 +17,9 @@ export function triggerCardAction(ws: Workspace, boardId: string, idish: string,
   const title = Object.hasOwn(actions, action) ? actions[action] : undefined;
   if (title === undefined) {
     const offered = Object.keys(actions);
-    throw new NotFoundError(`card "${card.id}" does not offer action "${action}"${offered.length ? ` (it offers: ${offered.join(', ')})` : ''}`);
+    throw new NotFoundError(
+      `card "${card.id}" does not offer action "${action}"${offered.length ? ` (it offers: ${offered.join(', ')})` : ''}`,
+    );
   }
   ws.emit('card.action.triggered', boardId, { action, title, boardId, taskId: card.id }, card);
 }
@@ -30,6 +32,12 @@ export async function openCard(ws: Workspace, boardId: string, idish: string, ac
   });
 }
 
-export async function readCard(ws: Workspace, boardId: string, idish: string, actor: string, readThrough?: { at?: unknown }) {
+export async function readCard(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  actor: string,
+  readThrough?: { at?: unknown },
+) {
   return ws.mutate(async () => ws.cardStates.markRead(resolveCard(ws, boardId, idish), actor, readThrough));
 }

@@ -20,7 +20,12 @@ export async function relocateCardBelongings(ws: Workspace, from: Card, to: Card
   await ws.attachments.move(from, to, from.attachments);
   await moveClaimOf(ws, from, to);
   const source = logFileOf(ws, from);
-  if (await fs.stat(source).then(() => true, () => false)) {
+  if (
+    await fs.stat(source).then(
+      () => true,
+      () => false,
+    )
+  ) {
     const target = logFileOf(ws, to);
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(source, target);

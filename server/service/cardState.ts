@@ -102,7 +102,11 @@ export class CardStates {
   /** Change the record in memory, where every read looks. */
   private apply(card: Card, actor: string, change: Partial<CardStateRecord>): CardStateRecord {
     const records = this.recordsOf(card.id);
-    const record: CardStateRecord = { ...(records.get(actor) ?? { cardId: card.id, actor }), boardId: card.boardId, ...change };
+    const record: CardStateRecord = {
+      ...(records.get(actor) ?? { cardId: card.id, actor }),
+      boardId: card.boardId,
+      ...change,
+    };
     records.set(actor, record);
     this.changes++;
     return record;
@@ -118,7 +122,9 @@ export class CardStates {
     let at = this.stamp();
     if (readThrough !== undefined) {
       if (typeof readThrough.at !== 'string' || !isIsoDate(readThrough.at)) {
-        throw new ValidationError('readThrough must be {"at": "<ISO 8601 time>"}: everything up to that moment counts as read');
+        throw new ValidationError(
+          'readThrough must be {"at": "<ISO 8601 time>"}: everything up to that moment counts as read',
+        );
       }
       // A cursor in the future would hide activity that has not happened yet: it means "up to now".
       const requested = new Date(readThrough.at.replace(' ', 'T')).toISOString();
@@ -152,7 +158,9 @@ export class CardStates {
       if (record) saves.push(this.store.save(record, ['lastActivityAt']));
     }
     this.pendingActivity.clear();
-    await Promise.all(saves).catch((error) => log.warn(`kanban: saving card activity failed: ${(error as Error).message}`));
+    await Promise.all(saves).catch((error) =>
+      log.warn(`kanban: saving card activity failed: ${(error as Error).message}`),
+    );
   }
 
   /** Save what is pending, then close the store. */
@@ -170,6 +178,13 @@ export class CardStates {
   }
 
   private result(card: Card, actor: string, record: CardStateRecord) {
-    return { cardId: card.id, boardId: card.boardId, actor, ...this.stateOf(card.id, actor), openedAt: record.openedAt ?? null, readThrough: record.readThrough ? { at: record.readThrough } : null };
+    return {
+      cardId: card.id,
+      boardId: card.boardId,
+      actor,
+      ...this.stateOf(card.id, actor),
+      openedAt: record.openedAt ?? null,
+      readThrough: record.readThrough ? { at: record.readThrough } : null,
+    };
   }
 }

@@ -12,7 +12,8 @@ import type { Workspace } from './workspace';
 
 /** A path segment as an item index: a whole number, 0 or more. */
 export function parseItemIndex(segment: string): number {
-  if (!/^\d+$/.test(segment)) throw new ValidationError(`checklist index "${segment}" is not a whole number (items are numbered from 0)`);
+  if (!/^\d+$/.test(segment))
+    throw new ValidationError(`checklist index "${segment}" is not a whole number (items are numbered from 0)`);
   return Number(segment);
 }
 
@@ -27,8 +28,15 @@ export function addItem(ws: Workspace, boardId: string, idish: string, text: str
   return changeContent(ws, boardId, idish, (content) => addChecklistItem(content, text));
 }
 
-export function editItem(ws: Workspace, boardId: string, idish: string, index: number, change: { done?: boolean; text?: string }) {
-  if (change.done === undefined && change.text === undefined) throw new ValidationError('send "done" (true or false) and/or "text"');
+export function editItem(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  index: number,
+  change: { done?: boolean; text?: string },
+) {
+  if (change.done === undefined && change.text === undefined)
+    throw new ValidationError('send "done" (true or false) and/or "text"');
   return changeContent(ws, boardId, idish, (content) => editChecklistItem(content, index, change));
 }
 

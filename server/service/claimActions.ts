@@ -14,12 +14,19 @@ import type { Workspace } from './workspace';
  */
 
 /** Claim a card for `agent`, or renew the agent's own claim; 409 while another agent's claim runs. */
-export async function claimTask(ws: Workspace, boardId: string, idish: string, agent: string, ttlSeconds = DEFAULT_CLAIM_SECONDS): Promise<TaskView> {
+export async function claimTask(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  agent: string,
+  ttlSeconds = DEFAULT_CLAIM_SECONDS,
+): Promise<TaskView> {
   return ws.mutate(async () => {
     const card = resolveCard(ws, boardId, idish);
     const { claim, renewed } = await ws.claims.store.exclusive(async (claims) => {
       const held = await claims.get(card.boardId, card.id);
-      if (held && isLive(held) && held.agent !== agent) throw new ClaimedError(`${claimedMessage(held)}; wait for it to end, or release it with force`);
+      if (held && isLive(held) && held.agent !== agent)
+        throw new ClaimedError(`${claimedMessage(held)}; wait for it to end, or release it with force`);
       const lease = leaseFor(card.boardId, card.id, agent, ttlSeconds, held);
       await claims.put(lease);
       return { claim: lease, renewed: held !== null && isLive(held) };
@@ -31,7 +38,12 @@ export async function claimTask(ws: Workspace, boardId: string, idish: string, a
 
 export function announceClaim(ws: Workspace, card: Card, claim: StoredClaim, renewed: boolean): void {
   ws.claims.remember(claim);
-  ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until, renewed }, card);
+  ws.emit(
+    'task.claimed',
+    card.boardId,
+    { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until, renewed },
+    card,
+  );
 }
 
 export interface ReleaseRequest {
@@ -47,7 +59,12 @@ export interface ReleaseRequest {
  * Release a card's claim: the holder and people may; another agent only with `force`, which the
  * card's log records (as it does a person releasing an agent's claim). No live claim: nothing to do.
  */
-export async function releaseTask(ws: Workspace, boardId: string, idish: string, request: ReleaseRequest): Promise<TaskView> {
+export async function releaseTask(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  request: ReleaseRequest,
+): Promise<TaskView> {
   return ws.mutate(async () => {
     const card = resolveCard(ws, boardId, idish);
     const released = await ws.claims.store.exclusive(async (claims) => {
@@ -58,7 +75,9 @@ export async function releaseTask(ws: Workspace, boardId: string, idish: string,
         return null;
       }
       if (request.agent !== null && held.agent !== request.agent && !request.force) {
-        throw new ClaimedError(`${claimedMessage(held)}; only that agent or a person may release it (add force=true to take it anyway, which the card's log records)`);
+        throw new ClaimedError(
+          `${claimedMessage(held)}; only that agent or a person may release it (add force=true to take it anyway, which the card's log records)`,
+        );
       }
       await claims.remove(card.boardId, card.id);
       return held;
@@ -70,7 +89,16 @@ export async function releaseTask(ws: Workspace, boardId: string, idish: string,
     // Someone else ended the holder's lease: the card's log says who, so the holder can find out why.
     if (request.agent !== released.agent) {
       const how = forced ? `by agent ${by}, with force` : `by person ${by}`;
-      await addTaskLog(ws, card, { text: `Claim of agent ${released.agent} (until ${released.until}) released ${how}`, source: 'kanban', object: { claim: released, releasedBy: by, forced } }, request.actor);
+      await addTaskLog(
+        ws,
+        card,
+        {
+          text: `Claim of agent ${released.agent} (until ${released.until}) released ${how}`,
+          source: 'kanban',
+          object: { claim: released, releasedBy: by, forced },
+        },
+        request.actor,
+      );
     }
     const now = ws.index.get(card.boardId, card.id) ?? card;
     ws.emit('task.released', now.boardId, { taskId: now.id, agent: released.agent, by, forced }, now);

@@ -16,11 +16,23 @@ export async function followStoredClaims(ws: Workspace, origin: { external?: tru
   const { claimed, released } = ws.claims.replaceAll(await ws.claims.store.list());
   for (const session of ws.claims.replaceSessions(await ws.claims.store.listSessions())) {
     const card = ws.index.get(session.boardId, session.cardId);
-    if (card) ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id), ...origin }, card);
+    if (card)
+      ws.emit(
+        'task.session',
+        card.boardId,
+        { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id), ...origin },
+        card,
+      );
   }
   for (const claim of claimed) {
     const card = ws.index.get(claim.boardId, claim.cardId);
-    if (card) ws.emit('task.claimed', card.boardId, { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until, ...origin }, card);
+    if (card)
+      ws.emit(
+        'task.claimed',
+        card.boardId,
+        { taskId: card.id, agent: claim.agent, since: claim.since, until: claim.until, ...origin },
+        card,
+      );
   }
   for (const claim of released) {
     const card = ws.index.get(claim.boardId, claim.cardId);
@@ -36,7 +48,9 @@ export async function followStoredClaims(ws: Workspace, origin: { external?: tru
  */
 export function followDatabaseClaims(ws: Workspace): void {
   ws.claims.followStore(() => {
-    ws.mutate(() => followStoredClaims(ws, { external: true, peer: true })).catch((error) => log.warn('kanban: reading the claims failed:', error));
+    ws.mutate(() => followStoredClaims(ws, { external: true, peer: true })).catch((error) =>
+      log.warn('kanban: reading the claims failed:', error),
+    );
   });
 }
 
@@ -44,13 +58,29 @@ export function followDatabaseClaims(ws: Workspace): void {
 export async function announceExpiredClaims(ws: Workspace): Promise<void> {
   for (const claim of ws.claims.takeExpired()) {
     const card = ws.index.get(claim.boardId, claim.cardId);
-    if (!card || !(await firstToAnnounce(ws, `released ${claimKey(claim.boardId, claim.cardId)} ${claim.agent} ${claim.until}`))) continue;
+    if (
+      !card ||
+      !(await firstToAnnounce(ws, `released ${claimKey(claim.boardId, claim.cardId)} ${claim.agent} ${claim.until}`))
+    )
+      continue;
     ws.emit('task.released', card.boardId, { taskId: card.id, agent: claim.agent, expired: true }, card);
   }
   for (const session of ws.claims.takeTurnedStale()) {
     const card = ws.index.get(session.boardId, session.cardId);
-    if (!card || !(await firstToAnnounce(ws, `stale ${claimKey(session.boardId, session.cardId)} ${session.agent} ${session.updatedAt}`))) continue;
-    ws.emit('task.session', card.boardId, { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) }, card);
+    if (
+      !card ||
+      !(await firstToAnnounce(
+        ws,
+        `stale ${claimKey(session.boardId, session.cardId)} ${session.agent} ${session.updatedAt}`,
+      ))
+    )
+      continue;
+    ws.emit(
+      'task.session',
+      card.boardId,
+      { taskId: card.id, session: ws.claims.sessionOf(card.boardId, card.id) },
+      card,
+    );
   }
 }
 
@@ -66,7 +96,9 @@ async function firstToAnnounce(ws: Workspace, lapse: string): Promise<boolean> {
     return await store.announceOnce(lapse);
   } catch (error) {
     // Heard twice beats not heard at all.
-    log.warn(`kanban: could not check whether another instance announced a lapse (${(error as Error).message}); announcing it here`);
+    log.warn(
+      `kanban: could not check whether another instance announced a lapse (${(error as Error).message}); announcing it here`,
+    );
     return true;
   }
 }

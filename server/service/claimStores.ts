@@ -43,7 +43,9 @@ export async function moveClaimsWithCards(ws: Workspace, cards: CardStore): Prom
     }
   } catch (error) {
     // The migration itself succeeded: a lost claim only frees its card early.
-    log.warn(`kanban: the agents' claims could not move with the cards (${(error as Error).message}); their cards are free again`);
+    log.warn(
+      `kanban: the agents' claims could not move with the cards (${(error as Error).message}); their cards are free again`,
+    );
   }
   // Switched either way: the old store may be about to close.
   ws.claims.useStore(next);

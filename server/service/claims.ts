@@ -140,7 +140,11 @@ export class Claims {
 
   /** Every agent session as reads show it, with its card. */
   allSessions(): Array<CardSession & { boardId: string; cardId: string }> {
-    return [...this.sessions.values()].map((session) => ({ ...viewOfSession(session), boardId: session.boardId, cardId: session.cardId }));
+    return [...this.sessions.values()].map((session) => ({
+      ...viewOfSession(session),
+      boardId: session.boardId,
+      cardId: session.cardId,
+    }));
   }
 
   async load(): Promise<void> {
@@ -163,7 +167,9 @@ export class Claims {
   replaceSessions(sessions: StoredSession[]): StoredSession[] {
     const before = this.sessions;
     this.sessions = new Map(sessions.map((session) => [claimKey(session.boardId, session.cardId), session]));
-    const changed = sessions.filter((session) => JSON.stringify(before.get(claimKey(session.boardId, session.cardId))) !== JSON.stringify(session));
+    const changed = sessions.filter(
+      (session) => JSON.stringify(before.get(claimKey(session.boardId, session.cardId))) !== JSON.stringify(session),
+    );
     if (changed.length || before.size !== this.sessions.size) this.touched();
     return changed;
   }
@@ -192,16 +198,23 @@ export class Claims {
       const old = before.get(claimKey(h.stored.boardId, h.stored.cardId));
       return !old || old.untilMs <= now || old.view.agent !== h.view.agent || old.view.until !== h.view.until;
     });
-    const released = [...before.values()].filter((h) => h.untilMs > now && !this.held.has(claimKey(h.stored.boardId, h.stored.cardId)));
+    const released = [...before.values()].filter(
+      (h) => h.untilMs > now && !this.held.has(claimKey(h.stored.boardId, h.stored.cardId)),
+    );
     // A lease that ran out before this re-read, and was not dropped by a read yet, is still to be
     // announced as expired: the store no longer lists it, and no other path would tell of it.
-    if (this.followers.size) this.expired.push(...[...before.values()].filter((h) => h.untilMs <= now).map((h) => h.stored));
+    if (this.followers.size)
+      this.expired.push(...[...before.values()].filter((h) => h.untilMs <= now).map((h) => h.stored));
     if (claimed.length || released.length || before.size !== this.held.size) this.touched();
     return { claimed: claimed.map((h) => h.stored), released: released.map((h) => h.stored) };
   }
 
   private put(claim: StoredClaim): void {
-    this.held.set(claimKey(claim.boardId, claim.cardId), { stored: claim, view: viewOfClaim(claim), untilMs: Date.parse(claim.until) });
+    this.held.set(claimKey(claim.boardId, claim.cardId), {
+      stored: claim,
+      view: viewOfClaim(claim),
+      untilMs: Date.parse(claim.until),
+    });
   }
 
   private touched(): void {
@@ -217,7 +230,9 @@ export class Claims {
     const now = Date.now();
     if (this.followers.size) {
       const from = this.staleCheckedAt;
-      this.turnedStale.push(...[...this.sessions.values()].filter((session) => staleAtMs(session) > from && staleAtMs(session) <= now));
+      this.turnedStale.push(
+        ...[...this.sessions.values()].filter((session) => staleAtMs(session) > from && staleAtMs(session) <= now),
+      );
     }
     this.staleCheckedAt = now;
     for (const [key, held] of this.held) {
@@ -263,7 +278,11 @@ export async function dropClaimOf(ws: Workspace, card: Pick<Card, 'boardId' | 'i
 }
 
 /** A card transferred to another board keeps its claim and its agent session there (both are keyed by board and card). */
-export async function moveClaimOf(ws: Workspace, from: Pick<Card, 'boardId' | 'id'>, to: Pick<Card, 'boardId' | 'id'>): Promise<void> {
+export async function moveClaimOf(
+  ws: Workspace,
+  from: Pick<Card, 'boardId' | 'id'>,
+  to: Pick<Card, 'boardId' | 'id'>,
+): Promise<void> {
   const hasSession = ws.claims.sessionOf(from.boardId, from.id) !== null;
   if (!hasSession && !(await ws.claims.store.get(from.boardId, from.id))) return;
   const moved = await ws.claims.store.exclusive(async (claims) => {

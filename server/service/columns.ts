@@ -19,14 +19,20 @@ export async function createColumn(ws: Workspace, boardId: string, input: Column
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const [column] = normalizeColumns([input]);
-    if (board.columns.some((c) => c.id === column.id)) throw new StateRuleError(`column "${column.id}" already exists on board "${boardId}"`);
+    if (board.columns.some((c) => c.id === column.id))
+      throw new StateRuleError(`column "${column.id}" already exists on board "${boardId}"`);
     await replaceBoard(ws, { ...board, columns: [...board.columns, column] });
     ws.emit('column.created', boardId, { column });
     return column;
   });
 }
 
-export async function updateColumn(ws: Workspace, boardId: string, columnId: string, patch: { name?: string; color?: string; wipLimit?: number | null }) {
+export async function updateColumn(
+  ws: Workspace,
+  boardId: string,
+  columnId: string,
+  patch: { name?: string; color?: string; wipLimit?: number | null },
+) {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const current = requireColumn(board, columnId);
@@ -36,7 +42,12 @@ export async function updateColumn(ws: Workspace, boardId: string, columnId: str
       name: patch.name ?? current.name,
       color: patch.color === undefined ? current.color : checkColor(patch.color),
     };
-    const wipLimit = patch.wipLimit === undefined ? current.wipLimit : patch.wipLimit === null ? undefined : checkWipLimit(patch.wipLimit, columnId);
+    const wipLimit =
+      patch.wipLimit === undefined
+        ? current.wipLimit
+        : patch.wipLimit === null
+          ? undefined
+          : checkWipLimit(patch.wipLimit, columnId);
     if (wipLimit !== undefined) column.wipLimit = wipLimit;
     await replaceBoard(ws, { ...board, columns: board.columns.map((c) => (c.id === columnId ? column : c)) });
     ws.emit('column.updated', boardId, { column });
@@ -48,9 +59,14 @@ export async function reorderColumns(ws: Workspace, boardId: string, columnIds: 
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const current = board.columns.map((c) => c.id);
-    const same = columnIds.length === current.length && new Set(columnIds).size === columnIds.length && columnIds.every((id) => current.includes(id));
+    const same =
+      columnIds.length === current.length &&
+      new Set(columnIds).size === columnIds.length &&
+      columnIds.every((id) => current.includes(id));
     if (!same) {
-      throw new ValidationError(`columnIds must list every column of board "${boardId}" exactly once: ${current.join(', ')}`);
+      throw new ValidationError(
+        `columnIds must list every column of board "${boardId}" exactly once: ${current.join(', ')}`,
+      );
     }
     const columns = columnIds.map((id) => requireColumn(board, id));
     await replaceBoard(ws, { ...board, columns });
@@ -74,7 +90,8 @@ export async function setMinimizedColumns(ws: Workspace, boardId: string, column
 export async function deleteColumn(ws: Workspace, boardId: string, columnId: string) {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
-    if (RESERVED_STATUS_IDS.includes(columnId)) throw new ValidationError(`the ${columnId} column is built in and cannot be removed`);
+    if (RESERVED_STATUS_IDS.includes(columnId))
+      throw new ValidationError(`the ${columnId} column is built in and cannot be removed`);
     requireColumn(board, columnId);
     const count = ws.index.column(boardId, columnId).length;
     if (count > 0) throw new StateRuleError(`column "${columnId}" still holds ${count} card(s); move them out first`);

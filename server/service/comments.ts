@@ -20,11 +20,22 @@ function freshCommentId(card: Card): string {
   return id;
 }
 
-export async function createComment(ws: Workspace, boardId: string, idish: string, input: { author: string; content: string }, actor: string) {
+export async function createComment(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  input: { author: string; content: string },
+  actor: string,
+) {
   return ws.mutate(async () => {
     const previous = resolveCard(ws, boardId, idish);
     const now = new Date().toISOString();
-    const comment: Comment = { id: freshCommentId(previous), author: requireText(input.author, 'author'), content: requireText(input.content, 'content'), created: now };
+    const comment: Comment = {
+      id: freshCommentId(previous),
+      author: requireText(input.author, 'author'),
+      content: requireText(input.content, 'content'),
+      created: now,
+    };
     const card: Card = { ...previous, comments: [...previous.comments, comment], modified: now };
     await saveCard(ws, card, previous);
     await ws.cardStates.recordActivity(card, actor);
@@ -39,7 +50,14 @@ function requireComment(card: Card, commentId: string): Comment {
   return comment;
 }
 
-export async function updateComment(ws: Workspace, boardId: string, idish: string, commentId: string, content: string, actor: string) {
+export async function updateComment(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  commentId: string,
+  content: string,
+  actor: string,
+) {
   return ws.mutate(async () => {
     const previous = resolveCard(ws, boardId, idish);
     requireComment(previous, commentId);
@@ -59,7 +77,11 @@ export async function deleteComment(ws: Workspace, boardId: string, idish: strin
   return ws.mutate(async () => {
     const previous = resolveCard(ws, boardId, idish);
     requireComment(previous, commentId);
-    const card: Card = { ...previous, comments: previous.comments.filter((c) => c.id !== commentId), modified: new Date().toISOString() };
+    const card: Card = {
+      ...previous,
+      comments: previous.comments.filter((c) => c.id !== commentId),
+      modified: new Date().toISOString(),
+    };
     await saveCard(ws, card, previous);
     ws.emit('comment.deleted', boardId, { taskId: card.id, commentId }, card);
     return { deleted: commentId };

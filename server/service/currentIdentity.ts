@@ -33,7 +33,9 @@ export function currentIdentityProvider(ws: Workspace): IdentityProvider | null 
   if (seen.has(key)) return ws.identityProvider;
   if (!entry) {
     seen.add(key);
-    log.warn('kanban: plugins["auth.identity"] was removed from .kanban.json; authentication stays on until the server restarts');
+    log.warn(
+      'kanban: plugins["auth.identity"] was removed from .kanban.json; authentication stays on until the server restarts',
+    );
     return ws.identityProvider;
   }
   try {
@@ -41,7 +43,9 @@ export function currentIdentityProvider(ws: Workspace): IdentityProvider | null 
     log.info(`kanban: plugins["auth.identity"] changed; the "${entry.provider}" provider now identifies callers`);
   } catch (error) {
     seen.add(key);
-    log.warn(`kanban: plugins["auth.identity"] changed but cannot be used (${(error as Error).message}); the previous setting stays in force`);
+    log.warn(
+      `kanban: plugins["auth.identity"] changed but cannot be used (${(error as Error).message}); the previous setting stays in force`,
+    );
   }
   return ws.identityProvider;
 }

@@ -59,8 +59,13 @@ function resolveBlockerId(ws: Workspace, idish: string): string {
     for (const matches of [cards.filter((c) => c.id.startsWith(text)), cards.filter((c) => c.id.includes(text))]) {
       if (matches.length === 1) return matches[0].id;
       if (matches.length > 1) {
-        const names = matches.slice(0, 10).map((c) => c.id).join(', ');
-        throw new ValidationError(`blockedBy: "${text}" matches ${matches.length} cards (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`);
+        const names = matches
+          .slice(0, 10)
+          .map((c) => c.id)
+          .join(', ');
+        throw new ValidationError(
+          `blockedBy: "${text}" matches ${matches.length} cards (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`,
+        );
       }
     }
   }
@@ -68,7 +73,12 @@ function resolveBlockerId(ws: Workspace, idish: string): string {
 }
 
 /** The path of blockers from `from` back to `target`, if `target` is reachable (a cycle once the edge is added). */
-function pathTo(ws: Workspace, from: string, target: string, blockedByOf: (id: string) => readonly string[]): string[] | null {
+function pathTo(
+  ws: Workspace,
+  from: string,
+  target: string,
+  blockedByOf: (id: string) => readonly string[],
+): string[] | null {
   const seen = new Set<string>();
   const walk = (id: string): string[] | null => {
     if (id === target) return [id];
@@ -87,14 +97,22 @@ function pathTo(ws: Workspace, from: string, target: string, blockedByOf: (id: s
  * The `blockedBy` list to store for card `cardId` (undefined for a card not created yet): whole
  * ids, without repeats. A cycle, the card itself, an unknown or an ambiguous id is a 400 naming it.
  */
-export function resolveBlockedBy(ws: Workspace, cardId: string | undefined, ids: readonly string[]): string[] | undefined {
+export function resolveBlockedBy(
+  ws: Workspace,
+  cardId: string | undefined,
+  ids: readonly string[],
+): string[] | undefined {
   const resolved = [...new Set(ids.map((id) => resolveBlockerId(ws, id)))];
   if (cardId !== undefined) {
-    if (resolved.includes(cardId)) throw new ValidationError(`blockedBy: a card cannot be blocked by itself ("${cardId}")`);
+    if (resolved.includes(cardId))
+      throw new ValidationError(`blockedBy: a card cannot be blocked by itself ("${cardId}")`);
     const blockedByOf = (id: string) => ws.index.findById(id)?.blockedBy ?? [];
     for (const blocker of resolved) {
       const cycle = pathTo(ws, blocker, cardId, blockedByOf);
-      if (cycle) throw new ValidationError(`blockedBy: "${blocker}" would make a cycle: ${[cardId, ...cycle].join(' is blocked by ')}`);
+      if (cycle)
+        throw new ValidationError(
+          `blockedBy: "${blocker}" would make a cycle: ${[cardId, ...cycle].join(' is blocked by ')}`,
+        );
     }
   }
   return resolved.length === 0 ? undefined : resolved;

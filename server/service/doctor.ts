@@ -45,10 +45,25 @@ export interface DoctorFixReport extends DoctorReport {
 /** GET /api/workspace/doctor: what is wrong with the board's files, changing nothing. */
 export async function diagnose(ws: Workspace): Promise<DoctorReport> {
   const problems = [
-    ...ws.duplicateIds.map((d): DoctorProblem => ({ kind: 'duplicate-id', path: d.path, fixable: true, message: `claims id ${d.id}, which ${d.sharedWith} holds (another card); served as ${d.servedAs}` })),
-    ...ws.staleCopies.map((s): DoctorProblem => ({ kind: 'stale-copy', path: s.path, fixable: true, message: `a second file of card ${s.id} left by an interrupted move (served from ${s.servedFrom}); not served` })),
+    ...ws.duplicateIds.map((d): DoctorProblem => ({
+      kind: 'duplicate-id',
+      path: d.path,
+      fixable: true,
+      message: `claims id ${d.id}, which ${d.sharedWith} holds (another card); served as ${d.servedAs}`,
+    })),
+    ...ws.staleCopies.map((s): DoctorProblem => ({
+      kind: 'stale-copy',
+      path: s.path,
+      fixable: true,
+      message: `a second file of card ${s.id} left by an interrupted move (served from ${s.servedFrom}); not served`,
+    })),
     ...misplacedFiles(ws),
-    ...ws.invalidFiles.map((f): DoctorProblem => ({ kind: 'invalid-file', path: f.path, fixable: false, message: `${f.reason}${f.line ? ` (line ${f.line})` : ''}; fix the file by hand` })),
+    ...ws.invalidFiles.map((f): DoctorProblem => ({
+      kind: 'invalid-file',
+      path: f.path,
+      fixable: false,
+      message: `${f.reason}${f.line ? ` (line ${f.line})` : ''}; fix the file by hand`,
+    })),
     ...(await unknownConfigKeys(ws)),
     ...orphanedStatuses(ws),
     ...(await gitignoreProblems(ws)),
@@ -59,7 +74,8 @@ export async function diagnose(ws: Workspace): Promise<DoctorReport> {
 /** POST /api/workspace/doctor/fix: repair what can be repaired without losing anything, then diagnose again. */
 export async function fixWorkspace(ws: Workspace): Promise<DoctorFixReport> {
   const fixed: string[] = [];
-  for (const recovered of await ws.recoverCrashLeftovers()) fixed.push(`moved ${recovered.path} to ${recovered.movedTo} (a second copy of the card in ${recovered.kept})`);
+  for (const recovered of await ws.recoverCrashLeftovers())
+    fixed.push(`moved ${recovered.path} to ${recovered.movedTo} (a second copy of the card in ${recovered.kept})`);
   await ws.mutate(async () => {
     for (const card of cardsToRewrite(ws)) {
       const from = ws.store.filePathOf?.(card);
@@ -96,9 +112,19 @@ function misplacedFiles(ws: Workspace): DoctorProblem[] {
       const relative = store.relative(file);
       const folder = store.locate(file)?.status;
       if (folder !== placeOf(card)) {
-        return { kind: 'folder-mismatch', path: relative, fixable: true, message: `says status "${card.status}" but is in the "${folder}" folder; the status decides, and the file moves on the card's next write` };
+        return {
+          kind: 'folder-mismatch',
+          path: relative,
+          fixable: true,
+          message: `says status "${card.status}" but is in the "${folder}" folder; the status decides, and the file moves on the card's next write`,
+        };
       }
-      return { kind: 'name-mismatch', path: relative, fixable: true, message: `holds card ${card.id} (its frontmatter id) under another name; the file is renamed on the card's next write` };
+      return {
+        kind: 'name-mismatch',
+        path: relative,
+        fixable: true,
+        message: `holds card ${card.id} (its frontmatter id) under another name; the file is renamed on the card's next write`,
+      };
     });
 }
 
@@ -112,10 +138,18 @@ async function unknownConfigKeys(ws: Workspace): Promise<DoctorProblem[]> {
     return []; // a .kanban.json that does not parse stops the service before this runs
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
-  const schema = kanbanConfigSchema() as { properties: Record<string, { anyOf?: { items?: { properties: Record<string, unknown> } }[] }> };
+  const schema = kanbanConfigSchema() as {
+    properties: Record<string, { anyOf?: { items?: { properties: Record<string, unknown> } }[] }>;
+  };
   const problems: DoctorProblem[] = [];
   for (const key of Object.keys(raw)) {
-    if (!(key in schema.properties)) problems.push({ kind: 'unknown-config-key', path: '.kanban.json', fixable: false, message: `"${key}" is not a setting this version knows; it is ignored` });
+    if (!(key in schema.properties))
+      problems.push({
+        kind: 'unknown-config-key',
+        path: '.kanban.json',
+        fixable: false,
+        message: `"${key}" is not a setting this version knows; it is ignored`,
+      });
   }
   const boardKeys = schema.properties.boards.anyOf?.[0]?.items?.properties ?? {};
   const boards = (raw as { boards?: unknown }).boards;
@@ -123,7 +157,13 @@ async function unknownConfigKeys(ws: Workspace): Promise<DoctorProblem[]> {
     for (const board of boards) {
       if (typeof board !== 'object' || board === null) continue;
       for (const key of Object.keys(board)) {
-        if (!(key in boardKeys)) problems.push({ kind: 'unknown-config-key', path: '.kanban.json', fixable: false, message: `board "${(board as { id?: string }).id}": "${key}" is not a board setting this version knows; it is ignored` });
+        if (!(key in boardKeys))
+          problems.push({
+            kind: 'unknown-config-key',
+            path: '.kanban.json',
+            fixable: false,
+            message: `board "${(board as { id?: string }).id}": "${key}" is not a board setting this version knows; it is ignored`,
+          });
       }
     }
   }
@@ -135,9 +175,15 @@ function orphanedStatuses(ws: Workspace): DoctorProblem[] {
   for (const board of ws.config.boards) {
     const columns = new Set([...board.columns.map((c) => c.id), DELETED_STATUS, ARCHIVED_STATUS]);
     const orphaned = new Map<string, number>();
-    for (const card of ws.index.cardsOf(board.id)) if (!columns.has(card.status)) orphaned.set(card.status, (orphaned.get(card.status) ?? 0) + 1);
+    for (const card of ws.index.cardsOf(board.id))
+      if (!columns.has(card.status)) orphaned.set(card.status, (orphaned.get(card.status) ?? 0) + 1);
     for (const [status, count] of orphaned) {
-      problems.push({ kind: 'orphaned-status', path: null, fixable: false, message: `board "${board.id}": ${count} card${count === 1 ? '' : 's'} in "${status}", which is not a column of the board; add the column back or move the cards` });
+      problems.push({
+        kind: 'orphaned-status',
+        path: null,
+        fixable: false,
+        message: `board "${board.id}": ${count} card${count === 1 ? '' : 's'} in "${status}", which is not a column of the board; add the column back or move the cards`,
+      });
     }
   }
   return problems;
@@ -148,11 +194,21 @@ async function gitignoreProblems(ws: Workspace): Promise<DoctorProblem[]> {
   const text = await fs.readFile(kanbanGitignorePath(ws.kanbanDir), 'utf8').catch(() => null);
   const missing = missingGitignoreLines(text);
   if (missing.length && existsSync(ws.kanbanDir)) {
-    problems.push({ kind: 'gitignore-outdated', path: '.kanban/.gitignore', fixable: true, message: text === null ? 'is missing: generated files may be committed' : `lacks ${missing.join(', ')}` });
+    problems.push({
+      kind: 'gitignore-outdated',
+      path: '.kanban/.gitignore',
+      fixable: true,
+      message: text === null ? 'is missing: generated files may be committed' : `lacks ${missing.join(', ')}`,
+    });
   }
   for (const file of await notIgnored(ws.root, generatedFiles(ws))) {
     const underKanban = file.startsWith('.kanban/');
-    problems.push({ kind: 'not-ignored', path: file, fixable: underKanban, message: `is generated by the service but git would pick it up${underKanban ? '' : '; add it to your .gitignore'}` });
+    problems.push({
+      kind: 'not-ignored',
+      path: file,
+      fixable: underKanban,
+      message: `is generated by the service but git would pick it up${underKanban ? '' : '; add it to your .gitignore'}`,
+    });
   }
   return problems;
 }

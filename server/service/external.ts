@@ -24,7 +24,12 @@ export function applyExternalChangesNow(ws: Workspace, changes: ExternalChange[]
   let applied = 0;
   for (const change of changes) {
     const origin: Origin = change.peer ? { external: true, peer: true } : { external: true };
-    if (change.kind === 'upsert' ? applyUpsert(ws, change.card, origin, change.relocated) : applyRemove(ws, change.boardId, change.id, origin)) applied++;
+    if (
+      change.kind === 'upsert'
+        ? applyUpsert(ws, change.card, origin, change.relocated)
+        : applyRemove(ws, change.boardId, change.id, origin)
+    )
+      applied++;
   }
   return applied;
 }
@@ -43,11 +48,23 @@ function applyUpsert(ws: Workspace, card: Card, origin: Origin, relocated = fals
   ws.index.put(card);
   if (isArchived(existing) !== isArchived(card)) {
     // A file moved into or out of archived/ by hand: the same events as the archive routes.
-    if (isArchived(card)) ws.emit('task.archived', card.boardId, { taskId: card.id, status: card.status, ...origin }, card);
-    else ws.emit('task.restored', card.boardId, { taskId: card.id, from: ARCHIVED_STATUS, to: card.status, ...origin }, card);
+    if (isArchived(card))
+      ws.emit('task.archived', card.boardId, { taskId: card.id, status: card.status, ...origin }, card);
+    else
+      ws.emit(
+        'task.restored',
+        card.boardId,
+        { taskId: card.id, from: ARCHIVED_STATUS, to: card.status, ...origin },
+        card,
+      );
   } else if (moved) {
     const data = { taskId: card.id, from: existing.status, to: card.status, ...origin };
-    ws.emit('task.moved', card.boardId, existing.boardId === card.boardId ? data : { ...data, fromBoard: existing.boardId, toBoard: card.boardId }, card);
+    ws.emit(
+      'task.moved',
+      card.boardId,
+      existing.boardId === card.boardId ? data : { ...data, fromBoard: existing.boardId, toBoard: card.boardId },
+      card,
+    );
   } else {
     ws.emit('task.updated', card.boardId, { taskId: card.id, ...origin }, card);
   }
@@ -70,7 +87,9 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
   if (ws.shared && text !== ws.configText) {
     // The shared part lives in the database; this file only says how to connect, read at start.
     ws.configText = text;
-    log.warn('kanban: .kanban.json changed; over a shared database its boards, labels, settings and webhooks are not used (they live in the database), and connection changes apply after a restart');
+    log.warn(
+      'kanban: .kanban.json changed; over a shared database its boards, labels, settings and webhooks are not used (they live in the database), and connection changes apply after a restart',
+    );
     return false;
   }
   if (text === ws.configText) {
@@ -84,7 +103,10 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
   } catch (error) {
     const reason = error instanceof ConfigError ? error.message : String(error);
     const line = error instanceof ConfigError ? error.line : undefined;
-    ws.invalidFiles = [...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'), { path: '.kanban.json', reason, ...(line ? { line } : {}) }];
+    ws.invalidFiles = [
+      ...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'),
+      { path: '.kanban.json', reason, ...(line ? { line } : {}) },
+    ];
     log.warn(`kanban: .kanban.json is invalid (${reason}); keeping the last good configuration`);
     return false;
   }
@@ -102,7 +124,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** `peer`: the change came from another instance over the shared database (see ExternalChange). */
 export function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: KanbanConfig, peer = false): void {
   const origin: Origin = peer ? { external: true, peer: true } : { external: true };
-  if (!same(before.settings, after.settings)) ws.emit('settings.updated', null, { settings: after.settings, ...origin });
+  if (!same(before.settings, after.settings))
+    ws.emit('settings.updated', null, { settings: after.settings, ...origin });
   if (!same(before.labels, after.labels)) ws.emit('label.updated', null, { labels: after.labels, ...origin });
   const beforeBoards = new Map(before.boards.map((b) => [b.id, b]));
   const afterIds = new Set(after.boards.map((b) => b.id));
@@ -111,7 +134,8 @@ export function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after
     if (!old) ws.emit('board.created', board.id, { board: boardView(ws, board), ...origin });
     else if (!same(old, board)) ws.emit('board.updated', board.id, { board: boardView(ws, board), ...origin });
   }
-  for (const board of before.boards) if (!afterIds.has(board.id)) ws.emit('board.deleted', board.id, { boardId: board.id, ...origin });
+  for (const board of before.boards)
+    if (!afterIds.has(board.id)) ws.emit('board.deleted', board.id, { boardId: board.id, ...origin });
   // One event for any number of views changed by hand; `views` is the whole new list.
   if (!same(before.views, after.views)) ws.emit('view.updated', null, { views: after.views, ...origin });
   const rest = (c: KanbanConfig) => ({ ...c, settings: null, labels: null, boards: null, views: null });

@@ -54,7 +54,11 @@ export async function ensureConfigCurrent(ws: Workspace): Promise<void> {
   if (unchanged) return;
   const broken = ws.invalidFiles.find((f) => f.path === '.kanban.json');
   if (broken) {
-    throw new FileConflictError(`.kanban.json does not parse (${broken.reason}); nothing was written. Fix the file by hand (the service never rewrites a broken file), then try again.`);
+    throw new FileConflictError(
+      `.kanban.json does not parse (${broken.reason}); nothing was written. Fix the file by hand (the service never rewrites a broken file), then try again.`,
+    );
   }
-  throw new FileConflictError('.kanban.json changed on disk since the service read it; nothing was written and the new content is now in effect. Apply your change again.');
+  throw new FileConflictError(
+    '.kanban.json changed on disk since the service read it; nothing was written and the new content is now in effect. Apply your change again.',
+  );
 }

@@ -26,11 +26,27 @@ export function resolveForms(ws: Workspace, card: Card): ResolvedForm[] {
     if ('schema' in entry && entry.schema) {
       const id = entry.id ?? (entry.name ? slugify(entry.name) : `form-${index + 1}`);
       const config = ws.config.forms[id];
-      return [{ id, name: entry.name ?? id, schema: entry.schema, configDefaults: config?.data ?? {}, cardDefaults: entry.data ?? {} }];
+      return [
+        {
+          id,
+          name: entry.name ?? id,
+          schema: entry.schema,
+          configDefaults: config?.data ?? {},
+          cardDefaults: entry.data ?? {},
+        },
+      ];
     }
     const config = entry.name ? ws.config.forms[entry.name] : undefined;
     if (!entry.name || !config) return [];
-    return [{ id: entry.name, name: config.name ?? entry.name, schema: config.schema, configDefaults: config.data ?? {}, cardDefaults: (entry as { data?: Record<string, unknown> }).data ?? {} }];
+    return [
+      {
+        id: entry.name,
+        name: config.name ?? entry.name,
+        schema: config.schema,
+        configDefaults: config.data ?? {},
+        cardDefaults: (entry as { data?: Record<string, unknown> }).data ?? {},
+      },
+    ];
   });
 }
 
@@ -38,9 +54,18 @@ function findForm(ws: Workspace, card: Card, formId: string): ResolvedForm {
   const attached = resolveForms(ws, card).find((f) => f.id === formId);
   if (attached) return attached;
   const config = ws.config.forms[formId];
-  if (config) return { id: formId, name: config.name ?? formId, schema: config.schema, configDefaults: config.data ?? {}, cardDefaults: {} };
+  if (config)
+    return {
+      id: formId,
+      name: config.name ?? formId,
+      schema: config.schema,
+      configDefaults: config.data ?? {},
+      cardDefaults: {},
+    };
   const known = resolveForms(ws, card).map((f) => f.id);
-  throw new NotFoundError(`form "${formId}" is not attached to card "${card.id}" nor defined in .kanban.json${known.length ? ` (card forms: ${known.join(', ')})` : ''}`);
+  throw new NotFoundError(
+    `form "${formId}" is not attached to card "${card.id}" nor defined in .kanban.json${known.length ? ` (card forms: ${known.join(', ')})` : ''}`,
+  );
 }
 
 function validatorFor(schema: Record<string, unknown>): ValidateFunction {
@@ -71,18 +96,35 @@ function matchingMetadata(card: Card, schema: Record<string, unknown>): Record<s
   return Object.fromEntries(Object.entries(card.metadata).filter(([key]) => key in properties));
 }
 
-export async function submitForm(ws: Workspace, boardId: string, idish: string, formId: string, data: Record<string, unknown>, actor: string) {
+export async function submitForm(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  formId: string,
+  data: Record<string, unknown>,
+  actor: string,
+) {
   return ws.mutate(async () => {
     const previous = resolveCard(ws, boardId, idish);
     const form = findForm(ws, previous, formId);
     // Later layers win: config defaults, card defaults or saved data, card metadata, submitted data.
-    const merged = { ...form.configDefaults, ...form.cardDefaults, ...(previous.formData[form.id] ?? {}), ...matchingMetadata(previous, form.schema), ...data };
+    const merged = {
+      ...form.configDefaults,
+      ...form.cardDefaults,
+      ...(previous.formData[form.id] ?? {}),
+      ...matchingMetadata(previous, form.schema),
+      ...data,
+    };
     const validate = validatorFor(form.schema);
     if (!validate(merged)) {
       const problems = (validate.errors ?? []).map(describeFormError);
       throw new ValidationError(`form "${form.id}" is invalid: ${problems.join('; ')}`);
     }
-    const card: Card = { ...previous, formData: { ...previous.formData, [form.id]: merged }, modified: new Date().toISOString() };
+    const card: Card = {
+      ...previous,
+      formData: { ...previous.formData, [form.id]: merged },
+      modified: new Date().toISOString(),
+    };
     await saveCard(ws, card, previous);
     await ws.cardStates.recordActivity(card, actor);
     ws.emit('form.submit', boardId, { taskId: card.id, formId: form.id, data: merged }, card);

@@ -117,11 +117,15 @@ export class GlobalEventLog implements LiveStream {
         return;
       } catch (error) {
         if (this.stopped) {
-          log.warn(`kanban: stopping with the event ${name} not written to the shared event log; clients of other instances miss it (${(error as Error).message})`);
+          log.warn(
+            `kanban: stopping with the event ${name} not written to the shared event log; clients of other instances miss it (${(error as Error).message})`,
+          );
           return;
         }
         if (!this.retrying) {
-          log.warn(`kanban: the event ${name} could not be written to the shared event log; trying again until it can (${(error as Error).message})`);
+          log.warn(
+            `kanban: the event ${name} could not be written to the shared event log; trying again until it can (${(error as Error).message})`,
+          );
           this.retrying = true;
           this.outage.settle();
         }
@@ -139,12 +143,14 @@ export class GlobalEventLog implements LiveStream {
       this.again = true;
       return;
     }
-    this.round = this.context.runInAsyncScope(async () => {
-      do {
-        this.again = false;
-        await this.deliverNew();
-      } while (this.again);
-    }).finally(() => (this.round = null));
+    this.round = this.context
+      .runInAsyncScope(async () => {
+        do {
+          this.again = false;
+          await this.deliverNew();
+        } while (this.again);
+      })
+      .finally(() => (this.round = null));
   }
 
   private async deliverNew(): Promise<void> {

@@ -24,10 +24,20 @@ export interface LabelUsage {
  */
 export function labelUsage(ws: Workspace): LabelUsage[] {
   const counts = new Map<string, number>();
-  for (const card of ws.index.allCards()) for (const name of new Set(card.labels)) counts.set(name, (counts.get(name) ?? 0) + 1);
-  const defined = Object.entries(ws.config.labels).map(([name, def]) => ({ name, defined: true, color: def.color, group: def.group ?? null, cards: counts.get(name) ?? 0 }));
+  for (const card of ws.index.allCards())
+    for (const name of new Set(card.labels)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const defined = Object.entries(ws.config.labels).map(([name, def]) => ({
+    name,
+    defined: true,
+    color: def.color,
+    group: def.group ?? null,
+    cards: counts.get(name) ?? 0,
+  }));
   const undefinedNames = [...counts.keys()].filter((name) => !isDefined(ws, name)).sort();
-  return [...defined, ...undefinedNames.map((name) => ({ name, defined: false, color: null, group: null, cards: counts.get(name) ?? 0 }))];
+  return [
+    ...defined,
+    ...undefinedNames.map((name) => ({ name, defined: false, color: null, group: null, cards: counts.get(name) ?? 0 })),
+  ];
 }
 
 export async function putLabel(ws: Workspace, name: string, input: { color: string; group?: string }) {
@@ -47,7 +57,11 @@ export async function putLabel(ws: Workspace, name: string, input: { color: stri
  * The label map with `name` set, in place when it exists. Built from entries so that any name,
  * `__proto__` included, becomes a plain key instead of touching the object's prototype.
  */
-function withLabel(labels: Record<string, LabelDefinition>, name: string, definition: LabelDefinition): Record<string, LabelDefinition> {
+function withLabel(
+  labels: Record<string, LabelDefinition>,
+  name: string,
+  definition: LabelDefinition,
+): Record<string, LabelDefinition> {
   const entries = Object.entries(labels);
   const at = entries.findIndex(([key]) => key === name);
   if (at >= 0) entries[at] = [name, definition];
@@ -72,7 +86,10 @@ function requireKnownLabel(ws: Workspace, name: string, users: Card[]): void {
 /** Rewrite every card that carries `name`, with `replace` giving its new label list. */
 async function rewriteCards(ws: Workspace, cards: Card[], replace: (labels: string[]) => string[]): Promise<void> {
   const now = new Date().toISOString();
-  await saveCards(ws, cards.map((card) => ({ card: { ...card, labels: replace(card.labels), modified: now }, previous: card })));
+  await saveCards(
+    ws,
+    cards.map((card) => ({ card: { ...card, labels: replace(card.labels), modified: now }, previous: card })),
+  );
 }
 
 export async function renameLabel(ws: Workspace, name: string, newName: string) {
@@ -81,7 +98,8 @@ export async function renameLabel(ws: Workspace, name: string, newName: string) 
     const users = cardsWithLabel(ws, name);
     requireKnownLabel(ws, name, users);
     if (newName === name) return ws.config.labels;
-    if (isDefined(ws, newName)) throw new ValidationError(`label "${newName}" already exists; delete it first or pick another name`);
+    if (isDefined(ws, newName))
+      throw new ValidationError(`label "${newName}" already exists; delete it first or pick another name`);
     await rewriteCards(ws, users, (labels) => [...new Set(labels.map((l) => (l === name ? newName : l)))]);
     const config = await ws.updateConfig((draft) => {
       // Rebuild the map so the renamed label keeps its place in the order.

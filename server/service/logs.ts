@@ -34,7 +34,11 @@ export function makeEntry(input: LogInput): LogEntry {
   if (input.timestamp !== undefined && !isIsoDate(input.timestamp)) {
     throw new ValidationError(`timestamp must be ISO 8601, such as 2026-05-01T12:00:00Z (got "${input.timestamp}")`);
   }
-  const entry: LogEntry = { text: input.text, source: input.source ?? 'default', timestamp: input.timestamp ?? new Date().toISOString() };
+  const entry: LogEntry = {
+    text: input.text,
+    source: input.source ?? 'default',
+    timestamp: input.timestamp ?? new Date().toISOString(),
+  };
   if (input.object !== undefined) entry.object = input.object;
   return entry;
 }

@@ -38,22 +38,33 @@ export interface MigrationResult {
 const SQLITE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(db|sqlite|sqlite3)$/;
 
 /** The SQLite file a migration writes: workspace-relative, inside the workspace, not a folder. */
-async function checkSqlitePath(ws: Workspace, requested: unknown): Promise<{ sqlitePath: string; absolutePath: string }> {
+async function checkSqlitePath(
+  ws: Workspace,
+  requested: unknown,
+): Promise<{ sqlitePath: string; absolutePath: string }> {
   if (requested !== undefined && (typeof requested !== 'string' || requested.trim() === '')) {
-    throw new ValidationError('sqlitePath must be a non-empty path relative to the workspace root, such as ".kanban/kanban.db"');
+    throw new ValidationError(
+      'sqlitePath must be a non-empty path relative to the workspace root, such as ".kanban/kanban.db"',
+    );
   }
   const sqlitePath = ((requested as string | undefined) ?? DEFAULT_SQLITE_PATH).replace(/\\/g, '/');
-  if (path.isAbsolute(sqlitePath) || /^[a-zA-Z]:/.test(sqlitePath)) throw new ValidationError(`sqlitePath "${sqlitePath}" must be relative to the workspace root`);
+  if (path.isAbsolute(sqlitePath) || /^[a-zA-Z]:/.test(sqlitePath))
+    throw new ValidationError(`sqlitePath "${sqlitePath}" must be relative to the workspace root`);
   if (/[\u0000-\u001f]/.test(sqlitePath)) throw new ValidationError('sqlitePath must not contain control characters');
   const absolutePath = path.resolve(ws.root, sqlitePath);
-  if (!absolutePath.startsWith(path.resolve(ws.root) + path.sep)) throw new ValidationError(`sqlitePath "${sqlitePath}" leaves the workspace folder`);
+  if (!absolutePath.startsWith(path.resolve(ws.root) + path.sep))
+    throw new ValidationError(`sqlitePath "${sqlitePath}" leaves the workspace folder`);
   if (absolutePath.startsWith(path.join(ws.kanbanDir, 'boards') + path.sep)) {
-    throw new ValidationError(`sqlitePath "${sqlitePath}" is inside .kanban/boards, where the Markdown cards live; choose another place`);
+    throw new ValidationError(
+      `sqlitePath "${sqlitePath}" is inside .kanban/boards, where the Markdown cards live; choose another place`,
+    );
   }
   const stat = await fs.stat(absolutePath).catch(() => null);
   if (stat && !stat.isFile()) throw new ValidationError(`sqlitePath "${sqlitePath}" exists and is not a file`);
   if (!SQLITE_FILE_NAME.test(path.basename(absolutePath))) {
-    throw new ValidationError(`sqlitePath "${sqlitePath}" must name a database file ending in .db, .sqlite or .sqlite3, such as ".kanban/kanban.db"`);
+    throw new ValidationError(
+      `sqlitePath "${sqlitePath}" must name a database file ending in .db, .sqlite or .sqlite3, such as ".kanban/kanban.db"`,
+    );
   }
   return { sqlitePath: path.relative(ws.root, absolutePath).split(path.sep).join('/'), absolutePath };
 }
@@ -63,7 +74,10 @@ async function readSource(store: CardStore): Promise<{ cards: Card[]; skipped: I
   const { cards, invalid } = await store.loadAll();
   for (const card of cards) {
     const duplicate = duplicateCommentId(card);
-    if (duplicate) throw new MigrationError(`card "${card.id}" has two comments with the id "${duplicate}"; give one another id, then migrate again`);
+    if (duplicate)
+      throw new MigrationError(
+        `card "${card.id}" has two comments with the id "${duplicate}"; give one another id, then migrate again`,
+      );
   }
   return { cards, skipped: invalid };
 }
@@ -82,14 +96,22 @@ function summary(cards: Card[]) {
 function failure(step: string, error: unknown): Error {
   if (error instanceof MigrationError || error instanceof CancelledError) return error;
   const cause = error instanceof ProviderError || error instanceof Error ? error.message : String(error);
-  return new MigrationError(`migration failed while ${step}; nothing was changed and the current storage stays active: ${cause}`);
+  return new MigrationError(
+    `migration failed while ${step}; nothing was changed and the current storage stays active: ${cause}`,
+  );
 }
 
 /**
  * The last steps, shared by both directions: record the provider in .kanban.json, then make the
  * new store the running one (no restart) and announce it. A failed config write undoes the target.
  */
-async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, plugin: { provider: string; options: Record<string, unknown> } | null, signal: AbortSignal | undefined) {
+async function switchTo(
+  ws: Workspace,
+  target: CardStore,
+  write: TargetWrite,
+  plugin: { provider: string; options: Record<string, unknown> } | null,
+  signal: AbortSignal | undefined,
+) {
   await undoWhenCancelled(write, signal);
   try {
     await ws.updateConfig((draft) => {
@@ -106,11 +128,17 @@ async function switchTo(ws: Workspace, target: CardStore, write: TargetWrite, pl
   target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
   // Before the previous store closes: its database may hold the claims.
   await moveClaimsWithCards(ws, target);
-  await previous.close().catch((error) => log.warn(`kanban: closing the ${previous.provider} store after migration failed: ${(error as Error).message}`));
+  await previous
+    .close()
+    .catch((error) =>
+      log.warn(`kanban: closing the ${previous.provider} store after migration failed: ${(error as Error).message}`),
+    );
   await write.finish().catch(() => undefined);
   if (write.movedAside) {
     await ensureSelfIgnoringDir(path.join(ws.kanbanDir, 'backups'));
-    await pruneBackups(ws.kanbanDir).catch((error) => log.warn(`kanban: could not prune .kanban/backups: ${(error as Error).message}`));
+    await pruneBackups(ws.kanbanDir).catch((error) =>
+      log.warn(`kanban: could not prune .kanban/backups: ${(error as Error).message}`),
+    );
   }
 }
 
@@ -127,23 +155,45 @@ async function undoWhenCancelled(write: TargetWrite, signal: AbortSignal | undef
 }
 
 /** POST /api/storage/migrate-to-sqlite: markdown files -> SQLite, all or nothing. */
-export function migrateToSqlite(ws: Workspace, body: { sqlitePath?: unknown } | undefined, run: RunControl = {}): Promise<MigrationResult> {
+export function migrateToSqlite(
+  ws: Workspace,
+  body: { sqlitePath?: unknown } | undefined,
+  run: RunControl = {},
+): Promise<MigrationResult> {
   return ws.mutate(async () => {
     const from = ws.store.provider;
-    if (from === 'sqlite') throw new ValidationError(`cards are already stored in SQLite (${describePath(ws.store)}); nothing to migrate`);
-    if (from !== 'markdown') throw new ValidationError(`migrate-to-sqlite moves cards from the built-in markdown storage; the active card.storage provider is "${from}"`);
+    if (from === 'sqlite')
+      throw new ValidationError(`cards are already stored in SQLite (${describePath(ws.store)}); nothing to migrate`);
+    if (from !== 'markdown')
+      throw new ValidationError(
+        `migrate-to-sqlite moves cards from the built-in markdown storage; the active card.storage provider is "${from}"`,
+      );
     const { sqlitePath, absolutePath } = await checkSqlitePath(ws, body?.sqlitePath);
     const report = ws.progress.reporter('storage.migrate-to-sqlite', run.onProgress);
     report('reading the cards', 0, 1);
     const { cards, skipped } = await readSource(ws.store);
     throwIfCancelled(run.signal, 'the migration');
-    const existed = await fs.stat(absolutePath).then(() => true, () => false);
+    const existed = await fs.stat(absolutePath).then(
+      () => true,
+      () => false,
+    );
     let target: SqliteCardStore | null = null;
     try {
-      target = await SqliteCardStore.open({ sqlitePath, absolutePath }, (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
+      target = await SqliteCardStore.open(
+        { sqlitePath, absolutePath },
+        (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000,
+      );
       const write = await writeSqliteTarget(target, cards, ws.kanbanDir, report, run.signal);
       await switchTo(ws, target, write, { provider: 'sqlite', options: { sqlitePath } }, run.signal);
-      const result: MigrationResult = { from, to: 'sqlite', sqlitePath, ...summary(cards), skipped, source: '.kanban/boards (Markdown files, left in place)', movedAside: rel(ws, write.movedAside) };
+      const result: MigrationResult = {
+        from,
+        to: 'sqlite',
+        sqlitePath,
+        ...summary(cards),
+        skipped,
+        source: '.kanban/boards (Markdown files, left in place)',
+        movedAside: rel(ws, write.movedAside),
+      };
       ws.emit('storage.migrated', null, { ...result });
       return result;
     } catch (error) {
@@ -160,13 +210,18 @@ export function migrateToSqlite(ws: Workspace, body: { sqlitePath?: unknown } | 
 export function migrateToMarkdown(ws: Workspace, run: RunControl = {}): Promise<MigrationResult> {
   return ws.mutate(async () => {
     const source = ws.store;
-    if (source.provider === 'markdown') throw new ValidationError('cards are already stored as Markdown files; nothing to migrate');
+    if (source.provider === 'markdown')
+      throw new ValidationError('cards are already stored as Markdown files; nothing to migrate');
     if (!(source instanceof SqliteCardStore)) {
-      throw new ValidationError(`migrate-to-markdown moves cards from the built-in SQLite storage; the active card.storage provider is "${source.provider}"`);
+      throw new ValidationError(
+        `migrate-to-markdown moves cards from the built-in SQLite storage; the active card.storage provider is "${source.provider}"`,
+      );
     }
     if (ws.shared) {
       // Other processes serve this file, and .kanban.json may not be rewritten under them.
-      throw new ValidationError('the cards are in a SQLite file that several server processes share (shared: true); stop the others, remove "shared" from .kanban.json, restart, then migrate');
+      throw new ValidationError(
+        'the cards are in a SQLite file that several server processes share (shared: true); stop the others, remove "shared" from .kanban.json, restart, then migrate',
+      );
     }
     const report = ws.progress.reporter('storage.migrate-to-markdown', run.onProgress);
     report('reading the cards', 0, 1);
@@ -176,7 +231,15 @@ export function migrateToMarkdown(ws: Workspace, run: RunControl = {}): Promise<
     try {
       const write = await writeMarkdownTarget(target, cards, ws.kanbanDir, report, run.signal);
       await switchTo(ws, target, write, null, run.signal);
-      const result: MigrationResult = { from: 'sqlite', to: 'markdown', sqlitePath: source.sqlitePath, ...summary(cards), skipped, source: `${source.sqlitePath} (SQLite database, left in place)`, movedAside: rel(ws, write.movedAside) };
+      const result: MigrationResult = {
+        from: 'sqlite',
+        to: 'markdown',
+        sqlitePath: source.sqlitePath,
+        ...summary(cards),
+        skipped,
+        source: `${source.sqlitePath} (SQLite database, left in place)`,
+        movedAside: rel(ws, write.movedAside),
+      };
       ws.emit('storage.migrated', null, { ...result });
       return result;
     } catch (error) {

@@ -34,9 +34,11 @@ export async function verifyTarget(store: CardStore, cards: Card[]): Promise<voi
   const { cards: stored, invalid } = await store.loadAll();
   if (invalid.length > 0) throw new Error(`the target cannot read back ${invalid[0].path}: ${invalid[0].reason}`);
   const expected = new Map(cards.map((c) => [c.id, fingerprint(c)]));
-  if (stored.length !== cards.length) throw new Error(`the target holds ${stored.length} cards after writing ${cards.length}`);
+  if (stored.length !== cards.length)
+    throw new Error(`the target holds ${stored.length} cards after writing ${cards.length}`);
   for (const card of stored) {
-    if (expected.get(card.id) !== fingerprint(card)) throw new Error(`card "${card.id}" reads back differently from the target`);
+    if (expected.get(card.id) !== fingerprint(card))
+      throw new Error(`card "${card.id}" reads back differently from the target`);
   }
 }
 
@@ -58,10 +60,20 @@ function stamp(): string {
 }
 
 /** Into SQLite: one transaction replaces the card tables; older rows are first copied to a backup file. */
-export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress, signal?: AbortSignal): Promise<TargetWrite> {
+export async function writeSqliteTarget(
+  store: SqliteCardStore,
+  cards: Card[],
+  kanbanDir: string,
+  report: ProgressReport = silentProgress,
+  signal?: AbortSignal,
+): Promise<TargetWrite> {
   let movedAside: string | null = null;
   if ((await store.countCards()) > 0) {
-    movedAside = path.join(kanbanDir, 'backups', `${path.basename(store.absolutePath, path.extname(store.absolutePath))}-${stamp()}.db`);
+    movedAside = path.join(
+      kanbanDir,
+      'backups',
+      `${path.basename(store.absolutePath, path.extname(store.absolutePath))}-${stamp()}.db`,
+    );
     await fs.mkdir(path.dirname(movedAside), { recursive: true });
     await store.backupTo(movedAside);
   }
@@ -90,7 +102,13 @@ export async function writeSqliteTarget(store: SqliteCardStore, cards: Card[], k
  * stale card comes back; then the staged files are renamed into place. Each step is recorded so a
  * failure can be rolled back exactly.
  */
-export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[], kanbanDir: string, report: ProgressReport = silentProgress, signal?: AbortSignal): Promise<TargetWrite> {
+export async function writeMarkdownTarget(
+  store: MarkdownCardStore,
+  cards: Card[],
+  kanbanDir: string,
+  report: ProgressReport = silentProgress,
+  signal?: AbortSignal,
+): Promise<TargetWrite> {
   const id = stamp();
   const staging = path.join(kanbanDir, '.state', `migration-${id}`);
   const backupDir = path.join(kanbanDir, 'backups', `markdown-${id}`);
@@ -145,4 +163,3 @@ export async function writeMarkdownTarget(store: MarkdownCardStore, cards: Card[
     finish: () => fs.rm(staging, { recursive: true, force: true }),
   };
 }
-

@@ -1,4 +1,12 @@
-import { DEFAULT_CLAIM_SECONDS, claimKey, comparePickOrder, isLive, leaseFor, priorityRank, type StoredClaim } from '../core/claims';
+import {
+  DEFAULT_CLAIM_SECONDS,
+  claimKey,
+  comparePickOrder,
+  isLive,
+  leaseFor,
+  priorityRank,
+  type StoredClaim,
+} from '../core/claims';
 import { ValidationError } from '../core/errors';
 import { DELETED_STATUS, type BoardConfig, type Card, type Priority, type TaskView } from '../core/model';
 import { readyColumnsOf } from '../core/startColumn';
@@ -34,7 +42,8 @@ export interface PickRequest {
 export async function pickTask(ws: Workspace, boardId: string, request: PickRequest): Promise<TaskView | null> {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
-    const columns = request.status === undefined ? readyColumnsOf(board) : [checkColumn(board, request.status, 'status')];
+    const columns =
+      request.status === undefined ? readyColumnsOf(board) : [checkColumn(board, request.status, 'status')];
     if (request.moveTo !== undefined) checkColumn(board, request.moveTo, 'moveTo');
     const picked = await ws.claims.store.exclusive(async (claims) => {
       const taken = await liveClaims(claims.list(), (claim) => claims.remove(claim.boardId, claim.cardId));
@@ -46,7 +55,8 @@ export async function pickTask(ws: Workspace, boardId: string, request: PickRequ
     });
     if (!picked) return null;
     announceClaim(ws, picked.card, picked.claim, false);
-    if (request.moveTo === undefined || picked.card.status === request.moveTo) return taskView(ws, picked.card, { withComments: true });
+    if (request.moveTo === undefined || picked.card.status === request.moveTo)
+      return taskView(ws, picked.card, { withComments: true });
     try {
       // As the agent, whichever way it was named: the claim guard lets its own claim's holder through.
       return await runAsAgent(request.agent, () => moveTask(ws, boardId, picked.card.id, request.moveTo!));
@@ -59,13 +69,18 @@ export async function pickTask(ws: Workspace, boardId: string, request: PickRequ
 
 function checkColumn(board: BoardConfig, status: string, field: string): string {
   if (!board.columns.some((c) => c.id === status)) {
-    throw new ValidationError(`${field} "${status}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
+    throw new ValidationError(
+      `${field} "${status}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`,
+    );
   }
   return status;
 }
 
 /** Keys of the live claims; expired claim files are removed on the way (we hold the lock). */
-async function liveClaims(listed: Promise<StoredClaim[]>, removeExpired: (claim: StoredClaim) => Promise<void>): Promise<Set<string>> {
+async function liveClaims(
+  listed: Promise<StoredClaim[]>,
+  removeExpired: (claim: StoredClaim) => Promise<void>,
+): Promise<Set<string>> {
   const now = Date.now();
   const live = new Set<string>();
   for (const claim of await listed) {
@@ -79,7 +94,13 @@ async function liveClaims(listed: Promise<StoredClaim[]>, removeExpired: (claim:
 export type PickFilter = Pick<PickRequest, 'labels' | 'assignee' | 'priority'>;
 
 /** The first card in pick order among the ready, unclaimed cards of `columns` that match the filters. */
-function bestCard(ws: Workspace, board: BoardConfig, columns: string[], request: PickRequest, taken: Set<string>): Card | undefined {
+function bestCard(
+  ws: Workspace,
+  board: BoardConfig,
+  columns: string[],
+  request: PickRequest,
+  taken: Set<string>,
+): Card | undefined {
   return pickOrder(ws, board, columns, request, (card) => taken.has(claimKey(card.boardId, card.id)), 1)[0];
 }
 
@@ -91,7 +112,14 @@ function bestCard(ws: Workspace, board: BoardConfig, columns: string[], request:
  * last of them on priority is passed over before the dearer checks (claims, blockers), so a pick on
  * a 10,000-card board takes a few milliseconds under the claims lock.
  */
-export function pickOrder(ws: Workspace, board: BoardConfig, columns: readonly string[], filter: PickFilter, taken: (card: Card) => boolean, limit: number): Card[] {
+export function pickOrder(
+  ws: Workspace,
+  board: BoardConfig,
+  columns: readonly string[],
+  filter: PickFilter,
+  taken: (card: Card) => boolean,
+  limit: number,
+): Card[] {
   const wanted = new Set(columns);
   const assignee = filter.assignee?.toLowerCase();
   const top: Array<{ card: Card; at: number }> = [];
@@ -106,7 +134,8 @@ export function pickOrder(ws: Workspace, board: BoardConfig, columns: readonly s
       if (assignee !== undefined && card.assignee?.toLowerCase() !== assignee) continue;
       if (filter.labels?.some((label) => !card.labels.includes(label))) continue;
       // Board order of the candidate and of the few kept so far: all the comparisons need.
-      const order = (other: Card) => (other === card ? here : (top.find((entry) => entry.card === other)?.at ?? Infinity));
+      const order = (other: Card) =>
+        other === card ? here : (top.find((entry) => entry.card === other)?.at ?? Infinity);
       if (last && comparePickOrder(card, last, order) >= 0) continue;
       if (taken(card) || !isReady(ws, card)) continue;
       let slot = top.length;

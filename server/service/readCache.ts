@@ -27,7 +27,9 @@ interface Entry extends CachedAnswer {
 function gzipOnce(body: Buffer): () => Promise<Buffer> {
   let made: Promise<Buffer> | null = null;
   return () =>
-    (made ??= new Promise((resolve, reject) => gzip(body, { level: zlib.Z_BEST_SPEED }, (error, out) => (error ? reject(error) : resolve(out)))));
+    (made ??= new Promise((resolve, reject) =>
+      gzip(body, { level: zlib.Z_BEST_SPEED }, (error, out) => (error ? reject(error) : resolve(out))),
+    ));
 }
 
 /** Kept answers; a board list at 10,000 cards is about 7 MB, so only a few are kept. */

@@ -30,12 +30,18 @@ function newViewId(ws: Workspace, name: string): string {
 
 function checked(ws: Workspace, view: SavedView): SavedView {
   if (view.name.trim() === '') throw new ValidationError('body.name must not be empty');
-  const problem = viewProblem(view, ws.config.boards.map((b) => b.id));
+  const problem = viewProblem(
+    view,
+    ws.config.boards.map((b) => b.id),
+  );
   if (problem) throw new ValidationError(`body.${problem.field} ${problem.problem}`);
   return view;
 }
 
-export async function createView(ws: Workspace, input: ViewInput & { name: string; board: string }): Promise<SavedView> {
+export async function createView(
+  ws: Workspace,
+  input: ViewInput & { name: string; board: string },
+): Promise<SavedView> {
   return ws.mutate(async () => {
     if (input.id !== undefined && ws.config.views.some((v) => v.id === input.id)) {
       throw new ValidationError(`view "${input.id}" already exists; PUT /api/views/${input.id} changes it`);
@@ -60,12 +66,16 @@ export async function createView(ws: Workspace, input: ViewInput & { name: strin
 export async function updateView(ws: Workspace, id: string, input: ViewInput): Promise<SavedView> {
   return ws.mutate(async () => {
     const current = findView(ws, id);
-    if (input.id !== undefined && input.id !== id) throw new ValidationError('body.id cannot change; create a new view and delete this one');
+    if (input.id !== undefined && input.id !== id)
+      throw new ValidationError('body.id cannot change; create a new view and delete this one');
     const view = checked(ws, { ...current, ...input, id });
     await ws.updateConfig((draft) => {
       draft.views = draft.views.map((v) => (v.id === id ? view : v));
     });
-    ws.emit('view.updated', view.board, { view, ...(current.board !== view.board ? { fromBoard: current.board } : {}) });
+    ws.emit('view.updated', view.board, {
+      view,
+      ...(current.board !== view.board ? { fromBoard: current.board } : {}),
+    });
     return view;
   });
 }

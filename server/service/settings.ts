@@ -28,7 +28,10 @@ export async function updateSettings(ws: Workspace, patch: Partial<Settings>) {
 }
 
 /** Absolute, canonical form of a workspace-relative, absolute or `~`-prefixed path. Reads nothing. */
-export async function resolvePath(ws: Workspace, input: string): Promise<{ input: string; path: string; exists: boolean }> {
+export async function resolvePath(
+  ws: Workspace,
+  input: string,
+): Promise<{ input: string; path: string; exists: boolean }> {
   if (input.trim() === '') throw new ValidationError('query parameter "path" must not be empty');
   if (input.includes('\u0000')) throw new ValidationError('path must not contain NUL characters');
   let expanded = input;

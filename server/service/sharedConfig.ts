@@ -62,11 +62,17 @@ function parseShared(text: string): KanbanConfig {
  * At start: the database's configuration, or, over an empty database, this instance's
  * `.kanban.json` as the seed (once: of instances starting together, one seeds).
  */
-export async function adoptSharedConfig(store: SharedConfigStore, local: KanbanConfig): Promise<{ config: KanbanConfig; version: number }> {
+export async function adoptSharedConfig(
+  store: SharedConfigStore,
+  local: KanbanConfig,
+): Promise<{ config: KanbanConfig; version: number }> {
   let current = await store.read();
   if (!current) {
     const seeded = await store.seed(sharedText(local));
-    if (seeded.seeded) log.info('kanban: the shared database had no workspace configuration; seeded it from this .kanban.json (boards, labels, settings, forms, webhooks)');
+    if (seeded.seeded)
+      log.info(
+        'kanban: the shared database had no workspace configuration; seeded it from this .kanban.json (boards, labels, settings, forms, webhooks)',
+      );
     current = seeded;
   }
   return { config: withLocalParts(parseShared(current.text), local), version: current.version };
@@ -104,7 +110,11 @@ function currentSharedText(ws: Workspace, shared: SharedConfigState): string {
  * undoes another instance's change; when another instance wrote first, its version is taken and
  * the change applied again on top of it.
  */
-export async function updateSharedConfig(ws: Workspace, shared: SharedConfigState, change: (draft: KanbanConfig) => void): Promise<KanbanConfig> {
+export async function updateSharedConfig(
+  ws: Workspace,
+  shared: SharedConfigState,
+  change: (draft: KanbanConfig) => void,
+): Promise<KanbanConfig> {
   for (let attempt = 1; ; attempt++) {
     // The version the draft is made from, taken together with it: the preparations below may wait,
     // and the write must name the version the draft was based on, whatever happens meanwhile.
@@ -113,7 +123,9 @@ export async function updateSharedConfig(ws: Workspace, shared: SharedConfigStat
     change(draft);
     for (const prepare of ws.beforeConfigWrite) await prepare(draft);
     if (JSON.stringify([draft.plugins, draft.server]) !== JSON.stringify([ws.config.plugins, ws.config.server])) {
-      throw new ValidationError('over a shared database, .kanban.json says only how this instance connects and listens (plugins, server); change those there by hand and restart');
+      throw new ValidationError(
+        'over a shared database, .kanban.json says only how this instance connects and listens (plugins, server); change those there by hand and restart',
+      );
     }
     const text = sharedText(draft);
     if (text === currentSharedText(ws, shared)) {
@@ -131,7 +143,9 @@ export async function updateSharedConfig(ws: Workspace, shared: SharedConfigStat
     await refreshSharedConfig(ws, shared);
     await new Promise((resolve) => setTimeout(resolve, retryPause(attempt)));
     if (attempt >= WRITE_ATTEMPTS) {
-      throw new FileConflictError('the shared configuration kept changing on other instances while this change was written; nothing was written. Apply your change again.');
+      throw new FileConflictError(
+        'the shared configuration kept changing on other instances while this change was written; nothing was written. Apply your change again.',
+      );
     }
   }
 }

@@ -44,7 +44,16 @@ export function describeWorkspace(ws: Workspace) {
 function instancesOf(ws: Workspace): InstanceInfo[] {
   const shared = ws.store.instances?.();
   if (shared) return shared;
-  return [{ id: `pid-${process.pid}`, host: os.hostname(), pid: process.pid, started: ws.startedAt, lastSeen: null, self: true }];
+  return [
+    {
+      id: `pid-${process.pid}`,
+      host: os.hostname(),
+      pid: process.pid,
+      started: ws.startedAt,
+      lastSeen: null,
+      self: true,
+    },
+  ];
 }
 
 /** The storage family of a card.state provider. */
@@ -67,7 +76,7 @@ export function describeCardState(ctx: StatusRequest) {
     backend: backendOf(ws.cardStates.store.provider),
     available: true,
     defaultActor: { id: 'default', usedWhen: 'no auth.identity provider is configured' },
-    actor: provider ? ctx.auth.identity?.subject ?? null : 'default',
+    actor: provider ? (ctx.auth.identity?.subject ?? null) : 'default',
     identity: {
       provider: provider?.id ?? null,
       required: provider !== null,

@@ -1,11 +1,29 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../core/errors';
 import {
-  DEFAULT_SORT, SCORE_ORDER, columnRanker, compareKeys, decodeCursor, encodeCursor, sortKeyOf, sortName,
-  type ColumnRank, type ListField, type PageInfo, type SortKey, type SortSpec,
+  DEFAULT_SORT,
+  SCORE_ORDER,
+  columnRanker,
+  compareKeys,
+  decodeCursor,
+  encodeCursor,
+  sortKeyOf,
+  sortName,
+  type ColumnRank,
+  type ListField,
+  type PageInfo,
+  type SortKey,
+  type SortSpec,
 } from '../core/listPaging';
 import type { Card } from '../core/model';
-import { isFuzzySearch, keepsWholeColumns, listedStatuses, selectTasks, type Selected, type TaskQuery } from './taskQueries';
+import {
+  isFuzzySearch,
+  keepsWholeColumns,
+  listedStatuses,
+  selectTasks,
+  type Selected,
+  type TaskQuery,
+} from './taskQueries';
 import { selectionStamp, type BuiltAnswer } from './readCache';
 import { JsonBytes, pushProjectedJson, pushTaskViewJson } from './views';
 import type { Workspace } from './workspace';
@@ -32,7 +50,10 @@ const MAX_SELECTIONS = 8;
 /** The filters (and board) a cursor belongs to, as a short digest: a cursor of one query is refused by another. */
 function filterDigest(boardId: string, query: TaskQuery): string {
   const { actor: _actor, ...filters } = query;
-  return createHash('sha1').update(JSON.stringify([boardId, filters])).digest('base64url').slice(0, 12);
+  return createHash('sha1')
+    .update(JSON.stringify([boardId, filters]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 function buildSelection(ws: Workspace, boardId: string, query: TaskQuery, sort: SortSpec, stamp: string): Selection {
@@ -107,7 +128,13 @@ function columnStartAfter(column: readonly Card[], after: SortKey, rank: ColumnR
  * sorted columns (which sort exactly as the position key does): no selection to build, so the
  * first page after a write costs as little as any other (a binary search and the page).
  */
-function columnWalk(ws: Workspace, boardId: string, query: TaskQuery, after: SortKey | undefined, limit: number | undefined): PageSlice {
+function columnWalk(
+  ws: Workspace,
+  boardId: string,
+  query: TaskQuery,
+  after: SortKey | undefined,
+  limit: number | undefined,
+): PageSlice {
   const rank = columnRanker(ws.board(boardId).columns.map((c) => c.id));
   const statuses = listedStatuses(ws, boardId, query);
   let total = 0;
@@ -133,7 +160,14 @@ function columnWalk(ws: Workspace, boardId: string, query: TaskQuery, after: Sor
 }
 
 /** A page cut from the kept selection of the query in this order. */
-function selectionSlice(ws: Workspace, boardId: string, query: TaskQuery, sort: SortSpec, after: SortKey | undefined, limit: number | undefined): PageSlice {
+function selectionSlice(
+  ws: Workspace,
+  boardId: string,
+  query: TaskQuery,
+  sort: SortSpec,
+  after: SortKey | undefined,
+  limit: number | undefined,
+): PageSlice {
   const selection = selectionOf(ws, boardId, query, sort);
   const start = after === undefined ? 0 : startAfter(selection, after, sort, ws, boardId);
   const end = limit === undefined ? selection.items.length : Math.min(selection.items.length, start + limit);
@@ -145,7 +179,10 @@ function selectionSlice(ws: Workspace, boardId: string, query: TaskQuery, sort: 
 /** The order a list is in: fuzzy searches by score (no `sort` then), others as asked. */
 export function listOrder(query: TaskQuery, sort: SortSpec | undefined): SortSpec {
   if (!isFuzzySearch(query)) return sort ?? DEFAULT_SORT;
-  if (sort) throw new ValidationError('sort cannot be combined with a fuzzy search (fuzzy=true with q): its results are ordered by score; drop one of them');
+  if (sort)
+    throw new ValidationError(
+      'sort cannot be combined with a fuzzy search (fuzzy=true with q): its results are ordered by score; drop one of them',
+    );
   return SCORE_ORDER;
 }
 
@@ -155,12 +192,19 @@ export function listOrder(query: TaskQuery, sort: SortSpec | undefined): SortSpe
  * cursor. A fuzzy search pages the same way on (score, id): a card's score depends on the card and
  * the search text only, so it stays put while other cards change.
  */
-export function listPage(ws: Workspace, boardId: string, query: TaskQuery, shape: ListShape): BuiltAnswer & { page: PageInfo } {
+export function listPage(
+  ws: Workspace,
+  boardId: string,
+  query: TaskQuery,
+  shape: ListShape,
+): BuiltAnswer & { page: PageInfo } {
   const sort = listOrder(query, shape.sort);
   const digest = filterDigest(boardId, query);
   const after = shape.cursor === undefined ? undefined : decodeCursor(shape.cursor, sort, digest);
   const inBoardOrder = sort.field === 'position' && !sort.descending && keepsWholeColumns(query);
-  const slice = inBoardOrder ? columnWalk(ws, boardId, query, after, shape.limit) : selectionSlice(ws, boardId, query, sort, after, shape.limit);
+  const slice = inBoardOrder
+    ? columnWalk(ws, boardId, query, after, shape.limit)
+    : selectionSlice(ws, boardId, query, sort, after, shape.limit);
   const actor = query.actor ?? 'default';
   const out = new JsonBytes();
   out.push('{"ok":true,"data":[');

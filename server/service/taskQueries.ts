@@ -17,13 +17,19 @@ export function resolveCard(ws: Workspace, boardId: string, idish: string): Card
   ws.board(boardId);
   const exact = ws.index.get(boardId, idish);
   if (exact) return exact;
-  if (isFullCardId(idish)) throw new NotFoundError(`no card "${idish}" on board "${boardId}"${elsewhereHint(ws, boardId, idish)}`);
+  if (isFullCardId(idish))
+    throw new NotFoundError(`no card "${idish}" on board "${boardId}"${elsewhereHint(ws, boardId, idish)}`);
   const cards = [...ws.index.cardsOf(boardId)];
   for (const matches of [cards.filter((c) => c.id.startsWith(idish)), cards.filter((c) => c.id.includes(idish))]) {
     if (matches.length === 1) return matches[0];
     if (matches.length > 1) {
-      const names = matches.slice(0, 10).map((c) => c.id).join(', ');
-      throw new StateRuleError(`"${idish}" matches ${matches.length} cards on board "${boardId}" (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`);
+      const names = matches
+        .slice(0, 10)
+        .map((c) => c.id)
+        .join(', ');
+      throw new StateRuleError(
+        `"${idish}" matches ${matches.length} cards on board "${boardId}" (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`,
+      );
     }
   }
   throw new NotFoundError(`no card matching "${idish}" on board "${boardId}"${elsewhereHint(ws, boardId, idish)}`);
@@ -41,10 +47,13 @@ function elsewhereHint(ws: Workspace, boardId: string, idish: string): string {
   const others = ws.config.boards.filter((b) => b.id !== boardId).map((b) => [...ws.index.cardsOf(b.id)]);
   for (const test of [(c: Card) => c.id.startsWith(idish), (c: Card) => c.id.includes(idish)]) {
     const matches = others.flatMap((cards) => cards.filter(test));
-    if (matches.length === 1) return `; card "${matches[0].id}" is on board "${matches[0].boardId}" (add --board ${matches[0].boardId})`;
+    if (matches.length === 1)
+      return `; card "${matches[0].id}" is on board "${matches[0].boardId}" (add --board ${matches[0].boardId})`;
     const boards = [...new Set(matches.map((c) => c.boardId))];
-    if (boards.length === 1) return `; ${matches.length} cards matching it are on board "${boards[0]}" (add --board ${boards[0]})`;
-    if (boards.length > 1) return `; cards matching it are on boards ${boards.map((b) => `"${b}"`).join(', ')} (add --board <id>)`;
+    if (boards.length === 1)
+      return `; ${matches.length} cards matching it are on board "${boards[0]}" (add --board ${boards[0]})`;
+    if (boards.length > 1)
+      return `; cards matching it are on boards ${boards.map((b) => `"${b}"`).join(', ')} (add --board <id>)`;
   }
   return '';
 }
@@ -99,7 +108,9 @@ export function listedStatuses(ws: Workspace, boardId: string, query: TaskQuery)
   const scope = archiveScope(query);
   if (scope === 'only') return [ARCHIVED_STATUS];
   const includeDeleted = query.includeDeleted === true || query.status === DELETED_STATUS;
-  const columns = statusOrder(ws, boardId, includeDeleted).filter((s) => query.status === undefined || s === query.status);
+  const columns = statusOrder(ws, boardId, includeDeleted).filter(
+    (s) => query.status === undefined || s === query.status,
+  );
   return scope === 'also' ? [...columns, ARCHIVED_STATUS] : columns;
 }
 
@@ -112,9 +123,21 @@ function archivedStatusFilter(query: TaskQuery): string | undefined {
 export function keepsWholeColumns(query: TaskQuery): boolean {
   const parsed = parseQuery(query.q ?? '');
   const archiveByStatus = archiveScope(query) !== 'none' && archivedStatusFilter(query) !== undefined;
-  return !archiveByStatus && parsed.text === '' && parsed.meta.length === 0 && !query.meta?.length && query.priority === undefined &&
-    query.assignee === undefined && query.label === undefined && query.labelGroup === undefined && query.ready === undefined && query.due === undefined &&
-    query.claimed === undefined && query.claimedBy === undefined && query.byAgent === undefined;
+  return (
+    !archiveByStatus &&
+    parsed.text === '' &&
+    parsed.meta.length === 0 &&
+    !query.meta?.length &&
+    query.priority === undefined &&
+    query.assignee === undefined &&
+    query.label === undefined &&
+    query.labelGroup === undefined &&
+    query.ready === undefined &&
+    query.due === undefined &&
+    query.claimed === undefined &&
+    query.claimedBy === undefined &&
+    query.byAgent === undefined
+  );
 }
 
 function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy: boolean, metaFilters: MetaFilter[]) {
@@ -144,12 +167,20 @@ function claimMatches(ws: Workspace, card: Card, query: TaskQuery): boolean {
   if (query.claimed !== undefined && (claim !== null) !== query.claimed) return false;
   if (query.claimedBy !== undefined && claim?.agent !== query.claimedBy) return false;
   // A person asks "what is this agent doing": a card it reported on counts after its lease ran out.
-  return query.byAgent === undefined || claim?.agent === query.byAgent || ws.claims.sessionOf(card.boardId, card.id)?.agent === query.byAgent;
+  return (
+    query.byAgent === undefined ||
+    claim?.agent === query.byAgent ||
+    ws.claims.sessionOf(card.boardId, card.id)?.agent === query.byAgent
+  );
 }
 
 function labelsInGroup(ws: Workspace, group: string): Set<string> {
   const wanted = group.toLowerCase();
-  return new Set(Object.entries(ws.config.labels).filter(([, d]) => d.group?.toLowerCase() === wanted).map(([name]) => name));
+  return new Set(
+    Object.entries(ws.config.labels)
+      .filter(([, d]) => d.group?.toLowerCase() === wanted)
+      .map(([name]) => name),
+  );
 }
 
 /** A card a list answers with, its place in its column when already known, its fuzzy score. */
@@ -194,7 +225,9 @@ export function selectTasks(ws: Workspace, boardId: string, query: TaskQuery): S
 }
 
 export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): TaskView[] {
-  return selectTasks(ws, boardId, query).map(({ card, position }) => taskView(ws, card, { position, actor: query.actor }));
+  return selectTasks(ws, boardId, query).map(({ card, position }) =>
+    taskView(ws, card, { position, actor: query.actor }),
+  );
 }
 
 /**

@@ -1,6 +1,14 @@
 import { StateRuleError, ValidationError } from '../core/errors';
 import { baseCardId, cardIdCandidates } from '../core/ids';
-import { DELETED_STATUS, titleOf, type BoardConfig, type Card, type CardForm, type Comment, type Priority } from '../core/model';
+import {
+  DELETED_STATUS,
+  titleOf,
+  type BoardConfig,
+  type Card,
+  type CardForm,
+  type Comment,
+  type Priority,
+} from '../core/model';
 import { OrderingExhaustedError, keyBetween, spreadKeys } from '../core/ordering';
 import { effectiveDefaultPriority, effectiveDefaultStatus } from './boards';
 import { resolveCard } from './taskQueries';
@@ -32,13 +40,16 @@ export interface TaskFields {
 function checkStatus(board: BoardConfig, status: string, allowDeleted: boolean): string {
   if (allowDeleted && status === DELETED_STATUS) return status;
   if (!board.columns.some((c) => c.id === status)) {
-    throw new ValidationError(`status "${status}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`);
+    throw new ValidationError(
+      `status "${status}" is not a column of board "${board.id}" (columns: ${board.columns.map((c) => c.id).join(', ')})`,
+    );
   }
   return status;
 }
 
 function checkContent(content: string): string {
-  if (titleOf(content) === '') throw new ValidationError('content must not be empty: start it with a "# Title" heading');
+  if (titleOf(content) === '')
+    throw new ValidationError('content must not be empty: start it with a "# Title" heading');
   // Stored exactly as sent, final newline and CRs included: every card store gives the same string
   // back (serializeCard says how a Markdown file does it).
   return content;
@@ -50,7 +61,9 @@ function applyFields(card: Card, fields: TaskFields): Card {
   if (fields.content !== undefined) next.content = checkContent(fields.content);
   if (fields.priority !== undefined) next.priority = checkPriority(fields.priority);
   if (fields.assignee !== undefined) next.assignee = fields.assignee?.trim() || undefined;
-  if (fields.dueDate !== undefined) next.dueDate = fields.dueDate === null || fields.dueDate === '' ? undefined : checkIsoDate(fields.dueDate, 'dueDate');
+  if (fields.dueDate !== undefined)
+    next.dueDate =
+      fields.dueDate === null || fields.dueDate === '' ? undefined : checkIsoDate(fields.dueDate, 'dueDate');
   if (fields.labels !== undefined) next.labels = [...new Set(fields.labels.map(checkLabelName))];
   if (fields.metadata !== undefined) next.metadata = fields.metadata;
   if (fields.forms !== undefined) next.forms = fields.forms;
@@ -88,11 +101,17 @@ export type NewTaskFields = TaskFields & { title?: string; body?: string };
 function newTaskContent(fields: NewTaskFields): string {
   const { title, body, content } = fields;
   if (title !== undefined && content !== undefined) {
-    throw new ValidationError('send "content" (Markdown whose first # heading is the title) or "title" with an optional "body", not both');
+    throw new ValidationError(
+      'send "content" (Markdown whose first # heading is the title) or "title" with an optional "body", not both',
+    );
   }
   if (title === undefined) {
-    if (body !== undefined) throw new ValidationError('"body" goes with "title"; with "content", write the text under its # heading');
-    if (content === undefined) throw new ValidationError('body is missing the field "content" (Markdown starting with a "# Title" heading); or send "title" with an optional "body"');
+    if (body !== undefined)
+      throw new ValidationError('"body" goes with "title"; with "content", write the text under its # heading');
+    if (content === undefined)
+      throw new ValidationError(
+        'body is missing the field "content" (Markdown starting with a "# Title" heading); or send "title" with an optional "body"',
+      );
     return content;
   }
   const oneLine = title.trim();
@@ -102,7 +121,12 @@ function newTaskContent(fields: NewTaskFields): string {
 }
 
 /** `extras.comments`: a card that arrives with its comments (an import) is written once, with one event. */
-export async function createTask(ws: Workspace, boardId: string, input: NewTaskFields, extras: { comments?: Comment[] } = {}) {
+export async function createTask(
+  ws: Workspace,
+  boardId: string,
+  input: NewTaskFields,
+  extras: { comments?: Comment[] } = {},
+) {
   const { title: _title, body: _body, ...rest } = input;
   const fields: TaskFields = { ...rest, content: newTaskContent(input) };
   return ws.mutate(async () => {
@@ -113,8 +137,20 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
     const stamp = now.toISOString();
     const draft = applyFields(
       {
-        id: '', boardId, status, content: '', priority: effectiveDefaultPriority(ws, board), labels: [], metadata: {}, forms: [],
-        formData: {}, attachments: [], comments: extras.comments ?? [], order: appendKey(ws, boardId, status), created: stamp, modified: stamp,
+        id: '',
+        boardId,
+        status,
+        content: '',
+        priority: effectiveDefaultPriority(ws, board),
+        labels: [],
+        metadata: {},
+        forms: [],
+        formData: {},
+        attachments: [],
+        comments: extras.comments ?? [],
+        order: appendKey(ws, boardId, status),
+        created: stamp,
+        modified: stamp,
       },
       fields,
     );
@@ -122,7 +158,8 @@ export async function createTask(ws: Workspace, boardId: string, input: NewTaskF
     const card = withCompletion(draft, board, stamp);
     let attempts = 0;
     for (const id of cardIdCandidates(baseCardId(titleOf(card.content), now))) {
-      if (++attempts > 1000) throw new StateRuleError('could not find a free card id; too many cards share this title today');
+      if (++attempts > 1000)
+        throw new StateRuleError('could not find a free card id; too many cards share this title today');
       if (ws.index.hasId(id)) continue;
       const candidate = { ...card, id };
       if (await ws.store.create(candidate)) {
@@ -151,17 +188,21 @@ export async function saveCards(ws: Workspace, changes: CardChange[]): Promise<v
   if (changes.length === 0) return;
   const written: Card[] = [];
   try {
-    await writeCardsChecked(ws, changes.map((c) => c.previous), async () => {
-      if (ws.store.updateMany && changes.length > 1) {
-        await ws.store.updateMany(changes);
-        written.push(...changes.map((c) => c.card));
-      } else {
-        for (const { card, previous } of changes) {
-          await ws.store.update(card, previous);
-          written.push(card);
+    await writeCardsChecked(
+      ws,
+      changes.map((c) => c.previous),
+      async () => {
+        if (ws.store.updateMany && changes.length > 1) {
+          await ws.store.updateMany(changes);
+          written.push(...changes.map((c) => c.card));
+        } else {
+          for (const { card, previous } of changes) {
+            await ws.store.update(card, previous);
+            written.push(card);
+          }
         }
-      }
-    });
+      },
+    );
   } catch (error) {
     for (const card of written) {
       ws.index.put(card);
@@ -202,11 +243,15 @@ export async function keyForPosition(ws: Workspace, card: Card, status: string, 
   // The column without the moved card, read by index: copying it would make every move O(n).
   const own = placeOf(card) === status ? ws.index.positionOf(card) : -1;
   const otherCount = own === -1 ? column.length : column.length - 1;
-  const otherAt = (i: number): Card | undefined => (i < 0 || i >= otherCount ? undefined : column[own !== -1 && i >= own ? i + 1 : i]);
+  const otherAt = (i: number): Card | undefined =>
+    i < 0 || i >= otherCount ? undefined : column[own !== -1 && i >= own ? i + 1 : i];
   const at = Math.max(0, Math.min(position, otherCount));
   const before = otherAt(at - 1);
   const after = otherAt(at);
-  const keysUsable = (!before || before.order !== '') && (!after || after.order !== '') && (!before || !after || before.order < after.order);
+  const keysUsable =
+    (!before || before.order !== '') &&
+    (!after || after.order !== '') &&
+    (!before || !after || before.order < after.order);
   if (keysUsable) {
     try {
       return keyBetween(before?.order ?? null, after?.order ?? null);
@@ -219,7 +264,9 @@ export async function keyForPosition(ws: Workspace, card: Card, status: string, 
   const others = column.filter((c) => c.id !== card.id);
   const keys = spreadKeys(others.length + 1);
   const ordered = [...others.slice(0, at), card, ...others.slice(at)];
-  const respread = ordered.flatMap((other, i) => (other !== card && other.order !== keys[i] ? [{ card: { ...other, order: keys[i] }, previous: other }] : []));
+  const respread = ordered.flatMap((other, i) =>
+    other !== card && other.order !== keys[i] ? [{ card: { ...other, order: keys[i] }, previous: other }] : [],
+  );
   await saveCards(ws, respread);
   return keys[at];
 }
@@ -231,9 +278,17 @@ export type MoveFields = Pick<TaskFields, 'priority' | 'assignee' | 'labels' | '
  * Move a card to `position` of `status`; `fields` (a drop into another swimlane) are set in the
  * same write, so the place and the fields are saved, or refused, together, with one event.
  */
-export async function moveTask(ws: Workspace, boardId: string, idish: string, status: string, position = 0, fields: MoveFields = {}) {
+export async function moveTask(
+  ws: Workspace,
+  boardId: string,
+  idish: string,
+  status: string,
+  position = 0,
+  fields: MoveFields = {},
+) {
   return ws.mutate(async () => {
-    if (!Number.isInteger(position) || position < 0) throw new ValidationError('position must be a whole number, 0 or more');
+    if (!Number.isInteger(position) || position < 0)
+      throw new ValidationError('position must be a whole number, 0 or more');
     const board = ws.board(boardId);
     const previous = resolveCard(ws, boardId, idish);
     checkStatus(board, status, true);
@@ -242,10 +297,25 @@ export async function moveTask(ws: Workspace, boardId: string, idish: string, st
     const now = new Date().toISOString();
     const order = await keyForPosition(ws, previous, status, position);
     // A move brings an archived card back into the column it is moved to.
-    const card = withCompletion({ ...changed, status, order, modified: now, archivedAt: undefined, deletedFrom: undefined }, board, now);
+    const card = withCompletion(
+      { ...changed, status, order, modified: now, archivedAt: undefined, deletedFrom: undefined },
+      board,
+      now,
+    );
     await saveCard(ws, card, previous);
     const fieldNames = Object.keys(fields);
-    announceMove(ws, { taskId: card.id, from: previous.status, to: status, position: ws.index.positionOf(card), ...(fieldNames.length ? { fields: fieldNames } : {}) }, card, wip);
+    announceMove(
+      ws,
+      {
+        taskId: card.id,
+        from: previous.status,
+        to: status,
+        position: ws.index.positionOf(card),
+        ...(fieldNames.length ? { fields: fieldNames } : {}),
+      },
+      card,
+      wip,
+    );
     return taskView(ws, card, { withComments: true });
   });
 }
@@ -256,7 +326,15 @@ export async function softDeleteTask(ws: Workspace, boardId: string, idish: stri
     if (previous.status === DELETED_STATUS) return taskView(ws, previous, { withComments: true });
     const now = new Date().toISOString();
     // The column it leaves is kept on the card (archived cards keep theirs as their status), so a restore goes back there.
-    const card: Card = { ...previous, status: DELETED_STATUS, deletedFrom: previous.status, order: appendKey(ws, boardId, DELETED_STATUS), modified: now, completedAt: undefined, archivedAt: undefined };
+    const card: Card = {
+      ...previous,
+      status: DELETED_STATUS,
+      deletedFrom: previous.status,
+      order: appendKey(ws, boardId, DELETED_STATUS),
+      modified: now,
+      completedAt: undefined,
+      archivedAt: undefined,
+    };
     await saveCard(ws, card, previous);
     ws.emit('task.deleted', boardId, { taskId: card.id, permanent: false, previousStatus: previous.status }, card);
     return taskView(ws, card, { withComments: true });
@@ -274,7 +352,8 @@ export async function permanentDeleteTask(ws: Workspace, boardId: string, idish:
     // The cards it blocked no longer wait for it: each is a real write of that card, with its event.
     const unblocked = withoutBlocker(ws, card.id, new Date().toISOString());
     await saveCards(ws, unblocked);
-    for (const { card: changed } of unblocked) ws.emit('task.updated', changed.boardId, { taskId: changed.id, fields: ['blockedBy'] }, changed);
+    for (const { card: changed } of unblocked)
+      ws.emit('task.updated', changed.boardId, { taskId: changed.id, fields: ['blockedBy'] }, changed);
     return { deleted: card.id };
   });
 }
@@ -283,7 +362,10 @@ export async function permanentDeleteTask(ws: Workspace, boardId: string, idish:
 function findTransferSource(ws: Workspace, destinationId: string, idish: string): Card {
   const exact = ws.index.findById(idish);
   if (exact) return exact;
-  const boards = [ws.defaultBoardId, ...ws.config.boards.map((b) => b.id).filter((id) => id !== ws.defaultBoardId && id !== destinationId)];
+  const boards = [
+    ws.defaultBoardId,
+    ...ws.config.boards.map((b) => b.id).filter((id) => id !== ws.defaultBoardId && id !== destinationId),
+  ];
   let lastError: unknown;
   for (const boardId of boards) {
     try {
@@ -300,11 +382,20 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
   return ws.mutate(async () => {
     const destination = ws.board(destinationId);
     const previous = findTransferSource(ws, destinationId, idish);
-    if (previous.boardId === destinationId) throw new ValidationError(`card "${previous.id}" is already on board "${destinationId}"`);
+    if (previous.boardId === destinationId)
+      throw new ValidationError(`card "${previous.id}" is already on board "${destinationId}"`);
     const status = checkStatus(destination, targetStatus ?? effectiveDefaultStatus(ws, destination), false);
     const wip = checkWipEntry(ws, destination, status);
     const now = new Date().toISOString();
-    const moved: Card = { ...previous, boardId: destinationId, status, order: appendKey(ws, destinationId, status), modified: now, archivedAt: undefined, deletedFrom: undefined };
+    const moved: Card = {
+      ...previous,
+      boardId: destinationId,
+      status,
+      order: appendKey(ws, destinationId, status),
+      modified: now,
+      archivedAt: undefined,
+      deletedFrom: undefined,
+    };
     const card = withCompletion(moved, destination, now);
     await writeCardsChecked(ws, [previous], async () => {
       await relocateCardBelongings(ws, previous, card);
@@ -312,13 +403,23 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     });
     ws.index.remove(previous);
     ws.index.put(card);
-    announceMove(ws, { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status }, card, wip);
+    announceMove(
+      ws,
+      { taskId: card.id, fromBoard: previous.boardId, toBoard: destinationId, from: previous.status, to: status },
+      card,
+      wip,
+    );
     return taskView(ws, card, { withComments: true });
   });
 }
 
 /** `task.moved` first, then what the card's arrival did to the column's WIP limit. */
-function announceMove(ws: Workspace, data: Record<string, unknown>, card: Card, wip: ReturnType<typeof checkWipEntry>): void {
+function announceMove(
+  ws: Workspace,
+  data: Record<string, unknown>,
+  card: Card,
+  wip: ReturnType<typeof checkWipEntry>,
+): void {
   ws.emit('task.moved', card.boardId, data, card);
   announceWipEntry(ws, wip);
 }

@@ -11,13 +11,16 @@ export function checkColor(color: string, what = 'color'): string {
 
 export function checkSlugId(id: string, what: string): string {
   if (!isValidSlugId(id)) {
-    throw new ValidationError(`${what} "${id}" is invalid: use 1-64 characters a-z, 0-9, '-' or '_', starting with a letter or digit`);
+    throw new ValidationError(
+      `${what} "${id}" is invalid: use 1-64 characters a-z, 0-9, '-' or '_', starting with a letter or digit`,
+    );
   }
   return id;
 }
 
 export function checkPriority(priority: string): Priority {
-  if (!PRIORITIES.includes(priority as Priority)) throw new ValidationError(`priority must be one of ${PRIORITIES.join(', ')} (got "${priority}")`);
+  if (!PRIORITIES.includes(priority as Priority))
+    throw new ValidationError(`priority must be one of ${PRIORITIES.join(', ')} (got "${priority}")`);
   return priority as Priority;
 }
 
@@ -28,11 +31,19 @@ export function isIsoDate(value: string): boolean {
   if (!ISO_DATE.test(value)) return false;
   const [year, month, day] = value.slice(0, 10).split('-').map(Number);
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && !Number.isNaN(Date.parse(value.replace(' ', 'T')));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    !Number.isNaN(Date.parse(value.replace(' ', 'T')))
+  );
 }
 
 export function checkIsoDate(value: string, what: string): string {
-  if (!isIsoDate(value)) throw new ValidationError(`${what} must be an ISO 8601 date such as 2026-12-31 or 2026-12-31T17:00:00Z (got "${value}")`);
+  if (!isIsoDate(value))
+    throw new ValidationError(
+      `${what} must be an ISO 8601 date such as 2026-12-31 or 2026-12-31T17:00:00Z (got "${value}")`,
+    );
   return value;
 }
 

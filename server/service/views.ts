@@ -217,7 +217,16 @@ export function taskViewJson(ws: Workspace, card: Card, actor: string): string {
 }
 
 /** Fields that depend on more than the card object: the read model keeps them last, so they are appended. */
-const PER_READ_FIELDS: readonly ListField[] = ['position', 'cardState', 'blocks', 'blocked', 'openBlockers', 'claim', 'session', 'filePath'];
+const PER_READ_FIELDS: readonly ListField[] = [
+  'position',
+  'cardState',
+  'blocks',
+  'blocked',
+  'openBlockers',
+  'claim',
+  'session',
+  'filePath',
+];
 
 /** The card-only part of a projected entry, without its closing brace, for the last field list asked. */
 const projectedJson = new WeakMap<Card, { fields: string; text: string; bytes: number }>();
@@ -261,7 +270,14 @@ function projectedJsonOf(card: Card, fields: readonly ListField[]): { text: stri
  * projected view would give). The card-only part is kept per card for the field list last asked
  * (cards are immutable: a change is a new object), so a page of `id,title,status` costs a lookup per card.
  */
-export function pushProjectedJson(out: JsonBytes, ws: Workspace, card: Card, fields: readonly ListField[], position: number | undefined, actor: string): void {
+export function pushProjectedJson(
+  out: JsonBytes,
+  ws: Workspace,
+  card: Card,
+  fields: readonly ListField[],
+  position: number | undefined,
+  actor: string,
+): void {
   const part = projectedJsonOf(card, fields);
   out.push(part.text, part.bytes);
   if (fields.includes('position')) out.push(`,"position":${position ?? ws.index.positionOf(card)}`);

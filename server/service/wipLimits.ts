@@ -43,6 +43,11 @@ export function announceWipEntry(ws: Workspace, entry: WipEntry | null): void {
   if (count <= entry.limit) return;
   addWarning(`column ${entry.column.name} is over its WIP limit (${count}/${entry.limit})`);
   if (entry.before <= entry.limit) {
-    ws.emit('column.limit.exceeded', entry.boardId, { boardId: entry.boardId, columnId: entry.column.id, count, limit: entry.limit });
+    ws.emit('column.limit.exceeded', entry.boardId, {
+      boardId: entry.boardId,
+      columnId: entry.column.id,
+      count,
+      limit: entry.limit,
+    });
   }
 }

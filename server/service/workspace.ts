@@ -13,7 +13,12 @@ import { unknownConfigKeysIn } from '../config/unknownKeys';
 import { noteConfigWarnings } from './configWarnings';
 import type { KanbanConfig } from '../config/types';
 import type { CardStore, DuplicateIdCard, InvalidFile, RecoveredFile, StaleCopy } from '../storage/cardStore';
-import { createAttachmentStore, createCardStateStore, createCardStore, type ProviderContext } from '../storage/providers';
+import {
+  createAttachmentStore,
+  createCardStateStore,
+  createCardStore,
+  type ProviderContext,
+} from '../storage/providers';
 import type { AttachmentStore } from '../storage/attachmentStore';
 import { CardStates } from './cardState';
 import { createKanbanGitignoreIfMissing, ensureSelfIgnoringDir } from '../storage/generatedFiles';
@@ -24,7 +29,13 @@ import { taskView } from './views';
 import { ReadCache } from './readCache';
 import { log } from '../core/log';
 import { GlobalEventLog, type LiveStream } from './globalEvents';
-import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig, type SharedConfigState } from './sharedConfig';
+import {
+  adoptSharedConfig,
+  followSharedConfig,
+  stopFollowingSharedConfig,
+  updateSharedConfig,
+  type SharedConfigState,
+} from './sharedConfig';
 import { Claims, refuseOtherAgentsClaims } from './claims';
 import { followDatabaseClaims } from './claimEvents';
 import { openClaimStore } from './claimStores';
@@ -177,7 +188,11 @@ export class Workspace {
     followDatabaseClaims(workspace);
     const sharedEvents = store.sharedEvents?.();
     if (sharedEvents) {
-      const globalEvents = new GlobalEventLog(workspace, sharedEvents, (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
+      const globalEvents = new GlobalEventLog(
+        workspace,
+        sharedEvents,
+        (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000,
+      );
       await globalEvents.start();
       workspace.globalEvents = globalEvents;
       workspace.live = globalEvents;
@@ -192,7 +207,10 @@ export class Workspace {
     for (const card of cards) this.index.put(card);
     this.invalidFiles = invalid;
     for (const file of invalid) log.warn(`kanban: skipped ${file.path}: ${file.reason}`);
-    for (const d of duplicates) log.warn(`kanban: ${d.path} claims id ${d.id}, which ${d.sharedWith} holds; served as ${d.servedAs} until its file is renamed (its next write, or kanban doctor --fix)`);
+    for (const d of duplicates)
+      log.warn(
+        `kanban: ${d.path} claims id ${d.id}, which ${d.sharedWith} holds; served as ${d.servedAs} until its file is renamed (its next write, or kanban doctor --fix)`,
+      );
   }
 
   /**
@@ -247,10 +265,14 @@ export class Workspace {
     // The temp file goes under .kanban/.state/, out of the root folder git shows.
     await ensureSelfIgnoringDir(this.stateDir);
     await createKanbanGitignoreIfMissing(this.kanbanDir);
-    const written = await writeFileIfUnchanged(this.configPath, text, () => configUnchangedNow(this), { tempDir: this.stateDir });
+    const written = await writeFileIfUnchanged(this.configPath, text, () => configUnchangedNow(this), {
+      tempDir: this.stateDir,
+    });
     if (!written) {
       await ensureConfigCurrent(this);
-      throw new FileConflictError('.kanban.json changed while it was being written; nothing was written. Apply your change again.');
+      throw new FileConflictError(
+        '.kanban.json changed while it was being written; nothing was written. Apply your change again.',
+      );
     }
     this.configText = text;
     this.config = draft;
@@ -314,7 +336,12 @@ async function loadConfigFile(file: string): Promise<{ config: KanbanConfig; tex
   try {
     return { config: parseConfig(text), text };
   } catch (error) {
-    if (error instanceof ConfigError) throw new InvalidConfigFileError(`${file} is invalid at ${error.message}`, { path: '.kanban.json', reason: error.message, ...(error.line ? { line: error.line } : {}) });
+    if (error instanceof ConfigError)
+      throw new InvalidConfigFileError(`${file} is invalid at ${error.message}`, {
+        path: '.kanban.json',
+        reason: error.message,
+        ...(error.line ? { line: error.line } : {}),
+      });
     throw error;
   }
 }
@@ -330,5 +357,8 @@ export class InvalidConfigFileError extends Error {
 }
 
 function sameInvalidFiles(a: readonly InvalidFile[], b: readonly InvalidFile[]): boolean {
-  return a.length === b.length && a.every((file, i) => file.path === b[i].path && file.reason === b[i].reason && file.line === b[i].line);
+  return (
+    a.length === b.length &&
+    a.every((file, i) => file.path === b[i].path && file.reason === b[i].reason && file.line === b[i].line)
+  );
 }

@@ -84,7 +84,8 @@ function withEditorLineEndings(text: string): string {
 
 function splitFrontmatter(text: string): { fm: string; body: string } {
   const normalized = withEditorLineEndings(text);
-  if (!normalized.startsWith('---\n')) throw new CardFileError('missing YAML frontmatter (the file must start with ---)');
+  if (!normalized.startsWith('---\n'))
+    throw new CardFileError('missing YAML frontmatter (the file must start with ---)');
   const end = normalized.indexOf('\n---', 3);
   if (end < 0) throw new CardFileError('frontmatter is not closed by a --- line');
   let bodyStart = end + 4;
@@ -127,7 +128,7 @@ function parseComments(value: unknown): Comment[] {
     return {
       id,
       author: str(c.author, 'comments.author') ?? '',
-      content: typeof c.content === 'string' ? c.content : str(c.content, 'comments.content') ?? '',
+      content: typeof c.content === 'string' ? c.content : (str(c.content, 'comments.content') ?? ''),
       created: str(c.created, 'comments.created') ?? '',
       ...(c.modified ? { modified: str(c.modified, 'comments.modified') } : {}),
     };
@@ -153,7 +154,10 @@ function loadFrontmatter(fm: string): unknown {
     const e = error as yaml.YAMLException;
     // The frontmatter starts on the file's second line (after the opening ---).
     const line = e.mark ? e.mark.line + 2 : undefined;
-    throw new CardFileError(`frontmatter is not valid YAML${line ? ` at line ${line}` : ''}: ${e.reason ?? e.message}`, line);
+    throw new CardFileError(
+      `frontmatter is not valid YAML${line ? ` at line ${line}` : ''}: ${e.reason ?? e.message}`,
+      line,
+    );
   }
   if (documents.length > 1) throw new CardFileError('frontmatter holds more than one YAML document');
   return documents[0] ?? {};
@@ -173,7 +177,8 @@ const STATUS_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 function parseStatus(value: unknown, folder: string): string {
   const status = str(value, 'status');
   if (status === undefined) return folder;
-  if (!STATUS_NAME.test(status)) throw new CardFileError(`"status" must be a column id (a-z, 0-9, - and _), not "${status}"`);
+  if (!STATUS_NAME.test(status))
+    throw new CardFileError(`"status" must be a column id (a-z, 0-9, - and _), not "${status}"`);
   return status;
 }
 
@@ -196,7 +201,8 @@ export function parseCard(text: string, where: CardLocation): Card {
   const { fm, body } = splitFrontmatter(text);
   const f = obj(loadFrontmatter(fm), 'frontmatter');
   const priority = str(f.priority, 'priority') ?? 'medium';
-  if (!PRIORITIES.includes(priority as Priority)) throw new CardFileError(`"priority" must be one of ${PRIORITIES.join(', ')}`);
+  if (!PRIORITIES.includes(priority as Priority))
+    throw new CardFileError(`"priority" must be one of ${PRIORITIES.join(', ')}`);
   const created = str(f.created, 'created') ?? where.fileTime;
   return {
     id: parseId(f.id, where.id),

@@ -207,5 +207,10 @@ export interface CardChange {
  * emits for it carry `peer: true` and are for its own clients only.
  */
 export type ExternalChange =
-  | { kind: 'upsert'; card: Card; peer?: boolean; /** Its file is another than before (renamed by hand): a new read model even with the same text. */ relocated?: boolean }
+  | {
+      kind: 'upsert';
+      card: Card;
+      peer?: boolean;
+      /** Its file is another than before (renamed by hand): a new read model even with the same text. */ relocated?: boolean;
+    }
   | { kind: 'remove'; boardId: string; id: string; peer?: boolean };

@@ -58,8 +58,14 @@ export interface StorageProviderContext {
   kanbanDir: string;
 }
 
-export type CardStoreFactory = (options: Record<string, unknown>, context: StorageProviderContext) => CardStore | Promise<CardStore>;
-export type AttachmentStoreFactory = (options: Record<string, unknown>, context: StorageProviderContext) => AttachmentStore | Promise<AttachmentStore>;
+export type CardStoreFactory = (
+  options: Record<string, unknown>,
+  context: StorageProviderContext,
+) => CardStore | Promise<CardStore>;
+export type AttachmentStoreFactory = (
+  options: Record<string, unknown>,
+  context: StorageProviderContext,
+) => AttachmentStore | Promise<AttachmentStore>;
 
 /** The exports the service looks for in a provider module; one or both. */
 export interface StorageProviderModule {
@@ -70,7 +76,16 @@ export interface StorageProviderModule {
 /** The methods every store must have; the optional ones must be functions when present. */
 export const CARD_STORE_METHODS = {
   required: ['loadAll', 'create', 'update', 'remove', 'close'],
-  optional: ['updateMany', 'ensureCurrent', 'filePathOf', 'subscribe', 'describe', 'instances', 'sharedConfig', 'sharedCardState'],
+  optional: [
+    'updateMany',
+    'ensureCurrent',
+    'filePathOf',
+    'subscribe',
+    'describe',
+    'instances',
+    'sharedConfig',
+    'sharedCardState',
+  ],
 } as const;
 
 export const ATTACHMENT_STORE_METHODS = {

@@ -7,7 +7,11 @@ import type { ProviderOptions } from './providerOptions';
 /** The two storage capabilities another package can serve, and what each one's module must export. */
 export const STORAGE_CAPABILITIES = {
   'card.storage': { factory: 'createCardStore', methods: CARD_STORE_METHODS, builtIn: 'markdown, sqlite, mysql' },
-  'attachment.storage': { factory: 'createAttachmentStore', methods: ATTACHMENT_STORE_METHODS, builtIn: 'localfs, sqlite, s3' },
+  'attachment.storage': {
+    factory: 'createAttachmentStore',
+    methods: ATTACHMENT_STORE_METHODS,
+    builtIn: 'localfs, sqlite, s3',
+  },
 } as const;
 
 export type StorageCapability = keyof typeof STORAGE_CAPABILITIES;
@@ -15,15 +19,21 @@ type StoreOf<C extends StorageCapability> = C extends 'card.storage' ? CardStore
 
 /** What is wrong with a store's shape: empty when it has everything the contract asks. */
 export function shapeProblems(capability: StorageCapability, value: unknown): string[] {
-  if (typeof value !== 'object' || value === null) return [`it returned ${value === null ? 'null' : typeof value}, not a store object`];
+  if (typeof value !== 'object' || value === null)
+    return [`it returned ${value === null ? 'null' : typeof value}, not a store object`];
   const store = value as Record<string, unknown>;
   const { methods } = STORAGE_CAPABILITIES[capability];
   const problems: string[] = [];
-  if (typeof store.provider !== 'string' || store.provider === '') problems.push('a `provider` string (its id, shown by /api/storage)');
+  if (typeof store.provider !== 'string' || store.provider === '')
+    problems.push('a `provider` string (its id, shown by /api/storage)');
   const missing = methods.required.filter((name) => typeof store[name] !== 'function');
-  if (missing.length) problems.push(`the method${missing.length > 1 ? 's' : ''} ${missing.map((m) => `${m}()`).join(', ')}`);
-  const notFunctions = methods.optional.filter((name) => store[name] !== undefined && typeof store[name] !== 'function');
-  if (notFunctions.length) problems.push(`${notFunctions.join(', ')} as function(s) (optional, but not a function here)`);
+  if (missing.length)
+    problems.push(`the method${missing.length > 1 ? 's' : ''} ${missing.map((m) => `${m}()`).join(', ')}`);
+  const notFunctions = methods.optional.filter(
+    (name) => store[name] !== undefined && typeof store[name] !== 'function',
+  );
+  if (notFunctions.length)
+    problems.push(`${notFunctions.join(', ')} as function(s) (optional, but not a function here)`);
   return problems;
 }
 
@@ -43,20 +53,29 @@ export async function createExternalStore<C extends StorageCapability>(
     module = loadModule();
   } catch (error) {
     if (error instanceof PluginModuleError && error.notFound) {
-      throw options.fail(undefined, `it is neither a built-in provider (${builtIn}) nor an installed package or module (${error.reason}); install the package in the workspace (npm install ${options.provider}) or name a module as ./path/to/module.js`);
+      throw options.fail(
+        undefined,
+        `it is neither a built-in provider (${builtIn}) nor an installed package or module (${error.reason}); install the package in the workspace (npm install ${options.provider}) or name a module as ./path/to/module.js`,
+      );
     }
     throw options.fail(undefined, (error as Error).message);
   }
   const create = module[factory];
   if (typeof create !== 'function') {
     const exported = Object.keys(module).filter((key) => key !== '__esModule');
-    throw options.fail(undefined, `the module does not export ${factory}(options, context) (it exports: ${exported.join(', ') || 'nothing'})`);
+    throw options.fail(
+      undefined,
+      `the module does not export ${factory}(options, context) (it exports: ${exported.join(', ') || 'nothing'})`,
+    );
   }
   let store: unknown;
   try {
     store = await create(options.all(), { root: context.root, kanbanDir: context.kanbanDir });
   } catch (error) {
-    throw options.failSetting(`plugins["${capability}"].options in .kanban.json`, `${factory}() failed: ${(error as Error)?.message ?? String(error)}`);
+    throw options.failSetting(
+      `plugins["${capability}"].options in .kanban.json`,
+      `${factory}() failed: ${(error as Error)?.message ?? String(error)}`,
+    );
   }
   const problems = shapeProblems(capability, store);
   if (problems.length) {

@@ -7,7 +7,20 @@ import { writeFileAtomic } from '../core/atomicFile';
  * `.kanban.json`. Local state and caches (`.state/`), the SQLite database at its default place with
  * its journal files, and the backups a migration leaves.
  */
-export const KANBAN_GITIGNORE_LINES = ['.state/', 'backups/', '*.db', '*.db-wal', '*.db-shm', '*.db-journal', '*.sqlite', '*.sqlite-wal', '*.sqlite-shm', '*.sqlite3', '*.sqlite3-wal', '*.sqlite3-shm'];
+export const KANBAN_GITIGNORE_LINES = [
+  '.state/',
+  'backups/',
+  '*.db',
+  '*.db-wal',
+  '*.db-shm',
+  '*.db-journal',
+  '*.sqlite',
+  '*.sqlite-wal',
+  '*.sqlite-shm',
+  '*.sqlite3',
+  '*.sqlite3-wal',
+  '*.sqlite3-shm',
+];
 
 const HEADER = '# Written by kanban: files the service generates (state, caches, SQLite databases, backups).';
 
@@ -38,7 +51,8 @@ export async function updateKanbanGitignore(kanbanDir: string): Promise<string[]
   const current = await readGitignore(kanbanDir);
   const missing = missingGitignoreLines(current);
   if (missing.length === 0) return [];
-  const text = current === null ? `${HEADER}\n${missing.join('\n')}\n` : `${current.replace(/\n*$/, '\n')}${missing.join('\n')}\n`;
+  const text =
+    current === null ? `${HEADER}\n${missing.join('\n')}\n` : `${current.replace(/\n*$/, '\n')}${missing.join('\n')}\n`;
   await fs.mkdir(kanbanDir, { recursive: true });
   await writeFileAtomic(kanbanGitignorePath(kanbanDir), text);
   return missing;
@@ -61,7 +75,13 @@ export async function createKanbanGitignoreIfMissing(kanbanDir: string): Promise
 export async function ensureSelfIgnoringDir(dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
   const ignore = path.join(dir, '.gitignore');
-  if (await fs.access(ignore).then(() => true, () => false)) return;
+  if (
+    await fs.access(ignore).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   await writeFileAtomic(ignore, '*\n');
 }
 
@@ -76,7 +96,9 @@ export async function pruneBackups(kanbanDir: string): Promise<string[]> {
   const dir = path.join(kanbanDir, 'backups');
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
   const withTimes = await Promise.all(
-    entries.filter((e) => !e.name.startsWith('.')).map(async (e) => ({ name: e.name, mtimeMs: (await fs.stat(path.join(dir, e.name))).mtimeMs })),
+    entries
+      .filter((e) => !e.name.startsWith('.'))
+      .map(async (e) => ({ name: e.name, mtimeMs: (await fs.stat(path.join(dir, e.name))).mtimeMs })),
   );
   withTimes.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : 1));
   const removed = withTimes.slice(0, Math.max(0, withTimes.length - BACKUPS_KEPT)).map((e) => e.name);

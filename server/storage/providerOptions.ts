@@ -31,7 +31,9 @@ export class ProviderOptions {
 
   /** The same, for a setting that may come from elsewhere (an environment variable). */
   failSetting(setting: string, cause: string): ProviderError {
-    return new ProviderError(`${this.namespace} provider "${this.provider}" cannot start: ${cause} (setting: ${setting})`);
+    return new ProviderError(
+      `${this.namespace} provider "${this.provider}" cannot start: ${cause} (setting: ${setting})`,
+    );
   }
 
   private resolve(key: string, value: unknown): unknown {

@@ -54,7 +54,11 @@ export function sqliteLocation(root: string, options: ProviderOptions): SqliteLo
 /** MySQL options: `database` is required, the rest default to a local server (root, no password, no TLS). */
 function mysqlSettings(options: ProviderOptions): MysqlSettings {
   const ssl = options.raw('ssl');
-  if (ssl !== undefined && typeof ssl !== 'boolean' && (typeof ssl !== 'object' || ssl === null || Array.isArray(ssl))) {
+  if (
+    ssl !== undefined &&
+    typeof ssl !== 'boolean' &&
+    (typeof ssl !== 'object' || ssl === null || Array.isArray(ssl))
+  ) {
     throw options.fail('ssl', 'must be true, false or an object of TLS options (ca, rejectUnauthorized...)');
   }
   return {
@@ -107,7 +111,10 @@ const S3_SECRET_KEYS = ['accessKeyId', 'secretAccessKey', 'sessionToken', 'crede
 export function s3Settings(options: ProviderOptions, env: NodeJS.ProcessEnv = process.env): S3Settings {
   for (const key of S3_SECRET_KEYS) {
     if (options.raw(key) !== undefined) {
-      throw options.fail(key, 'credentials are never read from .kanban.json; remove it and set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or an AWS profile) in the environment');
+      throw options.fail(
+        key,
+        'credentials are never read from .kanban.json; remove it and set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or an AWS profile) in the environment',
+      );
     }
   }
   const bucket = env.SVC_S3_BUCKET || options.string('bucket');
@@ -173,7 +180,11 @@ export async function createCardStateStore(context: ProviderContext, cardStore?:
     }
     case 'mysql':
       // The state lives beside the cards, in the same database and connection pool.
-      if (shared?.provider !== 'mysql') throw options.fail(undefined, 'the mysql card state lives in the card.storage mysql database; set card.storage to mysql, or use file or sqlite');
+      if (shared?.provider !== 'mysql')
+        throw options.fail(
+          undefined,
+          'the mysql card state lives in the card.storage mysql database; set card.storage to mysql, or use file or sqlite',
+        );
       return shared;
     default:
       throw options.fail(undefined, 'unknown provider (known: file, sqlite, mysql)');
@@ -195,5 +206,6 @@ export function builtInCardStoreFactory(provider: string): CardStoreFactory {
 }
 
 export function builtInAttachmentStoreFactory(provider: string): AttachmentStoreFactory {
-  return (options, context) => createAttachmentStore({ ...context, plugins: { 'attachment.storage': { provider, options } } });
+  return (options, context) =>
+    createAttachmentStore({ ...context, plugins: { 'attachment.storage': { provider, options } } });
 }

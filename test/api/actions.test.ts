@@ -22,14 +22,25 @@ describe('API actions', () => {
 
       describe(board ? `on board "${board}"` : 'on the default board', () => {
         it('when an action of a key-to-title map is triggered, then 204 with no body and exactly one card.action.triggered event with key, title, board and the full card', async () => {
-          const task = await createTask(server, { content: '# Release 2.0', actions: { deploy: 'Deploy to production', rollback: 'Roll back' }, labels: ['release'] }, board);
+          const task = await createTask(
+            server,
+            {
+              content: '# Release 2.0',
+              actions: { deploy: 'Deploy to production', rollback: 'Roll back' },
+              labels: ['release'],
+            },
+            board,
+          );
           let answer: any;
           const events = await eventsDuring(server, async () => {
             answer = await server.api('POST', `${base}/${task.id}/actions/deploy`);
           });
           assert.equal(answer.status, 204);
           assert.equal(answer.body, null);
-          assert.deepEqual(events.map((e) => e.event), ['card.action.triggered']);
+          assert.deepEqual(
+            events.map((e) => e.event),
+            ['card.action.triggered'],
+          );
           const [event] = events;
           assert.equal(event.boardId, boardId);
           assert.deepEqual(event.data, { action: 'deploy', title: 'Deploy to production', boardId, taskId: task.id });
@@ -40,7 +51,10 @@ describe('API actions', () => {
         it('when an action of a plain list is triggered, then its title is the key itself', async () => {
           const task = await createTask(server, { content: '# Listed', actions: ['build', 'notify team'] }, board);
           const events = await eventsDuring(server, async () => {
-            assert.equal((await server.api('POST', `${base}/${task.id}/actions/${encodeURIComponent('notify team')}`)).status, 204);
+            assert.equal(
+              (await server.api('POST', `${base}/${task.id}/actions/${encodeURIComponent('notify team')}`)).status,
+              204,
+            );
           });
           assert.deepEqual(events[0].data, { action: 'notify team', title: 'notify team', boardId, taskId: task.id });
         });
@@ -67,7 +81,10 @@ describe('API actions', () => {
     for (const key of INHERITED_KEYS) {
       for (const shape of ['map', 'list'] as const) {
         it(`when "${key}" is triggered on a card whose actions are a ${shape} without it, then 404 and no event`, async () => {
-          const task = await createTask(server, { content: '# Guarded', actions: shape === 'map' ? { deploy: 'Deploy' } : ['deploy'] });
+          const task = await createTask(server, {
+            content: '# Guarded',
+            actions: shape === 'map' ? { deploy: 'Deploy' } : ['deploy'],
+          });
           const events = await eventsDuring(server, async () => {
             failsWith(await server.api('POST', `/api/tasks/${task.id}/actions/${key}`), 404);
           });
@@ -97,14 +114,21 @@ describe('API actions', () => {
   describe('board actions', () => {
     for (const boardId of ['default', 'ops']) {
       it(`when a board action of "${boardId}" is triggered, then 204 and exactly one board.action.triggered event with key, title and board`, async () => {
-        okData(await server.api('POST', `/api/boards/${boardId}/actions`, { actions: { rebuild: 'Rebuild the index', report: 'Weekly report' } }));
+        okData(
+          await server.api('POST', `/api/boards/${boardId}/actions`, {
+            actions: { rebuild: 'Rebuild the index', report: 'Weekly report' },
+          }),
+        );
         let answer: any;
         const events = await eventsDuring(server, async () => {
           answer = await server.api('POST', `/api/boards/${boardId}/actions/rebuild/trigger`);
         });
         assert.equal(answer.status, 204);
         assert.equal(answer.body, null);
-        assert.deepEqual(events.map((e) => e.event), ['board.action.triggered']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['board.action.triggered'],
+        );
         assert.equal(events[0].boardId, boardId);
         assert.deepEqual(events[0].data, { action: 'rebuild', title: 'Rebuild the index', boardId });
       });
@@ -127,7 +151,10 @@ describe('API actions', () => {
       const key = 'déployer en prod 🚀';
       okData(await server.api('PUT', `/api/boards/default/actions/${encodeURIComponent(key)}`, { title: 'Déployer' }));
       const events = await eventsDuring(server, async () => {
-        assert.equal((await server.api('POST', `/api/boards/default/actions/${encodeURIComponent(key)}/trigger`)).status, 204);
+        assert.equal(
+          (await server.api('POST', `/api/boards/default/actions/${encodeURIComponent(key)}/trigger`)).status,
+          204,
+        );
       });
       assert.deepEqual(events[0].data, { action: key, title: 'Déployer', boardId: 'default' });
     });

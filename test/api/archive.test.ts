@@ -29,14 +29,21 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
           assert.equal(archived.status, 'review');
           assert.match(archived.archivedAt, /^\d{4}-\d\d-\d\dT/);
         });
-        assert.deepEqual(events.map((e) => e.event), ['task.archived']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['task.archived'],
+        );
         assert.equal(events[0].card?.id, task.id);
         assert.deepEqual(await listIds(server, '', boardId), []);
         assert.deepEqual(await listIds(server, '?includeArchived=true', boardId), [task.id]);
         assert.deepEqual(await listIds(server, '?archived=only', boardId), [task.id]);
         const file = cardFile(server, r.board, 'archived', task.id);
         assert.ok(await exists(file), 'the card file is under archived/');
-        assert.equal(await exists(cardFile(server, r.board, 'review', task.id)), false, 'no second copy in the status folder');
+        assert.equal(
+          await exists(cardFile(server, r.board, 'review', task.id)),
+          false,
+          'no second copy in the status folder',
+        );
         const text = await fs.readFile(file, 'utf8');
         assert.match(text, /^status: review$/m);
         assert.match(text, /^archivedAt: /m);
@@ -54,7 +61,10 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
           assert.equal(restored.archivedAt, null);
           assert.equal(restored.position, 1, 'a restored card goes to the end of its column');
         });
-        assert.deepEqual(events.map((e) => [e.event, e.data.from, e.data.to]), [['task.restored', 'archived', 'todo']]);
+        assert.deepEqual(
+          events.map((e) => [e.event, e.data.from, e.data.to]),
+          [['task.restored', 'archived', 'todo']],
+        );
         assert.ok(await exists(cardFile(server, r.board, 'todo', task.id)));
         assert.equal(await exists(cardFile(server, r.board, 'archived', task.id)), false);
         assert.deepEqual(await listIds(server, '?archived=only', boardId), []);
@@ -80,7 +90,11 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
         const task = await createTask(server, { content: '# Active\n' }, boardId);
         failsWith(await server.api('POST', `${r.tasks}/${task.id}/restore`), 400, /neither archived nor deleted/);
         okData(await server.api('POST', `${r.tasks}/${task.id}/archive`));
-        failsWith(await server.api('POST', `${r.tasks}/${task.id}/restore`, { status: 'nowhere' }), 400, /"nowhere" is not a column/);
+        failsWith(
+          await server.api('POST', `${r.tasks}/${task.id}/restore`, { status: 'nowhere' }),
+          400,
+          /"nowhere" is not a column/,
+        );
         failsWith(await server.api('POST', `${r.tasks}/no-such-card/archive`), 404);
       });
 
@@ -105,7 +119,11 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
         const archived = await server.api('POST', `${r.tasks}/${task.id}/archive`, undefined, { 'If-Match': current });
         okData(archived);
         failsWith(await server.api('POST', `${r.tasks}/${task.id}/restore`, undefined, { 'If-Match': current }), 412);
-        okData(await server.api('POST', `${r.tasks}/${task.id}/restore`, undefined, { 'If-Match': archived.headers.get('etag') as string }));
+        okData(
+          await server.api('POST', `${r.tasks}/${task.id}/restore`, undefined, {
+            'If-Match': archived.headers.get('etag') as string,
+          }),
+        );
       });
 
       it('when a column is archived all at once, then each card is archived with its own event and the column is empty', async () => {
@@ -114,9 +132,18 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
         const other = await createTask(server, { content: '# Other\n', status: 'todo' }, boardId);
         const events = await eventsDuring(server, async () => {
           const archived = okData<any[]>(await server.api('POST', `${r.columns}/done/archive`));
-          assert.deepEqual(archived.map((t) => t.id), [a.id, b.id]);
+          assert.deepEqual(
+            archived.map((t) => t.id),
+            [a.id, b.id],
+          );
         });
-        assert.deepEqual(events.map((e) => [e.event, e.data.taskId]), [['task.archived', a.id], ['task.archived', b.id]]);
+        assert.deepEqual(
+          events.map((e) => [e.event, e.data.taskId]),
+          [
+            ['task.archived', a.id],
+            ['task.archived', b.id],
+          ],
+        );
         assert.deepEqual(await listIds(server, '', boardId), [other.id]);
         assert.deepEqual(await listIds(server, '?archived=only&status=done', boardId), [a.id, b.id]);
         assert.deepEqual(await listIds(server, '?archived=only&status=todo', boardId), []);
@@ -147,7 +174,11 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
     const next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
     assert.ok(next, 'a Link to the next page');
     const rest = okData<any[]>(await server.api('GET', next));
-    assert.deepEqual([...okData<any[]>(page), ...rest].map((t) => t.id), ids, 'the pages hold the archive once, in order');
+    assert.deepEqual(
+      [...okData<any[]>(page), ...rest].map((t) => t.id),
+      ids,
+      'the pages hold the archive once, in order',
+    );
     const projected = okData<any[]>(await server.api('GET', '/api/tasks?archived=only&fields=id,archivedAt'));
     assert.ok(projected.every((t) => Object.keys(t).join() === 'id,archivedAt' && typeof t.archivedAt === 'string'));
     failsWith(await server.api('GET', '/api/tasks?archived=all'), 400, /archived/);
@@ -191,7 +222,10 @@ describe('API archive: auto-archive and hand-moved files', () => {
     const at = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
     const file = path.join(root, '.kanban', 'boards', boardId, 'done', `${id}.md`);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, `---\nid: ${id}\nstatus: done\npriority: medium\ncreated: ${at}\nmodified: ${at}\ncompletedAt: ${at}\n---\n\n# ${id}\n`);
+    await fs.writeFile(
+      file,
+      `---\nid: ${id}\nstatus: done\npriority: medium\ncreated: ${at}\nmodified: ${at}\ncompletedAt: ${at}\n---\n\n# ${id}\n`,
+    );
   }
 
   it('when the server starts with autoArchiveDays set, then cards done longer ago are archived on both boards and fresher ones stay', async () => {
@@ -199,7 +233,14 @@ describe('API archive: auto-archive and hand-moved files', () => {
     await writeDoneCard(root, 'default', 'old-2026-01-01', 10);
     await writeDoneCard(root, 'default', 'fresh-2026-01-01', 2);
     await writeDoneCard(root, 'ops', 'ops-old-2026-01-01', 10);
-    const config = { version: 2, defaultBoard: 'default', boards: [{ id: 'default', name: 'Default', autoArchiveDays: 7 }, { id: 'ops', name: 'Ops', autoArchiveDays: 7 }] };
+    const config = {
+      version: 2,
+      defaultBoard: 'default',
+      boards: [
+        { id: 'default', name: 'Default', autoArchiveDays: 7 },
+        { id: 'ops', name: 'Ops', autoArchiveDays: 7 },
+      ],
+    };
     server = await startTestServer({ root, config });
     assert.deepEqual(await listIds(server, '?archived=only'), ['old-2026-01-01']);
     assert.deepEqual(await listIds(server), ['fresh-2026-01-01']);
@@ -217,10 +258,19 @@ describe('API archive: auto-archive and hand-moved files', () => {
     assert.deepEqual(await runAutoArchive(ws), [], 'a card done today is not archived yet');
     const events = await eventsDuring(server, async () => {
       const archived = await runAutoArchive(ws, inEightDays);
-      assert.deepEqual(archived.map((t) => t.id), [task.id]);
+      assert.deepEqual(
+        archived.map((t) => t.id),
+        [task.id],
+      );
     });
-    assert.deepEqual(events.map((e) => [e.event, e.data.auto]), [['task.archived', true]]);
-    assert.equal(okData(await server.api('PUT', '/api/boards/default', { autoArchiveDays: null })).autoArchiveDays, null);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.data.auto]),
+      [['task.archived', true]],
+    );
+    assert.equal(
+      okData(await server.api('PUT', '/api/boards/default', { autoArchiveDays: null })).autoArchiveDays,
+      null,
+    );
     failsWith(await server.api('PUT', '/api/boards/default', { autoArchiveDays: 0 }), 400);
   });
 
@@ -233,7 +283,11 @@ describe('API archive: auto-archive and hand-moved files', () => {
     const seen: string[] = [];
     server.running.workspace.events.on((e) => seen.push(e.event));
     await fs.rename(from, to);
-    await waitUntil(async () => (await listIds(server!, '?archived=only')).includes(task.id), 5000, 'the hand-archived card in the archive');
+    await waitUntil(
+      async () => (await listIds(server!, '?archived=only')).includes(task.id),
+      5000,
+      'the hand-archived card in the archive',
+    );
     await waitUntil(() => seen.includes('task.archived'), 5000, 'task.archived for the hand move');
     const card = okData(await server.api('GET', `/api/tasks/${task.id}`));
     assert.equal(card.status, 'todo');
@@ -252,12 +306,17 @@ describe('API archive: auto-archive and hand-moved files', () => {
     await server.running.close();
     // Replay the crash: the archived copy was written, the old file was never removed.
     const archivedText = await fs.readFile(cardFile(server, 'default', 'archived', task.id), 'utf8');
-    const older = archivedText.replace(/^archivedAt: .*\n/m, '').replace(/^modified: .*$/m, `modified: ${task.modified}`);
+    const older = archivedText
+      .replace(/^archivedAt: .*\n/m, '')
+      .replace(/^modified: .*$/m, `modified: ${task.modified}`);
     await fs.writeFile(cardFile(server, 'default', 'todo', task.id), older);
     await server.restart();
     assert.deepEqual(await listIds(server), []);
     assert.deepEqual(await listIds(server, '?archived=only'), [task.id]);
     const files = await listFiles(path.join(server.root, '.kanban', 'boards'));
-    assert.deepEqual(files.filter((f) => f.endsWith(`${task.id}.md`)), [`default/archived/${task.id}.md`]);
+    assert.deepEqual(
+      files.filter((f) => f.endsWith(`${task.id}.md`)),
+      [`default/archived/${task.id}.md`],
+    );
   });
 });

@@ -10,7 +10,10 @@ import { asApiAnswer, cardFile, createTask, exists, failsWith, okData, rawReques
 import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 
 /** A 1x1 PNG: its signature alone holds 0x89, CR LF, 0x1A and LF, which text handling would break. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 const EVERY_BYTE = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
 
 function attachmentDir(server: TestServer, boardId: string, cardId: string): string {
@@ -36,7 +39,11 @@ async function download(server: TestServer, urlPath: string): Promise<Download> 
 function dispositionName(header: string): string {
   const extended = /filename\*=UTF-8''([^;\s]+)/.exec(header);
   assert.ok(extended, `no filename* in ${header}`);
-  assert.match(extended[1], /^[A-Za-z0-9!#$&+\-.^_`|~%]+$/, `filename* holds characters RFC 5987 does not allow: ${extended[1]}`);
+  assert.match(
+    extended[1],
+    /^[A-Za-z0-9!#$&+\-.^_`|~%]+$/,
+    `filename* holds characters RFC 5987 does not allow: ${extended[1]}`,
+  );
   return decodeURIComponent(extended[1]);
 }
 
@@ -66,7 +73,10 @@ class OpaqueAttachmentStore implements AttachmentStore {
 
 /** The local provider on a disk that fails while writing one particular file. */
 class DiskFailsOnOneFile extends LocalFsAttachmentStore {
-  constructor(kanbanDir: string, private readonly failing: string) {
+  constructor(
+    kanbanDir: string,
+    private readonly failing: string,
+  ) {
     super(kanbanDir);
   }
   override async put(card: CardRef, filename: string, data: Buffer, contentType?: string): Promise<void> {
@@ -97,14 +107,19 @@ describe('API attachments', () => {
       it('when files are uploaded, then 200 with the updated task, one folder per card on disk, and one attachment.added event', async () => {
         let answer: any;
         const events = await eventsDuring(server, async () => {
-          answer = await server.api('POST', `${base}/${task.id}/attachments`, { files: [file('pixel.png', PNG), file('notes.txt', Buffer.from('hello\n'))] });
+          answer = await server.api('POST', `${base}/${task.id}/attachments`, {
+            files: [file('pixel.png', PNG), file('notes.txt', Buffer.from('hello\n'))],
+          });
         });
         const updated = okData(answer);
         assert.equal(updated.id, task.id);
         assert.deepEqual(updated.attachments, ['pixel.png', 'notes.txt']);
         assert.deepEqual(await listFiles(attachmentDir(server, boardId, task.id)), ['notes.txt', 'pixel.png']);
         assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}`)).attachments, ['pixel.png', 'notes.txt']);
-        assert.deepEqual(events.map((e) => e.event), ['attachment.added']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['attachment.added'],
+        );
         assert.deepEqual(events[0].data.files, ['pixel.png', 'notes.txt']);
         assert.deepEqual(events[0].card?.attachments, ['pixel.png', 'notes.txt']);
         assert.equal(events[0].boardId, boardId);
@@ -113,13 +128,20 @@ describe('API attachments', () => {
       it('when binary files are uploaded (PNG, every byte value, zero bytes, 5 MB), then each downloads byte for byte identical', async () => {
         const big = randomBytes(5 * 1024 * 1024);
         const files = { 'pixel.png': PNG, 'bytes.bin': EVERY_BYTE, 'empty.dat': Buffer.alloc(0), 'big.bin': big };
-        okData(await server.api('POST', `${base}/${task.id}/attachments`, { files: Object.entries(files).map(([n, b]) => file(n, b)) }));
+        okData(
+          await server.api('POST', `${base}/${task.id}/attachments`, {
+            files: Object.entries(files).map(([n, b]) => file(n, b)),
+          }),
+        );
         for (const [name, bytes] of Object.entries(files)) {
           const got = await download(server, `${base}/${task.id}/attachments/${name}`);
           assert.equal(got.status, 200, name);
           assert.equal(got.bytes.length, bytes.length, name);
           assert.ok(got.bytes.equals(bytes), `${name} differs after the round trip`);
-          assert.ok((await fs.readFile(path.join(attachmentDir(server, boardId, task.id), name))).equals(bytes), `${name} differs on disk`);
+          assert.ok(
+            (await fs.readFile(path.join(attachmentDir(server, boardId, task.id), name))).equals(bytes),
+            `${name} differs on disk`,
+          );
         }
       });
 
@@ -138,7 +160,11 @@ describe('API attachments', () => {
       });
 
       it('when an attachment is deleted, then 200 with the task, the reference and the payload are gone, and one attachment.removed event', async () => {
-        okData(await server.api('POST', `${base}/${task.id}/attachments`, { files: [file('a.txt', Buffer.from('a')), file('b.txt', Buffer.from('b'))] }));
+        okData(
+          await server.api('POST', `${base}/${task.id}/attachments`, {
+            files: [file('a.txt', Buffer.from('a')), file('b.txt', Buffer.from('b'))],
+          }),
+        );
         let answer: any;
         const events = await eventsDuring(server, async () => {
           answer = await server.api('DELETE', `${base}/${task.id}/attachments/a.txt`);
@@ -146,15 +172,26 @@ describe('API attachments', () => {
         assert.deepEqual(okData(answer).attachments, ['b.txt']);
         assert.deepEqual(await listFiles(attachmentDir(server, boardId, task.id)), ['b.txt']);
         assert.equal((await download(server, `${base}/${task.id}/attachments/a.txt`)).status, 404);
-        assert.deepEqual(events.map((e) => e.event), ['attachment.removed']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['attachment.removed'],
+        );
         assert.equal(events[0].data.file, 'a.txt');
         assert.deepEqual(events[0].card?.attachments, ['b.txt']);
         okData(await server.api('DELETE', `${base}/${task.id}/attachments/b.txt`));
-        assert.equal(await exists(attachmentDir(server, boardId, task.id)), false, 'the emptied card folder is removed');
+        assert.equal(
+          await exists(attachmentDir(server, boardId, task.id)),
+          false,
+          'the emptied card folder is removed',
+        );
       });
 
       it('when the card does not exist, then upload, download and delete give 404', async () => {
-        failsWith(await server.api('POST', `${base}/no-such-card/attachments`, { files: [file('a.txt', Buffer.from('a'))] }), 404, /no-such-card/);
+        failsWith(
+          await server.api('POST', `${base}/no-such-card/attachments`, { files: [file('a.txt', Buffer.from('a'))] }),
+          404,
+          /no-such-card/,
+        );
         failsWith(await server.api('GET', `${base}/no-such-card/attachments/a.txt`), 404, /no-such-card/);
         failsWith(await server.api('DELETE', `${base}/no-such-card/attachments/a.txt`), 404, /no-such-card/);
         assert.equal(await exists(path.join(server.root, '.kanban', 'boards', boardId, 'attachments')), false);
@@ -182,21 +219,42 @@ describe('API attachments', () => {
     ];
     for (const [name, type] of byExtension) {
       it(`when "${name}" is uploaded without a contentType, then it downloads as ${type}`, async () => {
-        okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file(name, Buffer.from('x'))] }));
-        assert.equal((await download(server, `/api/tasks/${task.id}/attachments/${name}`)).headers.get('content-type'), type);
+        okData(
+          await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file(name, Buffer.from('x'))] }),
+        );
+        assert.equal(
+          (await download(server, `/api/tasks/${task.id}/attachments/${name}`)).headers.get('content-type'),
+          type,
+        );
       });
     }
 
     it('when a contentType is given at upload, then the download carries it, also after a restart', async () => {
-      okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('data', Buffer.from('%PDF-1.7'), 'application/pdf')] }));
-      assert.equal((await download(server, `/api/tasks/${task.id}/attachments/data`)).headers.get('content-type'), 'application/pdf');
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/attachments`, {
+          files: [file('data', Buffer.from('%PDF-1.7'), 'application/pdf')],
+        }),
+      );
+      assert.equal(
+        (await download(server, `/api/tasks/${task.id}/attachments/data`)).headers.get('content-type'),
+        'application/pdf',
+      );
       await server.restart();
-      assert.equal((await download(server, `/api/tasks/${task.id}/attachments/data`)).headers.get('content-type'), 'application/pdf');
+      assert.equal(
+        (await download(server, `/api/tasks/${task.id}/attachments/data`)).headers.get('content-type'),
+        'application/pdf',
+      );
     });
 
     it('when a file is uploaded again without a contentType, then the earlier stated type no longer applies', async () => {
-      okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('blob', Buffer.from('1'), 'image/png')] }));
-      okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('blob', Buffer.from('2'))] }));
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/attachments`, {
+          files: [file('blob', Buffer.from('1'), 'image/png')],
+        }),
+      );
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('blob', Buffer.from('2'))] }),
+      );
       const got = await download(server, `/api/tasks/${task.id}/attachments/blob`);
       assert.equal(got.headers.get('content-type'), 'application/octet-stream');
       assert.equal(got.bytes.toString(), '2');
@@ -212,7 +270,11 @@ describe('API attachments', () => {
     ];
     for (const [name, body, contentType] of activeFiles) {
       it(`when "${name}"${contentType ? ` (stated ${contentType})` : ''} is downloaded without download=1, then it is still sent as an attachment, never inline`, async () => {
-        okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file(name, Buffer.from(body), contentType)] }));
+        okData(
+          await server.api('POST', `/api/tasks/${task.id}/attachments`, {
+            files: [file(name, Buffer.from(body), contentType)],
+          }),
+        );
         for (const query of ['', '?download=0']) {
           const got = await download(server, `/api/tasks/${task.id}/attachments/${name}${query}`);
           assert.equal(got.status, 200);
@@ -223,9 +285,18 @@ describe('API attachments', () => {
       });
     }
 
-    for (const name of ["it's (final) 100%.txt", 'résumé naïve – 日本.pdf', 'emoji 🚀 plan;v2,draft.txt', "semi;colon=and'quote.txt"]) {
+    for (const name of [
+      "it's (final) 100%.txt",
+      'résumé naïve – 日本.pdf',
+      'emoji 🚀 plan;v2,draft.txt',
+      "semi;colon=and'quote.txt",
+    ]) {
       it(`when the file is named ${JSON.stringify(name)}, then Content-Disposition is ASCII-safe and gives back the exact name`, async () => {
-        okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file(name, Buffer.from('content'))] }));
+        okData(
+          await server.api('POST', `/api/tasks/${task.id}/attachments`, {
+            files: [file(name, Buffer.from('content'))],
+          }),
+        );
         const got = await download(server, `/api/tasks/${task.id}/attachments/${encodeURIComponent(name)}?download=1`);
         assert.equal(got.status, 200);
         const header = got.headers.get('content-disposition') ?? '';
@@ -245,7 +316,9 @@ describe('API attachments', () => {
     });
 
     it('when download is neither 0 nor 1, then 400', async () => {
-      okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('a.txt', Buffer.from('a'))] }));
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('a.txt', Buffer.from('a'))] }),
+      );
       failsWith(await server.api('GET', `/api/tasks/${task.id}/attachments/a.txt?download=maybe`), 400, /download/);
     });
   });
@@ -254,7 +327,11 @@ describe('API attachments', () => {
     let task: any;
     beforeEach(async () => {
       task = await createTask(server, 'Target');
-      okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('existing.txt', Buffer.from('old'))] }));
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/attachments`, {
+          files: [file('existing.txt', Buffer.from('old'))],
+        }),
+      );
     });
 
     async function assertNothingChanged() {
@@ -274,7 +351,11 @@ describe('API attachments', () => {
       ['a file object has an unknown field', { files: [good, { name: 'x.txt', data: 'eA==', path: '/etc' }] }, /path/],
       ['data is not base64', { files: [good, { name: 'x.txt', data: 'not base64!' }] }, /base64/],
       ['base64 padding is wrong', { files: [good, { name: 'x.txt', data: 'eA=' }] }, /base64/],
-      ['the contentType is not a MIME type', { files: [good, { name: 'x.txt', data: 'eA==', contentType: 'text/html\r\nX-Evil: 1' }] }, /contentType/],
+      [
+        'the contentType is not a MIME type',
+        { files: [good, { name: 'x.txt', data: 'eA==', contentType: 'text/html\r\nX-Evil: 1' }] },
+        /contentType/,
+      ],
       ['two files share a name', { files: [good, good] }, /twice/],
     ];
     for (const [what, body, message] of malformed) {
@@ -284,7 +365,21 @@ describe('API attachments', () => {
       });
     }
 
-    const unsafeNames = ['../escape.txt', '..', 'a/b.txt', 'a\\b.txt', '.hidden', '.content-types.json', 'nul\u0000.txt', 'line\nbreak.txt', '', '   ', 'x'.repeat(256), 'a"b.txt', 'con:colon'];
+    const unsafeNames = [
+      '../escape.txt',
+      '..',
+      'a/b.txt',
+      'a\\b.txt',
+      '.hidden',
+      '.content-types.json',
+      'nul\u0000.txt',
+      'line\nbreak.txt',
+      '',
+      '   ',
+      'x'.repeat(256),
+      'a"b.txt',
+      'con:colon',
+    ];
     for (const name of unsafeNames) {
       it(`when the file name is ${JSON.stringify(name.length > 40 ? `${name.slice(0, 10)}... (${name.length} chars)` : name)}, then 400 and nothing is stored anywhere`, async () => {
         // Runtime state (card-state saves in flight, and the .kanban/.gitignore written with the
@@ -292,14 +387,26 @@ describe('API attachments', () => {
         const isRuntimeState = (f: string) => f.startsWith('.kanban/.state/') || /^\.kanban\/\.?\.gitignore/.test(f);
         const stored = async () => (await listFiles(server.root)).filter((f) => !isRuntimeState(f));
         const before = await stored();
-        failsWith(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [good, file(name, Buffer.from('evil'))] }), 400, /name|files/);
+        failsWith(
+          await server.api('POST', `/api/tasks/${task.id}/attachments`, {
+            files: [good, file(name, Buffer.from('evil'))],
+          }),
+          400,
+          /name|files/,
+        );
         await assertNothingChanged();
         assert.deepEqual(await stored(), before);
       });
     }
 
     it('when the JSON body itself is broken, then 400', async () => {
-      failsWith(await server.raw('POST', `/api/tasks/${task.id}/attachments`, '{"files": [', { 'content-type': 'application/json' }), 400, /JSON/);
+      failsWith(
+        await server.raw('POST', `/api/tasks/${task.id}/attachments`, '{"files": [', {
+          'content-type': 'application/json',
+        }),
+        400,
+        /JSON/,
+      );
       await assertNothingChanged();
     });
 
@@ -310,7 +417,10 @@ describe('API attachments', () => {
         const got = await rawRequest(server, 'GET', `/api/tasks/${task.id}/attachments/${name}`);
         assert.ok(got.status === 400 || got.status === 404, `${name}: ${got.status}`);
         assert.doesNotMatch(got.text, /top secret|root:/);
-        failsWith(asApiAnswer(await rawRequest(server, 'DELETE', `/api/tasks/${task.id}/attachments/${name}`)), got.status);
+        failsWith(
+          asApiAnswer(await rawRequest(server, 'DELETE', `/api/tasks/${task.id}/attachments/${name}`)),
+          got.status,
+        );
       }
       assert.equal(await fs.readFile(secret, 'utf8'), 'top secret');
     });
@@ -320,13 +430,22 @@ describe('API attachments', () => {
       await fs.writeFile(secret, 'top secret');
       const card = cardFile(server, 'default', 'backlog', task.id);
       const text = await fs.readFile(card, 'utf8');
-      await fs.writeFile(card, text.replace('attachments:\n  - existing.txt\n', 'attachments:\n  - existing.txt\n  - ../../secret.txt\n'));
+      await fs.writeFile(
+        card,
+        text.replace('attachments:\n  - existing.txt\n', 'attachments:\n  - existing.txt\n  - ../../secret.txt\n'),
+      );
       await server.restart();
-      assert.deepEqual(okData(await server.api('GET', `/api/tasks/${task.id}`)).attachments, ['existing.txt', '../../secret.txt']);
+      assert.deepEqual(okData(await server.api('GET', `/api/tasks/${task.id}`)).attachments, [
+        'existing.txt',
+        '../../secret.txt',
+      ]);
       const got = await rawRequest(server, 'GET', `/api/tasks/${task.id}/attachments/..%2F..%2Fsecret.txt`);
       failsWith(asApiAnswer(got), 400, /name/);
       assert.doesNotMatch(got.text, /top secret/);
-      failsWith(asApiAnswer(await rawRequest(server, 'DELETE', `/api/tasks/${task.id}/attachments/..%2F..%2Fsecret.txt`)), 400);
+      failsWith(
+        asApiAnswer(await rawRequest(server, 'DELETE', `/api/tasks/${task.id}/attachments/..%2F..%2Fsecret.txt`)),
+        400,
+      );
       assert.equal(await fs.readFile(secret, 'utf8'), 'top secret');
     });
   });
@@ -346,11 +465,18 @@ describe('API attachments', () => {
       }
       for (const answer of await Promise.all(requests)) okData(answer);
       for (const task of [one, two]) {
-        const expected = [...payloads.keys()].filter((k) => k.startsWith(`${task.id}/`)).map((k) => k.slice(task.id.length + 1));
+        const expected = [...payloads.keys()]
+          .filter((k) => k.startsWith(`${task.id}/`))
+          .map((k) => k.slice(task.id.length + 1));
         const stored = okData(await server.api('GET', `/api/tasks/${task.id}`)).attachments;
         assert.deepEqual([...stored].sort(), [...expected].sort());
         for (const name of expected) {
-          assert.ok((await download(server, `/api/tasks/${task.id}/attachments/${name}`)).bytes.equals(payloads.get(`${task.id}/${name}`) as Buffer), name);
+          assert.ok(
+            (await download(server, `/api/tasks/${task.id}/attachments/${name}`)).bytes.equals(
+              payloads.get(`${task.id}/${name}`) as Buffer,
+            ),
+            name,
+          );
         }
       }
     });
@@ -358,11 +484,18 @@ describe('API attachments', () => {
     it('when the same file name is uploaded concurrently with different contents, then one whole version wins and it is listed once', async () => {
       const task = await createTask(server, 'Contested');
       const versions = [randomBytes(200_000), randomBytes(200_000), randomBytes(200_000)];
-      const answers = await Promise.all(versions.map((bytes) => server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('same.bin', bytes)] })));
+      const answers = await Promise.all(
+        versions.map((bytes) =>
+          server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('same.bin', bytes)] }),
+        ),
+      );
       for (const answer of answers) okData(answer);
       assert.deepEqual(okData(await server.api('GET', `/api/tasks/${task.id}`)).attachments, ['same.bin']);
       const got = (await download(server, '/api/tasks/' + task.id + '/attachments/same.bin')).bytes;
-      assert.ok(versions.some((v) => v.equals(got)), 'the stored file is a mix of uploads');
+      assert.ok(
+        versions.some((v) => v.equals(got)),
+        'the stored file is a mix of uploads',
+      );
     });
 
     it('when a card with files moves to another column or is transferred to another board, then its files follow', async () => {
@@ -378,15 +511,21 @@ describe('API attachments', () => {
     it('when two cards hold files of the same name, then each keeps its own bytes', async () => {
       const one = await createTask(server, 'First holder');
       const two = await createTask(server, 'Second holder');
-      okData(await server.api('POST', `/api/tasks/${one.id}/attachments`, { files: [file('same.txt', Buffer.from('one'))] }));
-      okData(await server.api('POST', `/api/tasks/${two.id}/attachments`, { files: [file('same.txt', Buffer.from('two'))] }));
+      okData(
+        await server.api('POST', `/api/tasks/${one.id}/attachments`, { files: [file('same.txt', Buffer.from('one'))] }),
+      );
+      okData(
+        await server.api('POST', `/api/tasks/${two.id}/attachments`, { files: [file('same.txt', Buffer.from('two'))] }),
+      );
       assert.equal((await download(server, `/api/tasks/${one.id}/attachments/same.txt`)).bytes.toString(), 'one');
       assert.equal((await download(server, `/api/tasks/${two.id}/attachments/same.txt`)).bytes.toString(), 'two');
     });
 
     it('when a card is deleted for good, then its attachment folder is removed', async () => {
       const task = await createTask(server, 'Gone');
-      okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('a.txt', Buffer.from('a'))] }));
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('a.txt', Buffer.from('a'))] }),
+      );
       okData(await server.api('DELETE', `/api/tasks/${task.id}/permanent`));
       assert.equal(await exists(attachmentDir(server, 'default', task.id)), false);
     });
@@ -395,18 +534,29 @@ describe('API attachments', () => {
   describe('a storage failure in the middle of an upload', () => {
     it('when the third of several files cannot be written, then the request fails, no new file is kept, a replaced file gets its old bytes back and no event is emitted', async () => {
       const task = await createTask(server, 'Unlucky');
-      okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('existing.txt', Buffer.from('old'), 'text/markdown')] }));
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/attachments`, {
+          files: [file('existing.txt', Buffer.from('old'), 'text/markdown')],
+        }),
+      );
       server.running.workspace.attachments = new DiskFailsOnOneFile(path.join(server.root, '.kanban'), 'fails.bin');
       const events = await eventsDuring(server, async () => {
         const answer = await server.api('POST', `/api/tasks/${task.id}/attachments`, {
-          files: [file('existing.txt', Buffer.from('new'), 'text/plain'), file('fresh.txt', Buffer.from('fresh')), file('fails.bin', Buffer.from('x'))],
+          files: [
+            file('existing.txt', Buffer.from('new'), 'text/plain'),
+            file('fresh.txt', Buffer.from('fresh')),
+            file('fails.bin', Buffer.from('x')),
+          ],
         });
         assert.equal(answer.status, 500, JSON.stringify(answer.body));
         assert.equal(answer.body?.ok, false);
       });
       assert.deepEqual(events, []);
       assert.deepEqual(okData(await server.api('GET', `/api/tasks/${task.id}`)).attachments, ['existing.txt']);
-      assert.deepEqual(await listFiles(attachmentDir(server, 'default', task.id)), ['.content-types.json', 'existing.txt']);
+      assert.deepEqual(await listFiles(attachmentDir(server, 'default', task.id)), [
+        '.content-types.json',
+        'existing.txt',
+      ]);
       const kept = await download(server, `/api/tasks/${task.id}/attachments/existing.txt`);
       assert.equal(kept.bytes.toString(), 'old');
       assert.equal(kept.headers.get('content-type'), 'text/markdown');
@@ -419,10 +569,16 @@ describe('API attachments', () => {
       server.running.workspace.attachments = store;
       const task = await createTask(server, 'Opaque');
       okData(await server.api('POST', `/api/tasks/${task.id}/attachments`, { files: [file('pixel.png', PNG)] }));
-      assert.ok(store.files.get(`default/${task.id}/pixel.png`)?.equals(PNG), 'the upload went through the active provider');
+      assert.ok(
+        store.files.get(`default/${task.id}/pixel.png`)?.equals(PNG),
+        'the upload went through the active provider',
+      );
       failsWith(await server.api('GET', `/api/tasks/${task.id}/attachments/pixel.png`), 501, /opaque-test-provider/);
       failsWith(await server.api('GET', `/api/tasks/${task.id}/attachments/pixel.png?download=1`), 501);
-      assert.deepEqual(okData(await server.api('DELETE', `/api/tasks/${task.id}/attachments/pixel.png`)).attachments, []);
+      assert.deepEqual(
+        okData(await server.api('DELETE', `/api/tasks/${task.id}/attachments/pixel.png`)).attachments,
+        [],
+      );
       assert.equal(store.files.size, 0, 'the delete removed the payload from the provider');
     });
   });

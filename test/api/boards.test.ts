@@ -1,6 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { startTestServer, type TestServer } from '../helpers/testServer';
-import { asApiAnswer, configPath, createTask, exists, failsWith, okData, rawRequest, readConfig } from '../helpers/envelope';
+import {
+  asApiAnswer,
+  configPath,
+  createTask,
+  exists,
+  failsWith,
+  okData,
+  rawRequest,
+  readConfig,
+} from '../helpers/envelope';
 
 const STANDARD_IDS = ['backlog', 'todo', 'in-progress', 'review', 'done'];
 
@@ -33,7 +42,11 @@ describe('API boards', () => {
     it('when a board is fetched, then its full config comes back with effective defaults and minimized columns', async () => {
       const board = okData(await server.api('GET', '/api/boards/default'));
       assert.equal(board.id, 'default');
-      assert.equal(board.defaultStatus, 'backlog', 'not set on the board: the effective value (workspace setting, else first column)');
+      assert.equal(
+        board.defaultStatus,
+        'backlog',
+        'not set on the board: the effective value (workspace setting, else first column)',
+      );
       assert.equal(board.defaultPriority, 'medium');
       assert.deepEqual(board.actions, {});
       assert.deepEqual(board.minimizedColumnIds, []);
@@ -62,23 +75,53 @@ describe('API boards', () => {
   describe('creating', () => {
     it('when a board is created with id and name, then 201, it inherits the default board columns and is saved', async () => {
       okData(await server.api('POST', '/api/columns', { id: 'qa', name: 'QA' }), 201);
-      const board = okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations', description: 'run things' }), 201);
-      assert.deepEqual(board.columns.map((c: { id: string }) => c.id), [...STANDARD_IDS, 'qa']);
+      const board = okData(
+        await server.api('POST', '/api/boards', { id: 'ops', name: 'Operations', description: 'run things' }),
+        201,
+      );
+      assert.deepEqual(
+        board.columns.map((c: { id: string }) => c.id),
+        [...STANDARD_IDS, 'qa'],
+      );
       assert.equal(board.description, 'run things');
       const saved = await readConfig(server);
       assert.equal(saved.version, 2);
-      assert.deepEqual(saved.boards.map((b: { id: string }) => b.id), ['default', 'ops']);
+      assert.deepEqual(
+        saved.boards.map((b: { id: string }) => b.id),
+        ['default', 'ops'],
+      );
       const listed = okData(await server.api('GET', '/api/boards')).find((b: { id: string }) => b.id === 'ops');
       assert.equal(listed.isDefault, false);
     });
 
     it('when a board is created with columns, then it has exactly those, colors defaulted', async () => {
-      const board = okData(await server.api('POST', '/api/boards', { id: 'mini', name: 'Mini', columns: [{ id: 'new', name: 'New' }, { id: 'old', name: 'Old', color: '#000' }] }), 201);
-      assert.deepEqual(board.columns, [{ id: 'new', name: 'New', color: '#6b7280' }, { id: 'old', name: 'Old', color: '#000' }]);
+      const board = okData(
+        await server.api('POST', '/api/boards', {
+          id: 'mini',
+          name: 'Mini',
+          columns: [
+            { id: 'new', name: 'New' },
+            { id: 'old', name: 'Old', color: '#000' },
+          ],
+        }),
+        201,
+      );
+      assert.deepEqual(board.columns, [
+        { id: 'new', name: 'New', color: '#6b7280' },
+        { id: 'old', name: 'Old', color: '#000' },
+      ]);
     });
 
     it('when a board is created, then new cards on it go to its default status', async () => {
-      okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops', defaultStatus: 'todo', defaultPriority: 'high' }), 201);
+      okData(
+        await server.api('POST', '/api/boards', {
+          id: 'ops',
+          name: 'Ops',
+          defaultStatus: 'todo',
+          defaultPriority: 'high',
+        }),
+        201,
+      );
       const task = await createTask(server, 'On ops', 'ops');
       assert.equal(task.boardId, 'ops');
       assert.equal(task.status, 'todo');
@@ -95,8 +138,23 @@ describe('API boards', () => {
       ['a field is unknown', { id: 'x', name: 'X', colour: 'red' }, /colour/],
       ['a column id is invalid', { id: 'x', name: 'X', columns: [{ id: 'A B', name: 'A' }] }, /column id/],
       ['a column is called deleted', { id: 'x', name: 'X', columns: [{ id: 'deleted', name: 'Gone' }] }, /reserved/],
-      ['two columns share an id', { id: 'x', name: 'X', columns: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] }, /twice/],
-      ['a column color is not hex', { id: 'x', name: 'X', columns: [{ id: 'a', name: 'A', color: 'red' }] }, /hex color/],
+      [
+        'two columns share an id',
+        {
+          id: 'x',
+          name: 'X',
+          columns: [
+            { id: 'a', name: 'A' },
+            { id: 'a', name: 'B' },
+          ],
+        },
+        /twice/,
+      ],
+      [
+        'a column color is not hex',
+        { id: 'x', name: 'X', columns: [{ id: 'a', name: 'A', color: 'red' }] },
+        /hex color/,
+      ],
       ['the default status is not a column', { id: 'x', name: 'X', defaultStatus: 'nowhere' }, /defaultStatus/],
       ['the default priority is unknown', { id: 'x', name: 'X', defaultPriority: 'urgent' }, /defaultPriority/],
     ];
@@ -114,7 +172,15 @@ describe('API boards', () => {
 
   describe('updating', () => {
     it('when only the name is sent, then the other fields keep their values', async () => {
-      okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops', description: 'keep me', defaultStatus: 'todo' }), 201);
+      okData(
+        await server.api('POST', '/api/boards', {
+          id: 'ops',
+          name: 'Ops',
+          description: 'keep me',
+          defaultStatus: 'todo',
+        }),
+        201,
+      );
       const board = okData(await server.api('PUT', '/api/boards/ops', { name: 'Operations' }));
       assert.equal(board.name, 'Operations');
       assert.equal(board.description, 'keep me');
@@ -125,14 +191,28 @@ describe('API boards', () => {
 
     it('when columns are replaced, then the board has the new list and the old minimized ids are pruned', async () => {
       okData(await server.api('PUT', '/api/columns/minimized', { columnIds: ['done', 'todo'] }));
-      const board = okData(await server.api('PUT', '/api/boards/default', { columns: [{ id: 'todo', name: 'Todo' }, { id: 'later', name: 'Later' }] }));
-      assert.deepEqual(board.columns.map((c: { id: string }) => c.id), ['todo', 'later']);
+      const board = okData(
+        await server.api('PUT', '/api/boards/default', {
+          columns: [
+            { id: 'todo', name: 'Todo' },
+            { id: 'later', name: 'Later' },
+          ],
+        }),
+      );
+      assert.deepEqual(
+        board.columns.map((c: { id: string }) => c.id),
+        ['todo', 'later'],
+      );
       assert.deepEqual(board.minimizedColumnIds, ['todo']);
     });
 
     it('when new columns would drop a column that holds cards, then 400 and the board is unchanged', async () => {
       await createTask(server, { content: '# Busy', status: 'review' });
-      failsWith(await server.api('PUT', '/api/boards/default', { columns: [{ id: 'todo', name: 'Todo' }] }), 400, /review/);
+      failsWith(
+        await server.api('PUT', '/api/boards/default', { columns: [{ id: 'todo', name: 'Todo' }] }),
+        400,
+        /review/,
+      );
       assert.equal(okData(await server.api('GET', '/api/columns')).length, 5);
     });
 
@@ -165,7 +245,10 @@ describe('API boards', () => {
       okData(await server.api('POST', '/api/boards', { id: 'tmp', name: 'Tmp' }), 201);
       okData(await server.api('DELETE', '/api/boards/tmp'));
       failsWith(await server.api('GET', '/api/boards/tmp'), 404);
-      assert.deepEqual((await readConfig(server)).boards.map((b: { id: string }) => b.id), ['default']);
+      assert.deepEqual(
+        (await readConfig(server)).boards.map((b: { id: string }) => b.id),
+        ['default'],
+      );
     });
 
     it('when the default board is deleted, then 400', async () => {
@@ -190,9 +273,18 @@ describe('API boards', () => {
   describe('board actions', () => {
     it('when actions are replaced, added and removed, then the map follows and is saved', async () => {
       assert.deepEqual(okData(await server.api('GET', '/api/boards/default/actions')), {});
-      assert.deepEqual(okData(await server.api('POST', '/api/boards/default/actions', { actions: { build: 'Build', ship: 'Ship' } })), { build: 'Build', ship: 'Ship' });
-      assert.deepEqual(okData(await server.api('POST', '/api/boards/default/actions', { actions: { ship: 'Ship it' } })), { ship: 'Ship it' });
-      assert.deepEqual(okData(await server.api('PUT', '/api/boards/default/actions/test%20run', { title: 'Test run' })), { ship: 'Ship it', 'test run': 'Test run' });
+      assert.deepEqual(
+        okData(await server.api('POST', '/api/boards/default/actions', { actions: { build: 'Build', ship: 'Ship' } })),
+        { build: 'Build', ship: 'Ship' },
+      );
+      assert.deepEqual(
+        okData(await server.api('POST', '/api/boards/default/actions', { actions: { ship: 'Ship it' } })),
+        { ship: 'Ship it' },
+      );
+      assert.deepEqual(
+        okData(await server.api('PUT', '/api/boards/default/actions/test%20run', { title: 'Test run' })),
+        { ship: 'Ship it', 'test run': 'Test run' },
+      );
       const deleted = await server.api('DELETE', '/api/boards/default/actions/ship');
       assert.equal(deleted.status, 204);
       assert.equal(deleted.body, null);

@@ -35,10 +35,24 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
         const b = await createTask(server, { title: 'Beta', status: 'review' }, boardId);
         const d = await createTask(server, { title: 'Done before', status: 'done' }, boardId);
         const events = await eventsDuring(server, async () => {
-          const moved = okData<any[]>(await server.api('POST', `${base}/bulk`, { ids: [b.id, a.id], change: { status: 'done', position: 1 } }));
-          assert.deepEqual(moved.map((t) => [t.id, t.status]), [[b.id, 'done'], [a.id, 'done']]);
+          const moved = okData<any[]>(
+            await server.api('POST', `${base}/bulk`, { ids: [b.id, a.id], change: { status: 'done', position: 1 } }),
+          );
+          assert.deepEqual(
+            moved.map((t) => [t.id, t.status]),
+            [
+              [b.id, 'done'],
+              [a.id, 'done'],
+            ],
+          );
         });
-        assert.deepEqual(events.map((e) => [e.event, e.data.taskId]), [['task.moved', b.id], ['task.moved', a.id]]);
+        assert.deepEqual(
+          events.map((e) => [e.event, e.data.taskId]),
+          [
+            ['task.moved', b.id],
+            ['task.moved', a.id],
+          ],
+        );
         assert.deepEqual(await listIds(server, '?status=done', boardId), [d.id, b.id, a.id]);
         assert.ok(await exists(cardFile(server, board, 'done', a.id)), 'the file moved to done/');
         assert.equal(await exists(cardFile(server, board, 'todo', a.id)), false);
@@ -48,16 +62,41 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
         const a = await createTask(server, { title: 'One', labels: ['bug', 'ui'] }, boardId);
         const b = await createTask(server, { title: 'Two', labels: ['ui'] }, boardId);
         const ids = [a.id, b.id];
-        for (const change of [{ priority: 'critical' }, { assignee: 'ada' }, { labels: { add: ['urgent'], remove: ['ui'] } }]) {
-          const events = await eventsDuring(server, async () => okData(await server.api('POST', `${base}/bulk`, { ids, change })));
-          assert.deepEqual(events.map((e) => [e.event, e.data.taskId]), [['task.updated', a.id], ['task.updated', b.id]], JSON.stringify(change));
+        for (const change of [
+          { priority: 'critical' },
+          { assignee: 'ada' },
+          { labels: { add: ['urgent'], remove: ['ui'] } },
+        ]) {
+          const events = await eventsDuring(server, async () =>
+            okData(await server.api('POST', `${base}/bulk`, { ids, change })),
+          );
+          assert.deepEqual(
+            events.map((e) => [e.event, e.data.taskId]),
+            [
+              ['task.updated', a.id],
+              ['task.updated', b.id],
+            ],
+            JSON.stringify(change),
+          );
         }
         const cards = okData<any[]>(await server.api('GET', `${base}?fields=id,priority,assignee,labels`));
-        assert.deepEqual(cards.map((c) => [c.priority, c.assignee, c.labels]), [['critical', 'ada', ['bug', 'urgent']], ['critical', 'ada', ['urgent']]]);
-        okData(await server.api('POST', `${base}/bulk`, { ids, change: { labels: { set: ['later'] }, } }));
+        assert.deepEqual(
+          cards.map((c) => [c.priority, c.assignee, c.labels]),
+          [
+            ['critical', 'ada', ['bug', 'urgent']],
+            ['critical', 'ada', ['urgent']],
+          ],
+        );
+        okData(await server.api('POST', `${base}/bulk`, { ids, change: { labels: { set: ['later'] } } }));
         okData(await server.api('POST', `${base}/bulk`, { ids, change: { assignee: null } }));
         const after = okData<any[]>(await server.api('GET', `${base}?fields=id,assignee,labels`));
-        assert.deepEqual(after.map((c) => [c.assignee, c.labels]), [[null, ['later']], [null, ['later']]]);
+        assert.deepEqual(
+          after.map((c) => [c.assignee, c.labels]),
+          [
+            [null, ['later']],
+            [null, ['later']],
+          ],
+        );
         assert.match(await fs.readFile(cardFile(server, board, 'backlog', a.id), 'utf8'), /^labels:\n {2}- later$/m);
       });
 
@@ -65,12 +104,22 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
         const a = await createTask(server, { title: 'Shelve me', status: 'todo' }, boardId);
         const b = await createTask(server, { title: 'Shelve me too', status: 'review' }, boardId);
         const c = await createTask(server, { title: 'Drop me', status: 'todo' }, boardId);
-        const archived = await eventsDuring(server, async () => okData(await server.api('POST', `${base}/bulk`, { ids: [a.id, b.id], change: { archive: true } })));
-        assert.deepEqual(archived.map((e) => e.event), ['task.archived', 'task.archived']);
+        const archived = await eventsDuring(server, async () =>
+          okData(await server.api('POST', `${base}/bulk`, { ids: [a.id, b.id], change: { archive: true } })),
+        );
+        assert.deepEqual(
+          archived.map((e) => e.event),
+          ['task.archived', 'task.archived'],
+        );
         assert.deepEqual(await listIds(server, '?archived=only', boardId), [a.id, b.id]);
         assert.ok(await exists(cardFile(server, board, 'archived', b.id)));
-        const deleted = await eventsDuring(server, async () => okData(await server.api('POST', `${base}/bulk`, { ids: [c.id], change: { delete: true } })));
-        assert.deepEqual(deleted.map((e) => [e.event, e.data.permanent]), [['task.deleted', false]]);
+        const deleted = await eventsDuring(server, async () =>
+          okData(await server.api('POST', `${base}/bulk`, { ids: [c.id], change: { delete: true } })),
+        );
+        assert.deepEqual(
+          deleted.map((e) => [e.event, e.data.permanent]),
+          [['task.deleted', false]],
+        );
         assert.deepEqual(await listIds(server, '', boardId), []);
       });
 
@@ -78,9 +127,19 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
         const a = await createTask(server, { title: 'Stays put', status: 'todo' }, boardId);
         const b = await createTask(server, { title: 'Stays too', status: 'todo' }, boardId);
         const before = await snapshot(server);
-        for (const change of [{ status: 'done' }, { priority: 'low' }, { archive: true }, { delete: true }, { labels: { set: [] } }]) {
+        for (const change of [
+          { status: 'done' },
+          { priority: 'low' },
+          { archive: true },
+          { delete: true },
+          { labels: { set: [] } },
+        ]) {
           const events = await eventsDuring(server, async () => {
-            failsWith(await server.api('POST', `${base}/bulk`, { ids: [a.id, 'no-such-card-2020-01-01', b.id], change }), 404, /"no-such-card-2020-01-01".*nothing was changed/);
+            failsWith(
+              await server.api('POST', `${base}/bulk`, { ids: [a.id, 'no-such-card-2020-01-01', b.id], change }),
+              404,
+              /"no-such-card-2020-01-01".*nothing was changed/,
+            );
           });
           assert.deepEqual(events, [], `no event for ${JSON.stringify(change)}`);
         }
@@ -91,30 +150,65 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
 
   it('when an undo sends each card its own place back ("changes"), then the board is as it was before the bulk move', async () => {
     const ids: string[] = [];
-    for (const [title, status] of [['A', 'todo'], ['B', 'todo'], ['C', 'todo'], ['D', 'review']]) ids.push((await createTask(server, { title, status })).id);
+    for (const [title, status] of [
+      ['A', 'todo'],
+      ['B', 'todo'],
+      ['C', 'todo'],
+      ['D', 'review'],
+    ])
+      ids.push((await createTask(server, { title, status })).id);
     const [a, , c, d] = ids;
     const before = okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,position'));
     okData(await server.api('POST', '/api/tasks/bulk', { ids: [a, c, d], change: { status: 'done' } }));
-    const undo = before.filter((t) => [a, c, d].includes(t.id)).map((t) => ({ id: t.id, status: t.status, position: t.position }));
+    const undo = before
+      .filter((t) => [a, c, d].includes(t.id))
+      .map((t) => ({ id: t.id, status: t.status, position: t.position }));
     okData(await server.api('POST', '/api/tasks/bulk', { changes: undo }));
     assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,position')), before);
   });
 
   it('when an undo restores archived cards ("changes" with restore), then each is back in its place with one task.restored; a card not archived refuses it all', async () => {
     const ids: string[] = [];
-    for (const [title, status] of [['A', 'todo'], ['B', 'todo'], ['C', 'todo'], ['D', 'review']]) ids.push((await createTask(server, { title, status })).id);
+    for (const [title, status] of [
+      ['A', 'todo'],
+      ['B', 'todo'],
+      ['C', 'todo'],
+      ['D', 'review'],
+    ])
+      ids.push((await createTask(server, { title, status })).id);
     const [a, b, c, d] = ids;
     const before = okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,position'));
     okData(await server.api('POST', '/api/tasks/bulk', { ids: [a, c, d], change: { archive: true } }));
-    const undo = before.filter((t) => [a, c, d].includes(t.id)).map((t) => ({ id: t.id, restore: true, status: t.status, position: t.position }));
-    failsWith(await server.api('POST', '/api/tasks/bulk', { changes: [...undo, { id: b, restore: true }] }), 400, /neither archived nor deleted/);
-    assert.equal(okData<any[]>(await server.api('GET', '/api/tasks?archived=only&fields=id')).length, 3, 'nothing restored');
+    const undo = before
+      .filter((t) => [a, c, d].includes(t.id))
+      .map((t) => ({ id: t.id, restore: true, status: t.status, position: t.position }));
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { changes: [...undo, { id: b, restore: true }] }),
+      400,
+      /neither archived nor deleted/,
+    );
+    assert.equal(
+      okData<any[]>(await server.api('GET', '/api/tasks?archived=only&fields=id')).length,
+      3,
+      'nothing restored',
+    );
     const events = await eventsDuring(server, async () => {
       okData(await server.api('POST', '/api/tasks/bulk', { changes: undo }));
     });
-    assert.deepEqual(events.map((e) => [e.event, e.data.taskId]), [['task.restored', a], ['task.restored', c], ['task.restored', d]]);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.data.taskId]),
+      [
+        ['task.restored', a],
+        ['task.restored', c],
+        ['task.restored', d],
+      ],
+    );
     assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,position')), before);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a], change: { restore: true, priority: 'low' } }), 400, /restore goes alone/);
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a], change: { restore: true, priority: 'low' } }),
+      400,
+      /restore goes alone/,
+    );
   });
 
   it('when a block-policy column cannot take all the cards, then the answer is 409 and none moved', async () => {
@@ -124,19 +218,31 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
     const a = await createTask(server, { title: 'First', status: 'todo' });
     const b = await createTask(server, { title: 'Second', status: 'todo' });
     const before = await snapshot(server);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id, b.id], change: { status: 'review' } }), 409, /WIP limit 2.*2 more card\(s\).*nothing was changed/);
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a.id, b.id], change: { status: 'review' } }),
+      409,
+      /WIP limit 2.*2 more card\(s\).*nothing was changed/,
+    );
     assert.deepEqual(await snapshot(server), before);
     okData(await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { status: 'review' } }));
   });
 
-  it('when one card\'s version is stale, then the answer is 412 and nothing is written', async () => {
+  it("when one card's version is stale, then the answer is 412 and nothing is written", async () => {
     const a = await createTask(server, 'Read once');
     const b = await createTask(server, 'Read twice');
     const etagA = (await server.api('GET', `/api/tasks/${a.id}`)).headers.get('etag') as string;
     const etagB = (await server.api('GET', `/api/tasks/${b.id}`)).headers.get('etag') as string;
     okData(await server.api('PUT', `/api/tasks/${b.id}`, { assignee: 'someone' }));
     const before = await snapshot(server);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id, b.id], change: { priority: 'high' }, versions: { [a.id]: etagA, [b.id]: etagB } }), 412, new RegExp(`"${b.id}" \\(now`));
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', {
+        ids: [a.id, b.id],
+        change: { priority: 'high' },
+        versions: { [a.id]: etagA, [b.id]: etagB },
+      }),
+      412,
+      new RegExp(`"${b.id}" \\(now`),
+    );
     assert.deepEqual(await snapshot(server), before);
   });
 
@@ -148,20 +254,61 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
     const broken = (await fs.readFile(file, 'utf8')).replace(/^---\n/, '---\npriority: [unclosed\n');
     await fs.writeFile(file, broken);
     const untouched = await fs.readFile(cardFile(server, 'default', 'backlog', a.id), 'utf8');
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id, b.id], change: { priority: 'high' } }), 409, new RegExp(`${b.id}\\.md does not parse`));
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a.id, b.id], change: { priority: 'high' } }),
+      409,
+      new RegExp(`${b.id}\\.md does not parse`),
+    );
     assert.equal(await fs.readFile(cardFile(server, 'default', 'backlog', a.id), 'utf8'), untouched);
     assert.equal(await fs.readFile(file, 'utf8'), broken);
   });
 
   it('when a request mixes kinds, or names a card twice, then it is a 400 saying what to send', async () => {
     const a = await createTask(server, 'Once');
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { priority: 'high', archive: true } }), 400, /exactly one kind of change.*priority and archive/);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { position: 2 } }), 400, /position goes with status/);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id, a.id], change: { priority: 'high' } }), 400, /named more than once/);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { priority: 'high' }, changes: [{ id: a.id, priority: 'low' }] }), 400, /either "ids".*or "changes"/);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { changes: [{ id: a.id, priority: 'low' }, { id: a.id, assignee: 'x' }] }), 400, /same kind/);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { status: 'nowhere' } }), 400, /"nowhere" is not a column/);
-    failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { labels: { set: ['a'], add: ['b'] } } }), 400, /"set".*not both/);
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { priority: 'high', archive: true } }),
+      400,
+      /exactly one kind of change.*priority and archive/,
+    );
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { position: 2 } }),
+      400,
+      /position goes with status/,
+    );
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a.id, a.id], change: { priority: 'high' } }),
+      400,
+      /named more than once/,
+    );
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', {
+        ids: [a.id],
+        change: { priority: 'high' },
+        changes: [{ id: a.id, priority: 'low' }],
+      }),
+      400,
+      /either "ids".*or "changes"/,
+    );
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', {
+        changes: [
+          { id: a.id, priority: 'low' },
+          { id: a.id, assignee: 'x' },
+        ],
+      }),
+      400,
+      /same kind/,
+    );
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { status: 'nowhere' } }),
+      400,
+      /"nowhere" is not a column/,
+    );
+    failsWith(
+      await server.api('POST', '/api/tasks/bulk', { ids: [a.id], change: { labels: { set: ['a'], add: ['b'] } } }),
+      400,
+      /"set".*not both/,
+    );
     failsWith(await server.api('POST', '/api/tasks/bulk', { ids: [], change: { priority: 'high' } }), 400);
   });
 
@@ -175,9 +322,16 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
       okData(await server.api('POST', '/api/tasks', { title: 'marker' }), 201);
       await socket.waitFor((m) => m.event === 'task.created', 5000);
       const events = socket.events().filter((m) => m.event !== 'task.created');
-      assert.deepEqual(events.map((m) => [m.event, m.data.taskId, m.card.priority]), ids.map((id) => ['task.updated', id, 'low']));
+      assert.deepEqual(
+        events.map((m) => [m.event, m.data.taskId, m.card.priority]),
+        ids.map((id) => ['task.updated', id, 'low']),
+      );
       const revisions = events.map((m) => m.revision as number);
-      assert.deepEqual(revisions, revisions.map((_, i) => revisions[0] + i), 'consecutive revisions');
+      assert.deepEqual(
+        revisions,
+        revisions.map((_, i) => revisions[0] + i),
+        'consecutive revisions',
+      );
     } finally {
       socket.close();
     }
@@ -187,9 +341,16 @@ describe('API bulk edits: POST /tasks/bulk and its board twin', () => {
     okData(await server.api('PUT', '/api/columns/review', { wipLimit: 1 }));
     const a = await createTask(server, { title: 'Bridged A', status: 'todo' }, 'default');
     const b = await createTask(server, { title: 'Bridged B', status: 'todo' }, 'default');
-    const answer = await new Dispatcher(server.running.workspace).dispatch({ method: 'POST', path: '/boards/default/tasks/bulk', body: { ids: [a.id, b.id], change: { status: 'review' } } });
+    const answer = await new Dispatcher(server.running.workspace).dispatch({
+      method: 'POST',
+      path: '/boards/default/tasks/bulk',
+      body: { ids: [a.id, b.id], change: { status: 'review' } },
+    });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.deepEqual((answer.body as { data: { id: string; status: string }[] }).data.map((t) => t.status), ['review', 'review']);
+    assert.deepEqual(
+      (answer.body as { data: { id: string; status: string }[] }).data.map((t) => t.status),
+      ['review', 'review'],
+    );
     assert.match(JSON.stringify(answer), /over its WIP limit \(2\/1\)/);
   });
 });

@@ -82,7 +82,7 @@ describe('API card state', () => {
       assert.equal(states(server).stateOf(card.id, 'alice').unread, true);
     });
 
-    it('when bob reads through a cursor before alice\'s latest activity, then it stays unread; a cursor after it clears it', async () => {
+    it("when bob reads through a cursor before alice's latest activity, then it stays unread; a cursor after it clears it", async () => {
       await states(server).recordActivity(card, 'alice');
       const first = new Date().toISOString();
       await later();
@@ -118,7 +118,11 @@ describe('API card state', () => {
         assert.equal(quick.stateOf(card.id, 'bob').unread, true, `round ${i}: activity after the read counted as read`);
         await quick.recordActivity(card, 'alice');
         await quick.markRead(card, 'bob');
-        assert.equal(quick.stateOf(card.id, 'bob').unread, false, `round ${i}: a read after the activity left it unread`);
+        assert.equal(
+          quick.stateOf(card.id, 'bob').unread,
+          false,
+          `round ${i}: a read after the activity left it unread`,
+        );
       }
     });
 
@@ -129,7 +133,10 @@ describe('API card state', () => {
         ['log', () => server.api('POST', `/api/tasks/${card.id}/logs`, { text: 'y' })],
         ['update', () => server.api('PUT', `/api/tasks/${card.id}`, { priority: 'high' })],
         ['move', () => server.api('PATCH', `/api/tasks/${card.id}/move`, { status: 'todo' })],
-        ['attachment', () => server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'a.txt', data: 'YQ==' }] })],
+        [
+          'attachment',
+          () => server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'a.txt', data: 'YQ==' }] }),
+        ],
       ];
       for (const [what, act] of acts) {
         await states(server).markRead(storedCard(server, 'default', card.id), 'bob');
@@ -137,7 +144,11 @@ describe('API card state', () => {
         const answer: any = await act();
         assert.ok(answer.status < 300, `${what}: ${JSON.stringify(answer.body)}`);
         assert.equal(states(server).stateOf(card.id, 'bob').unread, true, `after ${what}`);
-        assert.equal(states(server).stateOf(card.id, 'default').unread, false, `the writer's own ${what} is not unread for it`);
+        assert.equal(
+          states(server).stateOf(card.id, 'default').unread,
+          false,
+          `the writer's own ${what} is not unread for it`,
+        );
       }
     });
   });
@@ -153,7 +164,10 @@ describe('API card state', () => {
       });
 
       it('when a new card is read, then cardState is {open:false, unread:false} on the task, the list and the active task', async () => {
-        assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}`)).cardState, { open: false, unread: false });
+        assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}`)).cardState, {
+          open: false,
+          unread: false,
+        });
         assert.deepEqual(okData(await server.api('GET', base))[0].cardState, { open: false, unread: false });
       });
 
@@ -167,7 +181,13 @@ describe('API card state', () => {
         }
         const result = okData(await server.api('POST', `${base}/${task.id}/read`));
         assert.deepEqual(
-          { cardId: result.cardId, boardId: result.boardId, actor: result.actor, open: result.open, unread: result.unread },
+          {
+            cardId: result.cardId,
+            boardId: result.boardId,
+            actor: result.actor,
+            open: result.open,
+            unread: result.unread,
+          },
           { cardId: task.id, boardId, actor: 'default', open: false, unread: false },
         );
         assert.ok(!Number.isNaN(Date.parse(result.readThrough.at)));
@@ -176,14 +196,21 @@ describe('API card state', () => {
         assert.equal(okData(await server.api('GET', `${base}/${task.id}`)).cardState.unread, true);
       });
 
-      it('when POST read gives a readThrough cursor before the other actor\'s activity, then it stays unread; one after it clears it', async () => {
+      it("when POST read gives a readThrough cursor before the other actor's activity, then it stays unread; one after it clears it", async () => {
         const before = new Date().toISOString();
         await later();
         await states(server).recordActivity(storedCard(server, boardId, task.id), 'alice');
         await later();
-        assert.equal(okData(await server.api('POST', `${base}/${task.id}/read`, { readThrough: { at: before } })).unread, true);
+        assert.equal(
+          okData(await server.api('POST', `${base}/${task.id}/read`, { readThrough: { at: before } })).unread,
+          true,
+        );
         assert.equal(okData(await server.api('GET', `${base}/${task.id}`)).cardState.unread, true);
-        assert.equal(okData(await server.api('POST', `${base}/${task.id}/read`, { readThrough: { at: new Date().toISOString() } })).unread, false);
+        assert.equal(
+          okData(await server.api('POST', `${base}/${task.id}/read`, { readThrough: { at: new Date().toISOString() } }))
+            .unread,
+          false,
+        );
         assert.equal(okData(await server.api('GET', `${base}/${task.id}`)).cardState.unread, false);
       });
 
@@ -201,7 +228,10 @@ describe('API card state', () => {
         assert.equal(result.unread, false);
         assert.equal(result.actor, 'default');
         assert.ok(!Number.isNaN(Date.parse(result.openedAt)));
-        assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}`)).cardState, { open: true, unread: false });
+        assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}`)).cardState, {
+          open: true,
+          unread: false,
+        });
         const active = okData(await server.api('GET', `${base}/active`));
         assert.equal(active.id, task.id);
         assert.deepEqual(active.cardState, { open: true, unread: false });
@@ -242,7 +272,15 @@ describe('API card state', () => {
   it('when only GET routes are called, then the state file is neither created nor changed', async () => {
     const task = await createTask(server, 'Read only');
     const before = await exists(stateFile(server));
-    for (const url of [`/api/tasks/${task.id}`, '/api/tasks', '/api/tasks/active', `/api/tasks/${task.id}/comments`, `/api/tasks/${task.id}/logs`, '/api/card-state/status', '/api/workspace']) {
+    for (const url of [
+      `/api/tasks/${task.id}`,
+      '/api/tasks',
+      '/api/tasks/active',
+      `/api/tasks/${task.id}/comments`,
+      `/api/tasks/${task.id}/logs`,
+      '/api/card-state/status',
+      '/api/workspace',
+    ]) {
       assert.ok((await server.api('GET', url)).status < 300, url);
     }
     assert.equal(await exists(stateFile(server)), before);
@@ -257,8 +295,14 @@ describe('API card state', () => {
   it('when state is written, then it lives under .kanban/.state/, which a .kanban/.gitignore keeps out of git', async () => {
     const task = await createTask(server, 'Stored state');
     okData(await server.api('POST', `/api/tasks/${task.id}/open`));
-    const records = (await fs.readFile(stateFile(server), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line).save);
-    assert.ok(records.some((r: any) => r?.cardId === task.id && r.actor === 'default' && r.openedAt), JSON.stringify(records));
+    const records = (await fs.readFile(stateFile(server), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).save);
+    assert.ok(
+      records.some((r: any) => r?.cardId === task.id && r.actor === 'default' && r.openedAt),
+      JSON.stringify(records),
+    );
     assert.match(await fs.readFile(path.join(server.root, '.kanban', '.gitignore'), 'utf8'), /^\.state\/$/m);
   });
 
@@ -276,10 +320,16 @@ describe('API card state', () => {
     okData(await server.api('POST', `/api/tasks/${task.id}/open`));
     await states(server).recordActivity(storedCard(server, 'default', task.id), 'alice');
     okData(await server.api('POST', `/api/boards/ops/tasks/${task.id}/transfer`, {}));
-    assert.deepEqual(okData(await server.api('GET', `/api/boards/ops/tasks/${task.id}`)).cardState, { open: true, unread: true });
+    assert.deepEqual(okData(await server.api('GET', `/api/boards/ops/tasks/${task.id}`)).cardState, {
+      open: true,
+      unread: true,
+    });
     okData(await server.api('POST', `/api/boards/ops/tasks/${task.id}/read`));
     await server.restart();
-    assert.deepEqual(okData(await server.api('GET', `/api/boards/ops/tasks/${task.id}`)).cardState, { open: true, unread: false });
+    assert.deepEqual(okData(await server.api('GET', `/api/boards/ops/tasks/${task.id}`)).cardState, {
+      open: true,
+      unread: false,
+    });
   });
 
   it('when a transferred card is deleted for good and a new card later gets its id, then the new card starts with no state', async () => {
@@ -292,11 +342,17 @@ describe('API card state', () => {
     await server.running.close();
     // New ids carry a random suffix, so the id comes back only from a file: a branch merged in, say.
     await fs.mkdir(path.join(server.root, '.kanban/boards/default/backlog'), { recursive: true });
-    await fs.writeFile(path.join(server.root, `.kanban/boards/default/backlog/${task.id}.md`), `---\nid: ${task.id}\nstatus: backlog\n---\n# Reused id\n`);
+    await fs.writeFile(
+      path.join(server.root, `.kanban/boards/default/backlog/${task.id}.md`),
+      `---\nid: ${task.id}\nstatus: backlog\n---\n# Reused id\n`,
+    );
     await server.restart();
     const again = okData(await server.api('GET', `/api/tasks/${task.id}`));
     assert.equal(again.id, task.id, 'the freed id is served again');
-    assert.deepEqual(okData(await server.api('GET', `/api/tasks/${again.id}`)).cardState, { open: false, unread: false });
+    assert.deepEqual(okData(await server.api('GET', `/api/tasks/${again.id}`)).cardState, {
+      open: false,
+      unread: false,
+    });
   });
 });
 
@@ -309,11 +365,19 @@ describe('API card state: two actors over HTTP with token auth', () => {
     server = await startTestServer({
       config: {
         version: 2,
-        boards: [{ id: 'default', name: 'Default' }, { id: 'ops', name: 'Operations' }],
+        boards: [
+          { id: 'default', name: 'Default' },
+          { id: 'ops', name: 'Operations' },
+        ],
         plugins: {
           'auth.identity': {
             provider: 'token',
-            options: { tokens: [{ token: ALICE, subject: 'alice', role: 'editor' }, { token: BOB, subject: 'bob', role: 'editor' }] },
+            options: {
+              tokens: [
+                { token: ALICE, subject: 'alice', role: 'editor' },
+                { token: BOB, subject: 'bob', role: 'editor' },
+              ],
+            },
           },
         },
       },
@@ -336,16 +400,28 @@ describe('API card state: two actors over HTTP with token auth', () => {
         const answer = await server.api(method, url, body, as(ALICE));
         assert.ok(answer.status < 300, `${method} ${url}: ${JSON.stringify(answer.body)}`);
         for (let i = 0; i < 2; i++) {
-          assert.equal(okData(await server.api('GET', `${base}/${task.id}`, undefined, as(BOB))).cardState.unread, true, `bob after ${url}`);
+          assert.equal(
+            okData(await server.api('GET', `${base}/${task.id}`, undefined, as(BOB))).cardState.unread,
+            true,
+            `bob after ${url}`,
+          );
         }
-        assert.equal(okData(await server.api('GET', `${base}/${task.id}`, undefined, as(ALICE))).cardState.unread, false, `alice after ${url}`);
+        assert.equal(
+          okData(await server.api('GET', `${base}/${task.id}`, undefined, as(ALICE))).cardState.unread,
+          false,
+          `alice after ${url}`,
+        );
         const read = okData(await server.api('POST', `${base}/${task.id}/read`, undefined, as(BOB)));
         assert.equal(read.actor, 'bob');
         assert.equal(read.unread, false);
         assert.equal(okData(await server.api('GET', `${base}/${task.id}`, undefined, as(BOB))).cardState.unread, false);
       }
       okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'bob', content: 'ok' }, as(BOB)), 201);
-      assert.equal(okData(await server.api('GET', `${base}/${task.id}`, undefined, as(ALICE))).cardState.unread, true, 'bob\'s reply is unread for alice');
+      assert.equal(
+        okData(await server.api('GET', `${base}/${task.id}`, undefined, as(ALICE))).cardState.unread,
+        true,
+        "bob's reply is unread for alice",
+      );
       okData(await server.api('POST', `${base}/${task.id}/open`, undefined, as(BOB)));
       assert.equal(okData(await server.api('GET', `${base}/${task.id}`, undefined, as(BOB))).cardState.open, true);
       assert.equal(okData(await server.api('GET', `${base}/${task.id}`, undefined, as(ALICE))).cardState.open, false);

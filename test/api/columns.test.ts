@@ -1,6 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { startTestServer, type TestServer } from '../helpers/testServer';
-import { asApiAnswer, configPath, createTask, exists, failsWith, okData, rawRequest, readConfig } from '../helpers/envelope';
+import {
+  asApiAnswer,
+  configPath,
+  createTask,
+  exists,
+  failsWith,
+  okData,
+  rawRequest,
+  readConfig,
+} from '../helpers/envelope';
 
 const ids = (columns: { id: string }[]) => columns.map((c) => c.id);
 
@@ -11,7 +20,11 @@ const ids = (columns: { id: string }[]) => columns.map((c) => c.id);
 const forms: { name: string; board: string; path: (rest: string) => string }[] = [
   { name: 'default board', board: 'default', path: (rest) => `/api/columns${rest}` },
   { name: 'board twin', board: 'ops', path: (rest) => `/api/boards/ops/columns${rest}` },
-  { name: '?boardId=', board: 'ops', path: (rest) => `/api/columns${rest}${rest.includes('?') ? '&' : '?'}boardId=ops` },
+  {
+    name: '?boardId=',
+    board: 'ops',
+    path: (rest) => `/api/columns${rest}${rest.includes('?') ? '&' : '?'}boardId=ops`,
+  },
 ];
 
 describe('API columns', () => {
@@ -26,7 +39,8 @@ describe('API columns', () => {
   for (const form of forms) {
     describe(`on the ${form.name}`, () => {
       beforeEach(async () => {
-        if (form.board !== 'default') okData(await server.api('POST', '/api/boards', { id: form.board, name: 'Ops' }), 201);
+        if (form.board !== 'default')
+          okData(await server.api('POST', '/api/boards', { id: form.board, name: 'Ops' }), 201);
       });
 
       async function columnsOf(board = form.board) {
@@ -54,7 +68,11 @@ describe('API columns', () => {
       });
 
       it('when only the color is sent, then the name is kept', async () => {
-        assert.deepEqual(okData(await server.api('PUT', form.path('/todo'), { color: '#abc' })), { id: 'todo', name: 'To Do', color: '#abc' });
+        assert.deepEqual(okData(await server.api('PUT', form.path('/todo'), { color: '#abc' })), {
+          id: 'todo',
+          name: 'To Do',
+          color: '#abc',
+        });
       });
 
       it('when columns are reordered, then the board has the new order', async () => {
@@ -64,8 +82,14 @@ describe('API columns', () => {
       });
 
       it('when columns are minimized, then the board lists them', async () => {
-        assert.deepEqual(okData(await server.api('PUT', form.path('/minimized'), { columnIds: ['done', 'backlog'] })), ['done', 'backlog']);
-        assert.deepEqual(okData(await server.api('GET', `/api/boards/${form.board}`)).minimizedColumnIds, ['done', 'backlog']);
+        assert.deepEqual(okData(await server.api('PUT', form.path('/minimized'), { columnIds: ['done', 'backlog'] })), [
+          'done',
+          'backlog',
+        ]);
+        assert.deepEqual(okData(await server.api('GET', `/api/boards/${form.board}`)).minimizedColumnIds, [
+          'done',
+          'backlog',
+        ]);
         okData(await server.api('PUT', form.path('/minimized'), { columnIds: [] }));
         assert.deepEqual(okData(await server.api('GET', `/api/boards/${form.board}`)).minimizedColumnIds, []);
       });
@@ -76,7 +100,11 @@ describe('API columns', () => {
       });
 
       it('when a column holding a task is deleted, then 400 and it stays', async () => {
-        await createTask(server, { content: '# Busy', status: 'review' }, form.board === 'default' ? undefined : form.board);
+        await createTask(
+          server,
+          { content: '# Busy', status: 'review' },
+          form.board === 'default' ? undefined : form.board,
+        );
         failsWith(await server.api('DELETE', form.path('/review')), 400, /holds 1 card/);
         assert.ok(ids(await columnsOf()).includes('review'));
       });
@@ -116,7 +144,11 @@ describe('API columns', () => {
     });
 
     it('when a reorder leaves out, repeats or invents a column, then 400 and the order is kept', async () => {
-      for (const columnIds of [['todo'], ['backlog', 'todo', 'in-progress', 'review', 'review'], ['backlog', 'todo', 'in-progress', 'review', 'done', 'x']]) {
+      for (const columnIds of [
+        ['todo'],
+        ['backlog', 'todo', 'in-progress', 'review', 'review'],
+        ['backlog', 'todo', 'in-progress', 'review', 'done', 'x'],
+      ]) {
         failsWith(await server.api('PUT', '/api/columns/reorder', { columnIds }), 400, /every column/);
       }
       failsWith(await server.api('PUT', '/api/columns/reorder', {}), 400, /columnIds/);
@@ -149,7 +181,16 @@ describe('API columns', () => {
 
     it('when the twin board id is hostile, then 400', async () => {
       failsWith(asApiAnswer(await rawRequest(server, 'GET', '/api/boards/%2e%2e/columns')), 400, /board id/);
-      failsWith(asApiAnswer(await rawRequest(server, 'POST', '/api/boards/UP/columns', { headers: { 'content-type': 'application/json' }, body: '{"id":"x","name":"X"}' })), 400, /board id/);
+      failsWith(
+        asApiAnswer(
+          await rawRequest(server, 'POST', '/api/boards/UP/columns', {
+            headers: { 'content-type': 'application/json' },
+            body: '{"id":"x","name":"X"}',
+          }),
+        ),
+        400,
+        /board id/,
+      );
     });
 
     it('when a column is deleted that is the board default status, then new cards fall back to another column', async () => {

@@ -7,12 +7,14 @@ import { eventsDuring, startServerWithOpsBoard } from '../helpers/serverHooks';
 /** Events the workspace emits while `action` runs. */
 /** Comment bodies that a naive frontmatter writer or reader would mangle. */
 const HOSTILE_TEXTS: Record<string, string> = {
-  'Markdown with headings, lists and code': '# Heading\n\n- item\n- [ ] todo\n\n```js\nconst a = "b";\n```\n\n> quoted\n',
+  'Markdown with headings, lists and code':
+    '# Heading\n\n- item\n- [ ] todo\n\n```js\nconst a = "b";\n```\n\n> quoted\n',
   'a bare --- line': 'before\n---\nafter',
   'a frontmatter-looking block': '---\nid: hijack\npriority: critical\n---\n\n# Not a title',
   'only ---': '---',
   'quotes and backslashes': `it's "quoted" and \`ticked\` \\ back\\slash \\n not a newline`,
-  'YAML indicators': '- not a list\n? not a key\n: not a value\n| not a block\n> not folded\n& anchor *alias !tag %directive @ `',
+  'YAML indicators':
+    '- not a list\n? not a key\n: not a value\n| not a block\n> not folded\n& anchor *alias !tag %directive @ `',
   'YAML scalars that change type': 'null',
   'a number': '0x1F',
   'a boolean word': 'yes',
@@ -40,7 +42,9 @@ describe('API comments', () => {
   });
 
   for (const board of [undefined, 'ops']) {
-    const where = board ? `on board "${board}" (/api/boards/${board}/tasks/...)` : 'on the default board (/api/tasks/...)';
+    const where = board
+      ? `on board "${board}" (/api/boards/${board}/tasks/...)`
+      : 'on the default board (/api/tasks/...)';
     const base = board ? `/api/boards/${board}/tasks` : '/api/tasks';
 
     describe(where, () => {
@@ -52,7 +56,10 @@ describe('API comments', () => {
       it('when a comment is created, then 201 with id, author, content and time, and exactly one comment.created event carries the card', async () => {
         let answer: any;
         const events = await eventsDuring(server, async () => {
-          answer = await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'Looks **good**' });
+          answer = await server.api('POST', `${base}/${task.id}/comments`, {
+            author: 'ana',
+            content: 'Looks **good**',
+          });
         });
         const comment = okData(answer, 201);
         assert.match(comment.id, /^c_[a-z0-9]{10}$/);
@@ -70,12 +77,17 @@ describe('API comments', () => {
       it('when several comments are created, then the list gives them in the order they were posted', async () => {
         const posted = [];
         for (const text of ['first', 'second', 'third']) {
-          posted.push(okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'bo', content: text }), 201));
+          posted.push(
+            okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'bo', content: text }), 201),
+          );
         }
         const listed = okData(await server.api('GET', `${base}/${task.id}/comments`));
         assert.deepEqual(listed, posted);
         const read = okData(await server.api('GET', `${base}/${task.id}`));
-        assert.deepEqual(read.comments.map((c: any) => c.content), ['first', 'second', 'third']);
+        assert.deepEqual(
+          read.comments.map((c: any) => c.content),
+          ['first', 'second', 'third'],
+        );
         assert.equal(read.commentCount, 3);
       });
 
@@ -84,8 +96,14 @@ describe('API comments', () => {
       });
 
       it('when a comment is updated, then 200 with the new content, the others are untouched and one comment.updated event is emitted', async () => {
-        const first = okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'v1' }), 201);
-        const second = okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'bo', content: 'other' }), 201);
+        const first = okData(
+          await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'v1' }),
+          201,
+        );
+        const second = okData(
+          await server.api('POST', `${base}/${task.id}/comments`, { author: 'bo', content: 'other' }),
+          201,
+        );
         let answer: any;
         const events = await eventsDuring(server, async () => {
           answer = await server.api('PUT', `${base}/${task.id}/comments/${first.id}`, { content: 'v2' });
@@ -96,13 +114,22 @@ describe('API comments', () => {
         assert.equal(updated.content, 'v2');
         assert.equal(updated.created, first.created);
         assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}/comments`)), [updated, second]);
-        assert.deepEqual(events.map((e) => e.event), ['comment.updated']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['comment.updated'],
+        );
         assert.equal(events[0].card?.comments?.[0].content, 'v2');
       });
 
       it('when a comment is deleted, then 200, it is gone from the list and the card file, and one comment.deleted event is emitted', async () => {
-        const keep = okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'keep me' }), 201);
-        const drop = okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'drop me' }), 201);
+        const keep = okData(
+          await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'keep me' }),
+          201,
+        );
+        const drop = okData(
+          await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'drop me' }),
+          201,
+        );
         let answer: any;
         const events = await eventsDuring(server, async () => {
           answer = await server.api('DELETE', `${base}/${task.id}/comments/${drop.id}`);
@@ -111,7 +138,10 @@ describe('API comments', () => {
         assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}/comments`)), [keep]);
         const file = await fs.readFile(cardFile(server, board ?? 'default', 'backlog', task.id), 'utf8');
         assert.ok(file.includes(keep.id) && !file.includes(drop.id), file);
-        assert.deepEqual(events.map((e) => e.event), ['comment.deleted']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['comment.deleted'],
+        );
         assert.equal(events[0].data.commentId, drop.id);
         assert.deepEqual(events[0].card?.comments, [keep]);
       });
@@ -119,7 +149,10 @@ describe('API comments', () => {
       it('when comments are deleted and new ones added, then no id is ever given twice', async () => {
         const ids = new Set<string>();
         for (let round = 0; round < 5; round++) {
-          const c = okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: `round ${round}` }), 201);
+          const c = okData(
+            await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: `round ${round}` }),
+            201,
+          );
           assert.ok(!ids.has(c.id), `id ${c.id} was given again`);
           ids.add(c.id);
           okData(await server.api('DELETE', `${base}/${task.id}/comments/${c.id}`));
@@ -150,23 +183,42 @@ describe('API comments', () => {
       }
 
       it('when a comment is updated without content or with empty content, then 400 and the text is unchanged', async () => {
-        const c = okData(await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'original' }), 201);
+        const c = okData(
+          await server.api('POST', `${base}/${task.id}/comments`, { author: 'ana', content: 'original' }),
+          201,
+        );
         failsWith(await server.api('PUT', `${base}/${task.id}/comments/${c.id}`, {}), 400, /content/);
         failsWith(await server.api('PUT', `${base}/${task.id}/comments/${c.id}`, { content: ' ' }), 400, /content/);
-        failsWith(await server.api('PUT', `${base}/${task.id}/comments/${c.id}`, { content: 'x', author: 'mallory' }), 400, /author/);
+        failsWith(
+          await server.api('PUT', `${base}/${task.id}/comments/${c.id}`, { content: 'x', author: 'mallory' }),
+          400,
+          /author/,
+        );
         assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}/comments`)), [c]);
       });
 
       it('when the card does not exist, then every comment route gives 404', async () => {
         failsWith(await server.api('GET', `${base}/no-such-card/comments`), 404, /no-such-card/);
-        failsWith(await server.api('POST', `${base}/no-such-card/comments`, { author: 'a', content: 'b' }), 404, /no-such-card/);
-        failsWith(await server.api('PUT', `${base}/no-such-card/comments/c_0000000000`, { content: 'b' }), 404, /no-such-card/);
+        failsWith(
+          await server.api('POST', `${base}/no-such-card/comments`, { author: 'a', content: 'b' }),
+          404,
+          /no-such-card/,
+        );
+        failsWith(
+          await server.api('PUT', `${base}/no-such-card/comments/c_0000000000`, { content: 'b' }),
+          404,
+          /no-such-card/,
+        );
         failsWith(await server.api('DELETE', `${base}/no-such-card/comments/c_0000000000`), 404, /no-such-card/);
       });
 
       it('when the comment does not exist, then update and delete give 404 and emit nothing', async () => {
         const events = await eventsDuring(server, async () => {
-          failsWith(await server.api('PUT', `${base}/${task.id}/comments/c_0000000000`, { content: 'b' }), 404, /c_0000000000/);
+          failsWith(
+            await server.api('PUT', `${base}/${task.id}/comments/c_0000000000`, { content: 'b' }),
+            404,
+            /c_0000000000/,
+          );
           failsWith(await server.api('DELETE', `${base}/${task.id}/comments/c_0000000000`), 404, /c_0000000000/);
         });
         assert.deepEqual(events, []);
@@ -189,7 +241,13 @@ describe('API comments', () => {
     for (const [what, text] of Object.entries(HOSTILE_TEXTS)) {
       it(`when a comment holds ${what}, then after a server restart it reads back byte for byte and the card is intact`, async () => {
         const task = await createTask(server, { content: '# Host card\n\nbody stays\n' });
-        const created = okData(await server.api('POST', `/api/tasks/${task.id}/comments`, { author: `author ${text.slice(0, 40)}`, content: text }), 201);
+        const created = okData(
+          await server.api('POST', `/api/tasks/${task.id}/comments`, {
+            author: `author ${text.slice(0, 40)}`,
+            content: text,
+          }),
+          201,
+        );
         assert.equal(created.content, text);
         await server.restart();
         const comments = okData(await server.api('GET', `/api/tasks/${task.id}/comments`));
@@ -206,8 +264,18 @@ describe('API comments', () => {
 
     it('when a hostile comment is edited to other hostile text, then the edit also survives a restart', async () => {
       const task = await createTask(server, 'Edited');
-      const c = okData(await server.api('POST', `/api/tasks/${task.id}/comments`, { author: 'ana', content: HOSTILE_TEXTS['a bare --- line'] }), 201);
-      okData(await server.api('PUT', `/api/tasks/${task.id}/comments/${c.id}`, { content: HOSTILE_TEXTS['a frontmatter-looking block'] }));
+      const c = okData(
+        await server.api('POST', `/api/tasks/${task.id}/comments`, {
+          author: 'ana',
+          content: HOSTILE_TEXTS['a bare --- line'],
+        }),
+        201,
+      );
+      okData(
+        await server.api('PUT', `/api/tasks/${task.id}/comments/${c.id}`, {
+          content: HOSTILE_TEXTS['a frontmatter-looking block'],
+        }),
+      );
       await server.restart();
       const [comment] = okData(await server.api('GET', `/api/tasks/${task.id}/comments`));
       assert.equal(comment.content, HOSTILE_TEXTS['a frontmatter-looking block']);

@@ -51,33 +51,44 @@ for (const providerName of CARD_PROVIDERS) {
       const exported = await exportedContents(server, 'default');
       CONTENTS.forEach((content, i) => sameText(exported.get(ids[i]), content, 'the JSON export'));
       await server.restart();
-      for (const [i, content] of CONTENTS.entries()) sameText(await contentOf(server, ids[i]), content, 'GET after a restart (read from the store)');
+      for (const [i, content] of CONTENTS.entries())
+        sameText(await contentOf(server, ids[i]), content, 'GET after a restart (read from the store)');
     });
 
     it('when a card is updated to each content, then the answer, GET and a restart give it back byte for byte', async () => {
       const ids: string[] = [];
       for (const content of CONTENTS) {
         const { id } = await createTask(server, { content: '# Before\n' });
-        sameText(okData(await server.api('PUT', `/api/tasks/${id}`, { content })).content, content, 'the update answer');
+        sameText(
+          okData(await server.api('PUT', `/api/tasks/${id}`, { content })).content,
+          content,
+          'the update answer',
+        );
         sameText(await contentOf(server, id), content, 'GET after update');
         ids.push(id);
       }
       await server.restart();
-      for (const [i, content] of CONTENTS.entries()) sameText(await contentOf(server, ids[i]), content, 'GET after a restart');
+      for (const [i, content] of CONTENTS.entries())
+        sameText(await contentOf(server, ids[i]), content, 'GET after a restart');
     });
 
     it('when cards are transferred to another board, then their content is unchanged there, in its export and after a restart', async () => {
       const ids: string[] = [];
       for (const content of CONTENTS) {
         const { id } = await createTask(server, { content });
-        sameText(okData(await server.api('POST', `/api/boards/ops/tasks/${id}/transfer`, {})).content, content, 'the transfer answer');
+        sameText(
+          okData(await server.api('POST', `/api/boards/ops/tasks/${id}/transfer`, {})).content,
+          content,
+          'the transfer answer',
+        );
         sameText(await contentOf(server, id, 'ops'), content, 'GET on the destination board');
         ids.push(id);
       }
       const exported = await exportedContents(server, 'ops');
       CONTENTS.forEach((content, i) => sameText(exported.get(ids[i]), content, "the destination board's JSON export"));
       await server.restart();
-      for (const [i, content] of CONTENTS.entries()) sameText(await contentOf(server, ids[i], 'ops'), content, 'GET after a restart');
+      for (const [i, content] of CONTENTS.entries())
+        sameText(await contentOf(server, ids[i], 'ops'), content, 'GET after a restart');
     });
 
     it('when the content is empty, then create and update are refused and the card keeps its content', async () => {
@@ -111,7 +122,10 @@ describe('API content round trip: Markdown card files', () => {
     await server.restart();
     sameText(await contentOf(server, 'by-hand'), '# By hand\n\nbody\n', 'GET of the hand-written card');
     okData(await server.api('PUT', '/api/tasks/by-hand', { priority: 'high' }));
-    assert.ok((await fs.readFile(cardPath('by-hand'), 'utf8')).endsWith('\n---\n\n# By hand\n\nbody\n'), 'the body is unchanged');
+    assert.ok(
+      (await fs.readFile(cardPath('by-hand'), 'utf8')).endsWith('\n---\n\n# By hand\n\nbody\n'),
+      'the body is unchanged',
+    );
   });
 
   it('when a hand-written file has CRLF lines throughout, then it reads as LF, as before', async () => {

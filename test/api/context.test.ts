@@ -10,7 +10,8 @@ describe('API context: the board at a glance for agents', function () {
   this.timeout(30_000);
   let server: TestServer;
   const as = (agent: string) => ({ 'X-Kanban-Agent': agent });
-  const made = async (title: string, fields: Record<string, unknown> = {}) => (await createTask(server, { content: `# ${title}\n`, status: 'todo', ...fields })).id as string;
+  const made = async (title: string, fields: Record<string, unknown> = {}) =>
+    (await createTask(server, { content: `# ${title}\n`, status: 'todo', ...fields })).id as string;
   const context = async (path = '/api/context') => okData(await server.api('GET', path));
   const ids = (cards: { id: string }[]) => cards.map((c) => c.id);
 
@@ -23,9 +24,18 @@ describe('API context: the board at a glance for agents', function () {
     const working = await made('Working', { status: 'in-progress' });
     const inReview = await made('In review', { status: 'review' });
     const claimed = await made('Claimed in todo');
-    okData(await server.api('PUT', `/api/tasks/${claimed}/session`, { state: 'active', note: 'on it' }, as('claude-1')));
+    okData(
+      await server.api('PUT', `/api/tasks/${claimed}/session`, { state: 'active', note: 'on it' }, as('claude-1')),
+    );
     const asking = await made('Asking', { status: 'in-progress' });
-    okData(await server.api('PUT', `/api/tasks/${asking}/session`, { state: 'awaitingInput', note: 'which port?' }, as('claude-2')));
+    okData(
+      await server.api(
+        'PUT',
+        `/api/tasks/${asking}/session`,
+        { state: 'awaitingInput', note: 'which port?' },
+        as('claude-2'),
+      ),
+    );
     const blocked = await made('Blocked', { blockedBy: [working] });
     await made('Done and blocked', { status: 'done', blockedBy: [working] });
     const free = await made('Free');
@@ -43,7 +53,12 @@ describe('API context: the board at a glance for agents', function () {
     assert.ok(Date.parse(claimedCard.claim.until) > Date.now());
     assert.deepEqual(claimedCard.session, { agent: 'claude-1', state: 'active', note: 'on it', stale: false });
     assert.equal(data.inProgress[1].claim, undefined, 'no claim, no field');
-    assert.deepEqual(data.awaitingInput[0].session, { agent: 'claude-2', state: 'awaitingInput', note: 'which port?', stale: false });
+    assert.deepEqual(data.awaitingInput[0].session, {
+      agent: 'claude-2',
+      state: 'awaitingInput',
+      note: 'which port?',
+      stale: false,
+    });
     assert.deepEqual(data.blocked[0].waitsFor, [working]);
   });
 
@@ -54,7 +69,9 @@ describe('API context: the board at a glance for agents', function () {
     await made('critical, due early', { priority: 'critical', dueDate: '2027-02-01' });
     await made('backlog, high', { priority: 'high', status: 'backlog' });
     await made('medium');
-    await made('claimed, critical', { priority: 'critical' }).then((id) => server.api('POST', `/api/tasks/${id}/claim`, {}, as('holder')));
+    await made('claimed, critical', { priority: 'critical' }).then((id) =>
+      server.api('POST', `/api/tasks/${id}/claim`, {}, as('holder')),
+    );
     const data = await context();
     assert.equal(data.counts.pickable, 6);
     assert.equal(data.next.length, 5);
@@ -63,7 +80,7 @@ describe('API context: the board at a glance for agents', function () {
     assert.deepEqual(ids(data.next), picked.slice(0, 5), 'the same order as pick');
   });
 
-  it('when a board is named in the path, then the context is that board\'s', async () => {
+  it("when a board is named in the path, then the context is that board's", async () => {
     okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops' }), 201);
     const card = await createTask(server, { content: '# On ops\n', status: 'todo' }, 'ops');
     const data = await context('/api/boards/ops/context');

@@ -26,7 +26,13 @@ describe('crash recovery at start-up', () => {
     const text = await fs.readFile(older, 'utf8');
     const later = new Date(Date.now() + 60_000).toISOString();
     await fs.mkdir(path.dirname(newer), { recursive: true });
-    await fs.writeFile(newer, text.replace(/^status: todo$/m, 'status: done').replace(/^modified: .*$/m, `modified: ${later}`).replace('# Torn move', '# Torn move, finished'));
+    await fs.writeFile(
+      newer,
+      text
+        .replace(/^status: todo$/m, 'status: done')
+        .replace(/^modified: .*$/m, `modified: ${later}`)
+        .replace('# Torn move', '# Torn move, finished'),
+    );
     await server.restart();
     for (let round = 0; round < 2; round++) {
       const card = okData(await server.api('GET', `/api/tasks/${task.id}`));
@@ -40,7 +46,11 @@ describe('crash recovery at start-up', () => {
         assert.equal(recovered.length, 1);
         assert.equal(recovered[0].path, `.kanban/boards/default/todo/${task.id}.md`);
         assert.equal(recovered[0].kept, `.kanban/boards/default/done/${task.id}.md`);
-        assert.equal(await fs.readFile(path.join(server.root, recovered[0].movedTo), 'utf8'), text, 'the losing copy is kept, unchanged');
+        assert.equal(
+          await fs.readFile(path.join(server.root, recovered[0].movedTo), 'utf8'),
+          text,
+          'the losing copy is kept, unchanged',
+        );
       }
       await server.restart();
     }
@@ -58,7 +68,9 @@ describe('crash recovery at start-up', () => {
     await server.restart();
     await server.restart();
     failsWith(await server.api('GET', `/api/tasks/${task.id}`), 404);
-    const cardFiles = (await listFiles(path.join(server.root, '.kanban', 'boards'))).filter((f) => f.endsWith(`${task.id}.md`));
+    const cardFiles = (await listFiles(path.join(server.root, '.kanban', 'boards'))).filter((f) =>
+      f.endsWith(`${task.id}.md`),
+    );
     assert.deepEqual(cardFiles, []);
   });
 
@@ -77,6 +89,10 @@ describe('crash recovery at start-up', () => {
     for (const file of leftovers) assert.equal(await exists(file), false, `${path.basename(file)} was removed`);
     okData(await server.api('PUT', '/api/labels/bug', { color: '#00ff00' }));
     const rootFiles = await fs.readdir(server.root);
-    assert.deepEqual(rootFiles.filter((name) => name.includes('.tmp-')), [], 'config writes leave no temp file in the root');
+    assert.deepEqual(
+      rootFiles.filter((name) => name.includes('.tmp-')),
+      [],
+      'config writes leave no temp file in the root',
+    );
   });
 });

@@ -15,7 +15,10 @@ for (const providerName of PROVIDERS) {
     let server: TestServer;
     useCardProviderServer(providerName, (started) => (server = started));
 
-    const get = async (id: string, boardId = 'default') => okData(await server.api('GET', boardId === 'default' ? `/api/tasks/${id}` : `/api/boards/${boardId}/tasks/${id}`));
+    const get = async (id: string, boardId = 'default') =>
+      okData(
+        await server.api('GET', boardId === 'default' ? `/api/tasks/${id}` : `/api/boards/${boardId}/tasks/${id}`),
+      );
 
     it('when a card is created blocked by a partial id on another board, then the whole id is stored and both sides show the link', async () => {
       const blocker = await createTask(server, 'Provision database', 'ops');
@@ -38,7 +41,11 @@ for (const providerName of PROVIDERS) {
       const card = await createTask(server, { content: '# Build\n', blockedBy: [blocker.id] });
       assert.equal(okData(await server.api('GET', '/api/tasks')).find((t: any) => t.id === card.id).blocked, true);
       okData(await server.api('PATCH', `/api/boards/ops/tasks/${blocker.id}/move`, { status: 'closed' }));
-      assert.equal(okData(await server.api('GET', '/api/tasks')).find((t: any) => t.id === card.id).blocked, false, 'the cached list follows the blocker');
+      assert.equal(
+        okData(await server.api('GET', '/api/tasks')).find((t: any) => t.id === card.id).blocked,
+        false,
+        'the cached list follows the blocker',
+      );
       okData(await server.api('PATCH', `/api/boards/ops/tasks/${blocker.id}/move`, { status: 'doing' }));
       assert.equal((await get(card.id)).blocked, true);
       const cleared = okData(await server.api('PUT', `/api/tasks/${card.id}`, { blockedBy: [] }));
@@ -60,8 +67,18 @@ for (const providerName of PROVIDERS) {
       const a = await createTask(server, 'Alpha');
       const b = await createTask(server, { content: '# Beta\n', blockedBy: [a.id] });
       const c = await createTask(server, { content: '# Gamma\n', blockedBy: [b.id] }, 'ops');
-      failsWith(await server.api('PUT', `/api/tasks/${a.id}`, { blockedBy: [c.id] }), 400, new RegExp(`"${c.id}" would make a cycle: ${a.id} is blocked by ${c.id} is blocked by ${b.id} is blocked by ${a.id}`));
-      failsWith(await server.api('PUT', `/api/tasks/${a.id}`, { blockedBy: [a.id] }), 400, /cannot be blocked by itself/);
+      failsWith(
+        await server.api('PUT', `/api/tasks/${a.id}`, { blockedBy: [c.id] }),
+        400,
+        new RegExp(
+          `"${c.id}" would make a cycle: ${a.id} is blocked by ${c.id} is blocked by ${b.id} is blocked by ${a.id}`,
+        ),
+      );
+      failsWith(
+        await server.api('PUT', `/api/tasks/${a.id}`, { blockedBy: [a.id] }),
+        400,
+        /cannot be blocked by itself/,
+      );
       assert.deepEqual((await get(a.id)).blockedBy, []);
     });
 
@@ -69,8 +86,16 @@ for (const providerName of PROVIDERS) {
       const card = await createTask(server, 'Target');
       await createTask(server, 'Shared one');
       await createTask(server, 'Shared two');
-      failsWith(await server.api('POST', '/api/tasks', { content: '# X\n', blockedBy: ['no-such-card'] }), 400, /blockedBy: no card "no-such-card"/);
-      failsWith(await server.api('PUT', `/api/tasks/${card.id}`, { blockedBy: ['shared'] }), 400, /"shared" matches 2 cards/);
+      failsWith(
+        await server.api('POST', '/api/tasks', { content: '# X\n', blockedBy: ['no-such-card'] }),
+        400,
+        /blockedBy: no card "no-such-card"/,
+      );
+      failsWith(
+        await server.api('PUT', `/api/tasks/${card.id}`, { blockedBy: ['shared'] }),
+        400,
+        /"shared" matches 2 cards/,
+      );
       failsWith(await server.api('PUT', `/api/tasks/${card.id}`, { blockedBy: 'x' }), 400);
       assert.equal((await listIds(server)).length, 3, 'the refused create made no card');
     });
@@ -80,9 +105,19 @@ for (const providerName of PROVIDERS) {
       const other = await createTask(server, 'Other');
       const one = await createTask(server, { content: '# One\n', blockedBy: [blocker.id, other.id] });
       const two = await createTask(server, { content: '# Two\n', blockedBy: [blocker.id] }, 'ops');
-      const events = await eventsDuring(server, async () => okData(await server.api('DELETE', `/api/tasks/${blocker.id}/permanent`)));
-      const updated = events.filter((e) => e.event === 'task.updated').map((e) => [e.boardId, e.data.taskId, e.card?.blockedBy]);
-      assert.deepEqual(updated.sort(), [['default', one.id, [other.id]], ['ops', two.id, []]].sort());
+      const events = await eventsDuring(server, async () =>
+        okData(await server.api('DELETE', `/api/tasks/${blocker.id}/permanent`)),
+      );
+      const updated = events
+        .filter((e) => e.event === 'task.updated')
+        .map((e) => [e.boardId, e.data.taskId, e.card?.blockedBy]);
+      assert.deepEqual(
+        updated.sort(),
+        [
+          ['default', one.id, [other.id]],
+          ['ops', two.id, []],
+        ].sort(),
+      );
       await server.restart();
       assert.deepEqual((await get(one.id)).blockedBy, [other.id]);
       assert.deepEqual((await get(two.id, 'ops')).blockedBy, []);
@@ -92,13 +127,18 @@ for (const providerName of PROVIDERS) {
       const done = await createTask(server, 'Done blocker');
       const archived = await createTask(server, 'Archived blocker', 'ops');
       const open = await createTask(server, 'Open blocker');
-      const card = await createTask(server, { content: '# Waits for three\n', blockedBy: [done.id, archived.id, open.id] });
+      const card = await createTask(server, {
+        content: '# Waits for three\n',
+        blockedBy: [done.id, archived.id, open.id],
+      });
       assert.deepEqual([card.blocked, card.openBlockers], [true, 3]);
       okData(await server.api('PATCH', `/api/tasks/${done.id}/move`, { status: 'done' }));
       okData(await server.api('POST', `/api/boards/ops/tasks/${archived.id}/archive`));
       const listed = okData(await server.api('GET', '/api/tasks')).find((t: any) => t.id === card.id);
       assert.deepEqual([listed.blocked, listed.openBlockers], [true, 1], 'the cached list follows the blockers');
-      const projected = okData(await server.api('GET', '/api/tasks?fields=id,openBlockers')).find((t: any) => t.id === card.id);
+      const projected = okData(await server.api('GET', '/api/tasks?fields=id,openBlockers')).find(
+        (t: any) => t.id === card.id,
+      );
       assert.deepEqual(projected, { id: card.id, openBlockers: 1 });
       okData(await server.api('PATCH', `/api/tasks/${open.id}/move`, { status: 'done' }));
       const read = await get(card.id);

@@ -12,7 +12,11 @@ describe('in-process dispatcher (the VS Code webview bridge)', () => {
   afterEach(async () => server.close());
 
   it('when a card is created through the bridge, then HTTP sees it with the same envelope', async () => {
-    const created = await dispatcher.dispatch({ method: 'POST', path: '/boards/default/tasks', body: { content: '# Bridged', priority: 'high' } });
+    const created = await dispatcher.dispatch({
+      method: 'POST',
+      path: '/boards/default/tasks',
+      body: { content: '# Bridged', priority: 'high' },
+    });
     assert.equal(created.status, 201);
     const id = (created.body as { data: { id: string } }).data.id;
     const overHttp = await server.api('GET', `/api/tasks/${id}`);
@@ -23,7 +27,10 @@ describe('in-process dispatcher (the VS Code webview bridge)', () => {
     await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Alpha bug' } });
     await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Beta' } });
     const found = await dispatcher.dispatch({ method: 'GET', path: '/tasks?q=alpha' });
-    assert.deepEqual((found.body as { data: { title: string }[] }).data.map((t) => t.title), ['Alpha bug']);
+    assert.deepEqual(
+      (found.body as { data: { title: string }[] }).data.map((t) => t.title),
+      ['Alpha bug'],
+    );
   });
 
   it('when the request is invalid or unknown, then the answer is the same 4xx envelope as HTTP', async () => {
@@ -40,7 +47,11 @@ describe('in-process dispatcher (the VS Code webview bridge)', () => {
     const created = await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Files' } });
     const id = (created.body as { data: { id: string } }).data.id;
     const bytes = Buffer.from([0, 1, 2, 250, 255]);
-    await dispatcher.dispatch({ method: 'POST', path: `/tasks/${id}/attachments`, body: { files: [{ name: 'b.bin', data: bytes.toString('base64') }] } });
+    await dispatcher.dispatch({
+      method: 'POST',
+      path: `/tasks/${id}/attachments`,
+      body: { files: [{ name: 'b.bin', data: bytes.toString('base64') }] },
+    });
     const download = await dispatcher.dispatch({ method: 'GET', path: `/tasks/${id}/attachments/b.bin` });
     const data = (download.body as { data: { base64: string; contentType: string } }).data;
     assert.deepEqual(Buffer.from(data.base64, 'base64'), bytes);

@@ -20,7 +20,10 @@ describe('API lists: due-date filters', () => {
   for (const board of ['default', 'ops']) {
     describe(`on board ${board}`, () => {
       const base = `/api/boards/${board}/tasks`;
-      const titles = async (query: string) => okData<any[]>(await server.api('GET', `${base}?${query}`)).map((t) => t.title).sort();
+      const titles = async (query: string) =>
+        okData<any[]>(await server.api('GET', `${base}?${query}`))
+          .map((t) => t.title)
+          .sort();
 
       before(async () => {
         const cards: [string, Record<string, unknown>][] = [
@@ -45,19 +48,29 @@ describe('API lists: due-date filters', () => {
       });
 
       it('when dueBefore and dueAfter bound the list, then both are strict and undated cards stay out', async () => {
-        assert.deepEqual(await titles(`dueAfter=${addDays(today, -1)}&dueBefore=${addDays(today, 7)}`), ['due today', 'in six days']);
+        assert.deepEqual(await titles(`dueAfter=${addDays(today, -1)}&dueBefore=${addDays(today, 7)}`), [
+          'due today',
+          'in six days',
+        ]);
         assert.deepEqual(await titles(`dueBefore=${today}`), ['late', 'late but done']);
       });
 
       it('when a due filter is combined with sort=due and paging, then the pages hold the filtered cards in due order', async () => {
         const first = await server.api('GET', `${base}?dueAfter=${addDays(today, -10)}&sort=due&limit=2&fields=title`);
-        assert.deepEqual(okData<any[]>(first).map((t) => t.title), ['late but done', 'late']);
+        assert.deepEqual(
+          okData<any[]>(first).map((t) => t.title),
+          ['late but done', 'late'],
+        );
         assert.equal(first.headers.get('x-total-count'), '5');
       });
 
       it('when a due value is not known or a date is malformed, then the 400 names the parameter', async () => {
         failsWith(await server.api('GET', `${base}?due=soon`), 400, /"due" must be one of overdue, today, week, none/);
-        failsWith(await server.api('GET', `${base}?dueBefore=2026-02-30`), 400, /"dueBefore" must be a date as YYYY-MM-DD/);
+        failsWith(
+          await server.api('GET', `${base}?dueBefore=2026-02-30`),
+          400,
+          /"dueBefore" must be a date as YYYY-MM-DD/,
+        );
         failsWith(await server.api('GET', `${base}?dueAfter=next-week`), 400, /"dueAfter".*next-week/);
       });
     });
@@ -67,7 +80,10 @@ describe('API lists: due-date filters', () => {
   describe('unscoped', () => {
     it('when the unscoped list is asked for overdue cards, then it answers for the default board only', async () => {
       const data = okData<any[]>(await server.api('GET', '/api/tasks?due=overdue'));
-      assert.deepEqual(data.map((t) => [t.title, t.boardId]), [['late', 'default']]);
+      assert.deepEqual(
+        data.map((t) => [t.title, t.boardId]),
+        [['late', 'default']],
+      );
     });
   });
 });

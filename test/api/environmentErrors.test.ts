@@ -75,7 +75,11 @@ describe('Environment: a full disk answers 507', function () {
       captured.stop();
     }
     assert.match(message, /\.kanban\/boards\/default\/backlog\/no-room-for-me-\d{4}-\d\d-\d\d-[a-z0-9]{4}\.md/);
-    assert.deepEqual(captured.lines.map((l) => l.split(':')[0]), ['warn'], 'one warning line, no error with a stack');
+    assert.deepEqual(
+      captured.lines.map((l) => l.split(':')[0]),
+      ['warn'],
+      'one warning line, no error with a stack',
+    );
     assert.match(captured.lines[0], /disk full/);
     assert.equal((await listIds(server)).length, 1);
     await fs.rm(filler);
@@ -86,7 +90,11 @@ describe('Environment: a full disk answers 507', function () {
     const filler = await fillUp(dir);
     const captured = new ConsoleCapture().start();
     try {
-      failsWith(await server.api('PUT', '/api/settings', { compactMode: !before.compactMode }), 507, /disk full: .*\.kanban\.json/);
+      failsWith(
+        await server.api('PUT', '/api/settings', { compactMode: !before.compactMode }),
+        507,
+        /disk full: .*\.kanban\.json/,
+      );
     } finally {
       captured.stop();
       await fs.rm(filler);
@@ -113,18 +121,30 @@ describe('Environment: paths the file system cannot hold are a 400', () => {
     const captured = new ConsoleCapture().start();
     let message: string;
     try {
-      message = failsWith(await server.api('POST', '/api/storage/migrate-to-sqlite', { sqlitePath: `${'x'.repeat(300_000)}.db` }), 400, /path too long/);
+      message = failsWith(
+        await server.api('POST', '/api/storage/migrate-to-sqlite', { sqlitePath: `${'x'.repeat(300_000)}.db` }),
+        400,
+        /path too long/,
+      );
     } finally {
       captured.stop();
     }
     assert.ok(message.length < 400, `the message should not quote the whole path (${message.length} characters)`);
     assert.match(message, /300\d{3} characters/);
     assert.deepEqual(captured.lines, []);
-    assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'markdown', 'the failed migration left the store as it was');
+    assert.equal(
+      okData(await server.api('GET', '/api/storage')).card.provider,
+      'markdown',
+      'the failed migration left the store as it was',
+    );
   });
 
   it('when sqlitePath nests thousands of folders, then 400 says the path is too long', async () => {
-    failsWith(await server.api('POST', '/api/storage/migrate-to-sqlite', { sqlitePath: `${'a/'.repeat(3000)}x.db` }), 400, /path too long/);
+    failsWith(
+      await server.api('POST', '/api/storage/migrate-to-sqlite', { sqlitePath: `${'a/'.repeat(3000)}x.db` }),
+      400,
+      /path too long/,
+    );
   });
 });
 
@@ -152,7 +172,10 @@ describe('Environment: a workspace the process cannot write is refused at start-
   it('when the workspace folder is read-only, then startServer refuses, naming the folder and the missing permission', async function () {
     const { root } = await readOnlyMount(this);
     await assert.rejects(startServer({ root, port: 0 }), (error: Error) => {
-      assert.match(error.message, new RegExp(`cannot write to the workspace folder ${root}: it is on a read-only file system \\(EROFS\\)`));
+      assert.match(
+        error.message,
+        new RegExp(`cannot write to the workspace folder ${root}: it is on a read-only file system \\(EROFS\\)`),
+      );
       assert.match(error.message, /needs write permission/);
       return true;
     });
@@ -160,7 +183,10 @@ describe('Environment: a workspace the process cannot write is refused at start-
 
   it('when only .kanban is read-only, then startServer refuses, naming .kanban', async function () {
     const { mountPoint } = await readOnlyMount(this, '.kanban');
-    await assert.rejects(startServer({ root: path.dirname(mountPoint), port: 0 }), new RegExp(`cannot write to the workspace folder ${mountPoint}: .*read-only`));
+    await assert.rejects(
+      startServer({ root: path.dirname(mountPoint), port: 0 }),
+      new RegExp(`cannot write to the workspace folder ${mountPoint}: .*read-only`),
+    );
   });
 
   it('when the built server is started on a read-only workspace, then it exits with code 1 and says why', async function () {

@@ -41,7 +41,11 @@ describe('lists and searches on the fast lane: the same answers as through Expre
     server = await startTestServer();
     for (let i = 1; i <= 30; i++) {
       const content = `# ${i % 3 === 0 ? 'Deliver the webhook' : 'Polish the sidebar'} ${i}\n\n${'Notes about the work. '.repeat(40)}\n`;
-      const created = await server.api('POST', '/api/tasks', { content, status: i % 2 ? 'todo' : 'backlog', priority: i % 4 ? 'low' : 'high' });
+      const created = await server.api('POST', '/api/tasks', {
+        content,
+        status: i % 2 ? 'todo' : 'backlog',
+        priority: i % 4 ? 'low' : 'high',
+      });
       assert.equal(created.status, 201, created.body?.error);
     }
   });
@@ -55,7 +59,11 @@ describe('lists and searches on the fast lane: the same answers as through Expre
     ['a page with a next link', '/api/tasks?limit=5&fields=id,title', {}],
     ['a repeated parameter', '/api/tasks?fields=id&fields=title', {}],
     ['a list to a client that takes gzip', '/api/tasks', { 'Accept-Encoding': 'gzip, deflate, br' }],
-    ['a list to a client that ranks gzip below the plain body', '/api/tasks', { 'Accept-Encoding': 'gzip;q=0.5, identity' }],
+    [
+      'a list to a client that ranks gzip below the plain body',
+      '/api/tasks',
+      { 'Accept-Encoding': 'gzip;q=0.5, identity' },
+    ],
     ['an unknown parameter', '/api/tasks?colour=blue', {}],
     ['a priority that does not exist', '/api/tasks?priority=urgent', {}],
   ];
@@ -99,12 +107,21 @@ describe('a card read on the fast lane: the same card on every path', () => {
     const blocker = await server.api('POST', '/api/tasks', { content: '# Pick the provider' });
     const created = await server.api('POST', '/api/tasks', {
       content: '# Ship the \u00e9t\u00e9 release \u{1F680}\n\n- [x] tag\n- [ ] notes with "quotes" and \\ slashes\n',
-      status: 'in-progress', priority: 'high', assignee: 'Ada', labels: ['backend'], metadata: { links: { jira: 'KB-7' } },
-      dueDate: '2026-12-01', blockedBy: [blocker.body!.data.id],
+      status: 'in-progress',
+      priority: 'high',
+      assignee: 'Ada',
+      labels: ['backend'],
+      metadata: { links: { jira: 'KB-7' } },
+      dueDate: '2026-12-01',
+      blockedBy: [blocker.body!.data.id],
     });
     assert.equal(created.status, 201, created.body?.error);
     id = created.body!.data.id;
-    assert.equal((await server.api('POST', `/api/tasks/${id}/comments`, { author: 'Lena', content: 'Looks good \u2014 ship it' })).status, 201);
+    assert.equal(
+      (await server.api('POST', `/api/tasks/${id}/comments`, { author: 'Lena', content: 'Looks good \u2014 ship it' }))
+        .status,
+      201,
+    );
   });
   after(async () => server.close());
 
@@ -116,7 +133,10 @@ describe('a card read on the fast lane: the same card on every path', () => {
     assert.ok(lane.body.equals(express.body), `bodies differ: ${lane.body.length} and ${express.body.length} bytes`);
     const card = JSON.parse(lane.body.toString('utf8')).data;
     assert.equal(card.title, 'Ship the \u00e9t\u00e9 release \u{1F680}');
-    assert.deepEqual(card.checklistItems.map((item: { done: boolean }) => item.done), [true, false]);
+    assert.deepEqual(
+      card.checklistItems.map((item: { done: boolean }) => item.done),
+      [true, false],
+    );
     assert.deepEqual([card.comments.length, card.blocked, card.openBlockers], [1, true, 1]);
     assert.equal(lane.headers.etag, express.headers.etag);
     assert.equal(Number(lane.headers['content-length']), lane.body.length);

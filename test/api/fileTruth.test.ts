@@ -22,7 +22,8 @@ describe('file truth: hand edits are never overwritten', () => {
     });
     return { status: response.status, body: await response.json().catch(() => null), headers: response.headers };
   };
-  const fileOf = (id: string, status = 'backlog') => path.join(root, '.kanban', 'boards', 'default', status, `${id}.md`);
+  const fileOf = (id: string, status = 'backlog') =>
+    path.join(root, '.kanban', 'boards', 'default', status, `${id}.md`);
   const create = async (title: string) => okData(await api('POST', '/api/tasks', { content: `# ${title}\n` }), 201);
 
   beforeEach(async () => {
@@ -46,7 +47,10 @@ describe('file truth: hand edits are never overwritten', () => {
     const text = await fs.readFile(file, 'utf8');
     assert.match(text, /A line typed in the editor\./);
     assert.match(text, /^priority: medium$/m, 'the refused write changed nothing');
-    assert.ok(events.some((e) => e.event === 'task.updated' && (e.data as { external?: boolean }).external), 'the re-read is announced');
+    assert.ok(
+      events.some((e) => e.event === 'task.updated' && (e.data as { external?: boolean }).external),
+      'the re-read is announced',
+    );
     const now = okData(await api('GET', `/api/tasks/${task.id}`));
     assert.match(now.content, /A line typed in the editor\./, 'the board shows the file as it is');
     // Now that the service has seen the edit, the same write goes through on top of it.
@@ -78,7 +82,10 @@ describe('file truth: hand edits are never overwritten', () => {
     const task = await create('Broken by hand');
     okData(await api('POST', '/api/boards', { id: 'ops', name: 'Ops' }), 201);
     const file = fileOf(task.id);
-    const broken = (await fs.readFile(file, 'utf8')).replace(/^priority: medium$/m, 'priority: [oops\nnotes typed here');
+    const broken = (await fs.readFile(file, 'utf8')).replace(
+      /^priority: medium$/m,
+      'priority: [oops\nnotes typed here',
+    );
     await fs.writeFile(file, broken);
     const writes: [string, string, unknown?][] = [
       ['PUT', `/api/tasks/${task.id}`, { priority: 'high' }],
@@ -93,7 +100,10 @@ describe('file truth: hand edits are never overwritten', () => {
       assert.equal(await fs.readFile(file, 'utf8'), broken, `${method} ${url} left the file as typed`);
     }
     const workspace = okData(await api('GET', '/api/workspace'));
-    assert.deepEqual(workspace.invalidFiles.map((f: { path: string }) => f.path), [`.kanban/boards/default/backlog/${task.id}.md`]);
+    assert.deepEqual(
+      workspace.invalidFiles.map((f: { path: string }) => f.path),
+      [`.kanban/boards/default/backlog/${task.id}.md`],
+    );
   });
 
   it('when .kanban.json holds git conflict markers, then config writes answer 409 with the line and the file stays as it is', async () => {
@@ -134,7 +144,10 @@ describe('file truth: hand edits are never overwritten', () => {
     // An id made before ids had a random suffix, and a newer card whose id starts with it.
     const first = await create('Fix login timeout');
     const longer = `${first.id}-2`;
-    await fs.writeFile(fileOf(longer), (await fs.readFile(fileOf(first.id), 'utf8')).replace(`id: ${first.id}`, `id: ${longer}`));
+    await fs.writeFile(
+      fileOf(longer),
+      (await fs.readFile(fileOf(first.id), 'utf8')).replace(`id: ${first.id}`, `id: ${longer}`),
+    );
     await running.close();
     running = await startServer({ root, port: 0, watch: false });
     const second = okData(await api('GET', `/api/tasks/${longer}`));
@@ -153,8 +166,19 @@ describe('file truth: an editor racing an API writer', () => {
     const root = await makeTempDir();
     const running = await startServer({ root, port: 0 });
     try {
-      const put = (body: unknown) => fetch(`${running.url}/api/tasks/raced`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const created = await (await fetch(`${running.url}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: '# Raced\n' }) })).json();
+      const put = (body: unknown) =>
+        fetch(`${running.url}/api/tasks/raced`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const created = await (
+        await fetch(`${running.url}/api/tasks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ content: '# Raced\n' }),
+        })
+      ).json();
       const file = path.join(root, '.kanban', 'boards', 'default', 'backlog', `${created.data.id}.md`);
       let editing = true;
       const statuses = new Map<number, number>();
@@ -176,9 +200,15 @@ describe('file truth: an editor racing an API writer', () => {
       editing = false;
       await writer;
       const final = await fs.readFile(file, 'utf8');
-      const lost = Array.from({ length: 20 }, (_, i) => i).filter((i) => !new RegExp(`^hand edit ${i}$`, 'm').test(final));
+      const lost = Array.from({ length: 20 }, (_, i) => i).filter(
+        (i) => !new RegExp(`^hand edit ${i}$`, 'm').test(final),
+      );
       assert.deepEqual(lost, [], `hand edits lost; API answers: ${JSON.stringify([...statuses])}`);
-      assert.deepEqual([...statuses.keys()].filter((s) => s !== 200 && s !== 409), [], 'the writer only ever got 200 or 409');
+      assert.deepEqual(
+        [...statuses.keys()].filter((s) => s !== 200 && s !== 409),
+        [],
+        'the writer only ever got 200 or 409',
+      );
     } finally {
       await running.close();
       await fs.rm(root, { recursive: true, force: true });

@@ -8,10 +8,12 @@ import { cardFile, configPath, createTask, exists, failsWith, okData, readConfig
 /** Every file under the workspace with its modification time and size, to prove nothing was written. */
 async function snapshot(root: string): Promise<string[]> {
   const files = await listFiles(root);
-  return Promise.all(files.map(async (f) => {
-    const stat = await fs.stat(path.join(root, f));
-    return `${f} ${stat.mtimeMs} ${stat.size}`;
-  }));
+  return Promise.all(
+    files.map(async (f) => {
+      const stat = await fs.stat(path.join(root, f));
+      return `${f} ${stat.mtimeMs} ${stat.size}`;
+    }),
+  );
 }
 
 /** Run `action` while collecting what the server writes to console.warn. */
@@ -30,7 +32,11 @@ async function captureWarnings(action: () => Promise<void>): Promise<string[]> {
 }
 
 function frontmatterKeys(text: string): string[] {
-  return text.split('\n---\n')[0].split('\n').filter((l) => /^[A-Za-z]\w*:/.test(l)).map((l) => l.slice(0, l.indexOf(':')));
+  return text
+    .split('\n---\n')[0]
+    .split('\n')
+    .filter((l) => /^[A-Za-z]\w*:/.test(l))
+    .map((l) => l.slice(0, l.indexOf(':')));
 }
 
 describe('API files on disk', () => {
@@ -44,8 +50,20 @@ describe('API files on disk', () => {
       server = await startTestServer();
       const task = await createTask(server, 'Existing');
       const before = await snapshot(server.root);
-      for (const url of ['/api/boards', '/api/boards/default', '/api/columns', '/api/tasks', `/api/tasks/${task.id}`, '/api/tasks?q=x&fuzzy=true',
-        '/api/tasks/active', '/api/settings', '/api/labels', '/api/resolve-path?path=x', '/api/boards/default/actions', '/api/workspace']) {
+      for (const url of [
+        '/api/boards',
+        '/api/boards/default',
+        '/api/columns',
+        '/api/tasks',
+        `/api/tasks/${task.id}`,
+        '/api/tasks?q=x&fuzzy=true',
+        '/api/tasks/active',
+        '/api/settings',
+        '/api/labels',
+        '/api/resolve-path?path=x',
+        '/api/boards/default/actions',
+        '/api/workspace',
+      ]) {
         assert.equal((await server.api('GET', url)).status, 200, url);
       }
       assert.deepEqual(await snapshot(server.root), before);
@@ -59,7 +77,10 @@ describe('API files on disk', () => {
       const config = await readConfig(server);
       assert.equal(config.version, 2);
       assert.equal(config.settings.compactMode, true);
-      assert.deepEqual(config.boards.map((b: { id: string }) => b.id), ['default']);
+      assert.deepEqual(
+        config.boards.map((b: { id: string }) => b.id),
+        ['default'],
+      );
     });
 
     it('when only cards change, then .kanban.json is still not written', async () => {
@@ -75,7 +96,10 @@ describe('API files on disk', () => {
       server = await startTestServer();
       okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops' }), 201);
       const task = await createTask(server, { content: '# Layout', status: 'todo' }, 'ops');
-      assert.deepEqual((await listFiles(path.join(server.root, '.kanban', 'boards'))).filter((f) => f.endsWith('.md')), [`ops/todo/${task.id}.md`]);
+      assert.deepEqual(
+        (await listFiles(path.join(server.root, '.kanban', 'boards'))).filter((f) => f.endsWith('.md')),
+        [`ops/todo/${task.id}.md`],
+      );
     });
 
     it('when a card is updated field by field, then the frontmatter keys keep one fixed order', async () => {
@@ -85,7 +109,18 @@ describe('API files on disk', () => {
       okData(await server.api('PUT', `/api/tasks/${task.id}`, { dueDate: '2026-06-01' }));
       okData(await server.api('PUT', `/api/tasks/${task.id}`, { assignee: 'Ana' }));
       okData(await server.api('PUT', `/api/tasks/${task.id}`, { priority: 'high' }));
-      assert.deepEqual(frontmatterKeys(await fs.readFile(file, 'utf8')), ['id', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'order', 'created', 'modified']);
+      assert.deepEqual(frontmatterKeys(await fs.readFile(file, 'utf8')), [
+        'id',
+        'status',
+        'priority',
+        'assignee',
+        'dueDate',
+        'labels',
+        'metadata',
+        'order',
+        'created',
+        'modified',
+      ]);
     });
 
     it('when content has Windows line endings, then they stay in the content only (the frontmatter is LF) and read the same after a restart', async () => {
@@ -130,14 +165,19 @@ describe('API files on disk', () => {
       okData(await server.api('PUT', '/api/labels/bug', { color: '#f00' }));
       const ids = [];
       for (let i = 0; i < 5; i++) ids.push((await createTask(server, { content: `# Temp ${i}`, labels: ['bug'] })).id);
-      await Promise.all(ids.map((id, i) => server.api('PATCH', `/api/tasks/${id}/move`, { status: 'todo', position: i })));
+      await Promise.all(
+        ids.map((id, i) => server.api('PATCH', `/api/tasks/${id}/move`, { status: 'todo', position: i })),
+      );
       okData(await server.api('PATCH', '/api/labels/bug', { newName: 'defect' }));
       okData(await server.api('POST', `/api/boards/ops/tasks/${ids[0]}/transfer`));
       okData(await server.api('DELETE', `/api/tasks/${ids[1]}`));
       okData(await server.api('DELETE', `/api/tasks/${ids[2]}/permanent`));
       okData(await server.api('PUT', '/api/settings', { compactMode: true }));
       const files = await listFiles(server.root);
-      assert.deepEqual(files.filter((f) => f.includes('.tmp-')), []);
+      assert.deepEqual(
+        files.filter((f) => f.includes('.tmp-')),
+        [],
+      );
       assert.ok(files.length >= 5);
     });
   });
@@ -149,7 +189,13 @@ describe('API files on disk', () => {
       const file = cardFile(server, 'default', 'backlog', task.id);
       await server.running.close();
       const text = await fs.readFile(file, 'utf8');
-      await fs.writeFile(file, text.replace('# Before edit', '# After edit\n\nadded by hand').replace('priority: medium', 'priority: high').replace('  - a', '  - a\n  - b'));
+      await fs.writeFile(
+        file,
+        text
+          .replace('# Before edit', '# After edit\n\nadded by hand')
+          .replace('priority: medium', 'priority: high')
+          .replace('  - a', '  - a\n  - b'),
+      );
       await server.restart();
       const fetched = okData(await server.api('GET', `/api/tasks/${task.id}`));
       assert.equal(fetched.title, 'After edit');
@@ -213,7 +259,13 @@ describe('API files on disk', () => {
       await fs.writeFile(path.join(dir, 'stray.md'), '---\n---\n# Stray\n');
       await server.restart();
       const tasks = okData<any[]>(await server.api('GET', '/api/tasks'));
-      assert.deepEqual(tasks.map((t) => [t.title, t.status]), [['In done', 'done'], ['Stray', 'parking']]);
+      assert.deepEqual(
+        tasks.map((t) => [t.title, t.status]),
+        [
+          ['In done', 'done'],
+          ['Stray', 'parking'],
+        ],
+      );
       okData(await server.api('PATCH', '/api/tasks/stray/move', { status: 'todo' }));
       assert.ok(await exists(cardFile(server, 'default', 'todo', 'stray')));
     });
@@ -230,12 +282,21 @@ describe('API files on disk', () => {
 
       const warnings = await captureWarnings(() => server.restart());
       const relative = `.kanban/boards/default/backlog/${bad.id}.md`;
-      assert.ok(warnings.some((w) => w.includes(relative) && /YAML/.test(w)), warnings.join('\n'));
+      assert.ok(
+        warnings.some((w) => w.includes(relative) && /YAML/.test(w)),
+        warnings.join('\n'),
+      );
       const workspace = okData(await server.api('GET', '/api/workspace'));
-      assert.deepEqual(workspace.invalidFiles.map((f: { path: string }) => f.path), [relative]);
+      assert.deepEqual(
+        workspace.invalidFiles.map((f: { path: string }) => f.path),
+        [relative],
+      );
       assert.match(workspace.invalidFiles[0].reason, /YAML/);
       failsWith(await server.api('GET', `/api/tasks/${bad.id}`), 404);
-      assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks')).map((t) => t.id), [good.id]);
+      assert.deepEqual(
+        okData<any[]>(await server.api('GET', '/api/tasks')).map((t) => t.id),
+        [good.id],
+      );
 
       // Changes around it, including a label cascade and a new card of the same title, leave it alone.
       okData(await server.api('PATCH', '/api/labels/bug', { newName: 'defect' }));
@@ -270,7 +331,10 @@ describe('API files on disk', () => {
       const text = JSON.stringify(older, null, 2);
       server = await startTestServer({ config: text });
       const columns = okData(await server.api('GET', '/api/columns'));
-      assert.deepEqual(columns.map((c: { id: string }) => c.id), ['todo', 'doing', 'done']);
+      assert.deepEqual(
+        columns.map((c: { id: string }) => c.id),
+        ['todo', 'doing', 'done'],
+      );
       assert.equal((await createTask(server, 'Upgraded')).status, 'todo');
       await server.api('GET', '/api/boards');
       assert.equal(await fs.readFile(configPath(server), 'utf8'), text);
@@ -283,11 +347,19 @@ describe('API files on disk', () => {
       const written = await readConfig(server);
       assert.equal(written.version, 2);
       assert.equal(written.defaultBoard, 'default');
-      assert.deepEqual(written.boards[0].columns.map((c: { id: string; name: string }) => [c.id, c.name]), [['todo', 'To Do'], ['doing', 'Doing now'], ['done', 'Done']]);
+      assert.deepEqual(
+        written.boards[0].columns.map((c: { id: string; name: string }) => [c.id, c.name]),
+        [
+          ['todo', 'To Do'],
+          ['doing', 'Doing now'],
+          ['done', 'Done'],
+        ],
+      );
       assert.equal(written.boards[0].defaultStatus, 'todo');
       assert.deepEqual(written.plugins, { 'card.storage': { provider: 'markdown', options: {} } });
       assert.deepEqual(written.myToolSetting, { keep: true });
-      for (const key of ['columns', 'storage', 'defaultStatus']) assert.equal(key in written, false, `${key} is still at the top level`);
+      for (const key of ['columns', 'storage', 'defaultStatus'])
+        assert.equal(key in written, false, `${key} is still at the top level`);
       await server.restart();
       assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).status, 'doing');
       assert.equal(okData(await server.api('GET', '/api/columns'))[1].name, 'Doing now');
@@ -298,7 +370,10 @@ describe('API files on disk', () => {
       const text = JSON.stringify({ version: 2, boards: [{ id: 'Bad Id' }] });
       await fs.writeFile(path.join(root, '.kanban.json'), text);
       try {
-        await assert.rejects(startServer({ root, port: 0 }), (error: Error) => error.message.includes('.kanban.json') && error.message.includes('$.boards[0].id'));
+        await assert.rejects(
+          startServer({ root, port: 0 }),
+          (error: Error) => error.message.includes('.kanban.json') && error.message.includes('$.boards[0].id'),
+        );
         assert.equal(await fs.readFile(path.join(root, '.kanban.json'), 'utf8'), text);
       } finally {
         await fs.rm(root, { recursive: true, force: true });

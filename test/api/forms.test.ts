@@ -19,7 +19,13 @@ const bugSchema = {
 /** Each field says which layer set it, so the winner of every overlap is visible. */
 const layeredSchema = {
   type: 'object',
-  properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' }, e: { type: 'string' } },
+  properties: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    c: { type: 'string' },
+    d: { type: 'string' },
+    e: { type: 'string' },
+  },
 };
 
 const CONFIG = {
@@ -60,7 +66,9 @@ describe('API forms', () => {
         const task = await createTask(server, { content: '# Crash on save', forms: [{ name: 'bug' }] }, board);
         let answer: any;
         const events = await eventsDuring(server, async () => {
-          answer = await server.api('POST', `${base}/${task.id}/forms/bug/submit`, { data: { steps: 'click save', severity: 'high' } });
+          answer = await server.api('POST', `${base}/${task.id}/forms/bug/submit`, {
+            data: { steps: 'click save', severity: 'high' },
+          });
         });
         const result = okData(answer);
         const expected = { severity: 'high', reporter: 'config', steps: 'click save' };
@@ -69,7 +77,10 @@ describe('API forms', () => {
         assert.deepEqual(result.task.formData, { bug: expected });
         assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}`)).formData, { bug: expected });
         assert.match(await fs.readFile(cardFile(server, boardId, 'backlog', task.id), 'utf8'), /formData:\n\s+bug:\n/);
-        assert.deepEqual(events.map((e) => e.event), ['form.submit']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['form.submit'],
+        );
         assert.equal(events[0].boardId, boardId);
         assert.deepEqual(events[0].data, { taskId: task.id, formId: 'bug', data: expected });
         assert.deepEqual(events[0].card?.formData, { bug: expected });
@@ -83,24 +94,50 @@ describe('API forms', () => {
 
   describe('resolved form ids', () => {
     it('when a card holds an inline form with a name, then its id is the slug of the name and submissions are stored under it', async () => {
-      const task = await createTask(server, { content: '# Inline', forms: [{ name: 'Release Checklist', schema: { type: 'object', properties: { done: { type: 'boolean' } }, required: ['done'] } }] });
-      const result = okData(await server.api('POST', `/api/tasks/${task.id}/forms/release-checklist/submit`, { data: { done: true } }));
+      const task = await createTask(server, {
+        content: '# Inline',
+        forms: [
+          {
+            name: 'Release Checklist',
+            schema: { type: 'object', properties: { done: { type: 'boolean' } }, required: ['done'] },
+          },
+        ],
+      });
+      const result = okData(
+        await server.api('POST', `/api/tasks/${task.id}/forms/release-checklist/submit`, { data: { done: true } }),
+      );
       assert.equal(result.formId, 'release-checklist');
       assert.deepEqual(result.task.formData, { 'release-checklist': { done: true } });
     });
 
     it('when an inline form has an explicit id, then that id is used, and its own data act as defaults', async () => {
-      const schema = { type: 'object', properties: { owner: { type: 'string' }, region: { type: 'string' } }, required: ['owner', 'region'] };
-      const task = await createTask(server, { content: '# Inline id', forms: [{ id: 'triage', name: 'Triage step', schema, data: { region: 'eu' } }] });
-      const result = okData(await server.api('POST', `/api/tasks/${task.id}/forms/triage/submit`, { data: { owner: 'ana' } }));
+      const schema = {
+        type: 'object',
+        properties: { owner: { type: 'string' }, region: { type: 'string' } },
+        required: ['owner', 'region'],
+      };
+      const task = await createTask(server, {
+        content: '# Inline id',
+        forms: [{ id: 'triage', name: 'Triage step', schema, data: { region: 'eu' } }],
+      });
+      const result = okData(
+        await server.api('POST', `/api/tasks/${task.id}/forms/triage/submit`, { data: { owner: 'ana' } }),
+      );
       assert.deepEqual(result.data, { region: 'eu', owner: 'ana' });
-      failsWith(await server.api('POST', `/api/tasks/${task.id}/forms/triage-step/submit`, { data: { owner: 'x' } }), 404, /triage-step/);
+      failsWith(
+        await server.api('POST', `/api/tasks/${task.id}/forms/triage-step/submit`, { data: { owner: 'x' } }),
+        404,
+        /triage-step/,
+      );
     });
 
     it('when an inline form has neither id nor name, then it is known by its position as form-<n>', async () => {
       const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
       const task = await createTask(server, { content: '# Anonymous', forms: [{ name: 'bug' }, { schema }] });
-      assert.equal(okData(await server.api('POST', `/api/tasks/${task.id}/forms/form-2/submit`, { data: { ok: true } })).formId, 'form-2');
+      assert.equal(
+        okData(await server.api('POST', `/api/tasks/${task.id}/forms/form-2/submit`, { data: { ok: true } })).formId,
+        'form-2',
+      );
     });
 
     it('when two forms are submitted on one card, then each keeps its own formData entry', async () => {
@@ -121,7 +158,11 @@ describe('API forms', () => {
         forms: [{ name: 'layered', data: { b: 'card form', c: 'card form', d: 'card form' } }],
         metadata: { c: 'metadata', d: 'metadata', unrelated: 'not a form field' },
       });
-      const result = okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { d: 'submitted', e: 'submitted' } }));
+      const result = okData(
+        await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, {
+          data: { d: 'submitted', e: 'submitted' },
+        }),
+      );
       assert.deepEqual(result.data, { a: 'config', b: 'card form', c: 'metadata', d: 'submitted', e: 'submitted' });
     });
 
@@ -132,19 +173,28 @@ describe('API forms', () => {
         metadata: { c: 'metadata' },
         formData: { layered: { b: 'saved', c: 'saved', d: 'saved', e: 'saved' } },
       });
-      const result = okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { e: 'submitted' } }));
+      const result = okData(
+        await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { e: 'submitted' } }),
+      );
       assert.deepEqual(result.data, { a: 'card form', b: 'saved', c: 'metadata', d: 'saved', e: 'submitted' });
     });
 
     it('when only config defaults exist, then an empty submission stores exactly them', async () => {
       const task = await createTask(server, { content: '# Config only', forms: [{ name: 'layered' }] });
-      assert.deepEqual(okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: {} })).data, { a: 'config', b: 'config', c: 'config', d: 'config' });
+      assert.deepEqual(
+        okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: {} })).data,
+        { a: 'config', b: 'config', c: 'config', d: 'config' },
+      );
     });
 
     it('when a form is submitted twice, then the second submission starts from the saved data of the first', async () => {
       const task = await createTask(server, { content: '# Twice', forms: [{ name: 'layered' }] });
-      okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { a: 'first', e: 'first' } }));
-      const second = okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { e: 'second' } }));
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { a: 'first', e: 'first' } }),
+      );
+      const second = okData(
+        await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { e: 'second' } }),
+      );
       assert.deepEqual(second.data, { a: 'first', b: 'config', c: 'config', d: 'config', e: 'second' });
     });
 
@@ -152,14 +202,21 @@ describe('API forms', () => {
       const task = await createTask(server, { content: '# Metadata later', forms: [{ name: 'layered' }] });
       okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: { c: 'typed' } }));
       okData(await server.api('PUT', `/api/tasks/${task.id}`, { metadata: { c: 'from metadata' } }));
-      assert.equal(okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: {} })).data.c, 'from metadata');
+      assert.equal(
+        okData(await server.api('POST', `/api/tasks/${task.id}/forms/layered/submit`, { data: {} })).data.c,
+        'from metadata',
+      );
     });
   });
 
   describe('validation', () => {
     let task: any;
     beforeEach(async () => {
-      task = await createTask(server, { content: '# Validated', forms: [{ name: 'bug' }], formData: { bug: { severity: 'low', steps: 'kept' } } });
+      task = await createTask(server, {
+        content: '# Validated',
+        forms: [{ name: 'bug' }],
+        formData: { bug: { severity: 'low', steps: 'kept' } },
+      });
     });
 
     const invalid: [string, Record<string, unknown>, RegExp[]][] = [
@@ -172,17 +229,27 @@ describe('API forms', () => {
     for (const [what, data, messages] of invalid) {
       it(`when ${what}, then 400 naming every failing field and the saved data is unchanged`, async () => {
         const events = await eventsDuring(server, async () => {
-          const error = failsWith(await server.api('POST', `/api/tasks/${task.id}/forms/bug/submit`, { data }), 400, /form "bug" is invalid/);
+          const error = failsWith(
+            await server.api('POST', `/api/tasks/${task.id}/forms/bug/submit`, { data }),
+            400,
+            /form "bug" is invalid/,
+          );
           for (const message of messages) assert.match(error, message);
         });
         assert.deepEqual(events, []);
-        assert.deepEqual(okData(await server.api('GET', `/api/tasks/${task.id}`)).formData, { bug: { severity: 'low', steps: 'kept' } });
+        assert.deepEqual(okData(await server.api('GET', `/api/tasks/${task.id}`)).formData, {
+          bug: { severity: 'low', steps: 'kept' },
+        });
       });
     }
 
     it('when a required field is in no layer at all, then 400 naming it', async () => {
       const bare = await createTask(server, { content: '# Bare', forms: [{ name: 'bug' }] });
-      failsWith(await server.api('POST', `/api/tasks/${bare.id}/forms/bug/submit`, { data: { severity: 'low' } }), 400, /"steps" is required/);
+      failsWith(
+        await server.api('POST', `/api/tasks/${bare.id}/forms/bug/submit`, { data: { severity: 'low' } }),
+        400,
+        /"steps" is required/,
+      );
     });
 
     it('when the form id is unknown, then 404 naming it and the forms the card offers', async () => {

@@ -7,12 +7,19 @@ import { makeTempDir, startTestServer, type TestServer } from '../helpers/testSe
 import { waitUntil } from '../helpers/waiting';
 
 interface Links {
-  branches: { name: string; ahead: number; behind: number; lastCommit: { sha: string; subject: string; author: string; date: string } }[];
+  branches: {
+    name: string;
+    ahead: number;
+    behind: number;
+    lastCommit: { sha: string; subject: string; author: string; date: string };
+  }[];
   commits: { sha: string; subject: string; author: string; date: string }[];
 }
 
 async function linksOf(server: TestServer, id: string, board?: string): Promise<Links> {
-  const links = okData<Links>(await server.api('GET', `${board ? `/api/boards/${board}` : '/api'}/tasks/${encodeURIComponent(id)}/git`));
+  const links = okData<Links>(
+    await server.api('GET', `${board ? `/api/boards/${board}` : '/api'}/tasks/${encodeURIComponent(id)}/git`),
+  );
   assertShape(links);
   return links;
 }
@@ -59,10 +66,16 @@ describe('API git links: the branches and commits of a card, read from real git'
     await git(root, ['branch', `kanban/${other.id}`]);
 
     const links = await linksOf(server, card.id);
-    assert.deepEqual(branchRows(links), [[`kanban/${card.id}`, 2, 1], [`origin/feature/${card.id}`, 2, 1]]);
+    assert.deepEqual(branchRows(links), [
+      [`kanban/${card.id}`, 2, 1],
+      [`origin/feature/${card.id}`, 2, 1],
+    ]);
     const last = links.branches[0].lastCommit;
     assert.deepEqual([last.sha, last.subject, last.author], [tip, 'Fix the bug', 'Ada Lovelace']);
-    assert.ok(Number.isFinite(Date.parse(last.date)) && /^\d{4}-\d{2}-\d{2}T/.test(last.date), `an ISO 8601 date: ${last.date}`);
+    assert.ok(
+      Number.isFinite(Date.parse(last.date)) && /^\d{4}-\d{2}-\d{2}T/.test(last.date),
+      `an ISO 8601 date: ${last.date}`,
+    );
     assert.deepEqual(links.commits, []);
     assert.deepEqual(await linksOf(server, card.id, 'default'), links, 'the board twin answers the same');
     assert.deepEqual(branchRows(await linksOf(server, other.id)), [[`kanban/${other.id}`, 0, 0]]);
@@ -82,8 +95,14 @@ describe('API git links: the branches and commits of a card, read from real git'
 
     const links = await linksOf(server, card.id);
     assert.deepEqual(shas(links), [onBranch, both, first]);
-    assert.deepEqual(links.commits.map((c) => c.subject), ['Try another way', 'Share the login helper', 'Fix the session timeout']);
-    assert.deepEqual(links.commits.map((c) => c.author), ['Ada Lovelace', 'Ada Lovelace', 'Ada Lovelace']);
+    assert.deepEqual(
+      links.commits.map((c) => c.subject),
+      ['Try another way', 'Share the login helper', 'Fix the session timeout'],
+    );
+    assert.deepEqual(
+      links.commits.map((c) => c.author),
+      ['Ada Lovelace', 'Ada Lovelace', 'Ada Lovelace'],
+    );
     assert.deepEqual(links.branches, [], 'no branch is named after the card');
     assert.deepEqual(shas(await linksOf(server, other.id)), [both]);
   });
@@ -135,7 +154,10 @@ describe('API git links: the branches and commits of a card, read from real git'
     const made = [];
     for (const card of cards) made.push(await commit(root, `Work on ${card.title}\n\nKanban: ${card.id}`));
     const answers = await Promise.all(cards.map((card) => linksOf(server, card.id)));
-    assert.deepEqual(answers.map(shas), made.map((sha) => [sha]));
+    assert.deepEqual(
+      answers.map(shas),
+      made.map((sha) => [sha]),
+    );
     assert.deepEqual(gitLinkCacheOf(server.running.workspace).index.scans, { full: 1, incremental: 0 });
   });
 
@@ -159,7 +181,10 @@ describe('API git links outside a git repository', function () {
   it('when the workspace is in no git repository, then a card has empty lists, not an error', async () => {
     const server = await startTestServer();
     try {
-      await assert.rejects(git(server.root, ['rev-parse', '--git-dir']), 'the temporary folder must be in no repository');
+      await assert.rejects(
+        git(server.root, ['rev-parse', '--git-dir']),
+        'the temporary folder must be in no repository',
+      );
       const card = await createTask(server, 'Fix login');
       assert.deepEqual(await linksOf(server, card.id), { branches: [], commits: [] });
       assert.deepEqual(await linksOf(server, card.id, 'default'), { branches: [], commits: [] });
@@ -180,8 +205,12 @@ describe('API git links over a long history', function () {
     try {
       const card = await createTask(server, 'Fix login');
       // One commit in five has a trailer; one in 500 names this card, the others name 97 other ids.
-      const message = (i: number) => (i % 5 ? `Change ${i}\n` : `Change ${i}\n\nKanban: ${i % 500 === 0 ? card.id : `other-${i % 97}-2026-11-28`}\n`);
-      await fastImport(root, fastImportStream('main', COMMITS, message, [{ ref: `refs/heads/kanban/${card.id}`, at: COMMITS - 1_000 }]));
+      const message = (i: number) =>
+        i % 5 ? `Change ${i}\n` : `Change ${i}\n\nKanban: ${i % 500 === 0 ? card.id : `other-${i % 97}-2026-11-28`}\n`;
+      await fastImport(
+        root,
+        fastImportStream('main', COMMITS, message, [{ ref: `refs/heads/kanban/${card.id}`, at: COMMITS - 1_000 }]),
+      );
 
       const cache = gitLinkCacheOf(server.running.workspace);
       const order: string[] = [];

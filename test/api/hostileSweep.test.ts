@@ -7,15 +7,42 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
 
 /** Path segments a hostile or careless caller may send where an id belongs. */
 const HOSTILE_IDS = [
-  '..', '%2e%2e%2f%2e%2e%2fsweep-escape', '..%2Fsweep-escape', 'x'.repeat(3000), '%00', '__proto__', 'constructor',
-  '%F0%9F%92%A9', '%ZZ', '%20', 'default',
+  '..',
+  '%2e%2e%2f%2e%2e%2fsweep-escape',
+  '..%2Fsweep-escape',
+  'x'.repeat(3000),
+  '%00',
+  '__proto__',
+  'constructor',
+  '%F0%9F%92%A9',
+  '%ZZ',
+  '%20',
+  'default',
 ];
 /** Bodies of the wrong shape, wrong types, traversal attempts and oversized fields. */
 const HOSTILE_BODIES: string[] = [
-  'null', '1', '"x"', '[]', '{}', '{"__proto__":{"admin":true}}', '{"content":123}', '{"title":null,"status":{}}',
-  '{"files":[{"name":"../sweep-escape","data":"!!"}]}', '{"columnIds":"x"}', '{"position":-1e308,"status":"todo"}',
-  '{"text":{"a":1}}', '{"actions":[1]}', '{"url":"javascript:alert(1)","events":["*"]}', JSON.stringify({ name: 'x'.repeat(100_000) }),
-  '{"newName":""}', '{"boardId":"../../sweep-escape"}', '{', '[1,', '\u0000', '{"a":' + '['.repeat(5000), '{"sqlitePath":"../../sweep-escape.db"}',
+  'null',
+  '1',
+  '"x"',
+  '[]',
+  '{}',
+  '{"__proto__":{"admin":true}}',
+  '{"content":123}',
+  '{"title":null,"status":{}}',
+  '{"files":[{"name":"../sweep-escape","data":"!!"}]}',
+  '{"columnIds":"x"}',
+  '{"position":-1e308,"status":"todo"}',
+  '{"text":{"a":1}}',
+  '{"actions":[1]}',
+  '{"url":"javascript:alert(1)","events":["*"]}',
+  JSON.stringify({ name: 'x'.repeat(100_000) }),
+  '{"newName":""}',
+  '{"boardId":"../../sweep-escape"}',
+  '{',
+  '[1,',
+  '\u0000',
+  '{"a":' + '['.repeat(5000),
+  '{"sqlitePath":"../../sweep-escape.db"}',
 ];
 const HOSTILE_QUERY = '?q=%ZZ&fuzzy=maybe&meta.x=1&meta.__proto__=1&position=abc&includeDeleted=2&download=%00';
 
@@ -27,7 +54,11 @@ interface Finding {
 
 async function send(server: TestServer, method: string, url: string, body?: string): Promise<Finding> {
   const answer = await fetch(server.url + url, { method, headers: { 'content-type': 'application/json' }, body });
-  return { request: `${method} ${url.slice(0, 90)} ${body?.slice(0, 50) ?? ''}`, status: answer.status, text: await answer.text() };
+  return {
+    request: `${method} ${url.slice(0, 90)} ${body?.slice(0, 50) ?? ''}`,
+    status: answer.status,
+    text: await answer.text(),
+  };
 }
 
 describe('API: every route against hostile input', function () {
@@ -40,14 +71,24 @@ describe('API: every route against hostile input', function () {
     const seed = await server.api('POST', '/api/tasks', { content: '# Seed card' });
     // Hostile ids go to every path parameter (with an empty body), and hostile bodies go to real
     // paths, where they reach validation and the handlers instead of stopping at a 404.
-    const realParams: Record<string, string> = { boardId: 'default', id: seed.body!.data.id, columnId: 'todo', name: 'bug' };
+    const realParams: Record<string, string> = {
+      boardId: 'default',
+      id: seed.body!.data.id,
+      columnId: 'todo',
+      name: 'bug',
+    };
     const requests: { method: string; url: string; body?: string }[] = [];
     for (const route of allRoutes) {
       const method = route.method.toUpperCase();
       const takesBody = method !== 'GET' && method !== 'DELETE';
       const query = method === 'GET' ? HOSTILE_QUERY : '';
       for (const mounted of mountedPaths(route)) {
-        for (const id of HOSTILE_IDS) requests.push({ method, url: '/api' + mounted.replace(/\{[^}]+\}/g, id) + query, body: takesBody ? '{}' : undefined });
+        for (const id of HOSTILE_IDS)
+          requests.push({
+            method,
+            url: '/api' + mounted.replace(/\{[^}]+\}/g, id) + query,
+            body: takesBody ? '{}' : undefined,
+          });
         if (!takesBody) continue;
         const real = '/api' + mounted.replace(/\{([^}]+)\}/g, (_m, name: string) => realParams[name] ?? 'x');
         for (const body of HOSTILE_BODIES) requests.push({ method, url: real, body });
@@ -70,7 +111,9 @@ describe('API: every route against hostile input', function () {
 
   it('when every route gets hostile ids, bodies and queries, then no answer is a server error', () => {
     assert.ok(answers.length > 1500, `the sweep sent ${answers.length} requests`);
-    const failures = answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`);
+    const failures = answers
+      .filter((a) => a.status >= 500)
+      .map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`);
     assert.deepEqual(failures.slice(0, 20), []);
   });
 
@@ -85,12 +128,16 @@ describe('API: every route against hostile input', function () {
         return true;
       }
     });
-    assert.deepEqual(malformed.slice(0, 20).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`), []);
+    assert.deepEqual(
+      malformed.slice(0, 20).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`),
+      [],
+    );
   });
 
   it('when ids and bodies try to leave the workspace, then nothing is written beside it', () => {
     const outside = path.dirname(server.root);
-    for (const name of ['sweep-escape', 'sweep-escape.db']) assert.equal(existsSync(path.join(outside, name)), false, name);
+    for (const name of ['sweep-escape', 'sweep-escape.db'])
+      assert.equal(existsSync(path.join(outside, name)), false, name);
     assert.equal(existsSync(path.join(server.root, '..', '..', 'sweep-escape.db')), false);
   });
 });

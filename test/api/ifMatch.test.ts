@@ -65,7 +65,11 @@ describe('API: ETag and If-Match', () => {
   it('when two clients write with the same ETag at once, then exactly one succeeds', async () => {
     const task = await createTask(server, 'Race');
     const etag = await etagOf(`/api/tasks/${task.id}`);
-    const answers = await Promise.all(['Ana', 'Ben', 'Cy'].map((assignee) => server.api('PUT', `/api/tasks/${task.id}`, { assignee }, { 'if-match': etag })));
+    const answers = await Promise.all(
+      ['Ana', 'Ben', 'Cy'].map((assignee) =>
+        server.api('PUT', `/api/tasks/${task.id}`, { assignee }, { 'if-match': etag }),
+      ),
+    );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 412, 412]);
   });
 });

@@ -38,19 +38,27 @@ describe('API import and export', () => {
     const list = okData<any[]>(await server.api('GET', `/api/boards/${board}/tasks`));
     return Promise.all(list.map(async (t) => okData(await server.api('GET', `/api/boards/${board}/tasks/${t.id}`))));
   }
-  const byTitle = (cards: any[], title: string) => cards.find((c) => c.title === title) ?? assert.fail(`no card "${title}" among ${cards.map((c) => c.title).join(', ')}`);
+  const byTitle = (cards: any[], title: string) =>
+    cards.find((c) => c.title === title) ??
+    assert.fail(`no card "${title}" among ${cards.map((c) => c.title).join(', ')}`);
 
   for (const board of ['default', 'ops']) {
     for (const format of ['github', 'trello', 'csv', 'kanban-lite']) {
       describe(`${format} into board ${board}`, () => {
         const body = () => ({ ...sources()[format], ...(board === 'default' ? {} : { board }) });
-        const mine = async () => (await cardsOn(board)).filter((c) => String(c.metadata.importedFrom ?? '').startsWith(`${format === 'kanban-lite' ? 'kanban-lite' : format}:`));
+        const mine = async () =>
+          (await cardsOn(board)).filter((c) =>
+            String(c.metadata.importedFrom ?? '').startsWith(`${format === 'kanban-lite' ? 'kanban-lite' : format}:`),
+          );
 
         it('when imported without apply, then the answer lists what would be created and nothing is written', async () => {
           const result = okData(await server.api('POST', '/api/import', body()));
           assert.equal(result.applied, false);
           assert.equal(result.created, 3);
-          assert.deepEqual(result.cards.map((c: any) => c.title), expectedTitles[format]);
+          assert.deepEqual(
+            result.cards.map((c: any) => c.title),
+            expectedTitles[format],
+          );
           assert.deepEqual(await mine(), []);
         });
 
@@ -61,7 +69,10 @@ describe('API import and export', () => {
           assert.deepEqual((await mine()).map((c) => c.title).sort(), [...expectedTitles[format]].sort());
           const again = okData(await server.api('POST', '/api/import', { ...body(), apply: true }));
           assert.equal(again.created, 0);
-          assert.deepEqual(again.skipped.map((s: any) => s.existingId).sort(), first.cards.map((c: any) => c.id).sort());
+          assert.deepEqual(
+            again.skipped.map((s: any) => s.existingId).sort(),
+            first.cards.map((c: any) => c.id).sort(),
+          );
           assert.equal((await mine()).length, 3);
         });
       });
@@ -77,25 +88,44 @@ describe('API import and export', () => {
     it('when a GitHub export is imported, then labels, assignees, milestone, task lists, comments and closed state carry over', () => {
       const issue = byTitle(cards, 'Fix login timeout on slow networks');
       assert.equal(issue.metadata.importedFrom, 'github:acme/web#12');
-      assert.deepEqual([issue.status, issue.assignee, issue.labels, issue.metadata.milestone, issue.metadata.assignees], ['backlog', 'octocat', ['bug'], 'v1.2', ['octocat', 'hubot']]);
+      assert.deepEqual(
+        [issue.status, issue.assignee, issue.labels, issue.metadata.milestone, issue.metadata.assignees],
+        ['backlog', 'octocat', ['bug'], 'v1.2', ['octocat', 'hubot']],
+      );
       assert.match(issue.content, /^- \[ \] reproduce on 3G$/m);
       assert.match(issue.content, /^- \[x\] read the session code$/m);
-      assert.deepEqual(issue.comments.map((c: any) => [c.author, c.content, c.created]), [['hubot', 'Seen on Firefox too.', '2026-01-06T10:00:00.000Z']]);
+      assert.deepEqual(
+        issue.comments.map((c: any) => [c.author, c.content, c.created]),
+        [['hubot', 'Seen on Firefox too.', '2026-01-06T10:00:00.000Z']],
+      );
       assert.equal(byTitle(cards, 'Add a dark theme').status, 'done');
     });
 
     it('when a Trello export is imported, then lists map to columns by name, checklists become task lists, comments keep their order', () => {
       const card = byTitle(cards, 'Redesign the settings page');
-      assert.deepEqual([card.status, card.assignee, card.dueDate, card.labels], ['todo', 'Ana Lima', '2026-02-01T17:00:00.000Z', ['design', 'red']]);
+      assert.deepEqual(
+        [card.status, card.assignee, card.dueDate, card.labels],
+        ['todo', 'Ana Lima', '2026-02-01T17:00:00.000Z', ['design', 'red']],
+      );
       assert.match(card.content, /## Steps\n\n- \[x\] Sketch the layout\n- \[ \] Try it with users/);
-      assert.deepEqual(card.comments.map((c: any) => c.author), ['Ana Lima', 'Ben Ode']);
-      assert.equal(byTitle(cards, 'Weekly release notes').status, 'backlog', '"Doing" matches no column: the default status');
+      assert.deepEqual(
+        card.comments.map((c: any) => c.author),
+        ['Ana Lima', 'Ben Ode'],
+      );
+      assert.equal(
+        byTitle(cards, 'Weekly release notes').status,
+        'backlog',
+        '"Doing" matches no column: the default status',
+      );
       assert.equal(byTitle(cards, 'Ship the onboarding emails').status, 'done');
     });
 
     it('when a CSV is imported, then quoted fields, columns by name and labels split on ; come through', () => {
       const card = byTitle(cards, 'Import the CSV');
-      assert.deepEqual([card.status, card.priority, card.assignee, card.dueDate, card.labels], ['todo', 'high', 'Ana', '2026-03-01', ['import', 'csv']]);
+      assert.deepEqual(
+        [card.status, card.priority, card.assignee, card.dueDate, card.labels],
+        ['todo', 'high', 'Ana', '2026-03-01', ['import', 'csv']],
+      );
       assert.match(card.content, /Read it, then check:\n- \[ \] quotes\n- \[ \] commas/);
       assert.equal(card.metadata.importedFrom, 'csv:cards.csv:Import the CSV');
       assert.equal(byTitle(cards, 'Write the "export" docs').status, 'in-progress');
@@ -104,37 +134,78 @@ describe('API import and export', () => {
 
     it('when a kanban-lite workspace is imported, then frontmatter, comment blocks and column names carry over; deleted cards do not', () => {
       const card = byTitle(cards, 'Set up CI');
-      assert.deepEqual([card.status, card.priority, card.assignee, card.dueDate, card.labels, card.metadata.sprint], ['todo', 'high', 'ana', '2026-04-01', ['infra', 'ci'], 4]);
+      assert.deepEqual(
+        [card.status, card.priority, card.assignee, card.dueDate, card.labels, card.metadata.sprint],
+        ['todo', 'high', 'ana', '2026-04-01', ['infra', 'ci'], 4],
+      );
       assert.match(card.content, /- \[x\] write the workflow/);
-      assert.deepEqual(card.comments.map((c: any) => [c.author, c.content]), [['ben', 'Use the cache for node_modules.']]);
-      assert.equal(byTitle(cards, 'Review flow').status, 'review', 'status doing-now is named "Review" in its .kanban.json');
-      assert.equal(cards.some((c) => c.title === 'Old idea'), false);
+      assert.deepEqual(
+        card.comments.map((c: any) => [c.author, c.content]),
+        [['ben', 'Use the cache for node_modules.']],
+      );
+      assert.equal(
+        byTitle(cards, 'Review flow').status,
+        'review',
+        'status doing-now is named "Review" in its .kanban.json',
+      );
+      assert.equal(
+        cards.some((c) => c.title === 'Old idea'),
+        false,
+      );
     });
   });
 
   describe('notes and bad input', () => {
     it('when a Trello export holds archived cards, then the dry run names them as left out', async () => {
-      const result = okData(await server.api('POST', '/api/import', { format: 'trello', data: JSON.parse(fixture('trello.json')), board: 'ops' }));
-      assert.deepEqual(result.notes.map((n: any) => n.title), ['An archived card', 'Card in an archived list']);
+      const result = okData(
+        await server.api('POST', '/api/import', {
+          format: 'trello',
+          data: JSON.parse(fixture('trello.json')),
+          board: 'ops',
+        }),
+      );
+      assert.deepEqual(
+        result.notes.map((n: any) => n.title),
+        ['An archived card', 'Card in an archived list'],
+      );
     });
 
     it('when kanban-lite files use the older flat layout or do not parse, then the good ones are planned and the others named', async () => {
       const files = [
-        { path: '.kanban/todo/7-flat.md', content: '---\nid: "7"\nstatus: "todo"\nlabels: []\n---\n# Flat layout card\n' },
+        {
+          path: '.kanban/todo/7-flat.md',
+          content: '---\nid: "7"\nstatus: "todo"\nlabels: []\n---\n# Flat layout card\n',
+        },
         { path: '.kanban/todo/8-broken.md', content: '---\nid: [unclosed\n---\n# Broken\n' },
         { path: '.kanban/todo/9-plain.md', content: '# No frontmatter\n' },
         { path: '.kanban/boards/default/attachments/7/readme.md', content: '# an attachment, not a card\n' },
       ];
-      const result = okData(await server.api('POST', '/api/import', { format: 'kanban-lite', data: { files }, board: 'ops' }));
-      assert.deepEqual(result.cards.map((c: any) => [c.title, c.status, c.importedFrom]), [['Flat layout card', 'todo', 'kanban-lite:7']]);
-      assert.deepEqual(result.notes.map((n: any) => n.title), ['.kanban/todo/8-broken.md', '.kanban/todo/9-plain.md']);
+      const result = okData(
+        await server.api('POST', '/api/import', { format: 'kanban-lite', data: { files }, board: 'ops' }),
+      );
+      assert.deepEqual(
+        result.cards.map((c: any) => [c.title, c.status, c.importedFrom]),
+        [['Flat layout card', 'todo', 'kanban-lite:7']],
+      );
+      assert.deepEqual(
+        result.notes.map((n: any) => n.title),
+        ['.kanban/todo/8-broken.md', '.kanban/todo/9-plain.md'],
+      );
     });
 
     it('when data does not have the shape of its format, then the 400 says what it must be', async () => {
-      failsWith(await server.api('POST', '/api/import', { format: 'github', data: { not: 'an array' } }), 400, /data for format "github" must be the JSON array/);
+      failsWith(
+        await server.api('POST', '/api/import', { format: 'github', data: { not: 'an array' } }),
+        400,
+        /data for format "github" must be the JSON array/,
+      );
       failsWith(await server.api('POST', '/api/import', { format: 'csv', data: 'name\nx\n' }), 400, /"title" column/);
       failsWith(await server.api('POST', '/api/import', { format: 'jira', data: [] }), 400, /format/);
-      failsWith(await server.api('POST', '/api/import', { format: 'csv', data: 'title\nx\n', board: 'nope' }), 404, /nope/);
+      failsWith(
+        await server.api('POST', '/api/import', { format: 'csv', data: 'title\nx\n', board: 'nope' }),
+        404,
+        /nope/,
+      );
     });
   });
 
@@ -144,8 +215,14 @@ describe('API import and export', () => {
       const body = { format: 'github', data: JSON.parse(fixture('github.json')), source: 'acme/web', board: 'events' };
       assert.deepEqual(await eventsDuring(server, () => server.api('POST', '/api/import', body)), []);
       const events = await eventsDuring(server, () => server.api('POST', '/api/import', { ...body, apply: true }));
-      assert.deepEqual(events.map((e) => [e.event, e.boardId]), Array(3).fill(['task.created', 'events']));
-      assert.deepEqual(events.map((e: any) => e.card?.comments.length), [1, 0, 0]);
+      assert.deepEqual(
+        events.map((e) => [e.event, e.boardId]),
+        Array(3).fill(['task.created', 'events']),
+      );
+      assert.deepEqual(
+        events.map((e: any) => e.card?.comments.length),
+        [1, 0, 0],
+      );
     });
   });
 
@@ -157,14 +234,37 @@ describe('API import and export', () => {
       assert.match(response.headers.get('content-type') ?? '', /^text\/csv/);
       const text = await response.text();
       const rows = csvRows(text);
-      assert.deepEqual(Object.keys(rows[0]), ['id', 'title', 'description', 'status', 'priority', 'assignee', 'due', 'labels', 'created', 'modified', 'completedat']);
-      const result = okData(await server.api('POST', '/api/import', { format: 'csv', data: text, source: 'ops.csv', board: 'copy', apply: true }));
+      assert.deepEqual(Object.keys(rows[0]), [
+        'id',
+        'title',
+        'description',
+        'status',
+        'priority',
+        'assignee',
+        'due',
+        'labels',
+        'created',
+        'modified',
+        'completedat',
+      ]);
+      const result = okData(
+        await server.api('POST', '/api/import', {
+          format: 'csv',
+          data: text,
+          source: 'ops.csv',
+          board: 'copy',
+          apply: true,
+        }),
+      );
       assert.equal(result.created, rows.length);
       const fields = (c: any) => [c.title, c.content, c.status, c.priority, c.assignee, c.dueDate, c.labels];
       const original = (await cardsOn('ops')).map(fields);
       const copied = await cardsOn('copy');
       assert.deepEqual(copied.map(fields), original);
-      assert.deepEqual(copied.map((c) => c.metadata.importedFrom), rows.map((r) => `csv:ops.csv:${r.id}`));
+      assert.deepEqual(
+        copied.map((c) => c.metadata.importedFrom),
+        rows.map((r) => `csv:ops.csv:${r.id}`),
+      );
     });
 
     it('when a board is exported as JSON, then it holds the board, its columns and every card with its comments', async () => {
@@ -173,7 +273,10 @@ describe('API import and export', () => {
       const body = await response.json();
       assert.equal(body.board.id, 'default');
       assert.equal(body.cards.length, okData<any[]>(await server.api('GET', '/api/tasks')).length);
-      assert.deepEqual(byTitle(body.cards, 'Set up CI').comments.map((c: any) => c.author), ['ben']);
+      assert.deepEqual(
+        byTitle(body.cards, 'Set up CI').comments.map((c: any) => c.author),
+        ['ben'],
+      );
     });
   });
 });

@@ -32,7 +32,10 @@ describe('invalidFiles name the line the parser stopped at', () => {
     });
     assert.equal(reported[0].path, `.kanban/boards/default/todo/${card.id}.md`);
     // js-yaml notices the unclosed flow sequence where the next key starts, a line or two later.
-    assert.ok(reported[0].line && reported[0].line > at && reported[0].line <= at + 3, `line ${reported[0].line}, broken at ${at + 1}`);
+    assert.ok(
+      reported[0].line && reported[0].line > at && reported[0].line <= at + 3,
+      `line ${reported[0].line}, broken at ${at + 1}`,
+    );
   });
 
   it('when .kanban.json gets a git conflict marker, then the line of the marker is reported, and none once fixed', async () => {
@@ -44,10 +47,14 @@ describe('invalidFiles name the line the parser stopped at', () => {
       if (!files.length) throw new Error('not reported yet');
       return files;
     });
-    assert.deepEqual(reported.map((f) => [f.path, f.line]), [['.kanban.json', 3]]);
+    assert.deepEqual(
+      reported.map((f) => [f.path, f.line]),
+      [['.kanban.json', 3]],
+    );
     await fs.writeFile(configPath(server), good);
     await eventually(async () => {
-      if (okData<{ invalidFiles: Reported[] }>(await server.api('GET', '/api/workspace')).invalidFiles.length) throw new Error('still reported');
+      if (okData<{ invalidFiles: Reported[] }>(await server.api('GET', '/api/workspace')).invalidFiles.length)
+        throw new Error('still reported');
     });
   });
 });

@@ -47,7 +47,9 @@ describe('API labels', () => {
 
   it('when a label is put again, then its color and group are replaced', async () => {
     okData(await server.api('PUT', '/api/labels/bug', { color: '#ff0000', group: 'Type' }));
-    assert.deepEqual(okData(await server.api('PUT', '/api/labels/bug', { color: '#111111' })), { bug: { color: '#111111' } });
+    assert.deepEqual(okData(await server.api('PUT', '/api/labels/bug', { color: '#111111' })), {
+      bug: { color: '#111111' },
+    });
   });
 
   const badPuts: [string, string, unknown, RegExp][] = [
@@ -81,7 +83,10 @@ describe('API labels', () => {
     assert.deepEqual(await labelsOf(three), ['ui']);
     const text = await fs.readFile(cardFile(server, 'ops', 'backlog', two.id), 'utf8');
     assert.ok(text.includes('- defect') && !text.includes('- bug'), text);
-    assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?label=defect')).map((t) => t.id), [one.id]);
+    assert.deepEqual(
+      okData<any[]>(await server.api('GET', '/api/tasks?label=defect')).map((t) => t.id),
+      [one.id],
+    );
   });
 
   it('when a label used on cards but never defined is renamed, then the cards follow', async () => {
@@ -125,7 +130,10 @@ describe('API labels', () => {
     failsWith(await server.api('DELETE', '/api/labels/hasOwnProperty'), 400, /hasOwnProperty/);
     okData(await server.api('PATCH', '/api/labels/constructor', { newName: 'valueOf' }));
     await server.restart();
-    assert.deepEqual(okData(await server.api('GET', '/api/labels')), JSON.parse('{"__proto__":{"color":"#111"},"valueOf":{"color":"#222"}}'));
+    assert.deepEqual(
+      okData(await server.api('GET', '/api/labels')),
+      JSON.parse('{"__proto__":{"color":"#111"},"valueOf":{"color":"#222"}}'),
+    );
   });
 
   it('when an unknown label is deleted, then 400', async () => {
@@ -148,24 +156,51 @@ describe('API settings', () => {
   });
 
   it('when some settings are put, then they merge with the rest and survive a restart', async () => {
-    const settings = okData(await server.api('PUT', '/api/settings', { compactMode: true, boardBackgroundPreset: 'sand' }));
+    const settings = okData(
+      await server.api('PUT', '/api/settings', { compactMode: true, boardBackgroundPreset: 'sand' }),
+    );
     assert.deepEqual(settings, { ...DEFAULT_SETTINGS, compactMode: true, boardBackgroundPreset: 'sand' });
     okData(await server.api('PUT', '/api/settings', { showLabels: false }));
     await server.restart();
-    assert.deepEqual(okData(await server.api('GET', '/api/settings')), { ...DEFAULT_SETTINGS, compactMode: true, boardBackgroundPreset: 'sand', showLabels: false });
+    assert.deepEqual(okData(await server.api('GET', '/api/settings')), {
+      ...DEFAULT_SETTINGS,
+      compactMode: true,
+      boardBackgroundPreset: 'sand',
+      showLabels: false,
+    });
     assert.equal((await readConfig(server)).settings.compactMode, true);
   });
 
   it('when every value of the value lists is put, then each is accepted', async () => {
-    for (const boardBackgroundMode of ['fancy', 'plain']) okData(await server.api('PUT', '/api/settings', { boardBackgroundMode }));
-    for (const boardBackgroundPreset of ['aurora', 'sunset', 'meadow', 'nebula', 'lagoon', 'candy', 'ember', 'violet', 'paper', 'mist', 'sand']) {
-      assert.equal(okData(await server.api('PUT', '/api/settings', { boardBackgroundPreset })).boardBackgroundPreset, boardBackgroundPreset);
+    for (const boardBackgroundMode of ['fancy', 'plain'])
+      okData(await server.api('PUT', '/api/settings', { boardBackgroundMode }));
+    for (const boardBackgroundPreset of [
+      'aurora',
+      'sunset',
+      'meadow',
+      'nebula',
+      'lagoon',
+      'candy',
+      'ember',
+      'violet',
+      'paper',
+      'mist',
+      'sand',
+    ]) {
+      assert.equal(
+        okData(await server.api('PUT', '/api/settings', { boardBackgroundPreset })).boardBackgroundPreset,
+        boardBackgroundPreset,
+      );
     }
-    for (const defaultPriority of ['critical', 'high', 'medium', 'low']) okData(await server.api('PUT', '/api/settings', { defaultPriority }));
+    for (const defaultPriority of ['critical', 'high', 'medium', 'low'])
+      okData(await server.api('PUT', '/api/settings', { defaultPriority }));
   });
 
   it('when the workspace defaults change in a new workspace, then new cards on the default board use them', async () => {
-    assert.deepEqual([(await createTask(server, 'Before')).status, (await createTask(server, 'Before 2')).priority], ['backlog', 'medium']);
+    assert.deepEqual(
+      [(await createTask(server, 'Before')).status, (await createTask(server, 'Before 2')).priority],
+      ['backlog', 'medium'],
+    );
     okData(await server.api('PUT', '/api/settings', { defaultStatus: 'review', defaultPriority: 'low' }));
     const task = await createTask(server, 'After');
     assert.deepEqual([task.status, task.priority], ['review', 'low']);
@@ -186,9 +221,19 @@ describe('API settings', () => {
   });
 
   const invalid: [string, Record<string, unknown>, RegExp][] = [
-    ...['showPriorityBadges', 'showAssignee', 'showDueDate', 'showLabels', 'showFileName', 'compactMode', 'showDeletedColumn'].map(
-      (key): [string, Record<string, unknown>, RegExp] => [`${key} is the text "true"`, { [key]: 'true' }, new RegExp(key)],
-    ),
+    ...[
+      'showPriorityBadges',
+      'showAssignee',
+      'showDueDate',
+      'showLabels',
+      'showFileName',
+      'compactMode',
+      'showDeletedColumn',
+    ].map((key): [string, Record<string, unknown>, RegExp] => [
+      `${key} is the text "true"`,
+      { [key]: 'true' },
+      new RegExp(key),
+    ]),
     ['defaultPriority is outside the list', { defaultPriority: 'urgent' }, /defaultPriority/],
     ['boardBackgroundMode is outside the list', { boardBackgroundMode: 'dark' }, /boardBackgroundMode/],
     ['boardBackgroundPreset is outside the list', { boardBackgroundPreset: 'neon' }, /boardBackgroundPreset/],
@@ -237,11 +282,19 @@ describe('API resolve-path', () => {
   it('when the path starts with ~, then it is taken from the home folder', async () => {
     const home = await fs.realpath(os.homedir());
     assert.equal(okData(await server.api('GET', '/api/resolve-path?path=~')).path, home);
-    assert.equal(path.resolve(okData(await server.api('GET', '/api/resolve-path?path=~%2Fnot-there-xyz')).path), path.join(os.homedir(), 'not-there-xyz'));
+    assert.equal(
+      path.resolve(okData(await server.api('GET', '/api/resolve-path?path=~%2Fnot-there-xyz')).path),
+      path.join(os.homedir(), 'not-there-xyz'),
+    );
   });
 
   it('when an absolute path is given, then its canonical form comes back', async () => {
-    const answer = okData(await server.api('GET', `/api/resolve-path?path=${encodeURIComponent(path.join(server.root, 'docs', '..', 'docs'))}`));
+    const answer = okData(
+      await server.api(
+        'GET',
+        `/api/resolve-path?path=${encodeURIComponent(path.join(server.root, 'docs', '..', 'docs'))}`,
+      ),
+    );
     assert.equal(answer.path, path.join(realRoot, 'docs'));
   });
 

@@ -20,7 +20,8 @@ describe('API lists: fields, sort and strict query parameters', () => {
   });
   after(async () => server?.close());
 
-  const titles = async (query: string) => okData<any[]>(await server.api('GET', `/api/tasks?${query}`)).map((t) => t.title);
+  const titles = async (query: string) =>
+    okData<any[]>(await server.api('GET', `/api/tasks?${query}`)).map((t) => t.title);
 
   it('when fields=id,title,status is asked, then each entry has exactly those keys', async () => {
     const data = okData<any[]>(await server.api('GET', '/api/tasks?fields=id,title,status'));
@@ -35,19 +36,36 @@ describe('API lists: fields, sort and strict query parameters', () => {
 
   it('when a projected list is compared with the full one, then the values are the same; with every field, the entries are equal', async () => {
     const full = okData<any[]>(await server.api('GET', '/api/tasks'));
-    const projected = okData<any[]>(await server.api('GET', '/api/tasks?fields=position,dueDate,cardState,commentCount'));
-    assert.deepEqual(projected, full.map((t) => ({ id: t.id, dueDate: t.dueDate, commentCount: t.commentCount, position: t.position, cardState: t.cardState })));
+    const projected = okData<any[]>(
+      await server.api('GET', '/api/tasks?fields=position,dueDate,cardState,commentCount'),
+    );
+    assert.deepEqual(
+      projected,
+      full.map((t) => ({
+        id: t.id,
+        dueDate: t.dueDate,
+        commentCount: t.commentCount,
+        position: t.position,
+        cardState: t.cardState,
+      })),
+    );
     const everyField = await server.api('GET', `/api/tasks?fields=${LIST_FIELDS.join(',')}`);
     assert.deepEqual(okData<any[]>(everyField), full);
     assert.deepEqual(Object.keys(okData<any[]>(everyField)[0]), Object.keys(full[0]), 'keys in read-model order');
-    assert.ok(full.every((t) => typeof t.filePath === 'string'), 'the markdown store names a file per card');
+    assert.ok(
+      full.every((t) => typeof t.filePath === 'string'),
+      'the markdown store names a file per card',
+    );
   });
 
   it('when sorted by title, priority or due, then the order is by that value, ties by id, cards without a due date last both ways', async () => {
     assert.deepEqual(await titles('sort=title'), ['Apple', 'banana', 'cherry', 'date']);
     assert.deepEqual(await titles('sort=-title'), ['date', 'cherry', 'banana', 'Apple']);
     const byRank = [ids.Apple, ids.date].sort();
-    assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?sort=priority&fields=id')).map((t) => t.id), [...byRank, ids.cherry, ids.banana]);
+    assert.deepEqual(
+      okData<any[]>(await server.api('GET', '/api/tasks?sort=priority&fields=id')).map((t) => t.id),
+      [...byRank, ids.cherry, ids.banana],
+    );
     assert.deepEqual(await titles('sort=due'), ['cherry', 'date', 'banana', 'Apple']);
     assert.deepEqual(await titles('sort=-due'), ['banana', 'date', 'cherry', 'Apple']);
   });
@@ -62,20 +80,38 @@ describe('API lists: fields, sort and strict query parameters', () => {
     const first = await fetch(`${server.url}/api/tasks?limit=2&fields=id`);
     const etag = first.headers.get('etag');
     assert.ok(etag);
-    assert.equal((await fetch(`${server.url}/api/tasks?limit=2&fields=id`, { headers: { 'if-none-match': etag } })).status, 304);
+    assert.equal(
+      (await fetch(`${server.url}/api/tasks?limit=2&fields=id`, { headers: { 'if-none-match': etag } })).status,
+      304,
+    );
     await server.api('PUT', `/api/tasks/${ids.cherry}`, { assignee: 'ada' });
-    assert.equal((await fetch(`${server.url}/api/tasks?limit=2&fields=id`, { headers: { 'if-none-match': etag } })).status, 200);
+    assert.equal(
+      (await fetch(`${server.url}/api/tasks?limit=2&fields=id`, { headers: { 'if-none-match': etag } })).status,
+      200,
+    );
   });
 
   describe('refused with 400 and a message naming the problem', () => {
     const cases: [string, string, RegExp][] = [
-      ['an unknown field', 'fields=id,colour', /unknown field "colour" in fields; valid fields: id, boardId, title, .*cardState/],
+      [
+        'an unknown field',
+        'fields=id,colour',
+        /unknown field "colour" in fields; valid fields: id, boardId, title, .*cardState/,
+      ],
       ['an unknown sort', 'sort=size', /"sort" must be one of position, -position, created/],
       ['archived with a value other than only', 'archived=yes', /^query parameter "archived" must be "only"$/],
       ['limit=0', 'limit=0', /"limit" must be a whole number from 1 to 1000/],
       ['limit=1001', 'limit=1001', /"limit" must be a whole number from 1 to 1000/],
-      ['a garbage cursor', 'cursor=not-a-cursor', /cursor is not one a list answer gave out; start again without cursor/],
-      ['an unknown parameter', 'limt=5', /^unknown query parameter "limt"; this route accepts: q, fuzzy, .*limit, cursor, fields, sort, meta.<field>$/],
+      [
+        'a garbage cursor',
+        'cursor=not-a-cursor',
+        /cursor is not one a list answer gave out; start again without cursor/,
+      ],
+      [
+        'an unknown parameter',
+        'limt=5',
+        /^unknown query parameter "limt"; this route accepts: q, fuzzy, .*limit, cursor, fields, sort, meta.<field>$/,
+      ],
       ['sort with a fuzzy search', 'q=aple&fuzzy=true&sort=title', /sort cannot be combined with a fuzzy search/],
     ];
     for (const [what, query, message] of cases) {
@@ -89,12 +125,24 @@ describe('API lists: fields, sort and strict query parameters', () => {
       const cursor = new URL(/<([^>]+)>/.exec(link)?.[1] ?? '', 'http://x').searchParams.get('cursor');
       assert.ok(cursor, link);
       okData(await server.api('GET', `/api/tasks?limit=1&sort=title&cursor=${cursor}`));
-      failsWith(await server.api('GET', `/api/tasks?limit=1&sort=created&cursor=${cursor}`), 400, /cursor belongs to sort=title, not sort=created/);
-      failsWith(await server.api('GET', `/api/tasks?limit=1&sort=title&priority=high&cursor=${cursor}`), 400, /cursor belongs to another board or other filters/);
+      failsWith(
+        await server.api('GET', `/api/tasks?limit=1&sort=created&cursor=${cursor}`),
+        400,
+        /cursor belongs to sort=title, not sort=created/,
+      );
+      failsWith(
+        await server.api('GET', `/api/tasks?limit=1&sort=title&priority=high&cursor=${cursor}`),
+        400,
+        /cursor belongs to another board or other filters/,
+      );
     });
 
     it('when a route without query parameters gets one, then 400 saying it accepts none', async () => {
-      failsWith(await server.api('GET', '/api/boards?page=2'), 400, /^unknown query parameter "page"; this route accepts none$/);
+      failsWith(
+        await server.api('GET', '/api/boards?page=2'),
+        400,
+        /^unknown query parameter "page"; this route accepts none$/,
+      );
       failsWith(await server.api('GET', `/api/tasks/${ids.Apple}?fields=id`), 400, /unknown query parameter "fields"/);
     });
 
@@ -112,7 +160,14 @@ describe('API create with title and body', () => {
   after(async () => server?.close());
 
   it('when a card is created with title and body, then its content is "# <title>", a blank line and the body', async () => {
-    const task = okData(await server.api('POST', '/api/tasks', { title: 'Fix the login', body: 'It times out.\n\n- step one', priority: 'high' }), 201);
+    const task = okData(
+      await server.api('POST', '/api/tasks', {
+        title: 'Fix the login',
+        body: 'It times out.\n\n- step one',
+        priority: 'high',
+      }),
+      201,
+    );
     assert.equal(task.title, 'Fix the login');
     assert.equal(task.content, '# Fix the login\n\nIt times out.\n\n- step one');
     assert.equal(task.priority, 'high');
@@ -120,15 +175,26 @@ describe('API create with title and body', () => {
   });
 
   it('when a card is created with a title only, then its content is the heading alone', async () => {
-    assert.equal(okData(await server.api('POST', '/api/tasks', { title: 'Just a title' }), 201).content, '# Just a title\n');
+    assert.equal(
+      okData(await server.api('POST', '/api/tasks', { title: 'Just a title' }), 201).content,
+      '# Just a title\n',
+    );
   });
 
   it('when title and content are both sent, then 400 saying to send one or the other', async () => {
-    failsWith(await server.api('POST', '/api/tasks', { title: 'A', content: '# B' }), 400, /send "content" .* or "title" with an optional "body", not both/);
+    failsWith(
+      await server.api('POST', '/api/tasks', { title: 'A', content: '# B' }),
+      400,
+      /send "content" .* or "title" with an optional "body", not both/,
+    );
   });
 
   it('when body comes without title, or the title is empty or several lines, then 400', async () => {
-    failsWith(await server.api('POST', '/api/tasks', { content: '# A', body: 'more' }), 400, /"body" goes with "title"/);
+    failsWith(
+      await server.api('POST', '/api/tasks', { content: '# A', body: 'more' }),
+      400,
+      /"body" goes with "title"/,
+    );
     failsWith(await server.api('POST', '/api/tasks', { title: '  ' }), 400, /title must not be empty/);
     failsWith(await server.api('POST', '/api/tasks', { title: 'one\ntwo' }), 400, /title must be one line/);
     failsWith(await server.api('POST', '/api/tasks', { priority: 'low' }), 400, /"content".*or send "title"/);
@@ -139,7 +205,8 @@ describe('API lists: paging a fuzzy search', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
-    for (const title of ['Apple pie', 'Apple tart', 'Aple crumble', 'Pineapple', 'Maple syrup', 'Banana bread']) await createTask(server, { title });
+    for (const title of ['Apple pie', 'Apple tart', 'Aple crumble', 'Pineapple', 'Maple syrup', 'Banana bread'])
+      await createTask(server, { title });
   });
   after(async () => server?.close());
 
@@ -155,6 +222,9 @@ describe('API lists: paging a fuzzy search', () => {
       if (paged.length === 2) await createTask(server, { title: 'Apple strudel' });
     }
     const strudel = paged.find((id) => id.startsWith('apple-strudel'));
-    assert.deepEqual(paged.filter((id) => id !== strudel), whole);
+    assert.deepEqual(
+      paged.filter((id) => id !== strudel),
+      whole,
+    );
   });
 });

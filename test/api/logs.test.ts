@@ -17,7 +17,10 @@ function boardLogFile(server: TestServer, boardId: string): string {
 async function jsonLines(file: string): Promise<unknown[]> {
   const text = await fs.readFile(file, 'utf8');
   assert.ok(text.endsWith('\n'), 'a JSON Lines file ends with a newline');
-  return text.slice(0, -1).split('\n').map((line) => JSON.parse(line));
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 /** Log texts that could break a line-based file or a naive parser. */
@@ -67,7 +70,13 @@ describe('API logs', () => {
         const sent = {
           text: 'Deployed **v2**',
           source: 'ci/github-actions',
-          object: { run: 42, ok: true, tags: ['a', 'b'], nested: { empty: {}, none: null, ratio: 0.5 }, 'odd key': 'ü' },
+          object: {
+            run: 42,
+            ok: true,
+            tags: ['a', 'b'],
+            nested: { empty: {}, none: null, ratio: 0.5 },
+            'odd key': 'ü',
+          },
           timestamp: '2026-05-01T12:00:00+02:00',
         };
         const entry = okData(await server.api('POST', `${base}/${task.id}/logs`, sent), 201);
@@ -78,7 +87,8 @@ describe('API logs', () => {
 
       it('when several entries are posted, then the list gives them oldest first, one JSON line each', async () => {
         const posted = [];
-        for (const text of ['one', 'two', 'three']) posted.push(okData(await server.api('POST', `${base}/${task.id}/logs`, { text }), 201));
+        for (const text of ['one', 'two', 'three'])
+          posted.push(okData(await server.api('POST', `${base}/${task.id}/logs`, { text }), 201));
         assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}/logs`)), posted);
         assert.deepEqual(await jsonLines(taskLogFile(server, boardId, task.id)), posted);
       });
@@ -94,7 +104,10 @@ describe('API logs', () => {
           answer = await server.api('POST', `${base}/${task.id}/logs`, { text: 'ran tests', source: 'ci' });
         });
         const entry = okData(answer, 201);
-        assert.deepEqual(events.map((e) => e.event), ['log.added']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['log.added'],
+        );
         assert.equal(events[0].boardId, boardId);
         assert.deepEqual(events[0].data.entry, entry);
         assert.equal(events[0].data.taskId, task.id);
@@ -113,7 +126,10 @@ describe('API logs', () => {
         okData(answer);
         assert.deepEqual(okData(await server.api('GET', `${base}/${task.id}/logs`)), []);
         assert.deepEqual(okData(await server.api('GET', `${base}/${other.id}/logs`)), [kept]);
-        assert.deepEqual(events.map((e) => e.event), ['log.cleared']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['log.cleared'],
+        );
         assert.equal(events[0].card?.id, task.id);
         // Appending after a clear starts a fresh log.
         const fresh = okData(await server.api('POST', `${base}/${task.id}/logs`, { text: 'after clear' }), 201);
@@ -153,7 +169,12 @@ describe('API logs', () => {
     });
   }
 
-  for (const timestamp of ['2026-05-01', '2026-05-01T12:00Z', '2026-05-01T12:00:00.123456Z', '2026-05-01T12:00:00-05:30']) {
+  for (const timestamp of [
+    '2026-05-01',
+    '2026-05-01T12:00Z',
+    '2026-05-01T12:00:00.123456Z',
+    '2026-05-01T12:00:00-05:30',
+  ]) {
     it(`when the timestamp is the valid ISO 8601 form "${timestamp}", then it is kept exactly as sent`, async () => {
       const entry = okData(await server.api('POST', '/api/boards/default/logs', { text: 'x', timestamp }), 201);
       assert.equal(entry.timestamp, timestamp);
@@ -198,7 +219,12 @@ describe('API logs', () => {
         const first = okData(await server.api('POST', `/api/boards/${boardId}/logs`, { text: 'release started' }), 201);
         assert.equal(first.source, 'default');
         assert.ok(!Number.isNaN(Date.parse(first.timestamp)));
-        const second = { text: 'release done', source: 'deployer', object: { version: '2.0.0', hosts: ['a', 'b'] }, timestamp: '2026-05-01T12:00:00Z' };
+        const second = {
+          text: 'release done',
+          source: 'deployer',
+          object: { version: '2.0.0', hosts: ['a', 'b'] },
+          timestamp: '2026-05-01T12:00:00Z',
+        };
         assert.deepEqual(okData(await server.api('POST', `/api/boards/${boardId}/logs`, second), 201), second);
         assert.deepEqual(okData(await server.api('GET', `/api/boards/${boardId}/logs`)), [first, second]);
         assert.deepEqual(await jsonLines(boardLogFile(server, boardId)), [first, second]);
@@ -210,7 +236,10 @@ describe('API logs', () => {
           answer = await server.api('POST', `/api/boards/${boardId}/logs`, { text: 'note' });
         });
         const entry = okData(answer, 201);
-        assert.deepEqual(events.map((e) => e.event), ['board.log.added']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['board.log.added'],
+        );
         assert.equal(events[0].boardId, boardId);
         assert.deepEqual(events[0].data.entry, entry);
       });
@@ -226,7 +255,10 @@ describe('API logs', () => {
         okData(answer);
         assert.deepEqual(okData(await server.api('GET', `/api/boards/${boardId}/logs`)), []);
         assert.deepEqual(okData(await server.api('GET', `/api/boards/${otherBoard}/logs`)), [kept]);
-        assert.deepEqual(events.map((e) => e.event), ['board.log.cleared']);
+        assert.deepEqual(
+          events.map((e) => e.event),
+          ['board.log.cleared'],
+        );
       });
 
       it('when the board log is empty, then the list is empty and clearing it still answers 200', async () => {
@@ -277,7 +309,12 @@ describe('API logs', () => {
   });
 
   it('when the object holds a "__proto__" key, then it is stored and returned as a plain key', async () => {
-    const answer = await server.raw('POST', '/api/boards/default/logs', '{"text":"x","object":{"__proto__":{"polluted":true},"a":1}}', { 'content-type': 'application/json' });
+    const answer = await server.raw(
+      'POST',
+      '/api/boards/default/logs',
+      '{"text":"x","object":{"__proto__":{"polluted":true},"a":1}}',
+      { 'content-type': 'application/json' },
+    );
     const entry = okData(answer, 201);
     assert.deepEqual(Object.keys(entry.object), ['__proto__', 'a']);
     assert.equal(({} as any).polluted, undefined);

@@ -28,7 +28,14 @@ describe('API tasks: moves, deletes and transfers', () => {
     it('when new tasks are added to a column, then they are listed in creation order with positions 0..n', async () => {
       await column(['A', 'B', 'C']);
       const tasks = okData<any[]>(await server.api('GET', '/api/tasks?status=todo'));
-      assert.deepEqual(tasks.map((t) => [t.title, t.position]), [['A', 0], ['B', 1], ['C', 2]]);
+      assert.deepEqual(
+        tasks.map((t) => [t.title, t.position]),
+        [
+          ['A', 0],
+          ['B', 1],
+          ['C', 2],
+        ],
+      );
     });
 
     it('when a task moves to a zero-based position, then it lands exactly there', async () => {
@@ -57,11 +64,26 @@ describe('API tasks: moves, deletes and transfers', () => {
     it('when a move also carries swimlane fields, then the place and the fields are saved in one write; a bad value refuses both', async () => {
       const ids = await column(['A', 'B']);
       await column(['X', 'Y'], 'review');
-      const moved = okData(await server.api('PATCH', `/api/tasks/${ids.A}/move`, { status: 'review', position: 1, assignee: 'Ada', priority: 'high', labels: ['bug'], metadata: { jira: 'KB-1' } }));
-      assert.deepEqual([moved.status, moved.position, moved.assignee, moved.priority, moved.labels, moved.metadata], ['review', 1, 'Ada', 'high', ['bug'], { jira: 'KB-1' }]);
+      const moved = okData(
+        await server.api('PATCH', `/api/tasks/${ids.A}/move`, {
+          status: 'review',
+          position: 1,
+          assignee: 'Ada',
+          priority: 'high',
+          labels: ['bug'],
+          metadata: { jira: 'KB-1' },
+        }),
+      );
+      assert.deepEqual(
+        [moved.status, moved.position, moved.assignee, moved.priority, moved.labels, moved.metadata],
+        ['review', 1, 'Ada', 'high', ['bug'], { jira: 'KB-1' }],
+      );
       assert.deepEqual(await titlesIn('review'), ['X', 'A', 'Y']);
       assert.match(await fs.readFile(cardFile(server, 'default', 'review', ids.A), 'utf8'), /^assignee: Ada$/m);
-      failsWith(await server.api('PATCH', `/api/tasks/${ids.B}/move`, { status: 'review', position: 0, priority: 'urgent' }), 400);
+      failsWith(
+        await server.api('PATCH', `/api/tasks/${ids.B}/move`, { status: 'review', position: 0, priority: 'urgent' }),
+        400,
+      );
       assert.deepEqual(await titlesIn('review'), ['X', 'A', 'Y']);
       assert.equal(okData(await server.api('GET', `/api/tasks/${ids.B}`)).priority, 'medium');
     });
@@ -196,7 +218,17 @@ describe('API tasks: moves, deletes and transfers', () => {
 
   describe('transfer between boards', () => {
     beforeEach(async () => {
-      okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops', columns: [{ id: 'inbox', name: 'Inbox' }, { id: 'live', name: 'Live' }] }), 201);
+      okData(
+        await server.api('POST', '/api/boards', {
+          id: 'ops',
+          name: 'Ops',
+          columns: [
+            { id: 'inbox', name: 'Inbox' },
+            { id: 'live', name: 'Live' },
+          ],
+        }),
+        201,
+      );
     });
 
     it('when a task is transferred, then it lands in the destination default status and its file moves board folder', async () => {
@@ -213,26 +245,37 @@ describe('API tasks: moves, deletes and transfers', () => {
 
     it('when a target status is given, then the task lands there and completedAt follows the destination', async () => {
       const ids = await column(['A']);
-      const moved = okData(await server.api('POST', `/api/boards/ops/tasks/${ids.A}/transfer`, { targetStatus: 'live' }));
+      const moved = okData(
+        await server.api('POST', `/api/boards/ops/tasks/${ids.A}/transfer`, { targetStatus: 'live' }),
+      );
       assert.equal(moved.status, 'live');
       assert.ok(moved.completedAt, 'live is the last column of ops');
     });
 
     it('when a partial id is given, then the task is found on the default board', async () => {
       const ids = await column(['Unique transfer']);
-      assert.equal(okData(await server.api('POST', '/api/boards/ops/tasks/unique-tra/transfer')).id, ids['Unique transfer']);
+      assert.equal(
+        okData(await server.api('POST', '/api/boards/ops/tasks/unique-tra/transfer')).id,
+        ids['Unique transfer'],
+      );
     });
 
     it('when a task goes to another board and back, then it keeps its id and content', async () => {
       const ids = await column(['A']);
       okData(await server.api('POST', `/api/boards/ops/tasks/${ids.A}/transfer`));
-      const back = okData(await server.api('POST', `/api/boards/default/tasks/${ids.A}/transfer`, { targetStatus: 'review' }));
+      const back = okData(
+        await server.api('POST', `/api/boards/default/tasks/${ids.A}/transfer`, { targetStatus: 'review' }),
+      );
       assert.deepEqual([back.id, back.boardId, back.status, back.title], [ids.A, 'default', 'review', 'A']);
     });
 
     it('when the target status is not a column of the destination, then 400 and the task stays', async () => {
       const ids = await column(['A']);
-      failsWith(await server.api('POST', `/api/boards/ops/tasks/${ids.A}/transfer`, { targetStatus: 'todo' }), 400, /status "todo"/);
+      failsWith(
+        await server.api('POST', `/api/boards/ops/tasks/${ids.A}/transfer`, { targetStatus: 'todo' }),
+        400,
+        /status "todo"/,
+      );
       assert.ok(await exists(cardFile(server, 'default', 'todo', ids.A)));
     });
 
@@ -252,7 +295,11 @@ describe('API tasks: moves, deletes and transfers', () => {
 
     it('when the body has an unknown field, then 400', async () => {
       const ids = await column(['A']);
-      failsWith(await server.api('POST', `/api/boards/ops/tasks/${ids.A}/transfer`, { status: 'live' }), 400, /"status"/);
+      failsWith(
+        await server.api('POST', `/api/boards/ops/tasks/${ids.A}/transfer`, { status: 'live' }),
+        400,
+        /"status"/,
+      );
     });
   });
 });

@@ -91,7 +91,11 @@ describe('API attachments as multipart/form-data', function () {
     const form = new FormData();
     form.append('first', new Blob([EVERY_BYTE], { type: 'application/octet-stream' }), 'bytes.bin');
     form.append('second', new Blob(['Grüße 漢字\n'], { type: 'text/plain' }), 'résumé notes.txt');
-    const data = okData(await fetch(`${server.url}/api/boards/default/tasks/${card.id}/attachments`, { method: 'POST', body: form }).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers })));
+    const data = okData(
+      await fetch(`${server.url}/api/boards/default/tasks/${card.id}/attachments`, { method: 'POST', body: form }).then(
+        async (r) => ({ status: r.status, body: await r.json(), headers: r.headers }),
+      ),
+    );
     assert.deepEqual(data.attachments, ['bytes.bin', 'résumé notes.txt']);
     assert.deepEqual(await download(server, card.id, 'bytes.bin'), EVERY_BYTE);
     assert.equal((await download(server, card.id, 'résumé notes.txt')).toString('utf8'), 'Grüße 漢字\n');
@@ -104,11 +108,20 @@ describe('API attachments as multipart/form-data', function () {
       headers: { 'content-type': 'multipart/form-data; boundary=b' },
       body: '--b--\r\n',
     });
-    failsWith({ status: empty.status, body: await empty.json(), headers: empty.headers }, 400, /multipart body holds no file part; e\.g\. curl -F file=@/);
+    failsWith(
+      { status: empty.status, body: await empty.json(), headers: empty.headers },
+      400,
+      /multipart body holds no file part; e\.g\. curl -F file=@/,
+    );
     const field = await curl(['-F', 'note=hello', `${server.url}/api/tasks/${card.id}/attachments`]);
     assert.equal(field.status, 400);
     assert.match(field.body.error, /multipart part "note" is not a file/);
-    assert.deepEqual(await listFiles(path.join(server.root, '.kanban', 'boards', 'default', 'attachments')).then((names) => names.filter((n) => n.startsWith(card.id))), []);
+    assert.deepEqual(
+      await listFiles(path.join(server.root, '.kanban', 'boards', 'default', 'attachments')).then((names) =>
+        names.filter((n) => n.startsWith(card.id)),
+      ),
+      [],
+    );
   });
 
   it('when a file part has a name the attachment rules refuse, then 400 and nothing is stored', async () => {
@@ -141,7 +154,11 @@ describe('API attachments as multipart/form-data', function () {
 
   it('when base64 JSON is sent to the same route, then it still works', async () => {
     const card = await createTask(server, 'JSON upload');
-    const data = okData(await server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'a.bin', data: EVERY_BYTE.toString('base64') }] }));
+    const data = okData(
+      await server.api('POST', `/api/tasks/${card.id}/attachments`, {
+        files: [{ name: 'a.bin', data: EVERY_BYTE.toString('base64') }],
+      }),
+    );
     assert.deepEqual(data.attachments, ['a.bin']);
     assert.deepEqual(await download(server, card.id, 'a.bin'), EVERY_BYTE);
   });
@@ -157,12 +174,19 @@ describe('API attachments as multipart/form-data with auth on', function () {
   after(async () => server?.close());
 
   it('when a multipart upload comes without a token, then 401, decided before the body is read', async () => {
-    const card = okData(await server.api('POST', '/api/tasks', { title: 'Guarded' }, { authorization: `Bearer ${tokens.editor}` }), 201);
+    const card = okData(
+      await server.api('POST', '/api/tasks', { title: 'Guarded' }, { authorization: `Bearer ${tokens.editor}` }),
+      201,
+    );
     const answer = await streamWithoutEnd(server, `/api/tasks/${card.id}/attachments`, 2 * MB);
     assert.equal(answer.status, 401);
     const withToken = new FormData();
     withToken.append('file', new Blob(['ok']), 'ok.txt');
-    const accepted = await fetch(`${server.url}/api/tasks/${card.id}/attachments`, { method: 'POST', body: withToken, headers: { authorization: `Bearer ${tokens.editor}` } });
+    const accepted = await fetch(`${server.url}/api/tasks/${card.id}/attachments`, {
+      method: 'POST',
+      body: withToken,
+      headers: { authorization: `Bearer ${tokens.editor}` },
+    });
     assert.equal(accepted.status, 200);
   });
 });

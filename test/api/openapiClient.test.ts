@@ -56,7 +56,13 @@ describe('API OpenAPI document: a typed client compiles and runs against it', fu
 
   before(async () => {
     server = await startTestServer({
-      config: { version: 2, boards: [{ id: 'default', name: 'Default' }], forms: { release: { name: 'Release', schema: { type: 'object', properties: { version: { type: 'string' } } } } } },
+      config: {
+        version: 2,
+        boards: [{ id: 'default', name: 'Default' }],
+        forms: {
+          release: { name: 'Release', schema: { type: 'object', properties: { version: { type: 'string' } } } },
+        },
+      },
     });
     const { default: openapiTS, astToString } = requirePackage<OpenapiTypescript>('openapi-typescript');
     requirePackage('openapi-fetch');

@@ -29,7 +29,9 @@ const COMPONENT_BASE = 'https://repo-kanban.invalid/components/';
 function closed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closed);
   if (schema === null || typeof schema !== 'object') return schema;
-  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+  const copy: Record<string, unknown> = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, closed(value)]),
+  );
   if (typeof copy.$ref === 'string') copy.$ref = copy.$ref.replace('#/components/schemas/', COMPONENT_BASE);
   if (copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
   return copy;
@@ -40,7 +42,8 @@ const strictAjv = () => new Ajv2020({ strict: true, allErrors: true, allowUnionT
 
 function validatorsFor(doc: any) {
   const ajv = strictAjv();
-  for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(closed(schema) as object, COMPONENT_BASE + name);
+  for (const [name, schema] of Object.entries(doc.components.schemas))
+    ajv.addSchema(closed(schema) as object, COMPONENT_BASE + name);
   const compiled = new Map<string, ValidateFunction>();
   return (key: string, schema: unknown) => {
     if (!compiled.has(key)) compiled.set(key, ajv.compile(closed(schema) as object));
@@ -55,7 +58,9 @@ const MOUNTED = allRoutes.flatMap((route) =>
     method: route.method,
     path: mounted,
     requestKey: `${route.method.toUpperCase()} ${route.path}`,
-    scope: (mounted === route.path ? { board: 'default', prefix: '/api' } : { board: 'ops', prefix: '/api/boards/ops' }) as Scope,
+    scope: (mounted === route.path
+      ? { board: 'default', prefix: '/api' }
+      : { board: 'ops', prefix: '/api/boards/ops' }) as Scope,
   })),
 );
 
@@ -79,7 +84,13 @@ describe('API OpenAPI response schemas: every route answers what the document de
           { id: 'ops', name: 'Operations', description: 'the second board', actions: { deploy: 'Deploy' } },
         ],
         labels: { urgent: { color: '#ef4444', group: 'severity' }, later: { color: '#6b7280' } },
-        forms: { bug: { name: 'Bug report', schema: { type: 'object', properties: { steps: { type: 'string' } } }, data: { steps: '' } } },
+        forms: {
+          bug: {
+            name: 'Bug report',
+            schema: { type: 'object', properties: { steps: { type: 'string' } } },
+            data: { steps: '' },
+          },
+        },
       },
     });
     doc = await (await fetch(`${server.url}/api/docs/json`)).json();
@@ -99,7 +110,10 @@ describe('API OpenAPI response schemas: every route answers what the document de
     const card = fixture.card('default');
     await fixture.admin('PUT', `/api/webhooks/${fixture.webhookId}`, { url: receiver.url('/hook'), events: ['*'] });
     await fixture.admin('PUT', `/api/tasks/${card}`, {
-      assignee: 'ada', dueDate: '2026-12-01', labels: ['urgent'], metadata: { sprint: 's12', links: { jira: 'ABC-1' } },
+      assignee: 'ada',
+      dueDate: '2026-12-01',
+      labels: ['urgent'],
+      metadata: { sprint: 's12', links: { jira: 'ABC-1' } },
       actions: { deploy: 'Deploy', rollback: 'Roll back' },
       forms: [{ name: 'bug' }, { id: 'inline', name: 'Inline', schema: { type: 'object' }, data: { a: 1 } }],
     });
@@ -110,8 +124,13 @@ describe('API OpenAPI response schemas: every route answers what the document de
     await fixture.admin('POST', `/api/tasks/${card}/open`);
     await fixture.admin('POST', `/api/tasks/${card}/read`, { readThrough: { at: new Date().toISOString() } });
     await eventually(async () => {
-      const statuses = ((await fixture.admin('GET', `/api/webhooks/${fixture.webhookId}/deliveries`)) as { status: string }[]).map((d) => d.status);
-      assert.ok(statuses.includes('retrying') && statuses.includes('delivered'), `deliveries so far: ${statuses.join(', ')}`);
+      const statuses = (
+        (await fixture.admin('GET', `/api/webhooks/${fixture.webhookId}/deliveries`)) as { status: string }[]
+      ).map((d) => d.status);
+      assert.ok(
+        statuses.includes('retrying') && statuses.includes('delivered'),
+        `deliveries so far: ${statuses.join(', ')}`,
+      );
     });
   }
 
@@ -130,11 +149,18 @@ describe('API OpenAPI response schemas: every route answers what the document de
         return;
       }
       const build = REQUESTS[mounted.requestKey];
-      assert.ok(build, `${mounted.key} has no request builder in test/auth/helpers/routeRequests.ts and no reason in UNCALLED`);
+      assert.ok(
+        build,
+        `${mounted.key} has no request builder in test/auth/helpers/routeRequests.ts and no reason in UNCALLED`,
+      );
       const { status, response } = successOf(mounted.path, mounted.method);
       const prepared = await build(fixture, mounted.scope);
       const answer = await send(server, mounted.method.toUpperCase(), prepared.path, { body: prepared.body });
-      assert.equal(String(answer.status), status, `${mounted.key} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      assert.equal(
+        String(answer.status),
+        status,
+        `${mounted.key} answered ${answer.status}: ${answer.text.slice(0, 300)}`,
+      );
       if (status === '204') {
         assert.equal(answer.text, '', `${mounted.key}: a 204 with a body`);
         return;
@@ -153,11 +179,18 @@ describe('API OpenAPI response schemas: every route answers what the document de
 
   function assertMatches(key: string, schema: unknown, answer: { body: unknown; text: string }) {
     const validate = validator(key, schema);
-    assert.ok(validate(answer.body), `${key}: the answer does not match the declared schema: ${JSON.stringify(validate.errors?.slice(0, 5), null, 1)}\nanswer: ${answer.text.slice(0, 600)}`);
+    assert.ok(
+      validate(answer.body),
+      `${key}: the answer does not match the declared schema: ${JSON.stringify(validate.errors?.slice(0, 5), null, 1)}\nanswer: ${answer.text.slice(0, 600)}`,
+    );
   }
 
   /** A file is held to the schema declared for the content type it came as, when its format has one. */
-  function assertFileMatches(key: string, response: any, answer: { body: unknown; text: string; headers: Record<string, string> }) {
+  function assertFileMatches(
+    key: string,
+    response: any,
+    answer: { body: unknown; text: string; headers: Record<string, string> },
+  ) {
     assert.ok(answer.text.length > 0, `${key}: the file is empty`);
     const type = (answer.headers['content-type'] ?? '').split(';')[0];
     const declared = response.content[type] ?? response.content['*/*'];
@@ -169,7 +202,11 @@ describe('API OpenAPI response schemas: every route answers what the document de
     it(`when GET ${path}?format=json is called, then the file matches the schema declared for application/json`, async () => {
       const answer = await send(server, 'GET', `/api${path.replace('{boardId}', 'ops')}?format=json`);
       assert.equal(answer.status, 200, answer.text.slice(0, 300));
-      assert.ok(Array.isArray((answer.body as { cards: unknown[] }).cards) && (answer.body as { cards: unknown[] }).cards.length > 0, 'the export holds cards');
+      assert.ok(
+        Array.isArray((answer.body as { cards: unknown[] }).cards) &&
+          (answer.body as { cards: unknown[] }).cards.length > 0,
+        'the export holds cards',
+      );
       assertFileMatches(`GET ${path}`, successOf(path, 'get').response, answer);
     });
   }
@@ -190,7 +227,10 @@ describe('API OpenAPI response schemas: usable on their own', () => {
     for (const route of allRoutes) {
       if (!route.response) continue;
       assert.doesNotThrow(() => ajv.compile(route.response as object), `${route.method.toUpperCase()} ${route.path}`);
-      assert.ok(!JSON.stringify(route.response).includes('"$ref"'), `${route.method.toUpperCase()} ${route.path}: response holds a $ref, so it cannot stand alone`);
+      assert.ok(
+        !JSON.stringify(route.response).includes('"$ref"'),
+        `${route.method.toUpperCase()} ${route.path}: response holds a $ref, so it cannot stand alone`,
+      );
       compiled++;
     }
     const json = allRoutes.filter((r) => (r.success ?? 200) !== 204 && r.returns !== 'the file bytes');
@@ -205,7 +245,15 @@ describe('API OpenAPI document: security, title and lint', function () {
   let doc: any;
   before(async () => {
     server = await startTestServer({
-      config: { version: 2, plugins: { 'auth.identity': { provider: 'token', options: { tokens: [{ token: ADMIN_TOKEN, subject: 'ada', role: 'admin' }] } } } },
+      config: {
+        version: 2,
+        plugins: {
+          'auth.identity': {
+            provider: 'token',
+            options: { tokens: [{ token: ADMIN_TOKEN, subject: 'ada', role: 'admin' }] },
+          },
+        },
+      },
     });
     doc = await (await fetch(`${server.url}/api/docs/json`)).json();
   });
@@ -227,7 +275,12 @@ describe('API OpenAPI document: security, title and lint', function () {
       for (const path of mountedPaths(route)) {
         const op = doc.paths[path][route.method];
         const concrete = path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'boardId' ? 'default' : 'x'));
-        const answer = await send(server, route.method.toUpperCase(), `/api${concrete}${route.path === '/resolve-path' ? '?path=.' : ''}`, { body: route.body ? {} : undefined });
+        const answer = await send(
+          server,
+          route.method.toUpperCase(),
+          `/api${concrete}${route.path === '/resolve-path' ? '?path=.' : ''}`,
+          { body: route.body ? {} : undefined },
+        );
         const where = `${route.method.toUpperCase()} ${path}`;
         if (op.security.length === 0) {
           publicOps++;
@@ -235,7 +288,11 @@ describe('API OpenAPI document: security, title and lint', function () {
           assert.equal(requiredRole(route), 'public', where);
         } else {
           assert.deepEqual(op.security, [{ bearerAuth: [] }], where);
-          assert.equal(answer.status, 401, `${where} is documented as needing the bearer token but answered ${answer.status} without one`);
+          assert.equal(
+            answer.status,
+            401,
+            `${where} is documented as needing the bearer token but answered ${answer.status} without one`,
+          );
           assert.ok(op.responses['401'] && op.responses['403'], `${where} does not document 401 and 403`);
         }
       }
@@ -252,11 +309,19 @@ describe('API OpenAPI document: security, title and lint', function () {
       for (const op of Object.values(item)) {
         assert.match(op.operationId, /^[a-z][a-zA-Z0-9]*$/);
         ids.push(op.operationId);
-        for (const tag of op.tags) assert.ok(doc.tags.some((t: any) => t.name === tag && t.description.length > 20), `tag "${tag}" has no description`);
+        for (const tag of op.tags)
+          assert.ok(
+            doc.tags.some((t: any) => t.name === tag && t.description.length > 20),
+            `tag "${tag}" has no description`,
+          );
       }
     }
     assert.equal(new Set(ids).size, ids.length);
-    assert.equal(doc.paths['/tasks/{id}'].get.operationId, 'getTasksById', 'operation ids are derived from the path, so they stay stable');
+    assert.equal(
+      doc.paths['/tasks/{id}'].get.operationId,
+      'getTasksById',
+      'operation ids are derived from the path, so they stay stable',
+    );
   });
 
   it('when redocly lints the served document with its recommended rules, then it reports no error and no warning', async () => {
@@ -265,7 +330,9 @@ describe('API OpenAPI document: security, title and lint', function () {
     const source = await (await fetch(`${server.url}/api/docs/json`)).text();
     const problems = await lintFromString({ source, absoluteRef: `${server.url}/api/docs/json`, config });
     // Nothing is left to explain: a new warning must be fixed or listed here with its reason.
-    const described = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
+    const described = problems.map(
+      (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`,
+    );
     assert.deepEqual(described, []);
   });
 });

@@ -60,8 +60,16 @@ describe('Origin guard: web pages of other sites cannot change the board', () =>
   it('when a foreign page sends PUT, PATCH or DELETE, then each is 403 and the card is unchanged', async () => {
     const card = await createTask(server, 'Keep me');
     const before = okData(await server.api('GET', `/api/tasks/${card.id}`));
-    failsWith(await server.raw('PUT', `/api/tasks/${card.id}`, '{"title":"Defaced"}', simple(FOREIGN)), 403, /evil\.example/);
-    failsWith(await server.raw('PATCH', `/api/tasks/${card.id}/move`, '{"status":"done"}', simple(FOREIGN)), 403, /evil\.example/);
+    failsWith(
+      await server.raw('PUT', `/api/tasks/${card.id}`, '{"title":"Defaced"}', simple(FOREIGN)),
+      403,
+      /evil\.example/,
+    );
+    failsWith(
+      await server.raw('PATCH', `/api/tasks/${card.id}/move`, '{"status":"done"}', simple(FOREIGN)),
+      403,
+      /evil\.example/,
+    );
     failsWith(await server.raw('DELETE', `/api/tasks/${card.id}`, '', { origin: FOREIGN }), 403, /evil\.example/);
     failsWith(await server.raw('DELETE', `/api/tasks/${card.id}/permanent`, '', { origin: FOREIGN }), 403);
     assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)), before);
@@ -69,7 +77,11 @@ describe('Origin guard: web pages of other sites cannot change the board', () =>
 
   it('when the origin is "null" (a sandboxed page or a local file), then the write is refused as foreign', async () => {
     const revision = server.running.workspace.events.revision;
-    failsWith(await server.raw('POST', '/api/tasks', '{"content":"# From a file"}', simple('null')), 403, /sandboxed page or local file/);
+    failsWith(
+      await server.raw('POST', '/api/tasks', '{"content":"# From a file"}', simple('null')),
+      403,
+      /sandboxed page or local file/,
+    );
     assert.equal(server.running.workspace.events.revision, revision);
   });
 
@@ -92,7 +104,10 @@ describe('Origin guard: web pages of other sites cannot change the board', () =>
   it("when the page is the server's own (the board UI), then writes pass, under 127.0.0.1 and under localhost", async () => {
     okData(await server.raw('POST', '/api/tasks', '{"content":"# From the board UI"}', simple(server.url)), 201);
     const port = server.running.port;
-    const viaLocalhost = await rawRequest(server, 'POST', '/api/tasks', { headers: { ...simple(`http://localhost:${port}`), host: `localhost:${port}` }, body: '{"content":"# Via localhost"}' });
+    const viaLocalhost = await rawRequest(server, 'POST', '/api/tasks', {
+      headers: { ...simple(`http://localhost:${port}`), host: `localhost:${port}` },
+      body: '{"content":"# Via localhost"}',
+    });
     assert.equal(viaLocalhost.status, 201, viaLocalhost.text);
   });
 
@@ -102,11 +117,17 @@ describe('Origin guard: web pages of other sites cannot change the board', () =>
   });
 
   it('when the page is a VS Code webview, then writes pass', async () => {
-    okData(await server.raw('POST', '/api/tasks', '{"content":"# From VS Code"}', simple('vscode-webview://1b2c3d4e5f')), 201);
+    okData(
+      await server.raw('POST', '/api/tasks', '{"content":"# From VS Code"}', simple('vscode-webview://1b2c3d4e5f')),
+      201,
+    );
   });
 
   it('when the origin was allowed with the allowedOrigins option (--allow-origin), then writes pass', async () => {
-    okData(await server.raw('POST', '/api/tasks', '{"content":"# From the dev server"}', simple('http://localhost:5173')), 201);
+    okData(
+      await server.raw('POST', '/api/tasks', '{"content":"# From the dev server"}', simple('http://localhost:5173')),
+      201,
+    );
   });
 
   it('when /api/docs/json is read, then every write lists 403 and 507 and no read lists 507', async () => {
@@ -118,7 +139,10 @@ describe('Origin guard: web pages of other sites cannot change the board', () =>
         if (method === 'get') assert.ok(!statuses.includes('507'), `GET ${route} lists 507`);
         else {
           writes++;
-          assert.ok(statuses.includes('403') && statuses.includes('507'), `${method.toUpperCase()} ${route} lists ${statuses.join(', ')}`);
+          assert.ok(
+            statuses.includes('403') && statuses.includes('507'),
+            `${method.toUpperCase()} ${route} lists ${statuses.join(', ')}`,
+          );
         }
       }
     }
@@ -155,14 +179,19 @@ describe('Origin guard: web pages of other sites cannot change the board', () =>
 describe('Origin guard: origins allowed in .kanban.json', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ config: { version: 2, server: { allowedOrigins: ['https://dashboard.example'] } } });
+    server = await startTestServer({
+      config: { version: 2, server: { allowedOrigins: ['https://dashboard.example'] } },
+    });
   });
   after(async () => {
     await server?.close();
   });
 
   it('when .kanban.json lists an origin, then its writes and sockets pass and others are still refused', async () => {
-    okData(await server.raw('POST', '/api/tasks', '{"content":"# From the dashboard"}', simple('https://dashboard.example')), 201);
+    okData(
+      await server.raw('POST', '/api/tasks', '{"content":"# From the dashboard"}', simple('https://dashboard.example')),
+      201,
+    );
     assert.equal((await upgrade(wsUrl(server.url), { origin: 'https://dashboard.example' })).status, 101);
     failsWith(await server.raw('POST', '/api/tasks', '{"content":"# x"}', simple(FOREIGN)), 403);
   });
@@ -197,7 +226,10 @@ describe('Origin guard: origins allowed in .kanban.json', () => {
   it('when .kanban.json has an origin with a path, then the server refuses to start and names the JSON path', async () => {
     const root = await makeTempDir();
     try {
-      await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify({ server: { allowedOrigins: ['https://example.com/app'] } }));
+      await fs.writeFile(
+        path.join(root, '.kanban.json'),
+        JSON.stringify({ server: { allowedOrigins: ['https://example.com/app'] } }),
+      );
       await assert.rejects(startTestServer({ root }), /\$\.server\.allowedOrigins\[0\].*no path/);
     } finally {
       await fs.rm(root, { recursive: true, force: true });
@@ -217,10 +249,17 @@ describe('Origin guard: the --allow-origin flag of the built server', function (
   });
 
   it('when the server is started with --allow-origin, then that origin may write and a foreign one may not', async () => {
-    const run = await runBuiltServer(root, { args: ['--allow-origin', 'http://localhost:5173', '--allow-origin=https://tools.example'] });
+    const run = await runBuiltServer(root, {
+      args: ['--allow-origin', 'http://localhost:5173', '--allow-origin=https://tools.example'],
+    });
     try {
       assert.ok(run.url, 'the built server did not start');
-      const post = (origin: string) => fetch(`${run.url}/api/tasks`, { method: 'POST', headers: simple(origin), body: '{"content":"# Via the flag"}' });
+      const post = (origin: string) =>
+        fetch(`${run.url}/api/tasks`, {
+          method: 'POST',
+          headers: simple(origin),
+          body: '{"content":"# Via the flag"}',
+        });
       assert.equal((await post('http://localhost:5173')).status, 201);
       assert.equal((await post('https://tools.example')).status, 201);
       const refused = await post(FOREIGN);

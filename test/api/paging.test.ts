@@ -25,7 +25,13 @@ async function fetchPage(server: TestServer, url: string): Promise<Page> {
   const response = await fetch(server.url + url);
   const body = (await response.json()) as { ok: boolean; data: any[]; error?: string };
   assert.equal(response.status, 200, `${url}: ${body.error}`);
-  return { url, ids: body.data.map((t) => t.id), data: body.data, total: Number(response.headers.get('x-total-count')), link: response.headers.get('link') };
+  return {
+    url,
+    ids: body.data.map((t) => t.id),
+    data: body.data,
+    total: Number(response.headers.get('x-total-count')),
+    link: response.headers.get('link'),
+  };
 }
 
 function nextUrl(link: string): string {
@@ -47,7 +53,10 @@ class Churn {
     return this.seed / 2147483648;
   }
 
-  constructor(private server: TestServer, private untouched: string[]) {}
+  constructor(
+    private server: TestServer,
+    private untouched: string[],
+  ) {}
 
   private pick(): string {
     for (;;) {
@@ -73,7 +82,12 @@ class Churn {
         return this.server.api('PATCH', `/api/tasks/${created.body?.data.id}/move`, { status: column(), position: 0 });
       }),
       this.server.api('POST', '/api/boards/default/tasks', { content: `# Churn ${n + 2}\n`, status: column() }),
-      ...moved.map((id) => this.server.api('PATCH', `/api/tasks/${id}/move`, { status: column(), position: Math.floor(this.random() * 50) })),
+      ...moved.map((id) =>
+        this.server.api('PATCH', `/api/tasks/${id}/move`, {
+          status: column(),
+          position: Math.floor(this.random() * 50),
+        }),
+      ),
       this.server.api('DELETE', `/api/tasks/${softDeleted}`),
       this.server.api('DELETE', `/api/tasks/${gone}/permanent`),
     ]);
@@ -108,7 +122,11 @@ function assertEachUntouchedOnce(pages: Page[], before: string[], touched: Set<s
   const untouched = new Set(before.filter((id) => !touched.has(id)));
   const wrong = [...untouched].filter((id) => counts.get(id) !== 1).map((id) => `${id} x${counts.get(id) ?? 0}`);
   assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} untouched cards not read exactly once`);
-  assert.deepEqual(seen.filter((id) => untouched.has(id)), orderNow.filter((id) => untouched.has(id)), 'untouched cards came in another order than the list shows them');
+  assert.deepEqual(
+    seen.filter((id) => untouched.has(id)),
+    orderNow.filter((id) => untouched.has(id)),
+    'untouched cards came in another order than the list shows them',
+  );
 }
 
 function assertHeaders(pages: Page[], route: string, params: string, limit: number, totals: number[]): void {
@@ -121,7 +139,10 @@ function assertHeaders(pages: Page[], route: string, params: string, limit: numb
     } else {
       assert.equal(page.ids.length, limit, `page ${i + 1} is short`);
       const next = nextUrl(page.link ?? '');
-      assert.ok(next.startsWith(`${route}?${params}&cursor=`), `Link ${next} does not keep the route and query ${route}?${params}`);
+      assert.ok(
+        next.startsWith(`${route}?${params}&cursor=`),
+        `Link ${next} does not keep the route and query ${route}?${params}`,
+      );
       assert.equal(new URL(next, 'http://x').searchParams.getAll('cursor').length, 1);
     }
   });
@@ -179,12 +200,18 @@ describe('API lists: keyset paging at 2,000 cards with creates, moves and delete
       for (let i = 1; i < page.data.length; i++) {
         const [a, b] = [page.data[i - 1], page.data[i]];
         const byColumn = COLUMNS.indexOf(a.status) - COLUMNS.indexOf(b.status);
-        assert.ok(byColumn < 0 || (byColumn === 0 && a.position < b.position), `${a.id} (${a.status} ${a.position}) before ${b.id} (${b.status} ${b.position})`);
+        assert.ok(
+          byColumn < 0 || (byColumn === 0 && a.position < b.position),
+          `${a.id} (${a.status} ${a.position}) before ${b.id} (${b.status} ${b.position})`,
+        );
       }
     }
   });
 
-  for (const [sort, direction] of [['created', 1], ['-created', -1]] as const) {
+  for (const [sort, direction] of [
+    ['created', 1],
+    ['-created', -1],
+  ] as const) {
     it(`when paging the board-scoped twin with sort=${sort} while cards change, then every card that stayed comes once and all are in ${sort} order`, async () => {
       const route = '/api/boards/default/tasks';
       const params = `sort=${sort}&limit=170`;
@@ -208,7 +235,10 @@ describe('API lists: keyset paging at 2,000 cards with creates, moves and delete
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const answer = await dispatcher.dispatch({ method: 'GET', path: `/tasks?sort=-priority&limit=300&fields=id,priority${cursor ? `&cursor=${cursor}` : ''}` });
+      const answer = await dispatcher.dispatch({
+        method: 'GET',
+        path: `/tasks?sort=-priority&limit=300&fields=id,priority${cursor ? `&cursor=${cursor}` : ''}`,
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(answer.page?.total, expected.length);
       seen.push(...(answer.body as { data: { id: string }[] }).data.map((t) => t.id));

@@ -23,7 +23,8 @@ describe('API pick: the next card for an agent', function () {
   afterEach(() => server.close());
 
   it('when cards wait, then pick answers them by priority, then due date (none last), then board order', async () => {
-    const made = async (title: string, fields: Record<string, unknown> = {}) => (await createTask(server, { content: `# ${title}\n`, status: 'todo', ...fields })).id;
+    const made = async (title: string, fields: Record<string, unknown> = {}) =>
+      (await createTask(server, { content: `# ${title}\n`, status: 'todo', ...fields })).id;
     await made('low', { priority: 'low' });
     await made('high second', { priority: 'high' });
     await made('critical, no due date', { priority: 'critical' });
@@ -37,7 +38,14 @@ describe('API pick: the next card for an agent', function () {
       assert.equal(card.claim.agent, `a${i}`);
       order.push(card.title);
     }
-    assert.deepEqual(order, ['critical, due early', 'critical, due late', 'critical, no due date', 'in backlog, high', 'high second', 'low']);
+    assert.deepEqual(order, [
+      'critical, due early',
+      'critical, due late',
+      'critical, no due date',
+      'in backlog, high',
+      'high second',
+      'low',
+    ]);
   });
 
   it('when a card is blocked, archived, deleted, in progress, done or claimed, then pick skips it, and with nothing left it answers 204', async () => {
@@ -63,13 +71,22 @@ describe('API pick: the next card for an agent', function () {
 
   it('when the request filters by status, labels, assignee or priority, then only matching cards are picked', async () => {
     await createTask(server, { content: '# Backlog bug\n', status: 'backlog', labels: ['bug'], priority: 'critical' });
-    await createTask(server, { content: '# Todo bug for ada\n', status: 'todo', labels: ['bug', 'ui'], assignee: 'Ada' });
+    await createTask(server, {
+      content: '# Todo bug for ada\n',
+      status: 'todo',
+      labels: ['bug', 'ui'],
+      assignee: 'Ada',
+    });
     await createTask(server, { content: '# Review item\n', status: 'review', labels: ['bug'] });
     assert.equal((await pick('a1', { status: 'review' })).title, 'Review item', 'an asked column may be any column');
     assert.equal((await pick('a2', { labels: ['bug', 'ui'] })).title, 'Todo bug for ada');
     assert.equal(await pick('a3', { assignee: 'ada' }), null, 'that one is taken now');
     assert.equal((await pick('a4', { priority: 'critical', labels: ['bug'] })).title, 'Backlog bug');
-    failsWith(await server.api('POST', '/api/tasks/pick', { status: 'nowhere' }, as('a5')), 400, /status "nowhere" is not a column of board "default"/);
+    failsWith(
+      await server.api('POST', '/api/tasks/pick', { status: 'nowhere' }, as('a5')),
+      400,
+      /status "nowhere" is not a column of board "default"/,
+    );
     failsWith(await server.api('POST', '/api/tasks/pick', {}), 400, /name the agent/);
   });
 
@@ -78,8 +95,14 @@ describe('API pick: the next card for an agent', function () {
     let picked: any;
     const events = await eventsDuring(server, async () => (picked = await pick('mover', { moveTo: 'in-progress' })));
     assert.deepEqual([picked.id, picked.status, picked.claim.agent], [task.id, 'in-progress', 'mover']);
-    assert.deepEqual(events.map((e) => e.event), ['task.claimed', 'task.moved']);
-    assert.deepEqual([events[1].data.from, events[1].data.to, events[1].card?.claim?.agent], ['todo', 'in-progress', 'mover']);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['task.claimed', 'task.moved'],
+    );
+    assert.deepEqual(
+      [events[1].data.from, events[1].data.to, events[1].card?.claim?.agent],
+      ['todo', 'in-progress', 'mover'],
+    );
   });
 
   it('when the move to moveTo is refused (a WIP limit that blocks), then the answer is that 409 and the claim is given back', async () => {
@@ -94,7 +117,19 @@ describe('API pick: the next card for an agent', function () {
   });
 
   it('when the board sets pickFrom, then pick takes cards only from those columns; the board twin and board in the body pick on that board', async () => {
-    okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops', columns: [{ id: 'inbox', name: 'Inbox' }, { id: 'triaged', name: 'Triaged' }, { id: 'doing', name: 'Doing' }, { id: 'done', name: 'Done' }] }), 201);
+    okData(
+      await server.api('POST', '/api/boards', {
+        id: 'ops',
+        name: 'Ops',
+        columns: [
+          { id: 'inbox', name: 'Inbox' },
+          { id: 'triaged', name: 'Triaged' },
+          { id: 'doing', name: 'Doing' },
+          { id: 'done', name: 'Done' },
+        ],
+      }),
+      201,
+    );
     await server.running.workspace.updateConfig((draft) => {
       draft.boards.find((b) => b.id === 'ops')!.pickFrom = ['triaged'];
     });
@@ -105,12 +140,31 @@ describe('API pick: the next card for an agent', function () {
     assert.equal(await pick('a2', {}, '/api/boards/ops/tasks/pick'), null);
     assert.equal((await pick('a3', { board: 'ops', status: 'inbox' })).title, 'Untriaged');
     assert.equal((await pick('a4')).id, other.id, 'the default board has its own ready columns');
-    failsWith(await server.api('POST', '/api/boards/ops/tasks/pick', { board: 'default' }, as('a5')), 400, /board "default" in the body is not the board of the path/);
-    failsWith(await server.api('POST', '/api/tasks/pick', { board: 'nope' }, as('a5')), 400, /board "nope" does not exist/);
+    failsWith(
+      await server.api('POST', '/api/boards/ops/tasks/pick', { board: 'default' }, as('a5')),
+      400,
+      /board "default" in the body is not the board of the path/,
+    );
+    failsWith(
+      await server.api('POST', '/api/tasks/pick', { board: 'nope' }, as('a5')),
+      400,
+      /board "nope" does not exist/,
+    );
   });
 
   it('when the column pickFrom names is deleted, then it leaves pickFrom, and an emptied pickFrom goes', async () => {
-    okData(await server.api('POST', '/api/boards', { id: 'ops', name: 'Ops', columns: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }, { id: 'doing', name: 'Doing' }] }), 201);
+    okData(
+      await server.api('POST', '/api/boards', {
+        id: 'ops',
+        name: 'Ops',
+        columns: [
+          { id: 'a', name: 'A' },
+          { id: 'b', name: 'B' },
+          { id: 'doing', name: 'Doing' },
+        ],
+      }),
+      201,
+    );
     await server.running.workspace.updateConfig((draft) => {
       draft.boards.find((b) => b.id === 'ops')!.pickFrom = ['a', 'b'];
     });

@@ -42,7 +42,12 @@ describe('list answers kept between reads', () => {
   });
 
   it('when a list is sent from kept bytes, then they are exactly the JSON of the list built as objects', async () => {
-    await create(server, '# Ünïcödé 🚀 naïve — 漢字\n\n"quoted" \\ back\\slash\ttab', { labels: ['bug', 'ops'], assignee: 'zoë', dueDate: '2026-05-01', metadata: { links: { jira: 'ABC-1' }, n: 3, flag: true, list: [1, 'two', null] } });
+    await create(server, '# Ünïcödé 🚀 naïve — 漢字\n\n"quoted" \\ back\\slash\ttab', {
+      labels: ['bug', 'ops'],
+      assignee: 'zoë',
+      dueDate: '2026-05-01',
+      metadata: { links: { jira: 'ABC-1' }, n: 3, flag: true, list: [1, 'two', null] },
+    });
     const moved = await create(server, '# Second', { status: 'todo' });
     await server.api('PATCH', `/api/tasks/${moved.id}/move`, { status: 'review', position: 0 });
     const deleted = await create(server, '# Gone');
@@ -65,7 +70,10 @@ describe('list answers kept between reads', () => {
     await server.api('PATCH', `/api/tasks/${second.id}/move`, { status: 'backlog', position: 0 });
     const moved = await list(server);
     assert.deepEqual(titles(moved), ['Second', 'First, renamed']);
-    assert.deepEqual(moved.map((t) => t.position), [0, 1]);
+    assert.deepEqual(
+      moved.map((t) => t.position),
+      [0, 1],
+    );
     await server.api('DELETE', `/api/tasks/${second.id}`);
     assert.deepEqual(titles(await list(server)), ['First, renamed']);
     assert.deepEqual(titles(await list(server, '?includeDeleted=true')), ['First, renamed', 'Second']);
@@ -156,20 +164,29 @@ describe('list answers kept between reads', () => {
   it('when another query is asked, then its ETag differs and it is never answered 304 for the first', async () => {
     await create(server, '# Something');
     const all = await server.api('GET', '/api/tasks');
-    const other = await fetch(`${server.url}/api/tasks?q=nothing-matches`, { headers: { 'if-none-match': all.headers.get('etag')! } });
+    const other = await fetch(`${server.url}/api/tasks?q=nothing-matches`, {
+      headers: { 'if-none-match': all.headers.get('etag')! },
+    });
     assert.equal(other.status, 200);
     assert.deepEqual(((await other.json()) as any).data, []);
   });
 });
 
 /** A GET with exactly these headers (fetch() adds its own Accept-Encoding). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
   });
 }
 
@@ -177,7 +194,8 @@ describe('list answers kept between reads: compression', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
-    for (let i = 0; i < 40; i++) await create(server, `# Card number ${i}\n\n${'Some longer text that repeats. '.repeat(10)}`);
+    for (let i = 0; i < 40; i++)
+      await create(server, `# Card number ${i}\n\n${'Some longer text that repeats. '.repeat(10)}`);
   });
   after(async () => server.close());
 
@@ -194,7 +212,10 @@ describe('list answers kept between reads: compression', () => {
   it('when a compressed list is asked again with its ETag, then 304; the plain ETag does not match the compressed one', async () => {
     const packed = await rawGet(`${server.url}/api/tasks`, { 'accept-encoding': 'gzip' });
     const etag = packed.headers.etag as string;
-    assert.equal((await rawGet(`${server.url}/api/tasks`, { 'accept-encoding': 'gzip', 'if-none-match': etag })).status, 304);
+    assert.equal(
+      (await rawGet(`${server.url}/api/tasks`, { 'accept-encoding': 'gzip', 'if-none-match': etag })).status,
+      304,
+    );
     const plain = await rawGet(`${server.url}/api/tasks`, { 'if-none-match': etag });
     assert.equal(plain.status, 200);
     assert.equal(plain.headers['content-encoding'], undefined);
@@ -206,7 +227,17 @@ describe('list answers kept between reads: per actor', () => {
   const BOB = 'bob-token-0123456789';
   let server: TestServer;
   beforeEach(async () => {
-    const config = configWith({ 'auth.identity': { provider: 'token', options: { tokens: [{ token: ALICE, subject: 'alice', role: 'editor' }, { token: BOB, subject: 'bob', role: 'editor' }] } } });
+    const config = configWith({
+      'auth.identity': {
+        provider: 'token',
+        options: {
+          tokens: [
+            { token: ALICE, subject: 'alice', role: 'editor' },
+            { token: BOB, subject: 'bob', role: 'editor' },
+          ],
+        },
+      },
+    });
     server = await startTestServer({ config });
   });
   afterEach(async () => server.close());
@@ -217,7 +248,10 @@ describe('list answers kept between reads: per actor', () => {
     assert.equal(created.status, 201, created.body?.error);
     assert.equal((await list(server, '', as(BOB)))[0].cardState.open, false);
     assert.equal((await list(server, '', as(ALICE)))[0].cardState.open, false);
-    assert.equal((await server.api('POST', `/api/tasks/${created.body!.data.id}/open`, undefined, as(ALICE))).status, 200);
+    assert.equal(
+      (await server.api('POST', `/api/tasks/${created.body!.data.id}/open`, undefined, as(ALICE))).status,
+      200,
+    );
     assert.equal((await list(server, '', as(ALICE)))[0].cardState.open, true);
     assert.equal((await list(server, '', as(BOB)))[0].cardState.open, false);
   });

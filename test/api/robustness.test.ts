@@ -50,7 +50,9 @@ describe('API robustness against bad input', () => {
     });
 
     it('when the body is sent without a JSON content type, then it is still read as JSON', async () => {
-      const answer = await server.raw('POST', '/api/tasks', '{"content":"# Sent by curl -d"}', { 'content-type': 'application/x-www-form-urlencoded' });
+      const answer = await server.raw('POST', '/api/tasks', '{"content":"# Sent by curl -d"}', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(okData(answer, 201).title, 'Sent by curl -d');
     });
 
@@ -64,13 +66,31 @@ describe('API robustness against bad input', () => {
     });
 
     it('when the body is not UTF-8, then 415 with the envelope', async () => {
-      failsWith(await server.raw('POST', '/api/tasks', '{"content":"# x"}', { 'content-type': 'application/json; charset=latin1' }), 415, /UTF-8/);
+      failsWith(
+        await server.raw('POST', '/api/tasks', '{"content":"# x"}', {
+          'content-type': 'application/json; charset=latin1',
+        }),
+        415,
+        /UTF-8/,
+      );
     });
 
     it('when a body field has the wrong type, then 400 names the field and the type', async () => {
-      failsWith(await server.api('POST', '/api/tasks', { content: '# x', labels: [1] }), 400, /labels\.0 must be of type string/);
-      failsWith(await server.api('PATCH', '/api/tasks/x/move', { status: ['todo'] }), 400, /status must be of type string/);
-      failsWith(await server.api('PUT', '/api/settings', { compactMode: 'yes' }), 400, /compactMode must be of type boolean/);
+      failsWith(
+        await server.api('POST', '/api/tasks', { content: '# x', labels: [1] }),
+        400,
+        /labels\.0 must be of type string/,
+      );
+      failsWith(
+        await server.api('PATCH', '/api/tasks/x/move', { status: ['todo'] }),
+        400,
+        /status must be of type string/,
+      );
+      failsWith(
+        await server.api('PUT', '/api/settings', { compactMode: 'yes' }),
+        400,
+        /compactMode must be of type boolean/,
+      );
     });
 
     it('when metadata is nested too deeply to read back, then 400 and no card is stored', async () => {
@@ -79,19 +99,39 @@ describe('API robustness against bad input', () => {
       const accepted = await server.raw('POST', '/api/tasks', `{"content":"# Deep ok","metadata":${nested(63)}}`, json);
       const id = okData(accepted, 201).id;
       await server.restart();
-      assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).title, 'Deep ok', 'the card reads back after a restart');
+      assert.equal(
+        okData(await server.api('GET', `/api/tasks/${id}`)).title,
+        'Deep ok',
+        'the card reads back after a restart',
+      );
       okData(await server.api('DELETE', `/api/tasks/${id}/permanent`));
       for (const levels of [64, 120, 50_000]) {
-        failsWith(await server.raw('POST', '/api/tasks', `{"content":"# Too deep","metadata":${nested(levels)}}`, json), 400, /nested more than 64 levels/);
+        failsWith(
+          await server.raw('POST', '/api/tasks', `{"content":"# Too deep","metadata":${nested(levels)}}`, json),
+          400,
+          /nested more than 64 levels/,
+        );
       }
-      failsWith(await server.raw('PUT', '/api/settings', `{"compactMode":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, json), 400, /nested/);
+      failsWith(
+        await server.raw('PUT', '/api/settings', `{"compactMode":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, json),
+        400,
+        /nested/,
+      );
       assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?q=too%20deep')), []);
     });
 
     it('when a body tries prototype pollution, then nothing global changes', async () => {
-      const answer = await server.raw('POST', '/api/tasks', '{"content":"# Proto","__proto__":{"polluted":true}}', json);
+      const answer = await server.raw(
+        'POST',
+        '/api/tasks',
+        '{"content":"# Proto","__proto__":{"polluted":true}}',
+        json,
+      );
       failsWith(answer, 400, /__proto__/);
-      const created = await createTask(server, { content: '# Proto meta', metadata: JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}') });
+      const created = await createTask(server, {
+        content: '# Proto meta',
+        metadata: JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
+      });
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
       const fetched = okData(await server.api('GET', `/api/tasks/${created.id}`));
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -105,7 +145,16 @@ describe('API robustness against bad input', () => {
       it(`when the board id is "${board}", then 400 and no file is touched`, async () => {
         const before = await listFiles(server.root);
         failsWith(asApiAnswer(await rawRequest(server, 'GET', `/api/boards/${board}/tasks`)), 400, /board id/);
-        failsWith(asApiAnswer(await rawRequest(server, 'POST', `/api/boards/${board}/tasks`, { headers: json, body: '{"content":"# x"}' })), 400, /board id/);
+        failsWith(
+          asApiAnswer(
+            await rawRequest(server, 'POST', `/api/boards/${board}/tasks`, {
+              headers: json,
+              body: '{"content":"# x"}',
+            }),
+          ),
+          400,
+          /board id/,
+        );
         assert.deepEqual(await listFiles(server.root), before);
       });
     }
@@ -134,13 +183,32 @@ describe('API robustness against bad input', () => {
     it('when Host names another site, then 403 with the envelope', async () => {
       const answer = asApiAnswer(await rawRequest(server, 'GET', '/api/boards', { headers: { host: 'evil.example' } }));
       failsWith(answer, 403, /evil\.example/);
-      failsWith(asApiAnswer(await rawRequest(server, 'GET', '/api/boards', { headers: { host: `evil.example:${server.running.port}` } })), 403);
-      failsWith(asApiAnswer(await rawRequest(server, 'POST', '/api/tasks', { headers: { ...json, host: 'localhost.evil.example' }, body: '{"content":"# x"}' })), 403);
+      failsWith(
+        asApiAnswer(
+          await rawRequest(server, 'GET', '/api/boards', { headers: { host: `evil.example:${server.running.port}` } }),
+        ),
+        403,
+      );
+      failsWith(
+        asApiAnswer(
+          await rawRequest(server, 'POST', '/api/tasks', {
+            headers: { ...json, host: 'localhost.evil.example' },
+            body: '{"content":"# x"}',
+          }),
+        ),
+        403,
+      );
     });
 
     it('when Host is localhost or 127.0.0.1 with the port, then the request passes', async () => {
       const port = server.running.port;
-      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, 'localhost', `LOCALHOST:${port}`, `[::1]:${port}`]) {
+      for (const host of [
+        `localhost:${port}`,
+        `127.0.0.1:${port}`,
+        'localhost',
+        `LOCALHOST:${port}`,
+        `[::1]:${port}`,
+      ]) {
         const answer = await rawRequest(server, 'GET', '/api/boards', { headers: { host } });
         assert.equal(answer.status, 200, host);
       }
@@ -157,7 +225,11 @@ describe('API robustness against bad input', () => {
 
     it('when a browser sends a preflight, then it is answered without error', async () => {
       const answer = await rawRequest(server, 'OPTIONS', '/api/tasks', {
-        headers: { origin: 'http://example.com', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: 'http://example.com',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type',
+        },
       });
       assert.ok(answer.status === 204 || answer.status === 200, String(answer.status));
       assert.equal(answer.headers['access-control-allow-origin'], '*');
@@ -171,13 +243,19 @@ describe('API robustness against bad input', () => {
     });
 
     it('when query parameters use bracket syntax, then 400 naming the parameter, not a crash or an operator', async () => {
-      failsWith(await server.api('GET', '/api/tasks?q[$ne]=x&status[]=todo'), 400, /unknown query parameter "q\[\$ne\]"/);
+      failsWith(
+        await server.api('GET', '/api/tasks?q[$ne]=x&status[]=todo'),
+        400,
+        /unknown query parameter "q\[\$ne\]"/,
+      );
     });
   });
 
   describe('concurrency', () => {
     it('when twenty tasks with one title are created at once, then each gets its own id and file', async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => server.api('POST', '/api/tasks', { content: '# Same at once' })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => server.api('POST', '/api/tasks', { content: '# Same at once' })),
+      );
       const ids = answers.map((a) => okData(a, 201).id);
       assert.equal(new Set(ids).size, 20);
       const files = (await listFiles(server.root)).filter((f) => f.includes('same-at-once'));
@@ -192,17 +270,25 @@ describe('API robustness against bad input', () => {
         okData(await server.api('PATCH', `/api/tasks/${task.id}/move`, { status: 'in-progress' }));
         assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).status, 'in-progress');
         okData(await server.api('PUT', `/api/labels/quick-${i}`, { color: '#fff' }));
-        assert.ok(`quick-${i - 1}` in okData(await server.api('GET', '/api/labels')) || i === 0, 'an earlier label was lost');
+        assert.ok(
+          `quick-${i - 1}` in okData(await server.api('GET', '/api/labels')) || i === 0,
+          'an earlier label was lost',
+        );
       }
     });
 
     it('when moves of one column run at once, then every card ends up listed exactly once', async () => {
       const ids = [];
       for (let i = 0; i < 8; i++) ids.push((await createTask(server, { content: `# Race ${i}`, status: 'review' })).id);
-      await Promise.all(ids.map((id, i) => server.api('PATCH', `/api/tasks/${id}/move`, { status: 'review', position: (i * 3) % 8 })));
+      await Promise.all(
+        ids.map((id, i) => server.api('PATCH', `/api/tasks/${id}/move`, { status: 'review', position: (i * 3) % 8 })),
+      );
       const listed = okData<any[]>(await server.api('GET', '/api/tasks?status=review')).map((t) => t.id);
       assert.deepEqual([...listed].sort(), [...ids].sort());
-      assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?status=review')).map((t) => t.position), [0, 1, 2, 3, 4, 5, 6, 7]);
+      assert.deepEqual(
+        okData<any[]>(await server.api('GET', '/api/tasks?status=review')).map((t) => t.position),
+        [0, 1, 2, 3, 4, 5, 6, 7],
+      );
     });
   });
 });

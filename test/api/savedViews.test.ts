@@ -15,7 +15,14 @@ describe('API saved views', () => {
     await server.close();
   });
 
-  const urgent = { name: 'Urgent bugs', board: 'default', layout: 'table', filter: { priority: 'high', label: 'bug' }, sort: '-modified', groupBy: 'assignee' };
+  const urgent = {
+    name: 'Urgent bugs',
+    board: 'default',
+    layout: 'table',
+    filter: { priority: 'high', label: 'bug' },
+    sort: '-modified',
+    groupBy: 'assignee',
+  };
 
   it('when a view is saved, then it is listed, read by id and written to .kanban.json with an id made from its name', async () => {
     const view = okData(await server.api('POST', '/api/views', urgent), 201);
@@ -51,7 +58,11 @@ describe('API saved views', () => {
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ['the filter has unknown keys', { ...urgent, filter: { colour: 'red', owner: 'x' } }, /unknown keys "colour", "owner".*status/],
+    [
+      'the filter has unknown keys',
+      { ...urgent, filter: { colour: 'red', owner: 'x' } },
+      /unknown keys "colour", "owner".*status/,
+    ],
     ['the filter holds paging', { ...urgent, filter: { limit: 5 } }, /"limit"/],
     ['a filter value is out of its enum', { ...urgent, filter: { priority: 'urgent' } }, /priority.*one of/],
     ['the board does not exist', { ...urgent, board: 'nope' }, /board "nope" does not exist/],
@@ -68,16 +79,33 @@ describe('API saved views', () => {
     });
   }
 
-  it('when views are saved on a second board, then ?board= lists only that board\'s and deleting the board removes them', async () => {
+  it("when views are saved on a second board, then ?board= lists only that board's and deleting the board removes them", async () => {
     okData(await server.api('POST', '/api/views', urgent), 201);
-    const ops = okData(await server.api('POST', '/api/views', { name: 'Ops todo', board: 'ops', filter: { status: 'todo' } }), 201);
-    assert.deepEqual(ops, { id: 'ops-todo', name: 'Ops todo', board: 'ops', layout: 'board', filter: { status: 'todo' }, sort: '', groupBy: null });
-    assert.deepEqual(okData(await server.api('GET', '/api/views?board=ops')).map((v: any) => v.id), ['ops-todo']);
+    const ops = okData(
+      await server.api('POST', '/api/views', { name: 'Ops todo', board: 'ops', filter: { status: 'todo' } }),
+      201,
+    );
+    assert.deepEqual(ops, {
+      id: 'ops-todo',
+      name: 'Ops todo',
+      board: 'ops',
+      layout: 'board',
+      filter: { status: 'todo' },
+      sort: '',
+      groupBy: null,
+    });
+    assert.deepEqual(
+      okData(await server.api('GET', '/api/views?board=ops')).map((v: any) => v.id),
+      ['ops-todo'],
+    );
     okData(await server.api('DELETE', '/api/boards/ops'));
-    assert.deepEqual(okData(await server.api('GET', '/api/views')).map((v: any) => v.id), ['urgent-bugs']);
+    assert.deepEqual(
+      okData(await server.api('GET', '/api/views')).map((v: any) => v.id),
+      ['urgent-bugs'],
+    );
   });
 
-  it('when views change, then one view event per change reaches WebSocket clients with the view\'s board', async () => {
+  it("when views change, then one view event per change reaches WebSocket clients with the view's board", async () => {
     const socket = await RecordingSocket.connect(wsUrl(server.url));
     try {
       okData(await server.api('POST', '/api/views', { name: 'Mine', board: 'ops' }), 201);
@@ -85,7 +113,14 @@ describe('API saved views', () => {
       okData(await server.api('DELETE', '/api/views/mine'));
       await socket.waitFor((m) => m.event === 'view.deleted');
       const events = socket.events().filter((m) => m.event!.startsWith('view.'));
-      assert.deepEqual(events.map((m) => [m.event, m.boardId, m.data.view.id]), [['view.created', 'ops', 'mine'], ['view.updated', 'ops', 'mine'], ['view.deleted', 'ops', 'mine']]);
+      assert.deepEqual(
+        events.map((m) => [m.event, m.boardId, m.data.view.id]),
+        [
+          ['view.created', 'ops', 'mine'],
+          ['view.updated', 'ops', 'mine'],
+          ['view.deleted', 'ops', 'mine'],
+        ],
+      );
     } finally {
       socket.close();
     }
@@ -99,7 +134,10 @@ describe('API saved views', () => {
       const files = okData(await server.api('GET', '/api/workspace')).invalidFiles;
       assert.match(JSON.stringify(files), /views\[0\]\.board.*gone/);
     });
-    assert.deepEqual(okData(await server.api('GET', '/api/views')).map((v: any) => v.id), ['urgent-bugs']);
+    assert.deepEqual(
+      okData(await server.api('GET', '/api/views')).map((v: any) => v.id),
+      ['urgent-bugs'],
+    );
   });
 });
 
@@ -113,22 +151,48 @@ describe('API list with a saved view', () => {
     await createTask(server, { content: '# Gamma\n', priority: 'low', status: 'todo' });
     await createTask(server, { content: '# Ops one\n', status: 'todo' }, 'ops');
     await createTask(server, { content: '# Ops two\n', status: 'done' }, 'ops');
-    okData(await server.api('POST', '/api/views', { id: 'high', name: 'High', board: 'default', filter: { priority: 'high' }, sort: '-title' }), 201);
-    okData(await server.api('POST', '/api/views', { id: 'web', name: 'Web', board: 'default', filter: { 'meta.team': 'web' } }), 201);
-    okData(await server.api('POST', '/api/views', { id: 'ops-todo', name: 'Ops todo', board: 'ops', filter: { status: 'todo' } }), 201);
+    okData(
+      await server.api('POST', '/api/views', {
+        id: 'high',
+        name: 'High',
+        board: 'default',
+        filter: { priority: 'high' },
+        sort: '-title',
+      }),
+      201,
+    );
+    okData(
+      await server.api('POST', '/api/views', {
+        id: 'web',
+        name: 'Web',
+        board: 'default',
+        filter: { 'meta.team': 'web' },
+      }),
+      201,
+    );
+    okData(
+      await server.api('POST', '/api/views', {
+        id: 'ops-todo',
+        name: 'Ops todo',
+        board: 'ops',
+        filter: { status: 'todo' },
+      }),
+      201,
+    );
   });
   after(async () => {
     await server.close();
   });
 
-  const titles = async (query: string, board?: string) => (await listIds(server, query, board)).map((id) => id.replace(/-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}$/, ''));
+  const titles = async (query: string, board?: string) =>
+    (await listIds(server, query, board)).map((id) => id.replace(/-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}$/, ''));
 
-  it('when the list names a view, then the view\'s filter and sort apply', async () => {
+  it("when the list names a view, then the view's filter and sort apply", async () => {
     assert.deepEqual(await titles('?view=high'), ['beta', 'alpha']);
     assert.deepEqual(await titles('?view=web'), ['beta']);
   });
 
-  it('when the list names a view and its own parameters, then the request\'s parameters win', async () => {
+  it("when the list names a view and its own parameters, then the request's parameters win", async () => {
     assert.deepEqual(await titles('?view=high&sort=title'), ['alpha', 'beta']);
     assert.deepEqual(await titles('?view=high&priority=low'), ['gamma']);
   });

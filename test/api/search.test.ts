@@ -12,12 +12,38 @@ describe('API task search and filters', () => {
     okData(await server.api('PUT', '/api/labels/feature', { color: '#00ff00', group: 'Type' }));
     okData(await server.api('PUT', '/api/labels/urgent', { color: '#ff8800', group: 'Flags' }));
     const cards: [string, Record<string, unknown>][] = [
-      ['login', { content: '# Fix Login redirect\n\nOAuth callback loops forever.', status: 'todo', priority: 'high', assignee: 'Ana', labels: ['bug'],
-        metadata: { sprint: 12, team: 'Core Platform', links: { jira: 'ABC-1' } } }],
-      ['docs', { content: '# Write documentation\n\nCover the REST API.', status: 'backlog', priority: 'low', assignee: 'Bruno', labels: ['feature'],
-        metadata: { sprint: 13, team: 'Docs' } }],
-      ['pipeline', { content: '# Deploy pipeline\n\nShip to staging.', status: 'in-progress', priority: 'critical', labels: ['feature', 'urgent'],
-        metadata: { sprint: 12, team: 'Core Platform', links: { jira: 'ABC-22' } } }],
+      [
+        'login',
+        {
+          content: '# Fix Login redirect\n\nOAuth callback loops forever.',
+          status: 'todo',
+          priority: 'high',
+          assignee: 'Ana',
+          labels: ['bug'],
+          metadata: { sprint: 12, team: 'Core Platform', links: { jira: 'ABC-1' } },
+        },
+      ],
+      [
+        'docs',
+        {
+          content: '# Write documentation\n\nCover the REST API.',
+          status: 'backlog',
+          priority: 'low',
+          assignee: 'Bruno',
+          labels: ['feature'],
+          metadata: { sprint: 13, team: 'Docs' },
+        },
+      ],
+      [
+        'pipeline',
+        {
+          content: '# Deploy pipeline\n\nShip to staging.',
+          status: 'in-progress',
+          priority: 'critical',
+          labels: ['feature', 'urgent'],
+          metadata: { sprint: 12, team: 'Core Platform', links: { jira: 'ABC-22' } },
+        },
+      ],
       ['plain', { content: '# Plain card\n\nnothing special', status: 'todo' }],
       ['gone', { content: '# Deleted login idea', status: 'todo', labels: ['bug'] }],
     ];
@@ -113,7 +139,10 @@ describe('API task search and filters', () => {
     });
 
     it('when fuzzy is on, then metadata tokens tolerate a typo too', async () => {
-      assert.deepEqual(await search(`?q=${encodeURIComponent('meta.team: "Core Platfrom"')}&fuzzy=true`), ['login', 'pipeline']);
+      assert.deepEqual(await search(`?q=${encodeURIComponent('meta.team: "Core Platfrom"')}&fuzzy=true`), [
+        'login',
+        'pipeline',
+      ]);
       assert.deepEqual(await search(`?q=${encodeURIComponent('meta.team: "Core Platfrom"')}`), []);
     });
 

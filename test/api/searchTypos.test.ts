@@ -11,7 +11,9 @@ interface Corpus {
   unrelated: string[];
 }
 
-const corpus = JSON.parse(readFileSync(path.join(__dirname, '..', 'fixtures', 'search', 'typos.json'), 'utf8')) as Corpus;
+const corpus = JSON.parse(
+  readFileSync(path.join(__dirname, '..', 'fixtures', 'search', 'typos.json'), 'utf8'),
+) as Corpus;
 
 /** Search over comment bodies and typo tolerance, on the default board and a second one. */
 describe('API search: comments and real typos', () => {
@@ -22,7 +24,14 @@ describe('API search: comments and real typos', () => {
     for (const board of ['default', 'ops']) {
       for (const card of corpus.cards) {
         const created = await createTask(server, { content: `# ${card.title}\n\n${card.body}\n` }, board);
-        if (card.comment) okData(await server.api('POST', `/api/boards/${board}/tasks/${created.id}/comments`, { author: 'tester', content: card.comment }), 201);
+        if (card.comment)
+          okData(
+            await server.api('POST', `/api/boards/${board}/tasks/${created.id}/comments`, {
+              author: 'tester',
+              content: card.comment,
+            }),
+            201,
+          );
       }
     }
   });
@@ -46,7 +55,8 @@ describe('API search: comments and real typos', () => {
       }
 
       it('when the typos are searched without fuzzy, then exact search stays exact and finds none of them', async () => {
-        for (const typo of corpus.typos) assert.deepEqual(await titles(`q=${encodeURIComponent(typo.typed)}`), [], typo.typed);
+        for (const typo of corpus.typos)
+          assert.deepEqual(await titles(`q=${encodeURIComponent(typo.typed)}`), [], typo.typed);
       });
 
       it('when unrelated words are searched with fuzzy=true, then nothing is found', async () => {
@@ -58,8 +68,14 @@ describe('API search: comments and real typos', () => {
   describe('after changes', () => {
     it('when a comment is added, then a typo of its words finds the card; when the card is deleted for good, then nothing does', async () => {
       const card = await createTask(server, { content: '# Plain card\n' });
-      okData(await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'tester', content: 'Flaky on Firefox' }), 201);
-      assert.deepEqual((okData<any[]>(await server.api('GET', '/api/tasks?fuzzy=true&q=firefxo'))).map((t) => t.id), [card.id]);
+      okData(
+        await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'tester', content: 'Flaky on Firefox' }),
+        201,
+      );
+      assert.deepEqual(
+        okData<any[]>(await server.api('GET', '/api/tasks?fuzzy=true&q=firefxo')).map((t) => t.id),
+        [card.id],
+      );
       okData(await server.api('DELETE', `/api/tasks/${card.id}/permanent`));
       assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks?fuzzy=true&q=firefxo')), []);
     });

@@ -28,7 +28,15 @@ describe('a card file saved again at its old path after a move', () => {
     const oldFile = cardFile(server, 'default', 'todo', card.id);
     const oldText = await fs.readFile(oldFile, 'utf8');
     okData(await server.api('PATCH', `/api/boards/default/tasks/${card.id}/move`, { status: 'in-progress' }));
-    await eventually(async () => assert.equal(await fs.access(oldFile).then(() => true, () => false), false));
+    await eventually(async () =>
+      assert.equal(
+        await fs.access(oldFile).then(
+          () => true,
+          () => false,
+        ),
+        false,
+      ),
+    );
 
     await fs.writeFile(oldFile, oldText);
 

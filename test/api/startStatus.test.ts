@@ -9,13 +9,23 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
  * changes that remove a column take the setting with it (as they do `defaultStatus`), so the
  * service never writes a file it could not read back.
  */
-describe('API: a board\'s startStatus when its column goes', function () {
+describe("API: a board's startStatus when its column goes", function () {
   this.timeout(30_000);
   let server: TestServer;
 
   beforeEach(async () => {
     server = await startTestServer({
-      config: { version: 2, boards: [{ id: 'default', name: 'Ops', columns: [{ id: 'queue' }, { id: 'doing' }, { id: 'review' }, { id: 'done' }], startStatus: 'review' }] },
+      config: {
+        version: 2,
+        boards: [
+          {
+            id: 'default',
+            name: 'Ops',
+            columns: [{ id: 'queue' }, { id: 'doing' }, { id: 'review' }, { id: 'done' }],
+            startStatus: 'review',
+          },
+        ],
+      },
     });
   });
   afterEach(() => server.close());
@@ -37,8 +47,11 @@ describe('API: a board\'s startStatus when its column goes', function () {
     assert.equal((await server.api('GET', '/api/boards/default')).status, 200);
   });
 
-  it('when the board\'s columns are replaced without that column, then startStatus is removed and the file still loads', async () => {
-    const columns = [{ id: 'queue', name: 'Queue' }, { id: 'done', name: 'Done' }];
+  it("when the board's columns are replaced without that column, then startStatus is removed and the file still loads", async () => {
+    const columns = [
+      { id: 'queue', name: 'Queue' },
+      { id: 'done', name: 'Done' },
+    ];
     assert.equal((await server.api('PUT', '/api/boards/default', { columns })).status, 200);
     assert.equal((await writtenBoard()).startStatus, undefined);
   });

@@ -36,12 +36,18 @@ async function okJson(response: Response): Promise<any> {
 async function assertMatchesDocs(server: TestServer, route: string, data: unknown): Promise<void> {
   const schema = await documentedData(server, route);
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
-  assert.ok(validate(data), `GET ${route} does not match its documentation: ${JSON.stringify(validate.errors)}\n${JSON.stringify(data)}`);
+  assert.ok(
+    validate(data),
+    `GET ${route} does not match its documentation: ${JSON.stringify(validate.errors)}\n${JSON.stringify(data)}`,
+  );
 }
 
 /** Names of every property a schema documents, as dot paths. */
 function documentedFields(schema: Record<string, any>, prefix = ''): string[] {
-  return Object.entries((schema.properties ?? {}) as Record<string, any>).flatMap(([key, sub]) => [`${prefix}${key}`, ...documentedFields(sub, `${prefix}${key}.`)]);
+  return Object.entries((schema.properties ?? {}) as Record<string, any>).flatMap(([key, sub]) => [
+    `${prefix}${key}`,
+    ...documentedFields(sub, `${prefix}${key}.`),
+  ]);
 }
 
 describe('API status routes', () => {
@@ -79,7 +85,11 @@ describe('API status routes', () => {
       assert.deepEqual(data.boards, ['default']);
       assert.equal(data.configExists, false);
       assert.deepEqual(
-        { card: data.providers.card.provider, attachment: data.providers.attachment.provider, cardState: data.providers.cardState.provider },
+        {
+          card: data.providers.card.provider,
+          attachment: data.providers.attachment.provider,
+          cardState: data.providers.cardState.provider,
+        },
         { card: 'markdown', attachment: 'localfs', cardState: 'file' },
       );
       assert.deepEqual(data.auth, { provider: null, enabled: false });
@@ -160,7 +170,12 @@ describe('API status routes', () => {
       server = await startTestServer({
         config: {
           version: 2,
-          plugins: { 'auth.identity': { provider: 'token', options: { tokens: [{ token: TOKEN, subject: 'carol', role: 'editor' }] } } },
+          plugins: {
+            'auth.identity': {
+              provider: 'token',
+              options: { tokens: [{ token: TOKEN, subject: 'carol', role: 'editor' }] },
+            },
+          },
         },
       });
     });
@@ -178,7 +193,11 @@ describe('API status routes', () => {
     });
 
     it('when the card-state status is asked with a known token, then the actor is its subject', async () => {
-      assert.equal(okData(await server.api('GET', '/api/card-state/status', undefined, { authorization: `Bearer ${TOKEN}` })).actor, 'carol');
+      assert.equal(
+        okData(await server.api('GET', '/api/card-state/status', undefined, { authorization: `Bearer ${TOKEN}` }))
+          .actor,
+        'carol',
+      );
     });
 
     it('when GET /auth carries a known token, then it reports the subject and role and never the token; an unknown token is not recognised', async () => {
@@ -187,11 +206,19 @@ describe('API status routes', () => {
       assert.ok(!text.includes(TOKEN));
       const { data } = JSON.parse(text);
       assert.deepEqual(
-        { provider: data.provider, enabled: data.enabled, subject: data.subject, role: data.role, recognised: data.credential.recognised },
+        {
+          provider: data.provider,
+          enabled: data.enabled,
+          subject: data.subject,
+          role: data.role,
+          recognised: data.credential.recognised,
+        },
         { provider: 'token', enabled: true, subject: 'carol', role: 'editor', recognised: true },
       );
       await assertMatchesDocs(server, '/auth', data);
-      const unknown = okData(await server.api('GET', '/api/auth', undefined, { authorization: 'Bearer not-a-known-token' }));
+      const unknown = okData(
+        await server.api('GET', '/api/auth', undefined, { authorization: 'Bearer not-a-known-token' }),
+      );
       assert.equal(unknown.credential.recognised, false);
       assert.equal(unknown.subject, null);
     });
@@ -211,7 +238,10 @@ describe('API status routes', () => {
     const server = await startTestServer({ root });
     try {
       const { invalidFiles } = okData(await server.api('GET', '/api/workspace'));
-      assert.deepEqual(invalidFiles.map((f: any) => f.path), ['.kanban/boards/default/todo/hand-made.md']);
+      assert.deepEqual(
+        invalidFiles.map((f: any) => f.path),
+        ['.kanban/boards/default/todo/hand-made.md'],
+      );
       assert.match(invalidFiles[0].reason, /frontmatter/);
     } finally {
       await server.close();
@@ -235,19 +265,36 @@ describe('API status: unknown keys of .kanban.json', () => {
     server = await startTestServer({ config });
     const warning = '.kanban.json: unknown key $.boards[0].columns[0].wipLimt (did you mean "wipLimit"?)';
     assert.deepEqual(okData(await server.api('GET', '/api/workspace')).configWarnings, [warning]);
-    assert.deepEqual(logged.filter((line) => line.includes('wipLimt')), [`warn kanban: ${warning}`]);
-    assert.deepEqual(okData(await server.api('GET', '/api/columns')).map((c: { id: string }) => c.id), ['todo', 'done'], 'the file is still used');
+    assert.deepEqual(
+      logged.filter((line) => line.includes('wipLimt')),
+      [`warn kanban: ${warning}`],
+    );
+    assert.deepEqual(
+      okData(await server.api('GET', '/api/columns')).map((c: { id: string }) => c.id),
+      ['todo', 'done'],
+      'the file is still used',
+    );
 
     const fixed = { version: 2, boards: [{ id: 'default', columns: [{ id: 'todo', wipLimit: 3 }, { id: 'done' }] }] };
     await fs.writeFile(configPath(server), JSON.stringify(fixed, null, 2));
-    await waitUntil(async () => okData(await server!.api('GET', '/api/workspace')).configWarnings.length === 0, 10_000, 'the warning to go once the file is fixed');
+    await waitUntil(
+      async () => okData(await server!.api('GET', '/api/workspace')).configWarnings.length === 0,
+      10_000,
+      'the warning to go once the file is fixed',
+    );
   });
 
   it('when the service rewrites .kanban.json, then the nested unknown keys it drops leave the warnings, and a top-level near miss stays', async () => {
-    const config = { version: 2, lables: {}, boards: [{ id: 'default', columns: [{ id: 'todo', wipLimt: 3 }, { id: 'done' }] }] };
+    const config = {
+      version: 2,
+      lables: {},
+      boards: [{ id: 'default', columns: [{ id: 'todo', wipLimt: 3 }, { id: 'done' }] }],
+    };
     server = await startTestServer({ config });
     assert.equal(okData(await server.api('GET', '/api/workspace')).configWarnings.length, 2);
     okData(await server.api('PUT', '/api/labels/bug', { color: '#ef4444' }));
-    assert.deepEqual(okData(await server.api('GET', '/api/workspace')).configWarnings, ['.kanban.json: unknown key $.lables (did you mean "labels"?)']);
+    assert.deepEqual(okData(await server.api('GET', '/api/workspace')).configWarnings, [
+      '.kanban.json: unknown key $.lables (did you mean "labels"?)',
+    ]);
   });
 });

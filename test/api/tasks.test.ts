@@ -6,8 +6,27 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
 import { cardFile, createTask, exists, failsWith, okData } from '../helpers/envelope';
 
 const READ_MODEL_KEYS = [
-  'id', 'boardId', 'title', 'content', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData',
-  'actions', 'attachments', 'comments', 'commentCount', 'created', 'modified', 'completedAt', 'position', 'cardState',
+  'id',
+  'boardId',
+  'title',
+  'content',
+  'status',
+  'priority',
+  'assignee',
+  'dueDate',
+  'labels',
+  'metadata',
+  'forms',
+  'formData',
+  'actions',
+  'attachments',
+  'comments',
+  'commentCount',
+  'created',
+  'modified',
+  'completedAt',
+  'position',
+  'cardState',
 ];
 
 function utcToday(): string {
@@ -28,7 +47,10 @@ describe('API tasks: create, read, update', () => {
       const before = utcToday();
       const task = await createTask(server, { content: 'intro line\n\n# Fix the Login Page!\n\nsteps' });
       const after = utcToday();
-      assert.ok([before, after].some((day) => new RegExp(`^fix-the-login-page-${day}-[a-z0-9]{4}$`).test(task.id)), task.id);
+      assert.ok(
+        [before, after].some((day) => new RegExp(`^fix-the-login-page-${day}-[a-z0-9]{4}$`).test(task.id)),
+        task.id,
+      );
       assert.equal(task.title, 'Fix the Login Page!');
       assert.equal(task.boardId, 'default');
       assert.equal(task.status, 'backlog');
@@ -143,8 +165,15 @@ describe('API tasks: create, read, update', () => {
       // A card whose id starts with alpha's whole id (an older card's `-2`), written as a file.
       const twin = `${alpha.id}-2`;
       const file = (id: string) => path.join(server.root, '.kanban/boards/default/backlog', `${id}.md`);
-      await fs.writeFile(file(twin), (await fs.readFile(file(alpha.id), 'utf8')).replace(`id: ${alpha.id}`, `id: ${twin}`));
-      await waitUntil(async () => (await server.api('GET', `/api/tasks/${twin}`)).status === 200, 5000, 'the twin is served');
+      await fs.writeFile(
+        file(twin),
+        (await fs.readFile(file(alpha.id), 'utf8')).replace(`id: ${alpha.id}`, `id: ${twin}`),
+      );
+      await waitUntil(
+        async () => (await server.api('GET', `/api/tasks/${twin}`)).status === 200,
+        5000,
+        'the twin is served',
+      );
       assert.equal(okData(await server.api('GET', `/api/tasks/${alpha.id}`)).id, alpha.id);
     });
 
@@ -177,8 +206,15 @@ describe('API tasks: create, read, update', () => {
 
   describe('updating', () => {
     it('when only some fields are sent, then the others keep their values and the id never changes', async () => {
-      const task = await createTask(server, { content: '# Old title', assignee: 'Ana', labels: ['ui'], metadata: { a: 1 } });
-      const updated = okData(await server.api('PUT', `/api/tasks/${task.id}`, { content: '# New title\n', priority: 'high' }));
+      const task = await createTask(server, {
+        content: '# Old title',
+        assignee: 'Ana',
+        labels: ['ui'],
+        metadata: { a: 1 },
+      });
+      const updated = okData(
+        await server.api('PUT', `/api/tasks/${task.id}`, { content: '# New title\n', priority: 'high' }),
+      );
       assert.equal(updated.id, task.id);
       assert.equal(updated.title, 'New title');
       assert.equal(updated.priority, 'high');

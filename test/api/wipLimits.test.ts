@@ -9,7 +9,12 @@ import { Dispatcher } from '../../server/api/dispatch';
 
 function routesOf(boardId: string | undefined) {
   const base = boardId ? `/api/boards/${boardId}` : '/api';
-  return { tasks: `${base}/tasks`, columns: `${base}/columns`, board: `/api/boards/${boardId ?? 'default'}`, id: boardId ?? 'default' };
+  return {
+    tasks: `${base}/tasks`,
+    columns: `${base}/columns`,
+    board: `/api/boards/${boardId ?? 'default'}`,
+    id: boardId ?? 'default',
+  };
 }
 
 describe('API WIP limits', () => {
@@ -23,7 +28,8 @@ describe('API WIP limits', () => {
     async function fullColumn(): Promise<string[]> {
       okData(await server.api('PUT', `${r.columns}/in-progress`, { wipLimit: 2 }));
       const ids: string[] = [];
-      for (const title of ['One', 'Two']) ids.push((await createTask(server, { content: `# ${title}\n`, status: 'in-progress' }, boardId)).id);
+      for (const title of ['One', 'Two'])
+        ids.push((await createTask(server, { content: `# ${title}\n`, status: 'in-progress' }, boardId)).id);
       return ids;
     }
 
@@ -69,12 +75,20 @@ describe('API WIP limits', () => {
         await fullColumn();
         const task = await createTask(server, { content: '# Blocked\n', status: 'todo' }, boardId);
         const refusal = /In Progress \("in-progress"\) is at its WIP limit \(2\/2\)/;
-        failsWith(await server.api('PATCH', `${r.tasks}/${task.id}/move`, { status: 'in-progress', position: 0 }), 409, refusal);
+        failsWith(
+          await server.api('PATCH', `${r.tasks}/${task.id}/move`, { status: 'in-progress', position: 0 }),
+          409,
+          refusal,
+        );
         failsWith(await server.api('PUT', `${r.tasks}/${task.id}`, { status: 'in-progress' }), 409, refusal);
         failsWith(await server.api('POST', r.tasks, { content: '# New\n', status: 'in-progress' }), 409, refusal);
         okData(await server.api('DELETE', `${r.tasks}/${task.id}`));
         failsWith(await server.api('POST', `${r.tasks}/${task.id}/restore`, { status: 'in-progress' }), 409, refusal);
-        assert.deepEqual((await listIds(server, '?status=in-progress', boardId)).length, 2, 'nothing entered the column');
+        assert.deepEqual(
+          (await listIds(server, '?status=in-progress', boardId)).length,
+          2,
+          'nothing entered the column',
+        );
       });
 
       it('when a card of a full column is archived, then it no longer counts and the column has room again', async () => {
@@ -93,13 +107,27 @@ describe('API WIP limits', () => {
         const crossings = async (action: () => Promise<unknown>) =>
           (await eventsDuring(server, action)).filter((e) => e.event === 'column.limit.exceeded').map((e) => e.data);
         const over = { boardId: r.id, columnId: 'in-progress', limit: 2 };
-        assert.deepEqual(await crossings(() => server.api('PATCH', `${r.tasks}/${a.id}/move`, { status: 'in-progress' })), [{ ...over, count: 3 }]);
-        assert.deepEqual(await crossings(() => server.api('PATCH', `${r.tasks}/${b.id}/move`, { status: 'in-progress' })), [], 'still over: no second event');
+        assert.deepEqual(
+          await crossings(() => server.api('PATCH', `${r.tasks}/${a.id}/move`, { status: 'in-progress' })),
+          [{ ...over, count: 3 }],
+        );
+        assert.deepEqual(
+          await crossings(() => server.api('PATCH', `${r.tasks}/${b.id}/move`, { status: 'in-progress' })),
+          [],
+          'still over: no second event',
+        );
         okData(await server.api('PATCH', `${r.tasks}/${a.id}/move`, { status: 'done' }));
         okData(await server.api('PATCH', `${r.tasks}/${b.id}/move`, { status: 'done' }));
         okData(await server.api('PATCH', `${r.tasks}/${first}/move`, { status: 'done' }));
-        assert.deepEqual(await crossings(() => server.api('PATCH', `${r.tasks}/${a.id}/move`, { status: 'in-progress' })), [], 'back under: 2/2');
-        assert.deepEqual(await crossings(() => server.api('PATCH', `${r.tasks}/${b.id}/move`, { status: 'in-progress' })), [{ ...over, count: 3 }]);
+        assert.deepEqual(
+          await crossings(() => server.api('PATCH', `${r.tasks}/${a.id}/move`, { status: 'in-progress' })),
+          [],
+          'back under: 2/2',
+        );
+        assert.deepEqual(
+          await crossings(() => server.api('PATCH', `${r.tasks}/${b.id}/move`, { status: 'in-progress' })),
+          [{ ...over, count: 3 }],
+        );
       });
     });
   });
@@ -107,9 +135,17 @@ describe('API WIP limits', () => {
   it('when a move over the limit goes through the in-process bridge (VS Code, the CLI), then the answer carries the same warning', async () => {
     okData(await server.api('PUT', '/api/columns/todo', { wipLimit: 1 }));
     const dispatcher = new Dispatcher(server.running.workspace);
-    const first = await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# First\n', status: 'todo' } });
+    const first = await dispatcher.dispatch({
+      method: 'POST',
+      path: '/tasks',
+      body: { content: '# First\n', status: 'todo' },
+    });
     assert.equal(first.warnings, undefined);
-    const second = await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Second\n', status: 'todo' } });
+    const second = await dispatcher.dispatch({
+      method: 'POST',
+      path: '/tasks',
+      body: { content: '# Second\n', status: 'todo' },
+    });
     assert.equal(second.status, 201);
     assert.deepEqual(second.warnings, ['column To Do is over its WIP limit (2/1)']);
   });
@@ -138,7 +174,10 @@ describe('API WIP limits', () => {
       await createTask(server, { content: '# R2\n', status: 'review' });
       const message = await socket.waitFor((m) => m.event === 'column.limit.exceeded');
       assert.deepEqual(message.data, { boardId: 'default', columnId: 'review', count: 2, limit: 1 });
-      await receiver.until(() => receiver.received.some((got) => got.body.event === 'column.limit.exceeded'), 'the webhook delivery');
+      await receiver.until(
+        () => receiver.received.some((got) => got.body.event === 'column.limit.exceeded'),
+        'the webhook delivery',
+      );
       const delivered = receiver.received.find((got) => got.body.event === 'column.limit.exceeded');
       assert.deepEqual(delivered?.body.data, { boardId: 'default', columnId: 'review', count: 2, limit: 1 });
     } finally {

@@ -20,7 +20,12 @@ interface StreamedAnswer {
  * takes them, until the server answers. After the answer the server may close the connection
  * while we are still writing; that error is expected and ignored.
  */
-function streamBody(baseUrl: string, urlPath: string, totalBytes: number, options: { chunked: boolean; headers?: Record<string, string>; stallAfter?: number }): Promise<StreamedAnswer> {
+function streamBody(
+  baseUrl: string,
+  urlPath: string,
+  totalBytes: number,
+  options: { chunked: boolean; headers?: Record<string, string>; stallAfter?: number },
+): Promise<StreamedAnswer> {
   const { hostname, port } = new URL(baseUrl);
   const headers: Record<string, string | number> = { 'content-type': 'application/json', ...options.headers };
   if (!options.chunked) headers['content-length'] = totalBytes;
@@ -104,7 +109,11 @@ describe('Auth: an unauthenticated request is refused before its body is read', 
     // Warm up: load the code paths once, so first-use allocations are not counted as growth.
     const warm = await streamBody(url, '/api/tasks', 2 * MB, { chunked: false });
     assert.equal(warm.status, 401);
-    const created = await fetch(`${url}/api/tasks`, { method: 'POST', headers: { ...bearer(tokens.editor), 'content-type': 'application/json' }, body: '{"content":"# Warm"}' });
+    const created = await fetch(`${url}/api/tasks`, {
+      method: 'POST',
+      headers: { ...bearer(tokens.editor), 'content-type': 'application/json' },
+      body: '{"content":"# Warm"}',
+    });
     assert.equal(created.status, 201);
 
     const before = memoryOf(run.pid);
@@ -112,7 +121,8 @@ describe('Auth: an unauthenticated request is refused before its body is read', 
     const sampler = setInterval(() => (highest = Math.max(highest, memoryOf(run.pid).rss)), 5);
     const answers: StreamedAnswer[] = [];
     try {
-      for (const chunked of [false, true, false, true]) answers.push(await streamBody(url, '/api/tasks', BODY_BYTES, { chunked }));
+      for (const chunked of [false, true, false, true])
+        answers.push(await streamBody(url, '/api/tasks', BODY_BYTES, { chunked }));
     } finally {
       clearInterval(sampler);
     }
@@ -121,26 +131,41 @@ describe('Auth: an unauthenticated request is refused before its body is read', 
     for (const [i, answer] of answers.entries()) {
       const context = `upload ${i + 1}: ${answer.status} ${JSON.stringify(answer.body)}`;
       assert.equal(answer.status, 401, context);
-      assert.deepEqual(answer.body, { ok: false, error: 'authentication required: send the header "Authorization: Bearer <token>"' }, context);
+      assert.deepEqual(
+        answer.body,
+        { ok: false, error: 'authentication required: send the header "Authorization: Bearer <token>"' },
+        context,
+      );
       assert.equal(answer.headers.connection, 'close', `${context}: the refused upload should not be read to its end`);
     }
     const peak = Math.max(highest, after.rss);
     const growth = peak - before.rss;
     // A held body would cost its 60 MB at least. The server stops reading a refused body at the
     // answer, so what the client still sends never passes through it (0.1-0.2 MB measured).
-    assert.ok(growth < 20 * MB, `server memory grew by ${(growth / MB).toFixed(1)} MB (from ${(before.rss / MB).toFixed(1)} MB)`);
+    assert.ok(
+      growth < 20 * MB,
+      `server memory grew by ${(growth / MB).toFixed(1)} MB (from ${(before.rss / MB).toFixed(1)} MB)`,
+    );
   });
 
   it('when a 60 MB upload to the attachment route (limit 64 MB) has an unknown token, then 401 comes before the body is read', async () => {
     const before = memoryOf(run.pid);
-    const answer = await streamBody(url, '/api/tasks/warm/attachments', BODY_BYTES, { chunked: false, headers: bearer(tokens.bad), stallAfter: MB });
+    const answer = await streamBody(url, '/api/tasks/warm/attachments', BODY_BYTES, {
+      chunked: false,
+      headers: bearer(tokens.bad),
+      stallAfter: MB,
+    });
     assert.equal(answer.status, 401, JSON.stringify(answer.body));
     assert.equal(answer.body.error, 'the bearer token is not recognised');
     assert.ok(memoryOf(run.pid).rss - before.rss < 20 * MB);
   });
 
   it('when a viewer streams a large body to a write route, then 403 comes before the body is read', async () => {
-    const answer = await streamBody(url, '/api/tasks', BODY_BYTES, { chunked: true, headers: bearer(tokens.viewer), stallAfter: MB });
+    const answer = await streamBody(url, '/api/tasks', BODY_BYTES, {
+      chunked: true,
+      headers: bearer(tokens.viewer),
+      stallAfter: MB,
+    });
     assert.equal(answer.status, 403, JSON.stringify(answer.body));
     assert.match(answer.body.error, /role "viewer" may not POST \/tasks/);
   });
@@ -168,7 +193,10 @@ describe('Auth: the identity provider is asked once per request', () => {
       path.join(root, 'counting-provider.js'),
       'exports.createIdentityProvider = () => ({ id: "counting", identify(c) { globalThis.__kanbanIdentifyCalls = (globalThis.__kanbanIdentifyCalls ?? 0) + 1; return c.token === "ed" ? { subject: "eddie", role: "editor" } : null; } });\n',
     );
-    const server = await startTestServer({ root, config: { version: 2, plugins: { 'auth.identity': { provider: './counting-provider.js', options: {} } } } });
+    const server = await startTestServer({
+      root,
+      config: { version: 2, plugins: { 'auth.identity': { provider: './counting-provider.js', options: {} } } },
+    });
     const calls = () => (globalThis as { __kanbanIdentifyCalls?: number }).__kanbanIdentifyCalls ?? 0;
     try {
       const before = calls();

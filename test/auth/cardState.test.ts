@@ -29,7 +29,7 @@ describe('Auth: card state belongs to the authenticated subject', () => {
   });
   afterEach(() => stopAuthServer(server));
 
-  it('when the editor opens a card, then the result names the editor\'s subject and only the editor sees it open', async () => {
+  it("when the editor opens a card, then the result names the editor's subject and only the editor sees it open", async () => {
     const id = await createCard('Shared card');
     const opened = await send(server, 'POST', `/api/tasks/${id}/open`, { token: tokens.editor });
     assert.equal(opened.status, 200, opened.text);
@@ -42,7 +42,10 @@ describe('Auth: card state belongs to the authenticated subject', () => {
   it('when the admin changes a card, then it is unread for the editor and not for the admin, until the editor reads it', async () => {
     const id = await createCard('Watched card');
     assert.equal((await send(server, 'POST', `/api/tasks/${id}/open`, { token: tokens.editor })).status, 200);
-    assert.equal((await send(server, 'PUT', `/api/tasks/${id}`, { token: tokens.admin, body: { priority: 'high' } })).status, 200);
+    assert.equal(
+      (await send(server, 'PUT', `/api/tasks/${id}`, { token: tokens.admin, body: { priority: 'high' } })).status,
+      200,
+    );
     assert.deepEqual(await stateFor(tokens.editor, id), { open: true, unread: true });
     assert.deepEqual(await stateFor(tokens.admin, id), { open: false, unread: false });
 
@@ -59,8 +62,14 @@ describe('Auth: card state belongs to the authenticated subject', () => {
     assert.equal((await send(server, 'POST', `/api/tasks/${mine}/open`, { token: tokens.editor })).status, 200);
     assert.equal((await send(server, 'POST', `/api/tasks/${theirs}/open`, { token: tokens.admin })).status, 200);
     await server.restart();
-    assert.deepEqual([(await stateFor(tokens.editor, mine)).open, (await stateFor(tokens.editor, theirs)).open], [true, false]);
-    assert.deepEqual([(await stateFor(tokens.admin, mine)).open, (await stateFor(tokens.admin, theirs)).open], [false, true]);
+    assert.deepEqual(
+      [(await stateFor(tokens.editor, mine)).open, (await stateFor(tokens.editor, theirs)).open],
+      [true, false],
+    );
+    assert.deepEqual(
+      [(await stateFor(tokens.admin, mine)).open, (await stateFor(tokens.admin, theirs)).open],
+      [false, true],
+    );
   });
 
   it('when card state is stored, then the files under .kanban hold the subjects and never a token', async () => {
@@ -69,8 +78,13 @@ describe('Auth: card state belongs to the authenticated subject', () => {
     await send(server, 'POST', `/api/tasks/${id}/read`, { token: tokens.admin, body: {} });
     const kanban = path.join(server.root, '.kanban');
     const files = await listFiles(kanban);
-    const texts = await Promise.all(files.map(async (file) => ({ label: file, text: await fs.readFile(path.join(kanban, file), 'utf8') })));
-    const stateText = texts.filter((t) => t.label.startsWith('.state')).map((t) => t.text).join('\n');
+    const texts = await Promise.all(
+      files.map(async (file) => ({ label: file, text: await fs.readFile(path.join(kanban, file), 'utf8') })),
+    );
+    const stateText = texts
+      .filter((t) => t.label.startsWith('.state'))
+      .map((t) => t.text)
+      .join('\n');
     assert.match(stateText, /eddie/);
     assert.match(stateText, /ada/);
     assert.deepEqual(findSecrets(texts, [tokens.viewer, tokens.editor, tokens.admin]), []);
@@ -81,12 +95,16 @@ describe('Auth: card state belongs to the authenticated subject', () => {
     assert.equal(status.status, 200);
     assert.equal(status.body.data.actor, 'eddie');
     assert.deepEqual(
-      { provider: status.body.data.identity.provider, required: status.body.data.identity.required, available: status.body.data.identity.available },
+      {
+        provider: status.body.data.identity.provider,
+        required: status.body.data.identity.required,
+        available: status.body.data.identity.available,
+      },
       { provider: 'token', required: true, available: true },
     );
   });
 
-  it('when the viewer tries to open or read a card, then 403 and the viewer\'s state is unchanged', async () => {
+  it("when the viewer tries to open or read a card, then 403 and the viewer's state is unchanged", async () => {
     const id = await createCard('Look only');
     const open = await send(server, 'POST', `/api/tasks/${id}/open`, { token: tokens.viewer });
     assert.equal(open.status, 403);

@@ -17,8 +17,12 @@ describe('Auth: hand edits of plugins["auth.identity"] in .kanban.json', functio
   /** The bits of TestServer that `send` uses. */
   let server: TestServer;
 
-  const editConfig = (config: unknown) => writeFileAtomic(path.join(root, '.kanban.json'), JSON.stringify(config, null, 2));
-  const withTokens = (list: unknown[]) => ({ ...authConfig(tokens), plugins: { 'auth.identity': { provider: 'token', options: { tokens: list } } } });
+  const editConfig = (config: unknown) =>
+    writeFileAtomic(path.join(root, '.kanban.json'), JSON.stringify(config, null, 2));
+  const withTokens = (list: unknown[]) => ({
+    ...authConfig(tokens),
+    plugins: { 'auth.identity': { provider: 'token', options: { tokens: list } } },
+  });
   const viewerEntry = { token: `\${${VIEWER_TOKEN_ENV}}`, subject: 'vera', role: 'viewer' };
   const editorEntry = { token: tokens.editor, subject: 'eddie', role: 'editor' };
   const adminEntry = { token: tokens.admin, subject: 'ada', role: 'admin' };
@@ -45,19 +49,29 @@ describe('Auth: hand edits of plugins["auth.identity"] in .kanban.json', functio
     await start(authConfig(tokens));
     assert.equal((await send(server, 'GET', '/api/boards', { token: tokens.editor })).status, 200);
     await editConfig(withTokens([viewerEntry, adminEntry]));
-    await eventually(async () => assert.equal((await send(server, 'GET', '/api/boards', { token: tokens.editor })).status, 401));
+    await eventually(async () =>
+      assert.equal((await send(server, 'GET', '/api/boards', { token: tokens.editor })).status, 401),
+    );
     assert.equal((await send(server, 'GET', '/api/boards', { token: tokens.admin })).status, 200);
     assert.equal((await send(server, 'GET', '/api/boards', { token: tokens.viewer })).status, 200);
   });
 
   it('when a role is lowered in the file, then the subject loses what the old role allowed', async () => {
     await start(authConfig(tokens));
-    assert.equal((await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: '# Before' } })).status, 201);
+    assert.equal(
+      (await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: '# Before' } })).status,
+      201,
+    );
     await editConfig(withTokens([viewerEntry, { ...editorEntry, role: 'viewer' }, adminEntry]));
-    await eventually(async () => assert.equal((await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: '# After' } })).status, 403));
+    await eventually(async () =>
+      assert.equal(
+        (await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: '# After' } })).status,
+        403,
+      ),
+    );
   });
 
-  it('when an open socket\'s token is revoked, then the socket is closed at the next heartbeat and cannot reconnect', async () => {
+  it("when an open socket's token is revoked, then the socket is closed at the next heartbeat and cannot reconnect", async () => {
     await start(authConfig(tokens));
     const socket = await RecordingSocket.connect(`${wsUrl(running.url)}?token=${tokens.editor}`);
     const survivor = await RecordingSocket.connect(`${wsUrl(running.url)}?token=${tokens.admin}`);
@@ -79,8 +93,17 @@ describe('Auth: hand edits of plugins["auth.identity"] in .kanban.json', functio
     const broken = withTokens([viewerEntry, { ...editorEntry, role: 'owner' }, adminEntry]);
     await editConfig({ ...broken, boards: [...broken.boards, { id: 'marker', name: 'Marker' }] });
     // The board added in the same edit shows the file was applied.
-    await eventually(async () => assert.ok((await send(server, 'GET', '/api/boards', { token: tokens.admin })).body.data.some((b: { id: string }) => b.id === 'marker')));
-    assert.equal((await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: '# Still editor' } })).status, 201);
+    await eventually(async () =>
+      assert.ok(
+        (await send(server, 'GET', '/api/boards', { token: tokens.admin })).body.data.some(
+          (b: { id: string }) => b.id === 'marker',
+        ),
+      ),
+    );
+    assert.equal(
+      (await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: '# Still editor' } })).status,
+      201,
+    );
     assert.equal((await send(server, 'GET', '/api/boards', { token: tokens.editor })).status, 200);
     const warnings = captured.lines.filter((line) => line.includes('cannot be used'));
     assert.equal(warnings.length, 1, JSON.stringify(captured.lines));
@@ -91,9 +114,20 @@ describe('Auth: hand edits of plugins["auth.identity"] in .kanban.json', functio
     await start(authConfig(tokens));
     const { plugins: _plugins, ...withoutAuth } = authConfig(tokens);
     await editConfig({ ...withoutAuth, boards: [...withoutAuth.boards, { id: 'marker', name: 'Marker' }] });
-    await eventually(async () => assert.ok((await send(server, 'GET', '/api/boards', { token: tokens.admin })).body.data.some((b: { id: string }) => b.id === 'marker')));
+    await eventually(async () =>
+      assert.ok(
+        (await send(server, 'GET', '/api/boards', { token: tokens.admin })).body.data.some(
+          (b: { id: string }) => b.id === 'marker',
+        ),
+      ),
+    );
     assert.equal((await send(server, 'GET', '/api/boards')).status, 401);
-    assert.ok(captured.lines.some((line) => /removed from \.kanban\.json; authentication stays on until the server restarts/.test(line)), JSON.stringify(captured.lines));
+    assert.ok(
+      captured.lines.some((line) =>
+        /removed from \.kanban\.json; authentication stays on until the server restarts/.test(line),
+      ),
+      JSON.stringify(captured.lines),
+    );
     await running.close();
     running = await startServer({ root, port: 0 });
     server = { url: running.url } as TestServer;
@@ -116,6 +150,12 @@ describe('Auth: hand edits of plugins["auth.identity"] in .kanban.json', functio
   });
 
   afterEach(() => {
-    assert.deepEqual(findSecrets(captured.lines.map((text) => ({ label: 'console', text })), Object.values(tokens)), []);
+    assert.deepEqual(
+      findSecrets(
+        captured.lines.map((text) => ({ label: 'console', text })),
+        Object.values(tokens),
+      ),
+      [],
+    );
   });
 });

@@ -62,8 +62,18 @@ describe('Auth: credentials and GET /api/auth', () => {
   });
 
   it('when a token differs from a configured one by a prefix, a suffix or letter case, then it is unknown', async () => {
-    const near = [tokens.admin.slice(0, -1), `${tokens.admin}x`, tokens.admin.toUpperCase(), ` ${tokens.admin.slice(1)}`];
-    for (const token of near) assert.equal((await send(server, 'GET', '/api/boards', { token })).status, 401, `near miss "${token.slice(0, 10)}..." was accepted`);
+    const near = [
+      tokens.admin.slice(0, -1),
+      `${tokens.admin}x`,
+      tokens.admin.toUpperCase(),
+      ` ${tokens.admin.slice(1)}`,
+    ];
+    for (const token of near)
+      assert.equal(
+        (await send(server, 'GET', '/api/boards', { token })).status,
+        401,
+        `near miss "${token.slice(0, 10)}..." was accepted`,
+      );
   });
 
   it('when the environment variable behind the viewer token changes, then the old value stops working and the new one works, without a restart', async () => {

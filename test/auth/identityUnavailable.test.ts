@@ -46,7 +46,12 @@ describe('Auth: an identity provider that cannot identify callers', () => {
       root,
       config: {
         version: 2,
-        plugins: { 'auth.identity': { provider: './auth-provider.js', options: { users: { [TOKEN]: { subject: 'dana', role: 'editor' } } } } },
+        plugins: {
+          'auth.identity': {
+            provider: './auth-provider.js',
+            options: { users: { [TOKEN]: { subject: 'dana', role: 'editor' } } },
+          },
+        },
       },
     });
   });
@@ -61,7 +66,12 @@ describe('Auth: an identity provider that cannot identify callers', () => {
   it('when the provider answers, then the workspace-relative provider module identifies the caller', async () => {
     const auth = await send(server, 'GET', '/api/auth', { token: TOKEN });
     assert.deepEqual(
-      { provider: auth.body.data.provider, subject: auth.body.data.subject, role: auth.body.data.role, identityError: auth.body.data.identityError },
+      {
+        provider: auth.body.data.provider,
+        subject: auth.body.data.subject,
+        role: auth.body.data.role,
+        identityError: auth.body.data.identityError,
+      },
       { provider: 'directory', subject: 'dana', role: 'editor', identityError: null },
     );
     const id = await card();
@@ -100,7 +110,11 @@ describe('Auth: an identity provider that cannot identify callers', () => {
     } finally {
       captured.stop();
     }
-    assert.equal(captured.lines.filter((line) => /identity unavailable/.test(line)).length, 1, 'one log line per new failure, not one per request');
+    assert.equal(
+      captured.lines.filter((line) => /identity unavailable/.test(line)).length,
+      1,
+      'one log line per new failure, not one per request',
+    );
   });
 
   it('when the provider signals unavailability by code instead of by name, then it is recognised the same way', async () => {
@@ -128,7 +142,10 @@ describe('Auth: an identity provider that cannot identify callers', () => {
     } finally {
       captured.stop();
     }
-    const haystacks = [...answers.map((text, i) => ({ label: `answer ${i}`, text })), ...captured.lines.map((text) => ({ label: 'console', text }))];
+    const haystacks = [
+      ...answers.map((text, i) => ({ label: `answer ${i}`, text })),
+      ...captured.lines.map((text) => ({ label: 'console', text })),
+    ];
     assert.deepEqual(findSecrets(haystacks, [TOKEN]), []);
   });
 

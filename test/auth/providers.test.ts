@@ -52,12 +52,24 @@ describe('Auth: identity provider packages and configuration errors', () => {
 
   it('when a package name is configured as the provider, then it is loaded from the workspace and its identities and roles apply', async () => {
     await installPackage(root, 'kanban-auth-shared-key', HEADER_PACKAGE);
-    const server = await startTestServer({ root, config: JSON.parse(configWith('kanban-auth-shared-key', { key: 'k3y', roles: { lee: 'editor', kim: 'viewer' } })) });
+    const server = await startTestServer({
+      root,
+      config: JSON.parse(configWith('kanban-auth-shared-key', { key: 'k3y', roles: { lee: 'editor', kim: 'viewer' } })),
+    });
     try {
       const auth = await send(server, 'GET', '/api/auth', { token: 'k3y:lee' });
-      assert.deepEqual([auth.body.data.provider, auth.body.data.subject, auth.body.data.role], ['shared-key', `lee@${path.basename(root)}`, 'editor']);
-      assert.equal((await send(server, 'POST', '/api/tasks', { token: 'k3y:lee', body: { content: '# By lee' } })).status, 201);
-      assert.equal((await send(server, 'POST', '/api/tasks', { token: 'k3y:kim', body: { content: '# By kim' } })).status, 403);
+      assert.deepEqual(
+        [auth.body.data.provider, auth.body.data.subject, auth.body.data.role],
+        ['shared-key', `lee@${path.basename(root)}`, 'editor'],
+      );
+      assert.equal(
+        (await send(server, 'POST', '/api/tasks', { token: 'k3y:lee', body: { content: '# By lee' } })).status,
+        201,
+      );
+      assert.equal(
+        (await send(server, 'POST', '/api/tasks', { token: 'k3y:kim', body: { content: '# By kim' } })).status,
+        403,
+      );
       assert.equal((await send(server, 'GET', '/api/tasks', { token: 'wrong:lee' })).status, 401);
     } finally {
       await server.close();
@@ -65,7 +77,10 @@ describe('Auth: identity provider packages and configuration errors', () => {
   });
 
   it('when the provider package is missing, then start-up fails naming the provider and the setting', async () => {
-    await startFails(configWith('kanban-auth-not-installed', {}), /auth\.identity provider "kanban-auth-not-installed" cannot be loaded \(plugins\["auth\.identity"\]\.provider\)/);
+    await startFails(
+      configWith('kanban-auth-not-installed', {}),
+      /auth\.identity provider "kanban-auth-not-installed" cannot be loaded \(plugins\["auth\.identity"\]\.provider\)/,
+    );
   });
 
   it('when the module does not export createIdentityProvider, then start-up fails saying what is missing', async () => {
@@ -80,7 +95,10 @@ describe('Auth: identity provider packages and configuration errors', () => {
 
   it('when the package rejects its options, then start-up fails with its reason and the options setting', async () => {
     await installPackage(root, 'kanban-auth-shared-key', HEADER_PACKAGE);
-    await startFails(configWith('kanban-auth-shared-key', { roles: {} }), /refused its options \(plugins\["auth\.identity"\]\.options\): options\.key is required/);
+    await startFails(
+      configWith('kanban-auth-shared-key', { roles: {} }),
+      /refused its options \(plugins\["auth\.identity"\]\.options\): options\.key is required/,
+    );
   });
 
   it('when the token provider has no tokens, then start-up fails naming the setting', async () => {
@@ -89,14 +107,30 @@ describe('Auth: identity provider packages and configuration errors', () => {
   });
 
   it('when a token entry lacks a subject or a token, then start-up fails naming the entry', async () => {
-    await startFails(configWith('token', { tokens: [{ token: 'a-long-token-1', subject: 'x', role: 'viewer' }, { token: 'a-long-token-2', role: 'viewer' }] }), /tokens\[1\]\.subject must be a non-empty string/);
-    await startFails(configWith('token', { tokens: [{ token: '', subject: 'x', role: 'viewer' }] }), /tokens\[0\]\.token must be a non-empty string/);
+    await startFails(
+      configWith('token', {
+        tokens: [
+          { token: 'a-long-token-1', subject: 'x', role: 'viewer' },
+          { token: 'a-long-token-2', role: 'viewer' },
+        ],
+      }),
+      /tokens\[1\]\.subject must be a non-empty string/,
+    );
+    await startFails(
+      configWith('token', { tokens: [{ token: '', subject: 'x', role: 'viewer' }] }),
+      /tokens\[0\]\.token must be a non-empty string/,
+    );
   });
 
   it('when two entries share one token, then start-up fails naming both entries and not the token', async () => {
     const secret = 'shared-secret-token-91b2';
     await startFails(
-      configWith('token', { tokens: [{ token: secret, subject: 'a', role: 'viewer' }, { token: secret, subject: 'b', role: 'admin' }] }),
+      configWith('token', {
+        tokens: [
+          { token: secret, subject: 'a', role: 'viewer' },
+          { token: secret, subject: 'b', role: 'admin' },
+        ],
+      }),
       /tokens\[1\]\.token repeats tokens\[0\]\.token/,
       secret,
     );

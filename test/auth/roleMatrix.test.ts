@@ -6,7 +6,17 @@ import { mountedPaths } from '../../server/api/openapi';
 import type { ServiceEvent } from '../../server/core/events';
 import { listFiles, startTestServer, type TestServer } from '../helpers/testServer';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
-import { CALLERS, ConsoleCapture, VIEWER_TOKEN_ENV, authConfig, findSecrets, makeTokens, send, type Answer, type Caller } from './helpers/authWorkspace';
+import {
+  CALLERS,
+  ConsoleCapture,
+  VIEWER_TOKEN_ENV,
+  authConfig,
+  findSecrets,
+  makeTokens,
+  send,
+  type Answer,
+  type Caller,
+} from './helpers/authWorkspace';
 import { EXPECTED_ROLE, deniedStatus } from './helpers/roleTable';
 import { Fixture, REQUESTS, type Scope } from './helpers/routeRequests';
 
@@ -16,7 +26,9 @@ const MOUNTED = allRoutes.flatMap((route) =>
     key: `${route.method.toUpperCase()} ${mounted}`,
     method: route.method.toUpperCase(),
     requestKey: `${route.method.toUpperCase()} ${route.path}`,
-    scope: (mounted === route.path ? { board: 'default', prefix: '/api' } : { board: 'ops', prefix: '/api/boards/ops' }) as Scope,
+    scope: (mounted === route.path
+      ? { board: 'default', prefix: '/api' }
+      : { board: 'ops', prefix: '/api/boards/ops' }) as Scope,
   })),
 );
 
@@ -53,9 +65,17 @@ describe('Auth: every route times every kind of caller', function () {
 
   it('when the role table is compared with the mounted routes, then it names every route and nothing else', () => {
     const mounted = MOUNTED.map((m) => m.key).sort();
-    assert.deepEqual(Object.keys(EXPECTED_ROLE).sort(), mounted, 'add new routes to test/auth/helpers/roleTable.ts with the role they need');
+    assert.deepEqual(
+      Object.keys(EXPECTED_ROLE).sort(),
+      mounted,
+      'add new routes to test/auth/helpers/roleTable.ts with the role they need',
+    );
     const unscoped = [...new Set(MOUNTED.map((m) => m.requestKey))].sort();
-    assert.deepEqual(Object.keys(REQUESTS).sort(), unscoped, 'add a request for new routes to test/auth/helpers/routeRequests.ts');
+    assert.deepEqual(
+      Object.keys(REQUESTS).sort(),
+      unscoped,
+      'add a request for new routes to test/auth/helpers/routeRequests.ts',
+    );
   });
 
   for (const { key, method, requestKey, scope } of MOUNTED) {
@@ -73,10 +93,15 @@ describe('Auth: every route times every kind of caller', function () {
           assert.equal(answer.status, denied, context);
           assert.equal(answer.body?.ok, false, context);
           assert.ok(typeof answer.body?.error === 'string' && answer.body.error.length > 0, context);
-          assert.equal(server.running.workspace.events.revision, revisionBefore, `a refused call changed something: ${context}`);
+          assert.equal(
+            server.running.workspace.events.revision,
+            revisionBefore,
+            `a refused call changed something: ${context}`,
+          );
         } else {
           assert.equal(answer.status, request.success, context);
-          if (request.success !== 204 && answer.headers['content-type']?.includes('json')) assert.equal(answer.body?.ok, true, context);
+          if (request.success !== 204 && answer.headers['content-type']?.includes('json'))
+            assert.equal(answer.body?.ok, true, context);
         }
       }
     });
@@ -87,8 +112,17 @@ describe('Auth: every route times every kind of caller', function () {
     // Literal webhook secrets are kept in this one private, git-ignored file; nowhere else.
     const secretStore = '.state/secrets.json';
     const files = (await listFiles(path.join(server.root, '.kanban'))).filter((file) => file !== secretStore);
-    if (await fs.stat(path.join(server.root, '.kanban', secretStore)).then(() => true, () => false)) {
-      assert.equal((await fs.stat(path.join(server.root, '.kanban', secretStore))).mode & 0o777, 0o600, 'the secret store is private');
+    if (
+      await fs.stat(path.join(server.root, '.kanban', secretStore)).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      assert.equal(
+        (await fs.stat(path.join(server.root, '.kanban', secretStore))).mode & 0o777,
+        0o600,
+        'the secret store is private',
+      );
     }
     const haystacks = [
       ...answers.map(({ label, answer }) => ({ label, text: `${JSON.stringify(answer.headers)}\n${answer.text}` })),
@@ -97,10 +131,23 @@ describe('Auth: every route times every kind of caller', function () {
       ...captured.lines.map((line) => ({ label: 'console', text: line })),
       // A file listed a moment ago may be gone: a temp file renamed into place (its content is in
       // the file it became) or a delivered webhook batch.
-      ...(await Promise.all(files.map(async (file) => ({ label: `.kanban/${file}`, text: await fs.readFile(path.join(server.root, '.kanban', file), 'latin1').catch((error) => (error.code === 'ENOENT' ? '' : Promise.reject(error))) })))),
+      ...(await Promise.all(
+        files.map(async (file) => ({
+          label: `.kanban/${file}`,
+          text: await fs
+            .readFile(path.join(server.root, '.kanban', file), 'latin1')
+            .catch((error) => (error.code === 'ENOENT' ? '' : Promise.reject(error))),
+        })),
+      )),
     ];
     assert.ok(events.length > 50, `the matrix should have changed things (${events.length} events)`);
-    assert.ok(socket.events().length > 50, `the viewer's socket should have seen the changes (${socket.events().length})`);
-    assert.deepEqual(findSecrets(haystacks, [tokens.viewer, tokens.editor, tokens.admin, tokens.bad, fixture.webhookSecret]), []);
+    assert.ok(
+      socket.events().length > 50,
+      `the viewer's socket should have seen the changes (${socket.events().length})`,
+    );
+    assert.deepEqual(
+      findSecrets(haystacks, [tokens.viewer, tokens.editor, tokens.admin, tokens.bad, fixture.webhookSecret]),
+      [],
+    );
   });
 });

@@ -22,7 +22,10 @@ interface ChildRun {
  */
 function runServer(args: string[], readyText = 'ready in', timeoutMs = 15_000): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER_BUNDLE, ...args], { cwd: REPO, env: { ...process.env, HOST: '', PORT: '' } });
+    const child = spawn(process.execPath, [SERVER_BUNDLE, ...args], {
+      cwd: REPO,
+      env: { ...process.env, HOST: '', PORT: '' },
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -116,10 +119,21 @@ describe('Auth: secure defaults', function () {
 
   it('when a token in .kanban.json has an unknown role, then the built server refuses to start and names the setting, not the token', async () => {
     const secret = 'startup-secret-5c1d2e3f';
-    await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify({ version: 2, plugins: { 'auth.identity': { provider: 'token', options: { tokens: [{ token: secret, subject: 'x', role: 'owner' }] } } } }));
+    await fs.writeFile(
+      path.join(root, '.kanban.json'),
+      JSON.stringify({
+        version: 2,
+        plugins: {
+          'auth.identity': { provider: 'token', options: { tokens: [{ token: secret, subject: 'x', role: 'owner' }] } },
+        },
+      }),
+    );
     const run = await runServer(['--dir', root, '--port', '0']);
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /plugins\["auth\.identity"\]\.options\.tokens\[0\]\.role must be one of viewer, editor, admin/);
+    assert.match(
+      run.stderr,
+      /plugins\["auth\.identity"\]\.options\.tokens\[0\]\.role must be one of viewer, editor, admin/,
+    );
     assert.ok(!run.stderr.includes(secret) && !run.stdout.includes(secret));
   });
 
@@ -131,7 +145,9 @@ describe('Auth: secure defaults', function () {
     it('when a request names a foreign Host (DNS rebinding), then it is refused with 403 even with a valid token', async () => {
       const server = await startTestServer({ config: authConfig(tokens) });
       try {
-        const answer = await rawRequest(server, 'GET', '/api/boards', { headers: { host: 'attacker.example:80', authorization: `Bearer ${tokens.admin}` } });
+        const answer = await rawRequest(server, 'GET', '/api/boards', {
+          headers: { host: 'attacker.example:80', authorization: `Bearer ${tokens.admin}` },
+        });
         assert.equal(answer.status, 403);
         assert.match(answer.body.error, /attacker\.example/);
       } finally {
@@ -142,7 +158,10 @@ describe('Auth: secure defaults', function () {
     it('when an editor sends a body over the limit, then 413 with the envelope and nothing is created', async () => {
       const server = await startTestServer({ config: authConfig(tokens) });
       try {
-        const answer = await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: `# Big\n${'x'.repeat(1_100_000)}` } });
+        const answer = await send(server, 'POST', '/api/tasks', {
+          token: tokens.editor,
+          body: { content: `# Big\n${'x'.repeat(1_100_000)}` },
+        });
         assert.equal(answer.status, 413);
         assert.equal(answer.body.ok, false);
         assert.deepEqual((await send(server, 'GET', '/api/tasks', { token: tokens.editor })).body.data, []);

@@ -2,7 +2,16 @@ import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
-import { ConsoleCapture, VIEWER_TOKEN_ENV, bearer, findSecrets, makeTokens, send, startAuthServer, stopAuthServer } from './helpers/authWorkspace';
+import {
+  ConsoleCapture,
+  VIEWER_TOKEN_ENV,
+  bearer,
+  findSecrets,
+  makeTokens,
+  send,
+  startAuthServer,
+  stopAuthServer,
+} from './helpers/authWorkspace';
 
 /** The HTTP status the server answers an upgrade with (101 when the socket opens). */
 function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -50,7 +59,10 @@ describe('Auth: WebSocket subscriptions', () => {
   it('when a viewer subscribes with ?token=, then it gets hello and every change an editor makes', async () => {
     const socket = await RecordingSocket.connect(`${wsUrl(server.url)}?token=${encodeURIComponent(tokens.viewer)}`);
     try {
-      const created = await send(server, 'POST', '/api/tasks', { token: tokens.editor, body: { content: '# Seen live' } });
+      const created = await send(server, 'POST', '/api/tasks', {
+        token: tokens.editor,
+        body: { content: '# Seen live' },
+      });
       assert.equal(created.status, 201);
       const event = await socket.waitFor((m) => m.type === 'event' && m.event === 'task.created');
       assert.equal(event.card.title, 'Seen live');

@@ -18,7 +18,9 @@ const exitOf = (line: string) => Number(/\(exit (\d)\)/.exec(line.slice(line.ind
 
 function sh(command: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', command], { cwd }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile('bash', ['-c', command], { cwd }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -27,13 +29,17 @@ async function runSetUp(repo: StartRepo, block: string): Promise<void> {
   const lines = block.split('\n').filter((line) => line.startsWith('kanban '));
   assert.equal(lines.length, 5, lines.join('\n'));
   const outputs: string[] = [];
-  for (const line of lines) outputs.push(expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line)).stdout);
+  for (const line of lines)
+    outputs.push(
+      expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line)).stdout,
+    );
   assert.match(outputs[2], /^ok +agents +AGENTS\.md/m);
   assert.match(outputs[3], /^Next to pick: none$/m);
   const agentsMd = await fs.readFile(path.join(repo.root, 'AGENTS.md'), 'utf8');
   assert.ok(agentsMd.includes(`<!-- kanban:skill v${version} -->\n${AGENT_LOOP.trimEnd()}\n<!-- /kanban:skill -->`));
   assert.match(agentsMd, /<!-- kanban:context -->\n## Board Default[\s\S]*<!-- \/kanban:context -->\n$/);
-  for (const file of ['.claude/skills/kanban/SKILL.md', '.cursor/rules/kanban.mdc']) await fs.access(path.join(repo.root, file));
+  for (const file of ['.claude/skills/kanban/SKILL.md', '.cursor/rules/kanban.mdc'])
+    await fs.access(path.join(repo.root, file));
   git(repo.root, 'add', '-A');
   git(repo.root, 'commit', '-q', '-m', 'Agents: the kanban loop and the board context');
 }
@@ -51,21 +57,40 @@ describe('docs/agents.md runs as written', function () {
     await runSetUp(repo, setup);
     const lines = commands.split('\n').filter((line) => line.startsWith('kanban '));
     assert.ok(lines.length >= 12, lines.join('\n'));
-    for (const line of lines) expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line));
+    for (const line of lines)
+      expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), exitOf(line));
 
     const cards = jsonOf(await kanban(['list', '--json'], { cwd: repo.root, env: GIT_ENV }));
     const byTitle = (title: string) => cards.find((c: any) => c.title === title);
     assert.equal(byTitle('Fix login timeout').claim, null, 'its holder let go');
-    assert.deepEqual([byTitle('Write release notes').status, byTitle('Write release notes').claim.agent], ['in-progress', 'claude-2']);
-    assert.deepEqual([byTitle('Tidy the README').priority, byTitle('Tidy the README').claim.agent], ['high', 'claude-3']);
-    const log = expectCode(await kanban(['log', byTitle('Tidy the README').id], { cwd: repo.root, env: GIT_ENV }), 0).stdout;
+    assert.deepEqual(
+      [byTitle('Write release notes').status, byTitle('Write release notes').claim.agent],
+      ['in-progress', 'claude-2'],
+    );
+    assert.deepEqual(
+      [byTitle('Tidy the README').priority, byTitle('Tidy the README').claim.agent],
+      ['high', 'claude-3'],
+    );
+    const log = expectCode(
+      await kanban(['log', byTitle('Tidy the README').id], { cwd: repo.root, env: GIT_ENV }),
+      0,
+    ).stdout;
     assert.match(log, /Claim of agent claude-1 .* released by agent claude-2, with force/);
 
     const claims = path.join(repo.root, '.git', 'kanban', 'claims');
     const stored = (await listFiles(claims)).filter((f) => f.endsWith('.json'));
-    assert.deepEqual(stored.filter((f) => !f.startsWith('.sessions')).sort(), [byTitle('Write release notes').id, byTitle('Tidy the README').id].map((id) => `default/${id}.json`).sort());
-    assert.deepEqual(stored.filter((f) => f.startsWith('.sessions')), [path.join('.sessions', 'default', `${byTitle('Tidy the README').id}.json`)]);
-    assert.deepEqual([byTitle('Tidy the README').session.state, byTitle('Tidy the README').session.note], ['awaitingInput', 'keep the badges?']);
+    assert.deepEqual(
+      stored.filter((f) => !f.startsWith('.sessions')).sort(),
+      [byTitle('Write release notes').id, byTitle('Tidy the README').id].map((id) => `default/${id}.json`).sort(),
+    );
+    assert.deepEqual(
+      stored.filter((f) => f.startsWith('.sessions')),
+      [path.join('.sessions', 'default', `${byTitle('Tidy the README').id}.json`)],
+    );
+    assert.deepEqual(
+      [byTitle('Tidy the README').session.state, byTitle('Tidy the README').session.note],
+      ['awaitingInput', 'keep the badges?'],
+    );
     assert.match(log, /Agent claude-3: active - rewording the intro/);
     assert.match(log, /Agent claude-3: awaitingInput - keep the badges\?/);
     assert.deepEqual(statusOutsideBoard(repo.root), [], 'claims are nothing git sees');
@@ -73,7 +98,10 @@ describe('docs/agents.md runs as written', function () {
     // The REST examples, against a server on the same folder.
     const server = await startTestServer({ root: repo.root, server: { watch: false } });
     try {
-      const calls = rest.replace(/\\\n\s*/g, '').split('\n').filter((line) => line.startsWith('curl '));
+      const calls = rest
+        .replace(/\\\n\s*/g, '')
+        .split('\n')
+        .filter((line) => line.startsWith('curl '));
       assert.equal(calls.length, 5);
       for (const call of calls) {
         const run = await sh(call.replace(/localhost:3000/g, server.url.replace(/^http:\/\//, '')), repo.root);
@@ -82,7 +110,11 @@ describe('docs/agents.md runs as written', function () {
       }
       const fixLogin = (await server.api('GET', `/api/tasks/${byTitle('Fix login timeout').id}`)).body?.data;
       assert.equal(fixLogin.claim, null, 'claimed and released again over REST');
-      assert.deepEqual([fixLogin.session.agent, fixLogin.session.state], ['claude-1', 'awaitingInput'], 'the session outlives the claim');
+      assert.deepEqual(
+        [fixLogin.session.agent, fixLogin.session.state],
+        ['claude-1', 'awaitingInput'],
+        'the session outlives the claim',
+      );
     } finally {
       await server.running.close();
     }

@@ -9,11 +9,20 @@ describeInBothModes('kanban archive and WIP limits', (cli) => {
     const card = jsonOf(await k('add', 'Old news', '--status', 'review', '--json'));
     const kept = jsonOf(await k('add', 'Current', '--json'));
     const archived = expectCode(await k('archive', card.id), 0);
-    assert.match(archived.stdout, new RegExp(`^archived ${card.id} from review \\(kanban restore ${card.id} brings it back\\)$`, 'm'));
-    assert.deepEqual(jsonOf(await k('list', '--json')).map((t: any) => t.id), [kept.id]);
+    assert.match(
+      archived.stdout,
+      new RegExp(`^archived ${card.id} from review \\(kanban restore ${card.id} brings it back\\)$`, 'm'),
+    );
+    assert.deepEqual(
+      jsonOf(await k('list', '--json')).map((t: any) => t.id),
+      [kept.id],
+    );
     const listed = jsonOf(await k('list', '--archived', '--json'));
     assert.deepEqual(listed, await restData(cli.mode, '/api/tasks?archived=only'));
-    assert.deepEqual(listed.map((t: any) => [t.id, t.status]), [[card.id, 'review']]);
+    assert.deepEqual(
+      listed.map((t: any) => [t.id, t.status]),
+      [[card.id, 'review']],
+    );
     assert.match(expectCode(await k('list', '--include-archived'), 0).stdout, /^2 card\(s\)$/m);
     const restored = expectCode(await k('restore', card.id), 0);
     assert.match(restored.stdout, new RegExp(`^restored ${card.id} to review$`, 'm'));

@@ -10,7 +10,10 @@ describeInBothModes('kanban bulk', (cli) => {
     assert.match(moved.stdout, /^2 card\(s\) changed$/m);
     expectCode(await cli.k('bulk', 'priority', 'high', a.id, b.id), 0);
     const done = (await restData(cli.mode, '/api/tasks?status=done')).map((t: any) => [t.id, t.priority]);
-    assert.deepEqual(done, [[a.id, 'high'], [b.id, 'high']]);
+    assert.deepEqual(done, [
+      [a.id, 'high'],
+      [b.id, 'high'],
+    ]);
     const refused = expectCode(await cli.k('bulk', 'priority', 'low', a.id, 'no-such-card-2020-01-01'), 1);
     assert.match(refused.stderr, /no-such-card-2020-01-01.*nothing was changed/);
     assert.equal((await restData(cli.mode, `/api/tasks/${a.id}`)).priority, 'high');
@@ -23,7 +26,10 @@ describeInBothModes('kanban bulk', (cli) => {
     expectCode(await cli.k('bulk', 'archive', kept.id), 0);
     expectCode(await cli.k('bulk', 'delete', binned.id), 0);
     const listed = async () => (await restData(cli.mode, '/api/tasks')).map((t: any) => t.id);
-    assert.deepEqual((await listed()).filter((id: string) => [kept.id, binned.id].includes(id)), []);
+    assert.deepEqual(
+      (await listed()).filter((id: string) => [kept.id, binned.id].includes(id)),
+      [],
+    );
     const restored = expectCode(await cli.k('bulk', 'restore', kept.id, binned.id), 0);
     assert.match(restored.stdout, /^2 card\(s\) changed$/m);
     assert.ok((await listed()).includes(kept.id) && (await listed()).includes(binned.id), 'both are listed again');

@@ -15,7 +15,8 @@ import { GIT_ENV, commitAll, git, gitStatus, initRepo } from './gitRepo';
  */
 
 /** `kanban ...` in-process on `dir` as agent `agent` (or none), as a separate process. */
-const ka = (dir: string, agent: string | null, ...args: string[]): Promise<Run> => kanban([...args, '--dir', dir, ...(agent ? ['--agent', agent] : [])], { env: GIT_ENV });
+const ka = (dir: string, agent: string | null, ...args: string[]): Promise<Run> =>
+  kanban([...args, '--dir', dir, ...(agent ? ['--agent', agent] : [])], { env: GIT_ENV });
 
 /** `count` cards in todo, made through a server that is gone again before the test's processes run. */
 async function seedCards(root: string, count: number, status = 'todo'): Promise<string[]> {
@@ -59,7 +60,9 @@ describe('CLI: agents pick, claim and release', function () {
       assert.equal(picked.length, 12, runs.map((r) => r.stderr).join(''));
       assert.equal(new Set(picked).size, 12, `every pick got its own card: ${picked.join(', ')}`);
       for (const id of picked) assert.ok(ids.includes(id));
-      const claims = (await listFiles(path.join(root, '.kanban', '.state', 'claims'))).filter((f) => f.endsWith('.json'));
+      const claims = (await listFiles(path.join(root, '.kanban', '.state', 'claims'))).filter((f) =>
+        f.endsWith('.json'),
+      );
       assert.deepEqual(claims.sort(), picked.map((id) => `default/${id}.json`).sort());
       const agents = runs.map((run) => jsonOf(run).claim.agent).sort();
       assert.deepEqual(agents, Array.from({ length: 12 }, (_, i) => `a${i}`).sort());
@@ -74,7 +77,8 @@ describe('CLI: agents pick, claim and release', function () {
       const human = expectCode(await ka(root, 'second', 'pick'), 3);
       assert.match(human.stderr, /kanban: nothing to pick: no ready, unclaimed card matches/);
       const help = expectCode(await kanban(['--help']), 0).stdout;
-      for (const command of ['pick', 'claim', 'release']) assert.match(help, new RegExp(`\\n  ${command} +\\S`), `kanban --help lists ${command}`);
+      for (const command of ['pick', 'claim', 'release'])
+        assert.match(help, new RegExp(`\\n  ${command} +\\S`), `kanban --help lists ${command}`);
       assert.match(help, /3 nothing to pick/);
       assert.match(help, /--agent <name> +act as this agent/);
     });
@@ -97,18 +101,33 @@ describe('CLI: agents pick, claim and release', function () {
       assert.match(viaEnv.stderr, /claimed by agent a1 until/);
       assert.match(expectCode(await ka(root, 'a2', 'edit', id, '--priority', 'high'), 1).stderr, /claimed by agent a1/);
       expectCode(await ka(root, null, 'edit', id, '--priority', 'high'), 0);
-      assert.match(expectCode(await ka(root, 'a2', 'release', id), 1).stderr, /only that agent or a person may release it/);
+      assert.match(
+        expectCode(await ka(root, 'a2', 'release', id), 1).stderr,
+        /only that agent or a person may release it/,
+      );
       assert.match(expectCode(await ka(root, 'a2', 'release', id, '--force'), 0).stdout, new RegExp(`released ${id}`));
-      assert.match(expectCode(await ka(root, null, 'log', id), 0).stdout, /Claim of agent a1 .* released by agent a2, with force/);
+      assert.match(
+        expectCode(await ka(root, null, 'log', id), 0).stdout,
+        /Claim of agent a1 .* released by agent a2, with force/,
+      );
       const card = jsonOf(await ka(root, 'a2', 'claim', id, '--ttl', '60', '--json'));
       assert.equal(card.claim.agent, 'a2');
     });
 
     it('when --agent or KANBAN_AGENT is not a valid name, or --ttl is not whole seconds up to a day, then the command is refused saying why', async () => {
       const [id] = await seedCards(root, 1);
-      assert.match(expectCode(await ka(root, 'no spaces', 'claim', id), 1).stderr, /--agent "no spaces" is not a valid agent name: use 1 to 64 characters/);
-      assert.match(expectCode(await kanban(['pick', '--dir', root], { env: { KANBAN_AGENT: 'bad;name' } }), 1).stderr, /KANBAN_AGENT "bad;name" is not a valid agent name/);
-      assert.match(expectCode(await ka(root, 'a1', 'claim', id, '--ttl', '86401'), 2).stderr, /--ttl takes whole seconds from 1 to 86400/);
+      assert.match(
+        expectCode(await ka(root, 'no spaces', 'claim', id), 1).stderr,
+        /--agent "no spaces" is not a valid agent name: use 1 to 64 characters/,
+      );
+      assert.match(
+        expectCode(await kanban(['pick', '--dir', root], { env: { KANBAN_AGENT: 'bad;name' } }), 1).stderr,
+        /KANBAN_AGENT "bad;name" is not a valid agent name/,
+      );
+      assert.match(
+        expectCode(await ka(root, 'a1', 'claim', id, '--ttl', '86401'), 2).stderr,
+        /--ttl takes whole seconds from 1 to 86400/,
+      );
       assert.match(expectCode(await ka(root, null, 'pick'), 1).stderr, /name the agent/);
     });
 
@@ -116,7 +135,12 @@ describe('CLI: agents pick, claim and release', function () {
       const [id] = await seedCards(root, 1);
       assert.equal(jsonOf(await ka(root, 'brief', 'pick', '--ttl', '2', '--json')).id, id);
       expectCode(await ka(root, 'next', 'pick'), 3);
-      await waitUntil(async () => jsonOf(await ka(root, null, 'show', id, '--json')).claim === null, 8000, 'the lease to run out', 200);
+      await waitUntil(
+        async () => jsonOf(await ka(root, null, 'show', id, '--json')).claim === null,
+        8000,
+        'the lease to run out',
+        200,
+      );
       const again = jsonOf(await ka(root, 'next', 'pick', '--json'));
       assert.deepEqual([again.id, again.claim.agent], [id, 'next']);
     });
@@ -148,7 +172,9 @@ describe('CLI: agents pick, claim and release', function () {
     afterEach(() => fs.rm(tmp, { recursive: true, force: true }));
 
     it('when agents in both worktrees pick at the same time, then no card is picked twice, the claims are in the common git dir and git status stays clean', async () => {
-      const runs = await Promise.all(Array.from({ length: 12 }, (_, i) => ka(i % 2 ? other : root, `agent-${i}`, 'pick', '--json')));
+      const runs = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => ka(i % 2 ? other : root, `agent-${i}`, 'pick', '--json')),
+      );
       const picked = pickedIds(runs);
       assert.equal(picked.length, 8, 'every card once, then nothing');
       assert.deepEqual([...picked].sort(), [...ids].sort());
@@ -157,7 +183,11 @@ describe('CLI: agents pick, claim and release', function () {
       const files = (await listFiles(path.join(common, 'kanban', 'claims'))).filter((f) => f.endsWith('.json'));
       assert.deepEqual(files.sort(), ids.map((id) => `default/${id}.json`).sort());
       for (const dir of [root, other]) {
-        assert.deepEqual(await listFiles(path.join(dir, '.kanban', '.state', 'claims')), [], 'nothing under .kanban/.state/claims');
+        assert.deepEqual(
+          await listFiles(path.join(dir, '.kanban', '.state', 'claims')),
+          [],
+          'nothing under .kanban/.state/claims',
+        );
         assert.equal(gitStatus(dir), '', `git status in ${path.basename(dir)} is clean`);
       }
     });
@@ -189,7 +219,12 @@ describe('CLI: agents pick, claim and release', function () {
         const claimed = await socket.waitFor((m) => m.event === 'task.claimed' && m.data?.taskId === id, 10_000);
         assert.equal(claimed.card.claim.agent, 'elsewhere');
         assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).claim.agent, 'elsewhere');
-        const refused = await server.api('PUT', `/api/tasks/${id}`, { priority: 'high' }, { 'X-Kanban-Agent': 'local' });
+        const refused = await server.api(
+          'PUT',
+          `/api/tasks/${id}`,
+          { priority: 'high' },
+          { 'X-Kanban-Agent': 'local' },
+        );
         assert.equal(refused.status, 409);
         expectCode(await ka(other, 'elsewhere', 'release', id), 0);
         await socket.waitFor((m) => m.event === 'task.released' && m.data?.taskId === id, 10_000);

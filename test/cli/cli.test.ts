@@ -7,7 +7,11 @@ import { operations } from '../../server/cli/operations';
 import { listFiles, makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { buildCli, CLI, cleanEnv, ESCAPE, expectCode, jsonOf, kanban, REPO } from './helpers';
 
-function sh(command: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+function sh(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = cleanEnv(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') return reject(error);
@@ -31,19 +35,58 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
     assert.equal(expectCode(await kanban(['--version']), 0).stdout, `${version}\n`);
   });
 
-  it('when asked for --help, then every command is listed; a command\'s --help lists its own flags', async () => {
+  it("when asked for --help, then every command is listed; a command's --help lists its own flags", async () => {
     const help = expectCode(await kanban(['--help']), 0).stdout;
-    for (const command of ['list', 'show', 'add', 'edit', 'move', 'delete', 'restore', 'transfer', 'comment', 'comments', 'log', 'attach', 'boards', 'columns', 'labels', 'settings', 'webhooks', 'storage', 'init', 'serve', 'mcp', 'api', 'completion']) {
+    for (const command of [
+      'list',
+      'show',
+      'add',
+      'edit',
+      'move',
+      'delete',
+      'restore',
+      'transfer',
+      'comment',
+      'comments',
+      'log',
+      'attach',
+      'boards',
+      'columns',
+      'labels',
+      'settings',
+      'webhooks',
+      'storage',
+      'init',
+      'serve',
+      'mcp',
+      'api',
+      'completion',
+    ]) {
       assert.match(help, new RegExp(`^  ${command} `, 'm'), command);
     }
     const add = expectCode(await kanban(['add', '--help']), 0).stdout;
     assert.match(add, /^usage: kanban add <title> \[flags\]/);
-    for (const flag of ['--body', '--status', '--priority', '--assignee', '--due', '--label', '--meta', '--dir', '--url', '--json']) assert.match(add, new RegExp(`${flag}\\b`), flag);
-    assert.equal(expectCode(await kanban(['help', 'move']), 0).stdout, expectCode(await kanban(['move', '-h']), 0).stdout);
+    for (const flag of [
+      '--body',
+      '--status',
+      '--priority',
+      '--assignee',
+      '--due',
+      '--label',
+      '--meta',
+      '--dir',
+      '--url',
+      '--json',
+    ])
+      assert.match(add, new RegExp(`${flag}\\b`), flag);
+    assert.equal(
+      expectCode(await kanban(['help', 'move']), 0).stdout,
+      expectCode(await kanban(['move', '-h']), 0).stdout,
+    );
     assert.match(expectCode(await kanban(['list', '--help']), 0).stdout, /--label-group .*--include-deleted/s);
   });
 
-  it('when the command line is wrong, then exit 2 with the reason and the command\'s help on stderr, and nothing is written', async () => {
+  it("when the command line is wrong, then exit 2 with the reason and the command's help on stderr, and nothing is written", async () => {
     const cases: [string[], RegExp][] = [
       [['add'], /add needs <title>/],
       [['add', 'x', '--colour', 'red'], /unknown flag --colour/],
@@ -72,7 +115,7 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
     });
     afterEach(async () => server.running.close());
 
-    it('when a change is asked in-process, then it is refused naming the server\'s URL and --url; a read goes ahead with a note', async () => {
+    it("when a change is asked in-process, then it is refused naming the server's URL and --url; a read goes ahead with a note", async () => {
       const before = await listFiles(root);
       const refused = expectCode(await kanban(['add', 'Racing the server', '--dir', root]), 1);
       assert.match(refused.stderr, new RegExp(`serving .* at ${server.url.replace(/[.]/g, '\\.')}`));
@@ -96,7 +139,10 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
     it('when the note names a process that is gone, then it is ignored', async () => {
       await server.running.close();
       const note = path.join(root, '.kanban', '.state', 'server.json');
-      await fs.writeFile(note, JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://127.0.0.1:1', started: new Date().toISOString() }));
+      await fs.writeFile(
+        note,
+        JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://127.0.0.1:1', started: new Date().toISOString() }),
+      );
       const run = expectCode(await kanban(['add', 'Stale note', '--dir', root]), 0);
       assert.equal(run.stderr, '');
       server = await startTestServer({ root });
@@ -104,7 +150,10 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
   });
 
   it('when kanban serve runs, then it serves the folder, records itself while it runs, and removes the record on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--dir', root, '--port', '0'], { env: cleanEnv({ PORT: undefined, HOST: undefined }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--dir', root, '--port', '0'], {
+      env: cleanEnv({ PORT: undefined, HOST: undefined }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       let stdout = '';
@@ -122,7 +171,13 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
       assert.equal(jsonOf(await kanban(['list', '--json', '--url', url]))[0].title, 'Served');
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
-      assert.equal(await fs.stat(path.join(root, '.kanban', '.state', 'server.json')).then(() => true, () => false), false);
+      assert.equal(
+        await fs.stat(path.join(root, '.kanban', '.state', 'server.json')).then(
+          () => true,
+          () => false,
+        ),
+        false,
+      );
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
@@ -142,7 +197,12 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
       assert.equal(ops.length, allRoutes.length);
       assert.equal(new Set(ops.map((o) => o.name)).size, ops.length);
       const listing = expectCode(await kanban(['api']), 0).stdout;
-      for (const op of ops) assert.match(listing, new RegExp(`^  ${op.name} +${op.route.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'), op.name);
+      for (const op of ops)
+        assert.match(
+          listing,
+          new RegExp(`^  ${op.name} +${op.route.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'),
+          op.name,
+        );
     });
 
     it('when an operation has no hand-written command, then its flags come from the route and it works in both modes', async () => {
@@ -150,24 +210,82 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
       assert.match(help, /PUT \/api\/labels\/\{name\}/);
       assert.match(help, /--color <text> +hex color \(required\)/);
       assert.match(help, /--if-match <etag>/);
-      const defined = jsonOf(await kanban(['api', 'put-label', 'urgent', '--color', '#ff0000', '--group', 'type', '--json', '--dir', root]));
+      const defined = jsonOf(
+        await kanban(['api', 'put-label', 'urgent', '--color', '#ff0000', '--group', 'type', '--json', '--dir', root]),
+      );
       assert.deepEqual(defined, { urgent: { color: '#ff0000', group: 'type' } });
       const server = await startTestServer({ root });
       try {
         assert.deepEqual((await server.api('GET', '/api/labels')).body?.data, defined);
-        const renamed = jsonOf(await kanban(['api', 'patch-label', 'urgent', '--new-name', 'asap', '--json', '--url', server.url]));
+        const renamed = jsonOf(
+          await kanban(['api', 'patch-label', 'urgent', '--new-name', 'asap', '--json', '--url', server.url]),
+        );
         assert.deepEqual(renamed, (await server.api('GET', '/api/labels')).body?.data);
         assert.deepEqual(Object.keys(renamed), ['asap']);
         const workspace = jsonOf(await kanban(['api', 'get-workspace', '--json', '--url', server.url]));
         assert.deepEqual(workspace, (await server.api('GET', '/api/workspace')).body?.data);
         // Booleans take --no-<flag>, integers are checked, whole bodies come from --data.
-        assert.equal(jsonOf(await kanban(['api', 'put-settings', '--no-show-labels', '--json', '--url', server.url])).showLabels, false);
-        const card = jsonOf(await kanban(['api', 'post-tasks', '--data', '{"content":"# From JSON\\n","priority":"low"}', '--labels', 'a,b', '--json', '--url', server.url]));
+        assert.equal(
+          jsonOf(await kanban(['api', 'put-settings', '--no-show-labels', '--json', '--url', server.url])).showLabels,
+          false,
+        );
+        const card = jsonOf(
+          await kanban([
+            'api',
+            'post-tasks',
+            '--data',
+            '{"content":"# From JSON\\n","priority":"low"}',
+            '--labels',
+            'a,b',
+            '--json',
+            '--url',
+            server.url,
+          ]),
+        );
         assert.deepEqual([card.title, card.priority, card.labels], ['From JSON', 'low', ['a', 'b']]);
-        const moved = jsonOf(await kanban(['api', 'patch-task-move', 'from-json', '--status', 'done', '--position', '0', '--json', '--url', server.url]));
+        const moved = jsonOf(
+          await kanban([
+            'api',
+            'patch-task-move',
+            'from-json',
+            '--status',
+            'done',
+            '--position',
+            '0',
+            '--json',
+            '--url',
+            server.url,
+          ]),
+        );
         assert.equal(moved.status, 'done');
-        expectCode(await kanban(['api', 'patch-task-move', 'from-json', '--status', 'done', '--position', 'top', '--url', server.url]), 2);
-        const stale = expectCode(await kanban(['api', 'put-task', 'from-json', '--priority', 'high', '--if-match', '"stale"', '--url', server.url]), 1);
+        expectCode(
+          await kanban([
+            'api',
+            'patch-task-move',
+            'from-json',
+            '--status',
+            'done',
+            '--position',
+            'top',
+            '--url',
+            server.url,
+          ]),
+          2,
+        );
+        const stale = expectCode(
+          await kanban([
+            'api',
+            'put-task',
+            'from-json',
+            '--priority',
+            'high',
+            '--if-match',
+            '"stale"',
+            '--url',
+            server.url,
+          ]),
+          1,
+        );
         assert.match(stale.stderr, /changed since you read it/);
         // A file answer has the same shape whichever way it travelled.
         const file = path.join(root, 'note.txt');
@@ -198,7 +316,10 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
       const coloured = expectCode(await kanban(['list', '--dir', root], { env: { FORCE_COLOR: '1' } }), 0).stdout;
       assert.ok(coloured.includes(`${ESCAPE}1;31mcritical${ESCAPE}0m`), coloured);
       assert.ok(coloured.includes(`${ESCAPE}36mbug${ESCAPE}0m`), coloured);
-      const plainText = expectCode(await kanban(['list', '--dir', root], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }), 0).stdout;
+      const plainText = expectCode(
+        await kanban(['list', '--dir', root], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }),
+        0,
+      ).stdout;
       assert.ok(!plainText.includes(ESCAPE), plainText);
       assert.equal(plainText, expectCode(await kanban(['list', '--dir', root]), 0).stdout);
     });
@@ -206,10 +327,16 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
 
   it('when init runs in an empty folder, then .kanban.json holds the defaults and .kanban/.state/ is git-ignored; a second init is refused', async () => {
     const run = expectCode(await kanban(['init', '--dir', root]), 0);
-    assert.match(run.stdout, /created .*\.kanban\.json: board "default" with columns backlog, todo, in-progress, review, done/);
+    assert.match(
+      run.stdout,
+      /created .*\.kanban\.json: board "default" with columns backlog, todo, in-progress, review, done/,
+    );
     const config = JSON.parse(await fs.readFile(path.join(root, '.kanban.json'), 'utf8'));
     assert.equal(config.version, 2);
-    assert.deepEqual(config.boards.map((b: any) => b.id), ['default']);
+    assert.deepEqual(
+      config.boards.map((b: any) => b.id),
+      ['default'],
+    );
     assert.equal(config.settings.defaultPriority, 'medium');
     assert.match(await fs.readFile(path.join(root, '.kanban', '.gitignore'), 'utf8'), /^\.state\/$/m);
     const text = await fs.readFile(path.join(root, '.kanban.json'), 'utf8');
@@ -217,7 +344,10 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
     assert.match(again.stderr, /already exists; nothing was changed/);
     assert.equal(await fs.readFile(path.join(root, '.kanban.json'), 'utf8'), text);
     // The service reads what init wrote.
-    assert.deepEqual(jsonOf(await kanban(['boards', '--json', '--dir', root])).map((b: any) => b.id), ['default']);
+    assert.deepEqual(
+      jsonOf(await kanban(['boards', '--json', '--dir', root])).map((b: any) => b.id),
+      ['default'],
+    );
   });
 
   it('when the bash completion script is loaded, then bash completes commands, operations and flags', async () => {
@@ -225,7 +355,9 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
     const complete = async (line: string) => {
       const words = line.split(' ');
       const program = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _kanban; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      return expectCode(await sh('bash', ['-c', program]), 0).stdout.trim().split('\n');
+      return expectCode(await sh('bash', ['-c', program]), 0)
+        .stdout.trim()
+        .split('\n');
     };
     assert.deepEqual(await complete('kanban li'), ['list']);
     assert.deepEqual(await complete('kanban api put-la'), ['put-label']);
@@ -242,9 +374,15 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
   it('when a migration runs on a terminal, then a bar shows each step up to every card copied', async () => {
     const folder = path.join(root, '.kanban', 'boards', 'default', 'backlog');
     await fs.mkdir(folder, { recursive: true });
-    for (let i = 1; i <= 30; i++) await fs.writeFile(path.join(folder, `card-${i}.md`), `---\nid: card-${i}\nstatus: backlog\n---\n\n# Card ${i}\n`);
+    for (let i = 1; i <= 30; i++)
+      await fs.writeFile(
+        path.join(folder, `card-${i}.md`),
+        `---\nid: card-${i}\nstatus: backlog\n---\n\n# Card ${i}\n`,
+      );
     // `script` gives the command a terminal, as a person at a shell has.
-    const command = [process.execPath, CLI, 'storage', 'migrate-to-sqlite', '--dir', root].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, CLI, 'storage', 'migrate-to-sqlite', '--dir', root]
+      .map((a) => `'${a}'`)
+      .join(' ');
     const run = expectCode(await sh('script', ['-qec', command, '/dev/null']), 0);
     assert.match(run.stdout, /moving every card to SQLite \(all or nothing\)/);
     assert.match(run.stdout, /reading the cards \[#{24}\] 100%/);
@@ -256,9 +394,14 @@ describe('kanban command line: help, exit codes, modes, colour, init, completion
 
   it('when KANBAN_PROGRESS=always, then the bar is drawn on a pipe too, and never silences a terminal', async () => {
     expectCode(await kanban(['add', 'Migrated', '--dir', root]), 0);
-    const drawn = expectCode(await kanban(['storage', 'migrate-to-sqlite', '--dir', root], { env: { KANBAN_PROGRESS: 'always' } }), 0);
+    const drawn = expectCode(
+      await kanban(['storage', 'migrate-to-sqlite', '--dir', root], { env: { KANBAN_PROGRESS: 'always' } }),
+      0,
+    );
     assert.match(drawn.stderr, /copying cards \[#{24}\] 100%/);
-    const command = [process.execPath, CLI, 'storage', 'migrate-to-markdown', '--dir', root].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, CLI, 'storage', 'migrate-to-markdown', '--dir', root]
+      .map((a) => `'${a}'`)
+      .join(' ');
     const quiet = expectCode(await sh('script', ['-qec', `KANBAN_PROGRESS=never ${command}`, '/dev/null']), 0);
     assert.doesNotMatch(quiet.stdout, /copying cards|moving every card/);
     assert.match(quiet.stdout, /moved 1 card\(s\)/);

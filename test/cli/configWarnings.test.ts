@@ -12,7 +12,11 @@ describe('kanban on a .kanban.json with an unknown key', function () {
   before(async () => {
     buildCli();
     root = await makeTempDir('kanban-config-keys-');
-    const config = { version: 2, boards: [{ id: 'default', columns: [{ id: 'todo' }, { id: 'done' }], defualtStatus: 'todo' }], labels: { bug: { color: '#ef4444', gruop: 'type' } } };
+    const config = {
+      version: 2,
+      boards: [{ id: 'default', columns: [{ id: 'todo' }, { id: 'done' }], defualtStatus: 'todo' }],
+      labels: { bug: { color: '#ef4444', gruop: 'type' } },
+    };
     await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(config, null, 2));
   });
   after(() => fs.rm(root, { recursive: true, force: true }));
@@ -20,14 +24,19 @@ describe('kanban on a .kanban.json with an unknown key', function () {
   it('when any command opens the folder, then stderr names each key path and the closest known key, and the command still works', async () => {
     for (const args of [['list'], ['labels'], ['add', 'Still works']]) {
       const run = expectCode(await kanban([...args, '--dir', root]), 0);
-      assert.match(run.stderr, /unknown key \$\.boards\[0\]\.defualtStatus \(did you mean "defaultStatus"\?\)/, args.join(' '));
+      assert.match(
+        run.stderr,
+        /unknown key \$\.boards\[0\]\.defualtStatus \(did you mean "defaultStatus"\?\)/,
+        args.join(' '),
+      );
       assert.match(run.stderr, /unknown key \$\.labels\.bug\.gruop \(did you mean "group"\?\)/, args.join(' '));
     }
   });
 
   it('when the commands go through the board process, then they warn the same way', async () => {
     const env = { KANBAN_DAEMON: 'always' };
-    const calls = async () => JSON.parse(expectCode(await kanban(['daemon', '--json', '--dir', root]), 0).stdout).calls as number;
+    const calls = async () =>
+      JSON.parse(expectCode(await kanban(['daemon', '--json', '--dir', root]), 0).stdout).calls as number;
     expectCode(await kanban(['daemon', 'start', '--dir', root], { env }), 0);
     try {
       const before = await calls();

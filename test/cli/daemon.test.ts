@@ -33,10 +33,13 @@ describe('kanban daemon: the board kept open between commands', function () {
   let dir: string;
   const always = { KANBAN_DAEMON: 'always' };
   const run = (args: string[], env: Record<string, string> = always) => kanban([...args, '--dir', dir], { env });
-  const list = async (env?: Record<string, string>) => jsonOf(await run(['list', '--json'], env)) as { id: string; title: string; status: string }[];
-  const add = async (title: string, status = 'todo') => jsonOf(await run(['add', title, '--status', status, '--json'])) as { id: string; filePath: string };
+  const list = async (env?: Record<string, string>) =>
+    jsonOf(await run(['list', '--json'], env)) as { id: string; title: string; status: string }[];
+  const add = async (title: string, status = 'todo') =>
+    jsonOf(await run(['add', title, '--status', status, '--json'])) as { id: string; filePath: string };
   const status = async () => jsonOf(await run(['daemon', '--json'])) as DaemonStatus | null;
-  const ready = () => eventually(async () => (await status()) ?? Promise.reject(new Error('no board process yet')), 60_000);
+  const ready = () =>
+    eventually(async () => (await status()) ?? Promise.reject(new Error('no board process yet')), 60_000);
 
   before(buildCli);
   beforeEach(async () => {
@@ -67,7 +70,7 @@ describe('kanban daemon: the board kept open between commands', function () {
     // KANBAN_DAEMON=never opens the folder itself and leaves the process alone.
     const before = (await ready()).calls;
     assert.equal((await list({ KANBAN_DAEMON: 'never' })).length, 1);
-    assert.equal((await ready()).calls, before, "the in-process list did not call it");
+    assert.equal((await ready()).calls, before, 'the in-process list did not call it');
   });
 
   it('when cards are edited, moved, deleted and added by hand, then the very next call answers what the files say', async () => {
@@ -94,7 +97,10 @@ describe('kanban daemon: the board kept open between commands', function () {
     const { pid } = await ready();
     git(dir, 'checkout', '-q', 'main');
     let cards = await list();
-    assert.deepEqual(cards.map((c) => [c.title, c.status]), [['On both branches', 'todo']]);
+    assert.deepEqual(
+      cards.map((c) => [c.title, c.status]),
+      [['On both branches', 'todo']],
+    );
     git(dir, 'checkout', '-q', 'feature');
     cards = await list();
     assert.deepEqual(cards.map((c) => c.title).sort(), ['On both branches', 'Only on feature']);
@@ -111,7 +117,9 @@ describe('kanban daemon: the board kept open between commands', function () {
     await ready();
     const [a, b] = await Promise.all([add('Added at once A', 'backlog'), add('Added at once B', 'backlog')]);
     assert.notEqual(a.id, b.id);
-    const picks = await Promise.all(['agent-a', 'agent-b'].map((agent) => run(['pick', '--json'], { ...always, KANBAN_AGENT: agent })));
+    const picks = await Promise.all(
+      ['agent-a', 'agent-b'].map((agent) => run(['pick', '--json'], { ...always, KANBAN_AGENT: agent })),
+    );
     const picked = picks.map((p) => jsonOf(p).id as string);
     assert.equal(new Set(picked).size, 2, `both agents took ${picked[0]}`);
     const titles = (await list()).map((c) => c.title).sort();
@@ -123,12 +131,18 @@ describe('kanban daemon: the board kept open between commands', function () {
     const first = await ready();
     process.kill(first.pid, 'SIGKILL');
     await eventually(async () => (alive(first.pid) ? Promise.reject(new Error('still alive')) : true));
-    assert.deepEqual((await list({ KANBAN_DAEMON: 'auto' })).map((c) => c.title), ['Survives']);
+    assert.deepEqual(
+      (await list({ KANBAN_DAEMON: 'auto' })).map((c) => c.title),
+      ['Survives'],
+    );
     // The next command under `always` starts a new one; `daemon stop` ends it and removes its record.
     await list();
     const second = await ready();
     assert.notEqual(second.pid, first.pid);
-    assert.match(expectCode(await run(['daemon', 'stop']), 0).stdout, new RegExp(`stopped board process ${second.pid}`));
+    assert.match(
+      expectCode(await run(['daemon', 'stop']), 0).stdout,
+      new RegExp(`stopped board process ${second.pid}`),
+    );
     assert.equal(alive(second.pid), false);
     assert.equal(await status(), null);
   });
@@ -143,7 +157,11 @@ describe('kanban daemon: the board kept open between commands', function () {
   it('when a call comes without the key of its record, then it is refused', async () => {
     await add('Guarded');
     const { url } = await ready();
-    const response = await fetch(`${url}/call`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'GET', path: '/tasks' }) });
+    const response = await fetch(`${url}/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'GET', path: '/tasks' }),
+    });
     assert.equal(response.status, 403);
     const record = await fs.stat(path.join(dir, '.kanban', '.state', 'daemon.json'));
     assert.equal(record.mode & 0o077, 0, 'the record holding the key is readable by its owner only');

@@ -10,7 +10,9 @@ export function pagePath(page: string): string {
 /** The fenced code blocks of one language in a page (README.md or one under docs/), in order, with a list item's two-space indent removed. */
 export async function docBlocks(page: string, language: string): Promise<string[]> {
   const text = await fs.readFile(pagePath(page), 'utf8');
-  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1].replace(/^ {2}/gm, ''));
+  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) =>
+    m[1].replace(/^ {2}/gm, ''),
+  );
 }
 
 /** A command line as the shell splits it: quoted words kept whole, a trailing # comment dropped. */

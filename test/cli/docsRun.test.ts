@@ -20,7 +20,12 @@ const COVERED_ELSEWHERE: Record<string, string> = {
 };
 
 /** The pages with shell examples, each run here unless a test of its own runs it. */
-const PAGES = ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).sort()]
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort(),
+]
   .filter((page) => !(page in COVERED_ELSEWHERE))
   .filter((page) => readFileSync(pagePath(page), 'utf8').includes('```sh\n'));
 
@@ -44,7 +49,9 @@ async function freshShell(): Promise<Shell> {
   const bin = path.join(tmp, 'bin');
   await fs.mkdir(root);
   await fs.mkdir(bin);
-  await fs.writeFile(path.join(bin, 'kanban'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+  await fs.writeFile(path.join(bin, 'kanban'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, {
+    mode: 0o755,
+  });
   await fs.writeFile(path.join(bin, 'curl'), '#!/bin/sh\nexec /usr/bin/curl --fail-with-body "$@"\n', { mode: 0o755 });
   await fs.writeFile(path.join(root, 'README.md'), '# A project\n');
   git(root, 'init', '-q', '-b', 'main');
@@ -57,8 +64,11 @@ async function freshShell(): Promise<Shell> {
 
 function bash(block: string, shell: Shell): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-e', '-o', 'pipefail', '-c', block], { cwd: shell.root, env: shell.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'bash',
+      ['-e', '-o', 'pipefail', '-c', block],
+      { cwd: shell.root, env: shell.env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -75,7 +85,8 @@ describe('the shell examples of README.md and docs/ run as written', function ()
       assert.ok((await docBlocks(page, 'sh')).length > 0, `${page} has no sh block for ${test} to run`);
       await fs.access(path.join(REPO, test));
     }
-    for (const page of ['README.md', 'cli.md', 'api.md']) assert.ok(PAGES.includes(page), `${page} not among ${PAGES.join(', ')}`);
+    for (const page of ['README.md', 'cli.md', 'api.md'])
+      assert.ok(PAGES.includes(page), `${page} not among ${PAGES.join(', ')}`);
   });
 
   for (const page of PAGES) {
@@ -90,8 +101,15 @@ describe('the shell examples of README.md and docs/ run as written', function ()
         }
         const address = server ? server.url.replace(/^http:\/\//, '') : '';
         for (const [index, block] of blocks.entries()) {
-          const run = await bash(server ? block.replace(new RegExp(EXAMPLE_SERVER.source, 'g'), address) : block, shell);
-          assert.equal(run.code, 0, `${page}, sh block ${index + 1} exited ${run.code}:\n${block}\nstdout: ${tail(run.stdout)}\nstderr: ${tail(run.stderr)}`);
+          const run = await bash(
+            server ? block.replace(new RegExp(EXAMPLE_SERVER.source, 'g'), address) : block,
+            shell,
+          );
+          assert.equal(
+            run.code,
+            0,
+            `${page}, sh block ${index + 1} exited ${run.code}:\n${block}\nstdout: ${tail(run.stdout)}\nstderr: ${tail(run.stderr)}`,
+          );
         }
       } finally {
         await server?.running.close();

@@ -14,14 +14,37 @@ describeInBothModes('kanban everyday commands', (cli) => {
   let docsId = '';
 
   it('when a card is added with flags, then it exists with those fields and the output names it', async () => {
-    const run = expectCode(await k('add', 'Fix login timeout', '--body', 'Expires after 5 minutes.', '--priority', 'high', '--assignee', 'ada', '--label', 'bug,ui', '--meta', 'sprint=s12', '--meta', 'links.jira=ABC-1', '--due', '2026-12-01'), 0);
+    const run = expectCode(
+      await k(
+        'add',
+        'Fix login timeout',
+        '--body',
+        'Expires after 5 minutes.',
+        '--priority',
+        'high',
+        '--assignee',
+        'ada',
+        '--label',
+        'bug,ui',
+        '--meta',
+        'sprint=s12',
+        '--meta',
+        'links.jira=ABC-1',
+        '--due',
+        '2026-12-01',
+      ),
+      0,
+    );
     const match = /^created (\S+) in backlog$/m.exec(run.stdout);
     assert.ok(match, run.stdout);
     fixId = match[1];
     const card = await restData(cli.mode, `/api/tasks/${fixId}`);
     assert.equal(card.title, 'Fix login timeout');
     assert.equal(card.content, '# Fix login timeout\n\nExpires after 5 minutes.\n');
-    assert.deepEqual([card.priority, card.assignee, card.labels, card.metadata, card.dueDate.slice(0, 10)], ['high', 'ada', ['bug', 'ui'], { sprint: 's12', links: { jira: 'ABC-1' } }, '2026-12-01']);
+    assert.deepEqual(
+      [card.priority, card.assignee, card.labels, card.metadata, card.dueDate.slice(0, 10)],
+      ['high', 'ada', ['bug', 'ui'], { sprint: 's12', links: { jira: 'ABC-1' } }, '2026-12-01'],
+    );
   });
 
   it('when add runs with --json, then it prints exactly the created card as REST reads it', async () => {
@@ -49,21 +72,40 @@ describeInBothModes('kanban everyday commands', (cli) => {
   });
 
   it('when list is paged with --limit, then it says how many of how many and the next --cursor gives the rest', async () => {
-    const first = expectCode(await k('list', '--limit', '1', '--sort', 'title'), 0).stdout.trimEnd().split('\n');
+    const first = expectCode(await k('list', '--limit', '1', '--sort', 'title'), 0)
+      .stdout.trimEnd()
+      .split('\n');
     const summary = /^1 of 2 card\(s\); next page: --cursor (\S+)$/.exec(first[first.length - 1]);
     assert.ok(summary, first.join('\n'));
-    assert.ok(first.some((line) => line.startsWith(fixId)), 'Fix login timeout sorts first by title');
+    assert.ok(
+      first.some((line) => line.startsWith(fixId)),
+      'Fix login timeout sorts first by title',
+    );
     const rest = jsonOf(await k('list', '--limit', '1', '--sort', 'title', '--cursor', summary[1], '--json'));
-    assert.deepEqual(rest.map((c: any) => c.id), [docsId]);
+    assert.deepEqual(
+      rest.map((c: any) => c.id),
+      [docsId],
+    );
   });
 
-  it('when list is filtered with the route\'s flags, then the same cards as the REST query come back', async () => {
-    const filtered = jsonOf(await k('list', '--priority', 'high', '--label', 'bug', '--meta', 'sprint=s12', '-q', 'login', '--json'));
-    assert.deepEqual(filtered.map((c: any) => c.id), [fixId]);
+  it("when list is filtered with the route's flags, then the same cards as the REST query come back", async () => {
+    const filtered = jsonOf(
+      await k('list', '--priority', 'high', '--label', 'bug', '--meta', 'sprint=s12', '-q', 'login', '--json'),
+    );
+    assert.deepEqual(
+      filtered.map((c: any) => c.id),
+      [fixId],
+    );
     assert.deepEqual(filtered, await restData(cli.mode, '/api/tasks?priority=high&label=bug&meta.sprint=s12&q=login'));
     const fuzzy = jsonOf(await k('list', '--search', 'timout', '--fuzzy', '--json'));
-    assert.deepEqual(fuzzy.map((c: any) => c.id), [fixId]);
-    assert.deepEqual(jsonOf(await k('list', '--status', 'todo', '--json')).map((c: any) => c.id), [docsId]);
+    assert.deepEqual(
+      fuzzy.map((c: any) => c.id),
+      [fixId],
+    );
+    assert.deepEqual(
+      jsonOf(await k('list', '--status', 'todo', '--json')).map((c: any) => c.id),
+      [docsId],
+    );
   });
 
   it('when show gets a partial id, then it prints the card, and --json equals GET /api/tasks/{id}', async () => {
@@ -75,7 +117,19 @@ describeInBothModes('kanban everyday commands', (cli) => {
   });
 
   it('when edit changes the title and merges metadata, then the content keeps its text and other keys stay', async () => {
-    const run = expectCode(await k('edit', 'fix-login', '--title', 'Fix the login timeout', '--priority', 'critical', '--meta', 'sprint=s13'), 0);
+    const run = expectCode(
+      await k(
+        'edit',
+        'fix-login',
+        '--title',
+        'Fix the login timeout',
+        '--priority',
+        'critical',
+        '--meta',
+        'sprint=s13',
+      ),
+      0,
+    );
     assert.match(run.stdout, new RegExp(`updated ${fixId}`));
     const card = await restData(cli.mode, `/api/tasks/${fixId}`);
     assert.equal(card.content, '# Fix the login timeout\n\nExpires after 5 minutes.\n');
@@ -86,7 +140,7 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.deepEqual(edited, await restData(cli.mode, `/api/tasks/${fixId}`));
   });
 
-  it('when move names a column and a position, then the card is there; an unknown column is the API\'s message and exit 1', async () => {
+  it("when move names a column and a position, then the card is there; an unknown column is the API's message and exit 1", async () => {
     expectCode(await k('move', 'fix-login', 'in-progress', '--position', '0'), 0);
     assert.equal((await restData(cli.mode, `/api/tasks/${fixId}`)).status, 'in-progress');
     const refused = expectCode(await k('move', 'fix-login', 'nowhere'), 1);
@@ -96,7 +150,7 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.deepEqual(moved, await restData(cli.mode, `/api/tasks/${docsId}`));
   });
 
-  it('when the id matches no card, then exit 1 with the API\'s not-found message', async () => {
+  it("when the id matches no card, then exit 1 with the API's not-found message", async () => {
     const run = expectCode(await k('show', 'no-such-card-anywhere'), 1);
     assert.match(run.stderr, /^kanban: no card matching "no-such-card-anywhere"/m);
     assert.equal(run.stdout, '');
@@ -122,18 +176,29 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.match(run.stdout, /transferred .* to ops \(todo\)/);
     const moved = await restData(cli.mode, `/api/boards/ops/tasks/${docsId}`);
     assert.equal(moved.status, 'todo');
-    assert.deepEqual(jsonOf(await k('list', '--board', 'ops', '--json')), await restData(cli.mode, '/api/boards/ops/tasks'));
+    assert.deepEqual(
+      jsonOf(await k('list', '--board', 'ops', '--json')),
+      await restData(cli.mode, '/api/boards/ops/tasks'),
+    );
     expectCode(await k('transfer', docsId), 2);
   });
 
   it('when a card was transferred to another board, then show and checklist on the default board name the board that holds it', async () => {
     for (const command of ['show', 'checklist']) {
       const run = expectCode(await k(command, docsId), 1);
-      assert.match(run.stderr, new RegExp(`no card "${docsId}" on board "default"; it is on board "ops" \\(add --board ops\\)`));
+      assert.match(
+        run.stderr,
+        new RegExp(`no card "${docsId}" on board "default"; it is on board "ops" \\(add --board ops\\)`),
+      );
     }
     const prefix = docsId.slice(0, 'write-do'.length);
     const partial = expectCode(await k('show', prefix), 1);
-    assert.match(partial.stderr, new RegExp(`no card matching "${prefix}" on board "default"; card "${docsId}" is on board "ops" \\(add --board ops\\)`));
+    assert.match(
+      partial.stderr,
+      new RegExp(
+        `no card matching "${prefix}" on board "default"; card "${docsId}" is on board "ops" \\(add --board ops\\)`,
+      ),
+    );
     expectCode(await k('show', docsId, '--board', 'ops'), 0);
   });
 
@@ -142,7 +207,10 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.match(run.stdout, /commented on fix-login \(c_/);
     const listed = expectCode(await k('comments', 'fix-login'), 0);
     assert.match(listed.stdout, /^ID\s+AUTHOR\s+CREATED\s+COMMENT\n.*ada .*Reproduced on staging\./m);
-    assert.deepEqual(jsonOf(await k('comments', 'fix-login', '--json')), await restData(cli.mode, `/api/tasks/${fixId}/comments`));
+    assert.deepEqual(
+      jsonOf(await k('comments', 'fix-login', '--json')),
+      await restData(cli.mode, `/api/tasks/${fixId}/comments`),
+    );
   });
 
   it('when log gets text, then an entry is appended; without text it lists them as REST does', async () => {
@@ -192,10 +260,19 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.match(labels, /^ui\s+1\s+not defined in \.kanban\.json$/m);
     assert.match(expectCode(await k('settings'), 0).stdout, /compactMode\s+false/);
     assert.match(expectCode(await k('webhooks'), 0).stdout, /no webhooks/);
-    for (const [command, url] of [['boards', '/api/boards'], ['columns', '/api/columns'], ['labels', '/api/labels'], ['settings', '/api/settings'], ['webhooks', '/api/webhooks']]) {
+    for (const [command, url] of [
+      ['boards', '/api/boards'],
+      ['columns', '/api/columns'],
+      ['labels', '/api/labels'],
+      ['settings', '/api/settings'],
+      ['webhooks', '/api/webhooks'],
+    ]) {
       assert.deepEqual(jsonOf(await k(command, '--json')), await restData(cli.mode, url), command);
     }
-    assert.deepEqual(jsonOf(await k('columns', '--board', 'ops', '--json')), await restData(cli.mode, '/api/boards/ops/columns'));
+    assert.deepEqual(
+      jsonOf(await k('columns', '--board', 'ops', '--json')),
+      await restData(cli.mode, '/api/boards/ops/columns'),
+    );
   });
 
   it('when settings gets key=value pairs, then they are saved with their types', async () => {
@@ -215,7 +292,11 @@ describeInBothModes('kanban everyday commands', (cli) => {
       const run = expectCode(await k('edit', fixId, '--priority', 'low'), 1);
       assert.match(run.stderr, new RegExp(`${fixId}\\.md`));
       assert.match(run.stderr, /pars|YAML|flow/i);
-      assert.equal(await fs.readFile(file, 'utf8'), text.replace(/^priority: .*$/m, 'priority: [unclosed'), 'the broken file is left as it is');
+      assert.equal(
+        await fs.readFile(file, 'utf8'),
+        text.replace(/^priority: .*$/m, 'priority: [unclosed'),
+        'the broken file is left as it is',
+      );
     } finally {
       await fs.writeFile(file, text);
     }
@@ -226,7 +307,11 @@ describeInBothModes('kanban everyday commands', (cli) => {
     assert.match(expectCode(await k('storage'), 0).stdout, /card\s+provider=markdown/);
     const toSqlite = expectCode(await k('storage', 'migrate-to-sqlite'), 0);
     assert.match(toSqlite.stdout, /moved 2 card\(s\), 1 comment\(s\), 1 attachment\(s\) from markdown to sqlite/);
-    assert.doesNotMatch(toSqlite.stderr, /copying cards|moving every card/, 'no progress lines when stderr is not a terminal');
+    assert.doesNotMatch(
+      toSqlite.stderr,
+      /copying cards|moving every card/,
+      'no progress lines when stderr is not a terminal',
+    );
     assert.equal((await restData(cli.mode, '/api/storage')).card.provider, 'sqlite');
     const back = jsonOf(await k('storage', 'migrate-to-markdown', '--json'));
     assert.deepEqual([back.from, back.to, back.cards], ['sqlite', 'markdown', 2]);

@@ -16,7 +16,10 @@ describeInBothModes(
       const run = expectCode(await cli.k('show', card.id), 0);
       const section = `git:\n  branch kanban/${card.id} (0 ahead, 1 behind)\n  commit ${sha.slice(0, 7)} Fix the session timeout\n`;
       assert.ok(run.stdout.includes(section), run.stdout);
-      assert.deepEqual(jsonOf(await cli.k('show', card.id, '--json')), await restData(cli.mode, `/api/tasks/${card.id}`));
+      assert.deepEqual(
+        jsonOf(await cli.k('show', card.id, '--json')),
+        await restData(cli.mode, `/api/tasks/${card.id}`),
+      );
     });
 
     it('when a card has no git links, then show prints no git: section', async () => {

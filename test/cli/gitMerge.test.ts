@@ -45,17 +45,33 @@ describe('the board in git: branches, merges and worktrees', function () {
       git(root, 'merge', '-q', '--no-edit', 'agent-b');
     });
 
-    it('then the command line, the server and the extension\'s service serve both under the same two ids, and git status stays clean', async () => {
+    it("then the command line, the server and the extension's service serve both under the same two ids, and git status stays clean", async () => {
       const first = await listed(root);
       assert.deepEqual(titles(first), ['Add tests (agent A)', 'Add tests (agent B)']);
       const ids = first.map((c) => c.id).sort();
       assert.ok(ids.includes(id), ids.join(', '));
       assert.deepEqual((await listed(root)).map((c) => c.id).sort(), ids, 'the new id is stable across processes');
-      assert.equal(jsonOf(await k(root, 'show', ids.find((i) => i !== id)!, '--json')).title, 'Add tests (agent A)', 'the one met second (the later created) takes the new id');
+      assert.equal(
+        jsonOf(
+          await k(
+            root,
+            'show',
+            ids.find((i) => i !== id)!,
+            '--json',
+          ),
+        ).title,
+        'Add tests (agent A)',
+        'the one met second (the later created) takes the new id',
+      );
 
       const server = await startTestServer({ root, server: { watch: true } });
       try {
-        assert.deepEqual(okData<any[]>(await server.api('GET', '/api/tasks')).map((c) => c.id).sort(), ids);
+        assert.deepEqual(
+          okData<any[]>(await server.api('GET', '/api/tasks'))
+            .map((c) => c.id)
+            .sort(),
+          ids,
+        );
         const workspace = okData(await server.api('GET', '/api/workspace'));
         assert.equal(workspace.duplicateIds.length, 1);
         assert.equal(workspace.duplicateIds[0].id, id);
@@ -65,19 +81,33 @@ describe('the board in git: branches, merges and worktrees', function () {
       }
       const service = await KanbanService.open(root);
       try {
-        assert.deepEqual(service.workspace.index.allCards().map((c) => c.id).sort(), ids);
+        assert.deepEqual(
+          service.workspace.index
+            .allCards()
+            .map((c) => c.id)
+            .sort(),
+          ids,
+        );
       } finally {
         await service.close();
       }
       assert.equal(gitStatus(root), '', 'no read, start or open changed a file');
     });
 
-    it('then kanban doctor lists the duplicate and exits 1, and --fix renames the second card\'s file to its id and keeps both cards', async () => {
+    it("then kanban doctor lists the duplicate and exits 1, and --fix renames the second card's file to its id and keeps both cards", async () => {
       const doctor = expectCode(await k(root, 'doctor'), 1);
-      assert.match(doctor.stdout, new RegExp(`duplicate-id: \\.kanban/boards/default/backlog/${id}\\.md: claims id ${id}`));
+      assert.match(
+        doctor.stdout,
+        new RegExp(`duplicate-id: \\.kanban/boards/default/backlog/${id}\\.md: claims id ${id}`),
+      );
       const servedAs = (await listed(root)).find((c) => c.title === 'Add tests (agent A)').id;
       const fixed = await kOk(root, 'doctor', '--fix');
-      assert.match(fixed.stdout, new RegExp(`fixed: moved \\.kanban/boards/default/backlog/${id}\\.md to \\.kanban/boards/default/backlog/${servedAs}\\.md`));
+      assert.match(
+        fixed.stdout,
+        new RegExp(
+          `fixed: moved \\.kanban/boards/default/backlog/${id}\\.md to \\.kanban/boards/default/backlog/${servedAs}\\.md`,
+        ),
+      );
       const renamed = await fs.readFile(path.join(root, '.kanban/boards/default/backlog', `${servedAs}.md`), 'utf8');
       assert.match(renamed, new RegExp(`^id: ${servedAs}$`, 'm'));
       assert.match(renamed, /# Add tests \(agent A\)/);
@@ -88,13 +118,23 @@ describe('the board in git: branches, merges and worktrees', function () {
     it('then the next write to the second card renames its file to the id it is served as', async () => {
       const servedAs = (await listed(root)).find((c) => c.title === 'Add tests (agent A)').id;
       await kOk(root, 'edit', servedAs, '--priority', 'high');
-      assert.equal(await fs.access(path.join(root, '.kanban/boards/default/backlog', `${servedAs}.md`)).then(() => true, () => false), true);
-      assert.equal(jsonOf(await k(root, 'show', id, '--json')).title, 'Add tests (agent B)', 'the other card keeps the id');
+      assert.equal(
+        await fs.access(path.join(root, '.kanban/boards/default/backlog', `${servedAs}.md`)).then(
+          () => true,
+          () => false,
+        ),
+        true,
+      );
+      assert.equal(
+        jsonOf(await k(root, 'show', id, '--json')).title,
+        'Add tests (agent B)',
+        'the other card keeps the id',
+      );
       assert.equal(jsonOf(await k(root, 'show', servedAs, '--json')).priority, 'high');
     });
   });
 
-  it('when a card\'s status is edited by hand and committed, then list, show and a server start leave git status clean, and the next write moves the file', async () => {
+  it("when a card's status is edited by hand and committed, then list, show and a server start leave git status clean, and the next write moves the file", async () => {
     const id = jsonOf(await k(root, 'add', 'Hand moved', '--json')).id;
     const file = path.join(root, '.kanban/boards/default/backlog', `${id}.md`);
     await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/^status: backlog$/m, 'status: review'));
@@ -106,18 +146,27 @@ describe('the board in git: branches, merges and worktrees', function () {
       assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).status, 'review');
       assert.equal(gitStatus(root), '');
       const doctor = okData(await server.api('GET', '/api/workspace/doctor'));
-      assert.deepEqual(doctor.problems.map((p: any) => [p.kind, p.path]), [['folder-mismatch', `.kanban/boards/default/backlog/${id}.md`]]);
+      assert.deepEqual(
+        doctor.problems.map((p: any) => [p.kind, p.path]),
+        [['folder-mismatch', `.kanban/boards/default/backlog/${id}.md`]],
+      );
       okData(await server.api('PUT', `/api/tasks/${id}`, { priority: 'high' }));
     } finally {
       await server.running.close();
     }
-    assert.match(gitStatus(root), new RegExp(`R  ?.kanban/boards/default/backlog/${id}.md -> .kanban/boards/default/review/${id}.md|D .kanban/boards/default/backlog/${id}.md`));
+    assert.match(
+      gitStatus(root),
+      new RegExp(
+        `R  ?.kanban/boards/default/backlog/${id}.md -> .kanban/boards/default/review/${id}.md|D .kanban/boards/default/backlog/${id}.md`,
+      ),
+    );
   });
 
   it('when two worktrees add cards at the same time and both branches are merged, then every card is on the board with its own id', async () => {
     const other = path.join(tmp, 'agent-b');
     git(root, 'worktree', 'add', '-q', '-b', 'agent-b', other);
-    const adds = (dir: string) => Array.from({ length: 4 }, (_, i) => kOk(dir, 'add', i % 2 ? 'Fix lint' : 'Add tests'));
+    const adds = (dir: string) =>
+      Array.from({ length: 4 }, (_, i) => kOk(dir, 'add', i % 2 ? 'Fix lint' : 'Add tests'));
     await Promise.all([...adds(root), ...adds(other)]);
     commitAll(other, 'agent b');
     commitAll(root, 'agent a');
@@ -135,14 +184,21 @@ describe('the board in git: branches, merges and worktrees', function () {
     try {
       git(root, 'checkout', '-q', '-b', 'feature');
       const file = path.join(root, '.kanban/boards/default/backlog', `${id}.md`);
-      await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('# Rebased card', '# Rebased card, edited on a branch'));
+      await fs.writeFile(
+        file,
+        (await fs.readFile(file, 'utf8')).replace('# Rebased card', '# Rebased card, edited on a branch'),
+      );
       commitAll(root, 'edit on the branch');
       git(root, 'checkout', '-q', 'main');
       await fs.writeFile(path.join(root, 'NOTES.md'), 'main moved on\n');
       commitAll(root, 'main moves on');
       git(root, 'checkout', '-q', 'feature');
       git(root, 'rebase', '-q', 'main');
-      await waitUntil(async () => okData(await server.api('GET', `/api/tasks/${id}`)).title === 'Rebased card, edited on a branch', 10_000, 'the rebased text is served');
+      await waitUntil(
+        async () => okData(await server.api('GET', `/api/tasks/${id}`)).title === 'Rebased card, edited on a branch',
+        10_000,
+        'the rebased text is served',
+      );
       await server.running.watcher!.settled();
       assert.equal(gitStatus(root), '');
     } finally {
@@ -158,16 +214,32 @@ describe('the board in git: branches, merges and worktrees', function () {
       await kOk(root, 'storage', 'migrate-to-markdown');
     }
     const changed = gitStatus(root).split('\n').filter(Boolean);
-    assert.deepEqual(changed.filter((line) => /kanban\.db|backups/.test(line)), [], changed.join('\n'));
+    assert.deepEqual(
+      changed.filter((line) => /kanban\.db|backups/.test(line)),
+      [],
+      changed.join('\n'),
+    );
     assert.ok((await fs.readdir(path.join(root, '.kanban', 'backups'))).filter((n) => !n.startsWith('.')).length <= 5);
     assert.deepEqual(titles(await listed(root)), ['Round trip']);
   });
 
   it('when kanban init runs, then .kanban/.gitignore covers state, databases and backups', async () => {
     const text = await fs.readFile(path.join(root, '.kanban', '.gitignore'), 'utf8');
-    for (const line of ['.state/', 'backups/', '*.db', '*.db-wal', '*.db-shm', '*.sqlite', '*.sqlite3']) assert.match(text, new RegExp(`^${line.replace(/[.*]/g, '\\$&')}$`, 'm'));
+    for (const line of ['.state/', 'backups/', '*.db', '*.db-wal', '*.db-shm', '*.sqlite', '*.sqlite3'])
+      assert.match(text, new RegExp(`^${line.replace(/[.*]/g, '\\$&')}$`, 'm'));
     const ignored = await new Promise<string>((resolve) =>
-      execFile('git', ['check-ignore', '.kanban/kanban.db', '.kanban/kanban.db-wal', '.kanban/backups/x.md', '.kanban/.state/card-index.json'], { cwd: root, env: { ...process.env, ...GIT_ENV } }, (_e, out) => resolve(out)),
+      execFile(
+        'git',
+        [
+          'check-ignore',
+          '.kanban/kanban.db',
+          '.kanban/kanban.db-wal',
+          '.kanban/backups/x.md',
+          '.kanban/.state/card-index.json',
+        ],
+        { cwd: root, env: { ...process.env, ...GIT_ENV } },
+        (_e, out) => resolve(out),
+      ),
     );
     assert.equal(ignored.trim().split('\n').length, 4, ignored);
   });
@@ -184,16 +256,47 @@ describe('kanban doctor on a torn move, in-process', function () {
   it('when a crash left a moved card in two folders, then reads serve the newer copy and touch neither file, doctor lists the older, and --fix moves it under .kanban/.state/recovered/', async () => {
     const id = 'torn-2026-11-20';
     const older = await writeCard(root, 'todo', id, cardText(id, 'todo', 'Torn', '2026-11-20T10:00:00.000Z'));
-    const newer = await writeCard(root, 'done', id, cardText(id, 'done', 'Torn, finished', '2026-11-20T10:00:00.000Z').replace(/^modified: .*$/m, 'modified: 2026-11-21T10:00:00.000Z'));
+    const newer = await writeCard(
+      root,
+      'done',
+      id,
+      cardText(id, 'done', 'Torn, finished', '2026-11-20T10:00:00.000Z').replace(
+        /^modified: .*$/m,
+        'modified: 2026-11-21T10:00:00.000Z',
+      ),
+    );
     commitAll(root, 'a torn move, committed');
-    assert.deepEqual((await listed(root)).map((c) => [c.id, c.status, c.title]), [[id, 'done', 'Torn, finished']]);
+    assert.deepEqual(
+      (await listed(root)).map((c) => [c.id, c.status, c.title]),
+      [[id, 'done', 'Torn, finished']],
+    );
     assert.equal(gitStatus(root), '', 'the read moved neither copy');
     const doctor = expectCode(await k(root, 'doctor'), 1);
-    assert.match(doctor.stdout, new RegExp(`stale-copy: \\.kanban/boards/default/todo/${id}\\.md: a second file of card ${id}`));
+    assert.match(
+      doctor.stdout,
+      new RegExp(`stale-copy: \\.kanban/boards/default/todo/${id}\\.md: a second file of card ${id}`),
+    );
     const fixed = await kOk(root, 'doctor', '--fix');
-    assert.match(fixed.stdout, new RegExp(`fixed: moved \\.kanban/boards/default/todo/${id}\\.md to \\.kanban/\\.state/recovered/default/todo/${id}\\.`));
-    assert.equal(await fs.access(older).then(() => true, () => false), false);
-    assert.equal(await fs.access(newer).then(() => true, () => false), true);
+    assert.match(
+      fixed.stdout,
+      new RegExp(
+        `fixed: moved \\.kanban/boards/default/todo/${id}\\.md to \\.kanban/\\.state/recovered/default/todo/${id}\\.`,
+      ),
+    );
+    assert.equal(
+      await fs.access(older).then(
+        () => true,
+        () => false,
+      ),
+      false,
+    );
+    assert.equal(
+      await fs.access(newer).then(
+        () => true,
+        () => false,
+      ),
+      true,
+    );
     const recovered = await fs.readdir(path.join(root, '.kanban/.state/recovered/default/todo'));
     assert.equal(recovered.length, 1);
     expectCode(await k(root, 'doctor'), 0);
@@ -213,8 +316,13 @@ describe('docs/git.md as written', function () {
     const id = 'add-tests-2026-11-20';
     await writeCard(root, 'todo', id, cardText(id, 'todo', 'Add tests (B)', '2026-11-20T10:00:00.000Z'));
     await writeCard(root, 'backlog', id, cardText(id, 'backlog', 'Add tests (A)', '2026-11-20T10:00:05.000Z'));
-    const lines = [...(await doc()).matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).filter((l) => l.startsWith('kanban doctor'));
-    assert.deepEqual(lines.map((l) => l.split('#')[0].trim()), ['kanban doctor', 'kanban doctor --fix', 'kanban doctor --json']);
+    const lines = [...(await doc()).matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((m) => m[1].split('\n'))
+      .filter((l) => l.startsWith('kanban doctor'));
+    assert.deepEqual(
+      lines.map((l) => l.split('#')[0].trim()),
+      ['kanban doctor', 'kanban doctor --fix', 'kanban doctor --json'],
+    );
     expectCode(await k(root, 'doctor'), 1);
     await kOk(root, 'doctor', '--fix');
     assert.deepEqual(jsonOf(await k(root, 'doctor', '--json')), { ok: true, problems: [] });
@@ -222,8 +330,13 @@ describe('docs/git.md as written', function () {
   });
 
   it('when its .kanban/.gitignore block is compared with what kanban init writes, then they hold the same lines', async () => {
-    const block = /## What git ignores[\s\S]*?```\n([\s\S]*?)```/.exec(await doc())![1].trim().split('\n');
-    const written = (await fs.readFile(path.join(root, '.kanban', '.gitignore'), 'utf8')).split('\n').filter((l) => l && !l.startsWith('#'));
+    const block = /## What git ignores[\s\S]*?```\n([\s\S]*?)```/
+      .exec(await doc())![1]
+      .trim()
+      .split('\n');
+    const written = (await fs.readFile(path.join(root, '.kanban', '.gitignore'), 'utf8'))
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     assert.deepEqual(block, written);
   });
 });

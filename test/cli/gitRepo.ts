@@ -18,7 +18,12 @@ export const GIT_ENV = {
 };
 
 export function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', stdio: 'pipe' }).trim();
+  return execFileSync('git', args, {
+    cwd: dir,
+    env: { ...process.env, ...GIT_ENV },
+    encoding: 'utf8',
+    stdio: 'pipe',
+  }).trim();
 }
 
 /** `git status --porcelain` with untracked files listed one by one: '' is a clean tree. */

@@ -18,15 +18,23 @@ interface ListedCard {
  * place (same length, so only the content tells), move one to another column's folder, delete one,
  * and add a new file. `checkListed` then asserts that a list shows exactly what the files say.
  */
-export async function changeCardFilesByHand(dir: string, cards: { edited: AddedCard; moved: AddedCard; deleted: AddedCard }): Promise<(listed: ListedCard[]) => void> {
+export async function changeCardFilesByHand(
+  dir: string,
+  cards: { edited: AddedCard; moved: AddedCard; deleted: AddedCard },
+): Promise<(listed: ListedCard[]) => void> {
   const { edited, moved, deleted } = cards;
   const file = (card: AddedCard) => path.join(dir, card.filePath);
-  await fs.writeFile(file(edited), (await fs.readFile(file(edited), 'utf8')).replace('# Edited by hand', '# Edited by HAND'));
+  await fs.writeFile(
+    file(edited),
+    (await fs.readFile(file(edited), 'utf8')).replace('# Edited by hand', '# Edited by HAND'),
+  );
   const review = path.join(dir, '.kanban', 'boards', 'default', 'review');
   await fs.mkdir(review, { recursive: true });
   await fs.rename(file(moved), path.join(review, path.basename(file(moved))));
   await fs.rm(file(deleted));
-  const text = (await fs.readFile(file(edited), 'utf8')).replace(/^id: .*$/m, 'id: added-by-hand').replace('# Edited by HAND', '# Added by hand');
+  const text = (await fs.readFile(file(edited), 'utf8'))
+    .replace(/^id: .*$/m, 'id: added-by-hand')
+    .replace('# Edited by HAND', '# Added by hand');
   await fs.writeFile(path.join(path.dirname(file(edited)), 'added-by-hand.md'), text);
   return (listed) => {
     const byId = new Map(listed.map((c) => [c.id, c]));

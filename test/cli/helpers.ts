@@ -21,7 +21,17 @@ export interface Run {
 /** The environment of a user with none of the kanban variables set and output piped. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['KANBAN_URL', 'KANBAN_TOKEN', 'KANBAN_WORKSPACE', 'KANBAN_AUTHOR', 'KANBAN_AGENT', 'KANBAN_PROGRESS', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
+  for (const name of [
+    'KANBAN_URL',
+    'KANBAN_TOKEN',
+    'KANBAN_WORKSPACE',
+    'KANBAN_AUTHOR',
+    'KANBAN_AGENT',
+    'KANBAN_PROGRESS',
+    'NO_COLOR',
+    'FORCE_COLOR',
+  ])
+    delete env[name];
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
@@ -30,12 +40,20 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 /** `node dist/cli.js ...args`, as a separate process; never throws for a non-zero exit. */
-export function kanban(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
+export function kanban(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, env: cleanEnv(options.env), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd ?? REPO, env: cleanEnv(options.env), maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -80,7 +98,8 @@ export async function inProcessMode(): Promise<Mode> {
     root,
     args: ['--dir', root],
     rest: (method, urlPath, body) => withServer(async (server) => envelope(await server.api(method, urlPath, body))),
-    restBytes: (urlPath) => withServer(async (server) => Buffer.from(await (await fetch(server.url + urlPath)).arrayBuffer())),
+    restBytes: (urlPath) =>
+      withServer(async (server) => Buffer.from(await (await fetch(server.url + urlPath)).arrayBuffer())),
     close: () => fs.rm(root, { recursive: true, force: true }),
   };
 }
@@ -121,7 +140,11 @@ export interface ModeSuite {
  * The CLI suites' shared opening: `title` described once per mode, with the CLI built from the
  * current sources and one fresh workspace for the whole suite (`prepare` seeds it), removed after.
  */
-export function describeInBothModes(title: string, body: (cli: ModeSuite) => void, prepare?: (mode: Mode) => Promise<void>): void {
+export function describeInBothModes(
+  title: string,
+  body: (cli: ModeSuite) => void,
+  prepare?: (mode: Mode) => Promise<void>,
+): void {
   for (const open of [inProcessMode, urlMode]) {
     describe(`${title}, ${open === inProcessMode ? 'in-process (--dir)' : 'through a server (--url)'}`, function () {
       this.timeout(90_000);

@@ -14,8 +14,13 @@ describe('kanban commands and the card index', function () {
   this.timeout(60_000);
   let dir: string;
   const stateDir = () => path.join(dir, '.kanban', '.state');
-  const list = async () => (jsonOf(await kanban(['list', '--json', '--dir', dir])) as { id: string; title: string; status: string }[]);
-  const add = async (title: string, status = 'todo') => jsonOf(await kanban(['add', title, '--status', status, '--json', '--dir', dir])) as { id: string; filePath: string };
+  const list = async () =>
+    jsonOf(await kanban(['list', '--json', '--dir', dir])) as { id: string; title: string; status: string }[];
+  const add = async (title: string, status = 'todo') =>
+    jsonOf(await kanban(['add', title, '--status', status, '--json', '--dir', dir])) as {
+      id: string;
+      filePath: string;
+    };
 
   beforeEach(async () => {
     dir = await makeTempDir('kanban-cli-index-');
@@ -27,9 +32,20 @@ describe('kanban commands and the card index', function () {
     await list();
     const files = await fs.readdir(stateDir());
     assert.ok(files.includes('card-index.json'), files.join(', '));
-    assert.deepEqual(files.filter((f) => f.includes('.tmp')), [], 'no half-written file is left');
-    const index = JSON.parse(await fs.readFile(path.join(stateDir(), 'card-index.json'), 'utf8')) as { files: Record<string, { card: { content: string } }> };
-    assert.deepEqual(Object.values(index.files).map((f) => f.card.content.trim()).sort(), ['# First', '# Second']);
+    assert.deepEqual(
+      files.filter((f) => f.includes('.tmp')),
+      [],
+      'no half-written file is left',
+    );
+    const index = JSON.parse(await fs.readFile(path.join(stateDir(), 'card-index.json'), 'utf8')) as {
+      files: Record<string, { card: { content: string } }>;
+    };
+    assert.deepEqual(
+      Object.values(index.files)
+        .map((f) => f.card.content.trim())
+        .sort(),
+      ['# First', '# Second'],
+    );
   });
 
   it('when cards are edited, moved, deleted and added by hand between calls, then the next call answers what the files say', async () => {
@@ -44,9 +60,13 @@ describe('kanban commands and the card index', function () {
   it('when two commands write at once, then both cards are there and the next calls agree', async () => {
     await add('Before');
     await list();
-    const [a, b] = await Promise.all([kanban(['add', 'From A', '--dir', dir]), kanban(['add', 'From B', '--dir', dir])]);
+    const [a, b] = await Promise.all([
+      kanban(['add', 'From A', '--dir', dir]),
+      kanban(['add', 'From B', '--dir', dir]),
+    ]);
     expectCode(a, 0);
     expectCode(b, 0);
-    for (let call = 0; call < 2; call++) assert.deepEqual((await list()).map((c) => c.title).sort(), ['Before', 'From A', 'From B']);
+    for (let call = 0; call < 2; call++)
+      assert.deepEqual((await list()).map((c) => c.title).sort(), ['Before', 'From A', 'From B']);
   });
 });

@@ -18,10 +18,22 @@ for (const open of [inProcessMode, urlMode]) {
       const low = jsonOf(await k('add', 'Low one', '--priority', 'low', '--json'));
       const a = jsonOf(await k('add', 'A urgent', '--priority', 'high', '--json'));
       const b = jsonOf(await k('add', 'B urgent', '--priority', 'high', '--json'));
-      const saved = await mode.rest('POST', '/api/views', { id: 'urgent', name: 'Urgent', board: 'default', filter: { priority: 'high' }, sort: '-title' });
+      const saved = await mode.rest('POST', '/api/views', {
+        id: 'urgent',
+        name: 'Urgent',
+        board: 'default',
+        filter: { priority: 'high' },
+        sort: '-title',
+      });
       assert.equal(saved.status, 201, saved.error);
-      assert.deepEqual(jsonOf(await k('list', '--view', 'urgent', '--json')).map((t: any) => t.id), [b.id, a.id]);
-      assert.deepEqual(jsonOf(await k('list', '--view', 'urgent', '--priority', 'low', '--json')).map((t: any) => t.id), [low.id]);
+      assert.deepEqual(
+        jsonOf(await k('list', '--view', 'urgent', '--json')).map((t: any) => t.id),
+        [b.id, a.id],
+      );
+      assert.deepEqual(
+        jsonOf(await k('list', '--view', 'urgent', '--priority', 'low', '--json')).map((t: any) => t.id),
+        [low.id],
+      );
       const missing = await k('list', '--view', 'nope');
       assert.notEqual(missing.code, 0);
       assert.match(missing.stderr, /view "nope" does not exist/);

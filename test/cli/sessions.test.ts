@@ -12,7 +12,8 @@ import { GIT_ENV, commitAll, git, gitStatus, initRepo } from './gitRepo';
  * each opening the folder itself.
  */
 
-const ka = (dir: string, agent: string | null, ...args: string[]): Promise<Run> => kanban([...args, '--dir', dir, ...(agent ? ['--agent', agent] : [])], { env: GIT_ENV });
+const ka = (dir: string, agent: string | null, ...args: string[]): Promise<Run> =>
+  kanban([...args, '--dir', dir, ...(agent ? ['--agent', agent] : [])], { env: GIT_ENV });
 
 async function seedCards(root: string, titles: string[]): Promise<string[]> {
   const server = await startTestServer({ root, server: { watch: false } });
@@ -38,14 +39,26 @@ describe('CLI: agents report progress and list by claim', function () {
 
     it('when an agent runs kanban report, then it prints one line, the card shows the session, and complete releases the claim', async () => {
       const [id] = await seedCards(root, ['Report me']);
-      const line = expectCode(await ka(root, 'claude-1', 'report', id, 'active', '--note', 'on it', '--link', 'https://ci.example/7'), 0).stdout;
+      const line = expectCode(
+        await ka(root, 'claude-1', 'report', id, 'active', '--note', 'on it', '--link', 'https://ci.example/7'),
+        0,
+      ).stdout;
       assert.match(line, new RegExp(`^claude-1 reported active on ${id}, claimed until \\S+\\n$`));
       const card = jsonOf(await ka(root, null, 'show', id, '--json'));
-      assert.deepEqual([card.session.agent, card.session.state, card.session.note, card.session.url, card.claim.agent], ['claude-1', 'active', 'on it', 'https://ci.example/7', 'claude-1']);
-      assert.match(expectCode(await ka(root, null, 'show', id), 0).stdout, /agent\s+claude-1: active - on it https:\/\/ci\.example\/7 \(at \S+\)/);
+      assert.deepEqual(
+        [card.session.agent, card.session.state, card.session.note, card.session.url, card.claim.agent],
+        ['claude-1', 'active', 'on it', 'https://ci.example/7', 'claude-1'],
+      );
+      assert.match(
+        expectCode(await ka(root, null, 'show', id), 0).stdout,
+        /agent\s+claude-1: active - on it https:\/\/ci\.example\/7 \(at \S+\)/,
+      );
       const done = jsonOf(await ka(root, 'claude-1', 'report', id, 'complete', '--json'));
       assert.deepEqual([done.session.state, done.claim], ['complete', null]);
-      assert.match(expectCode(await ka(root, 'claude-2', 'report', id, 'sleeping'), 2).stderr, /one of active, awaitingInput, error, complete/);
+      assert.match(
+        expectCode(await ka(root, 'claude-2', 'report', id, 'sleeping'), 2).stderr,
+        /one of active, awaitingInput, error, complete/,
+      );
       assert.match(expectCode(await ka(root, null, 'report', id, 'active'), 1).stderr, /an agent must name itself/);
     });
 
@@ -73,7 +86,11 @@ describe('CLI: agents report progress and list by claim', function () {
       expectCode(await ka(root, 'agent-1', 'report', id, 'error', '--note', 'tests fail'), 0);
       const sessions = await listFiles(path.join(root, '.git', 'kanban', 'claims', '.sessions'));
       assert.deepEqual(sessions, [`default/${id}.json`]);
-      assert.deepEqual(gitStatus(root).split('\n').filter(Boolean), [`?? .kanban/boards/default/logs/${id}.jsonl`], 'only the log, which travels with the repository');
+      assert.deepEqual(
+        gitStatus(root).split('\n').filter(Boolean),
+        [`?? .kanban/boards/default/logs/${id}.jsonl`],
+        'only the log, which travels with the repository',
+      );
       git(root, 'add', '-A');
       assert.match(git(root, 'diff', '--cached'), /Agent agent-1: error - tests fail/);
     });
@@ -88,7 +105,10 @@ describe('CLI: agents report progress and list by claim', function () {
       try {
         expectCode(await ka(other, 'elsewhere', 'report', id, 'awaitingInput', '--note', 'need a key'), 0);
         const event = await socket.waitFor((m) => m.event === 'task.session' && m.data?.taskId === id, 10_000);
-        assert.deepEqual([event.card.session.agent, event.card.session.state, event.card.claim.agent], ['elsewhere', 'awaitingInput', 'elsewhere']);
+        assert.deepEqual(
+          [event.card.session.agent, event.card.session.state, event.card.claim.agent],
+          ['elsewhere', 'awaitingInput', 'elsewhere'],
+        );
         assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).session.note, 'need a key');
       } finally {
         socket.close();

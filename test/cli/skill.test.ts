@@ -25,7 +25,10 @@ describe('CLI: kanban skill install and check', function () {
 
   it('when nothing is installed, then check exits 1 saying how to install', async () => {
     const run = expectCode(await k('skill', 'check'), 1);
-    assert.match(run.stderr, /no kanban skill is installed in .*; install one: kanban skill install \[--target claude\|agents\|copilot\|cursor\|all\] \(default: agents\)/);
+    assert.match(
+      run.stderr,
+      /no kanban skill is installed in .*; install one: kanban skill install \[--target claude\|agents\|copilot\|cursor\|all\] \(default: agents\)/,
+    );
   });
 
   it('when each target is installed, then its file carries the loop and this version, and check passes', async () => {
@@ -33,35 +36,57 @@ describe('CLI: kanban skill install and check', function () {
       const run = expectCode(await k('skill', 'install', '--target', target), 0);
       assert.equal(run.stdout, `wrote ${SKILL_FILES[target].file} (${target}, kanban ${version})\n`);
       const text = await read(target);
-      assert.ok(text.includes(`${MARKER}\n${AGENT_LOOP.trimEnd()}\n<!-- /kanban:skill -->`), `${target}: the loop between the markers`);
+      assert.ok(
+        text.includes(`${MARKER}\n${AGENT_LOOP.trimEnd()}\n<!-- /kanban:skill -->`),
+        `${target}: the loop between the markers`,
+      );
     }
     assert.match(await read('claude'), /^---\nname: kanban\ndescription: .+\n---\n/);
     assert.match(await read('cursor'), /^---\ndescription: .+\nalwaysApply: false\n---\n/);
     const check = expectCode(await k('skill', 'check'), 0);
-    for (const target of SKILL_TARGETS) assert.match(check.stdout, new RegExp(`^ok +${target} +${SKILL_FILES[target].file.replace(/\./g, '\\.')} +kanban ${version}$`, 'm'));
+    for (const target of SKILL_TARGETS)
+      assert.match(
+        check.stdout,
+        new RegExp(`^ok +${target} +${SKILL_FILES[target].file.replace(/\./g, '\\.')} +kanban ${version}$`, 'm'),
+      );
   });
 
   it('when install runs again, then nothing changes: no write, nothing for git to show', async () => {
     expectCode(await k('skill', 'install', '--target', 'all'), 0);
     commitAll(root, 'skills');
-    const stamps = await Promise.all(SKILL_TARGETS.map(async (t) => (await fs.stat(path.join(root, SKILL_FILES[t].file))).mtimeMs));
+    const stamps = await Promise.all(
+      SKILL_TARGETS.map(async (t) => (await fs.stat(path.join(root, SKILL_FILES[t].file))).mtimeMs),
+    );
     const again = jsonOf(await k('skill', 'install', '--target', 'all', '--json'));
-    assert.deepEqual(again.map((r: any) => [r.target, r.written]), SKILL_TARGETS.map((t) => [t, false]));
+    assert.deepEqual(
+      again.map((r: any) => [r.target, r.written]),
+      SKILL_TARGETS.map((t) => [t, false]),
+    );
     assert.equal(gitStatus(root), '');
-    assert.deepEqual(await Promise.all(SKILL_TARGETS.map(async (t) => (await fs.stat(path.join(root, SKILL_FILES[t].file))).mtimeMs)), stamps);
+    assert.deepEqual(
+      await Promise.all(SKILL_TARGETS.map(async (t) => (await fs.stat(path.join(root, SKILL_FILES[t].file))).mtimeMs)),
+      stamps,
+    );
   });
 
-  it('when AGENTS.md has the project\'s own text, then install adds the section after it and keeps every byte of it; the default target is agents', async () => {
+  it("when AGENTS.md has the project's own text, then install adds the section after it and keeps every byte of it; the default target is agents", async () => {
     const own = '# How we work\r\n\nRun `npm test` before pushing.\n\n## Review\n\nTwo approvals.';
     await fs.writeFile(path.join(root, 'AGENTS.md'), own);
     expectCode(await k('skill', 'install'), 0);
     const after = await read('agents');
     assert.ok(after.startsWith(`${own}\n\n${MARKER}\n`), after);
     await fs.writeFile(path.join(root, 'AGENTS.md'), `${after}\n## Added later\n\nby hand\n`);
-    await fs.writeFile(path.join(root, 'AGENTS.md'), (await read('agents')).replace(MARKER, '<!-- kanban:skill v0.0.1 -->'));
+    await fs.writeFile(
+      path.join(root, 'AGENTS.md'),
+      (await read('agents')).replace(MARKER, '<!-- kanban:skill v0.0.1 -->'),
+    );
     expectCode(await k('skill', 'install'), 0);
     const updated = await read('agents');
-    assert.ok(updated.startsWith(`${own}\n\n${MARKER}\n`) && updated.endsWith('<!-- /kanban:skill -->\n\n## Added later\n\nby hand\n'), updated);
+    assert.ok(
+      updated.startsWith(`${own}\n\n${MARKER}\n`) &&
+        updated.endsWith('<!-- /kanban:skill -->\n\n## Added later\n\nby hand\n'),
+      updated,
+    );
     await assert.rejects(fs.stat(path.join(root, SKILL_FILES.claude.file)), 'only AGENTS.md by default');
   });
 
@@ -69,12 +94,18 @@ describe('CLI: kanban skill install and check', function () {
     expectCode(await k('skill', 'install', '--target', 'agents,claude,copilot'), 0);
     const copilot = path.join(root, SKILL_FILES.copilot.file);
     await fs.writeFile(copilot, (await read('copilot')).replace('Pick:', 'Choose:'));
-    await fs.writeFile(path.join(root, 'AGENTS.md'), (await read('agents')).replace(MARKER, '<!-- kanban:skill v0.0.1 -->'));
+    await fs.writeFile(
+      path.join(root, 'AGENTS.md'),
+      (await read('agents')).replace(MARKER, '<!-- kanban:skill v0.0.1 -->'),
+    );
     const run = expectCode(await k('skill', 'check'), 1);
     assert.match(run.stdout, /^ok +claude /m);
     assert.match(run.stdout, /^outdated +agents +AGENTS\.md +written by kanban 0\.0\.1$/m);
     assert.match(run.stdout, /^edited +copilot +\.github\/copilot-instructions\.md +changed since it was installed$/m);
-    assert.match(run.stderr, /2 of 3 skill copies do not match kanban .*; fix: kanban skill install --target agents,copilot/);
+    assert.match(
+      run.stderr,
+      /2 of 3 skill copies do not match kanban .*; fix: kanban skill install --target agents,copilot/,
+    );
 
     expectCode(await k('skill', 'install', '--target', 'agents,copilot'), 0);
     expectCode(await k('skill', 'check'), 0);
@@ -115,5 +146,7 @@ describe('CLI: kanban skill install and check', function () {
 });
 
 function shell(program: string): Promise<string> {
-  return new Promise((resolve, reject) => execFile('bash', ['-c', program], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+  return new Promise((resolve, reject) =>
+    execFile('bash', ['-c', program], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
 }

@@ -2,7 +2,15 @@ import { strict as assert } from 'node:assert';
 import { existsSync, promises as fs, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildCli, expectCode, jsonOf } from './helpers';
-import { boardOf, git, gitFailing, openStartRepo, statusOutsideBoard, type ModeName, type StartRepo } from './startRepo';
+import {
+  boardOf,
+  git,
+  gitFailing,
+  openStartRepo,
+  statusOutsideBoard,
+  type ModeName,
+  type StartRepo,
+} from './startRepo';
 
 /**
  * `kanban start`, run as the built `kanban` in a real git repository, on the folder and through a
@@ -11,7 +19,14 @@ import { boardOf, git, gitFailing, openStartRepo, statusOutsideBoard, type ModeN
 
 const OPS_BOARD = {
   version: 2,
-  boards: [{ id: 'default', name: 'Ops', columns: [{ id: 'queue' }, { id: 'doing' }, { id: 'review' }, { id: 'done' }], startStatus: 'review' }],
+  boards: [
+    {
+      id: 'default',
+      name: 'Ops',
+      columns: [{ id: 'queue' }, { id: 'doing' }, { id: 'review' }, { id: 'done' }],
+      startStatus: 'review',
+    },
+  ],
 };
 
 for (const mode of ['dir', 'url'] as ModeName[]) {
@@ -43,7 +58,11 @@ for (const mode of ['dir', 'url'] as ModeName[]) {
       const run = expectCode(await r.k('start', id, '--assignee', 'grace'), 0);
       assert.equal(run.stdout.trim(), `started ${id}: already in in-progress, assigned to grace`);
       const card = await r.card(id);
-      assert.deepEqual([card.status, card.assignee, card.position], ['in-progress', 'grace', 1], 'not moved to the top');
+      assert.deepEqual(
+        [card.status, card.assignee, card.position],
+        ['in-progress', 'grace', 1],
+        'not moved to the top',
+      );
       assert.equal((await r.card(first)).position, 0);
     });
 
@@ -74,9 +93,16 @@ for (const mode of ['dir', 'url'] as ModeName[]) {
     it('when --branch is given, then kanban/<id> points at HEAD, is not checked out, and nothing is committed or staged', async () => {
       const r = await open();
       const id = await r.add('Fix login timeout');
-      const before = { head: git(r.root, 'rev-parse', 'HEAD'), commits: git(r.root, 'rev-list', '--all', '--count'), status: statusOutsideBoard(r.root) };
+      const before = {
+        head: git(r.root, 'rev-parse', 'HEAD'),
+        commits: git(r.root, 'rev-list', '--all', '--count'),
+        status: statusOutsideBoard(r.root),
+      };
       const run = expectCode(await r.k('start', id, '--branch'), 0);
-      assert.equal(run.stdout.trim(), `started ${id}: moved to in-progress, assigned to Ada Lovelace, branch kanban/${id}`);
+      assert.equal(
+        run.stdout.trim(),
+        `started ${id}: moved to in-progress, assigned to Ada Lovelace, branch kanban/${id}`,
+      );
       assert.equal(git(r.root, 'rev-parse', `refs/heads/kanban/${id}`), before.head);
       assert.equal(git(r.root, 'rev-parse', 'HEAD'), before.head);
       assert.equal(git(r.root, 'symbolic-ref', '--short', 'HEAD'), 'main', 'the branch is not checked out');
@@ -91,10 +117,16 @@ for (const mode of ['dir', 'url'] as ModeName[]) {
       const id = await r.add('Fix login timeout');
       const worktree = path.join(r.tmp, 'wt');
       const run = expectCode(await r.k('start', id, '--worktree', path.relative(r.cwd, worktree)), 0);
-      assert.equal(run.stdout.trim(), `started ${id}: moved to in-progress, assigned to Ada Lovelace, branch kanban/${id}, worktree ${worktree}`);
+      assert.equal(
+        run.stdout.trim(),
+        `started ${id}: moved to in-progress, assigned to Ada Lovelace, branch kanban/${id}, worktree ${worktree}`,
+      );
       assert.equal(git(worktree, 'symbolic-ref', '--short', 'HEAD'), `kanban/${id}`);
       assert.ok(existsSync(path.join(worktree, 'README.md')), 'the worktree holds the checkout');
-      assert.match(git(r.root, 'worktree', 'list', '--porcelain'), new RegExp(`worktree ${worktree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+      assert.match(
+        git(r.root, 'worktree', 'list', '--porcelain'),
+        new RegExp(`worktree ${worktree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`),
+      );
       assert.equal(git(r.root, 'symbolic-ref', '--short', 'HEAD'), 'main');
     });
 
@@ -104,11 +136,17 @@ for (const mode of ['dir', 'url'] as ModeName[]) {
       git(r.root, 'branch', `kanban/${id}`);
       const board = await boardOf(r);
       const run = expectCode(await r.k('start', id, '--branch'), 1);
-      assert.match(run.stderr, new RegExp(`cannot start ${id}: branch kanban/${id} already exists.*the board is unchanged`));
+      assert.match(
+        run.stderr,
+        new RegExp(`cannot start ${id}: branch kanban/${id} already exists.*the board is unchanged`),
+      );
       assert.deepEqual(await boardOf(r), board);
     });
 
-    for (const [what, command] of [['merge', ['merge', 'other']], ['rebase', ['rebase', 'other']]] as const) {
+    for (const [what, command] of [
+      ['merge', ['merge', 'other']],
+      ['rebase', ['rebase', 'other']],
+    ] as const) {
       it(`when a ${what} is in progress, then start --branch refuses naming the ${what}, and neither the board nor the refs change`, async () => {
         const r = await open();
         conflictingBranch(r.root);
@@ -118,7 +156,11 @@ for (const mode of ['dir', 'url'] as ModeName[]) {
         const run = expectCode(await r.k('start', id, '--worktree', path.join(r.tmp, 'wt')), 1);
         assert.match(run.stderr, new RegExp(`middle of a ${what}.*the board is unchanged`));
         assert.deepEqual(await boardOf(r), board);
-        assert.equal(gitFailing(r.root, 'show-ref', '--verify', '--quiet', `refs/heads/kanban/${id}`), 1, 'no branch was made');
+        assert.equal(
+          gitFailing(r.root, 'show-ref', '--verify', '--quiet', `refs/heads/kanban/${id}`),
+          1,
+          'no branch was made',
+        );
         assert.equal(existsSync(path.join(r.tmp, 'wt')), false, 'no worktree was made');
       });
     }
@@ -146,10 +188,19 @@ for (const mode of ['dir', 'url'] as ModeName[]) {
       const r = await open({ config: OPS_BOARD });
       const id = await r.add('Deploy');
       const file = path.join(r.root, '.kanban.json');
-      await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('"startStatus": "review"', '"startStatus": "nowhere"'));
+      await fs.writeFile(
+        file,
+        (await fs.readFile(file, 'utf8')).replace('"startStatus": "review"', '"startStatus": "nowhere"'),
+      );
       const run = expectCode(await r.k('start', id), 1);
-      assert.match(run.stderr, /\$\.boards\[0\]\.startStatus: "nowhere" is not a column of board "default" \(columns: queue, doing, review, done\)/);
-      assert.ok(existsSync(path.join(r.root, '.kanban', 'boards', 'default', 'queue', `${id}.md`)), 'the card file did not move');
+      assert.match(
+        run.stderr,
+        /\$\.boards\[0\]\.startStatus: "nowhere" is not a column of board "default" \(columns: queue, doing, review, done\)/,
+      );
+      assert.ok(
+        existsSync(path.join(r.root, '.kanban', 'boards', 'default', 'queue', `${id}.md`)),
+        'the card file did not move',
+      );
     });
   });
 }
@@ -165,4 +216,3 @@ function conflictingBranch(root: string): void {
   git(root, 'add', 'a.txt');
   git(root, 'commit', '-q', '-m', 'a on main');
 }
-

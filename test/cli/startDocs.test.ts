@@ -18,13 +18,22 @@ describe('docs/start.md and kanban start in the help', function () {
 
   it('when the shell example runs in order in a fresh repository, then every command succeeds and does what its comment says', async () => {
     repo = await openStartRepo('dir');
-    const lines = (await docBlocks('start.md', 'sh')).join('').split('\n').filter((line) => line.startsWith('kanban '));
+    const lines = (await docBlocks('start.md', 'sh'))
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('kanban '));
     assert.ok(lines.length >= 6, lines.join('\n'));
     for (const line of lines) expectCode(await kanban(shellWords(line).slice(1), { cwd: repo.root, env: GIT_ENV }), 0);
     const cards = jsonOf(await kanban(['list', '--json'], { cwd: repo.root, env: GIT_ENV }));
     const byTitle = (title: string) => cards.find((c: any) => c.title === title);
-    assert.deepEqual([byTitle('Fix login timeout').status, byTitle('Fix login timeout').assignee], ['in-progress', 'ada']);
-    assert.equal(git(repo.root, 'rev-parse', `refs/heads/kanban/${byTitle('Write release notes').id}`), git(repo.root, 'rev-parse', 'HEAD'));
+    assert.deepEqual(
+      [byTitle('Fix login timeout').status, byTitle('Fix login timeout').assignee],
+      ['in-progress', 'ada'],
+    );
+    assert.equal(
+      git(repo.root, 'rev-parse', `refs/heads/kanban/${byTitle('Write release notes').id}`),
+      git(repo.root, 'rev-parse', 'HEAD'),
+    );
     const worktree = path.join(repo.tmp, 'changelog');
     assert.equal(git(worktree, 'symbolic-ref', '--short', 'HEAD'), `kanban/${byTitle('Update the changelog').id}`);
   });

@@ -87,5 +87,7 @@ export async function boardOf(repo: StartRepo): Promise<unknown> {
 
 /** `git status` outside the board's own files (which a start changes by moving the card's file). */
 export function statusOutsideBoard(root: string): string[] {
-  return gitOutput(root, ['status', '--porcelain', '--untracked-files=all']).split('\n').filter((line) => line && !line.slice(3).startsWith('.kanban/'));
+  return gitOutput(root, ['status', '--porcelain', '--untracked-files=all'])
+    .split('\n')
+    .filter((line) => line && !line.slice(3).startsWith('.kanban/'));
 }

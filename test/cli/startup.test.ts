@@ -19,21 +19,32 @@ describe('kanban start-up: a command loads only the parts of dist/ it uses', fun
     buildCli();
     root = await makeTempDir('kanban-startup-');
     hook = path.join(root, 'report-loaded.js');
-    await fs.writeFile(hook, `process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));\n`);
+    await fs.writeFile(
+      hook,
+      `process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));\n`,
+    );
   });
   after(() => fs.rm(root, { recursive: true, force: true }));
 
   /** The command, and the files of dist/ it loaded, by name. */
   function kanbanLoading(args: string[]): Promise<Run & { loaded: string[] }> {
     return new Promise((resolve, reject) => {
-      execFile(process.execPath, ['--require', hook, CLI, ...args], { cwd: root, env: cleanEnv({ KANBAN_WORKSPACE: root }) }, (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(error);
-        const report = /\nLOADED (.*)\n$/.exec(stderr);
-        if (!report) return reject(new Error(`no list of loaded modules; stderr: ${stderr}`));
-        const dist = path.join(REPO, 'dist');
-        const loaded = (JSON.parse(report[1]) as string[]).filter((file) => path.dirname(file) === dist).map((file) => path.basename(file)).sort();
-        resolve({ code: error ? (error.code as number) : 0, stdout, stderr: stderr.slice(0, report.index), loaded });
-      });
+      execFile(
+        process.execPath,
+        ['--require', hook, CLI, ...args],
+        { cwd: root, env: cleanEnv({ KANBAN_WORKSPACE: root }) },
+        (error, stdout, stderr) => {
+          if (error && typeof error.code !== 'number') return reject(error);
+          const report = /\nLOADED (.*)\n$/.exec(stderr);
+          if (!report) return reject(new Error(`no list of loaded modules; stderr: ${stderr}`));
+          const dist = path.join(REPO, 'dist');
+          const loaded = (JSON.parse(report[1]) as string[])
+            .filter((file) => path.dirname(file) === dist)
+            .map((file) => path.basename(file))
+            .sort();
+          resolve({ code: error ? (error.code as number) : 0, stdout, stderr: stderr.slice(0, report.index), loaded });
+        },
+      );
     });
   }
 
@@ -54,7 +65,11 @@ describe('kanban start-up: a command loads only the parts of dist/ it uses', fun
     expectCode(await kanbanLoading(['init']), 0);
     const added = expectCode(await kanbanLoading(['--json', 'add', 'Lean start']), 0);
     const id = JSON.parse(added.stdout).id as string;
-    for (const args of [['list', '--limit', '20'], ['show', id], ['move', id, 'in-progress']]) {
+    for (const args of [
+      ['list', '--limit', '20'],
+      ['show', id],
+      ['move', id, 'in-progress'],
+    ]) {
       const run = expectCode(await kanbanLoading(args), 0);
       assert.deepEqual(run.loaded, ['cli-main.js', 'cli-usage.js', 'cli.js'], args.join(' '));
     }

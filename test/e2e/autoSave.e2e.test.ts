@@ -6,7 +6,8 @@ import { cardFileOf } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { quickOpenFile, screenshot } from './helpers/workbench';
 
-const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
+const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
 /**
  * With auto-save on (the default of browser VS Code), every pause in typing saves the card file. A
@@ -20,15 +21,25 @@ describe('the extension in a real VS Code with auto-save after a delay: typing i
 
   const session = useWorkbenchSession(async (temp) => {
     folder = await seedWorkspace(temp, ['Typed status'], 'kanban-e2e-autosave-');
-    return startCodeServer(await temp.make('kanban-e2e-27-'), folder, { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 300 });
+    return startCodeServer(await temp.make('kanban-e2e-27-'), folder, {
+      'files.autoSave': 'afterDelay',
+      'files.autoSaveDelay': 300,
+    });
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
+        () => undefined,
+      );
   });
 
   it('when status: is typed in the open card file, then the card takes the column, the file stays under the editor, and typing on keeps the id intact', async () => {
     const page = session.page;
-    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await waitUntil(
+      async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)),
+      'activation',
+      60_000,
+    );
     const file = await cardFileOf(folder, 'default', 'todo', 'typed-status-');
     await quickOpenFile(page, 'typed-status-');
     await page.locator('.tabs-container .tab.active', { hasText: 'typed-status-' }).waitFor({ timeout: 15_000 });
@@ -40,12 +51,18 @@ describe('the extension in a real VS Code with auto-save after a delay: typing i
     await page.keyboard.press('End');
     await page.keyboard.press('Shift+Home');
     await page.keyboard.type('status: review');
-    await waitUntil(async () => /^status: review$/m.test(await fs.readFile(file, 'utf8')), 'auto-save wrote the typed status');
+    await waitUntil(
+      async () => /^status: review$/m.test(await fs.readFile(file, 'utf8')),
+      'auto-save wrote the typed status',
+    );
     await page.locator('.statusbar-item', { hasText: 'Review' }).waitFor({ state: 'visible', timeout: 15_000 });
 
     // Keep typing where the cursor is, after the status: the text lands there, not over the id.
     await page.keyboard.type('\nassignee: ada');
-    await waitUntil(async () => /^status: review\nassignee: ada$/m.test(await fs.readFile(file, 'utf8')), 'auto-save wrote the next keystrokes');
+    await waitUntil(
+      async () => /^status: review\nassignee: ada$/m.test(await fs.readFile(file, 'utf8')),
+      'auto-save wrote the next keystrokes',
+    );
     const text = await fs.readFile(file, 'utf8');
     assert.match(text, /^---\nid: typed-status-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}\n/, 'the id line is intact');
     assert.equal(existsSync(file), true, 'the file was not moved under the editor');

@@ -13,7 +13,8 @@ import { cardFileOf, toast } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
-const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
+const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
 /** A git checkout whose user has one overdue card, beside one that is nobody's. */
 async function repoWithOverdueCard(temp: TempDirs): Promise<string> {
@@ -44,7 +45,10 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     return startCodeServer(await temp.make('kanban-e2e-13b-'), folder, { 'files.autoSave': 'off' });
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
+        () => undefined,
+      );
   });
 
   const statusItem = (text: string | RegExp) => session.page.locator('.statusbar-item', { hasText: text });
@@ -52,14 +56,20 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
 
   it('when the git user has an overdue card, then the status bar names the board and counts it, and its list opens the card on the board', async () => {
     const page = session.page;
-    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await waitUntil(
+      async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)),
+      'activation',
+      60_000,
+    );
     const overdue = statusItem('1 overdue');
     await overdue.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await overdue.innerText(), /Default/);
     await overdue.click();
     await row('Late and mine').click({ timeout: 10_000 });
     board = await boardFrame(page);
-    await board.locator('[data-testid="card-drawer"][aria-label="Late and mine"]').waitFor({ state: 'visible', timeout: 15_000 });
+    await board
+      .locator('[data-testid="card-drawer"][aria-label="Late and mine"]')
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await board.locator('[data-testid="card-drawer"] .sheet-head button[aria-label="Close"]').click();
   });
 
@@ -68,7 +78,10 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await cardIn(board, 'Wire the webhook').click({ button: 'right' });
     const menu = board.locator('[data-testid="card-menu"]');
     await menu.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.deepEqual((await menu.locator('[role="menuitem"]').allInnerTexts()).map((t) => t.trim()), ['Open file', 'Copy link', 'Copy Markdown link', 'Copy id', 'Move to', 'Delete']);
+    assert.deepEqual(
+      (await menu.locator('[role="menuitem"]').allInnerTexts()).map((t) => t.trim()),
+      ['Open file', 'Copy link', 'Copy Markdown link', 'Copy id', 'Move to', 'Delete'],
+    );
     await menu.locator('[data-menu-item="open-file"]').click();
     await page.locator('.tabs-container .tab.active', { hasText: 'wire-the-webhook-' }).waitFor({ timeout: 15_000 });
     await statusItem('To Do').waitFor({ state: 'visible', timeout: 15_000 });
@@ -85,15 +98,26 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await statusItem(/Ln 3, Col 13/).waitFor({ state: 'visible', timeout: 10_000 });
     await statusItem('To Do').click();
     await row('Review').click({ timeout: 10_000 });
-    await waitUntil(async () => existsSync(oldFile.replace('/todo/', '/review/')) && !existsSync(oldFile), 'the file in review/');
+    await waitUntil(
+      async () => existsSync(oldFile.replace('/todo/', '/review/')) && !existsSync(oldFile),
+      'the file in review/',
+    );
     await statusItem('Review').waitFor({ state: 'visible', timeout: 15_000 });
     // The tab now holds the new path (the breadcrumbs name its folder), and only one tab has the name.
-    await page.locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'review' }).waitFor({ timeout: 10_000 });
+    await page
+      .locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'review' })
+      .waitFor({ timeout: 10_000 });
     assert.equal(await page.locator('.tabs-container .tab', { hasText: 'wire-the-webhook-' }).count(), 1);
     assert.equal(await page.locator('.tabs-container .tab.deleted').count(), 0);
     await statusItem(/Ln 3, Col 13/).waitFor({ state: 'visible', timeout: 10_000 });
     await cardIn(board, 'Wire the webhook').waitFor({ state: 'visible' });
-    assert.equal(await board.locator('[data-drop-column="review"]').locator('.card-title', { hasText: 'Wire the webhook' }).count(), 1);
+    assert.equal(
+      await board
+        .locator('[data-drop-column="review"]')
+        .locator('.card-title', { hasText: 'Wire the webhook' })
+        .count(),
+      1,
+    );
   });
 
   it('when "Show on Board" is clicked in the card file\'s editor title, then the board shows the card, and its file name there opens the file again', async () => {
@@ -131,18 +155,26 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     const refusal = board.locator('.toast-error', { hasText: 'unsaved changes in the editor' });
     await refusal.waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(await fs.readFile(reviewFile, 'utf8'), onDisk, 'nothing was written under the unsaved editor');
-    await board.locator('[data-drop-column="review"] .card-title', { hasText: 'Wire the webhook' }).waitFor({ timeout: 10_000 });
+    await board
+      .locator('[data-drop-column="review"] .card-title', { hasText: 'Wire the webhook' })
+      .waitFor({ timeout: 10_000 });
     await refusal.locator('.toast-close').click();
 
     await page.locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' }).click();
     await page.keyboard.press('Control+S');
-    await page.locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await page
+      .locator('.tabs-container .tab.dirty', { hasText: 'wire-the-webhook-' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
     await moveToDone();
-    await board.locator('[data-drop-column="done"] .card-title', { hasText: 'Wire the webhook' }).waitFor({ timeout: 15_000 });
+    await board
+      .locator('[data-drop-column="done"] .card-title', { hasText: 'Wire the webhook' })
+      .waitFor({ timeout: 15_000 });
     const doneFile = reviewFile.replace('/review/', '/done/');
     await waitUntil(async () => existsSync(doneFile) && !existsSync(reviewFile), 'the file in done/');
     assert.match(await fs.readFile(doneFile, 'utf8'), /A note not saved yet\./, 'the saved note went along');
-    await page.locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'done' }).waitFor({ timeout: 10_000 });
+    await page
+      .locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: 'done' })
+      .waitFor({ timeout: 10_000 });
   });
 
   it('when the Kanban view is opened, then it lists the columns with counts and cards as rows, and a row opens its card on the board', async () => {
@@ -157,7 +189,10 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await card.waitFor({ state: 'visible' });
     // The activity bar's hover label would sit over the list in the picture.
     await page.mouse.move(900, 500);
-    await page.locator('.hover-widget, .monaco-hover').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+    await page
+      .locator('.hover-widget, .monaco-hover')
+      .waitFor({ state: 'hidden', timeout: 5000 })
+      .catch(() => undefined);
     const shot = path.join(repoRoot, 'test-output/screenshots/vscode-sidebar.png');
     mkdirSync(path.dirname(shot), { recursive: true });
     // The list's own height, not the empty pane below it.
@@ -166,7 +201,9 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     // The README shows it; kept beside the other screenshots.
     copyFileSync(shot, path.join(repoRoot, 'media/screenshots/vscode-sidebar.png'));
     await card.click();
-    await board.locator('[data-testid="card-drawer"][aria-label="Late and mine"]').waitFor({ state: 'visible', timeout: 15_000 });
+    await board
+      .locator('[data-testid="card-drawer"][aria-label="Late and mine"]')
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await board.locator('[data-testid="card-drawer"] .sheet-head button[aria-label="Close"]').click();
   });
 
@@ -177,10 +214,19 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     const card = sidebar.locator('.monaco-list-row', { hasText: 'Late and mine' });
     const review = sidebar.locator('.monaco-list-row', { hasText: 'Review' });
     await card.dragTo(review);
-    await waitUntil(async () => existsSync(inProgressFile.replace('/in-progress/', '/review/')) && !existsSync(inProgressFile), 'the file in review/');
+    await waitUntil(
+      async () => existsSync(inProgressFile.replace('/in-progress/', '/review/')) && !existsSync(inProgressFile),
+      'the file in review/',
+    );
     await waitUntil(async () => /Review\s*1/.test(await review.innerText()), 'Review counting one card');
-    await waitUntil(async () => /In Progress\s*0/.test(await sidebar.locator('.monaco-list-row', { hasText: 'In Progress' }).innerText()), 'In Progress counting none');
-    await board.locator('[data-drop-column="review"] .card-title', { hasText: 'Late and mine' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await waitUntil(
+      async () =>
+        /In Progress\s*0/.test(await sidebar.locator('.monaco-list-row', { hasText: 'In Progress' }).innerText()),
+      'In Progress counting none',
+    );
+    await board
+      .locator('[data-drop-column="review"] .card-title', { hasText: 'Late and mine' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
   });
 
   it('when the window is 1600 x 900 with the Explorer open, then every column of the board, Done included, is in view', async () => {
@@ -199,23 +245,37 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await screenshot(page, 'vscode-board-1600-explorer');
   });
 
-  it('when an agent on the command line asks the git user for input, then the status bar counts it and the notification\'s Open Card shows the card', async () => {
+  it("when an agent on the command line asks the git user for input, then the status bar counts it and the notification's Open Card shows the card", async () => {
     const page = session.page;
-    const asked = await kanban(['report', 'late-and-mine', 'awaitingInput', '--note', 'Which webhook secret?', '--agent', 'e2e-agent', '--dir', folder]);
+    const asked = await kanban([
+      'report',
+      'late-and-mine',
+      'awaitingInput',
+      '--note',
+      'Which webhook secret?',
+      '--agent',
+      'e2e-agent',
+      '--dir',
+      folder,
+    ]);
     assert.equal(asked.code, 0, asked.stderr);
     await statusItem('1 awaiting input').waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await statusItem('1 awaiting input').innerText(), /1 agent/);
     const notice = toast(page, 'agent e2e-agent needs your input on "Late and mine"');
     await notice.waitFor({ state: 'visible', timeout: 30_000 });
     await notice.locator('.monaco-button', { hasText: 'Open Card' }).click();
-    await board.locator('[data-testid="card-drawer"][aria-label="Late and mine"]').waitFor({ state: 'visible', timeout: 15_000 });
+    await board
+      .locator('[data-testid="card-drawer"][aria-label="Late and mine"]')
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await board.locator('[data-testid="card-drawer"] .sheet-head button[aria-label="Close"]').click();
   });
 
   it('when the Getting Started walkthrough is opened, then it shows its four steps', async () => {
     const page = session.page;
     await runFromPalette(page, 'Welcome: Open Walkthrough...');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Repo Kanban' }).click({ timeout: 15_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Repo Kanban' })
+      .click({ timeout: 15_000 });
     const walkthrough = page.locator('.gettingStartedContainer');
     for (const step of ['Open the board', 'Add a card', "Edit the card's file", 'Start the API server for tools']) {
       await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -238,21 +298,41 @@ describe('the extension in a real VS Code with two folders: the sidebar names it
     return startCodeServer(scratch, workspaceFile, {});
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-multi-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await screenshot(
+        session.page,
+        `vscode-failed-multi-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`,
+      ).catch(() => undefined);
   });
 
   it('when the Kanban view opens, then its title names the folder it lists, and Switch Sidebar Folder lists the other one', async () => {
     const page = session.page;
-    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await waitUntil(
+      async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)),
+      'activation',
+      60_000,
+    );
     await page.locator('.activitybar .action-item a[aria-label^="Kanban"]').click();
     const sidebar = page.locator('.part.sidebar');
-    await sidebar.locator('.monaco-list-row', { hasText: 'Card of the first folder' }).waitFor({ state: 'visible', timeout: 20_000 });
-    await sidebar.locator('.title-label', { hasText: new RegExp(path.basename(first), 'i') }).waitFor({ timeout: 10_000 });
+    await sidebar
+      .locator('.monaco-list-row', { hasText: 'Card of the first folder' })
+      .waitFor({ state: 'visible', timeout: 20_000 });
+    await sidebar
+      .locator('.title-label', { hasText: new RegExp(path.basename(first), 'i') })
+      .waitFor({ timeout: 10_000 });
 
-    await sidebar.locator('.title-actions .action-label[aria-label="Switch Sidebar Folder"]').click({ timeout: 10_000 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(second) }).click({ timeout: 10_000 });
-    await sidebar.locator('.monaco-list-row', { hasText: 'Card of the second folder' }).waitFor({ state: 'visible', timeout: 15_000 });
-    await sidebar.locator('.title-label', { hasText: new RegExp(path.basename(second), 'i') }).waitFor({ timeout: 10_000 });
+    await sidebar
+      .locator('.title-actions .action-label[aria-label="Switch Sidebar Folder"]')
+      .click({ timeout: 10_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(second) })
+      .click({ timeout: 10_000 });
+    await sidebar
+      .locator('.monaco-list-row', { hasText: 'Card of the second folder' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await sidebar
+      .locator('.title-label', { hasText: new RegExp(path.basename(second), 'i') })
+      .waitFor({ timeout: 10_000 });
     assert.equal(await sidebar.locator('.monaco-list-row', { hasText: 'Card of the first folder' }).count(), 0);
   });
 });

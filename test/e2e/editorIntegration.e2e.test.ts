@@ -7,9 +7,27 @@ import type { Frame } from 'playwright-core';
 import { findFreePort } from '../../extension/server/freePort';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
-import { cardFileOf, frameWith, hexToRgb, paletteStep, quickInputRows, saveWhole, toast, twoBoardRepo, waitForNotice } from './helpers/editorUi';
+import {
+  cardFileOf,
+  frameWith,
+  hexToRgb,
+  paletteStep,
+  quickInputRows,
+  saveWhole,
+  toast,
+  twoBoardRepo,
+  waitForNotice,
+} from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
-import { boardFrame, cardIn, clickTabUntilShown, quickOpenFile, runFromPalette, screenshot, webviewShown } from './helpers/workbench';
+import {
+  boardFrame,
+  cardIn,
+  clickTabUntilShown,
+  quickOpenFile,
+  runFromPalette,
+  screenshot,
+  webviewShown,
+} from './helpers/workbench';
 
 async function closeDrawer(board: Frame): Promise<void> {
   const drawer = board.locator('[data-testid="card-drawer"]');
@@ -17,8 +35,10 @@ async function closeDrawer(board: Frame): Promise<void> {
   await drawer.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
-const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
-const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
+const curl = async (...args: string[]) =>
+  (await promisify(execFile)('curl', ['-sS', '--max-time', '10', ...args])).stdout;
+const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
 describe('the extension in a real VS Code: broken files, palette commands, native look', function () {
   this.timeout(180_000);
@@ -30,20 +50,32 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     folder = await twoBoardRepo(temp, ['Write the docs', 'Fix the login bug'], 'Ada Lovelace');
     apiPort = await findFreePort('127.0.0.1');
     // Auto-save off, as in a desktop VS Code: the schema test types into .kanban.json and reverts.
-    return startCodeServer(await temp.make('kanban-e2e-13-'), folder, { 'kanban.server.port': apiPort, 'files.autoSave': 'off' });
+    return startCodeServer(await temp.make('kanban-e2e-13-'), folder, {
+      'kanban.server.port': apiPort,
+      'files.autoSave': 'off',
+    });
   });
   afterEach(async function () {
     // Where a step failed, what the window showed is the quickest explanation.
-    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
+        () => undefined,
+      );
   });
 
   it('when the Add Card and Open Board keys are pressed, then the Add Card box and the board open', async () => {
     const page = session.page;
     // The extension's keybindings exist once it has activated (the folder holds a board, so it does at start).
-    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await waitUntil(
+      async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)),
+      'activation',
+      60_000,
+    );
     await page.locator('.statusbar').click();
     await page.keyboard.press('Control+Alt+Shift+N');
-    await page.locator('.quick-input-widget', { hasText: 'Add Card to Default' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page
+      .locator('.quick-input-widget', { hasText: 'Add Card to Default' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Alt+Shift+K');
     board = await boardFrame(page);
@@ -66,7 +98,11 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     await entry.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await entry.innerText(), /Kanban/);
     assert.match(await entry.innerText(), /Ln \d+/);
-    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => l.includes(relative) && /no longer parses/.test(l)), 'the warning in the Kanban channel');
+    await waitUntil(
+      async () =>
+        (await kanbanOutputLines(session.server)).some((l) => l.includes(relative) && /no longer parses/.test(l)),
+      'the warning in the Kanban channel',
+    );
     await screenshot(page, 'vscode-broken-file-problems');
 
     await saveWhole(file, good);
@@ -76,7 +112,9 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
 
   it('when Switch Board picks Roadmap, then the panel shows it and the picker calls the shown board current; Search Cards opens a card on the other board', async () => {
     const page = session.page;
-    await paletteStep(page, 'Kanban: Switch Board', () => page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap' }).click({ timeout: 5000 }));
+    await paletteStep(page, 'Kanban: Switch Board', () =>
+      page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap' }).click({ timeout: 5000 }),
+    );
     await cardIn(board, 'Roadmap card').waitFor({ state: 'visible', timeout: 10_000 });
     // Back to Default with the board's own switcher: the palette must know what is on screen.
     await board.locator('[data-testid="board-switcher"]').click();
@@ -86,16 +124,26 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     await paletteStep(page, 'Kanban: Switch Board', async () => {
       rows = await quickInputRows(page);
     });
-    assert.match(rows.find((r) => r.startsWith('Default'))!, /current/);
-    assert.doesNotMatch(rows.find((r) => r.startsWith('Roadmap'))!, /current/);
+    assert.match(
+      rows.find((r) => r.startsWith('Default'))!,
+      /current/,
+    );
+    assert.doesNotMatch(
+      rows.find((r) => r.startsWith('Roadmap'))!,
+      /current/,
+    );
     await page.keyboard.press('Escape');
 
     await paletteStep(page, 'Kanban: Search Cards', async () => {
-      await page.locator('.quick-input-widget input[placeholder="Type to search card titles"]').waitFor({ state: 'visible', timeout: 10_000 });
+      await page
+        .locator('.quick-input-widget input[placeholder="Type to search card titles"]')
+        .waitFor({ state: 'visible', timeout: 10_000 });
       await page.keyboard.type('Roadmap card');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap card' }).click({ timeout: 5000 });
     });
-    await board.locator('[data-testid="card-drawer"][aria-label="Roadmap card"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await board
+      .locator('[data-testid="card-drawer"][aria-label="Roadmap card"]')
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await board.locator('.board-switcher-name').innerText(), 'Roadmap');
     await closeDrawer(board);
   });
@@ -103,18 +151,29 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
   it('when Add Card runs while Roadmap is shown, then it names Roadmap, lists priorities by urgency with the default highlighted, and the card lands on Roadmap', async () => {
     const page = session.page;
     await paletteStep(page, 'Kanban: Add Card', async () => {
-      await page.locator('.quick-input-widget', { hasText: 'Add Card to Roadmap' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page
+        .locator('.quick-input-widget', { hasText: 'Add Card to Roadmap' })
+        .waitFor({ state: 'visible', timeout: 10_000 });
       await page.keyboard.type('Plan the next quarter');
       await page.keyboard.press('Enter');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'To Do' }).click({ timeout: 5000 });
     });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'critical' }).waitFor({ timeout: 10_000 });
     const rows = await quickInputRows(page);
-    assert.deepEqual(rows.map((r) => /^(critical|high|medium|low)/.exec(r)?.[1]), ['critical', 'high', 'medium', 'low']);
+    assert.deepEqual(
+      rows.map((r) => /^(critical|high|medium|low)/.exec(r)?.[1]),
+      ['critical', 'high', 'medium', 'low'],
+    );
     assert.match(await page.locator('.quick-input-list .monaco-list-row.focused').innerText(), /medium/);
     await page.keyboard.press('Enter');
     await cardIn(board, 'Plan the next quarter').waitFor({ state: 'visible', timeout: 10_000 });
-    await waitUntil(async () => (await fs.readdir(path.join(folder, '.kanban/boards/roadmap/todo'))).some((f) => f.startsWith('plan-the-next-quarter-')), 'the card file on roadmap');
+    await waitUntil(
+      async () =>
+        (await fs.readdir(path.join(folder, '.kanban/boards/roadmap/todo'))).some((f) =>
+          f.startsWith('plan-the-next-quarter-'),
+        ),
+      'the card file on roadmap',
+    );
   });
 
   it('when Open Card File lists the cards, then they show column names; a card drawer offers the git user as comment author', async () => {
@@ -123,7 +182,10 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     await paletteStep(page, 'Kanban: Open Card File', async () => {
       rows = await quickInputRows(page);
     });
-    assert.ok(rows.some((r) => r.includes('Write the docs') && r.includes('To Do')), rows.join(' | '));
+    assert.ok(
+      rows.some((r) => r.includes('Write the docs') && r.includes('To Do')),
+      rows.join(' | '),
+    );
     assert.ok(!rows.some((r) => /\btodo\b/.test(r)), `a column id is shown: ${rows.join(' | ')}`);
     await page.keyboard.press('Escape');
     await cardIn(board, 'Plan the next quarter').click();
@@ -153,7 +215,10 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     await board.locator('[data-testid="background-section"] button', { hasText: 'Fancy' }).click();
     await waitUntil(async () => (await look()).mode === 'fancy', 'the fancy background');
     const userSettings = path.join(session.server.dirs.userData, 'User', 'settings.json');
-    await waitUntil(async () => /"kanban\.board\.background":\s*"fancy"/.test(await fs.readFile(userSettings, 'utf8')), 'the VS Code user setting');
+    await waitUntil(
+      async () => /"kanban\.board\.background":\s*"fancy"/.test(await fs.readFile(userSettings, 'utf8')),
+      'the VS Code user setting',
+    );
     assert.equal(await fs.readFile(path.join(folder, '.kanban.json'), 'utf8'), shared, 'the shared file is untouched');
     await board.locator('[data-testid="background-section"] button', { hasText: 'Editor' }).click();
     await waitUntil(async () => (await look()).mode === 'native', 'back to native');
@@ -163,7 +228,10 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
   it('when Open API Docs runs, then the docs open at the forwarded /api/docs address and render; the server root is the board', async () => {
     const page = session.page;
     await runFromPalette(page, 'Kanban: Start API Server');
-    await waitUntil(async () => (await curl(`http://127.0.0.1:${apiPort}/api/boards`)).includes('Roadmap'), 'the API server');
+    await waitUntil(
+      async () => (await curl(`http://127.0.0.1:${apiPort}/api/boards`)).includes('Roadmap'),
+      'the API server',
+    );
     assert.match(await curl(`http://127.0.0.1:${apiPort}/`), /<div id="app"><\/div>/);
     const opened = page.context().waitForEvent('page', { timeout: 20_000 });
     await runFromPalette(page, 'Kanban: Open API Docs');
@@ -238,12 +306,19 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
     await page.keyboard.type('"');
     // The JSON language service loads the schema in the background: ask again until it has.
     const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'minimizedColumnIds' });
-    await waitUntil(async () => {
-      await page.keyboard.press('Control+Space');
-      const shown = await suggestion.waitFor({ state: 'visible', timeout: 2000 }).then(() => true, () => false);
-      if (!shown) await page.keyboard.press('Escape');
-      return shown;
-    }, 'a completion from the schema', 30_000);
+    await waitUntil(
+      async () => {
+        await page.keyboard.press('Control+Space');
+        const shown = await suggestion.waitFor({ state: 'visible', timeout: 2000 }).then(
+          () => true,
+          () => false,
+        );
+        if (!shown) await page.keyboard.press('Escape');
+        return shown;
+      },
+      'a completion from the schema',
+      30_000,
+    );
     await page.keyboard.press('Escape');
     await runFromPalette(page, 'File: Revert File');
     await runFromPalette(page, 'View: Close Editor');
@@ -256,7 +331,10 @@ describe('the extension in a real VS Code: a broken .kanban.json at start', func
 
   const session = useWorkbenchSession(async (temp) => {
     folder = await seedWorkspace(temp, ['Survives the merge']);
-    await fs.writeFile(path.join(folder, '.kanban.json'), '{\n  "version": 2,\n<<<<<<< HEAD\n  "defaultBoard": "default"\n=======\n}\n');
+    await fs.writeFile(
+      path.join(folder, '.kanban.json'),
+      '{\n  "version": 2,\n<<<<<<< HEAD\n  "defaultBoard": "default"\n=======\n}\n',
+    );
     return startCodeServer(await temp.make('kanban-e2e-13-config-'), folder, {});
   });
 
@@ -268,15 +346,25 @@ describe('the extension in a real VS Code: a broken .kanban.json at start', func
     assert.match(await board.locator('.banner-error').innerText(), /\.kanban\.json is invalid.*line 3/);
     await board.locator('[data-broken-file=".kanban.json"]').waitFor({ timeout: 10_000 });
     await runFromPalette(page, 'View: Focus Problems');
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'git conflict marker' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page
+      .locator('.markers-panel .monaco-list-row', { hasText: 'git conflict marker' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await screenshot(page, 'vscode-broken-config');
 
-    await saveWhole(path.join(folder, '.kanban.json'), `${JSON.stringify({ version: 2, defaultBoard: 'default' }, null, 2)}\n`);
+    await saveWhole(
+      path.join(folder, '.kanban.json'),
+      `${JSON.stringify({ version: 2, defaultBoard: 'default' }, null, 2)}\n`,
+    );
     await board.locator('.banner-error button', { hasText: 'Retry' }).click();
     await cardIn(board, 'Survives the merge').waitFor({ state: 'visible', timeout: 15_000 });
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'git conflict marker' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await page
+      .locator('.markers-panel .monaco-list-row', { hasText: 'git conflict marker' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
     const file = await cardFileOf(folder, 'default', 'todo', 'survives-the-merge-');
-    await saveWhole(file, (await fs.readFile(file, 'utf8')).replace('# Survives the merge', '# Survives the merge, then an edit'));
+    await saveWhole(
+      file,
+      (await fs.readFile(file, 'utf8')).replace('# Survives the merge', '# Survives the merge, then an edit'),
+    );
     await cardIn(board, 'Survives the merge, then an edit').waitFor({ state: 'visible', timeout: 15_000 });
   });
 });

@@ -37,20 +37,32 @@ describe('the extension-host suite, inside a real VS Code (code-server)', functi
     });
     resultsFile = path.join(scratch, 'results.json');
     const folder = await twoBoardRepo(temp, ['Write the docs'], 'Ada Lovelace');
-    return startCodeServer(scratch, folder, {}, {
-      env: { KANBAN_HOST_TESTS: resultsFile, KANBAN_HOST_SUITE: suite, KANBAN_HOST_REPO: repoRoot },
-      extensionFolders: [path.join(repoRoot, 'test/host/runner')],
-    });
+    return startCodeServer(
+      scratch,
+      folder,
+      {},
+      {
+        env: { KANBAN_HOST_TESTS: resultsFile, KANBAN_HOST_SUITE: suite, KANBAN_HOST_REPO: repoRoot },
+        extensionFolders: [path.join(repoRoot, 'test/host/runner')],
+      },
+    );
   });
 
   it('when the suite runs in the extension host, then every test in it passes', async () => {
     assert.ok(session.page, 'the workbench is open, so the extension host runs');
     // eventually rethrows the last failed check, so a timeout still shows the results so far.
-    const results = await eventually(async () => {
-      const sofar = await fs.readFile(resultsFile, 'utf8').then((text) => JSON.parse(text) as HostResults, () => null);
-      assert.ok(sofar?.finished, `the suite did not finish; results so far: ${JSON.stringify(sofar)}`);
-      return sofar;
-    }, 150_000, 500);
+    const results = await eventually(
+      async () => {
+        const sofar = await fs.readFile(resultsFile, 'utf8').then(
+          (text) => JSON.parse(text) as HostResults,
+          () => null,
+        );
+        assert.ok(sofar?.finished, `the suite did not finish; results so far: ${JSON.stringify(sofar)}`);
+        return sofar;
+      },
+      150_000,
+      500,
+    );
     for (const title of results.passed) console.log(`      ✔ (host) ${title}`);
     assert.deepEqual(results.failed, []);
     assert.ok(results.passed.length >= 5, `passed: ${results.passed.join(' | ')}`);

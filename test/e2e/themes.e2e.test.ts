@@ -8,7 +8,8 @@ import { hexToRgb, paletteStep } from './helpers/editorUi';
 import { useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
-const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
+const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
 /** VS Code's own themes, one of each kind, and the class each gives the webview's body. */
 const THEMES = [
@@ -45,17 +46,24 @@ describe('the extension in a real VS Code: the board in light, dark and high-con
 
   const session = useWorkbenchSession(async (temp) => {
     const folder = await colourfulWorkspace(temp);
-    return startCodeServer(await temp.make('kanban-e2e-themes-cs-'), folder, { 'workbench.colorTheme': 'Default Dark Modern' });
+    return startCodeServer(await temp.make('kanban-e2e-themes-cs-'), folder, {
+      'workbench.colorTheme': 'Default Dark Modern',
+    });
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
+        () => undefined,
+      );
   });
 
   /** As a user does: Preferences: Color Theme, then a click on the theme (its id is the row's description). */
   async function chooseTheme(name: string): Promise<void> {
     const page = session.page;
     await paletteStep(page, 'Preferences: Color Theme', async () => {
-      const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${name}$`) }) });
+      const row = page
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${name}$`) }) });
       await row.click({ timeout: 10_000 });
     });
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
@@ -64,7 +72,11 @@ describe('the extension in a real VS Code: the board in light, dark and high-con
   const bodyClasses = () => board.evaluate(() => Array.from(document.body.classList));
 
   before(async () => {
-    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await waitUntil(
+      async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)),
+      'activation',
+      60_000,
+    );
     await runFromPalette(session.page, 'Kanban: Open Board');
     board = await boardFrame(session.page);
     await cardIn(board, 'Low hanging fruit').waitFor({ state: 'visible', timeout: 15_000 });
@@ -73,7 +85,12 @@ describe('the extension in a real VS Code: the board in light, dark and high-con
   for (const theme of THEMES) {
     it(`when the editor's theme is ${theme.name}, then the board takes its background and every text on the board and in the card menu is readable`, async () => {
       await chooseTheme(theme.name);
-      await waitUntil(async () => (await bodyClasses()).includes(theme.bodyClass) && (theme.bodyClass !== 'vscode-high-contrast' || !(await bodyClasses()).includes('vscode-high-contrast-light')), `the board in ${theme.name}`);
+      await waitUntil(
+        async () =>
+          (await bodyClasses()).includes(theme.bodyClass) &&
+          (theme.bodyClass !== 'vscode-high-contrast' || !(await bodyClasses()).includes('vscode-high-contrast-light')),
+        `the board in ${theme.name}`,
+      );
       const look = await board.evaluate(() => ({
         background: getComputedStyle(document.querySelector('.board')!).backgroundColor,
         editor: getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background'),
@@ -82,7 +99,10 @@ describe('the extension in a real VS Code: the board in light, dark and high-con
 
       const boardText = await textContrasts(board, '.column-head, .card-title, .priority-badge, .chip, .label-chip');
       assert.ok(boardText.length >= 8, `the board's texts were found: ${JSON.stringify(boardText)}`);
-      assert.ok(boardText[0].ratio >= READABLE, `lowest contrast on the board in ${theme.name}: ${JSON.stringify(boardText.slice(0, 3))}`);
+      assert.ok(
+        boardText[0].ratio >= READABLE,
+        `lowest contrast on the board in ${theme.name}: ${JSON.stringify(boardText.slice(0, 3))}`,
+      );
 
       await cardIn(board, 'Critical outage').click({ button: 'right' });
       const menu = board.locator('[data-testid="card-menu"]');
@@ -91,7 +111,10 @@ describe('the extension in a real VS Code: the board in light, dark and high-con
       await menu.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)).then(() => undefined));
       const menuText = await textContrasts(board, '[data-testid="card-menu"] [role="menuitem"]');
       assert.equal(menuText.length, 6, `the menu's six entries: ${JSON.stringify(menuText)}`);
-      assert.ok(menuText[0].ratio >= READABLE, `lowest contrast in the card menu in ${theme.name}: ${JSON.stringify(menuText.slice(0, 3))}`);
+      assert.ok(
+        menuText[0].ratio >= READABLE,
+        `lowest contrast in the card menu in ${theme.name}: ${JSON.stringify(menuText.slice(0, 3))}`,
+      );
       await screenshot(session.page, `vscode-theme-${theme.bodyClass}`);
       await session.page.keyboard.press('Escape');
       await menu.waitFor({ state: 'detached', timeout: 10_000 });

@@ -7,7 +7,8 @@ import { cardFileOf, frameWith } from './helpers/editorUi';
 import { seedWorkspace, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
-const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) => waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
+const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
 
 const TABLE = '[data-testid="table-view"]';
 
@@ -39,12 +40,19 @@ describe('the extension in a real VS Code: selection, bulk edits and the table v
     return startCodeServer(await temp.make('kanban-e2e-15-vs-'), folder, {});
   });
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
+        () => undefined,
+      );
   });
 
   before(async () => {
     const page = session.page;
-    await waitUntil(async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)), 'activation', 60_000);
+    await waitUntil(
+      async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)),
+      'activation',
+      60_000,
+    );
     await page.locator('.statusbar').click();
     await page.keyboard.press('Control+Alt+Shift+K');
     board = await boardFrame(page);
@@ -56,22 +64,40 @@ describe('the extension in a real VS Code: selection, bulk edits and the table v
     await board.locator('[data-testid="bulk-count"]', { hasText: '1 selected' }).waitFor({ timeout: 10_000 });
     await cardIn(board, 'Card C').click({ modifiers: ['Shift'] });
     await board.locator('[data-testid="bulk-count"]', { hasText: '3 selected' }).waitFor({ timeout: 10_000 });
-    assert.deepEqual(await board.locator('.card.is-selected .card-title').allTextContents(), ['Card A', 'Card B', 'Card C']);
-    assert.equal(await board.locator('[data-testid="card-drawer"]').count(), 0, 'a modified click does not open the card');
+    assert.deepEqual(await board.locator('.card.is-selected .card-title').allTextContents(), [
+      'Card A',
+      'Card B',
+      'Card C',
+    ]);
+    assert.equal(
+      await board.locator('[data-testid="card-drawer"]').count(),
+      0,
+      'a modified click does not open the card',
+    );
     await screenshot(session.page, 'vscode-bulk-selection');
 
     await board.selectOption('[data-testid="bulk-move"]', 'done');
-    for (const start of ['card-a-', 'card-b-', 'card-c-']) assert.match(await fileIn(folder, 'done', start), /^status: done$/m);
-    await waitUntil(async () => (await board.locator('[data-drop-column="done"] .card-title').allTextContents()).join() === 'Card A,Card B,Card C', 'the three cards drawn in Done');
+    for (const start of ['card-a-', 'card-b-', 'card-c-'])
+      assert.match(await fileIn(folder, 'done', start), /^status: done$/m);
+    await waitUntil(
+      async () =>
+        (await board.locator('[data-drop-column="done"] .card-title').allTextContents()).join() ===
+        'Card A,Card B,Card C',
+      'the three cards drawn in Done',
+    );
     assert.match(await fileIn(folder, 'todo', 'card-d-'), /^status: todo$/m, 'the card not selected stays');
   });
 
-  it('when the table is chosen and a row\'s priority is changed inline, then the card file has the new priority', async () => {
+  it("when the table is chosen and a row's priority is changed inline, then the card file has the new priority", async () => {
     await board.click('[data-testid="layout-table"]');
     await board.waitForSelector(`${TABLE} .table-body .table-row`, { timeout: 10_000 });
     assert.equal(await board.locator('.board-scroll').count(), 0, 'the board is not drawn under the table');
     await row(board, 'Card D').locator('select[name="priority"]').selectOption('critical');
-    await waitUntil(async () => /^priority: critical$/m.test(await fs.readFile(await cardFileOf(folder, 'default', 'todo', 'card-d-'), 'utf8')), 'priority: critical in the card file');
+    await waitUntil(
+      async () =>
+        /^priority: critical$/m.test(await fs.readFile(await cardFileOf(folder, 'default', 'todo', 'card-d-'), 'utf8')),
+      'priority: critical in the card file',
+    );
     assert.equal(await row(board, 'Card D').locator('select[name="priority"]').inputValue(), 'critical');
   });
 
@@ -80,14 +106,20 @@ describe('the extension in a real VS Code: selection, bulk edits and the table v
     await board.selectOption('[data-testid="group-by"]', 'priority');
     await header(board, 'title').locator('button').click();
     await header(board, 'title').locator('button').click();
-    await waitUntil(async () => (await header(board, 'title').getAttribute('aria-sort')) === 'descending', 'rows sorted by title, descending');
+    await waitUntil(
+      async () => (await header(board, 'title').getAttribute('aria-sort')) === 'descending',
+      'rows sorted by title, descending',
+    );
 
     await runFromPalette(page, 'Developer: Reload Webviews');
     const before = board;
     await waitUntil(async () => before.isDetached(), 'the old page to go');
     board = await frameWith(page, `${TABLE} .table-body .table-row`);
     assert.equal(await board.getAttribute('[data-testid="layout-table"]', 'aria-pressed'), 'true');
-    await waitUntil(async () => (await header(board, 'title').getAttribute('aria-sort')) === 'descending', 'the sort by title, descending, kept');
+    await waitUntil(
+      async () => (await header(board, 'title').getAttribute('aria-sort')) === 'descending',
+      'the sort by title, descending, kept',
+    );
     assert.equal(await board.locator('[data-testid="group-by"]').inputValue(), 'priority');
 
     // Back on the board, the kept grouping draws its lanes.

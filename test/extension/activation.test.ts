@@ -1,4 +1,13 @@
-import { activateWith, deactivate, double, folderWithCards, listFiles, runCommand, tempFolder, waitFor } from './helpers/harness';
+import {
+  activateWith,
+  deactivate,
+  double,
+  folderWithCards,
+  listFiles,
+  runCommand,
+  tempFolder,
+  waitFor,
+} from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -65,7 +74,9 @@ describe('extension activation and commands', () => {
     activateWith([folder]);
     double.answer('input', 'Write the release notes');
     double.answer('quickPick', (offered: { items: { id: string }[] }) => offered.items.find((i) => i.id === 'todo'));
-    double.answer('quickPick', (offered: { items: { label: string }[] }) => offered.items.find((i) => i.label === 'high'));
+    double.answer('quickPick', (offered: { items: { label: string }[] }) =>
+      offered.items.find((i) => i.label === 'high'),
+    );
     await runCommand('kanban.addCard');
     const files = await listFiles(path.join(folder, '.kanban'));
     const card = files.find((f) => f.startsWith('boards/default/todo/write-the-release-notes-'));
@@ -85,10 +96,15 @@ describe('extension activation and commands', () => {
   it('when Open Card File picks a card, then its Markdown file opens in an editor', async () => {
     const folder = await folderWithCards(['Fix the login page', 'Update docs']);
     activateWith([folder]);
-    double.answer('quickPick', (offered: { items: { label: string }[] }) => offered.items.find((i) => i.label === 'Update docs'));
+    double.answer('quickPick', (offered: { items: { label: string }[] }) =>
+      offered.items.find((i) => i.label === 'Update docs'),
+    );
     await runCommand('kanban.openCardFile');
     assert.equal(double.openedDocuments.length, 1);
-    assert.match(double.openedDocuments[0], /\.kanban\/boards\/default\/backlog\/update-docs-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}\.md$/);
+    assert.match(
+      double.openedDocuments[0],
+      /\.kanban\/boards\/default\/backlog\/update-docs-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}\.md$/,
+    );
   });
 
   it('when Search Cards picks a card, then the board opens and is asked to show that card', async () => {
@@ -110,9 +126,14 @@ describe('extension activation and commands', () => {
     const first = await folderWithCards(['In first']);
     const second = await folderWithCards(['In second']);
     activateWith([first, second]);
-    double.answer('quickPick', (offered: { items: { folder: { fsPath: string } }[] }) => offered.items.find((i) => i.folder.fsPath === second));
+    double.answer('quickPick', (offered: { items: { folder: { fsPath: string } }[] }) =>
+      offered.items.find((i) => i.folder.fsPath === second),
+    );
     double.answer('quickPick', (offered: { items: { label: string }[] }) => {
-      assert.deepEqual(offered.items.map((i) => i.label), ['In second']);
+      assert.deepEqual(
+        offered.items.map((i) => i.label),
+        ['In second'],
+      );
       return offered.items[0];
     });
     await runCommand('kanban.openCardFile');

@@ -31,7 +31,10 @@ describe('extension API server', () => {
     await runCommand('kanban.startApiServer');
     const response = await fetch(`http://127.0.0.1:${port}/api/tasks`);
     const body = (await response.json()) as { data: { title: string }[] };
-    assert.deepEqual(body.data.map((t) => t.title), ['Visible over HTTP']);
+    assert.deepEqual(
+      body.data.map((t) => t.title),
+      ['Visible over HTTP'],
+    );
     assert.equal(double.statusItem('kanban.apiServer')!.text, `$(broadcast) Kanban API 127.0.0.1:${port}`);
     assert.match(double.messages.at(-1)!.text, new RegExp(`running at http://127.0.0.1:${port}/api`));
     assert.equal(parts.control.state.kind, 'running');
@@ -46,9 +49,16 @@ describe('extension API server', () => {
     await waitFor(() => webview.posted.find((m) => m.type === 'hello'), 'hello');
     await runCommand('kanban.startApiServer');
     const url = (double.statusItem('kanban.apiServer')!.tooltip as string).match(/(http:\/\/\S+)\/api/)![1];
-    const created = await fetch(`${url}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: '# From curl\n' }) });
+    const created = await fetch(`${url}/api/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: '# From curl\n' }),
+    });
     assert.equal(created.status, 201);
-    const event = await waitFor(() => webview.posted.find((m) => m.type === 'event' && m.event === 'task.created'), 'task.created event');
+    const event = await waitFor(
+      () => webview.posted.find((m) => m.type === 'event' && m.event === 'task.created'),
+      'task.created event',
+    );
     assert.equal(event.card.title, 'From curl');
   });
 
@@ -87,7 +97,10 @@ describe('extension API server', () => {
     await runCommand('kanban.startApiServer');
     const second = await findFreePort('127.0.0.1');
     double.setSetting('kanban.server.port', second);
-    await waitFor(() => parts.control.state.kind === 'running' && parts.control.state.port === second, 'the server on the new port');
+    await waitFor(
+      () => parts.control.state.kind === 'running' && parts.control.state.port === second,
+      'the server on the new port',
+    );
     assert.equal((await fetch(`http://127.0.0.1:${second}/api/tasks`)).status, 200);
     assert.ok(await portIsFree(first), 'the old port is freed');
   });
@@ -133,7 +146,10 @@ describe('extension API server', () => {
   });
 
   it('when the host setting is a public address and no auth is configured, then the server refuses with a clear message', async () => {
-    const parts = activateWith([await folderWithCards([])], { 'kanban.server.port': 0, 'kanban.server.host': '0.0.0.0' });
+    const parts = activateWith([await folderWithCards([])], {
+      'kanban.server.port': 0,
+      'kanban.server.host': '0.0.0.0',
+    });
     await runCommand('kanban.startApiServer');
     assert.equal(parts.control.state.kind, 'stopped');
     assert.match(double.messages.find((m) => m.kind === 'error')!.text, /refusing to serve 0\.0\.0\.0/);

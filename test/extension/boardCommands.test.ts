@@ -1,4 +1,14 @@
-import { activateWith, deactivate, double, folderWithCards, listFiles, openReadyBoard, runCommand, tempFolder, waitFor } from './helpers/harness';
+import {
+  activateWith,
+  deactivate,
+  double,
+  folderWithCards,
+  listFiles,
+  openReadyBoard,
+  runCommand,
+  tempFolder,
+  waitFor,
+} from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -20,7 +30,11 @@ async function twoBoards(): Promise<{ folder: string; panel: FakeWebviewPanel }>
   return { folder, panel };
 }
 
-type Offered = { items: { label: string; description?: string; id?: string }[]; options: { title?: string }; active?: { label: string }[] };
+type Offered = {
+  items: { label: string; description?: string; id?: string }[];
+  options: { title?: string };
+  active?: { label: string }[];
+};
 
 describe('extension: palette commands act on the board on screen', () => {
   afterEach(async () => {
@@ -54,12 +68,18 @@ describe('extension: palette commands act on the board on screen', () => {
     await runCommand('kanban.addCard');
     assert.equal(title, 'Add Card to Roadmap');
     const files = await listFiles(path.join(folder, '.kanban/boards'));
-    assert.ok(files.some((f) => f.startsWith('roadmap/todo/plan-the-next-quarter-')), files.join(', '));
+    assert.ok(
+      files.some((f) => f.startsWith('roadmap/todo/plan-the-next-quarter-')),
+      files.join(', '),
+    );
   });
 
   it('when Search Cards picks a card on another board, then the panel is told to open that card', async () => {
     const { panel } = await twoBoards();
-    assert.equal((await request(panel, 2, 'POST', '/boards/roadmap/tasks', { content: '# Roadmap card\n' })).status, 201);
+    assert.equal(
+      (await request(panel, 2, 'POST', '/boards/roadmap/tasks', { content: '# Roadmap card\n' })).status,
+      201,
+    );
     double.answer('quickPick', (o: Offered) => o.items.find((i) => i.label === 'Roadmap card'));
     await runCommand('kanban.searchCards');
     const command = await waitFor(() => panel.webview.posted.find((m) => m.type === 'openTask'), 'openTask');
@@ -77,8 +97,14 @@ describe('extension: palette commands act on the board on screen', () => {
       return o.active?.[0];
     });
     await runCommand('kanban.addCard');
-    assert.deepEqual(offered!.items.map((i) => i.label), ['critical', 'high', 'medium', 'low']);
-    assert.deepEqual(offered!.active!.map((i) => i.label), ['medium']);
+    assert.deepEqual(
+      offered!.items.map((i) => i.label),
+      ['critical', 'high', 'medium', 'low'],
+    );
+    assert.deepEqual(
+      offered!.active!.map((i) => i.label),
+      ['medium'],
+    );
     assert.match(double.messages.at(-1)!.text, /added "Anything"/);
   });
 
@@ -172,17 +198,32 @@ describe('extension: who writes comments and how the board looks', () => {
     execFileSync('git', ['config', 'user.name', 'Ada Lovelace'], { cwd: folder });
     activateWith([folder]);
     const panel = await openReadyBoard();
-    assert.deepEqual(panel.webview.posted.find((m) => m.type === 'identity'), { type: 'identity', name: 'Ada Lovelace' });
+    assert.deepEqual(
+      panel.webview.posted.find((m) => m.type === 'identity'),
+      { type: 'identity', name: 'Ada Lovelace' },
+    );
   });
 
   it('when the board opens in VS Code, then its look is native, and a choice for me goes to VS Code settings, not .kanban.json', async () => {
     const folder = await folderWithCards(['Look']);
     activateWith([folder]);
     const panel = await openReadyBoard();
-    assert.deepEqual(panel.webview.posted.find((m) => m.type === 'display')?.display, { background: 'native', preset: 'aurora' });
+    assert.deepEqual(panel.webview.posted.find((m) => m.type === 'display')?.display, {
+      background: 'native',
+      preset: 'aurora',
+    });
     panel.webview.send({ type: 'setDisplay', scope: 'me', background: 'fancy', preset: 'sunset' });
-    await waitFor(() => [...panel.webview.posted].reverse().find((m) => m.type === 'display')?.display.preset === 'sunset', 'the new display');
-    assert.deepEqual(double.settingUpdates.map((u) => [u.key, u.value, u.target]), [['kanban.board.background', 'fancy', 1], ['kanban.board.backgroundPreset', 'sunset', 1]]);
+    await waitFor(
+      () => [...panel.webview.posted].reverse().find((m) => m.type === 'display')?.display.preset === 'sunset',
+      'the new display',
+    );
+    assert.deepEqual(
+      double.settingUpdates.map((u) => [u.key, u.value, u.target]),
+      [
+        ['kanban.board.background', 'fancy', 1],
+        ['kanban.board.backgroundPreset', 'sunset', 1],
+      ],
+    );
     await assert.rejects(fs.access(path.join(folder, '.kanban.json')), 'the shared file is not written');
   });
 
@@ -195,6 +236,9 @@ describe('extension: who writes comments and how the board looks', () => {
     const config = JSON.parse(await fs.readFile(path.join(folder, '.kanban.json'), 'utf8'));
     assert.equal(config.settings.boardBackgroundMode, 'plain');
     assert.equal(config.settings.boardBackgroundPreset, 'meadow');
-    assert.deepEqual(double.settingUpdates.map((u) => [u.key, u.value]), [['kanban.board.background', 'shared']]);
+    assert.deepEqual(
+      double.settingUpdates.map((u) => [u.key, u.value]),
+      [['kanban.board.background', 'shared']],
+    );
   });
 });

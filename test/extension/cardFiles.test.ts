@@ -38,7 +38,10 @@ describe('extension: cards and their files, linked both ways', () => {
     activateWith([folder]);
     const oldFile = fileOf.get('Wire the webhook')!;
     double.openEditor(oldFile);
-    const item = await waitFor(() => (double.statusItem('kanban.cardStatus')?.visible ? double.statusItem('kanban.cardStatus') : null), 'the card status item');
+    const item = await waitFor(
+      () => (double.statusItem('kanban.cardStatus')?.visible ? double.statusItem('kanban.cardStatus') : null),
+      'the card status item',
+    );
     assert.equal(item.text, '$(project) To Do');
 
     double.answer('quickPick', (o: Offered) => o.items.find((i) => i.label === 'In Progress'));
@@ -46,13 +49,19 @@ describe('extension: cards and their files, linked both ways', () => {
     await runCommand(click.command, ...click.arguments);
 
     const newFile = oldFile.replace(`${path.sep}todo${path.sep}`, `${path.sep}in-progress${path.sep}`);
-    await waitFor(() => double.tabs.some((t) => t.input.uri.fsPath === newFile && t.isActive), 'the editor on the moved file');
+    await waitFor(
+      () => double.tabs.some((t) => t.input.uri.fsPath === newFile && t.isActive),
+      'the editor on the moved file',
+    );
     assert.ok(!double.tabs.some((t) => t.input.uri.fsPath === oldFile), 'the tab on the old path is closed');
     assert.ok(!existsSync(oldFile));
-    await waitFor(() => double.statusItem('kanban.cardStatus')?.text === '$(project) In Progress', 'the status bar to follow the move');
+    await waitFor(
+      () => double.statusItem('kanban.cardStatus')?.text === '$(project) In Progress',
+      'the status bar to follow the move',
+    );
   });
 
-  it('when a card\'s file has unsaved changes in an editor, then a board edit is refused naming them and nothing is written; once saved, the edit goes ahead', async () => {
+  it("when a card's file has unsaved changes in an editor, then a board edit is refused naming them and nothing is written; once saved, the edit goes ahead", async () => {
     const { folder, fileOf } = await folderWith([{ content: '# Half edited\n', status: 'todo' }]);
     const parts = activateWith([folder]);
     const file = fileOf.get('Half edited')!;
@@ -60,14 +69,29 @@ describe('extension: cards and their files, linked both ways', () => {
     const tab = double.openEditor(file, { dirty: true });
     const service = await parts.services.get(parts.folders.all()[0]);
     const id = path.basename(file, '.md');
-    for (const [method, route, body] of [['PATCH', `/boards/default/tasks/${id}/move`, { status: 'done' }], ['PUT', `/boards/default/tasks/${id}`, { priority: 'high' }]] as const) {
+    for (const [method, route, body] of [
+      ['PATCH', `/boards/default/tasks/${id}/move`, { status: 'done' }],
+      ['PUT', `/boards/default/tasks/${id}`, { priority: 'high' }],
+    ] as const) {
       const refused = await service.dispatcher.dispatch({ method, path: route, body });
       assert.equal(refused.status, 409, JSON.stringify(refused.body));
-      assert.match((refused.body as { error: string }).error, new RegExp(`todo/${id}\\.md has unsaved changes in the editor`));
+      assert.match(
+        (refused.body as { error: string }).error,
+        new RegExp(`todo/${id}\\.md has unsaved changes in the editor`),
+      );
     }
     assert.equal(await fs.readFile(file, 'utf8'), before, 'the file under the dirty buffer is untouched');
     tab.dirty = false;
-    assert.equal((await service.dispatcher.dispatch({ method: 'PATCH', path: `/boards/default/tasks/${id}/move`, body: { status: 'done' } })).status, 200);
+    assert.equal(
+      (
+        await service.dispatcher.dispatch({
+          method: 'PATCH',
+          path: `/boards/default/tasks/${id}/move`,
+          body: { status: 'done' },
+        })
+      ).status,
+      200,
+    );
     assert.ok(existsSync(path.join(folder, '.kanban', 'boards', 'default', 'done', `${id}.md`)));
   });
 
@@ -102,7 +126,11 @@ describe('extension: cards and their files, linked both ways', () => {
     execFileSync('git', ['config', 'user.name', 'Ada Lovelace'], { cwd: folder });
     const parts = activateWith([folder]);
     await parts.services.get(parts.folders.all()[0]);
-    const item = await waitFor(() => (/overdue/.test(double.statusItem('kanban.overdue')?.text ?? '') ? double.statusItem('kanban.overdue') : null), 'the overdue count');
+    const item = await waitFor(
+      () =>
+        /overdue/.test(double.statusItem('kanban.overdue')?.text ?? '') ? double.statusItem('kanban.overdue') : null,
+      'the overdue count',
+    );
     assert.equal(item.text, '$(project) Default · $(warning) 1 overdue');
     assert.equal(item.command, 'kanban.showMyOverdueCards');
 
@@ -112,7 +140,10 @@ describe('extension: cards and their files, linked both ways', () => {
       return o.items[0];
     });
     await runCommand('kanban.showMyOverdueCards');
-    assert.deepEqual(offered!.items.map((i) => i.label), ['Late and mine']);
+    assert.deepEqual(
+      offered!.items.map((i) => i.label),
+      ['Late and mine'],
+    );
     const panel = double.panels.at(-1)!;
     panel.webview.send({ type: 'ready' });
     const shown = await waitFor(() => panel.webview.posted.find((m) => m.type === 'openTask'), 'openTask');

@@ -32,7 +32,8 @@ function listEntries(buffer) {
 }
 
 function read(buffer, entry) {
-  const start = entry.localOffset + 30 + buffer.readUInt16LE(entry.localOffset + 26) + buffer.readUInt16LE(entry.localOffset + 28);
+  const start =
+    entry.localOffset + 30 + buffer.readUInt16LE(entry.localOffset + 26) + buffer.readUInt16LE(entry.localOffset + 28);
   const data = buffer.subarray(start, start + entry.compressedSize);
   return entry.method === 8 ? inflateRawSync(data) : data;
 }
@@ -78,27 +79,38 @@ const problems = [];
 for (const name of required) if (!names.includes(name)) problems.push(`missing ${name}`);
 // `kanban-board-service/provider` (package.json `files` serves npm and vsce alike): the provider
 // contract's bundle and, after an `npm pack`, its declarations. Unused by the extension, harmless.
-const providerEntry = (name) => name === 'extension/dist/provider.js' || /^extension\/dist\/types\/.+\.d\.ts$/.test(name);
-for (const name of names) if (!required.includes(name) && !allowedExtra.has(name) && !providerEntry(name)) problems.push(`unexpected ${name}`);
+const providerEntry = (name) =>
+  name === 'extension/dist/provider.js' || /^extension\/dist\/types\/.+\.d\.ts$/.test(name);
+for (const name of names)
+  if (!required.includes(name) && !allowedExtra.has(name) && !providerEntry(name)) problems.push(`unexpected ${name}`);
 
-const manifest = JSON.parse(read(zip, entries.find((e) => e.name === 'extension/package.json')).toString('utf8'));
+const manifest = JSON.parse(
+  read(
+    zip,
+    entries.find((e) => e.name === 'extension/package.json'),
+  ).toString('utf8'),
+);
 if (manifest.main !== './dist/extension.js') problems.push(`package.json main is ${manifest.main}`);
 if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
 // A walkthrough step whose page is missing shows an empty pane: every page it names must be inside.
 for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
   for (const step of walkthrough.steps ?? []) {
     const page = step.media?.markdown;
-    if (page && !names.includes(`extension/${page}`)) problems.push(`walkthrough step ${step.id} names ${page}, which is not in the package`);
+    if (page && !names.includes(`extension/${page}`))
+      problems.push(`walkthrough step ${step.id} names ${page}, which is not in the package`);
   }
 }
 
 // Every package the bundles still require must come with the editor or Node, or be optional.
-const bundles = entries.filter((e) => e.name === 'extension/dist/extension.js' || /^extension\/dist\/cli(-[a-z0-9]+)?\.js$/.test(e.name));
+const bundles = entries.filter(
+  (e) => e.name === 'extension/dist/extension.js' || /^extension\/dist\/cli(-[a-z0-9]+)?\.js$/.test(e.name),
+);
 const bundle = bundles.map((entry) => read(zip, entry).toString('utf8')).join('\n');
 const optional = new Set([
   'vscode', // given by the editor
   'better-sqlite3', // native: loaded only when SQLite is configured, with a clear message when it cannot
-  'bufferutil', 'utf-8-validate', // ws: optional speed-ups, required inside try/catch
+  'bufferutil',
+  'utf-8-validate', // ws: optional speed-ups, required inside try/catch
   'cardinal', // mysql2: optional SQL highlighting, required inside try/catch
 ]);
 // ajv (and ajv-formats, in the MCP SDK) write these into the source of standalone validators;
@@ -108,7 +120,8 @@ const ajvCodegen = /^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats$/;
 const required_ = new Set([...bundle.matchAll(/(?<!\[)\brequire\("([^"./][^"]*)"\)/g)].map((m) => m[1]));
 for (const name of required_) {
   const bare = name.replace(/^node:/, '').split('/')[0];
-  if (!builtinModules.includes(bare) && !optional.has(name) && !ajvCodegen.test(name)) problems.push(`the bundle requires "${name}", which the .vsix does not carry`);
+  if (!builtinModules.includes(bare) && !optional.has(name) && !ajvCodegen.test(name))
+    problems.push(`the bundle requires "${name}", which the .vsix does not carry`);
 }
 
 const total = entries.reduce((sum, e) => sum + e.size, 0);
@@ -116,4 +129,6 @@ if (problems.length) {
   console.error(`${file}:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`${file}: ${names.length} files, ${(total / 1024 / 1024).toFixed(2)} MB unpacked, ${(zip.length / 1024 / 1024).toFixed(2)} MB packed; contents as expected`);
+console.log(
+  `${file}: ${names.length} files, ${(total / 1024 / 1024).toFixed(2)} MB unpacked, ${(zip.length / 1024 / 1024).toFixed(2)} MB packed; contents as expected`,
+);

@@ -14,12 +14,16 @@ describe('extension settings', () => {
   });
 
   it('when valid values are set, then they are used as given', () => {
-    const { settings } = readSettings(reader({ 'server.autoStart': true, 'server.port': 4123, 'server.host': 'localhost', location: './docs/board/' }));
+    const { settings } = readSettings(
+      reader({ 'server.autoStart': true, 'server.port': 4123, 'server.host': 'localhost', location: './docs/board/' }),
+    );
     assert.deepEqual(settings, { autoStart: true, port: 4123, host: 'localhost', location: 'docs/board' });
   });
 
   it('when a value is wrong, then its default is used and the problem names the setting', () => {
-    const { settings, problems } = readSettings(reader({ 'server.port': 70000, 'server.host': 'evil host; rm', location: '../outside' }));
+    const { settings, problems } = readSettings(
+      reader({ 'server.port': 70000, 'server.host': 'evil host; rm', location: '../outside' }),
+    );
     assert.equal(settings.port, DEFAULT_SETTINGS.port);
     assert.equal(settings.host, DEFAULT_SETTINGS.host);
     assert.equal(settings.location, '');

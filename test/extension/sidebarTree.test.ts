@@ -1,4 +1,12 @@
-import { activateWith, deactivate, double, folderWithCards, openReadyBoard, runCommand, waitFor } from './helpers/harness';
+import {
+  activateWith,
+  deactivate,
+  double,
+  folderWithCards,
+  openReadyBoard,
+  runCommand,
+  waitFor,
+} from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -28,7 +36,16 @@ describe('extension: the sidebar lists the board compactly', () => {
     const folder = await folderWithCards(['First', 'Second'], { status: 'todo' });
     activateWith([folder]);
     const shown = await columns();
-    assert.deepEqual(shown.map((c) => [c.name, tree().getTreeItem(c).description]), [['Backlog', '0'], ['To Do', '2'], ['In Progress', '0'], ['Review', '0'], ['Done', '0']]);
+    assert.deepEqual(
+      shown.map((c) => [c.name, tree().getTreeItem(c).description]),
+      [
+        ['Backlog', '0'],
+        ['To Do', '2'],
+        ['In Progress', '0'],
+        ['Review', '0'],
+        ['Done', '0'],
+      ],
+    );
     const rows = await rowsOf('todo');
     assert.deepEqual(rows.map((r) => tree().getTreeItem(r).label).sort(), ['First', 'Second']);
     assert.equal(tree().getTreeItem(rows[0]).collapsibleState, 0);
@@ -74,8 +91,17 @@ describe('extension: the sidebar lists the board compactly', () => {
     const folder = await folderWithCards(['On default']);
     activateWith([folder]);
     const panel = await openReadyBoard();
-    panel.webview.send({ type: 'request', id: 1, method: 'POST', path: '/boards', body: { id: 'roadmap', name: 'Roadmap', columns: [{ id: 'ideas', name: 'Ideas' }] } });
-    await waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === 1 && m.status === 201), 'the Roadmap board');
+    panel.webview.send({
+      type: 'request',
+      id: 1,
+      method: 'POST',
+      path: '/boards',
+      body: { id: 'roadmap', name: 'Roadmap', columns: [{ id: 'ideas', name: 'Ideas' }] },
+    });
+    await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'response' && m.id === 1 && m.status === 201),
+      'the Roadmap board',
+    );
     assert.equal((await columns())[0].boardId, 'default');
     panel.webview.send({ type: 'boardShown', boardId: 'roadmap' });
     await waitFor(async () => (await columns()).map((c) => c.name).join() === 'Ideas', 'the sidebar on Roadmap');
@@ -88,11 +114,16 @@ describe('extension: the sidebar lists the board compactly', () => {
     activateWith([first, second]);
     const count = async () => (await columns()).reduce((sum, c) => sum + c.count, 0);
     assert.equal(await count(), 1);
-    assert.match(double.treeViews.get('kanban.sidebar')!.description ?? '', new RegExp(`^${path.basename(first)} · Default$`));
+    assert.match(
+      double.treeViews.get('kanban.sidebar')!.description ?? '',
+      new RegExp(`^${path.basename(first)} · Default$`),
+    );
     assert.equal(double.treeViews.get('kanban.sidebar')!.title, `${path.basename(first)}: Default`);
     await waitFor(() => double.contexts.get('kanban.multiRoot') === true, 'the multi-root context');
 
-    double.answer('quickPick', (o: { items: { label: string }[] }) => o.items.find((i) => i.label === path.basename(second)));
+    double.answer('quickPick', (o: { items: { label: string }[] }) =>
+      o.items.find((i) => i.label === path.basename(second)),
+    );
     await runCommand('kanban.sidebar.switchFolder');
     assert.equal(await count(), 2);
     assert.match(double.treeViews.get('kanban.sidebar')!.description ?? '', new RegExp(`^${path.basename(second)} · `));

@@ -1,4 +1,13 @@
-import { activateWith, deactivate, double, folderWithCards, listFiles, openReadyBoard, runCommand, waitFor } from './helpers/harness';
+import {
+  activateWith,
+  deactivate,
+  double,
+  folderWithCards,
+  listFiles,
+  openReadyBoard,
+  runCommand,
+  waitFor,
+} from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -21,7 +30,12 @@ async function guardedFolder(tokens: ReturnType<typeof makeTokens>, titles = ['G
     ...config.plugins,
     'auth.identity': {
       provider: 'token',
-      options: { tokens: [{ token: tokens.viewer, subject: 'vera', role: 'viewer' }, { token: tokens.editor, subject: 'eddie', role: 'editor' }] },
+      options: {
+        tokens: [
+          { token: tokens.viewer, subject: 'vera', role: 'viewer' },
+          { token: tokens.editor, subject: 'eddie', role: 'editor' },
+        ],
+      },
     },
   };
   await fs.writeFile(configFile, JSON.stringify(config, null, 2));
@@ -32,12 +46,18 @@ let nextId = 1;
 async function request(panel: FakeWebviewPanel, method: string, path: string, body?: unknown) {
   const id = nextId++;
   panel.webview.send({ type: 'request', id, method, path, body });
-  return waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === id), `response to ${method} ${path}`);
+  return waitFor(
+    () => panel.webview.posted.find((m) => m.type === 'response' && m.id === id),
+    `response to ${method} ${path}`,
+  );
 }
 
 /** The panel was told the token changed: a fresh hello after a disconnected message. */
 async function reconnected(panel: FakeWebviewPanel, after: number): Promise<void> {
-  await waitFor(() => panel.webview.posted.slice(after).find((m) => m.type === 'hello'), 'a new hello after the token changed');
+  await waitFor(
+    () => panel.webview.posted.slice(after).find((m) => m.type === 'hello'),
+    'a new hello after the token changed',
+  );
 }
 
 const offers = () => double.messages.filter((m) => m.items.includes('Set Token'));
@@ -71,15 +91,28 @@ describe('extension API token (SecretStorage) with auth on', () => {
     const parts = activateWith([folder]);
     const panel = await openReadyBoard();
     const service = await parts.services.get(parts.folders.all()[0]);
-    const made = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Secret plan\n' }, token: tokens.editor });
+    const made = await service.dispatcher.dispatch({
+      method: 'POST',
+      path: '/tasks',
+      body: { content: '# Secret plan\n' },
+      token: tokens.editor,
+    });
     assert.equal(made.status, 201);
     // The same change reaches a page that may watch: set a viewer token and make another card.
     double.answer('input', tokens.viewer);
     const before = panel.webview.posted.length;
     await runCommand('kanban.setApiToken');
     await reconnected(panel, before);
-    await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Public plan\n' }, token: tokens.editor });
-    await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.card?.title === 'Public plan'), 'the event for the viewer');
+    await service.dispatcher.dispatch({
+      method: 'POST',
+      path: '/tasks',
+      body: { content: '# Public plan\n' },
+      token: tokens.editor,
+    });
+    await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'event' && m.card?.title === 'Public plan'),
+      'the event for the viewer',
+    );
     assert.ok(!panel.webview.posted.some((m) => m.type === 'event' && m.card?.title === 'Secret plan'));
   });
 
@@ -89,7 +122,9 @@ describe('extension API token (SecretStorage) with auth on', () => {
     activateWith([folder]);
     const panel = await openReadyBoard();
     let asked: { password?: boolean } = {};
-    double.answer('message', ({ items }: { items: string[] }) => (items.includes('Set Token') ? 'Set Token' : undefined));
+    double.answer('message', ({ items }: { items: string[] }) =>
+      items.includes('Set Token') ? 'Set Token' : undefined,
+    );
     double.answer('input', (options: { password?: boolean }) => ((asked = options), tokens.viewer));
     const before = panel.webview.posted.length;
     assert.equal((await request(panel, 'GET', '/tasks')).status, 401);
@@ -99,13 +134,19 @@ describe('extension API token (SecretStorage) with auth on', () => {
     assert.equal(stored, tokens.viewer);
     const list = await request(panel, 'GET', '/tasks');
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.data.map((t: { title: string }) => t.title), ['Guarded card']);
+    assert.deepEqual(
+      list.body.data.map((t: { title: string }) => t.title),
+      ['Guarded card'],
+    );
     const filesBefore = await listFiles(folder);
     const move = await request(panel, 'PATCH', `/tasks/${list.body.data[0].id}/move`, { status: 'done', position: 0 });
     assert.equal(move.status, 403);
     assert.match(move.body.error, /role "viewer" may not/);
     assert.deepEqual(await listFiles(folder), filesBefore, 'no card file moved');
-    await waitFor(() => double.messages.find((m) => /you act as vera \(viewer\)/.test(m.text)), 'who the token identifies');
+    await waitFor(
+      () => double.messages.find((m) => /you act as vera \(viewer\)/.test(m.text)),
+      'who the token identifies',
+    );
   });
 
   it('when an editor token is set, then the board moves a card as that subject and its file moves', async () => {
@@ -124,7 +165,10 @@ describe('extension API token (SecretStorage) with auth on', () => {
     const move = await request(panel, 'PATCH', `/tasks/${task.id}/move`, { status: 'done', position: 0 });
     assert.equal(move.status, 200);
     await fs.access(path.join(folder, '.kanban/boards/default/done', `${task.id}.md`));
-    await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.moved'), 'the move event');
+    await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.moved'),
+      'the move event',
+    );
   });
 
   it('when a palette command runs without a token, then it offers Set Token instead of an error, and a viewer token gets a clear 403', async () => {
@@ -198,9 +242,16 @@ describe('extension API token (SecretStorage) with auth on', () => {
     await runCommand('kanban.setApiToken');
     await runCommand('kanban.clearApiToken');
     const lines = outputLines();
-    assert.ok(lines.some((l) => /API token stored/.test(l)), 'the channel does report token changes');
+    assert.ok(
+      lines.some((l) => /API token stored/.test(l)),
+      'the channel does report token changes',
+    );
     const shown = [...lines, ...double.messages.map((m) => m.text)].join('\n');
-    for (const token of [tokens.viewer, tokens.editor, 'tok-not-known-to-the-provider']) assert.ok(!shown.includes(token), 'a token was written out');
-    assert.ok(double.messages.some((m) => /refused/.test(m.text)), 'the unknown token was reported as refused');
+    for (const token of [tokens.viewer, tokens.editor, 'tok-not-known-to-the-provider'])
+      assert.ok(!shown.includes(token), 'a token was written out');
+    assert.ok(
+      double.messages.some((m) => /refused/.test(m.text)),
+      'the unknown token was reported as refused',
+    );
   });
 });

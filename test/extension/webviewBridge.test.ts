@@ -1,11 +1,27 @@
-import { activateWith, deactivate, double, folderWithCards, openReadyBoard, repoRoot, runCommand, waitFor } from './helpers/harness';
+import {
+  activateWith,
+  deactivate,
+  double,
+  folderWithCards,
+  openReadyBoard,
+  repoRoot,
+  runCommand,
+  waitFor,
+} from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { boardHtml } from '../../extension/webview/boardHtml';
 import { FakeWebviewPanel } from './helpers/vscodeDouble';
 
-async function request(panel: FakeWebviewPanel, id: number, method: string, path: string, body?: unknown, responseType?: string) {
+async function request(
+  panel: FakeWebviewPanel,
+  id: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  responseType?: string,
+) {
   panel.webview.send({ type: 'request', id, method, path, body, responseType });
   return waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === id), `response ${id}`);
 }
@@ -31,7 +47,10 @@ describe('extension webview bridge', () => {
     const panel = await openReadyBoard();
     const list = await request(panel, 1, 'GET', '/tasks');
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.data.map((t: { title: string }) => t.title), ['Listed']);
+    assert.deepEqual(
+      list.body.data.map((t: { title: string }) => t.title),
+      ['Listed'],
+    );
     const bad = await request(panel, 2, 'POST', '/tasks', { content: '# x', priority: 'urgent' });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.ok, false);
@@ -48,12 +67,15 @@ describe('extension webview bridge', () => {
     const moved = await request(panel, 2, 'PATCH', `/tasks/${task.id}/move`, { status: 'done', position: 0 });
     assert.equal(moved.status, 200);
     await fs.access(path.join(folder, '.kanban', 'boards', 'default', 'done', `${task.id}.md`));
-    const event = await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.moved'), 'move event');
+    const event = await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.moved'),
+      'move event',
+    );
     assert.equal(event.data.to, 'done');
     assert.equal(event.card.status, 'done');
   });
 
-  it('when the page releases an agent\'s claim (the drawer\'s Release claim), then it acts as a person: the claim goes and the page hears task.released', async () => {
+  it("when the page releases an agent's claim (the drawer's Release claim), then it acts as a person: the claim goes and the page hears task.released", async () => {
     activateWith([await folderWithCards(['Held by an agent'])]);
     const panel = await openReadyBoard();
     const [task] = (await request(panel, 1, 'GET', '/tasks')).body.data;
@@ -61,7 +83,10 @@ describe('extension webview bridge', () => {
     assert.equal(claimed.body.data.claim.agent, 'agent-1');
     const released = await request(panel, 3, 'DELETE', `/tasks/${task.id}/claim`);
     assert.deepEqual([released.status, released.body.data.claim], [200, null]);
-    const event = await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.released'), 'release event');
+    const event = await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.released'),
+      'release event',
+    );
     assert.deepEqual([event.data.agent, event.data.forced, event.card.claim], ['agent-1', false, null]);
   });
 
@@ -73,11 +98,14 @@ describe('extension webview bridge', () => {
     const file = path.join(folder, '.kanban', 'boards', 'default', 'backlog', `${task.id}.md`);
     const text = await fs.readFile(file, 'utf8');
     await fs.writeFile(file, text.replace('# Hand edited', '# Edited in an editor'));
-    const event = await waitFor(() => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.updated'), 'update event');
+    const event = await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'event' && m.event === 'task.updated'),
+      'update event',
+    );
     assert.equal(event.card.title, 'Edited in an editor');
   });
 
-  it('when the page moves a card into a column over its WIP limit, then the response carries the server\'s warning, as HTTP sends it in Warning', async () => {
+  it("when the page moves a card into a column over its WIP limit, then the response carries the server's warning, as HTTP sends it in Warning", async () => {
     activateWith([await folderWithCards(['Already busy', 'One more'], { status: 'in-progress' })]);
     const panel = await openReadyBoard();
     const limited = await request(panel, 1, 'PUT', '/columns/in-progress', { wipLimit: 2 });
@@ -98,16 +126,39 @@ describe('extension webview bridge', () => {
     const read = await request(panel, 2, 'GET', `/tasks/${task.id}`);
     assert.equal(read.status, 200);
     assert.match(read.etag, /^"[^"]+"$/);
-    panel.webview.send({ type: 'request', id: 3, method: 'PUT', path: `/tasks/${task.id}`, body: { priority: 'high' }, ifMatch: read.etag });
-    const saved = await waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === 3), 'response 3');
+    panel.webview.send({
+      type: 'request',
+      id: 3,
+      method: 'PUT',
+      path: `/tasks/${task.id}`,
+      body: { priority: 'high' },
+      ifMatch: read.etag,
+    });
+    const saved = await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'response' && m.id === 3),
+      'response 3',
+    );
     assert.equal(saved.status, 200);
     assert.ok(saved.etag && saved.etag !== read.etag, 'the save answers the new version');
-    panel.webview.send({ type: 'request', id: 4, method: 'PUT', path: `/tasks/${task.id}`, body: { priority: 'low' }, ifMatch: read.etag });
-    const stale = await waitFor(() => panel.webview.posted.find((m) => m.type === 'response' && m.id === 4), 'response 4');
+    panel.webview.send({
+      type: 'request',
+      id: 4,
+      method: 'PUT',
+      path: `/tasks/${task.id}`,
+      body: { priority: 'low' },
+      ifMatch: read.etag,
+    });
+    const stale = await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'response' && m.id === 4),
+      'response 4',
+    );
     assert.equal(stale.status, 412);
     assert.equal(stale.body.ok, false);
     assert.match(stale.body.error, /changed since you read it/);
-    const file = await fs.readFile(path.join(folder, '.kanban', 'boards', 'default', 'backlog', `${task.id}.md`), 'utf8');
+    const file = await fs.readFile(
+      path.join(folder, '.kanban', 'boards', 'default', 'backlog', `${task.id}.md`),
+      'utf8',
+    );
     assert.match(file, /priority: high/);
   });
 
@@ -115,7 +166,9 @@ describe('extension webview bridge', () => {
     activateWith([await folderWithCards(['With file'])]);
     const panel = await openReadyBoard();
     const [task] = (await request(panel, 1, 'GET', '/tasks')).body.data;
-    const upload = await request(panel, 2, 'POST', `/tasks/${task.id}/attachments`, { files: [{ name: 'note.txt', data: Buffer.from('hello').toString('base64') }] });
+    const upload = await request(panel, 2, 'POST', `/tasks/${task.id}/attachments`, {
+      files: [{ name: 'note.txt', data: Buffer.from('hello').toString('base64') }],
+    });
     assert.equal(upload.status, 200, JSON.stringify(upload.body));
     const file = await request(panel, 3, 'GET', `/tasks/${task.id}/attachments/note.txt`, undefined, 'base64');
     assert.equal(file.status, 200);
@@ -127,7 +180,15 @@ describe('extension webview bridge', () => {
     activateWith([await folderWithCards(['Robust'])]);
     const panel = await openReadyBoard();
     const before = panel.webview.posted.length;
-    for (const junk of [null, 42, 'ready', { type: 'request' }, { type: 'request', id: 'x', method: 'GET', path: '/tasks' }, { type: 'request', id: 9, method: 'GET', path: 'http://evil/' }, { type: 'nope' }]) {
+    for (const junk of [
+      null,
+      42,
+      'ready',
+      { type: 'request' },
+      { type: 'request', id: 'x', method: 'GET', path: '/tasks' },
+      { type: 'request', id: 9, method: 'GET', path: 'http://evil/' },
+      { type: 'nope' },
+    ]) {
       panel.webview.send(junk);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -169,12 +230,22 @@ describe('extension webview bridge', () => {
     const policy = /content="([^"]+)"/.exec(html)![1];
     const nonce = /script-src 'nonce-([A-Za-z0-9]+)'/.exec(policy)![1];
     assert.ok(nonce.length >= 16);
-    assert.match(html, new RegExp(`<script nonce="${nonce}" src="https://file\\+\\.vscode-resource\\.test[^"]*/dist/webview/main\\.js"`));
+    assert.match(
+      html,
+      new RegExp(`<script nonce="${nonce}" src="https://file\\+\\.vscode-resource\\.test[^"]*/dist/webview/main\\.js"`),
+    );
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/);
     assert.match(policy, /default-src 'none'/);
     assert.match(policy, /connect-src 'none'/);
-    assert.deepEqual(panel.webview.options.localResourceRoots!.map((u) => u.fsPath), [path.join(repoRoot, 'dist', 'webview')]);
-    assert.notEqual(boardHtml({ cspSource: 'x', scriptUri: 'a', styleUri: 'b', title: 't' }).match(/nonce-(\w+)/)![1], nonce, 'a new nonce per page');
+    assert.deepEqual(
+      panel.webview.options.localResourceRoots!.map((u) => u.fsPath),
+      [path.join(repoRoot, 'dist', 'webview')],
+    );
+    assert.notEqual(
+      boardHtml({ cspSource: 'x', scriptUri: 'a', styleUri: 'b', title: 't' }).match(/nonce-(\w+)/)![1],
+      nonce,
+      'a new nonce per page',
+    );
   });
 
   it('when Open Board runs twice, then the one panel is revealed instead of a second one', async () => {
@@ -197,7 +268,10 @@ describe('extension webview bridge', () => {
     restored.webview.send({ type: 'ready' });
     await waitFor(() => restored.webview.posted.find((m) => m.type === 'hello'), 'hello after restore');
     restored.webview.send({ type: 'request', id: 1, method: 'GET', path: '/tasks' });
-    const list = await waitFor(() => restored.webview.posted.find((m) => m.type === 'response'), 'response after restore');
+    const list = await waitFor(
+      () => restored.webview.posted.find((m) => m.type === 'response'),
+      'response after restore',
+    );
     assert.equal(list.body.data[0].title, 'Survives reload');
   });
 

@@ -71,7 +71,10 @@ export async function textContrasts(frame: Frame, selector: string): Promise<Con
       .map((el) => {
         const text = rgba(getComputedStyle(el).color);
         const behind = backdrop(el);
-        return { what: `"${el.innerText.trim().slice(0, 30)}" (${el.className})`, ratio: Math.round(contrast(over(text, behind), behind) * 100) / 100 };
+        return {
+          what: `"${el.innerText.trim().slice(0, 30)}" (${el.className})`,
+          ratio: Math.round(contrast(over(text, behind), behind) * 100) / 100,
+        };
       })
       .sort((a, b) => a.ratio - b.ratio);
   }, selector);

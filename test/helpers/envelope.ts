@@ -23,7 +23,11 @@ export function failsWith(answer: ApiAnswer, status: number, message?: RegExp): 
 }
 
 /** Create a task and return its read model. */
-export async function createTask(server: TestServer, fields: Record<string, unknown> | string, boardId?: string): Promise<any> {
+export async function createTask(
+  server: TestServer,
+  fields: Record<string, unknown> | string,
+  boardId?: string,
+): Promise<any> {
   const body = typeof fields === 'string' ? { content: `# ${fields}\n` } : fields;
   return okData(await server.api('POST', boardId ? `/api/boards/${boardId}/tasks` : '/api/tasks', body), 201);
 }
@@ -35,7 +39,10 @@ export async function listIds(server: TestServer, query = '', boardId?: string):
 }
 
 export async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(() => true, () => false);
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Path of a card file in the workspace: `.kanban/boards/<board>/<status>/<id>.md`. */
@@ -62,7 +69,12 @@ export interface RawAnswer {
  * A request sent exactly as written, through node:http: fetch would normalize `%2e%2e` and `..`
  * in the path and refuses to set Host, which the hostile-input tests need.
  */
-export function rawRequest(server: TestServer, method: string, urlPath: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawAnswer> {
+export function rawRequest(
+  server: TestServer,
+  method: string,
+  urlPath: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       { host: '127.0.0.1', port: server.running.port, method, path: urlPath, headers: options.headers },
@@ -89,5 +101,9 @@ export function rawRequest(server: TestServer, method: string, urlPath: string, 
 
 /** A raw answer as an ApiAnswer, for okData/failsWith. */
 export function asApiAnswer(raw: RawAnswer): ApiAnswer {
-  return { status: raw.status, body: raw.body ?? { ok: false, error: `non-JSON answer: ${raw.text.slice(0, 200)}` }, headers: new Headers() };
+  return {
+    status: raw.status,
+    body: raw.body ?? { ok: false, error: `non-JSON answer: ${raw.text.slice(0, 200)}` },
+    headers: new Headers(),
+  };
 }

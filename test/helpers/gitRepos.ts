@@ -17,14 +17,23 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     GIT_COMMITTER_EMAIL: 'ada@example.com',
     ...extra,
   };
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY']) delete env[name];
+  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY'])
+    delete env[name];
   return env;
 }
 
 /** Runs git in `cwd` and answers its standard output; fails with its standard error. */
-export function git(cwd: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<string> {
+export function git(
+  cwd: string,
+  args: string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv(options.env), stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd,
+      env: gitEnv(options.env),
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
@@ -47,7 +56,9 @@ let clock = Date.UTC(2026, 10, 28, 9, 0, 0) / 1000;
 /** An empty commit on the current branch, each one a minute after the last (so "newest first" is defined); answers its sha. */
 export async function commit(dir: string, message: string): Promise<string> {
   const date = `${(clock += 60)} +0000`;
-  await git(dir, ['commit', '--quiet', '--allow-empty', '--no-verify', '-m', message], { env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+  await git(dir, ['commit', '--quiet', '--allow-empty', '--no-verify', '-m', message], {
+    env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+  });
   return (await git(dir, ['rev-parse', 'HEAD'])).trim();
 }
 
@@ -56,7 +67,12 @@ export async function commit(dir: string, message: string): Promise<string> {
  * message `message(i)` (i from 1), and `refs` pointing at commit number `at` (branches named after
  * cards, say). Commits carry no files: the history is what is being read.
  */
-export function fastImportStream(branch: string, count: number, message: (i: number) => string, refs: { ref: string; at: number }[] = []): string {
+export function fastImportStream(
+  branch: string,
+  count: number,
+  message: (i: number) => string,
+  refs: { ref: string; at: number }[] = [],
+): string {
   const parts: string[] = [];
   const start = Date.UTC(2020, 0, 1) / 1000;
   for (let i = 1; i <= count; i++) {

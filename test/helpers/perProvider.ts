@@ -1,4 +1,9 @@
-import { configWith, setUpCardProvider, type CardProviderName, type CardProviderSetup } from '../storage/helpers/cardProviders';
+import {
+  configWith,
+  setUpCardProvider,
+  type CardProviderName,
+  type CardProviderSetup,
+} from '../storage/helpers/cardProviders';
 import { startServerWithOpsBoard } from './serverHooks';
 import { startTestServer, type TestServer } from './testServer';
 

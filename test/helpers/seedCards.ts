@@ -34,10 +34,20 @@ export async function seedCardFiles(root: string, count: number): Promise<Card[]
       }),
     );
   }
-  for (const status of columns) await fs.mkdir(path.join(root, '.kanban', 'boards', 'default', status), { recursive: true });
+  for (const status of columns)
+    await fs.mkdir(path.join(root, '.kanban', 'boards', 'default', status), { recursive: true });
   // In batches: one promise per file runs out of file descriptors at large counts.
   for (let i = 0; i < cards.length; i += 256) {
-    await Promise.all(cards.slice(i, i + 256).map((card) => fs.writeFile(path.join(root, '.kanban', 'boards', 'default', card.status, `${card.id}.md`), serializeCard(card))));
+    await Promise.all(
+      cards
+        .slice(i, i + 256)
+        .map((card) =>
+          fs.writeFile(
+            path.join(root, '.kanban', 'boards', 'default', card.status, `${card.id}.md`),
+            serializeCard(card),
+          ),
+        ),
+    );
   }
   return cards;
 }

@@ -13,7 +13,12 @@ export interface TestServer {
   root: string;
   url: string;
   running: RunningServer;
-  api<T = any>(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
+  api<T = any>(
+    method: string,
+    urlPath: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiAnswer<T>>;
   /** Sends a raw string body, for malformed-input tests. */
   raw(method: string, urlPath: string, body: string, headers?: Record<string, string>): Promise<ApiAnswer>;
   restart(): Promise<void>;
@@ -36,7 +41,9 @@ async function answer(response: Response): Promise<ApiAnswer> {
 }
 
 /** The real server on port 0 over a fresh temporary workspace (optionally with a .kanban.json and server options). */
-export async function startTestServer(options: { config?: unknown; root?: string; server?: Partial<ServerOptions> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { config?: unknown; root?: string; server?: Partial<ServerOptions> } = {},
+): Promise<TestServer> {
   const root = options.root ?? (await makeTempDir());
   if (options.config !== undefined) {
     const text = typeof options.config === 'string' ? options.config : JSON.stringify(options.config, null, 2);

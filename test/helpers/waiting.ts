@@ -1,5 +1,10 @@
 /** Polls `check` until it answers true; fails after `timeoutMs`, naming `what`. */
-export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 3000, what = 'condition', stepMs = 20): Promise<void> {
+export async function waitUntil(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 3000,
+  what = 'condition',
+  stepMs = 20,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);

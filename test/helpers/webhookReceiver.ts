@@ -40,7 +40,10 @@ export class Receiver {
   async until(check: () => boolean, what: string, ms = 5000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received: ${JSON.stringify(this.received.map((r) => [r.path, r.body?.event]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; received: ${JSON.stringify(this.received.map((r) => [r.path, r.body?.event]))}`,
+        );
       await new Promise<void>((resolve) => {
         const wake = () => {
           this.waiters.delete(wake);
@@ -65,7 +68,8 @@ export class Receiver {
       const request: Received = { path: req.url ?? '', headers: req.headers, rawBody, body: JSON.parse(rawBody) };
       this.received.push(request);
       const answer = this.answer(request, this.on(request.path).length);
-      if (answer !== 'hang') res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? 'receiver is unwell' : 'ok');
+      if (answer !== 'hang')
+        res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? 'receiver is unwell' : 'ok');
       for (const wake of [...this.waiters]) wake();
     });
   }

@@ -43,7 +43,15 @@ export class RecordingSocket {
     const seen = this.messages.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching WebSocket message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.map((m) => m.event ?? m.type))}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no matching WebSocket message within ${timeoutMs} ms; got ${JSON.stringify(this.messages.map((m) => m.event ?? m.type))}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ match, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   }

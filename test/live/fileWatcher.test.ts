@@ -14,7 +14,8 @@ describe('file watching', () => {
   });
   afterEach(async () => server.close());
 
-  const cardFile = (id: string, status = 'backlog') => path.join(server.root, '.kanban/boards/default', status, `${id}.md`);
+  const cardFile = (id: string, status = 'backlog') =>
+    path.join(server.root, '.kanban/boards/default', status, `${id}.md`);
 
   it('when the service writes a card, then the watcher emits no echo event', async () => {
     const seen: string[] = [];
@@ -29,7 +30,10 @@ describe('file watching', () => {
   it('when a card file is added by hand, then the card appears within a second', async () => {
     const created = await server.api('POST', '/api/tasks', { content: '# Template' });
     const text = await fs.readFile(cardFile(created.body!.data.id), 'utf8');
-    await fs.writeFile(cardFile('hand-made-2026-01-01'), text.replace(/^id: .*$/m, 'id: hand-made-2026-01-01').replace('# Template', '# Hand made'));
+    await fs.writeFile(
+      cardFile('hand-made-2026-01-01'),
+      text.replace(/^id: .*$/m, 'id: hand-made-2026-01-01').replace('# Template', '# Hand made'),
+    );
     await waitUntil(async () => (await server.api('GET', '/api/tasks/hand-made-2026-01-01')).status === 200, 1000);
   });
 
@@ -66,7 +70,13 @@ describe('file watching', () => {
   it('when .kanban.json becomes invalid, then the last good config stays and the file is reported', async () => {
     await server.api('PUT', '/api/settings', { compactMode: true });
     await fs.writeFile(path.join(server.root, '.kanban.json'), '{ broken');
-    await waitUntil(async () => (await server.api('GET', '/api/workspace')).body!.data.invalidFiles.some((f: { path: string }) => f.path === '.kanban.json'), 1000);
+    await waitUntil(
+      async () =>
+        (await server.api('GET', '/api/workspace')).body!.data.invalidFiles.some(
+          (f: { path: string }) => f.path === '.kanban.json',
+        ),
+      1000,
+    );
     assert.equal((await server.api('GET', '/api/settings')).body!.data.compactMode, true);
   });
 
@@ -96,15 +106,27 @@ describe('file watching', () => {
         await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(`# Burst ${i}`, `# Changed ${i}`));
       }),
     );
-    await Promise.all(Array.from({ length: 100 }, (_, i) => fs.rm(cardFile(`burst-${900 + i}-2026-01-01`, statuses[(900 + i) % statuses.length]))));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        fs.rm(cardFile(`burst-${900 + i}-2026-01-01`, statuses[(900 + i) % statuses.length])),
+      ),
+    );
     // Every file is written: a fresh load is the truth, and the watched index must come to equal it
     // (the last events of the burst may still be on their way; a lost one never arrives).
     const fresh = await Workspace.open({ root: server.root });
-    const snapshot = (ws: Workspace) => ws.index.allCards().map((c) => serializeCard(c) + c.status).sort();
+    const snapshot = (ws: Workspace) =>
+      ws.index
+        .allCards()
+        .map((c) => serializeCard(c) + c.status)
+        .sort();
     try {
       const truth = snapshot(fresh);
       assert.equal(truth.length, 901);
-      await waitUntil(() => server.running.watcher!.settled().then(() => isDeepStrictEqual(snapshot(workspace), truth)), 45_000, 'the index equal to a fresh load').catch(() => undefined);
+      await waitUntil(
+        () => server.running.watcher!.settled().then(() => isDeepStrictEqual(snapshot(workspace), truth)),
+        45_000,
+        'the index equal to a fresh load',
+      ).catch(() => undefined);
       assert.deepEqual(snapshot(workspace), truth);
     } finally {
       await fresh.close();

@@ -25,7 +25,10 @@ describe('file watching: folders changed by hand', () => {
     const { text } = await cardText('Template');
     const id = 'fresh-folder-2026-01-01';
     await fs.mkdir(path.join(boardDir(), 'review'), { recursive: true });
-    await fs.writeFile(path.join(boardDir(), 'review', `${id}.md`), text.replace(/^id: .*$/m, `id: ${id}`).replace(/^status: .*$/m, 'status: review'));
+    await fs.writeFile(
+      path.join(boardDir(), 'review', `${id}.md`),
+      text.replace(/^id: .*$/m, `id: ${id}`).replace(/^status: .*$/m, 'status: review'),
+    );
     await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).body?.data?.status === 'review');
   });
 
@@ -63,7 +66,10 @@ describe('file watching: folders changed by hand', () => {
     const staged = path.join(server.root, 'staged-boards');
     const newId = 'new-world-2026-01-01';
     await fs.mkdir(path.join(staged, 'default', 'backlog'), { recursive: true });
-    await fs.writeFile(path.join(staged, 'default', 'backlog', `${newId}.md`), text.replace(/^id: .*$/m, `id: ${newId}`).replace('# Old world', '# New world'));
+    await fs.writeFile(
+      path.join(staged, 'default', 'backlog', `${newId}.md`),
+      text.replace(/^id: .*$/m, `id: ${newId}`).replace('# Old world', '# New world'),
+    );
     await fs.rm(boards, { recursive: true });
     await fs.rename(staged, boards);
     await waitUntil(async () => (await server.api('GET', `/api/tasks/${newId}`)).status === 200);
@@ -81,7 +87,13 @@ describe('file watching: folders changed by hand', () => {
     const id = 'replaced-often-2026-01-01';
     const cardIn = (root: string) => path.join(root, 'default', 'backlog', `${id}.md`);
     const write = (root: string, title: string) =>
-      fs.writeFile(cardIn(root), text.replace(/^id: .*$/m, `id: ${id}`).replace(/^status: .*$/m, 'status: backlog').replace(/^# .*$/m, `# ${title}`));
+      fs.writeFile(
+        cardIn(root),
+        text
+          .replace(/^id: .*$/m, `id: ${id}`)
+          .replace(/^status: .*$/m, 'status: backlog')
+          .replace(/^# .*$/m, `# ${title}`),
+      );
     for (let round = 1; round <= 50; round++) {
       const staged = path.join(server.root, `staged-boards-${round}`);
       await fs.mkdir(path.dirname(cardIn(staged)), { recursive: true });
@@ -90,7 +102,11 @@ describe('file watching: folders changed by hand', () => {
       await fs.rename(staged, boards);
       // The edit follows at once, while the watcher may still be looking at the old tree.
       await write(boards, `Edited ${round}`);
-      await waitUntil(async () => (await server.api('GET', `/api/tasks/${id}`)).body?.data?.title === `Edited ${round}`, 10_000, `the edit of round ${round}`);
+      await waitUntil(
+        async () => (await server.api('GET', `/api/tasks/${id}`)).body?.data?.title === `Edited ${round}`,
+        10_000,
+        `the edit of round ${round}`,
+      );
     }
   });
 });

@@ -27,7 +27,11 @@ describe('file watching: status in the frontmatter and the folder', () => {
     await waitUntil(async () => (await statusOf(task.id)) === 'review', 5000, 'the card takes the typed status');
     await server.running.watcher!.settled();
     assert.equal(await fs.readFile(file, 'utf8'), typed, 'the file is neither moved nor rewritten');
-    assert.equal(okData(await server.api('GET', `/api/tasks/${task.id}`)).filePath, `.kanban/boards/default/backlog/${task.id}.md`, 'the card says where its file is');
+    assert.equal(
+      okData(await server.api('GET', `/api/tasks/${task.id}`)).filePath,
+      `.kanban/boards/default/backlog/${task.id}.md`,
+      'the card says where its file is',
+    );
     okData(await server.api('PUT', `/api/tasks/${task.id}`, { priority: 'high' }), 200);
     assert.equal(await exists(cardFile(server, 'default', 'review', task.id)), true);
     assert.equal(await exists(file), false);

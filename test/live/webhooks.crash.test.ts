@@ -86,7 +86,10 @@ describe('webhooks: at least once across crashes', function () {
         const task = await createTask(ws, ws.defaultBoardId, { content: `# Durable ${i}\n` });
         const names = await fs.readdir(pendingDir);
         const texts = await Promise.all(names.map((name) => fs.readFile(path.join(pendingDir, name), 'utf8')));
-        assert.ok(texts.some((text) => text.includes(task.id)), `no pending file names ${task.id} when the create returns`);
+        assert.ok(
+          texts.some((text) => text.includes(task.id)),
+          `no pending file names ${task.id} when the create returns`,
+        );
       }
     } finally {
       await webhooks.stop();
@@ -103,16 +106,21 @@ describe('webhooks: at least once across crashes', function () {
       const file = path.join(root, '.kanban', 'boards', 'default', task.status, `${task.id}.md`);
       await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('# By hand', '# Edited by hand'));
       const pendingDir = path.join(root, '.kanban', '.state', 'webhooks', 'pending');
-      await waitUntil(async () => {
-        const names = await fs.readdir(pendingDir).catch(() => [] as string[]);
-        const texts = await Promise.all(names.map((name) => fs.readFile(path.join(pendingDir, name), 'utf8').catch(() => '')));
-        return texts.some((text) => text.includes('Edited by hand'));
-      }, 5000, 'a pending file holding the hand edit');
+      await waitUntil(
+        async () => {
+          const names = await fs.readdir(pendingDir).catch(() => [] as string[]);
+          const texts = await Promise.all(
+            names.map((name) => fs.readFile(path.join(pendingDir, name), 'utf8').catch(() => '')),
+          );
+          return texts.some((text) => text.includes('Edited by hand'));
+        },
+        5000,
+        'a pending file holding the hand edit',
+      );
     } finally {
       await server.running.close();
     }
   });
-
 
   it('when the built server is killed with -9 ten times during creates, then every acknowledged create is delivered', async () => {
     const seen = new Set<string>();
@@ -163,6 +171,9 @@ describe('webhooks: at least once across crashes', function () {
     assert.deepEqual(lost, [], `${lost.length} of ${acked.size} acknowledged creates never reached the receiver`);
     assert.ok(acked.size >= KILLS * ACKS_PER_RUN);
     // Without this the test could pass by luck: every delivery landing before its kill.
-    assert.ok(atRiskAtKill > 0, 'no acknowledged create was still undelivered at a kill; the crash window was not exercised');
+    assert.ok(
+      atRiskAtKill > 0,
+      'no acknowledged create was still undelivered at a kill; the crash window was not exercised',
+    );
   });
 });

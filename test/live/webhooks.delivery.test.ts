@@ -137,7 +137,13 @@ describe('API webhooks: delivery', () => {
     assert.equal(second.headers['x-webhook-delivery'], first.headers['x-webhook-delivery']);
     assert.equal(second.rawBody, first.rawBody);
     const list = await deliveriesUntil(hook.id, (l) => l.length === 2, 'two recorded attempts');
-    assert.deepEqual(list.map((a) => [a.attempt, a.status, a.httpStatus]), [[2, 'delivered', 204], [1, 'retrying', 500]]);
+    assert.deepEqual(
+      list.map((a) => [a.attempt, a.status, a.httpStatus]),
+      [
+        [2, 'delivered', 204],
+        [1, 'retrying', 500],
+      ],
+    );
     assert.match(list[1].error, /HTTP 500: receiver is unwell/);
     assert.equal(list[0].error, null);
     assert.ok(list[1].nextAttemptAt);
@@ -151,8 +157,14 @@ describe('API webhooks: delivery', () => {
     const hook = await register('/down', ['task.created']);
     await createTask(server, 'Never lands');
     const list = await deliveriesUntil(hook.id, (l) => l[0]?.status === 'failed', 'the final failure');
-    assert.deepEqual(list.map((a) => a.attempt), [5, 4, 3, 2, 1]);
-    assert.deepEqual(list.map((a) => a.status), ['failed', 'retrying', 'retrying', 'retrying', 'retrying']);
+    assert.deepEqual(
+      list.map((a) => a.attempt),
+      [5, 4, 3, 2, 1],
+    );
+    assert.deepEqual(
+      list.map((a) => a.status),
+      ['failed', 'retrying', 'retrying', 'retrying', 'retrying'],
+    );
     const times = receiver.received.map((r) => r.headers['x-webhook-delivery']);
     assert.equal(new Set(times).size, 1);
     const starts = list.map((a) => Date.parse(a.at)).reverse();
@@ -189,7 +201,11 @@ describe('API webhooks: delivery', () => {
     await receiver.until(() => receiver.on('/all').length === 3, 'three events on /all');
     await receiver.until(() => receiver.received.length === 7, 'seven deliveries in all');
     await pause(100);
-    const events = (path: string) => receiver.on(path).map((r) => r.body.event).sort();
+    const events = (path: string) =>
+      receiver
+        .on(path)
+        .map((r) => r.body.event)
+        .sort();
     assert.deepEqual(events('/exact'), ['task.created']);
     assert.deepEqual(events('/all'), ['column.created', 'task.created', 'task.updated']);
     assert.deepEqual(events('/tasks'), ['task.created', 'task.updated']);
@@ -205,7 +221,11 @@ describe('API webhooks: delivery', () => {
     for (let i = 0; i < 5; i++) await createTask(server, `Fast ${i}`);
     // Had a create waited for its delivery, it would still be waiting: the first request hangs
     // until the 10 s timeout and no attempt has finished yet.
-    assert.deepEqual(await deliveries(hook.id), [], 'all five creates were answered while the first delivery still hangs');
+    assert.deepEqual(
+      await deliveries(hook.id),
+      [],
+      'all five creates were answered while the first delivery still hangs',
+    );
     await receiver.until(() => receiver.received.length >= 1, 'the hanging request to arrive');
     const closing = Date.now();
     await server.restart();
@@ -215,7 +235,10 @@ describe('API webhooks: delivery', () => {
   it('when the receiver is down and the server restarts, then the pending delivery still arrives', async () => {
     await startWithBackoff(600);
     const port = await freePort();
-    const hook = okData(await server.api('POST', '/api/webhooks', { url: `http://127.0.0.1:${port}/later`, events: ['task.created'] }), 201);
+    const hook = okData(
+      await server.api('POST', '/api/webhooks', { url: `http://127.0.0.1:${port}/later`, events: ['task.created'] }),
+      201,
+    );
     await createTask(server, 'Survives a restart');
     const [failed] = await deliveriesUntil(hook.id, (l) => l.length >= 1, 'the first failed attempt');
     assert.equal(failed.status, 'retrying');
@@ -241,7 +264,10 @@ describe('API webhooks: delivery', () => {
   it('when a failing webhook gets a corrected url, then the pending retry goes to the new url', async () => {
     await startWithBackoff(150);
     const deadPort = await freePort();
-    const hook = okData(await server.api('POST', '/api/webhooks', { url: `http://127.0.0.1:${deadPort}/old`, events: ['task.created'] }), 201);
+    const hook = okData(
+      await server.api('POST', '/api/webhooks', { url: `http://127.0.0.1:${deadPort}/old`, events: ['task.created'] }),
+      201,
+    );
     await createTask(server, 'Redirected by hand');
     const [failed] = await deliveriesUntil(hook.id, (l) => l.length >= 1, 'the failed first attempt');
     okData(await server.api('PUT', `/api/webhooks/${hook.id}`, { url: receiver.url('/fixed') }));
@@ -279,7 +305,13 @@ describe('API webhooks: delivery', () => {
       const deadline = Date.now() + 3000;
       while ((await listDeliveries(ws, hook.id)).length < 2 && Date.now() < deadline) await pause(20);
       const list = await listDeliveries(ws, hook.id);
-      assert.deepEqual(list.map((a) => [a.attempt, a.status]), [[2, 'failed'], [1, 'retrying']]);
+      assert.deepEqual(
+        list.map((a) => [a.attempt, a.status]),
+        [
+          [2, 'failed'],
+          [1, 'retrying'],
+        ],
+      );
       for (const attempt of list) {
         assert.match(attempt.error ?? '', /no answer within 0\.15 s/);
         assert.ok(attempt.durationMs >= 140 && attempt.durationMs < 2000, `attempt took ${attempt.durationMs} ms`);

@@ -21,7 +21,13 @@ describe('API webhooks: registration', () => {
   it('when a webhook is registered, then 201 gives its wh_ id, it is active, and it is listed and saved', async () => {
     const hook = await register({ url: HOOK_URL, events: ['task.created', 'column.*'] });
     assert.match(hook.id, /^wh_[0-9a-f]{16}$/);
-    assert.deepEqual(hook, { id: hook.id, url: HOOK_URL, events: ['task.created', 'column.*'], active: true, hasSecret: false });
+    assert.deepEqual(hook, {
+      id: hook.id,
+      url: HOOK_URL,
+      events: ['task.created', 'column.*'],
+      active: true,
+      hasSecret: false,
+    });
     assert.deepEqual(okData(await server.api('GET', '/api/webhooks')), [hook]);
     const saved = (await readConfig(server)).webhooks;
     assert.deepEqual(saved, [{ id: hook.id, url: HOOK_URL, events: ['task.created', 'column.*'], active: true }]);
@@ -33,7 +39,8 @@ describe('API webhooks: registration', () => {
     const updated = okData(await server.api('PUT', `/api/webhooks/${created.id}`, { url: 'https://example.com/x' }));
     const listed = okData(await server.api('GET', '/api/webhooks'));
     const deliveries = okData(await server.api('GET', `/api/webhooks/${created.id}/deliveries`));
-    for (const answer of [created, updated, listed, deliveries]) assert.ok(!JSON.stringify(answer).includes(secret), JSON.stringify(answer));
+    for (const answer of [created, updated, listed, deliveries])
+      assert.ok(!JSON.stringify(answer).includes(secret), JSON.stringify(answer));
     assert.equal(created.hasSecret, true);
     assert.equal(updated.hasSecret, true);
     assert.equal(listed[0].hasSecret, true);
@@ -62,7 +69,11 @@ describe('API webhooks: registration', () => {
     ['events is a string', { url: HOOK_URL, events: '*' }, /events must be of type array/],
     ['the secret is empty', { url: HOOK_URL, events: ['*'], secret: '' }, /secret must not be empty/],
     ['the secret names a bad variable', { url: HOOK_URL, events: ['*'], secret: '${1 bad}' }, /environment variable/],
-    ['an unknown field is sent', { url: HOOK_URL, events: ['*'], active: false }, /unknown or read-only field "active"/],
+    [
+      'an unknown field is sent',
+      { url: HOOK_URL, events: ['*'], active: false },
+      /unknown or read-only field "active"/,
+    ],
   ];
   for (const [what, body, message] of badBodies) {
     it(`when ${what}, then 400 and nothing is registered`, async () => {
@@ -73,7 +84,9 @@ describe('API webhooks: registration', () => {
 
   it('when a webhook is updated, then only the given fields change and null removes the secret', async () => {
     const hook = await register({ url: HOOK_URL, events: ['*'], secret: 's3cret' });
-    const paused = okData(await server.api('PUT', `/api/webhooks/${hook.id}`, { active: false, events: ['task.*', 'task.*'] }));
+    const paused = okData(
+      await server.api('PUT', `/api/webhooks/${hook.id}`, { active: false, events: ['task.*', 'task.*'] }),
+    );
     assert.deepEqual(paused, { ...hook, active: false, events: ['task.*'] });
     const unsigned = okData(await server.api('PUT', `/api/webhooks/${hook.id}`, { secret: null }));
     assert.equal(unsigned.hasSecret, false);
@@ -82,9 +95,17 @@ describe('API webhooks: registration', () => {
 
   it('when an update is invalid, then 400 and the webhook is unchanged', async () => {
     const hook = await register({ url: HOOK_URL, events: ['*'] });
-    failsWith(await server.api('PUT', `/api/webhooks/${hook.id}`, { url: 'javascript:alert(1)' }), 400, /http or https/);
+    failsWith(
+      await server.api('PUT', `/api/webhooks/${hook.id}`, { url: 'javascript:alert(1)' }),
+      400,
+      /http or https/,
+    );
     failsWith(await server.api('PUT', `/api/webhooks/${hook.id}`, { events: ['bogus'] }), 400, /"bogus"/);
-    failsWith(await server.api('PUT', `/api/webhooks/${hook.id}`, { active: 'no' }), 400, /active must be of type boolean/);
+    failsWith(
+      await server.api('PUT', `/api/webhooks/${hook.id}`, { active: 'no' }),
+      400,
+      /active must be of type boolean/,
+    );
     assert.deepEqual(okData(await server.api('GET', '/api/webhooks')), [hook]);
   });
 
@@ -93,11 +114,18 @@ describe('API webhooks: registration', () => {
     const drop = await register({ url: HOOK_URL, events: ['task.created'] });
     assert.deepEqual(okData(await server.api('DELETE', `/api/webhooks/${drop.id}`)), drop);
     assert.deepEqual(okData(await server.api('GET', '/api/webhooks')), [keep]);
-    assert.deepEqual((await readConfig(server)).webhooks.map((h: { id: string }) => h.id), [keep.id]);
+    assert.deepEqual(
+      (await readConfig(server)).webhooks.map((h: { id: string }) => h.id),
+      [keep.id],
+    );
   });
 
   it('when the id is unknown, then update, delete and deliveries answer 404', async () => {
-    failsWith(await server.api('PUT', '/api/webhooks/wh_0000000000000000', { active: false }), 404, /webhook "wh_0000000000000000" not found/);
+    failsWith(
+      await server.api('PUT', '/api/webhooks/wh_0000000000000000', { active: false }),
+      404,
+      /webhook "wh_0000000000000000" not found/,
+    );
     failsWith(await server.api('DELETE', '/api/webhooks/wh_0000000000000000'), 404, /not found/);
     failsWith(await server.api('GET', '/api/webhooks/nope/deliveries'), 404, /not found/);
   });

@@ -49,7 +49,10 @@ describe('webhooks: literal secrets stay out of .kanban.json', () => {
   const storedSecrets = async (s: TestServer) => JSON.parse(await fs.readFile(secretsFile(s), 'utf8'));
 
   /** Creates a task and answers the signature header of the delivery it caused at `hookPath`. */
-  async function signatureOfNextDelivery(s: TestServer, hookPath: string): Promise<{ signature: unknown; rawBody: string }> {
+  async function signatureOfNextDelivery(
+    s: TestServer,
+    hookPath: string,
+  ): Promise<{ signature: unknown; rawBody: string }> {
     const before = receiver.on(hookPath).length;
     await createTask(s, `Signed ${before}`);
     await receiver.until(() => receiver.on(hookPath).length > before, `a delivery at ${hookPath}`);
@@ -59,7 +62,14 @@ describe('webhooks: literal secrets stay out of .kanban.json', () => {
 
   it('when a webhook is created with a literal secret, then .kanban.json holds a reference, the git-ignored state file holds the secret with mode 0600, and deliveries are signed with it', async () => {
     server = await startTestServer();
-    const hook = okData(await server.api('POST', '/api/webhooks', { url: receiver.url('/signed'), events: ['task.created'], secret: 's3cr3t' }), 201);
+    const hook = okData(
+      await server.api('POST', '/api/webhooks', {
+        url: receiver.url('/signed'),
+        events: ['task.created'],
+        secret: 's3cr3t',
+      }),
+      201,
+    );
     const text = await configText(server);
     assert.ok(!text.includes('s3cr3t'), text);
     assert.equal((await readConfig(server)).webhooks[0].secret, `\${secret:${hook.id}}`);
@@ -73,7 +83,14 @@ describe('webhooks: literal secrets stay out of .kanban.json', () => {
 
   it('when the secret is rotated with PUT, then the new one signs, also after a restart, and neither is in .kanban.json', async () => {
     server = await startTestServer();
-    const hook = okData(await server.api('POST', '/api/webhooks', { url: receiver.url('/rotated'), events: ['task.created'], secret: 'first-key' }), 201);
+    const hook = okData(
+      await server.api('POST', '/api/webhooks', {
+        url: receiver.url('/rotated'),
+        events: ['task.created'],
+        secret: 'first-key',
+      }),
+      201,
+    );
     okData(await server.api('PUT', `/api/webhooks/${hook.id}`, { secret: 'second-key' }));
     const text = await configText(server);
     assert.ok(!text.includes('first-key') && !text.includes('second-key'), text);
@@ -88,25 +105,62 @@ describe('webhooks: literal secrets stay out of .kanban.json', () => {
 
   it('when a secret is set to null or its webhook deleted, then the stored secret is removed too', async () => {
     server = await startTestServer();
-    const unsigned = okData(await server.api('POST', '/api/webhooks', { url: receiver.url('/a'), events: ['*'], secret: 'key-a' }), 201);
-    const deleted = okData(await server.api('POST', '/api/webhooks', { url: receiver.url('/b'), events: ['*'], secret: 'key-b' }), 201);
-    const kept = okData(await server.api('POST', '/api/webhooks', { url: receiver.url('/c'), events: ['*'], secret: 'key-c' }), 201);
+    const unsigned = okData(
+      await server.api('POST', '/api/webhooks', { url: receiver.url('/a'), events: ['*'], secret: 'key-a' }),
+      201,
+    );
+    const deleted = okData(
+      await server.api('POST', '/api/webhooks', { url: receiver.url('/b'), events: ['*'], secret: 'key-b' }),
+      201,
+    );
+    const kept = okData(
+      await server.api('POST', '/api/webhooks', { url: receiver.url('/c'), events: ['*'], secret: 'key-c' }),
+      201,
+    );
     assert.deepEqual(Object.keys(await storedSecrets(server)).sort(), [unsigned.id, deleted.id, kept.id].sort());
     okData(await server.api('PUT', `/api/webhooks/${unsigned.id}`, { secret: null }));
     okData(await server.api('DELETE', `/api/webhooks/${deleted.id}`));
     assert.deepEqual(await storedSecrets(server), { [kept.id]: 'key-c' });
-    assert.equal((await readConfig(server)).webhooks.find((h: { id: string }) => h.id === unsigned.id).secret, undefined);
+    assert.equal(
+      (await readConfig(server)).webhooks.find((h: { id: string }) => h.id === unsigned.id).secret,
+      undefined,
+    );
   });
 
   it('when a client sends a ${secret:...} reference, then 400: only the service writes those', async () => {
     server = await startTestServer();
-    const victim = okData(await server.api('POST', '/api/webhooks', { url: receiver.url('/v'), events: ['*'], secret: 'victim-key' }), 201);
-    failsWith(await server.api('POST', '/api/webhooks', { url: receiver.url('/x'), events: ['*'], secret: `\${secret:${victim.id}}` }), 400, /written by the service/);
-    failsWith(await server.api('PUT', `/api/webhooks/${victim.id}`, { secret: `\${secret:${victim.id}}` }), 400, /written by the service/);
+    const victim = okData(
+      await server.api('POST', '/api/webhooks', { url: receiver.url('/v'), events: ['*'], secret: 'victim-key' }),
+      201,
+    );
+    failsWith(
+      await server.api('POST', '/api/webhooks', {
+        url: receiver.url('/x'),
+        events: ['*'],
+        secret: `\${secret:${victim.id}}`,
+      }),
+      400,
+      /written by the service/,
+    );
+    failsWith(
+      await server.api('PUT', `/api/webhooks/${victim.id}`, { secret: `\${secret:${victim.id}}` }),
+      400,
+      /written by the service/,
+    );
   });
 
   it('when .kanban.json holds a literal secret from an older version, then it signs until the next config change moves it out with a log line', async () => {
-    const config = { webhooks: [{ id: LEGACY_ID, url: receiver.url('/legacy'), events: ['task.created'], secret: 'legacy-literal', active: true }] };
+    const config = {
+      webhooks: [
+        {
+          id: LEGACY_ID,
+          url: receiver.url('/legacy'),
+          events: ['task.created'],
+          secret: 'legacy-literal',
+          active: true,
+        },
+      ],
+    };
     server = await startTestServer({ config });
     let delivery = await signatureOfNextDelivery(server, '/legacy');
     assert.equal(delivery.signature, hmac('legacy-literal', delivery.rawBody));
@@ -115,11 +169,17 @@ describe('webhooks: literal secrets stay out of .kanban.json', () => {
     const warnings = await collectWarnings(async () => {
       okData(await s.api('POST', '/api/columns', { id: 'qa', name: 'QA' }), 201);
     });
-    assert.ok(warnings.some((line) => line.includes(LEGACY_ID) && line.includes('secrets.json')), JSON.stringify(warnings));
+    assert.ok(
+      warnings.some((line) => line.includes(LEGACY_ID) && line.includes('secrets.json')),
+      JSON.stringify(warnings),
+    );
     const text = await configText(server);
     assert.ok(!text.includes('legacy-literal'), text);
     assert.equal((await readConfig(server)).webhooks[0].secret, `\${secret:${LEGACY_ID}}`);
-    assert.ok((await readConfig(server)).boards[0].columns.some((c: { id: string }) => c.id === 'qa'), 'the change itself was written');
+    assert.ok(
+      (await readConfig(server)).boards[0].columns.some((c: { id: string }) => c.id === 'qa'),
+      'the change itself was written',
+    );
     assert.deepEqual(await storedSecrets(server), { [LEGACY_ID]: 'legacy-literal' });
     delivery = await signatureOfNextDelivery(server, '/legacy');
     assert.equal(delivery.signature, hmac('legacy-literal', delivery.rawBody));

@@ -39,8 +39,14 @@ describe('WebSocket /ws', () => {
     await server.api('DELETE', `/api/tasks/${id}`);
     await socket.waitFor((m) => m.event === 'task.deleted');
     const events = socket.events();
-    assert.deepEqual(events.map((e) => e.event), ['task.created', 'task.moved', 'comment.created', 'task.deleted']);
-    assert.deepEqual(events.map((e) => e.revision), [1, 2, 3, 4]);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['task.created', 'task.moved', 'comment.created', 'task.deleted'],
+    );
+    assert.deepEqual(
+      events.map((e) => e.revision),
+      [1, 2, 3, 4],
+    );
     assert.equal(events[1].boardId, 'default');
     assert.equal(events[1].data.to, 'done');
     assert.equal(events[1].card.status, 'done');
@@ -75,7 +81,10 @@ describe('WebSocket /ws', () => {
     await server.api('POST', '/api/boards/other/tasks', { content: '# On other' });
     await server.api('PUT', '/api/labels/bug', { color: '#ff0000' });
     await socket.waitFor((m) => m.event === 'label.updated');
-    assert.deepEqual(socket.events().map((e) => `${e.event}@${e.boardId}`), ['task.created@other', 'label.updated@null']);
+    assert.deepEqual(
+      socket.events().map((e) => `${e.event}@${e.boardId}`),
+      ['task.created@other', 'label.updated@null'],
+    );
   });
 
   it('when a card file is edited by hand, then task.updated arrives with the new content', async () => {
@@ -91,7 +100,10 @@ describe('WebSocket /ws', () => {
 
   it('when .kanban.json is edited by hand, then the change is broadcast', async () => {
     const socket = await connect();
-    await fs.writeFile(path.join(server.root, '.kanban.json'), JSON.stringify({ version: 2, settings: { showAssignee: false } }));
+    await fs.writeFile(
+      path.join(server.root, '.kanban.json'),
+      JSON.stringify({ version: 2, settings: { showAssignee: false } }),
+    );
     const event = await socket.waitFor((m) => m.event === 'settings.updated', 2000);
     assert.equal(event.data.settings.showAssignee, false);
     assert.equal((await server.api('GET', '/api/settings')).body!.data.showAssignee, false);
@@ -122,13 +134,17 @@ describe('WebSocket /ws', () => {
 
   it('when the Host header is foreign, then the upgrade is refused', async () => {
     const socket = new WebSocket(wsUrl(server.url), { headers: { host: 'evil.example' } });
-    const status = await new Promise<number>((resolve) => socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    const status = await new Promise<number>((resolve) =>
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    );
     assert.equal(status, 403);
   });
 
   it('when a path other than /ws is upgraded, then it is refused with 404', async () => {
     const socket = new WebSocket(wsUrl(server.url, '/other'));
-    const status = await new Promise<number>((resolve) => socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    const status = await new Promise<number>((resolve) =>
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    );
     assert.equal(status, 404);
   });
 });

@@ -24,12 +24,20 @@ describe('MCP agent tools: pick_card, claim_card, release_card (over a running s
 
   it('when an agent picks, claims and releases through the tools, then REST shows each claim and other agents are held off', async () => {
     await mcp.call('create_card', { title: 'Low one', status: 'todo', priority: 'low' });
-    const urgent = await mcp.call('create_card', { title: 'Urgent one', body: 'Do it now.', status: 'todo', priority: 'critical' });
+    const urgent = await mcp.call('create_card', {
+      title: 'Urgent one',
+      body: 'Do it now.',
+      status: 'todo',
+      priority: 'critical',
+    });
     const { picked } = await mcp.call('pick_card', { moveTo: 'in-progress' });
-    assert.deepEqual([picked.id, picked.status, picked.claim.agent, picked.content], [urgent.id, 'in-progress', 'mcp-agent', '# Urgent one\n\nDo it now.\n']);
+    assert.deepEqual(
+      [picked.id, picked.status, picked.claim.agent, picked.content],
+      [urgent.id, 'in-progress', 'mcp-agent', '# Urgent one\n\nDo it now.\n'],
+    );
     assert.equal((await server.api('GET', `/api/tasks/${urgent.id}`)).body?.data.claim.agent, 'mcp-agent');
 
-    const other = await mcp.call('create_card', { title: 'Someone else\'s', status: 'review' });
+    const other = await mcp.call('create_card', { title: "Someone else's", status: 'review' });
     const claimed = await mcp.call('claim_card', { id: other.id, agent: 'other-agent', ttlSeconds: 120 });
     assert.equal(claimed.claim.agent, 'other-agent');
     const refused = await mcp.callRaw('update_card', { id: other.id, priority: 'high' });
@@ -43,7 +51,11 @@ describe('MCP agent tools: pick_card, claim_card, release_card (over a running s
     assert.equal((await server.api('GET', `/api/tasks/${other.id}`)).body?.data.claim, null);
 
     const listed = await mcp.call('list_cards', {});
-    assert.deepEqual(listed.cards.find((c: any) => c.id === urgent.id).claim.agent, 'mcp-agent', 'list_cards shows who holds a card');
+    assert.deepEqual(
+      listed.cards.find((c: any) => c.id === urgent.id).claim.agent,
+      'mcp-agent',
+      'list_cards shows who holds a card',
+    );
   });
 
   it('when an agent reports through report_progress, then it answers the card, claim and session as structured output; list_cards filters by claim', async () => {
@@ -51,7 +63,10 @@ describe('MCP agent tools: pick_card, claim_card, release_card (over a running s
     const result = await mcp.callRaw('report_progress', { id: card.id, state: 'awaitingInput', note: 'which port?' });
     assert.equal(result.isError, undefined, textOf(result));
     const out = result.structuredContent as any;
-    assert.deepEqual([out.id, out.claim.agent, out.session.agent, out.session.state, out.session.note, out.session.stale], [card.id, 'mcp-agent', 'mcp-agent', 'awaitingInput', 'which port?', false]);
+    assert.deepEqual(
+      [out.id, out.claim.agent, out.session.agent, out.session.state, out.session.note, out.session.stale],
+      [card.id, 'mcp-agent', 'mcp-agent', 'awaitingInput', 'which port?', false],
+    );
     assert.deepEqual(JSON.parse(textOf(result)), out);
     assert.equal((await server.api('GET', `/api/tasks/${card.id}`)).body?.data.session.state, 'awaitingInput');
     const mine = await mcp.call('list_cards', { claimedBy: 'mcp-agent' });

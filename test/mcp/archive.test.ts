@@ -16,7 +16,10 @@ describe('MCP archive tools (over a running server with --url)', function () {
     const archived = await mcp.call('archive_card', { id: card.id });
     assert.equal(archived.status, 'review');
     const column = await mcp.call('archive_column', { column: 'done' });
-    assert.deepEqual(column.archived.map((c: { id: string }) => c.id), [doneOne.id]);
+    assert.deepEqual(
+      column.archived.map((c: { id: string }) => c.id),
+      [doneOne.id],
+    );
     assert.deepEqual((await mcp.call('list_cards', {})).cards, []);
     const only = await mcp.call('list_cards', { archived: 'only' });
     assert.deepEqual(only.cards.map((c: { id: string }) => c.id).sort(), [card.id, doneOne.id].sort());
@@ -29,9 +32,13 @@ describe('MCP archive tools (over a running server with --url)', function () {
     await server.api('PUT', '/api/columns/todo', { wipLimit: 1 });
     await mcp.call('create_card', { title: 'First todo', status: 'todo' });
     await mcp.call('create_card', { title: 'Second todo', status: 'todo' });
-    const text = ((await mcp.client.readResource({ uri: 'kanban://boards/default' })).contents[0] as TextResourceContents).text;
+    const text = (
+      (await mcp.client.readResource({ uri: 'kanban://boards/default' })).contents[0] as TextResourceContents
+    ).text;
     assert.match(text, /^## To Do \(`todo`\): 2\/1 \(WIP limit, over\)$/m);
-    const guide = ((await mcp.client.readResource({ uri: 'kanban://instructions' })).contents[0] as TextResourceContents).text;
+    const guide = (
+      (await mcp.client.readResource({ uri: 'kanban://instructions' })).contents[0] as TextResourceContents
+    ).text;
     assert.match(guide, /archive_card/);
   });
 });

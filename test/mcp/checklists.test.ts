@@ -14,10 +14,26 @@ describe('MCP checklists and dependencies (over a running server with --url)', f
     const waiting = await mcp.call('create_card', { title: 'Ship the build', blockedBy: ['set-up-ci'] });
     const { cards } = await mcp.call('list_cards', {});
     const byId = new Map(cards.map((c: any) => [c.id, c]));
-    assert.deepEqual(byId.get(blocker.id), { id: blocker.id, title: 'Set up CI', status: 'backlog', priority: 'medium', checklist: '1/2' });
-    assert.deepEqual(byId.get(waiting.id), { id: waiting.id, title: 'Ship the build', status: 'backlog', priority: 'medium', blockedBy: [blocker.id], blocked: true });
+    assert.deepEqual(byId.get(blocker.id), {
+      id: blocker.id,
+      title: 'Set up CI',
+      status: 'backlog',
+      priority: 'medium',
+      checklist: '1/2',
+    });
+    assert.deepEqual(byId.get(waiting.id), {
+      id: waiting.id,
+      title: 'Ship the build',
+      status: 'backlog',
+      priority: 'medium',
+      blockedBy: [blocker.id],
+      blocked: true,
+    });
     const ready = await mcp.call('list_cards', { ready: true });
-    assert.deepEqual(ready.cards.map((c: any) => c.id), [blocker.id]);
+    assert.deepEqual(
+      ready.cards.map((c: any) => c.id),
+      [blocker.id],
+    );
   });
 
   it('when an agent ticks, adds and removes items, then each answer lists the items with their index and the file text follows', async () => {

@@ -21,7 +21,9 @@ describe('MCP server factory: read-only, toolsets, chosen tools, agent', functio
 
   async function connect(options: Omit<McpServerOptions, 'client' | 'log'>): Promise<Client> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await buildMcpServer({ client: new HttpApiClient(server.url), log: () => undefined, ...options }).connect(serverSide);
+    await buildMcpServer({ client: new HttpApiClient(server.url), log: () => undefined, ...options }).connect(
+      serverSide,
+    );
     const client = new Client({ name: 'factory-test', version: '1.0.0' });
     await client.connect(clientSide);
     open.push(client);
@@ -32,8 +34,14 @@ describe('MCP server factory: read-only, toolsets, chosen tools, agent', functio
     const client = await connect({ readOnly: true, toolsets: ['all'] });
     const { tools } = await client.listTools();
     assert.ok(tools.some((t) => t.name === 'list_cards'));
-    assert.deepEqual(tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name), []);
-    await assert.rejects(client.callTool({ name: 'create_card', arguments: { title: 'x' } }), /"create_card" changes the board and this server is read-only/);
+    assert.deepEqual(
+      tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name),
+      [],
+    );
+    await assert.rejects(
+      client.callTool({ name: 'create_card', arguments: { title: 'x' } }),
+      /"create_card" changes the board and this server is read-only/,
+    );
   });
 
   it('when tools are named beside toolsets, then they are listed too, in the catalog order', async () => {
@@ -46,7 +54,10 @@ describe('MCP server factory: read-only, toolsets, chosen tools, agent', functio
   it('when toolsets are chosen, then only their tools are listed, and another one is refused saying how to enable it', async () => {
     const client = await connect({ toolsets: ['automation'] });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    assert.ok(names.includes('list_webhooks') && names.includes('set_board_actions') && names.includes('list_forms'), names.join());
+    assert.ok(
+      names.includes('list_webhooks') && names.includes('set_board_actions') && names.includes('list_forms'),
+      names.join(),
+    );
     assert.ok(!names.includes('list_cards') && !names.includes('list_boards'), names.join());
     await assert.rejects(client.callTool({ name: 'list_boards', arguments: {} }), /enable it with --toolsets boards/);
   });
@@ -54,11 +65,13 @@ describe('MCP server factory: read-only, toolsets, chosen tools, agent', functio
   it('when nothing is chosen, then the cards toolset alone is listed', async () => {
     const client = await connect({});
     const listed = (await client.listTools()).tools.map((t) => t.name);
-    const cards = toolCatalog().tools.filter((t) => t.toolset === 'cards').map((t) => t.name);
+    const cards = toolCatalog()
+      .tools.filter((t) => t.toolset === 'cards')
+      .map((t) => t.name);
     assert.deepEqual(listed, cards);
   });
 
-  it('when the server acts as an agent, then a claim without an agent argument is that agent\'s', async () => {
+  it("when the server acts as an agent, then a claim without an agent argument is that agent's", async () => {
     const client = await connect({ agent: 'factory-bot' });
     const card = (await server.api('POST', '/api/tasks', { content: '# Claimed by the factory\n' })).body?.data;
     const result = await client.callTool({ name: 'claim_card', arguments: { id: card.id } });

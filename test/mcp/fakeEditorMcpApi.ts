@@ -6,11 +6,22 @@
 import '../extension/helpers/installVscodeDouble';
 
 export class FakeStdioDefinition {
-  constructor(readonly label: string, readonly command: string, readonly args: string[], readonly env: Record<string, string>, readonly version?: string) {}
+  constructor(
+    readonly label: string,
+    readonly command: string,
+    readonly args: string[],
+    readonly env: Record<string, string>,
+    readonly version?: string,
+  ) {}
 }
 
 export class FakeHttpDefinition {
-  constructor(readonly label: string, readonly uri: { toString(): string }, readonly headers?: Record<string, string>, readonly version?: string) {}
+  constructor(
+    readonly label: string,
+    readonly uri: { toString(): string },
+    readonly headers?: Record<string, string>,
+    readonly version?: string,
+  ) {}
 }
 
 export interface FakeProvider {

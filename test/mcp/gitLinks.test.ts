@@ -27,8 +27,14 @@ describe('MCP get_card with the git links of a card', function () {
 
     const got = await mcp.call('get_card', { id: card.id });
     assert.equal(got.content, '# Fix login\n');
-    assert.deepEqual(got.git.branches.map((b: { name: string; ahead: number; behind: number }) => [b.name, b.ahead, b.behind]), [[`kanban/${card.id}`, 0, 1]]);
-    assert.deepEqual(got.git.commits.map((c: { sha: string; subject: string }) => [c.sha, c.subject]), [[sha, 'Fix the session timeout']]);
+    assert.deepEqual(
+      got.git.branches.map((b: { name: string; ahead: number; behind: number }) => [b.name, b.ahead, b.behind]),
+      [[`kanban/${card.id}`, 0, 1]],
+    );
+    assert.deepEqual(
+      got.git.commits.map((c: { sha: string; subject: string }) => [c.sha, c.subject]),
+      [[sha, 'Fix the session timeout']],
+    );
     const tools = (await mcp.client.listTools()).tools.map((t) => t.name);
     assert.ok(!tools.some((name) => name.includes('git')), `get_card covers the git route: ${tools.join(', ')}`);
   });

@@ -34,7 +34,13 @@ export function mcpCommand(args: string[]): { command: string; args: string[] } 
   return { command: process.execPath, args: [KANBAN_BIN, 'mcp', ...args] };
 }
 
-const cleanEnv = (env: Record<string, string>) => ({ ...(process.env as Record<string, string>), KANBAN_URL: '', KANBAN_TOKEN: '', KANBAN_WORKSPACE: '', ...env });
+const cleanEnv = (env: Record<string, string>) => ({
+  ...(process.env as Record<string, string>),
+  KANBAN_URL: '',
+  KANBAN_TOKEN: '',
+  KANBAN_WORKSPACE: '',
+  ...env,
+});
 
 /**
  * The protocol revision a test client speaks: 2025-11-25 opens with `initialize` (the SDK client's
@@ -51,11 +57,17 @@ export interface McpClientOptions {
 /** The SDK's own client, pinned to one revision so a test knows which one it checks. */
 export function newClient({ revision = '2025-11-25', name = 'mcp-test' }: McpClientOptions = {}): Client {
   const info = { name, version: '1.0.0' };
-  return revision === '2026-07-28' ? new Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } }) : new Client(info);
+  return revision === '2026-07-28'
+    ? new Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    : new Client(info);
 }
 
 /** The MCP server as an agent's client starts it: a child process on stdio, driven by the SDK's own Client. */
-export async function startMcp(args: string[], env: Record<string, string> = {}, options: McpClientOptions = {}): Promise<McpSession> {
+export async function startMcp(
+  args: string[],
+  env: Record<string, string> = {},
+  options: McpClientOptions = {},
+): Promise<McpSession> {
   const transport = new StdioClientTransport({ ...mcpCommand(args), env: cleanEnv(env), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -65,7 +77,8 @@ export async function startMcp(args: string[], env: Record<string, string> = {},
   } catch (error) {
     throw new Error(`the MCP server did not start: ${(error as Error).message}\n${stderr}`);
   }
-  const callRaw = async (name: string, toolArgs: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: toolArgs })) as CallToolResult;
+  const callRaw = async (name: string, toolArgs: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: toolArgs })) as CallToolResult;
   return {
     client,
     stderr: () => stderr,
@@ -96,7 +109,11 @@ export interface ListCardsPages {
 }
 
 /** Follow `list_cards` from the first page to the last, as an agent would (at most `maxPages`). */
-export async function pageThroughListCards(mcp: McpSession, args: Record<string, unknown> = {}, maxPages = 1000): Promise<ListCardsPages> {
+export async function pageThroughListCards(
+  mcp: McpSession,
+  args: Record<string, unknown> = {},
+  maxPages = 1000,
+): Promise<ListCardsPages> {
   const pages: ListCardsPages = { ids: [], pageBytes: [], total: undefined, pageSizes: [] };
   let cursor: string | undefined;
   do {

@@ -2,17 +2,27 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { SERVER_INFO_META_KEY, StreamableHTTPClientTransport, type CallToolResult, type Client } from '@modelcontextprotocol/client';
+import {
+  SERVER_INFO_META_KEY,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type Client,
+} from '@modelcontextprotocol/client';
 import { rawRequest } from '../helpers/envelope';
 import { waitUntil } from '../helpers/waiting';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { newClient, textOf, type McpRevision } from './helpers';
 
 /** An SDK client over Streamable HTTP at the server's /mcp (with a query and headers when given). */
-async function connectHttp(server: TestServer, options: { revision?: McpRevision; query?: string; token?: string; name?: string } = {}): Promise<Client> {
+async function connectHttp(
+  server: TestServer,
+  options: { revision?: McpRevision; query?: string; token?: string; name?: string } = {},
+): Promise<Client> {
   const client = newClient({ revision: options.revision, name: options.name });
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp${options.query ?? ''}`), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp${options.query ?? ''}`), { requestInit: { headers } }),
+  );
   return client;
 }
 
@@ -22,13 +32,27 @@ async function callJson(client: Client, name: string, args: Record<string, unkno
   return JSON.parse(textOf(result));
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
-const DISCOVER_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'curl', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+};
+const DISCOVER_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'curl', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const DISCOVER = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: DISCOVER_META } };
 const DISCOVER_HEADERS = { 'mcp-method': 'server/discover', 'mcp-protocol-version': '2026-07-28' };
 
 /** One JSON-RPC message POSTed as a client would; the answer's message whether it came as JSON or as one SSE event. */
-async function post(server: TestServer, message: unknown, headers: Record<string, string> = {}, query = ''): Promise<{ status: number; text: string; message: any }> {
+async function post(
+  server: TestServer,
+  message: unknown,
+  headers: Record<string, string> = {},
+  query = '',
+): Promise<{ status: number; text: string; message: any }> {
   const response = await fetch(`${server.url}/mcp${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -65,7 +89,10 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
           const names = (await client.listTools()).tools.map((t) => t.name);
           assert.ok(names.includes('list_cards') && names.includes('move_card'), names.join(', '));
           const listed = await callJson(client, 'list_cards');
-          assert.deepEqual(listed.cards.map((c: { title: string }) => c.title), ['Served over HTTP']);
+          assert.deepEqual(
+            listed.cards.map((c: { title: string }) => c.title),
+            ['Served over HTTP'],
+          );
         } finally {
           await client.close();
         }
@@ -73,11 +100,17 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
     }
 
     it('when a 2026-07-28 client listens to a card over HTTP, then a REST write and a hand edit of its file are announced', async () => {
-      const card = (await server.api('POST', '/api/tasks', { content: '# Followed over HTTP\n' })).body?.data as { id: string; filePath: string };
+      const card = (await server.api('POST', '/api/tasks', { content: '# Followed over HTTP\n' })).body?.data as {
+        id: string;
+        filePath: string;
+      };
       const uri = `kanban://cards/${card.id}`;
       const client = await connectHttp(server, { revision: '2026-07-28' });
       const heard: { uri: string; at: number }[] = [];
-      client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push({ uri: n.params.uri, at: Date.now() }));
+      client.setNotificationHandler(
+        'notifications/resources/updated',
+        (n) => void heard.push({ uri: n.params.uri, at: Date.now() }),
+      );
       const listening = await client.listen({ resourceSubscriptions: [uri] });
       try {
         assert.equal(client.getServerCapabilities()?.resources?.subscribe, true);
@@ -88,11 +121,22 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
           await waitUntil(() => heard.slice(from).some((h) => h.uri === uri), 5000, `the update after ${what}`);
           return heard.slice(from).find((h) => h.uri === uri)!.at - at;
         };
-        const afterRest = await heardAfter(() => server.api('PUT', `/api/tasks/${card.id}`, { priority: 'high' }), 'a REST write');
+        const afterRest = await heardAfter(
+          () => server.api('PUT', `/api/tasks/${card.id}`, { priority: 'high' }),
+          'a REST write',
+        );
         const file = path.join(server.root, card.filePath);
-        const afterEdit = await heardAfter(async () => fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('# Followed over HTTP', '# Followed, edited')), 'a hand edit');
+        const afterEdit = await heardAfter(
+          async () =>
+            fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('# Followed over HTTP', '# Followed, edited')),
+          'a hand edit',
+        );
         const read = await client.readResource({ uri });
-        assert.match(JSON.stringify(read.contents), /Followed, edited/, `announced ${afterRest} ms after the REST write, ${afterEdit} ms after the edit`);
+        assert.match(
+          JSON.stringify(read.contents),
+          /Followed, edited/,
+          `announced ${afterRest} ms after the REST write, ${afterEdit} ms after the edit`,
+        );
       } finally {
         await listening.close();
         await client.close();
@@ -127,17 +171,23 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
       }
     });
 
-    it('when a tool names a workspace, then the server\'s own folder (or one inside it) is served and any other is refused', async () => {
+    it("when a tool names a workspace, then the server's own folder (or one inside it) is served and any other is refused", async () => {
       const client = await connectHttp(server);
       try {
         const inside = path.join(server.root, 'src');
         await fs.mkdir(inside, { recursive: true });
         for (const workspace of [server.root, inside]) {
           const listed = await callJson(client, 'list_cards', { workspace });
-          assert.ok(listed.cards.some((c: { title: string }) => c.title === 'Served over HTTP'), `${workspace}: ${JSON.stringify(listed)}`);
+          assert.ok(
+            listed.cards.some((c: { title: string }) => c.title === 'Served over HTTP'),
+            `${workspace}: ${JSON.stringify(listed)}`,
+          );
         }
         const outside = await fs.mkdtemp(path.join(path.dirname(server.root), 'other-repo-'));
-        const refused = (await client.callTool({ name: 'create_card', arguments: { title: 'Elsewhere', workspace: outside } })) as CallToolResult;
+        const refused = (await client.callTool({
+          name: 'create_card',
+          arguments: { title: 'Elsewhere', workspace: outside },
+        })) as CallToolResult;
         assert.equal(refused.isError, true);
         assert.match(textOf(refused), /is not this server's: it serves /);
         await assert.rejects(fs.access(path.join(outside, '.kanban')), 'nothing is written in the other folder');
@@ -151,7 +201,10 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
       try {
         const tools = (await client.listTools()).tools;
         assert.ok(tools.length > 0);
-        assert.deepEqual(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name), []);
+        assert.deepEqual(
+          tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name),
+          [],
+        );
       } finally {
         await client.close();
       }
@@ -172,7 +225,11 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
 
     it('when the Host names a foreign domain (DNS rebinding), then it is refused with 403', async () => {
       const answer = await rawRequest(server, 'POST', '/mcp', {
-        headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          host: 'evil.example',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify(INITIALIZE),
       });
       assert.equal(answer.status, 403);
@@ -188,8 +245,13 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
 
     it('when the query strings of the HTTP section of docs/mcp.md are used, then each is served', async () => {
       const doc = await fs.readFile(path.join(__dirname, '..', '..', 'docs', 'mcp.md'), 'utf8');
-      const page = doc.slice(doc.indexOf('## MCP over HTTP'), doc.indexOf('\n## ', doc.indexOf('## MCP over HTTP') + 3));
-      const queries = [...page.matchAll(/`\?((?:toolsets|tools|readOnly)=[^`]*)`|\/mcp\?([^`\s)]+)/g)].map((m) => `?${m[1] ?? m[2]}`);
+      const page = doc.slice(
+        doc.indexOf('## MCP over HTTP'),
+        doc.indexOf('\n## ', doc.indexOf('## MCP over HTTP') + 3),
+      );
+      const queries = [...page.matchAll(/`\?((?:toolsets|tools|readOnly)=[^`]*)`|\/mcp\?([^`\s)]+)/g)].map(
+        (m) => `?${m[1] ?? m[2]}`,
+      );
       assert.ok(queries.length >= 4, queries.join(' '));
       for (const query of queries) {
         const { status, text } = await post(server, INITIALIZE, {}, query);
@@ -198,15 +260,24 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
     });
 
     it('when the body is not JSON, then the answer is 415', async () => {
-      const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INITIALIZE) });
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(INITIALIZE),
+      });
       assert.equal(response.status, 415, await response.text());
     });
 
     it('when the OpenAPI document is read, then /mcp is none of its paths', async () => {
-      const document = (await (await fetch(`${server.url}/api/docs/json`)).json()) as { paths: Record<string, unknown> };
+      const document = (await (await fetch(`${server.url}/api/docs/json`)).json()) as {
+        paths: Record<string, unknown>;
+      };
       const paths = Object.keys(document.paths);
       assert.ok(paths.includes('/api/tasks') || paths.includes('/tasks'), paths.slice(0, 5).join(', '));
-      assert.deepEqual(paths.filter((p) => p.includes('mcp')), []);
+      assert.deepEqual(
+        paths.filter((p) => p.includes('mcp')),
+        [],
+      );
     });
   });
 
@@ -219,7 +290,9 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
         { token: tokens.viewer, subject: 'vera', role: 'viewer' },
         { token: tokens.editor, subject: 'eddie', role: 'editor' },
       ];
-      server = await startTestServer({ config: { version: 2, plugins: { 'auth.identity': { provider: 'token', options: { tokens: identities } } } } });
+      server = await startTestServer({
+        config: { version: 2, plugins: { 'auth.identity': { provider: 'token', options: { tokens: identities } } } },
+      });
     });
     after(async () => server?.close());
 
@@ -238,8 +311,14 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
         try {
           const tools = (await client.listTools()).tools;
           assert.ok(tools.some((t) => t.name === 'list_cards'));
-          assert.deepEqual(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name), []);
-          await assert.rejects(client.callTool({ name: 'create_card', arguments: { title: 'Not allowed' } }), /changes the board and this server is read-only/);
+          assert.deepEqual(
+            tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name),
+            [],
+          );
+          await assert.rejects(
+            client.callTool({ name: 'create_card', arguments: { title: 'Not allowed' } }),
+            /changes the board and this server is read-only/,
+          );
         } finally {
           await client.close();
         }
@@ -247,7 +326,12 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
     }
 
     it('when an editor picks a card in one request and moves it in the next, then both go through as one agent', async () => {
-      const created = await server.api('POST', '/api/tasks', { content: '# Pick me\n', status: 'todo' }, { authorization: `Bearer ${tokens.editor}` });
+      const created = await server.api(
+        'POST',
+        '/api/tasks',
+        { content: '# Pick me\n', status: 'todo' },
+        { authorization: `Bearer ${tokens.editor}` },
+      );
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const client = await connectHttp(server, { revision: '2026-07-28', token: tokens.editor, name: 'http-agent' });
       try {
@@ -256,7 +340,9 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
         assert.match(picked.claim.agent, /^http-agent-[0-9a-z]{4}$/);
         const moved = await callJson(client, 'move_card', { id: picked.id, status: 'review' });
         assert.equal(moved.status, 'review');
-        const card = await server.api('GET', `/api/tasks/${picked.id}`, undefined, { authorization: `Bearer ${tokens.editor}` });
+        const card = await server.api('GET', `/api/tasks/${picked.id}`, undefined, {
+          authorization: `Bearer ${tokens.editor}`,
+        });
         assert.equal(card.body?.data.status, 'review');
       } finally {
         await client.close();
@@ -264,11 +350,27 @@ describe('MCP over Streamable HTTP at /mcp (kanban serve)', function () {
     });
 
     it('when X-Kanban-Agent is sent, then the calls act as that agent', async () => {
-      const created = await server.api('POST', '/api/tasks', { content: '# Named agent\n', status: 'todo' }, { authorization: `Bearer ${tokens.editor}` });
+      const created = await server.api(
+        'POST',
+        '/api/tasks',
+        { content: '# Named agent\n', status: 'todo' },
+        { authorization: `Bearer ${tokens.editor}` },
+      );
       const { status, text, message } = await post(
         server,
-        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'claim_card', arguments: { id: created.body?.data.id }, _meta: DISCOVER_META } },
-        { ...DISCOVER_HEADERS, 'mcp-method': 'tools/call', 'mcp-name': 'claim_card', authorization: `Bearer ${tokens.editor}`, 'x-kanban-agent': 'named-bot' },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'claim_card', arguments: { id: created.body?.data.id }, _meta: DISCOVER_META },
+        },
+        {
+          ...DISCOVER_HEADERS,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'claim_card',
+          authorization: `Bearer ${tokens.editor}`,
+          'x-kanban-agent': 'named-bot',
+        },
       );
       assert.equal(status, 200, text);
       assert.equal(message.result.isError, undefined, text);

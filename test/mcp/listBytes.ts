@@ -14,7 +14,9 @@ const NO_BOARD: ApiClient = {
  * What `tools/list` costs an agent under these options: the bytes of the result's `tools` array as
  * compact JSON, as a 2025-11-25 client receives it, and the tools' names. In-process, no board.
  */
-export async function toolsListBytes(options: Pick<McpServerOptions, 'toolsets' | 'tools' | 'readOnly'> = {}): Promise<{ bytes: number; names: string[] }> {
+export async function toolsListBytes(
+  options: Pick<McpServerOptions, 'toolsets' | 'tools' | 'readOnly'> = {},
+): Promise<{ bytes: number; names: string[] }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = buildMcpServer({ client: NO_BOARD, log: () => undefined, ...options });
   await server.connect(serverSide);

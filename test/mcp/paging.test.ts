@@ -13,11 +13,15 @@ describe('MCP list_cards at 1,000 cards', function () {
   let server: TestServer;
   let mcp: McpSession;
 
-  useMcpSession('url', (opened) => ({ server, mcp } = opened), async () => {
-    const root = await makeTempDir();
-    await seedMarkdownFiles(root, generateCards(CARDS));
-    return startTestServer({ root });
-  });
+  useMcpSession(
+    'url',
+    (opened) => ({ server, mcp } = opened),
+    async () => {
+      const root = await makeTempDir();
+      await seedMarkdownFiles(root, generateCards(CARDS));
+      return startTestServer({ root });
+    },
+  );
 
   it('when an agent follows nextCursor from the first page, then it gets every card exactly once, 50 a page, in compact form', async () => {
     const full = await fetch(`${server.url}/api/tasks`);
@@ -29,7 +33,10 @@ describe('MCP list_cards at 1,000 cards', function () {
     assert.equal(pages.total, CARDS);
     assert.equal(new Set(pages.ids).size, pages.ids.length, 'no card appears twice');
     assert.deepEqual([...pages.ids].sort(), [...restIds].sort(), 'every card appears');
-    assert.ok(pages.pageSizes.every((n) => n <= 50), `page sizes ${pages.pageSizes.join(', ')}`);
+    assert.ok(
+      pages.pageSizes.every((n) => n <= 50),
+      `page sizes ${pages.pageSizes.join(', ')}`,
+    );
     assert.equal(pages.pageSizes.length, CARDS / 50);
 
     const firstPage = pages.pageBytes[0];
@@ -37,9 +44,20 @@ describe('MCP list_cards at 1,000 cards', function () {
     const restBytes = Buffer.byteLength(fullText);
     // The compact pages carry a fraction of the full list; the figures go to the report.
     assert.ok(allPages < restBytes / 3, `all pages ${allPages} B against the full list ${restBytes} B`);
-    const figures = { cards: CARDS, restFullListBytes: restBytes, listCardsFirstPageBytes: firstPage, listCardsAllPagesBytes: allPages, pages: pages.pageBytes.length };
+    const figures = {
+      cards: CARDS,
+      restFullListBytes: restBytes,
+      listCardsFirstPageBytes: firstPage,
+      listCardsAllPagesBytes: allPages,
+      pages: pages.pageBytes.length,
+    };
     await fs.mkdir(path.join(__dirname, '..', '..', 'test-output'), { recursive: true });
-    await fs.writeFile(path.join(__dirname, '..', '..', 'test-output', 'mcp-list-bytes.json'), `${JSON.stringify(figures, null, 2)}\n`);
-    console.log(`      list_cards: first page ${firstPage} B, all ${pages.pageBytes.length} pages ${allPages} B; REST full list ${restBytes} B`);
+    await fs.writeFile(
+      path.join(__dirname, '..', '..', 'test-output', 'mcp-list-bytes.json'),
+      `${JSON.stringify(figures, null, 2)}\n`,
+    );
+    console.log(
+      `      list_cards: first page ${firstPage} B, all ${pages.pageBytes.length} pages ${allPages} B; REST full list ${restBytes} B`,
+    );
   });
 });

@@ -32,7 +32,10 @@ async function storageProvider(root: string): Promise<string> {
 function assertGrowing(notified: Notified[]): void {
   assert.ok(notified.length >= 3, `only ${notified.length} progress notifications`);
   for (let i = 1; i < notified.length; i++) {
-    assert.ok(notified[i].progress > notified[i - 1].progress, `progress went from ${notified[i - 1].progress} to ${notified[i].progress}`);
+    assert.ok(
+      notified[i].progress > notified[i - 1].progress,
+      `progress went from ${notified[i - 1].progress} to ${notified[i].progress}`,
+    );
   }
   for (const note of notified) {
     assert.equal(typeof note.total, 'number', 'every notification has a total');
@@ -62,14 +65,17 @@ describe('MCP long operations: progress notifications and cancellation (--dir)',
   async function callFollowing(name: string, args: Record<string, unknown>, cancelWhen?: (note: Notified) => boolean) {
     const notified: Notified[] = [];
     const cancel = new AbortController();
-    const call = mcp.client.callTool({ name, arguments: args }, {
-      timeout: 170_000,
-      signal: cancel.signal,
-      onprogress: (note) => {
-        notified.push(note);
-        if (cancelWhen?.(note)) cancel.abort();
+    const call = mcp.client.callTool(
+      { name, arguments: args },
+      {
+        timeout: 170_000,
+        signal: cancel.signal,
+        onprogress: (note) => {
+          notified.push(note);
+          if (cancelWhen?.(note)) cancel.abort();
+        },
       },
-    }) as Promise<CallToolResult>;
+    ) as Promise<CallToolResult>;
     return { notified, call };
   }
 
@@ -87,19 +93,29 @@ describe('MCP long operations: progress notifications and cancellation (--dir)',
 
   it('when an agent cancels an import part way, then the cards it made are gone and the server goes on working', async () => {
     await open();
-    const { notified, call } = await callFollowing('import_cards', { format: 'csv', data: csvOf(2000), apply: true }, (note) => note.progress > 0);
+    const { notified, call } = await callFollowing(
+      'import_cards',
+      { format: 'csv', data: csvOf(2000), apply: true },
+      (note) => note.progress > 0,
+    );
     await assert.rejects(call);
-    assert.ok(notified.some((note) => note.progress > 0), 'cards were being made when the cancel went out');
+    assert.ok(
+      notified.some((note) => note.progress > 0),
+      'cards were being made when the cancel went out',
+    );
     // A write queues behind the import's own undo, so once it is done the undo is too.
     const created = await mcp.call('create_card', { title: 'After the cancel' });
     const page = await mcp.call('list_cards', {});
-    assert.deepEqual(page.cards.map((card: { id: string }) => card.id), [created.id]);
+    assert.deepEqual(
+      page.cards.map((card: { id: string }) => card.id),
+      [created.id],
+    );
     assert.deepEqual(await cardFiles(root), [`default/backlog/${created.id}.md`]);
   });
 
   it('when an agent changes 250 cards in one bulk edit, then progress is reported up to 250', async () => {
     const seeded = await open(250).then(() => mcp.call('list_cards', { limit: 250 }));
-    const ids = (await pageIds(seeded));
+    const ids = await pageIds(seeded);
     assert.equal(ids.length, 250);
     const { notified, call } = await callFollowing('bulk_tasks', { ids, change: { labels: { add: ['triaged'] } } });
     const result = await call;
@@ -112,13 +128,21 @@ describe('MCP long operations: progress notifications and cancellation (--dir)',
   it('when an agent cancels a bulk edit part way, then no card keeps the change', async () => {
     const seeded = await open(250).then(() => mcp.call('list_cards', { limit: 250 }));
     const ids = await pageIds(seeded);
-    const { notified, call } = await callFollowing('bulk_tasks', { ids, change: { labels: { add: ['triaged'] } } }, (note) => note.progress > 0);
+    const { notified, call } = await callFollowing(
+      'bulk_tasks',
+      { ids, change: { labels: { add: ['triaged'] } } },
+      (note) => note.progress > 0,
+    );
     await assert.rejects(call);
-    assert.ok(notified.some((note) => note.progress > 0), 'cards were being changed when the cancel went out');
+    assert.ok(
+      notified.some((note) => note.progress > 0),
+      'cards were being changed when the cancel went out',
+    );
     await mcp.call('create_card', { title: 'After the cancel' });
     assert.equal((await mcp.call('list_cards', { label: 'triaged', limit: 1 })).total, 0);
     const files = await cardFiles(root);
-    for (const file of files) assert.doesNotMatch(await fs.readFile(path.join(root, '.kanban', 'boards', file), 'utf8'), /triaged/);
+    for (const file of files)
+      assert.doesNotMatch(await fs.readFile(path.join(root, '.kanban', 'boards', file), 'utf8'), /triaged/);
   });
 
   it('when an agent moves 500 cards from files to SQLite, then the steps report growing progress and the cards end in SQLite', async () => {
@@ -143,9 +167,15 @@ describe('MCP long operations: progress notifications and cancellation (--dir)',
     assert.equal(await storageProvider(root), 'markdown');
     const after = await cardFiles(root);
     assert.equal(after.length, 2001);
-    assert.deepEqual(after.filter((file) => before.includes(file)), before);
+    assert.deepEqual(
+      after.filter((file) => before.includes(file)),
+      before,
+    );
     assert.equal((await mcp.call('list_cards', {})).total, 2001);
-    assert.ok(!(await listFiles(path.join(root, '.kanban'))).some((file) => file.endsWith('.db')), 'no database file is left');
+    assert.ok(
+      !(await listFiles(path.join(root, '.kanban'))).some((file) => file.endsWith('.db')),
+      'no database file is left',
+    );
   });
 
   /** Every card id, following the pages from `first`. */
@@ -169,7 +199,10 @@ describe('MCP long operations through a server (--url)', function () {
     const mcp = await startMcp(['--url', server.url, ...ALL_TOOLSETS]);
     try {
       const cancel = new AbortController();
-      const call = mcp.client.callTool({ name: 'import_cards', arguments: { format: 'csv', data: csvOf(2000), apply: true } }, { signal: cancel.signal, timeout: 170_000 });
+      const call = mcp.client.callTool(
+        { name: 'import_cards', arguments: { format: 'csv', data: csvOf(2000), apply: true } },
+        { signal: cancel.signal, timeout: 170_000 },
+      );
       // No progress crosses HTTP: the cards appearing on the server say the import is under way.
       const count = async () => Number((await server.api('GET', '/api/tasks?limit=1')).headers.get('x-total-count'));
       await waitUntil(async () => (await count()) > 0, 60_000, 'the first imported card');

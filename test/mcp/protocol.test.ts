@@ -17,7 +17,10 @@ describe('MCP protocol revisions (kanban mcp on stdio)', function () {
   for (const { revision, era, opens } of cases) {
     describe(`${revision} (${opens})`, () => {
       let mcp: McpSession;
-      before(async () => (mcp = await startMcp(['--url', server.url, ...ALL_TOOLSETS], {}, { revision, name: `agent-${era}` })));
+      before(
+        async () =>
+          (mcp = await startMcp(['--url', server.url, ...ALL_TOOLSETS], {}, { revision, name: `agent-${era}` })),
+      );
       after(async () => mcp?.close());
 
       it(`when a client pinned to ${revision} connects, then the server answers ${opens} and serves that revision`, () => {
@@ -34,7 +37,7 @@ describe('MCP protocol revisions (kanban mcp on stdio)', function () {
         assert.deepEqual(again, first);
       });
 
-      it('when it comments without an author, then the author is the client\'s name from this revision\'s handshake', async () => {
+      it("when it comments without an author, then the author is the client's name from this revision's handshake", async () => {
         const card = (await server.api('POST', '/api/tasks', { content: `# Said on ${revision}\n` })).body?.data;
         const result = await mcp.callRaw('add_comment', { id: card.id, content: 'On it.' });
         assert.notEqual(result.isError, true, textOf(result));
@@ -70,7 +73,9 @@ describe('MCP protocol revisions (kanban mcp on stdio)', function () {
       assert.notEqual(created.isError, true, textOf(created));
       const id = (created.structuredContent as { id: string }).id;
       // The server on the same folder sees the file once its watcher does.
-      await eventually(async () => assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.title, 'Made in the folder'));
+      await eventually(async () =>
+        assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.title, 'Made in the folder'),
+      );
     } finally {
       await mcp.close();
     }

@@ -10,11 +10,25 @@ describe('MCP list_cards with a saved view (over a running server with --url)', 
 
   useMcpSession('url', (opened) => ({ server, mcp } = opened));
 
-  it('when an agent lists cards through a view, then the view\'s filter applies, and a filter of its own overrides it', async () => {
+  it("when an agent lists cards through a view, then the view's filter applies, and a filter of its own overrides it", async () => {
     const high = await mcp.call('create_card', { title: 'Hot fix', priority: 'high' });
     const low = await mcp.call('create_card', { title: 'Someday', priority: 'low' });
-    okData(await server.api('POST', '/api/views', { id: 'hot', name: 'Hot', board: 'default', filter: { priority: 'high' } }), 201);
-    assert.deepEqual((await mcp.call('list_cards', { view: 'hot' })).cards.map((c: { id: string }) => c.id), [high.id]);
-    assert.deepEqual((await mcp.call('list_cards', { view: 'hot', priority: 'low' })).cards.map((c: { id: string }) => c.id), [low.id]);
+    okData(
+      await server.api('POST', '/api/views', {
+        id: 'hot',
+        name: 'Hot',
+        board: 'default',
+        filter: { priority: 'high' },
+      }),
+      201,
+    );
+    assert.deepEqual(
+      (await mcp.call('list_cards', { view: 'hot' })).cards.map((c: { id: string }) => c.id),
+      [high.id],
+    );
+    assert.deepEqual(
+      (await mcp.call('list_cards', { view: 'hot', priority: 'low' })).cards.map((c: { id: string }) => c.id),
+      [low.id],
+    );
   });
 });

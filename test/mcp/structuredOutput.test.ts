@@ -41,7 +41,12 @@ const WALK: [string, (made: Made) => Args][] = [
   ['report_progress', (m) => ({ id: m.card, state: 'active' })],
   // The card now has a claim, a session and a checklist: the answers that carry them must still hold.
   ['get_card', (m) => ({ id: m.card })],
-  ['list_cards', () => ({ fields: 'id,title,content,checklist,blocked,blockedBy,claim,session,cardState,metadata,modified,dueDate,assignee' })],
+  [
+    'list_cards',
+    () => ({
+      fields: 'id,title,content,checklist,blocked,blockedBy,claim,session,cardState,metadata,modified,dueDate,assignee',
+    }),
+  ],
   ['delete_task_session', (m) => ({ id: m.card })],
   ['release_card', (m) => ({ id: m.card })],
   ['pick_card', () => ({})],
@@ -51,7 +56,10 @@ const WALK: [string, (made: Made) => Args][] = [
   ['open_task', (m) => ({ id: m.card })],
   ['read_task', (m) => ({ id: m.card })],
   ['get_active_card', () => ({})],
-  ['create_task_attachment', (m) => ({ id: m.card, files: [{ name: 'notes.txt', data: Buffer.from('hello').toString('base64') }] })],
+  [
+    'create_task_attachment',
+    (m) => ({ id: m.card, files: [{ name: 'notes.txt', data: Buffer.from('hello').toString('base64') }] }),
+  ],
   ['get_task_attachment', (m) => ({ id: m.card, filename: 'notes.txt' })],
   ['delete_task_attachment', (m) => ({ id: m.card, filename: 'notes.txt' })],
   ['submit_task_form', (m) => ({ id: m.card, formId: 'none', data: {} })],
@@ -112,9 +120,31 @@ const WALK: [string, (made: Made) => Args][] = [
 ];
 
 /** The tools agents use all day: each must answer for real, not as isError. */
-const EVERYDAY = ['list_boards', 'list_columns', 'list_cards', 'get_card', 'create_card', 'update_card', 'move_card', 'delete_card', 'transfer_card',
-  'add_comment', 'list_comments', 'add_log', 'check_item', 'add_checklist_item', 'remove_checklist_item', 'archive_card', 'restore_card',
-  'archive_column', 'pick_card', 'claim_card', 'release_card', 'report_progress', 'get_board_context'];
+const EVERYDAY = [
+  'list_boards',
+  'list_columns',
+  'list_cards',
+  'get_card',
+  'create_card',
+  'update_card',
+  'move_card',
+  'delete_card',
+  'transfer_card',
+  'add_comment',
+  'list_comments',
+  'add_log',
+  'check_item',
+  'add_checklist_item',
+  'remove_checklist_item',
+  'archive_card',
+  'restore_card',
+  'archive_column',
+  'pick_card',
+  'claim_card',
+  'release_card',
+  'report_progress',
+  'get_board_context',
+];
 
 /** How many tools must answer structured content that holds to their schema: all but the two the walk cannot set up (a form, a card action). */
 const AT_LEAST_VALIDATED = 80;
@@ -142,7 +172,11 @@ describe('MCP structured output: every tool, called for real', function () {
       assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an output schema for an object`);
     }
     const walked = new Set(WALK.map(([name]) => name));
-    assert.deepEqual(tools.map((t) => t.name).filter((name) => !walked.has(name)), [], 'tools the walk leaves out');
+    assert.deepEqual(
+      tools.map((t) => t.name).filter((name) => !walked.has(name)),
+      [],
+      'tools the walk leaves out',
+    );
   });
 
   it('when each tool is called, then every success answers structured content that validates against its output schema', async () => {
@@ -169,15 +203,26 @@ describe('MCP structured output: every tool, called for real', function () {
       assert.ok(result.structuredContent, `${name} answers structured content`);
       assert.ok(textOf(result).length > 0, `${name} answers a text rendering too`);
       const validate = ajv.compile(tool.outputSchema as object);
-      assert.ok(validate(result.structuredContent), `${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(result.structuredContent).slice(0, 500)}`);
+      assert.ok(
+        validate(result.structuredContent),
+        `${name}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(result.structuredContent).slice(0, 500)}`,
+      );
       validated.add(name);
       remember(made, name, result.structuredContent as Args);
       if (name === 'pick_card') picked.push((result.structuredContent as { picked: unknown }).picked);
     }
-    assert.ok(picked.some((card) => card !== null), 'a pick_card call picked a card');
+    assert.ok(
+      picked.some((card) => card !== null),
+      'a pick_card call picked a card',
+    );
     assert.doesNotMatch(mcp.stderr(), /outside its output schema/, 'the server checks its answers too');
-    const failedEveryday = EVERYDAY.filter((name) => !validated.has(name)).map((name) => `${name}: ${refused.get(name)}`);
+    const failedEveryday = EVERYDAY.filter((name) => !validated.has(name)).map(
+      (name) => `${name}: ${refused.get(name)}`,
+    );
     assert.deepEqual(failedEveryday, [], 'everyday tools that did not answer');
-    assert.ok(validated.size >= AT_LEAST_VALIDATED, `${validated.size} tools validated; refused: ${JSON.stringify(Object.fromEntries(refused), null, 1)}`);
+    assert.ok(
+      validated.size >= AT_LEAST_VALIDATED,
+      `${validated.size} tools validated; refused: ${JSON.stringify(Object.fromEntries(refused), null, 1)}`,
+    );
   });
 });

@@ -29,7 +29,16 @@ function recordUpdates(client: Client): Update[] {
 /** The first update of `uri` after the `from`-th one; fails after NOTIFICATION_WAIT_MS saying what did arrive. */
 async function nextUpdate(updates: Update[], uri: string, from: number): Promise<Update> {
   const found = () => updates.slice(from).find((u) => u.uri === uri);
-  await waitUntil(() => found() !== undefined, NOTIFICATION_WAIT_MS, `an update of ${uri} (got ${updates.slice(from).map((u) => u.uri).join(', ') || 'none'})`);
+  await waitUntil(
+    () => found() !== undefined,
+    NOTIFICATION_WAIT_MS,
+    `an update of ${uri} (got ${
+      updates
+        .slice(from)
+        .map((u) => u.uri)
+        .join(', ') || 'none'
+    })`,
+  );
   return found()!;
 }
 
@@ -37,7 +46,13 @@ async function nextUpdate(updates: Update[], uri: string, from: number): Promise
  * Make a change, wait for the update of `uri`, and read the resource again: it must show the change.
  * The delay is said in the message (the promise is within 1 s), not asserted: a busy machine is slow.
  */
-async function assertNotified(client: Client, updates: Update[], uri: string, change: () => Promise<unknown> | void, shows: RegExp): Promise<void> {
+async function assertNotified(
+  client: Client,
+  updates: Update[],
+  uri: string,
+  change: () => Promise<unknown> | void,
+  shows: RegExp,
+): Promise<void> {
   const from = updates.length;
   const changedAt = Date.now();
   await change();
@@ -65,7 +80,10 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
     let updates: Update[];
     /** A card made through the server, once the MCP process (another process on the folder) knows it too. */
     async function createCard(title: string): Promise<{ id: string; filePath: string }> {
-      const card = (await server.api('POST', '/api/tasks', { content: `# ${title}\n`, status: 'todo' })).body?.data as { id: string; filePath: string };
+      const card = (await server.api('POST', '/api/tasks', { content: `# ${title}\n`, status: 'todo' })).body?.data as {
+        id: string;
+        filePath: string;
+      };
       await eventually(() => mcp.client.readResource({ uri: `kanban://cards/${card.id}` }), NOTIFICATION_WAIT_MS, 20);
       return card;
     }
@@ -88,7 +106,13 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       const card = await createCard('Changed over REST');
       const uri = `kanban://cards/${card.id}`;
       const unfollow = await follow(mcp, revision, uri);
-      await assertNotified(mcp.client, updates, uri, () => server.api('PUT', `/api/tasks/${card.id}`, { priority: 'high' }), /^priority: high$/m);
+      await assertNotified(
+        mcp.client,
+        updates,
+        uri,
+        () => server.api('PUT', `/api/tasks/${card.id}`, { priority: 'high' }),
+        /^priority: high$/m,
+      );
       await unfollow();
     });
 
@@ -97,11 +121,17 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       const uri = `kanban://cards/${card.id}`;
       const unfollow = await follow(mcp, revision, uri);
       const file = path.join(server.root, card.filePath);
-      await assertNotified(mcp.client, updates, uri, () => writeFileSync(file, readFileSync(file, 'utf8').replace('# Edited by hand', '# Edited by hand, again')), /"title":"Edited by hand, again"/);
+      await assertNotified(
+        mcp.client,
+        updates,
+        uri,
+        () => writeFileSync(file, readFileSync(file, 'utf8').replace('# Edited by hand', '# Edited by hand, again')),
+        /"title":"Edited by hand, again"/,
+      );
       await unfollow();
     });
 
-    it('when a card is no longer followed, then its changes are not announced while a followed card\'s still are', async () => {
+    it("when a card is no longer followed, then its changes are not announced while a followed card's still are", async () => {
       const left = await createCard('Left alone');
       const kept = await createCard('Still followed');
       const leftUri = `kanban://cards/${left.id}`;
@@ -114,7 +144,10 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       await server.api('PUT', `/api/tasks/${left.id}`, { priority: 'low' });
       await server.api('PUT', `/api/tasks/${kept.id}`, { priority: 'low' });
       await nextUpdate(updates, keptUri, from);
-      assert.deepEqual(updates.slice(from).filter((u) => u.uri === leftUri), []);
+      assert.deepEqual(
+        updates.slice(from).filter((u) => u.uri === leftUri),
+        [],
+      );
       await unfollowKept();
     });
 
@@ -122,7 +155,13 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       const card = await createCard('Moving on');
       const uri = 'kanban://boards/default';
       const unfollow = await follow(mcp, revision, uri);
-      await assertNotified(mcp.client, updates, uri, () => server.api('PATCH', `/api/tasks/${card.id}/move`, { status: 'review', position: 0 }), new RegExp(`\\(\`review\`\\): 1\\n- \`${card.id}\` Moving on`));
+      await assertNotified(
+        mcp.client,
+        updates,
+        uri,
+        () => server.api('PATCH', `/api/tasks/${card.id}/move`, { status: 'review', position: 0 }),
+        new RegExp(`\\(\`review\`\\): 1\\n- \`${card.id}\` Moving on`),
+      );
       await unfollow();
     });
 
@@ -130,14 +169,23 @@ for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       const uri = 'kanban://boards/default';
       const unfollow = await follow(mcp, revision, uri);
       const name = `Renamed on ${revision}`;
-      await assertNotified(mcp.client, updates, uri, () => server.api('PUT', '/api/boards/default', { name }), new RegExp(`^# ${name} \\(default\\)`));
+      await assertNotified(
+        mcp.client,
+        updates,
+        uri,
+        () => server.api('PUT', '/api/boards/default', { name }),
+        new RegExp(`^# ${name} \\(default\\)`),
+      );
       await unfollow();
     });
 
     it('when a card is read in-process, then its Markdown is the file as it is on disk', async () => {
       const card = await createCard('Read from disk');
       const { contents } = await mcp.client.readResource({ uri: `kanban://cards/${card.id}` });
-      assert.equal((contents[0] as TextResourceContents).text, readFileSync(path.join(server.root, card.filePath), 'utf8'));
+      assert.equal(
+        (contents[0] as TextResourceContents).text,
+        readFileSync(path.join(server.root, card.filePath), 'utf8'),
+      );
     });
   });
 }
@@ -170,7 +218,13 @@ describe('MCP resource subscriptions: a server reached over HTTP, and the end of
     const uri = `kanban://cards/${card.id.slice(0, 10)}`;
     await client.subscribeResource({ uri });
     assert.equal(listening, 1, 'one event stream while a resource is followed');
-    await assertNotified(client, updates, uri, () => server.api('PUT', `/api/tasks/${card.id}`, { assignee: 'ada' }), /"assignee":"ada"/);
+    await assertNotified(
+      client,
+      updates,
+      uri,
+      () => server.api('PUT', `/api/tasks/${card.id}`, { assignee: 'ada' }),
+      /"assignee":"ada"/,
+    );
     await client.close();
     await waitUntil(() => listening === 0, 3000, 'the event stream let go after the connection closed');
     await http.close();
@@ -181,10 +235,18 @@ describe('MCP resource subscriptions: a server reached over HTTP, and the end of
     await server.api('POST', '/api/boards', { id: 'elsewhere', name: 'Elsewhere' });
     const card = (await server.api('POST', '/api/tasks', { content: '# Sent away\n' })).body?.data as { id: string };
     const heard: string[] = [];
-    const stop = await followResourceChanges(http, (uri) => heard.push(uri), () => undefined);
+    const stop = await followResourceChanges(
+      http,
+      (uri) => heard.push(uri),
+      () => undefined,
+    );
     await server.api('POST', `/api/boards/elsewhere/tasks/${card.id}/transfer`, {});
     const expected = [`kanban://cards/${card.id}`, 'kanban://boards/elsewhere', 'kanban://boards/default'];
-    await waitUntil(() => expected.every((uri) => heard.includes(uri)), NOTIFICATION_WAIT_MS, `${expected.join(', ')} heard (got ${heard.join(', ')})`);
+    await waitUntil(
+      () => expected.every((uri) => heard.includes(uri)),
+      NOTIFICATION_WAIT_MS,
+      `${expected.join(', ')} heard (got ${heard.join(', ')})`,
+    );
     stop();
     await http.close();
   });
@@ -193,7 +255,10 @@ describe('MCP resource subscriptions: a server reached over HTTP, and the end of
     const mcp = await startMcp(['--url', server.url]);
     try {
       await assert.rejects(mcp.client.subscribeResource({ uri: 'kanban://cards/no-such-card' }), /no-such-card/);
-      await assert.rejects(mcp.client.subscribeResource({ uri: 'kanban://instructions' }), /only kanban:\/\/cards\/<card id> and kanban:\/\/boards\/<board id> change/);
+      await assert.rejects(
+        mcp.client.subscribeResource({ uri: 'kanban://instructions' }),
+        /only kanban:\/\/cards\/<card id> and kanban:\/\/boards\/<board id> change/,
+      );
     } finally {
       await mcp.close();
     }

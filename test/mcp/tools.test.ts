@@ -11,13 +11,58 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
   list_columns: { args: ['board'], required: [] },
   list_cards: {
-    args: ['board', 'q', 'fuzzy', 'status', 'priority', 'assignee', 'label', 'labelGroup', 'meta', 'includeDeleted', 'includeArchived', 'archived', 'ready', 'due', 'dueBefore', 'dueAfter', 'claimed', 'claimedBy', 'view', 'fields', 'limit', 'cursor', 'sort'],
+    args: [
+      'board',
+      'q',
+      'fuzzy',
+      'status',
+      'priority',
+      'assignee',
+      'label',
+      'labelGroup',
+      'meta',
+      'includeDeleted',
+      'includeArchived',
+      'archived',
+      'ready',
+      'due',
+      'dueBefore',
+      'dueAfter',
+      'claimed',
+      'claimedBy',
+      'view',
+      'fields',
+      'limit',
+      'cursor',
+      'sort',
+    ],
     required: [],
   },
   get_card: { args: ['id', 'board'], required: ['id'] },
-  create_card: { args: ['title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy', 'board'], required: ['title'] },
-  update_card: { args: ['id', 'board', 'title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy'], required: ['id'] },
-  move_card: { args: ['id', 'status', 'position', 'priority', 'assignee', 'labels', 'metadata', 'board'], required: ['id', 'status'] },
+  create_card: {
+    args: ['title', 'body', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy', 'board'],
+    required: ['title'],
+  },
+  update_card: {
+    args: [
+      'id',
+      'board',
+      'title',
+      'body',
+      'status',
+      'priority',
+      'assignee',
+      'dueDate',
+      'labels',
+      'metadata',
+      'blockedBy',
+    ],
+    required: ['id'],
+  },
+  move_card: {
+    args: ['id', 'status', 'position', 'priority', 'assignee', 'labels', 'metadata', 'board'],
+    required: ['id', 'status'],
+  },
   delete_card: { args: ['id', 'permanent', 'board'], required: ['id'] },
   transfer_card: { args: ['id', 'toBoard', 'status'], required: ['id', 'toBoard'] },
   add_comment: { args: ['id', 'content', 'author', 'board'], required: ['id', 'content'] },
@@ -29,7 +74,10 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   archive_card: { args: ['id', 'board'], required: ['id'] },
   restore_card: { args: ['id', 'status', 'board'], required: ['id'] },
   archive_column: { args: ['column', 'board'], required: ['column'] },
-  pick_card: { args: ['agent', 'board', 'status', 'labels', 'assignee', 'priority', 'moveTo', 'ttlSeconds'], required: [] },
+  pick_card: {
+    args: ['agent', 'board', 'status', 'labels', 'assignee', 'priority', 'moveTo', 'ttlSeconds'],
+    required: [],
+  },
   claim_card: { args: ['id', 'agent', 'ttlSeconds', 'board'], required: ['id'] },
   release_card: { args: ['id', 'agent', 'force', 'board'], required: ['id'] },
   report_progress: { args: ['id', 'state', 'note', 'url', 'agent', 'board'], required: ['id', 'state'] },
@@ -65,9 +113,20 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
       const tool = tools.find((t) => t.name === name);
       assert.ok(tool, `${name} is listed`);
       // Every tool takes `workspace` besides its own arguments (workspace.test.ts).
-      assert.deepEqual(sorted(Object.keys(tool.inputSchema.properties ?? {})), sorted([...expected.args, 'workspace']), `${name} arguments`);
-      assert.deepEqual(sorted(tool.inputSchema.required ?? []), sorted(expected.required), `${name} required arguments`);
-      assert.ok(tool.description && !tool.description.includes('\n') && tool.description.length <= 100, `${name} has a one-line description`);
+      assert.deepEqual(
+        sorted(Object.keys(tool.inputSchema.properties ?? {})),
+        sorted([...expected.args, 'workspace']),
+        `${name} arguments`,
+      );
+      assert.deepEqual(
+        sorted(tool.inputSchema.required ?? []),
+        sorted(expected.required),
+        `${name} required arguments`,
+      );
+      assert.ok(
+        tool.description && !tool.description.includes('\n') && tool.description.length <= 100,
+        `${name} has a one-line description`,
+      );
     }
     const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
     // Only what differs from MCP's defaults (readOnly and idempotent false, destructive true).
@@ -77,7 +136,10 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     assert.deepEqual(hints('delete_card'), { destructiveHint: true, idempotentHint: true });
     // The card fields are the REST body's own schemas.
     const create = tools.find((t) => t.name === 'create_card')!;
-    assert.deepEqual(create.inputSchema.properties?.priority, (taskUpdateSchema.properties as Record<string, unknown>).priority);
+    assert.deepEqual(
+      create.inputSchema.properties?.priority,
+      (taskUpdateSchema.properties as Record<string, unknown>).priority,
+    );
   });
 
   it('when a route has a body, then its generated tool takes the REST body schema, and the hints follow the method', () => {
@@ -101,9 +163,14 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
 
   it('when a route declares its response, then its tool has it as output schema and answers data that holds to it', async () => {
     const withOutput = tools.filter((t) => t.outputSchema);
-    assert.ok(withOutput.some((t) => t.name === 'get_workspace'), 'get_workspace has an output schema');
+    assert.ok(
+      withOutput.some((t) => t.name === 'get_workspace'),
+      'get_workspace has an output schema',
+    );
     // The SDK's client validates structuredContent against the output schema itself.
-    for (const tool of withOutput.filter((t) => t.annotations?.readOnlyHint && !(t.inputSchema.required ?? []).length)) {
+    for (const tool of withOutput.filter(
+      (t) => t.annotations?.readOnlyHint && !(t.inputSchema.required ?? []).length,
+    )) {
       const result = await mcp.callRaw(tool.name);
       assert.ok(!result.isError, `${tool.name}: ${textOf(result)}`);
       assert.ok(result.structuredContent, `${tool.name} answers structured content`);
@@ -113,18 +180,39 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
   });
 
   it('when an agent works a card through the everyday tools, then REST shows every change', async () => {
-    const created = await mcp.call('create_card', { title: 'Fix login', body: 'The session expires.', priority: 'high', labels: ['bug'], assignee: 'ada', metadata: { sprint: 's12' } });
-    assert.deepEqual(Object.keys(created).sort(), ['assignee', 'boardId', 'id', 'labels', 'priority', 'status', 'title']);
+    const created = await mcp.call('create_card', {
+      title: 'Fix login',
+      body: 'The session expires.',
+      priority: 'high',
+      labels: ['bug'],
+      assignee: 'ada',
+      metadata: { sprint: 's12' },
+    });
+    assert.deepEqual(Object.keys(created).sort(), [
+      'assignee',
+      'boardId',
+      'id',
+      'labels',
+      'priority',
+      'status',
+      'title',
+    ]);
     const id: string = created.id;
     let rest = (await server.api('GET', `/api/tasks/${id}`)).body?.data;
     assert.equal(rest.content, '# Fix login\n\nThe session expires.\n');
-    assert.deepEqual([rest.priority, rest.assignee, rest.labels, rest.metadata], ['high', 'ada', ['bug'], { sprint: 's12' }]);
+    assert.deepEqual(
+      [rest.priority, rest.assignee, rest.labels, rest.metadata],
+      ['high', 'ada', ['bug'], { sprint: 's12' }],
+    );
 
     const card = await mcp.call('get_card', { id: id.slice(0, 6) });
     assert.equal(card.content, rest.content);
 
     await mcp.call('update_card', { id, title: 'Fix login timeout' });
-    assert.equal((await server.api('GET', `/api/tasks/${id}`)).body?.data.content, '# Fix login timeout\n\nThe session expires.\n');
+    assert.equal(
+      (await server.api('GET', `/api/tasks/${id}`)).body?.data.content,
+      '# Fix login timeout\n\nThe session expires.\n',
+    );
     const updated = await mcp.call('update_card', { id, body: 'After 5 minutes.', priority: 'critical' });
     assert.equal(updated.title, 'Fix login timeout');
     rest = (await server.api('GET', `/api/tasks/${id}`)).body?.data;
@@ -138,25 +226,50 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     assert.deepEqual([handedOver.status, handedOver.assignee], ['review', 'lena']);
     await mcp.call('move_card', { id, status: 'in-progress', assignee: 'ada' });
 
-    assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's12' }, label: 'bug' })).cards.map((c: { id: string }) => c.id), [id]);
+    assert.deepEqual(
+      (await mcp.call('list_cards', { meta: { sprint: 's12' }, label: 'bug' })).cards.map((c: { id: string }) => c.id),
+      [id],
+    );
     assert.deepEqual((await mcp.call('list_cards', { meta: { sprint: 's13' } })).cards, []);
     const listed = await mcp.call('list_cards', { status: 'in-progress' });
-    assert.deepEqual(listed.cards.map((c: { id: string }) => c.id), [id]);
-    assert.deepEqual(listed.cards[0], { id, title: 'Fix login timeout', status: 'in-progress', priority: 'critical', assignee: 'ada', labels: ['bug'] });
-    assert.deepEqual((await mcp.call('list_cards', { status: 'in-progress', due: 'none' })).cards.map((c: { id: string }) => c.id), [id]);
+    assert.deepEqual(
+      listed.cards.map((c: { id: string }) => c.id),
+      [id],
+    );
+    assert.deepEqual(listed.cards[0], {
+      id,
+      title: 'Fix login timeout',
+      status: 'in-progress',
+      priority: 'critical',
+      assignee: 'ada',
+      labels: ['bug'],
+    });
+    assert.deepEqual(
+      (await mcp.call('list_cards', { status: 'in-progress', due: 'none' })).cards.map((c: { id: string }) => c.id),
+      [id],
+    );
     assert.deepEqual((await mcp.call('list_cards', { status: 'in-progress', due: 'overdue' })).cards, []);
 
     const comment = await mcp.call('add_comment', { id, content: 'On it.' });
-    assert.equal(comment.author, 'mcp-test', 'the author defaults to the MCP client\'s name');
+    assert.equal(comment.author, 'mcp-test', "the author defaults to the MCP client's name");
     const restComments = (await server.api('GET', `/api/tasks/${id}/comments`)).body?.data;
-    assert.deepEqual(restComments.map((c: { content: string }) => c.content), ['On it.']);
+    assert.deepEqual(
+      restComments.map((c: { content: string }) => c.content),
+      ['On it.'],
+    );
     assert.deepEqual(await mcp.call('list_comments', { id }), restComments);
 
     await mcp.call('add_log', { id, text: 'ran the login tests' });
     const logs = (await server.api('GET', `/api/tasks/${id}/logs`)).body?.data;
-    assert.deepEqual(logs.map((l: { text: string }) => l.text), ['ran the login tests']);
+    assert.deepEqual(
+      logs.map((l: { text: string }) => l.text),
+      ['ran the login tests'],
+    );
 
-    assert.deepEqual((await mcp.call('list_boards')).map((b: { id: string }) => b.id), ['default']);
+    assert.deepEqual(
+      (await mcp.call('list_boards')).map((b: { id: string }) => b.id),
+      ['default'],
+    );
     const columns = await mcp.call('list_columns');
     assert.deepEqual(columns, (await server.api('GET', '/api/columns')).body?.data);
 
@@ -172,7 +285,7 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     assert.equal((await server.api('GET', `/api/boards/ops/tasks/${id}`)).status, 404);
   });
 
-  it('when an agent names a card that does not exist, then the tool answers isError with the API\'s message', async () => {
+  it("when an agent names a card that does not exist, then the tool answers isError with the API's message", async () => {
     const result = await mcp.callRaw('get_card', { id: 'no-such-card' });
     assert.equal(result.isError, true);
     assert.equal(textOf(result), (await server.api('GET', '/api/tasks/no-such-card')).body?.error);
@@ -184,9 +297,16 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
   it('when an agent downloads an attachment through the server, then the tool answers its name, type and bytes', async () => {
     const card = (await server.api('POST', '/api/tasks', { content: '# With a file\n' })).body?.data;
     const bytes = Buffer.from('id,title\n1,first\n');
-    const upload = await server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'rows.csv', data: bytes.toString('base64') }] });
+    const upload = await server.api('POST', `/api/tasks/${card.id}/attachments`, {
+      files: [{ name: 'rows.csv', data: bytes.toString('base64') }],
+    });
     assert.equal(upload.status, 200, JSON.stringify(upload.body));
-    const tool = tools.find((t) => /attachment/.test(t.name) && t.annotations?.readOnlyHint && 'filename' in ((t.inputSchema.properties ?? {}) as object));
+    const tool = tools.find(
+      (t) =>
+        /attachment/.test(t.name) &&
+        t.annotations?.readOnlyHint &&
+        'filename' in ((t.inputSchema.properties ?? {}) as object),
+    );
     assert.ok(tool, 'a read-only tool takes the attachment filename');
     const result = await mcp.callRaw(tool.name, { id: card.id, filename: 'rows.csv' });
     assert.notEqual(result.isError, true, textOf(result));
@@ -207,7 +327,13 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
 
   it('when a tool was renamed, then only the new name is listed and the old one still works', async () => {
     const names = new Set(tools.map((t) => t.name));
-    const renames = { update_import: 'import_cards', patch_label: 'rename_label', get_resolve_path: 'resolve_path', create_board_action: 'set_board_actions', get_tasks_active: 'get_active_card' };
+    const renames = {
+      update_import: 'import_cards',
+      patch_label: 'rename_label',
+      get_resolve_path: 'resolve_path',
+      create_board_action: 'set_board_actions',
+      get_tasks_active: 'get_active_card',
+    };
     for (const [old, now] of Object.entries(renames)) {
       assert.ok(names.has(now), `${now} is listed`);
       assert.ok(!names.has(old), `${old} is not listed`);

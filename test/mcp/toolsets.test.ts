@@ -24,7 +24,10 @@ describe('MCP toolsets: what is listed, what it costs, and the flags that choose
   it('when the catalog is built, then every tool is in exactly one of the four toolsets', () => {
     const tools = toolCatalog().tools;
     const bySet = TOOLSETS.map((set) => tools.filter((t) => t.toolset === set).map((t) => t.name));
-    assert.deepEqual(tools.filter((t) => !TOOLSETS.includes(t.toolset as never)).map((t) => t.name), []);
+    assert.deepEqual(
+      tools.filter((t) => !TOOLSETS.includes(t.toolset as never)).map((t) => t.name),
+      [],
+    );
     assert.equal(bySet.flat().length, tools.length);
     assert.equal(new Set(bySet.flat()).size, tools.length);
     for (const [i, names] of bySet.entries()) assert.ok(names.length > 0, `${TOOLSETS[i]} has tools`);
@@ -36,7 +39,13 @@ describe('MCP toolsets: what is listed, what it costs, and the flags that choose
       const budget = BUDGET[set];
       assert.ok(bytes <= budget, `${set}: tools/list is ${bytes} bytes, over its budget of ${budget}`);
       const listed = new Set(names);
-      assert.deepEqual(toolCatalog().tools.filter((t) => t.toolset === set).map((t) => t.name).filter((n) => !listed.has(n)), []);
+      assert.deepEqual(
+        toolCatalog()
+          .tools.filter((t) => t.toolset === set)
+          .map((t) => t.name)
+          .filter((n) => !listed.has(n)),
+        [],
+      );
     });
   }
 
@@ -46,7 +55,13 @@ describe('MCP toolsets: what is listed, what it costs, and the flags that choose
     assert.ok(bytes <= BUDGET.all, `all: tools/list is ${bytes} bytes, over its ceiling of ${BUDGET.all}`);
     for (const tool of toolCatalog().tools) {
       const entry = toolCatalog().listed(tool);
-      assert.ok(entry.title && entry.outputSchema?.type === 'object' && entry.annotations && Object.keys(entry.annotations).length > 0, tool.name);
+      assert.ok(
+        entry.title &&
+          entry.outputSchema?.type === 'object' &&
+          entry.annotations &&
+          Object.keys(entry.annotations).length > 0,
+        tool.name,
+      );
     }
   });
 
@@ -54,7 +69,10 @@ describe('MCP toolsets: what is listed, what it costs, and the flags that choose
     let server: TestServer;
     before(async () => (server = await startTestServer()));
     after(async () => server?.close());
-    const cards = () => toolCatalog().tools.filter((t) => t.toolset === 'cards').map((t) => t.name);
+    const cards = () =>
+      toolCatalog()
+        .tools.filter((t) => t.toolset === 'cards')
+        .map((t) => t.name);
 
     async function listed(args: string[]): Promise<string[]> {
       const mcp = await startMcp(['--url', server.url, ...args]);
@@ -68,19 +86,31 @@ describe('MCP toolsets: what is listed, what it costs, and the flags that choose
     it('when no flag chooses tools, then the cards toolset alone is listed, and another tool is refused naming its toolset', async () => {
       const mcp = await startMcp(['--url', server.url]);
       try {
-        assert.deepEqual((await mcp.client.listTools()).tools.map((t) => t.name), cards());
-        await assert.rejects(mcp.client.callTool({ name: 'list_webhooks', arguments: {} }), /enable it with --toolsets automation/);
+        assert.deepEqual(
+          (await mcp.client.listTools()).tools.map((t) => t.name),
+          cards(),
+        );
+        await assert.rejects(
+          mcp.client.callTool({ name: 'list_webhooks', arguments: {} }),
+          /enable it with --toolsets automation/,
+        );
       } finally {
         await mcp.close();
       }
     });
 
     it('when --toolsets all is given, then every tool is listed', async () => {
-      assert.deepEqual(await listed(['--toolsets', 'all']), toolCatalog().tools.map((t) => t.name));
+      assert.deepEqual(
+        await listed(['--toolsets', 'all']),
+        toolCatalog().tools.map((t) => t.name),
+      );
     });
 
     it('when --tools names a tool, then it is listed beside the cards toolset', async () => {
-      assert.deepEqual(await listed(['--tools', 'list_boards']), [...cards(), 'list_boards'].sort((a, b) => order(a) - order(b)));
+      assert.deepEqual(
+        await listed(['--tools', 'list_boards']),
+        [...cards(), 'list_boards'].sort((a, b) => order(a) - order(b)),
+      );
     });
 
     it('when --read-only is given, then only read-only tools are listed and a write tool is refused', async () => {
@@ -88,7 +118,10 @@ describe('MCP toolsets: what is listed, what it costs, and the flags that choose
       try {
         const tools = (await mcp.client.listTools()).tools;
         assert.ok(tools.some((t) => t.name === 'list_cards') && tools.some((t) => t.name === 'list_boards'));
-        assert.deepEqual(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name), []);
+        assert.deepEqual(
+          tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name),
+          [],
+        );
         await assert.rejects(mcp.client.callTool({ name: 'create_card', arguments: { title: 'no' } }), /read-only/);
         const read = await mcp.callRaw('list_cards');
         assert.notEqual(read.isError, true, textOf(read));

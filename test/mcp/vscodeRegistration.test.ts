@@ -1,5 +1,13 @@
 import { FakeHttpDefinition, FakeStdioDefinition, registeredMcpProviders as registered } from './fakeEditorMcpApi';
-import { activateWith, deactivate, double, folderWithCards, repoRoot, runCommand, tempFolder } from '../extension/helpers/harness';
+import {
+  activateWith,
+  deactivate,
+  double,
+  folderWithCards,
+  repoRoot,
+  runCommand,
+  tempFolder,
+} from '../extension/helpers/harness';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -17,8 +25,14 @@ describe('VS Code agent mode gets the MCP server', function () {
     const withBoard = await folderWithCards(['Asked from agent mode']);
     const plain = await tempFolder();
     activateWith([plain, withBoard]);
-    const contributed = (packageJson.contributes as { mcpServerDefinitionProviders?: { id: string }[] }).mcpServerDefinitionProviders ?? [];
-    assert.deepEqual(contributed.map((p) => p.id), [MCP_PROVIDER_ID], 'package.json declares the provider');
+    const contributed =
+      (packageJson.contributes as { mcpServerDefinitionProviders?: { id: string }[] }).mcpServerDefinitionProviders ??
+      [];
+    assert.deepEqual(
+      contributed.map((p) => p.id),
+      [MCP_PROVIDER_ID],
+      'package.json declares the provider',
+    );
     const provider = registered.get(MCP_PROVIDER_ID);
     assert.ok(provider, 'the provider is registered under the contributed id');
     const definitions = await provider.provideMcpServerDefinitions();
@@ -31,10 +45,20 @@ describe('VS Code agent mode gets the MCP server', function () {
 
     // Start it exactly as the editor would, and ask it for the board's cards.
     const client = new Client({ name: 'vscode-agent', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: definition.command, args: definition.args, env: { ...(process.env as Record<string, string>), ...definition.env }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: definition.command,
+        args: definition.args,
+        env: { ...(process.env as Record<string, string>), ...definition.env },
+        stderr: 'pipe',
+      }),
+    );
     try {
       const result = await client.callTool({ name: 'list_cards', arguments: {} });
-      assert.deepEqual(JSON.parse(textOf(result as never)).cards.map((c: { title: string }) => c.title), ['Asked from agent mode']);
+      assert.deepEqual(
+        JSON.parse(textOf(result as never)).cards.map((c: { title: string }) => c.title),
+        ['Asked from agent mode'],
+      );
     } finally {
       await client.close();
     }
@@ -47,12 +71,16 @@ describe('VS Code agent mode gets the MCP server', function () {
     provider.onDidChangeMcpServerDefinitions?.(() => asked++);
     double.foldersChanged.fire({ added: [], removed: [] });
     assert.equal(asked, 1);
-    assert.equal((await provider.provideMcpServerDefinitions()).length, 1, 'a folder without a board still gets one, so an agent can start it');
+    assert.equal(
+      (await provider.provideMcpServerDefinitions()).length,
+      1,
+      'a folder without a board still gets one, so an agent can start it',
+    );
     await deactivate();
     assert.equal(registered.has(MCP_PROVIDER_ID), false);
   });
 
-  it('when the API server runs, then the HTTP endpoint is registered (with the folder\'s token), and stdio again once it stops', async () => {
+  it("when the API server runs, then the HTTP endpoint is registered (with the folder's token), and stdio again once it stops", async () => {
     const folder = await folderWithCards(['Asked over HTTP']);
     const parts = activateWith([folder], { 'kanban.server.port': 0 });
     const provider = registered.get(MCP_PROVIDER_ID)!;
@@ -70,10 +98,17 @@ describe('VS Code agent mode gets the MCP server', function () {
 
     // Reach it exactly as the editor would, and ask it for the board's cards.
     const client = new Client({ name: 'vscode-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(definition.uri.toString()), { requestInit: { headers: definition.headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(definition.uri.toString()), {
+        requestInit: { headers: definition.headers },
+      }),
+    );
     try {
       const result = await client.callTool({ name: 'list_cards', arguments: {} });
-      assert.deepEqual(JSON.parse(textOf(result as never)).cards.map((c: { title: string }) => c.title), ['Asked over HTTP']);
+      assert.deepEqual(
+        JSON.parse(textOf(result as never)).cards.map((c: { title: string }) => c.title),
+        ['Asked over HTTP'],
+      );
     } finally {
       await client.close();
     }

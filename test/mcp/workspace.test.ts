@@ -50,25 +50,33 @@ describe('MCP workspace argument: one registration serves several repositories',
     before(async () => (mcp = await startMcp(['--dir', a, '--allow-dir', parent, ...ALL_TOOLSETS])));
     after(async () => mcp?.close());
 
-    it('when an agent creates a card with workspace B, then it is written under B\'s .kanban and not A\'s', async () => {
+    it("when an agent creates a card with workspace B, then it is written under B's .kanban and not A's", async () => {
       const created = await mcp.call('create_card', { title: 'Ship the B release', workspace: b });
       assert.equal((await cardFilesWith(b, 'Ship the B release')).length, 1, 'one card file in B');
       assert.deepEqual(await cardFilesWith(a, 'Ship the B release'), []);
       assert.ok(created.id);
     });
 
-    it('when an agent lists cards with workspace B, absolute, relative to A or a folder inside B, then B\'s card is there and not in A\'s list', async () => {
+    it("when an agent lists cards with workspace B, absolute, relative to A or a folder inside B, then B's card is there and not in A's list", async () => {
       const { id } = await mcp.call('create_card', { title: 'Only in B', workspace: b });
       for (const workspace of [b, '../b', path.join(b, 'src', 'deep')]) {
         const page = await mcp.call('list_cards', { q: 'Only in B', workspace });
-        assert.deepEqual(page.cards.map((c: { id: string }) => c.id), [id], `workspace ${workspace}`);
+        assert.deepEqual(
+          page.cards.map((c: { id: string }) => c.id),
+          [id],
+          `workspace ${workspace}`,
+        );
       }
       assert.deepEqual((await mcp.call('list_cards', { q: 'Only in B' })).cards, []);
     });
 
-    it('when workspace names A itself, then A\'s board answers', async () => {
+    it("when workspace names A itself, then A's board answers", async () => {
       const { id } = await mcp.call('create_card', { title: 'Only in A' });
-      for (const workspace of [a, '.']) assert.deepEqual((await mcp.call('list_cards', { q: 'Only in A', workspace })).cards.map((c: { id: string }) => c.id), [id]);
+      for (const workspace of [a, '.'])
+        assert.deepEqual(
+          (await mcp.call('list_cards', { q: 'Only in A', workspace })).cards.map((c: { id: string }) => c.id),
+          [id],
+        );
     });
 
     it('when a tool that passes its arguments on runs with workspace, then the API never sees the argument', async () => {
@@ -76,12 +84,23 @@ describe('MCP workspace argument: one registration serves several repositories',
       const { id } = await mcp.call('create_card', { title: 'Pick me in B', status: 'todo', workspace: b });
       const picked = await mcp.call('pick_card', { status: 'todo', workspace: b, agent: 'ws-agent' });
       assert.equal(picked.picked?.id, id);
-      const reported = await mcp.call('report_progress', { id, state: 'active', note: 'on it', workspace: b, agent: 'ws-agent' });
+      const reported = await mcp.call('report_progress', {
+        id,
+        state: 'active',
+        note: 'on it',
+        workspace: b,
+        agent: 'ws-agent',
+      });
       assert.equal(reported.session?.state, 'active');
     });
 
     it('when workspace is outside the allowed folder, a ../ escape or a symlink out of it, then the call is refused naming --allow-dir and nothing is written', async () => {
-      for (const workspace of [outside, `../../${path.basename(outside)}`, path.join(parent, 'escape'), path.join(parent, '..')]) {
+      for (const workspace of [
+        outside,
+        `../../${path.basename(outside)}`,
+        path.join(parent, 'escape'),
+        path.join(parent, '..'),
+      ]) {
         const result = await mcp.callRaw('create_card', { title: 'Must not land', workspace });
         assert.equal(result.isError, true, `workspace ${workspace} is refused`);
         assert.match(textOf(result), NOT_ALLOWED, `workspace ${workspace}`);
@@ -98,7 +117,7 @@ describe('MCP workspace argument: one registration serves several repositories',
       assert.match(textOf(notText), /workspace/);
     });
 
-    it('when an agent lists the tools, then every tool\'s input schema has an optional string workspace', async () => {
+    it("when an agent lists the tools, then every tool's input schema has an optional string workspace", async () => {
       const { tools } = await mcp.client.listTools();
       assert.ok(tools.length > 17, 'every toolset is listed');
       for (const tool of tools) {
@@ -144,10 +163,17 @@ describe('MCP workspace argument: one registration serves several repositories',
 
   describe('kanban mcp --allow-dir usage', () => {
     it('when --allow-dir is a comma list or given twice, then each folder in it is allowed', async () => {
-      for (const flags of [['--allow-dir', `${outside},${parent}`], ['--allow-dir', outside, '--allow-dir', parent]]) {
+      for (const flags of [
+        ['--allow-dir', `${outside},${parent}`],
+        ['--allow-dir', outside, '--allow-dir', parent],
+      ]) {
         const mcp = await startMcp(['--dir', a, ...flags]);
         try {
-          for (const workspace of [b, outside]) assert.ok(Array.isArray((await mcp.call('list_cards', { workspace })).cards), `${flags.join(' ')}: ${workspace}`);
+          for (const workspace of [b, outside])
+            assert.ok(
+              Array.isArray((await mcp.call('list_cards', { workspace })).cards),
+              `${flags.join(' ')}: ${workspace}`,
+            );
         } finally {
           await mcp.close();
         }
@@ -156,7 +182,11 @@ describe('MCP workspace argument: one registration serves several repositories',
 
     it('when --allow-dir names no folder, alone, in a comma list or repeated, or comes with --url, then it is a usage error', async () => {
       const gone = path.join(parent, 'gone');
-      for (const flags of [['--allow-dir', gone], ['--allow-dir', `${outside},${gone}`], ['--allow-dir', outside, `--allow-dir=${gone}`]]) {
+      for (const flags of [
+        ['--allow-dir', gone],
+        ['--allow-dir', `${outside},${gone}`],
+        ['--allow-dir', outside, `--allow-dir=${gone}`],
+      ]) {
         const missing = await runMcpToExit(['--dir', a, ...flags]);
         assert.equal(missing.code, 2, flags.join(' '));
         assert.match(missing.stderr, /--allow-dir \S*gone: there is no folder/, flags.join(' '));
@@ -175,7 +205,12 @@ describe('WorkspacePool: the workspaces opened for the workspace argument', () =
     const closed: string[] = [];
     const open = async (root: string) => {
       opened.push(root);
-      return { mode: 'local', target: root, call: () => Promise.reject(new Error('not called')), close: async () => void closed.push(root) } as unknown as ApiClient;
+      return {
+        mode: 'local',
+        target: root,
+        call: () => Promise.reject(new Error('not called')),
+        close: async () => void closed.push(root),
+      } as unknown as ApiClient;
     };
     return { open, opened, closed };
   }

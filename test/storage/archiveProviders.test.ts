@@ -23,11 +23,14 @@ for (const providerName of CARD_PROVIDERS) {
       await server.restart();
       assert.deepEqual(await listIds(server), [stays.id]);
       const archived = okData<any[]>(await server.api('GET', '/api/tasks?archived=only'));
-      assert.deepEqual(archived.map((t) => [t.id, t.status, Boolean(t.archivedAt)]).sort(), [
-        [doneA.id, 'done', true],
-        [doneB.id, 'done', true],
-        [single.id, 'todo', true],
-      ].sort());
+      assert.deepEqual(
+        archived.map((t) => [t.id, t.status, Boolean(t.archivedAt)]).sort(),
+        [
+          [doneA.id, 'done', true],
+          [doneB.id, 'done', true],
+          [single.id, 'todo', true],
+        ].sort(),
+      );
       assert.deepEqual(await listIds(server, '?archived=only', 'ops'), [opsCard.id]);
       okData(await server.api('POST', `/api/tasks/${single.id}/restore`));
       await server.restart();

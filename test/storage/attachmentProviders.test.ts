@@ -23,7 +23,10 @@ const PROVIDERS: Record<string, () => Promise<AttachmentSetup>> = {
   localfs: async () => ({
     plugins: {},
     payloadExists: (root, boardId, cardId, filename) =>
-      fs.access(path.join(root, '.kanban', 'boards', boardId, 'attachments', cardId, filename)).then(() => true, () => false),
+      fs.access(path.join(root, '.kanban', 'boards', boardId, 'attachments', cardId, filename)).then(
+        () => true,
+        () => false,
+      ),
     cleanup: async () => undefined,
   }),
   sqlite: async () => ({
@@ -31,7 +34,9 @@ const PROVIDERS: Record<string, () => Promise<AttachmentSetup>> = {
     async payloadExists(root, boardId, cardId, filename) {
       const db = new Database(path.join(root, '.kanban', 'files.db'), { readonly: true });
       try {
-        return !!db.prepare('SELECT 1 FROM kanban_attachments WHERE board_id = ? AND card_id = ? AND filename = ?').get(boardId, cardId, filename);
+        return !!db
+          .prepare('SELECT 1 FROM kanban_attachments WHERE board_id = ? AND card_id = ? AND filename = ?')
+          .get(boardId, cardId, filename);
       } finally {
         db.close();
       }
@@ -57,12 +62,23 @@ const PROVIDERS: Record<string, () => Promise<AttachmentSetup>> = {
 
 const upload = (server: TestServer, cardId: string, files: { name: string; data: Buffer; contentType?: string }[]) =>
   server.api('POST', `/api/tasks/${cardId}/attachments`, {
-    files: files.map((f) => ({ name: f.name, data: f.data.toString('base64'), ...(f.contentType ? { contentType: f.contentType } : {}) })),
+    files: files.map((f) => ({
+      name: f.name,
+      data: f.data.toString('base64'),
+      ...(f.contentType ? { contentType: f.contentType } : {}),
+    })),
   });
 
-async function download(server: TestServer, urlPath: string): Promise<{ status: number; bytes: Buffer; type: string | null }> {
+async function download(
+  server: TestServer,
+  urlPath: string,
+): Promise<{ status: number; bytes: Buffer; type: string | null }> {
   const response = await fetch(server.url + urlPath);
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), type: response.headers.get('content-type') };
+  return {
+    status: response.status,
+    bytes: Buffer.from(await response.arrayBuffer()),
+    type: response.headers.get('content-type'),
+  };
 }
 
 for (const [name, setUp] of Object.entries(PROVIDERS)) {
@@ -87,7 +103,9 @@ for (const [name, setUp] of Object.entries(PROVIDERS)) {
     it('when a large binary file is uploaded, then it downloads byte for byte, also after a restart', async () => {
       const card = await createTask(server, 'Binary');
       const bytes = randomBytes(700 * 1024);
-      okData(await upload(server, card.id, [{ name: 'blob.bin', data: bytes, contentType: 'application/octet-stream' }]));
+      okData(
+        await upload(server, card.id, [{ name: 'blob.bin', data: bytes, contentType: 'application/octet-stream' }]),
+      );
       assert.equal(await setup.payloadExists(server.root, 'default', card.id, 'blob.bin'), true);
       await server.restart();
       const got = await download(server, `/api/tasks/${card.id}/attachments/blob.bin`);
@@ -107,7 +125,12 @@ for (const [name, setUp] of Object.entries(PROVIDERS)) {
 
     it('when an attachment is deleted, then its payload is removed from the store and the download is 404', async () => {
       const card = await createTask(server, 'Delete one');
-      okData(await upload(server, card.id, [{ name: 'a.txt', data: Buffer.from('a') }, { name: 'b.txt', data: Buffer.from('b') }]));
+      okData(
+        await upload(server, card.id, [
+          { name: 'a.txt', data: Buffer.from('a') },
+          { name: 'b.txt', data: Buffer.from('b') },
+        ]),
+      );
       const after = okData(await server.api('DELETE', `/api/tasks/${card.id}/attachments/a.txt`));
       assert.deepEqual(after.attachments, ['b.txt']);
       assert.equal(await setup.payloadExists(server.root, 'default', card.id, 'a.txt'), false);
@@ -117,16 +140,25 @@ for (const [name, setUp] of Object.entries(PROVIDERS)) {
 
     it('when a card is deleted for good, then every payload of it is removed', async () => {
       const card = await createTask(server, 'Delete all');
-      okData(await upload(server, card.id, [{ name: 'a.txt', data: Buffer.from('a') }, { name: 'b.txt', data: Buffer.from('b') }]));
+      okData(
+        await upload(server, card.id, [
+          { name: 'a.txt', data: Buffer.from('a') },
+          { name: 'b.txt', data: Buffer.from('b') },
+        ]),
+      );
       okData(await server.api('DELETE', `/api/tasks/${card.id}/permanent`));
-      for (const file of ['a.txt', 'b.txt']) assert.equal(await setup.payloadExists(server.root, 'default', card.id, file), false, file);
+      for (const file of ['a.txt', 'b.txt'])
+        assert.equal(await setup.payloadExists(server.root, 'default', card.id, file), false, file);
     });
 
     it('when a card is transferred to another board, then its files move with it and still download', async () => {
       const card = await createTask(server, 'Travelling files');
       okData(await upload(server, card.id, [{ name: 'map.txt', data: Buffer.from('the map') }]));
       okData(await server.api('POST', `/api/boards/ops/tasks/${card.id}/transfer`, {}));
-      assert.equal(String((await download(server, `/api/boards/ops/tasks/${card.id}/attachments/map.txt`)).bytes), 'the map');
+      assert.equal(
+        String((await download(server, `/api/boards/ops/tasks/${card.id}/attachments/map.txt`)).bytes),
+        'the map',
+      );
       assert.equal(await setup.payloadExists(server.root, 'ops', card.id, 'map.txt'), true);
       assert.equal(await setup.payloadExists(server.root, 'default', card.id, 'map.txt'), false);
     });
@@ -146,7 +178,13 @@ describe('attachment.storage s3: settings and start-up', function () {
   });
 
   it('when endpoint, bucket and region come from the provider config, then they are used (credentials still from the environment)', async () => {
-    restoreEnv = withEnv({ ...server.env, SVC_S3_BUCKET: undefined, SVC_S3_ENDPOINT: undefined, SVC_S3_FORCE_PATH_STYLE: undefined, SVC_S3_REGION: undefined });
+    restoreEnv = withEnv({
+      ...server.env,
+      SVC_S3_BUCKET: undefined,
+      SVC_S3_ENDPOINT: undefined,
+      SVC_S3_FORCE_PATH_STYLE: undefined,
+      SVC_S3_REGION: undefined,
+    });
     const options = { endpoint: server.endpoint, bucket: server.bucket, region: 'eu-west-1', forcePathStyle: true };
     const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options } }) });
     try {
@@ -164,8 +202,21 @@ describe('attachment.storage s3: settings and start-up', function () {
   });
 
   it('when the older storage/config layout names endpoint, bucket and region, then they are used', async () => {
-    restoreEnv = withEnv({ ...server.env, SVC_S3_BUCKET: undefined, SVC_S3_ENDPOINT: undefined, SVC_S3_REGION: undefined });
-    const config = { ...configWith({}), storage: { 'attachment.storage': { provider: 's3', config: { endpoint: server.endpoint, bucket: server.bucket, region: 'eu-north-1' } } } };
+    restoreEnv = withEnv({
+      ...server.env,
+      SVC_S3_BUCKET: undefined,
+      SVC_S3_ENDPOINT: undefined,
+      SVC_S3_REGION: undefined,
+    });
+    const config = {
+      ...configWith({}),
+      storage: {
+        'attachment.storage': {
+          provider: 's3',
+          config: { endpoint: server.endpoint, bucket: server.bucket, region: 'eu-north-1' },
+        },
+      },
+    };
     const kanban = await startTestServer({ config });
     try {
       const card = await createTask(kanban, 'Older layout');
@@ -179,8 +230,15 @@ describe('attachment.storage s3: settings and start-up', function () {
   });
 
   it('when the region is only in AWS_REGION, then the provider uses it', async () => {
-    restoreEnv = withEnv({ ...server.env, SVC_S3_REGION: undefined, AWS_REGION: 'ap-south-1', AWS_DEFAULT_REGION: undefined });
-    const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: {} } }) });
+    restoreEnv = withEnv({
+      ...server.env,
+      SVC_S3_REGION: undefined,
+      AWS_REGION: 'ap-south-1',
+      AWS_DEFAULT_REGION: undefined,
+    });
+    const kanban = await startTestServer({
+      config: configWith({ 'attachment.storage': { provider: 's3', options: {} } }),
+    });
     try {
       assert.equal(okData(await kanban.api('GET', '/api/storage')).attachment.region, 'ap-south-1');
     } finally {
@@ -190,7 +248,9 @@ describe('attachment.storage s3: settings and start-up', function () {
 
   it('when SVC_S3_BUCKET and the config both name a bucket, then the environment wins', async () => {
     restoreEnv = withEnv(server.env);
-    const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: { bucket: 'bucket-from-config' } } }) });
+    const kanban = await startTestServer({
+      config: configWith({ 'attachment.storage': { provider: 's3', options: { bucket: 'bucket-from-config' } } }),
+    });
     try {
       const card = await createTask(kanban, 'Env bucket');
       okData(await upload(kanban, card.id, [{ name: 'e.txt', data: Buffer.from('env') }]));
@@ -203,19 +263,24 @@ describe('attachment.storage s3: settings and start-up', function () {
 
   it('when the service writes .kanban.json, then no credential or secret ends up in it', async () => {
     restoreEnv = withEnv(server.env);
-    const kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: {} } }) });
+    const kanban = await startTestServer({
+      config: configWith({ 'attachment.storage': { provider: 's3', options: {} } }),
+    });
     try {
       okData(await kanban.api('PUT', '/api/settings', { compactMode: true }));
       const text = await fs.readFile(path.join(kanban.root, '.kanban.json'), 'utf8');
       assert.ok(text.includes('"compactMode": true'), 'the config was written');
-      for (const secret of ['S3RVER', server.endpoint, 'secretAccessKey', 'accessKeyId']) assert.ok(!text.includes(secret), `${secret} is in .kanban.json`);
+      for (const secret of ['S3RVER', server.endpoint, 'secretAccessKey', 'accessKeyId'])
+        assert.ok(!text.includes(secret), `${secret} is in .kanban.json`);
     } finally {
       await kanban.close();
     }
   });
 
   async function startFailure(options: Record<string, unknown>): Promise<string> {
-    const error = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options } }) }).then(
+    const error = await startTestServer({
+      config: configWith({ 'attachment.storage': { provider: 's3', options } }),
+    }).then(
       async (kanban) => {
         await kanban.close();
         return null;
@@ -229,7 +294,10 @@ describe('attachment.storage s3: settings and start-up', function () {
   it('when the bucket does not exist, then start-up fails naming the provider, SVC_S3_BUCKET and the cause', async () => {
     restoreEnv = withEnv({ ...server.env, SVC_S3_BUCKET: 'no-such-bucket-here' });
     const message = await startFailure({});
-    assert.match(message, /attachment\.storage provider "s3" cannot start: the bucket "no-such-bucket-here" does not exist/);
+    assert.match(
+      message,
+      /attachment\.storage provider "s3" cannot start: the bucket "no-such-bucket-here" does not exist/,
+    );
     assert.match(message, /SVC_S3_BUCKET or plugins\["attachment\.storage"\]\.options\.bucket/);
   });
 
@@ -242,7 +310,10 @@ describe('attachment.storage s3: settings and start-up', function () {
 
   it('when no bucket is set anywhere, then start-up fails saying so', async () => {
     restoreEnv = withEnv({ ...server.env, SVC_S3_BUCKET: undefined });
-    assert.match(await startFailure({}), /no bucket is set \(setting: SVC_S3_BUCKET or plugins\["attachment\.storage"\]\.options\.bucket/);
+    assert.match(
+      await startFailure({}),
+      /no bucket is set \(setting: SVC_S3_BUCKET or plugins\["attachment\.storage"\]\.options\.bucket/,
+    );
   });
 
   it('when credentials are put in .kanban.json, then start-up refuses them', async () => {
@@ -276,7 +347,9 @@ describe('attachment.storage s3: secrets stay in the environment', function () {
   });
 
   it('when credentials are set in the environment and files go through S3, then no response, event or workspace file contains them', async () => {
-    kanban = await startTestServer({ config: configWith({ 'attachment.storage': { provider: 's3', options: { region: 'eu-central-1' } } }) });
+    kanban = await startTestServer({
+      config: configWith({ 'attachment.storage': { provider: 's3', options: { region: 'eu-central-1' } } }),
+    });
     const server = kanban;
     const socket = await RecordingSocket.connect(`${server.url.replace(/^http/, 'ws')}/ws`);
     const seen: string[] = [];
@@ -287,12 +360,28 @@ describe('attachment.storage s3: secrets stay in the environment', function () {
     };
     try {
       const card = okData(await call('POST', '/api/tasks', { content: '# Secret-free\n' }), 201);
-      okData(await call('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'a.txt', data: Buffer.from('through s3').toString('base64') }] }));
-      assert.equal(await s3Server.objectExists(`default/${card.id}/a.txt`), true, 'the upload reached S3 with the environment credentials');
+      okData(
+        await call('POST', `/api/tasks/${card.id}/attachments`, {
+          files: [{ name: 'a.txt', data: Buffer.from('through s3').toString('base64') }],
+        }),
+      );
+      assert.equal(
+        await s3Server.objectExists(`default/${card.id}/a.txt`),
+        true,
+        'the upload reached S3 with the environment credentials',
+      );
       const download = await fetch(`${server.url}/api/tasks/${card.id}/attachments/a.txt`);
       seen.push(await download.text(), JSON.stringify([...download.headers]));
       okData(await call('PUT', '/api/settings', { compactMode: true }));
-      for (const route of ['/api/storage', '/api/workspace', '/api/card-state/status', '/api/auth', `/api/tasks/${card.id}`, '/api/docs/json']) await call('GET', route);
+      for (const route of [
+        '/api/storage',
+        '/api/workspace',
+        '/api/card-state/status',
+        '/api/auth',
+        `/api/tasks/${card.id}`,
+        '/api/docs/json',
+      ])
+        await call('GET', route);
       okData(await call('DELETE', `/api/tasks/${card.id}/attachments/a.txt`));
       await socket.waitFor((m) => m.event === 'attachment.removed');
       const storage = okData(await call('GET', '/api/storage'));
@@ -301,13 +390,21 @@ describe('attachment.storage s3: secrets stay in the environment', function () {
     } finally {
       socket.socket.close();
     }
-    for (const file of await listFiles(server.root)) seen.push(await fs.readFile(path.join(server.root, file), 'latin1'));
-    assert.ok(seen.some((text) => text.includes('attachment.added')), 'the events were collected');
+    for (const file of await listFiles(server.root))
+      seen.push(await fs.readFile(path.join(server.root, file), 'latin1'));
+    assert.ok(
+      seen.some((text) => text.includes('attachment.added')),
+      'the events were collected',
+    );
     for (const secret of secrets) {
       const leaks = seen.filter((text) => text.includes(secret));
       assert.deepEqual(leaks, [], `${secret} leaked`);
     }
     const config = JSON.parse(await fs.readFile(path.join(server.root, '.kanban.json'), 'utf8'));
-    assert.deepEqual(config.plugins['attachment.storage'], { provider: 's3', options: { region: 'eu-central-1' } }, 'the provider entry is kept as written');
+    assert.deepEqual(
+      config.plugins['attachment.storage'],
+      { provider: 's3', options: { region: 'eu-central-1' } },
+      'the provider entry is kept as written',
+    );
   });
 });

@@ -48,7 +48,9 @@ describe('built server (dist/server.js) and storage providers', function () {
     const run = await runBuiltServer(root, { env: { RECORD_MODULES_FILE: record }, preload: ['recordModules.cjs'] });
     if (!run.url) assert.fail(`the server did not start: ${(await run.exited).stderr}`);
     const card = await call(run.url, 'POST', '/api/tasks', { content: '# Plain files\n' });
-    await call(run.url, 'POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'a.txt', data: Buffer.from('x').toString('base64') }] });
+    await call(run.url, 'POST', `/api/tasks/${card.id}/attachments`, {
+      files: [{ name: 'a.txt', data: Buffer.from('x').toString('base64') }],
+    });
     await call(run.url, 'POST', `/api/tasks/${card.id}/open`);
     assert.equal((await call(run.url, 'GET', '/api/storage')).card.provider, 'markdown');
     assert.equal((await run.stop()).code, 0);
@@ -59,7 +61,10 @@ describe('built server (dist/server.js) and storage providers', function () {
 
   it('when the workspace is configured for SQLite, then the same probe does see better-sqlite3 load', async () => {
     // The counterpart of the test above: shows the probe notices a native module when one loads.
-    await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ 'card.storage': { provider: 'sqlite', options: {} } })));
+    await fs.writeFile(
+      path.join(root, '.kanban.json'),
+      JSON.stringify(configWith({ 'card.storage': { provider: 'sqlite', options: {} } })),
+    );
     const record = path.join(root, '..', `${path.basename(root)}-modules.json`);
     const run = await runBuiltServer(root, { env: { RECORD_MODULES_FILE: record }, preload: ['recordModules.cjs'] });
     if (!run.url) assert.fail(`the server did not start: ${(await run.exited).stderr}`);
@@ -68,14 +73,23 @@ describe('built server (dist/server.js) and storage providers', function () {
     const seen = await readRecord(record);
     await fs.rm(record, { force: true });
     assert.ok(seen.loaded.includes('better-sqlite3'), JSON.stringify(seen));
-    assert.ok(seen.nativeAddons.some((file) => file.endsWith('better_sqlite3.node')), JSON.stringify(seen));
+    assert.ok(
+      seen.nativeAddons.some((file) => file.endsWith('better_sqlite3.node')),
+      JSON.stringify(seen),
+    );
   });
 
   // Without better-sqlite3 the server runs SQLite's WebAssembly build (sqliteWasm.test.ts); forced to
   // the native driver, it must say why it cannot start.
   it('when better-sqlite3 is missing and the native driver is required, then it exits non-zero with one line naming the provider, the setting and the cause', async () => {
-    await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ 'card.storage': { provider: 'sqlite', options: {} } })));
-    const run = await runBuiltServer(root, { env: { BLOCK_MODULES: 'better-sqlite3', KANBAN_SQLITE_DRIVER: 'native' }, preload: ['blockModules.cjs'] });
+    await fs.writeFile(
+      path.join(root, '.kanban.json'),
+      JSON.stringify(configWith({ 'card.storage': { provider: 'sqlite', options: {} } })),
+    );
+    const run = await runBuiltServer(root, {
+      env: { BLOCK_MODULES: 'better-sqlite3', KANBAN_SQLITE_DRIVER: 'native' },
+      preload: ['blockModules.cjs'],
+    });
     assert.equal(run.url, null, 'the server started');
     const { code, stderr } = await run.exited;
     assert.equal(code, 1);
@@ -95,7 +109,10 @@ describe('built server (dist/server.js) and storage providers', function () {
     const { code, stderr } = await run.exited;
     assert.equal(code, 1);
     assert.deepEqual(ownErrorLines(stderr).length, 1, stderr);
-    assert.match(ownErrorLines(stderr)[0], /card\.storage provider "mysql" cannot start: cannot reach the MySQL server at 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\).*\(setting: plugins\["card\.storage"\]\.options\.host in \.kanban\.json\)$/);
+    assert.match(
+      ownErrorLines(stderr)[0],
+      /card\.storage provider "mysql" cannot start: cannot reach the MySQL server at 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\).*\(setting: plugins\["card\.storage"\]\.options\.host in \.kanban\.json\)$/,
+    );
     assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
   });
 
@@ -109,7 +126,10 @@ describe('built server (dist/server.js) and storage providers', function () {
     });
 
     it('when the bucket is missing, then it exits non-zero naming the provider, SVC_S3_BUCKET and the cause', async () => {
-      await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ 'attachment.storage': { provider: 's3', options: {} } })));
+      await fs.writeFile(
+        path.join(root, '.kanban.json'),
+        JSON.stringify(configWith({ 'attachment.storage': { provider: 's3', options: {} } })),
+      );
       const run = await runBuiltServer(root, { env: { ...s3.env, SVC_S3_BUCKET: 'no-such-bucket-here' } });
       assert.equal(run.url, null, 'the server started');
       const { code, stderr } = await run.exited;
@@ -123,12 +143,17 @@ describe('built server (dist/server.js) and storage providers', function () {
     });
 
     it('when the bucket exists, then the same set-up starts and stores files in it', async () => {
-      await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ 'attachment.storage': { provider: 's3', options: {} } })));
+      await fs.writeFile(
+        path.join(root, '.kanban.json'),
+        JSON.stringify(configWith({ 'attachment.storage': { provider: 's3', options: {} } })),
+      );
       const run = await runBuiltServer(root, { env: s3.env });
       if (!run.url) assert.fail(`the server did not start: ${(await run.exited).stderr}`);
       try {
         const card = await call(run.url, 'POST', '/api/tasks', { content: '# To the bucket\n' });
-        await call(run.url, 'POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'b.txt', data: Buffer.from('y').toString('base64') }] });
+        await call(run.url, 'POST', `/api/tasks/${card.id}/attachments`, {
+          files: [{ name: 'b.txt', data: Buffer.from('y').toString('base64') }],
+        });
         assert.deepEqual(await s3.keys(), [`default/${card.id}/b.txt`]);
       } finally {
         await run.stop();

@@ -43,9 +43,16 @@ describe('Bulk edits: a write that fails part way puts the changed cards back', 
       store.update = update;
       assert.deepEqual(await cardFiles(server), before, 'every card file holds what it held before');
       const rolledBack = events.filter((e) => e.data.rolledBack === true).map((e) => e.data.taskId);
-      assert.deepEqual(rolledBack, [ids[1], ids[0]], 'the two changed cards are put back, newest first, with an event each');
+      assert.deepEqual(
+        rolledBack,
+        [ids[1], ids[0]],
+        'the two changed cards are put back, newest first, with an event each',
+      );
       const listed = okData<any[]>(await server.api('GET', '/api/tasks?fields=id,status,priority'));
-      assert.deepEqual(listed.map((t) => [t.id, t.status, t.priority]), ids.map((id) => [id, 'todo', 'medium']));
+      assert.deepEqual(
+        listed.map((t) => [t.id, t.status, t.priority]),
+        ids.map((id) => [id, 'todo', 'medium']),
+      );
     });
   }
 });

@@ -79,14 +79,29 @@ for (const { providerName, driver } of VARIANTS) {
 
     it('when comments are added, edited and deleted, then the list and its order survive a restart', async () => {
       const card = await createTask(server, 'Discussed');
-      const first = okData(await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'ana', content: 'first\n\n- a\n- b' }), 201);
-      const second = okData(await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'bo', content: 'second: "quoted" ---' }), 201);
-      const third = okData(await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'cy', content: 'third' }), 201);
+      const first = okData(
+        await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'ana', content: 'first\n\n- a\n- b' }),
+        201,
+      );
+      const second = okData(
+        await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'bo', content: 'second: "quoted" ---' }),
+        201,
+      );
+      const third = okData(
+        await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'cy', content: 'third' }),
+        201,
+      );
       okData(await server.api('PUT', `/api/tasks/${card.id}/comments/${first.id}`, { content: 'first, edited' }));
       okData(await server.api('DELETE', `/api/tasks/${card.id}/comments/${second.id}`));
       await server.restart();
       const comments = okData(await server.api('GET', `/api/tasks/${card.id}/comments`));
-      assert.deepEqual(comments.map((c: any) => [c.id, c.author, c.content]), [[first.id, 'ana', 'first, edited'], [third.id, 'cy', 'third']]);
+      assert.deepEqual(
+        comments.map((c: any) => [c.id, c.author, c.content]),
+        [
+          [first.id, 'ana', 'first, edited'],
+          [third.id, 'cy', 'third'],
+        ],
+      );
       assert.ok(comments[0].modified, 'an edited comment keeps its edit time');
     });
 
@@ -121,7 +136,10 @@ for (const { providerName, driver } of VARIANTS) {
       assert.deepEqual(await listIds(server), []);
       const moved = okData(await server.api('GET', `/api/boards/ops/tasks/${card.id}`));
       assert.equal(moved.status, 'doing');
-      assert.deepEqual(moved.comments.map((c: any) => c.content), ['packed']);
+      assert.deepEqual(
+        moved.comments.map((c: any) => c.content),
+        ['packed'],
+      );
     });
 
     it('when cards share a title, then each gets its own id, also after a restart', async () => {
@@ -136,7 +154,9 @@ for (const { providerName, driver } of VARIANTS) {
     });
 
     it('when many cards are created at once, then every one is stored with a distinct id', async () => {
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => server.api('POST', '/api/tasks', { content: `# Burst ${i % 4}\n` })));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => server.api('POST', '/api/tasks', { content: `# Burst ${i % 4}\n` })),
+      );
       const ids = answers.map((a) => okData(a, 201).id);
       assert.equal(new Set(ids).size, 40);
       await server.restart();
@@ -167,7 +187,10 @@ for (const { providerName, driver } of VARIANTS) {
       await createTask(server, { content: '# Sprint five\n', metadata: { sprint: 5 } });
       await server.restart();
       const found = okData(await server.api('GET', `/api/tasks?q=${encodeURIComponent('meta.links.jira: ABC-1')}`));
-      assert.deepEqual(found.map((t: any) => t.title), ['Sprint four']);
+      assert.deepEqual(
+        found.map((t: any) => t.title),
+        ['Sprint four'],
+      );
     });
   });
 }

@@ -54,17 +54,30 @@ for (const { cards, plugins, stateFile, mysql } of CASES) {
       const card = await createTask(server, 'Opened');
       okData(await server.api('POST', `/api/tasks/${card.id}/open`));
       const rows = stateRows(path.join(server.root, stateFile));
-      assert.deepEqual(rows.map((r) => [r.card_id, r.actor]), [[card.id, 'default']]);
+      assert.deepEqual(
+        rows.map((r) => [r.card_id, r.actor]),
+        [[card.id, 'default']],
+      );
       assert.ok(rows[0].opened_at);
       for (const name of ['card-state.json', 'card-state.journal']) {
-        assert.equal(await exists(path.join(server.root, '.kanban', '.state', name)), false, `the file store is not used (${name})`);
+        assert.equal(
+          await exists(path.join(server.root, '.kanban', '.state', name)),
+          false,
+          `the file store is not used (${name})`,
+        );
       }
       await server.restart();
-      assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).cardState, { open: true, unread: false });
+      assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).cardState, {
+        open: true,
+        unread: false,
+      });
       const status = okData(await server.api('GET', '/api/card-state/status'));
       assert.equal(status.provider, 'sqlite');
       const storage = okData(await server.api('GET', '/api/storage'));
-      assert.deepEqual([storage.card.provider, storage.cardState.provider], [mysql ? 'mysql' : cards.split(' ')[0], 'sqlite']);
+      assert.deepEqual(
+        [storage.card.provider, storage.cardState.provider],
+        [mysql ? 'mysql' : cards.split(' ')[0], 'sqlite'],
+      );
       assert.equal(storage.cardState.sqlitePath, stateFile);
     });
 
@@ -81,7 +94,10 @@ for (const { cards, plugins, stateFile, mysql } of CASES) {
       const gone = await createTask(server, 'Gone');
       for (const card of [kept, gone]) okData(await server.api('POST', `/api/tasks/${card.id}/open`));
       okData(await server.api('DELETE', `/api/tasks/${gone.id}/permanent`));
-      assert.deepEqual(stateRows(path.join(server.root, stateFile)).map((r) => r.card_id), [kept.id]);
+      assert.deepEqual(
+        stateRows(path.join(server.root, stateFile)).map((r) => r.card_id),
+        [kept.id],
+      );
     });
   });
 }

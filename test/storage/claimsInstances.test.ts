@@ -21,7 +21,11 @@ function instanceApi(url: () => string) {
   const request = async (method: string, urlPath: string, body?: unknown, agent?: string): Promise<Answer> => {
     const headers: Record<string, string> = agent ? { 'X-Kanban-Agent': agent } : {};
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url() + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(url() + urlPath, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     const json = text ? (JSON.parse(text) as { data?: unknown; error?: string }) : null;
     return { status: response.status, data: json?.data, error: json?.error };
@@ -30,7 +34,8 @@ function instanceApi(url: () => string) {
     request,
     pick: (agent: string) => request('POST', '/api/tasks/pick', {}, agent),
     claim: (id: string, agent: string) => request('POST', `/api/tasks/${id}/claim`, {}, agent),
-    report: (id: string, agent: string, note: string, ttlSeconds?: number) => request('PUT', `/api/tasks/${id}/session`, { state: 'active', note, ttlSeconds }, agent),
+    report: (id: string, agent: string, note: string, ttlSeconds?: number) =>
+      request('PUT', `/api/tasks/${id}/session`, { state: 'active', note, ttlSeconds }, agent),
     card: async (id: string) => (await request('GET', `/api/tasks/${id}`)).data,
     cardIds: async () => ((await request('GET', '/api/tasks')).data as { id: string }[]).map((card) => card.id),
   };
@@ -41,15 +46,22 @@ type InstanceApi = ReturnType<typeof instanceApi>;
 async function tenReadyCards(make: (title: string) => Promise<string>, b: InstanceApi): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < 10; i++) ids.push(await make(`Ready ${i}`));
-  await eventually(async () => assert.deepEqual((await b.cardIds()).filter((id) => ids.includes(id)).sort(), [...ids].sort()), 20_000);
+  await eventually(
+    async () => assert.deepEqual((await b.cardIds()).filter((id) => ids.includes(id)).sort(), [...ids].sort()),
+    20_000,
+  );
   return ids;
 }
 
 /** 20 picks at once, alternating between the instances; answers the picked ids and how many got 204. */
 async function twentyPicks(a: InstanceApi, b: InstanceApi): Promise<{ picked: string[]; none: number }> {
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).pick(`agent-${i}`)));
-  for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 204, `a pick answered ${answer.status}: ${answer.error}`);
-  return { picked: answers.filter((r) => r.status === 200).map((r) => r.data.id as string), none: answers.filter((r) => r.status === 204).length };
+  for (const answer of answers)
+    assert.ok(answer.status === 200 || answer.status === 204, `a pick answered ${answer.status}: ${answer.error}`);
+  return {
+    picked: answers.filter((r) => r.status === 200).map((r) => r.data.id as string),
+    none: answers.filter((r) => r.status === 204).length,
+  };
 }
 
 describe('claims over MySQL: two server instances over one MariaDB database', function () {
@@ -83,7 +95,10 @@ describe('claims over MySQL: two server instances over one MariaDB database', fu
   });
 
   it('when 20 picks split between two instances run at once over 10 pickable cards, then 10 distinct cards are picked and the rest get 204', async () => {
-    const ids = await tenReadyCards(async (title) => (await createTask(a, { content: `# ${title}\n`, status: 'todo' })).id, apiB);
+    const ids = await tenReadyCards(
+      async (title) => (await createTask(a, { content: `# ${title}\n`, status: 'todo' })).id,
+      apiB,
+    );
     const { picked, none } = await twentyPicks(apiA, apiB);
     assert.deepEqual([...picked].sort(), [...ids].sort(), 'every card picked once, none twice');
     assert.equal(none, 10);
@@ -91,7 +106,11 @@ describe('claims over MySQL: two server instances over one MariaDB database', fu
     assert.equal(new Set(rows.map((row) => row.agent)).size, 10, 'ten agents hold one card each');
     // Each instance's reads show every claim, the other's too, once it has followed them.
     for (const api of [apiA, apiB]) {
-      await eventually(async () => assert.deepEqual(((await api.request('GET', '/api/tasks?claimed=true')).data as unknown[]).length, 10), 20_000);
+      await eventually(
+        async () =>
+          assert.deepEqual(((await api.request('GET', '/api/tasks?claimed=true')).data as unknown[]).length, 10),
+        20_000,
+      );
     }
   });
 
@@ -114,7 +133,9 @@ describe('claims over MySQL: two server instances over one MariaDB database', fu
     // claim again, the log would hold it twice by now.
     await createTask(b, { content: '# After\n', status: 'todo' });
     const logged = await database.query<{ body: string }>('SELECT body FROM kanban_events');
-    const claimedEvents = logged.map((row) => JSON.parse(row.body)).filter((e) => e.event === 'task.claimed' && e.data.taskId === card.id);
+    const claimedEvents = logged
+      .map((row) => JSON.parse(row.body))
+      .filter((e) => e.event === 'task.claimed' && e.data.taskId === card.id);
     assert.equal(claimedEvents.length, 1, 'one task.claimed in the shared log, from the instance that claimed');
   });
 
@@ -127,7 +148,10 @@ describe('claims over MySQL: two server instances over one MariaDB database', fu
 
     await onB.waitFor((m) => m.event === 'task.session' && m.data?.taskId === card.id, 20_000);
     const seen = await apiB.card(card.id);
-    assert.deepEqual([seen.session?.agent, seen.session?.state, seen.session?.note, seen.claim?.agent], ['agent-a', 'active', 'reading the code', 'agent-a']);
+    assert.deepEqual(
+      [seen.session?.agent, seen.session?.state, seen.session?.note, seen.claim?.agent],
+      ['agent-a', 'active', 'reading the code', 'agent-a'],
+    );
     assert.equal((await apiB.report(card.id, 'agent-b', 'me too')).status, 409);
   });
 
@@ -140,14 +164,30 @@ describe('claims over MySQL: two server instances over one MariaDB database', fu
     // Both instances hold the claim and the session, so both see them lapse.
     await eventually(async () => assert.equal((await apiB.card(card.id)).claim?.agent, 'agent-a'), 20_000);
 
-    await onB.waitFor((m) => m.event === 'task.released' && m.data?.taskId === card.id && m.data.expired === true, 20_000);
-    await onB.waitFor((m) => m.event === 'task.session' && m.data?.taskId === card.id && m.data.session?.stale === true, 20_000);
+    await onB.waitFor(
+      (m) => m.event === 'task.released' && m.data?.taskId === card.id && m.data.expired === true,
+      20_000,
+    );
+    await onB.waitFor(
+      (m) => m.event === 'task.session' && m.data?.taskId === card.id && m.data.session?.stale === true,
+      20_000,
+    );
     // A write waits behind an announcement under way, and for its own events to reach the log.
     await createTask(a, { content: '# After, on A\n' });
     await createTask(b, { content: '# After, on B\n' });
-    const logged = (await database.query<{ body: string }>('SELECT body FROM kanban_events')).map((row) => JSON.parse(row.body)).filter((e) => e.data.taskId === card.id);
-    assert.equal(logged.filter((e) => e.event === 'task.released' && e.data.expired === true).length, 1, 'the lease ran out once');
-    assert.equal(logged.filter((e) => e.event === 'task.session' && e.data.session?.stale === true).length, 1, 'the session turned stale once');
+    const logged = (await database.query<{ body: string }>('SELECT body FROM kanban_events'))
+      .map((row) => JSON.parse(row.body))
+      .filter((e) => e.data.taskId === card.id);
+    assert.equal(
+      logged.filter((e) => e.event === 'task.released' && e.data.expired === true).length,
+      1,
+      'the lease ran out once',
+    );
+    assert.equal(
+      logged.filter((e) => e.event === 'task.session' && e.data.session?.stale === true).length,
+      1,
+      'the session turned stale once',
+    );
   });
 });
 
@@ -166,12 +206,16 @@ describe('claims over SQLite: two server processes over one shared file', functi
   before(async () => {
     dir = await makeTempDir();
     const file = path.join(dir, 'team.db');
-    const plugins = { 'card.storage': { provider: 'sqlite', options: { sqlitePath: file, shared: true, pollIntervalMs: 200 } } };
-    roots = await Promise.all([0, 1].map(async () => {
-      const root = await makeTempDir();
-      await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith(plugins), null, 2));
-      return root;
-    }));
+    const plugins = {
+      'card.storage': { provider: 'sqlite', options: { sqlitePath: file, shared: true, pollIntervalMs: 200 } },
+    };
+    roots = await Promise.all(
+      [0, 1].map(async () => {
+        const root = await makeTempDir();
+        await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith(plugins), null, 2));
+        return root;
+      }),
+    );
     // One after the other: the first seeds the shared configuration.
     for (const root of roots) servers.push(await startServerProcess(root, { KANBAN_SQLITE_DRIVER: 'native' }));
     apiA = instanceApi(() => servers[0].url);
@@ -187,7 +231,10 @@ describe('claims over SQLite: two server processes over one shared file', functi
   it('when 20 picks split between two processes run at once over 10 pickable cards, then 10 distinct cards are picked and the rest get 204', async () => {
     const where = (await apiA.request('GET', '/api/workspace')).data.claims;
     assert.deepEqual(where, { store: 'database', location: `sqlite ${path.join(dir, 'team.db')}` });
-    const ids = await tenReadyCards(async (title) => (await apiA.request('POST', '/api/tasks', { content: `# ${title}\n`, status: 'todo' })).data.id, apiB);
+    const ids = await tenReadyCards(
+      async (title) => (await apiA.request('POST', '/api/tasks', { content: `# ${title}\n`, status: 'todo' })).data.id,
+      apiB,
+    );
     const { picked, none } = await twentyPicks(apiA, apiB);
     assert.deepEqual([...picked].sort(), [...ids].sort(), 'every card picked once, none twice');
     assert.equal(none, 10);

@@ -45,20 +45,35 @@ describe('card.storage mysql: an event the shared log cannot take at once', func
     const second = await a.api('PUT', `/api/tasks/${card.id}`, { content: '# Outage, second edit\n' });
     assert.equal(second.status, 200);
     // The other instance reads the stored change (it follows the card table, not the event log).
-    await eventually(async () => assert.equal(okData(await b.api('GET', `/api/tasks/${card.id}`)).title, 'Outage, second edit'), 20_000);
-    assert.deepEqual(clients.map((c) => c.events().filter((m) => m.event === 'task.updated').length), [0, 0], 'no event is streamed before it is in the log');
+    await eventually(
+      async () => assert.equal(okData(await b.api('GET', `/api/tasks/${card.id}`)).title, 'Outage, second edit'),
+      20_000,
+    );
+    assert.deepEqual(
+      clients.map((c) => c.events().filter((m) => m.event === 'task.updated').length),
+      [0, 0],
+      'no event is streamed before it is in the log',
+    );
 
     await database.query('RENAME TABLE kanban_events_away TO kanban_events');
     logAway = false;
     for (const [n, client] of clients.entries()) {
       await client.waitFor((m) => m.card?.title === 'Outage, second edit', 20_000);
       const updates = client.events().filter((m) => m.event === 'task.updated');
-      assert.deepEqual(updates.map((m) => m.card?.title), ['Outage, first edit', 'Outage, second edit'], `instance ${n + 1}'s client hears both changes once, in order`);
+      assert.deepEqual(
+        updates.map((m) => m.card?.title),
+        ['Outage, first edit', 'Outage, second edit'],
+        `instance ${n + 1}'s client hears both changes once, in order`,
+      );
       assert.equal(updates[1].revision, (updates[0].revision as number) + 1, 'with consecutive revisions');
     }
     const later = okData(await b.api('PUT', `/api/tasks/${card.id}`, { content: '# After the outage\n' }));
     assert.equal(later.title, 'After the outage');
     const after = await clients[0].waitFor((m) => m.card?.title === 'After the outage', 20_000);
-    assert.equal(after.revision, (clients[0].events().filter((m) => m.event === 'task.updated')[1].revision as number) + 1, 'the next change follows them');
+    assert.equal(
+      after.revision,
+      (clients[0].events().filter((m) => m.event === 'task.updated')[1].revision as number) + 1,
+      'the next change follows them',
+    );
   });
 });

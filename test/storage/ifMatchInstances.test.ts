@@ -7,7 +7,13 @@ import { eventually } from '../helpers/waiting';
 import { configWith, setUpCardProvider, type CardProviderName, type CardProviderSetup } from './helpers/cardProviders';
 import { startServerProcess, type ServerProcess } from './helpers/child';
 
-async function send(base: string, method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}) {
+async function send(
+  base: string,
+  method: string,
+  urlPath: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(base + urlPath, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -25,10 +31,12 @@ async function call(base: string, method: string, urlPath: string, body?: unknow
 
 /** The assignee column of the card's row, read from the database itself (not through a server). */
 async function storedAssignee(provider: CardProviderSetup, root: string, id: string): Promise<string | null> {
-  if (provider.database) return (await provider.database.query('SELECT assignee FROM kanban_cards WHERE id = ?', [id]))[0].assignee;
+  if (provider.database)
+    return (await provider.database.query('SELECT assignee FROM kanban_cards WHERE id = ?', [id]))[0].assignee;
   const db = new Database(path.join(root, '.kanban', 'kanban.db'), { readonly: true });
   try {
-    return (db.prepare('SELECT assignee FROM kanban_cards WHERE id = ?').get(id) as { assignee: string | null }).assignee;
+    return (db.prepare('SELECT assignee FROM kanban_cards WHERE id = ?').get(id) as { assignee: string | null })
+      .assignee;
   } finally {
     db.close();
   }
@@ -69,19 +77,44 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
         const { etag } = await send(a.url, 'GET', `/api/tasks/${card.id}`);
         assert.ok(etag);
         // Both instances know the card at this version before they race (no poll needed to pass).
-        await eventually(async () => assert.equal((await send(b.url, 'GET', `/api/tasks/${card.id}`)).etag, etag), 10_000);
+        await eventually(
+          async () => assert.equal((await send(b.url, 'GET', `/api/tasks/${card.id}`)).etag, etag),
+          10_000,
+        );
         const answers = await Promise.all(
-          servers.map((server, s) => send(server.url, 'PUT', `/api/tasks/${card.id}`, { assignee: `${'ab'[s]}-${round}` }, { 'If-Match': etag as string })),
+          servers.map((server, s) =>
+            send(
+              server.url,
+              'PUT',
+              `/api/tasks/${card.id}`,
+              { assignee: `${'ab'[s]}-${round}` },
+              { 'If-Match': etag as string },
+            ),
+          ),
         );
         const statuses = answers.map((x) => x.status);
         const winners = statuses.filter((status) => status === 200).length;
-        assert.equal(winners, 1, `round ${round}: exactly one write wins; statuses ${statuses.join(', ')} (${answers.map((x) => x.error).join(' | ')})`);
+        assert.equal(
+          winners,
+          1,
+          `round ${round}: exactly one write wins; statuses ${statuses.join(', ')} (${answers.map((x) => x.error).join(' | ')})`,
+        );
         const loser = answers.find((x) => x.status !== 200)!;
-        assert.ok([409, 412].includes(loser.status), `round ${round}: the other is refused, got ${loser.status}: ${loser.error}`);
+        assert.ok(
+          [409, 412].includes(loser.status),
+          `round ${round}: the other is refused, got ${loser.status}: ${loser.error}`,
+        );
         const winner = `${'ab'[statuses.indexOf(200)]}-${round}`;
-        assert.equal(await storedAssignee(provider, roots[0], card.id), winner, `round ${round}: the row holds the winner's change`);
+        assert.equal(
+          await storedAssignee(provider, roots[0], card.id),
+          winner,
+          `round ${round}: the row holds the winner's change`,
+        );
         for (const server of servers) {
-          await eventually(async () => assert.equal((await call(server.url, 'GET', `/api/tasks/${card.id}`)).assignee, winner), 10_000);
+          await eventually(
+            async () => assert.equal((await call(server.url, 'GET', `/api/tasks/${card.id}`)).assignee, winner),
+            10_000,
+          );
         }
       }
     });

@@ -22,7 +22,13 @@ interface Listed {
 async function board(server: TestServer): Promise<Listed[]> {
   const answer = await server.api<Listed[]>('GET', '/api/tasks');
   assert.equal(answer.status, 200);
-  return answer.body!.data!.map(({ id, title, status, position, filePath }) => ({ id, title, status, position, filePath }));
+  return answer.body!.data!.map(({ id, title, status, position, filePath }) => ({
+    id,
+    title,
+    status,
+    position,
+    filePath,
+  }));
 }
 
 async function cacheFiles(root: string): Promise<Record<string, { card: { content: string } }>> {
@@ -68,7 +74,9 @@ describe('Card index cache across restarts (markdown)', function () {
     // Proof the cache answered: a card changed only in the cache shows, since its file's size and mtime still match.
     const file = path.join(server.root, CACHE);
     const cached = JSON.parse(await fs.readFile(file, 'utf8'));
-    const gamma = Object.values(cached.files as Record<string, { card: { content: string } }>).find((entry) => entry.card.content.includes('# Gamma card'))!;
+    const gamma = Object.values(cached.files as Record<string, { card: { content: string } }>).find((entry) =>
+      entry.card.content.includes('# Gamma card'),
+    )!;
     gamma.card.content = gamma.card.content.replace('# Gamma card', '# Gamma card from the cache');
     await restartAfter(async () => {
       await fs.writeFile(file, JSON.stringify(cached));
@@ -85,13 +93,19 @@ describe('Card index cache across restarts (markdown)', function () {
       await fs.writeFile(editedFile, text.replace('# Alpha card', '# Alpha card, edited by hand'));
       const keptText = await fs.readFile(path.join(server.root, kept.filePath), 'utf8');
       const added = path.join(path.dirname(path.join(server.root, kept.filePath)), 'added-by-hand.md');
-      await fs.writeFile(added, keptText.replace('# Beta card', '# Added by hand').replace(/^id: .*$/m, 'id: added-by-hand'));
+      await fs.writeFile(
+        added,
+        keptText.replace('# Beta card', '# Added by hand').replace(/^id: .*$/m, 'id: added-by-hand'),
+      );
       await fs.rm(path.join(server.root, deleted.filePath));
     });
     const after = await board(server);
     assert.equal(after.find((card) => card.id === edited.id)?.title, 'Alpha card, edited by hand');
     assert.equal(after.find((card) => card.id === 'added-by-hand')?.title, 'Added by hand');
-    assert.equal(after.find((card) => card.id === deleted.id), undefined);
+    assert.equal(
+      after.find((card) => card.id === deleted.id),
+      undefined,
+    );
     assert.equal(after.find((card) => card.id === kept.id)?.title, 'Beta card');
     // The cache follows: the next start knows the three files as they are now.
     await eventually(async () => {
@@ -104,18 +118,23 @@ describe('Card index cache across restarts (markdown)', function () {
   it('when the cache was written by an earlier version (format 1, which read CRs in the body as LF), then every file is read again', async () => {
     const file = path.join(server.root, CACHE);
     const cached = JSON.parse(await fs.readFile(file, 'utf8'));
-    for (const entry of Object.values(cached.files as Record<string, { card: { content: string } }>)) entry.card.content += ' (as the old cache had it)';
+    for (const entry of Object.values(cached.files as Record<string, { card: { content: string } }>))
+      entry.card.content += ' (as the old cache had it)';
     await restartAfter(async () => {
       await fs.writeFile(file, JSON.stringify({ ...cached, format: 'kanban-card-index/1' }));
     });
     const titles = ['Alpha card', 'Beta card', 'Gamma card'];
-    for (const [i, id] of ids.entries()) assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).content, `# ${titles[i]}\n\nSome text.`);
+    for (const [i, id] of ids.entries())
+      assert.equal(okData(await server.api('GET', `/api/tasks/${id}`)).content, `# ${titles[i]}\n\nSome text.`);
   });
 
   for (const [what, text] of [
     ['corrupt', '{"format":"kanban-card-index/2","files":{"x": '],
     ['of another format', JSON.stringify({ format: 'kanban-card-index/0', files: {} })],
-    ['holding entries of the wrong shape', JSON.stringify({ format: 'kanban-card-index/2', files: { nonsense: { size: 'big' } } })],
+    [
+      'holding entries of the wrong shape',
+      JSON.stringify({ format: 'kanban-card-index/2', files: { nonsense: { size: 'big' } } }),
+    ],
   ] as const) {
     it(`when the cache is ${what}, then the server reads every file, shows the same board and writes a good cache`, async () => {
       const before = await board(server);

@@ -17,7 +17,11 @@ async function snapshot(server: TestServer): Promise<unknown> {
     const list = okData<any[]>(await server.api('GET', `/api/boards/${board}/tasks?includeDeleted=true`));
     result[board] = [];
     for (const { id } of list) {
-      const { filePath: _file, cardState: _state, ...task } = okData(await server.api('GET', `/api/boards/${board}/tasks/${id}`));
+      const {
+        filePath: _file,
+        cardState: _state,
+        ...task
+      } = okData(await server.api('GET', `/api/boards/${board}/tasks/${id}`));
       result[board].push(task);
     }
   }
@@ -27,16 +31,30 @@ async function snapshot(server: TestServer): Promise<unknown> {
 /** A workspace with cards on two boards: comments (one edited), ordering by moves, attachments, a soft-deleted card. */
 async function fillWorkspace(server: TestServer): Promise<string[]> {
   const ids: string[] = [];
-  for (const title of ['Alpha', 'Beta', 'Gamma', 'Delta']) ids.push((await createTask(server, { content: `# ${title}\n\nbody of ${title}`, labels: ['x'] })).id);
+  for (const title of ['Alpha', 'Beta', 'Gamma', 'Delta'])
+    ids.push((await createTask(server, { content: `# ${title}\n\nbody of ${title}`, labels: ['x'] })).id);
   okData(await server.api('PATCH', `/api/tasks/${ids[3]}/move`, { status: 'backlog', position: 0 }));
   okData(await server.api('PATCH', `/api/tasks/${ids[1]}/move`, { status: 'review', position: 0 }));
-  const comment = okData(await server.api('POST', `/api/tasks/${ids[0]}/comments`, { author: 'ana', content: 'first\n---\nnot frontmatter' }), 201);
+  const comment = okData(
+    await server.api('POST', `/api/tasks/${ids[0]}/comments`, {
+      author: 'ana',
+      content: 'first\n---\nnot frontmatter',
+    }),
+    201,
+  );
   okData(await server.api('POST', `/api/tasks/${ids[0]}/comments`, { author: 'bo', content: 'second' }), 201);
   okData(await server.api('PUT', `/api/tasks/${ids[0]}/comments/${comment.id}`, { content: 'first, edited' }));
-  okData(await server.api('POST', `/api/tasks/${ids[2]}/attachments`, { files: [{ name: 'plan.txt', data: Buffer.from('the plan').toString('base64') }] }));
+  okData(
+    await server.api('POST', `/api/tasks/${ids[2]}/attachments`, {
+      files: [{ name: 'plan.txt', data: Buffer.from('the plan').toString('base64') }],
+    }),
+  );
   okData(await server.api('DELETE', `/api/tasks/${ids[2]}`));
   for (const title of ['Ops one', 'Ops two']) {
-    ids.push((await createTask(server, { content: `# ${title}\n`, status: 'doing', metadata: { team: 'ops', n: 2 } }, 'ops')).id);
+    ids.push(
+      (await createTask(server, { content: `# ${title}\n`, status: 'doing', metadata: { team: 'ops', n: 2 } }, 'ops'))
+        .id,
+    );
   }
   okData(await server.api('PATCH', `/api/boards/ops/tasks/${ids[5]}/move`, { status: 'doing', position: 0 }));
   return ids;
@@ -67,18 +85,40 @@ describe('storage migration between Markdown and SQLite', function () {
     const socket = await RecordingSocket.connect(wsUrl(server.url));
     const result = okData(await server.api('POST', '/api/storage/migrate-to-sqlite', {}));
     assert.deepEqual(
-      { from: result.from, to: result.to, sqlitePath: result.sqlitePath, cards: result.cards, comments: result.comments, attachments: result.attachments, boards: result.boards },
-      { from: 'markdown', to: 'sqlite', sqlitePath: '.kanban/kanban.db', cards: 6, comments: 2, attachments: 1, boards: { default: 4, ops: 2 } },
+      {
+        from: result.from,
+        to: result.to,
+        sqlitePath: result.sqlitePath,
+        cards: result.cards,
+        comments: result.comments,
+        attachments: result.attachments,
+        boards: result.boards,
+      },
+      {
+        from: 'markdown',
+        to: 'sqlite',
+        sqlitePath: '.kanban/kanban.db',
+        cards: 6,
+        comments: 2,
+        attachments: 1,
+        boards: { default: 4, ops: 2 },
+      },
     );
     assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'sqlite');
     assert.equal(okData(await server.api('GET', '/api/workspace')).providers.card.provider, 'sqlite');
     assert.deepEqual(await snapshot(server), before);
     assert.deepEqual(await markdownFiles(server), filesBefore, 'the Markdown files stay in place as a backup');
     const config = JSON.parse(await configText(server));
-    assert.deepEqual(config.plugins['card.storage'], { provider: 'sqlite', options: { sqlitePath: '.kanban/kanban.db' } });
+    assert.deepEqual(config.plugins['card.storage'], {
+      provider: 'sqlite',
+      options: { sqlitePath: '.kanban/kanban.db' },
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.close();
-    assert.deepEqual(socket.events().map((e) => e.event), ['storage.migrated']);
+    assert.deepEqual(
+      socket.events().map((e) => e.event),
+      ['storage.migrated'],
+    );
     assert.equal(socket.events()[0].data.cards, 6);
 
     // New writes go to SQLite only.
@@ -91,7 +131,9 @@ describe('storage migration between Markdown and SQLite', function () {
     } finally {
       db.close();
     }
-    const attachment = await fetch(`${server.url}/api/tasks/${(before as any).default.find((t: any) => t.attachments.length).id}/attachments/plan.txt`);
+    const attachment = await fetch(
+      `${server.url}/api/tasks/${(before as any).default.find((t: any) => t.attachments.length).id}/attachments/plan.txt`,
+    );
     assert.equal(await attachment.text(), 'the plan');
 
     await server.restart();
@@ -106,7 +148,10 @@ describe('storage migration between Markdown and SQLite', function () {
     okData(await server.api('POST', '/api/storage/migrate-to-sqlite', {}));
     // Changes made while on SQLite: the old Markdown files are now stale.
     okData(await server.api('DELETE', `/api/tasks/${ids[1]}/permanent`));
-    okData(await server.api('POST', `/api/tasks/${ids[0]}/comments`, { author: 'cy', content: 'while on sqlite' }), 201);
+    okData(
+      await server.api('POST', `/api/tasks/${ids[0]}/comments`, { author: 'cy', content: 'while on sqlite' }),
+      201,
+    );
     okData(await server.api('PATCH', `/api/boards/ops/tasks/${ids[4]}/move`, { status: 'closed' }));
     const added = await createTask(server, 'Born in SQLite');
     const current = await snapshot(server);
@@ -125,7 +170,10 @@ describe('storage migration between Markdown and SQLite', function () {
     assert.ok(files.includes(path.join('ops', 'closed', `${ids[4]}.md`)));
     assert.equal(JSON.parse(await configText(server)).plugins?.['card.storage'], undefined);
     assert.ok(await exists(path.join(server.root, '.kanban', 'kanban.db')), 'the database stays as a backup');
-    assert.ok(await exists(path.join(server.root, result.movedAside, 'boards', 'default', 'review', `${ids[1]}.md`)), 'stale files are moved aside, not deleted');
+    assert.ok(
+      await exists(path.join(server.root, result.movedAside, 'boards', 'default', 'review', `${ids[1]}.md`)),
+      'stale files are moved aside, not deleted',
+    );
     const attachment = await fetch(`${server.url}/api/tasks/${ids[2]}/attachments/plan.txt`);
     assert.equal(await attachment.text(), 'the plan', 'the attachment still downloads after the way back');
 
@@ -137,12 +185,19 @@ describe('storage migration between Markdown and SQLite', function () {
     const card = await createTask(server, { content: '# Held\n', status: 'todo' });
     const as = (agent: string) => ({ 'X-Kanban-Agent': agent });
     okData(await server.api('PUT', `/api/tasks/${card.id}/session`, { state: 'active', note: 'midway' }, as('holder')));
-    for (const [route, store] of [['migrate-to-sqlite', 'database'], ['migrate-to-markdown', 'files']]) {
+    for (const [route, store] of [
+      ['migrate-to-sqlite', 'database'],
+      ['migrate-to-markdown', 'files'],
+    ]) {
       okData(await server.api('POST', `/api/storage/${route}`, {}));
       assert.equal(okData(await server.api('GET', '/api/workspace')).claims.store, store, route);
       const held = okData(await server.api('GET', `/api/tasks/${card.id}`));
       assert.deepEqual([held.claim?.agent, held.session?.note], ['holder', 'midway'], route);
-      failsWith(await server.api('POST', `/api/tasks/${card.id}/claim`, {}, as('other')), 409, /claimed by agent holder/);
+      failsWith(
+        await server.api('POST', `/api/tasks/${card.id}/claim`, {}, as('other')),
+        409,
+        /claimed by agent holder/,
+      );
     }
   });
 
@@ -197,7 +252,8 @@ describe('storage migration between Markdown and SQLite', function () {
       assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'markdown');
       assert.equal(await exists(path.join(server.root, '.kanban', 'kanban.db')), false);
       assert.equal(await exists(path.join(server.root, '..', 'outside.db')), false);
-      if (typeof body.sqlitePath === 'string' && body.sqlitePath !== '' && body.sqlitePath !== '.kanban') assert.equal(await exists(path.join(server.root, body.sqlitePath)), false, 'no file of that name was made');
+      if (typeof body.sqlitePath === 'string' && body.sqlitePath !== '' && body.sqlitePath !== '.kanban')
+        assert.equal(await exists(path.join(server.root, body.sqlitePath)), false, 'no file of that name was made');
     });
   }
 
@@ -205,7 +261,11 @@ describe('storage migration between Markdown and SQLite', function () {
     await createTask(server, 'Stays');
     const junk = path.join(server.root, 'notes.db');
     await fs.writeFile(junk, 'plain text, not SQLite\n'.repeat(50));
-    failsWith(await server.api('POST', '/api/storage/migrate-to-sqlite', { sqlitePath: 'notes.db' }), 400, /nothing was changed.*not a database/);
+    failsWith(
+      await server.api('POST', '/api/storage/migrate-to-sqlite', { sqlitePath: 'notes.db' }),
+      400,
+      /nothing was changed.*not a database/,
+    );
     assert.equal(await fs.readFile(junk, 'utf8'), 'plain text, not SQLite\n'.repeat(50));
     assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'markdown');
   });
@@ -215,23 +275,48 @@ describe('storage migration between Markdown and SQLite', function () {
     // A database that already holds one card and refuses cards of board "ops" part-way through the copy.
     const file = path.join(server.root, '.kanban', 'kanban.db');
     const seed = await SqliteCardStore.open({ sqlitePath: '.kanban/kanban.db', absolutePath: file }, 1000);
-    await seed.create({ id: 'old-card', boardId: 'default', status: 'todo', content: '# Old\n', priority: 'low', labels: [], metadata: {}, forms: [], formData: {}, attachments: [], comments: [], order: 'a0', created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' });
+    await seed.create({
+      id: 'old-card',
+      boardId: 'default',
+      status: 'todo',
+      content: '# Old\n',
+      priority: 'low',
+      labels: [],
+      metadata: {},
+      forms: [],
+      formData: {},
+      attachments: [],
+      comments: [],
+      order: 'a0',
+      created: '2026-01-01T00:00:00.000Z',
+      modified: '2026-01-01T00:00:00.000Z',
+    });
     await seed.close();
     const raw = new Database(file);
-    raw.exec(`CREATE TRIGGER refuse_ops BEFORE INSERT ON kanban_cards WHEN NEW.board_id = 'ops' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    raw.exec(
+      `CREATE TRIGGER refuse_ops BEFORE INSERT ON kanban_cards WHEN NEW.board_id = 'ops' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
     raw.close();
     const before = await snapshot(server);
     const config = await configText(server);
     const files = await markdownFiles(server);
 
-    failsWith(await server.api('POST', '/api/storage/migrate-to-sqlite', {}), 400, /migration failed.*nothing was changed.*refused by the test/);
+    failsWith(
+      await server.api('POST', '/api/storage/migrate-to-sqlite', {}),
+      400,
+      /migration failed.*nothing was changed.*refused by the test/,
+    );
     assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'markdown');
     assert.equal(await configText(server), config);
     assert.deepEqual(await markdownFiles(server), files);
     assert.deepEqual(await snapshot(server), before);
     const db = new Database(file, { readonly: true });
     try {
-      assert.deepEqual(db.prepare('SELECT id FROM kanban_cards').all(), [{ id: 'old-card' }], 'the rows the database held are back');
+      assert.deepEqual(
+        db.prepare('SELECT id FROM kanban_cards').all(),
+        [{ id: 'old-card' }],
+        'the rows the database held are back',
+      );
     } finally {
       db.close();
     }
@@ -247,14 +332,24 @@ describe('storage migration between Markdown and SQLite', function () {
     const blocked = await createTask(server, { content: '# Born on SQLite\n', status: 'doing' }, 'ops');
     const staleFiles = await markdownFiles(server);
     // Something in the way of one card file: a folder with the card's file name, on the second board.
-    await fs.mkdir(path.join(server.root, '.kanban', 'boards', 'ops', 'doing', `${blocked.id}.md`), { recursive: true });
+    await fs.mkdir(path.join(server.root, '.kanban', 'boards', 'ops', 'doing', `${blocked.id}.md`), {
+      recursive: true,
+    });
     const before = await snapshot(server);
     const config = await configText(server);
 
-    failsWith(await server.api('POST', '/api/storage/migrate-to-markdown'), 400, /migration failed while writing the Markdown files; nothing was changed/);
+    failsWith(
+      await server.api('POST', '/api/storage/migrate-to-markdown'),
+      400,
+      /migration failed while writing the Markdown files; nothing was changed/,
+    );
     assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'sqlite');
     assert.equal(await configText(server), config);
-    assert.deepEqual(await markdownFiles(server), staleFiles, 'the old files are back where they were, and nothing new is left behind');
+    assert.deepEqual(
+      await markdownFiles(server),
+      staleFiles,
+      'the old files are back where they were, and nothing new is left behind',
+    );
     assert.equal(await exists(path.join(server.root, '.kanban', 'backups')), false);
     assert.deepEqual(await snapshot(server), before);
     okData(await server.api('POST', `/api/tasks/${ids[0]}/comments`, { author: 'a', content: 'still on sqlite' }), 201);
@@ -268,7 +363,9 @@ describe('storage migration into a SQLite file that card state and attachments a
 
   it('when cards move into the shared file and back, then the attachments and card state in it are kept', async () => {
     const shared = { provider: 'sqlite', options: {} };
-    const server = await startTestServer({ config: configWith({ 'attachment.storage': shared, 'card.state': shared }) });
+    const server = await startTestServer({
+      config: configWith({ 'attachment.storage': shared, 'card.state': shared }),
+    });
     try {
       const ids = await fillWorkspace(server);
       okData(await server.api('POST', `/api/tasks/${ids[0]}/open`));
@@ -303,8 +400,16 @@ describe('storage migration from MySQL', function () {
     const database = await createTestDatabase();
     const server = await startTestServer({ config: configWith({ 'card.storage': mysqlPlugin(database.name) }) });
     try {
-      failsWith(await server.api('POST', '/api/storage/migrate-to-sqlite', {}), 400, /active card\.storage provider is "mysql"/);
-      failsWith(await server.api('POST', '/api/storage/migrate-to-markdown'), 400, /active card\.storage provider is "mysql"/);
+      failsWith(
+        await server.api('POST', '/api/storage/migrate-to-sqlite', {}),
+        400,
+        /active card\.storage provider is "mysql"/,
+      );
+      failsWith(
+        await server.api('POST', '/api/storage/migrate-to-markdown'),
+        400,
+        /active card\.storage provider is "mysql"/,
+      );
     } finally {
       await server.close();
       await database.drop();
@@ -316,11 +421,17 @@ describe('storage migration from a shared SQLite file', function () {
   this.timeout(30_000);
 
   it('when the SQLite file is shared by several processes, then migrate-to-markdown answers 400, writes no Markdown file and leaves .kanban.json alone', async () => {
-    const server = await startTestServer({ config: configWith({ 'card.storage': { provider: 'sqlite', options: { shared: true } } }) });
+    const server = await startTestServer({
+      config: configWith({ 'card.storage': { provider: 'sqlite', options: { shared: true } } }),
+    });
     try {
       await createTask(server, { content: '# Stays in SQLite\n' });
       const config = await fs.readFile(path.join(server.root, '.kanban.json'), 'utf8');
-      failsWith(await server.api('POST', '/api/storage/migrate-to-markdown'), 400, /several server processes share \(shared: true\)/);
+      failsWith(
+        await server.api('POST', '/api/storage/migrate-to-markdown'),
+        400,
+        /several server processes share \(shared: true\)/,
+      );
       assert.equal(await fs.readFile(path.join(server.root, '.kanban.json'), 'utf8'), config);
       assert.deepEqual(await listFiles(path.join(server.root, '.kanban', 'boards')).catch(() => []), []);
     } finally {

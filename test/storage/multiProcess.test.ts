@@ -40,7 +40,11 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
 
     it('when both create cards with the same titles at once, then every card is kept with its own id and both see all', async () => {
       const burst = (server: ServerProcess, who: string) =>
-        Promise.all(Array.from({ length: 20 }, (_, i) => call(server.url, 'POST', '/api/tasks', { content: `# Race ${i % 3}\n\nfrom ${who}` })));
+        Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            call(server.url, 'POST', '/api/tasks', { content: `# Race ${i % 3}\n\nfrom ${who}` }),
+          ),
+        );
       const [fromA, fromB] = await Promise.all([burst(a, 'a'), burst(b, 'b')]);
       const ids = [...fromA, ...fromB].map((t) => t.id);
       assert.equal(new Set(ids).size, 40, 'no id was handed out twice');
@@ -67,8 +71,13 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
       }
       // Both servers agree on one order: the order the database stored them in.
       await eventually(async () => {
-        const [fromA, fromB] = await Promise.all([a, b].map((s) => call(s.url, 'GET', `/api/tasks/${card.id}/comments`)));
-        assert.deepEqual(fromA.map((c: any) => c.id), fromB.map((c: any) => c.id));
+        const [fromA, fromB] = await Promise.all(
+          [a, b].map((s) => call(s.url, 'GET', `/api/tasks/${card.id}/comments`)),
+        );
+        assert.deepEqual(
+          fromA.map((c: any) => c.id),
+          fromB.map((c: any) => c.id),
+        );
       }, 10_000);
     });
 
@@ -84,7 +93,10 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
           const read = await call(b.url, 'GET', `/api/tasks/${card.id}`);
           assert.deepEqual([read.priority, read.assignee, read.status], ['high', 'Ana', 'review']);
           const event = socket.events().find((e) => e.data?.taskId === card.id && e.event === 'task.moved');
-          assert.ok(event, `no task.moved on the other server's socket; got ${JSON.stringify(socket.events().map((e) => e.event))}`);
+          assert.ok(
+            event,
+            `no task.moved on the other server's socket; got ${JSON.stringify(socket.events().map((e) => e.event))}`,
+          );
           assert.equal(event.card?.status ?? event.data.to, 'review');
         }, 5000);
       } finally {
@@ -93,7 +105,9 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
     });
 
     it('when both change different fields of one card at once, then the card keeps both changes in both', async () => {
-      const cards = await Promise.all(Array.from({ length: 5 }, (_, i) => call(a.url, 'POST', '/api/tasks', { content: `# Shared ${i}\n` })));
+      const cards = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => call(a.url, 'POST', '/api/tasks', { content: `# Shared ${i}\n` })),
+      );
       for (const card of cards) await eventually(() => call(b.url, 'GET', `/api/tasks/${card.id}`), 10_000);
       await Promise.all(
         cards.flatMap((card, i) => [
@@ -105,7 +119,10 @@ for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
         await eventually(async () => {
           for (const [i, card] of cards.entries()) {
             const read = await call(server.url, 'GET', `/api/tasks/${card.id}`);
-            assert.deepEqual([read.priority, read.labels, read.assignee, read.dueDate], ['critical', [`from-a-${i}`], `B${i}`, `2027-01-0${i + 1}`]);
+            assert.deepEqual(
+              [read.priority, read.labels, read.assignee, read.dueDate],
+              ['critical', [`from-a-${i}`], `B${i}`, `2027-01-0${i + 1}`],
+            );
           }
         }, 10_000);
       }

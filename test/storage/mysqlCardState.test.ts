@@ -18,25 +18,44 @@ function instanceConfig(database: string, extra: Record<string, unknown> = {}) {
     'card.storage': mysqlPlugin(database, { pollIntervalMs: 100 }),
     'auth.identity': {
       provider: 'token',
-      options: { tokens: [{ token: ALICE, subject: 'alice', role: 'editor' }, { token: BOB, subject: 'bob', role: 'editor' }] },
+      options: {
+        tokens: [
+          { token: ALICE, subject: 'alice', role: 'editor' },
+          { token: BOB, subject: 'bob', role: 'editor' },
+        ],
+      },
     },
     ...extra,
   });
 }
 
 /** The card's state for one reader, as one instance lists it (the list path, not a single GET). */
-async function listedState(server: TestServer, token: string, taskId: string): Promise<{ unread: boolean; open: boolean }> {
-  const tasks = okData(await server.api('GET', '/api/tasks', undefined, as(token))) as { id: string; cardState: { unread: boolean; open: boolean } }[];
+async function listedState(
+  server: TestServer,
+  token: string,
+  taskId: string,
+): Promise<{ unread: boolean; open: boolean }> {
+  const tasks = okData(await server.api('GET', '/api/tasks', undefined, as(token))) as {
+    id: string;
+    cardState: { unread: boolean; open: boolean };
+  }[];
   const task = tasks.find((t) => t.id === taskId);
   assert.ok(task, `task ${taskId} is not listed`);
   return task.cardState;
 }
 
 /** Wait until the instance lists the card with this state for the reader. */
-async function untilListed(server: TestServer, token: string, taskId: string, expected: { unread?: boolean; open?: boolean }, what: string) {
+async function untilListed(
+  server: TestServer,
+  token: string,
+  taskId: string,
+  expected: { unread?: boolean; open?: boolean },
+  what: string,
+) {
   await eventually(async () => {
     const state = await listedState(server, token, taskId);
-    for (const [key, value] of Object.entries(expected)) assert.equal(state[key as 'unread' | 'open'], value, `${what}: ${key}`);
+    for (const [key, value] of Object.entries(expected))
+      assert.equal(state[key as 'unread' | 'open'], value, `${what}: ${key}`);
   }, 10_000);
 }
 
@@ -64,7 +83,10 @@ describe('card.storage mysql: card state shared by every instance', function () 
   /** A card alice made through one instance, known to both. */
   async function sharedTask(first: TestServer, second: TestServer): Promise<string> {
     const task = okData(await first.api('POST', '/api/tasks', { content: '# Shared state' }, as(ALICE)), 201);
-    await eventually(async () => assert.equal((await second.api('GET', `/api/tasks/${task.id}`, undefined, as(BOB))).status, 200), 10_000);
+    await eventually(
+      async () => assert.equal((await second.api('GET', `/api/tasks/${task.id}`, undefined, as(BOB))).status, 200),
+      10_000,
+    );
     return task.id;
   }
 
@@ -100,12 +122,23 @@ describe('card.storage mysql: card state shared by every instance', function () 
     const [first, second] = await twoInstances();
     const id = await sharedTask(first, second);
     okData(await first.api('POST', `/api/tasks/${id}/open`, undefined, as(BOB)));
-    okData(await second.api('POST', `/api/tasks/${id}/comments`, { author: 'alice', content: 'after bob opened' }, as(ALICE)), 201);
+    okData(
+      await second.api(
+        'POST',
+        `/api/tasks/${id}/comments`,
+        { author: 'alice', content: 'after bob opened' },
+        as(ALICE),
+      ),
+      201,
+    );
     await untilListed(first, BOB, id, { unread: true, open: true }, 'bob before the restart');
     // Activity is saved a moment after the answer; the row holding it is what survives.
     await eventually(async () => {
-      const rows = await database.query('SELECT last_activity_at FROM kanban_card_state WHERE card_id = ? AND actor = ?', [id, 'alice']);
-      assert.ok(rows[0]?.last_activity_at, 'alice\'s activity is in the database');
+      const rows = await database.query(
+        'SELECT last_activity_at FROM kanban_card_state WHERE card_id = ? AND actor = ?',
+        [id, 'alice'],
+      );
+      assert.ok(rows[0]?.last_activity_at, "alice's activity is in the database");
     }, 10_000);
 
     await first.restart();
@@ -113,7 +146,11 @@ describe('card.storage mysql: card state shared by every instance', function () 
     for (const server of [first, second]) {
       assert.deepEqual(await listedState(server, BOB, id), { unread: true, open: true });
       assert.deepEqual(await listedState(server, ALICE, id), { unread: false, open: false });
-      assert.equal(existsSync(path.join(server.root, '.kanban', '.state', 'card-state.journal')), false, 'no card state file');
+      assert.equal(
+        existsSync(path.join(server.root, '.kanban', '.state', 'card-state.journal')),
+        false,
+        'no card state file',
+      );
       const status = okData(await server.api('GET', '/api/card-state/status', undefined, as(BOB)));
       assert.equal(status.backend, 'mysql');
     }
@@ -123,14 +160,24 @@ describe('card.storage mysql: card state shared by every instance', function () 
     const proxy = new TcpProxy(MYSQL_HOST, MYSQL_PORT);
     await proxy.start();
     try {
-      const server = await startTestServer({ config: instanceConfig(database.name, { 'card.storage': mysqlPlugin(database.name, { port: proxy.port, pollIntervalMs: 100 }) }) });
+      const server = await startTestServer({
+        config: instanceConfig(database.name, {
+          'card.storage': mysqlPlugin(database.name, { port: proxy.port, pollIntervalMs: 100 }),
+        }),
+      });
       servers.push(server);
       const task = okData(await server.api('POST', '/api/tasks', { content: '# Outage' }, as(ALICE)), 201);
-      okData(await server.api('POST', `/api/tasks/${task.id}/comments`, { author: 'alice', content: 'look' }, as(ALICE)), 201);
+      okData(
+        await server.api('POST', `/api/tasks/${task.id}/comments`, { author: 'alice', content: 'look' }, as(ALICE)),
+        201,
+      );
       assert.deepEqual(await listedState(server, BOB, task.id), { unread: true, open: false });
       // Activity is saved a moment after the answer: cut the database only once it is there.
       await eventually(async () => {
-        const rows = await database.query('SELECT 1 FROM kanban_card_state WHERE card_id = ? AND actor = ? AND last_activity_at IS NOT NULL', [task.id, 'alice']);
+        const rows = await database.query(
+          'SELECT 1 FROM kanban_card_state WHERE card_id = ? AND actor = ? AND last_activity_at IS NOT NULL',
+          [task.id, 'alice'],
+        );
         assert.equal(rows.length, 1);
       }, 10_000);
 
@@ -138,7 +185,11 @@ describe('card.storage mysql: card state shared by every instance', function () 
       const refused = await server.api('POST', `/api/tasks/${task.id}/open`, undefined, as(BOB));
       assert.equal(refused.status, 503, JSON.stringify(refused.body));
       assert.match((refused.body as { error: string }).error, /nothing was changed/);
-      assert.deepEqual(await listedState(server, BOB, task.id), { unread: true, open: false }, 'the refused open left no trace');
+      assert.deepEqual(
+        await listedState(server, BOB, task.id),
+        { unread: true, open: false },
+        'the refused open left no trace',
+      );
 
       await proxy.start();
       okData(await server.api('POST', `/api/tasks/${task.id}/open`, undefined, as(BOB)));
@@ -149,7 +200,9 @@ describe('card.storage mysql: card state shared by every instance', function () 
   });
 
   it('when card.state is set explicitly, then that setting wins over the shared default', async () => {
-    const server = await startTestServer({ config: instanceConfig(database.name, { 'card.state': { provider: 'file' } }) });
+    const server = await startTestServer({
+      config: instanceConfig(database.name, { 'card.state': { provider: 'file' } }),
+    });
     servers.push(server);
     const status = okData(await server.api('GET', '/api/card-state/status', undefined, as(BOB)));
     assert.equal(status.provider, 'file');

@@ -20,7 +20,10 @@ describe('mysql card state store: two instances over one database', function () 
 
   /** One instance's card state store, loaded and followed, with what it was told. */
   async function instance(): Promise<{ state: SqlCardStateStore; heard: CardStateChange[] }> {
-    const cards = await MysqlCardStore.open({ database: database.name, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ssl: false }, 60_000);
+    const cards = await MysqlCardStore.open(
+      { database: database.name, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ssl: false },
+      60_000,
+    );
     cardStores.push(cards);
     const state = cards.sharedCardState();
     await state.loadAll();
@@ -37,12 +40,19 @@ describe('mysql card state store: two instances over one database', function () 
     // b has not heard of a's read yet: its record holds only the activity.
     await b.state.save({ ...base, lastActivityAt: '2026-01-02T00:00:00.000Z' }, ['lastActivityAt']);
     const merged = { ...base, readThrough: '2026-01-01T00:00:00.000Z', lastActivityAt: '2026-01-02T00:00:00.000Z' };
-    assert.deepEqual(b.heard.at(-1), { kind: 'record', record: merged }, 'the writer hears the row merged with the other instance\'s field');
+    assert.deepEqual(
+      b.heard.at(-1),
+      { kind: 'record', record: merged },
+      "the writer hears the row merged with the other instance's field",
+    );
     await a.state.poll();
     assert.deepEqual(a.heard.at(-1), { kind: 'record', record: merged });
     // Activity only moves forward: an older stamp written later does not go back.
     await a.state.save({ ...base, lastActivityAt: '2025-12-31T00:00:00.000Z' }, ['lastActivityAt']);
-    const [row] = await database.query('SELECT last_activity_at FROM kanban_card_state WHERE card_id = ? AND actor = ?', ['card-1', 'bob']);
+    const [row] = await database.query(
+      'SELECT last_activity_at FROM kanban_card_state WHERE card_id = ? AND actor = ?',
+      ['card-1', 'bob'],
+    );
     assert.equal(row.last_activity_at, '2026-01-02T00:00:00.000Z');
   });
 

@@ -38,11 +38,19 @@ describe('card.storage mysql: the database', function () {
   it('when the provider starts on an empty database, then it creates utf8mb4 tables keyed by card id and indexed by board and status', async () => {
     server = await startTestServer({ config: configWith({ 'card.storage': mysqlPlugin(database.name) }) });
     const card = await createTask(server, { content: '# Emoji 🚀 and ünïcode\n' });
-    const tables = await database.query('SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME', [database.name]);
-    const cardTables = tables.filter((t: any) => ['kanban_cards', 'kanban_comments', 'kanban_changes'].includes(t.name));
+    const tables = await database.query(
+      'SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME',
+      [database.name],
+    );
+    const cardTables = tables.filter((t: any) =>
+      ['kanban_cards', 'kanban_comments', 'kanban_changes'].includes(t.name),
+    );
     assert.equal(cardTables.length, 3);
     for (const table of cardTables) assert.match(table.collation, /^utf8mb4/);
-    const keys = await database.query("SELECT INDEX_NAME AS name, COLUMN_NAME AS col FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'kanban_cards'", [database.name]);
+    const keys = await database.query(
+      "SELECT INDEX_NAME AS name, COLUMN_NAME AS col FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'kanban_cards'",
+      [database.name],
+    );
     assert.ok(keys.some((k: any) => k.name === 'PRIMARY' && k.col === 'id'));
     assert.ok(keys.some((k: any) => k.name === 'kanban_cards_board_status' && k.col === 'status'));
     const [row] = await database.query('SELECT content FROM kanban_cards WHERE id = ?', [card.id]);
@@ -66,14 +74,20 @@ describe('card.storage mysql: the database', function () {
   it('when files are attached, then they stay on the local filesystem', async () => {
     server = await startTestServer({ config: configWith({ 'card.storage': mysqlPlugin(database.name) }) });
     const card = await createTask(server, 'Local files');
-    okData(await server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'a.txt', data: Buffer.from('local').toString('base64') }] }));
+    okData(
+      await server.api('POST', `/api/tasks/${card.id}/attachments`, {
+        files: [{ name: 'a.txt', data: Buffer.from('local').toString('base64') }],
+      }),
+    );
     assert.equal(okData(await server.api('GET', '/api/storage')).attachment.provider, 'localfs');
     const file = path.join(server.root, '.kanban', 'boards', 'default', 'attachments', card.id, 'a.txt');
     assert.equal(await fs.readFile(file, 'utf8'), 'local');
   });
 
   it('when only database is set, then host, port, user and password default to a local server and TLS is off', async () => {
-    server = await startTestServer({ config: configWith({ 'card.storage': { provider: 'mysql', options: { database: database.name } } }) });
+    server = await startTestServer({
+      config: configWith({ 'card.storage': { provider: 'mysql', options: { database: database.name } } }),
+    });
     const card = await createTask(server, 'Defaults');
     const { card: storage } = okData(await server.api('GET', '/api/storage'));
     assert.deepEqual([storage.host, storage.port, storage.user, storage.ssl], ['127.0.0.1', 3306, 'root', false]);
@@ -102,7 +116,10 @@ describe('card.storage mysql: start-up failures', function () {
 
   it('when the server cannot be reached, then start-up fails naming the provider, the host setting and the cause', async () => {
     const message = await startFailure(mysqlPlugin('kanban_unreachable', { port: 1 }));
-    assert.match(message, /card\.storage provider "mysql" cannot start: cannot reach the MySQL server at 127\.0\.0\.1:1 \(.*ECONNREFUSED/);
+    assert.match(
+      message,
+      /card\.storage provider "mysql" cannot start: cannot reach the MySQL server at 127\.0\.0\.1:1 \(.*ECONNREFUSED/,
+    );
     assert.match(message, /plugins\["card\.storage"\]\.options\.host/);
   });
 
@@ -113,7 +130,9 @@ describe('card.storage mysql: start-up failures', function () {
   });
 
   it('when the user is refused, then start-up fails naming the user setting', async () => {
-    const message = await startFailure(mysqlPlugin('kanban_refused', { user: 'no_such_user_kanban', password: 'wrong' }));
+    const message = await startFailure(
+      mysqlPlugin('kanban_refused', { user: 'no_such_user_kanban', password: 'wrong' }),
+    );
     assert.match(message, /refused user "no_such_user_kanban"/);
     assert.match(message, /plugins\["card\.storage"\]\.options\.user/);
   });

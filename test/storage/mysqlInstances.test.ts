@@ -8,7 +8,8 @@ import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/my
 
 type Instance = InstanceInfo;
 
-const instancesOf = async (server: TestServer): Promise<Instance[]> => okData(await server.api('GET', '/api/workspace')).instances;
+const instancesOf = async (server: TestServer): Promise<Instance[]> =>
+  okData(await server.api('GET', '/api/workspace')).instances;
 
 describe('card.storage mysql: the instances sharing one database', function () {
   this.timeout(60_000);
@@ -51,7 +52,11 @@ describe('card.storage mysql: the instances sharing one database', function () {
     await second.close();
     servers.pop();
     const rows = await database.query('SELECT id FROM kanban_instances');
-    assert.deepEqual(rows.map((r: { id: string }) => r.id), [fromSecond[1].id], 'a clean stop removes its row at once');
+    assert.deepEqual(
+      rows.map((r: { id: string }) => r.id),
+      [fromSecond[1].id],
+      'a clean stop removes its row at once',
+    );
   });
 
   it('when the workspace is served from files, then it lists this process alone', async () => {

@@ -9,9 +9,15 @@ import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
 
 /** Only how to connect: what a second machine's .kanban.json holds. */
-const connectionOnly = (database: string) => ({ version: 2, plugins: { 'card.storage': mysqlPlugin(database, { pollIntervalMs: 100 }) } });
+const connectionOnly = (database: string) => ({
+  version: 2,
+  plugins: { 'card.storage': mysqlPlugin(database, { pollIntervalMs: 100 }) },
+});
 
-const boardIds = async (server: TestServer) => okData(await server.api('GET', '/api/boards')).map((b: { id: string }) => b.id).sort();
+const boardIds = async (server: TestServer) =>
+  okData(await server.api('GET', '/api/boards'))
+    .map((b: { id: string }) => b.id)
+    .sort();
 const labelNames = async (server: TestServer) => Object.keys(okData(await server.api('GET', '/api/labels'))).sort();
 
 describe('card.storage mysql: one configuration shared by every instance', function () {
@@ -36,7 +42,10 @@ describe('card.storage mysql: one configuration shared by every instance', funct
   }
 
   it('when the first instance starts over an empty database, then its .kanban.json seeds it once, and an instance with only the connection gets the same boards and labels', async () => {
-    const seed = { ...configWith({ 'card.storage': mysqlPlugin(database.name, { pollIntervalMs: 100 }) }), labels: { bug: { color: '#ff0000' } } };
+    const seed = {
+      ...configWith({ 'card.storage': mysqlPlugin(database.name, { pollIntervalMs: 100 }) }),
+      labels: { bug: { color: '#ff0000' } },
+    };
     const first = await start(seed);
     const second = await start(connectionOnly(database.name));
     assert.deepEqual(await boardIds(second), ['default', 'ops']);
@@ -45,7 +54,11 @@ describe('card.storage mysql: one configuration shared by every instance', funct
     assert.equal(Number(row.version), 1);
 
     // A third instance with other boards in its file does not seed again: the database wins.
-    const other = { ...configWith({ 'card.storage': mysqlPlugin(database.name, { pollIntervalMs: 100 }) }), defaultBoard: 'elsewhere', boards: [{ id: 'elsewhere', name: 'Elsewhere', columns: [{ id: 'todo', name: 'To Do' }] }] };
+    const other = {
+      ...configWith({ 'card.storage': mysqlPlugin(database.name, { pollIntervalMs: 100 }) }),
+      defaultBoard: 'elsewhere',
+      boards: [{ id: 'elsewhere', name: 'Elsewhere', columns: [{ id: 'todo', name: 'To Do' }] }],
+    };
     const third = await start(other);
     assert.deepEqual(await boardIds(third), ['default', 'ops']);
     assert.deepEqual(await boardIds(first), ['default', 'ops']);
@@ -65,7 +78,10 @@ describe('card.storage mysql: one configuration shared by every instance', funct
     assert.deepEqual(await boardIds(second), ['default', 'ops', 'roadmap']);
     assert.deepEqual(await labelNames(second), ['urgent']);
     // A card on the new board, made through the other instance.
-    assert.equal((await second.api('POST', '/api/boards/roadmap/tasks', { content: '# Shared board card\n' })).status, 201);
+    assert.equal(
+      (await second.api('POST', '/api/boards/roadmap/tasks', { content: '# Shared board card\n' })).status,
+      201,
+    );
 
     const after = await Promise.all(servers.map((s) => fs.readFile(path.join(s.root, '.kanban.json'), 'utf8')));
     assert.deepEqual(after, files, '.kanban.json keeps only what it had');
@@ -75,8 +91,14 @@ describe('card.storage mysql: one configuration shared by every instance', funct
     const first = await start(configWith({ 'card.storage': mysqlPlugin(database.name, { pollIntervalMs: 100 }) }));
     const second = await start(connectionOnly(database.name));
     const names = Array.from({ length: 8 }, (_, i) => `label-${i}`);
-    const answers = await Promise.all(names.map((name, i) => (i % 2 ? second : first).api('PUT', `/api/labels/${name}`, { color: '#123456' })));
-    assert.deepEqual(answers.map((a) => a.status), names.map(() => 200), JSON.stringify(answers.map((a) => a.body)));
+    const answers = await Promise.all(
+      names.map((name, i) => (i % 2 ? second : first).api('PUT', `/api/labels/${name}`, { color: '#123456' })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      names.map(() => 200),
+      JSON.stringify(answers.map((a) => a.body)),
+    );
     for (const server of [first, second]) {
       await eventually(async () => assert.deepEqual(await labelNames(server), names), 10_000);
     }

@@ -24,7 +24,9 @@ describe('card.storage mysql: the database goes away and comes back', function (
   });
 
   it('when the database cannot be reached, then writes answer 503 at once naming it, reads go on from memory, and writes work again once it is back', async () => {
-    server = await startTestServer({ config: configWith({ 'card.storage': mysqlPlugin(database.name, { port: proxy.port }) }) });
+    server = await startTestServer({
+      config: configWith({ 'card.storage': mysqlPlugin(database.name, { port: proxy.port }) }),
+    });
     const before = await createTask(server, 'Written before the outage');
 
     await proxy.stop();
@@ -38,14 +40,24 @@ describe('card.storage mysql: the database goes away and comes back', function (
     assert.ok(waited < 15_000, `the refusal took ${waited} ms`);
     const moved = await server.api('PATCH', `/api/tasks/${before.id}/move`, { status: 'done' });
     assert.equal(moved.status, 503);
-    assert.equal(okData(await server.api('GET', `/api/tasks/${before.id}`)).status, before.status, 'the card is unchanged and still readable');
+    assert.equal(
+      okData(await server.api('GET', `/api/tasks/${before.id}`)).status,
+      before.status,
+      'the card is unchanged and still readable',
+    );
     assert.equal((await server.api('GET', '/api/tasks')).status, 200);
 
     await proxy.start();
     const after = await createTask(server, 'Written after the outage');
-    const [row] = await database.query('SELECT COUNT(*) AS n FROM kanban_cards WHERE id IN (?, ?)', [before.id, after.id]);
+    const [row] = await database.query('SELECT COUNT(*) AS n FROM kanban_cards WHERE id IN (?, ?)', [
+      before.id,
+      after.id,
+    ]);
     assert.equal(Number(row.n), 2);
     const titles = okData(await server.api('GET', '/api/tasks')).map((t: { title: string }) => t.title);
-    assert.deepEqual(titles.filter((t: string) => /outage/.test(t)).sort(), ['Written after the outage', 'Written before the outage']);
+    assert.deepEqual(titles.filter((t: string) => /outage/.test(t)).sort(), [
+      'Written after the outage',
+      'Written before the outage',
+    ]);
   });
 });

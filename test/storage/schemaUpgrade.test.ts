@@ -42,7 +42,10 @@ describe('card tables written by an older service (schema version 1)', function 
     try {
       const columns = (check.prepare('PRAGMA table_info(kanban_cards)').all() as { name: string }[]).map((c) => c.name);
       for (const column of ADDED) assert.ok(columns.includes(column), `${column} in ${columns.join(', ')}`);
-      assert.equal((check.prepare("SELECT version FROM kanban_schema WHERE part = 'cards'").get() as { version: number }).version, 4);
+      assert.equal(
+        (check.prepare("SELECT version FROM kanban_schema WHERE part = 'cards'").get() as { version: number }).version,
+        4,
+      );
     } finally {
       check.close();
     }
@@ -79,7 +82,10 @@ describe('card tables written by an older service (schema version 1)', function 
         await first.close();
         await second.close();
       }
-      const columns = await database.query('SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [database.name, 'kanban_cards']);
+      const columns = await database.query(
+        'SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
+        [database.name, 'kanban_cards'],
+      );
       for (const column of ADDED) assert.equal(columns.filter((c: any) => c.name === column).length, 1, column);
       const [row] = await database.query("SELECT version FROM kanban_schema WHERE part = 'cards'");
       assert.equal(Number(row.version), 4);

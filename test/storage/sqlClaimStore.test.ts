@@ -10,12 +10,25 @@ import { makeTempDir } from '../helpers/testServer';
 import { MYSQL_HOST, MYSQL_PORT, createTestDatabase, type TestDatabase } from './helpers/mysql';
 
 const claimOf = (cardId: string, agent: string, ttlSeconds?: number): StoredClaim => {
-  const claim: StoredClaim = { boardId: 'default', cardId, agent, since: '2026-01-01T00:00:00.000Z', until: new Date(Date.now() + 60_000).toISOString() };
+  const claim: StoredClaim = {
+    boardId: 'default',
+    cardId,
+    agent,
+    since: '2026-01-01T00:00:00.000Z',
+    until: new Date(Date.now() + 60_000).toISOString(),
+  };
   if (ttlSeconds !== undefined) claim.ttlSeconds = ttlSeconds;
   return claim;
 };
 const sessionOf = (cardId: string, agent: string, note: string | null): StoredSession => ({
-  boardId: 'default', cardId, agent, state: 'active', note, url: null, updatedAt: '2026-01-01T00:00:00.000Z', leaseSeconds: 900,
+  boardId: 'default',
+  cardId,
+  agent,
+  state: 'active',
+  note,
+  url: null,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  leaseSeconds: 900,
 });
 
 /**
@@ -33,7 +46,10 @@ for (const dialect of ['mysql', 'sqlite'] as const) {
       let store: SqlCardStore;
       if (dialect === 'mysql') {
         database ??= await createTestDatabase();
-        store = await MysqlCardStore.open({ database: database.name, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ssl: false }, 60_000);
+        store = await MysqlCardStore.open(
+          { database: database.name, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ssl: false },
+          60_000,
+        );
       } else {
         dir ??= await makeTempDir();
         store = await SqliteCardStore.open({ sqlitePath: 'team.db', absolutePath: path.join(dir, 'team.db') }, 60_000);

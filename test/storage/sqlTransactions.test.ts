@@ -33,11 +33,16 @@ function sqliteAccess(server: TestServer): RawDatabase {
     }
   };
   return {
-    row: (id) => withDb((db) => db.prepare('SELECT priority, assignee, modified FROM kanban_cards WHERE id = ?').get(id) as CardRow),
+    row: (id) =>
+      withDb(
+        (db) => db.prepare('SELECT priority, assignee, modified FROM kanban_cards WHERE id = ?').get(id) as CardRow,
+      ),
     changeRows: () => withDb((db) => (db.prepare('SELECT COUNT(*) AS n FROM kanban_changes').get() as { n: number }).n),
     refuseChangesOf: (id) =>
       withDb((db) => {
-        db.exec(`CREATE TRIGGER refuse_change BEFORE INSERT ON kanban_changes WHEN NEW.card_id = '${id}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+        db.exec(
+          `CREATE TRIGGER refuse_change BEFORE INSERT ON kanban_changes WHEN NEW.card_id = '${id}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+        );
       }),
     allowChanges: () => withDb((db) => void db.exec('DROP TRIGGER refuse_change')),
   };
@@ -47,8 +52,10 @@ function mysqlAccess(provider: CardProviderSetup): RawDatabase {
   const database = provider.database;
   if (!database) throw new Error('the mysql set-up has no database');
   return {
-    row: async (id) => (await database.query<CardRow>('SELECT priority, assignee, modified FROM kanban_cards WHERE id = ?', [id]))[0],
-    changeRows: async () => Number((await database.query<{ n: number }>('SELECT COUNT(*) AS n FROM kanban_changes'))[0].n),
+    row: async (id) =>
+      (await database.query<CardRow>('SELECT priority, assignee, modified FROM kanban_cards WHERE id = ?', [id]))[0],
+    changeRows: async () =>
+      Number((await database.query<{ n: number }>('SELECT COUNT(*) AS n FROM kanban_changes'))[0].n),
     refuseChangesOf: async (id) => {
       await database.query(
         `CREATE TRIGGER refuse_change BEFORE INSERT ON kanban_changes FOR EACH ROW BEGIN
@@ -106,18 +113,27 @@ for (const providerName of ['sqlite', 'mysql'] as const) {
     it('when the database refuses one card of a label rename, then no card is renamed and the label keeps its name', async () => {
       okData(await server.api('PUT', '/api/labels/urgent', { color: '#ef4444' }));
       const cards = [];
-      for (const title of ['First', 'Second', 'Third']) cards.push(await createTask(server, { content: `# ${title}\n`, labels: ['urgent'] }));
+      for (const title of ['First', 'Second', 'Third'])
+        cards.push(await createTask(server, { content: `# ${title}\n`, labels: ['urgent'] }));
       await raw.refuseChangesOf(cards[2].id);
 
       const refused = await server.api('PATCH', '/api/labels/urgent', { newName: 'hot' });
       assert.equal(refused.body?.ok, false, 'the rename was reported as failed');
       for (const card of cards) {
-        assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).labels, ['urgent'], `${card.id} as served`);
+        assert.deepEqual(
+          okData(await server.api('GET', `/api/tasks/${card.id}`)).labels,
+          ['urgent'],
+          `${card.id} as served`,
+        );
       }
       assert.deepEqual(Object.keys(okData(await server.api('GET', '/api/labels'))), ['urgent']);
       await server.restart();
       for (const card of cards) {
-        assert.deepEqual(okData(await server.api('GET', `/api/tasks/${card.id}`)).labels, ['urgent'], `${card.id} as stored`);
+        assert.deepEqual(
+          okData(await server.api('GET', `/api/tasks/${card.id}`)).labels,
+          ['urgent'],
+          `${card.id} as stored`,
+        );
       }
     });
   });

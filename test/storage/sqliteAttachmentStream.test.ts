@@ -29,7 +29,10 @@ function payload(): Buffer {
  * about an eighth. (Over the whole download, pieces already sent linger as garbage until the next
  * collection, so the overall peak says more about the garbage collector than about streaming.)
  */
-async function download(server: BuiltServerRun, url: string): Promise<{ sha256: string; bytes: number; earlyPeakRss: number }> {
+async function download(
+  server: BuiltServerRun,
+  url: string,
+): Promise<{ sha256: string; bytes: number; earlyPeakRss: number }> {
   const response = await fetch(url);
   assert.equal(response.status, 200);
   const hash = createHash('sha256');
@@ -51,7 +54,10 @@ describe('SQLite attachments: downloads stream', function () {
   before(() => buildServerBundle());
   beforeEach(async () => {
     root = await makeTempDir();
-    await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ 'attachment.storage': { provider: 'sqlite', options: {} } })));
+    await fs.writeFile(
+      path.join(root, '.kanban.json'),
+      JSON.stringify(configWith({ 'attachment.storage': { provider: 'sqlite', options: {} } })),
+    );
   });
   afterEach(async () => {
     await server?.stop();
@@ -68,12 +74,19 @@ describe('SQLite attachments: downloads stream', function () {
   it('when a 20 MB attachment is downloaded, then the bytes are identical and the server never holds the whole file', async () => {
     const data = payload();
     let running = await start();
-    const created = await (await fetch(`${running.url}/api/tasks`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: '# Big file\n' }),
-    })).json() as { data: { id: string } };
+    const created = (await (
+      await fetch(`${running.url}/api/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: '# Big file\n' }),
+      })
+    ).json()) as { data: { id: string } };
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(data)]), 'big.bin');
-    const uploaded = await fetch(`${running.url}/api/tasks/${created.data.id}/attachments`, { method: 'POST', body: form });
+    const uploaded = await fetch(`${running.url}/api/tasks/${created.data.id}/attachments`, {
+      method: 'POST',
+      body: form,
+    });
     assert.equal(uploaded.status, 200, await uploaded.text());
     // A fresh process: the upload's own buffers must not count against the download.
     await running.stop();
@@ -89,18 +102,28 @@ describe('SQLite attachments: downloads stream', function () {
     assert.equal(got.sha256, createHash('sha256').update(data).digest('hex'));
     const growth = got.earlyPeakRss - before;
     // Reading the whole blob grows it by at least the file's 20 MB before the first byte is sent.
-    assert.ok(growth < SIZE / 2, `server RSS grew by ${(growth / MB).toFixed(1)} MB during the first eighth of the download`);
+    assert.ok(
+      growth < SIZE / 2,
+      `server RSS grew by ${(growth / MB).toFixed(1)} MB during the first eighth of the download`,
+    );
   });
 
   it('when a database written by the earlier schema holds whole blobs, then opening it moves them into pieces that download the same', async () => {
     let running = await start();
-    const created = await (await fetch(`${running.url}/api/tasks`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: '# Old file\n' }),
-    })).json() as { data: { id: string } };
+    const created = (await (
+      await fetch(`${running.url}/api/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: '# Old file\n' }),
+      })
+    ).json()) as { data: { id: string } };
     const form = new FormData();
     const old = Buffer.from('written before payloads were stored in pieces\n'.repeat(20_000));
     form.append('file', new Blob([new Uint8Array(old)]), 'old.txt');
-    assert.equal((await fetch(`${running.url}/api/tasks/${created.data.id}/attachments`, { method: 'POST', body: form })).status, 200);
+    assert.equal(
+      (await fetch(`${running.url}/api/tasks/${created.data.id}/attachments`, { method: 'POST', body: form })).status,
+      200,
+    );
     await running.stop();
     // Turn the file back into schema 1: the payload whole in `data`, no pieces.
     const db = new Database(path.join(root, '.kanban', 'kanban.db'));
@@ -113,7 +136,11 @@ describe('SQLite attachments: downloads stream', function () {
     assert.equal(got.sha256, createHash('sha256').update(old).digest('hex'));
     const check = new Database(path.join(root, '.kanban', 'kanban.db'), { readonly: true });
     try {
-      assert.equal(check.prepare("SELECT typeof(data) FROM kanban_attachments").pluck().get(), 'text', 'the row points at its pieces');
+      assert.equal(
+        check.prepare('SELECT typeof(data) FROM kanban_attachments').pluck().get(),
+        'text',
+        'the row points at its pieces',
+      );
       assert.equal(check.prepare("SELECT version FROM kanban_schema WHERE part = 'attachments'").pluck().get(), 2);
     } finally {
       check.close();

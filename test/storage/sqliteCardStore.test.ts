@@ -8,7 +8,8 @@ import { createTask, okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
 import { lastJson, runFixture } from './helpers/child';
 
-const sqliteConfig = (options: Record<string, unknown> = {}) => configWith({ 'card.storage': { provider: 'sqlite', options } });
+const sqliteConfig = (options: Record<string, unknown> = {}) =>
+  configWith({ 'card.storage': { provider: 'sqlite', options } });
 
 describe('card.storage sqlite: the database file', function () {
   this.timeout(30_000);
@@ -27,8 +28,13 @@ describe('card.storage sqlite: the database file', function () {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
       const row = db.prepare('SELECT board_id, status FROM kanban_cards WHERE id = ?').get(card.id);
       assert.deepEqual(row, { board_id: 'default', status: 'backlog' });
-      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'kanban_cards'").all();
-      assert.ok(indexes.some((i: any) => i.name === 'kanban_cards_board_status'), 'cards are indexed by board and status');
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'kanban_cards'")
+        .all();
+      assert.ok(
+        indexes.some((i: any) => i.name === 'kanban_cards_board_status'),
+        'cards are indexed by board and status',
+      );
     } finally {
       db.close();
     }
@@ -51,7 +57,10 @@ describe('card.storage sqlite: the database file', function () {
   });
 
   it('when the older storage/config layout names sqlite, then it is used', async () => {
-    const config = { ...configWith({}), storage: { 'card.storage': { provider: 'sqlite', config: { sqlitePath: 'legacy.db' } } } };
+    const config = {
+      ...configWith({}),
+      storage: { 'card.storage': { provider: 'sqlite', config: { sqlitePath: 'legacy.db' } } },
+    };
     server = await startTestServer({ config });
     await createTask(server, 'Legacy layout');
     assert.equal(okData(await server.api('GET', '/api/storage')).card.provider, 'sqlite');
@@ -64,7 +73,9 @@ describe('card.storage sqlite: the database file', function () {
     okData(await server.api('POST', `/api/tasks/${card.id}/comments`, { author: 'ana', content: 'hello' }), 201);
     const db = new Database(path.join(server.root, '.kanban', 'kanban.db'), { readonly: true });
     try {
-      assert.deepEqual(db.prepare('SELECT card_id, author, content FROM kanban_comments').all(), [{ card_id: card.id, author: 'ana', content: 'hello' }]);
+      assert.deepEqual(db.prepare('SELECT card_id, author, content FROM kanban_comments').all(), [
+        { card_id: card.id, author: 'ana', content: 'hello' },
+      ]);
     } finally {
       db.close();
     }
@@ -91,19 +102,34 @@ describe('card.storage sqlite: start-up failures', function () {
     const root = await makeTempDir();
     await fs.writeFile(path.join(root, 'notes.db'), 'just some text, not SQLite\n'.repeat(100));
     await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(sqliteConfig({ sqlitePath: 'notes.db' })));
-    await assert.rejects(startServer({ root, port: 0, watch: false }), /card\.storage provider "sqlite" cannot start: .*not a database.*sqlitePath/);
+    await assert.rejects(
+      startServer({ root, port: 0, watch: false }),
+      /card\.storage provider "sqlite" cannot start: .*not a database.*sqlitePath/,
+    );
     assert.equal(await fs.readFile(path.join(root, 'notes.db'), 'utf8'), 'just some text, not SQLite\n'.repeat(100));
     await fs.rm(root, { recursive: true, force: true });
   });
 
-  it('when the native module cannot be loaded, then the server starts on SQLite\'s WebAssembly build (as inside VS Code); forced to the native driver, it fails naming better-sqlite3 and the setting', async () => {
+  it("when the native module cannot be loaded, then the server starts on SQLite's WebAssembly build (as inside VS Code); forced to the native driver, it fails naming better-sqlite3 and the setting", async () => {
     const root = await makeTempDir();
     await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(sqliteConfig()));
-    const fallback = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3' }, ['blockModules.cjs']));
+    const fallback = lastJson(
+      await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3' }, ['blockModules.cjs']),
+    );
     assert.deepEqual(fallback, { started: true, loaded: ['node-sqlite3-wasm'] });
-    const report = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3', KANBAN_SQLITE_DRIVER: 'native' }, ['blockModules.cjs']));
+    const report = lastJson(
+      await runFixture(
+        'startAndReport.ts',
+        [root],
+        { BLOCK_MODULES: 'better-sqlite3', KANBAN_SQLITE_DRIVER: 'native' },
+        ['blockModules.cjs'],
+      ),
+    );
     assert.equal(report.started, false);
-    assert.match(report.error, /card\.storage provider "sqlite" cannot start: the native module better-sqlite3 cannot be loaded/);
+    assert.match(
+      report.error,
+      /card\.storage provider "sqlite" cannot start: the native module better-sqlite3 cannot be loaded/,
+    );
     assert.match(report.error, /plugins\["card\.storage"\]/);
     await fs.rm(root, { recursive: true, force: true });
   });
@@ -111,10 +137,22 @@ describe('card.storage sqlite: start-up failures', function () {
   for (const namespace of ['attachment.storage', 'card.state']) {
     it(`when ${namespace} is sqlite and neither SQLite driver can be loaded, then start-up fails naming ${namespace}`, async () => {
       const root = await makeTempDir();
-      await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ [namespace]: { provider: 'sqlite', options: {} } })));
-      const report = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3,node-sqlite3-wasm' }, ['blockModules.cjs']));
+      await fs.writeFile(
+        path.join(root, '.kanban.json'),
+        JSON.stringify(configWith({ [namespace]: { provider: 'sqlite', options: {} } })),
+      );
+      const report = lastJson(
+        await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3,node-sqlite3-wasm' }, [
+          'blockModules.cjs',
+        ]),
+      );
       assert.equal(report.started, false);
-      assert.match(report.error, new RegExp(`^${namespace.replace('.', '\\.')} provider "sqlite" cannot start: neither SQLite driver can be loaded`));
+      assert.match(
+        report.error,
+        new RegExp(
+          `^${namespace.replace('.', '\\.')} provider "sqlite" cannot start: neither SQLite driver can be loaded`,
+        ),
+      );
       assert.match(report.error, new RegExp(`plugins\\["${namespace.replace('.', '\\.')}"\\]\\.options\\.sqlitePath`));
       await fs.rm(root, { recursive: true, force: true });
     });
@@ -124,11 +162,21 @@ describe('card.storage sqlite: start-up failures', function () {
     const root = await makeTempDir();
     const loaded = lastJson(await runFixture('startAndReport.ts', [root]));
     assert.deepEqual(loaded, { started: true, loaded: [] });
-    const blocked = lastJson(await runFixture('startAndReport.ts', [root], { BLOCK_MODULES: 'better-sqlite3,node-sqlite3-wasm,mysql2,mysql2/promise,@aws-sdk/client-s3' }, ['blockModules.cjs']));
+    const blocked = lastJson(
+      await runFixture(
+        'startAndReport.ts',
+        [root],
+        { BLOCK_MODULES: 'better-sqlite3,node-sqlite3-wasm,mysql2,mysql2/promise,@aws-sdk/client-s3' },
+        ['blockModules.cjs'],
+      ),
+    );
     assert.equal(blocked.started, true, blocked.error);
     // The same probe does see the driver once SQLite is configured.
     await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(sqliteConfig()));
-    assert.deepEqual(lastJson(await runFixture('startAndReport.ts', [root])), { started: true, loaded: ['better-sqlite3'] });
+    assert.deepEqual(lastJson(await runFixture('startAndReport.ts', [root])), {
+      started: true,
+      loaded: ['better-sqlite3'],
+    });
     await fs.rm(root, { recursive: true, force: true });
   });
 });

@@ -68,7 +68,10 @@ describe('SQLite inside VS Code (the WebAssembly driver)', function () {
     try {
       assert.ok(native.url, 'the native server starts once the file is free');
       const list = (await (await fetch(`${native.url}/api/tasks`)).json()) as { data: { id: string }[] };
-      assert.deepEqual(list.data.map((t) => t.id), [written.id]);
+      assert.deepEqual(
+        list.data.map((t) => t.id),
+        [written.id],
+      );
     } finally {
       await native.stop();
     }
@@ -80,7 +83,11 @@ describe('SQLite inside VS Code (the WebAssembly driver)', function () {
     let nativeCardId = '';
     try {
       assert.ok(native.url);
-      const created = await fetch(`${native.url}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: '# From the terminal' }) });
+      const created = await fetch(`${native.url}/api/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: '# From the terminal' }),
+      });
       nativeCardId = ((await created.json()) as { data: { id: string } }).data.id;
       await assert.rejects(startWasmServer(root), /native SQLite driver/);
     } finally {
@@ -110,7 +117,11 @@ describe('SQLite inside VS Code (the WebAssembly driver)', function () {
     server = await startWasmServer(root);
     const card = await createTask(server, 'With a file');
     const bytes = randomBytes(200 * 1024);
-    okData(await server.api('POST', `/api/tasks/${card.id}/attachments`, { files: [{ name: 'blob.bin', data: bytes.toString('base64') }] }));
+    okData(
+      await server.api('POST', `/api/tasks/${card.id}/attachments`, {
+        files: [{ name: 'blob.bin', data: bytes.toString('base64') }],
+      }),
+    );
     await stop();
     server = await startWasmServer(root);
     const response = await fetch(`${server.url}/api/tasks/${card.id}/attachments/blob.bin`);

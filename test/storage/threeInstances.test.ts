@@ -16,7 +16,13 @@ interface Answer {
   etag: string | null;
 }
 
-async function request(base: string, method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function request(
+  base: string,
+  method: string,
+  urlPath: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const response = await fetch(base + urlPath, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -49,11 +55,19 @@ const SHARED_READS = ['/api/boards', '/api/columns', '/api/labels', '/api/settin
 
 /** Events a client saw, as [revision, event, id] for comparing clients. */
 function seen(client: RecordingSocket): [number, string, unknown][] {
-  return client.events().map((m) => [m.revision as number, m.event as string, m.data?.taskId ?? m.data?.columnId ?? m.data?.name ?? null]);
+  return client
+    .events()
+    .map((m) => [m.revision as number, m.event as string, m.data?.taskId ?? m.data?.columnId ?? m.data?.name ?? null]);
 }
 
 function assertConsecutive(events: WsMessage[], from: number, what: string): void {
-  events.forEach((m, i) => assert.equal(m.revision, from + i, `${what}: event ${i} has revision ${m.revision}, expected ${from + i} (a gap, a repeat or out of order)`));
+  events.forEach((m, i) =>
+    assert.equal(
+      m.revision,
+      from + i,
+      `${what}: event ${i} has revision ${m.revision}, expected ${from + i} (a gap, a repeat or out of order)`,
+    ),
+  );
 }
 
 /**
@@ -68,7 +82,8 @@ describe('card.storage mysql: three instances, one global event log', function (
   let servers: ServerProcess[] = [];
   const sockets: RecordingSocket[] = [];
 
-  const headSeq = async () => Number((await database.query('SELECT seq FROM kanban_event_seq WHERE name = ?', ['events']))[0].seq);
+  const headSeq = async () =>
+    Number((await database.query('SELECT seq FROM kanban_event_seq WHERE name = ?', ['events']))[0].seq);
 
   before(async () => {
     database = await createTestDatabase();
@@ -76,7 +91,8 @@ describe('card.storage mysql: three instances, one global event log', function (
     await proxy.start();
     roots = [await makeTempDir(), await makeTempDir(), await makeTempDir()];
     const plugins = { 'card.storage': mysqlPlugin(database.name, { port: proxy.port, pollIntervalMs: 200 }) };
-    for (const root of roots) await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith(plugins), null, 2));
+    for (const root of roots)
+      await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith(plugins), null, 2));
     // The first seeds the shared configuration; the others then adopt it.
     servers = [await startServerProcess(roots[0])];
     servers.push(...(await Promise.all(roots.slice(1).map((root) => startServerProcess(root)))));
@@ -93,13 +109,20 @@ describe('card.storage mysql: three instances, one global event log', function (
     const clients = await Promise.all(servers.map((s) => RecordingSocket.connect(wsUrl(s.url))));
     sockets.push(...clients);
     const start = clients[0].messages[0].revision as number;
-    for (const client of clients) assert.equal(client.messages[0].revision, start, 'every instance says hello at the same global revision');
+    for (const client of clients)
+      assert.equal(client.messages[0].revision, start, 'every instance says hello at the same global revision');
 
     const worker = async (server: ServerProcess, n: number) => {
-      await call(server.url, 'POST', '/api/webhooks', { url: `http://127.0.0.1:9/hook-${n}`, events: ['board.deleted'] });
+      await call(server.url, 'POST', '/api/webhooks', {
+        url: `http://127.0.0.1:9/hook-${n}`,
+        events: ['board.deleted'],
+      });
       for (let i = 0; i < 5; i++) {
         const card = await call(server.url, 'POST', '/api/tasks', { content: `# Load ${n}.${i}\n` });
-        await call(server.url, 'POST', `/api/tasks/${card.id}/comments`, { author: `i${n}`, content: `comment ${n}.${i}` });
+        await call(server.url, 'POST', `/api/tasks/${card.id}/comments`, {
+          author: `i${n}`,
+          content: `comment ${n}.${i}`,
+        });
         await call(server.url, 'PUT', `/api/tasks/${card.id}`, { content: `# Load ${n}.${i} edited\n` });
         await call(server.url, 'PATCH', `/api/tasks/${card.id}/move`, { status: 'in-progress' });
         await call(server.url, 'PUT', `/api/labels/l${n}-${i}`, { color: '#336699' });
@@ -111,19 +134,34 @@ describe('card.storage mysql: three instances, one global event log', function (
 
     const head = await headSeq();
     assert.ok(head - start >= 3 * 5 * 6, `the log holds every change (${head - start} events)`);
-    const answers = async (s: ServerProcess) => JSON.stringify(await Promise.all(SHARED_READS.map((p) => call(s.url, 'GET', p))));
-    await eventually(async () => {
-      const [a, b, c] = await Promise.all(servers.map(answers));
-      assert.equal(b, a, 'instance 2 answers like instance 1');
-      assert.equal(c, a, 'instance 3 answers like instance 1');
-    }, 20_000, 200);
+    const answers = async (s: ServerProcess) =>
+      JSON.stringify(await Promise.all(SHARED_READS.map((p) => call(s.url, 'GET', p))));
+    await eventually(
+      async () => {
+        const [a, b, c] = await Promise.all(servers.map(answers));
+        assert.equal(b, a, 'instance 2 answers like instance 1');
+        assert.equal(c, a, 'instance 3 answers like instance 1');
+      },
+      20_000,
+      200,
+    );
     const tasks = await call(servers[0].url, 'GET', '/api/tasks');
-    assert.equal(tasks.filter((t: any) => /^Load \d\.\d edited$/.test(t.title) && t.status === 'in-progress').length, 15);
+    assert.equal(
+      tasks.filter((t: any) => /^Load \d\.\d edited$/.test(t.title) && t.status === 'in-progress').length,
+      15,
+    );
 
     for (const [n, client] of clients.entries()) {
-      await waitUntil(() => client.events().at(-1)?.revision === head, 20_000, `instance ${n + 1}'s client reaching revision ${head}`);
+      await waitUntil(
+        () => client.events().at(-1)?.revision === head,
+        20_000,
+        `instance ${n + 1}'s client reaching revision ${head}`,
+      );
       assertConsecutive(client.events(), start + 1, `instance ${n + 1}`);
-      assert.ok(client.events().every((m) => m.data?.peer === undefined), 'events mirrored from another instance are not sent twice');
+      assert.ok(
+        client.events().every((m) => m.data?.peer === undefined),
+        'events mirrored from another instance are not sent twice',
+      );
     }
     assert.deepEqual(seen(clients[1]), seen(clients[0]));
     assert.deepEqual(seen(clients[2]), seen(clients[0]));
@@ -137,7 +175,10 @@ describe('card.storage mysql: three instances, one global event log', function (
     for (let i = 1; i <= 3; i++) {
       const sent = Date.now();
       await call(a.url, 'PUT', `/api/tasks/${card.id}`, { content: `# Read after event ${i}\n` });
-      const event = await client.waitFor((m) => m.event === 'task.updated' && m.card?.title === `Read after event ${i}`, 10_000);
+      const event = await client.waitFor(
+        (m) => m.event === 'task.updated' && m.card?.title === `Read after event ${i}`,
+        10_000,
+      );
       const lag = Date.now() - sent;
       const read = await call(c.url, 'GET', `/api/tasks/${card.id}`);
       assert.equal(read.title, `Read after event ${i}`, `the GET after event ${event.revision} shows the change`);
@@ -153,14 +194,30 @@ describe('card.storage mysql: three instances, one global event log', function (
     const read = await request(a.url, 'GET', `/api/tasks/${card.id}`);
     assert.ok(read.etag);
     await call(b.url, 'PUT', `/api/tasks/${card.id}`, { content: '# Versioned by instance 2\n' });
-    const stale = await request(a.url, 'PUT', `/api/tasks/${card.id}`, { content: '# Versioned by instance 1\n' }, { 'if-match': read.etag! });
+    const stale = await request(
+      a.url,
+      'PUT',
+      `/api/tasks/${card.id}`,
+      { content: '# Versioned by instance 1\n' },
+      { 'if-match': read.etag! },
+    );
     assert.equal(stale.status, 412, JSON.stringify(stale.body));
     assert.match(stale.body.error, /changed since you read it/);
     const settings = await request(a.url, 'GET', '/api/settings');
     await call(b.url, 'PUT', '/api/settings', { showAssignee: false });
-    const staleSettings = await request(a.url, 'PUT', '/api/settings', { showLabels: false }, { 'if-match': settings.etag! });
+    const staleSettings = await request(
+      a.url,
+      'PUT',
+      '/api/settings',
+      { showLabels: false },
+      { 'if-match': settings.etag! },
+    );
     assert.equal(staleSettings.status, 412, JSON.stringify(staleSettings.body));
-    for (const s of servers) await eventually(async () => assert.equal((await call(s.url, 'GET', `/api/tasks/${card.id}`)).title, 'Versioned by instance 2'), 10_000);
+    for (const s of servers)
+      await eventually(
+        async () => assert.equal((await call(s.url, 'GET', `/api/tasks/${card.id}`)).title, 'Versioned by instance 2'),
+        10_000,
+      );
   });
 
   it('when a client reconnects to another instance with ?since, then it gets exactly the events it missed; when they were pruned, it is told to re-fetch', async () => {
@@ -179,7 +236,13 @@ describe('card.storage mysql: three instances, one global event log', function (
     await waitUntil(() => back.events().at(-1)?.revision === head, 10_000, 'the missed events');
     assertConsecutive(back.events(), since + 1, 'reconnected client');
     // Instance 1 may have said hello before an earlier test's last event reached it: that one comes too.
-    assert.deepEqual(back.events().slice(-2).map((m) => m.event), ['task.created', 'task.moved']);
+    assert.deepEqual(
+      back
+        .events()
+        .slice(-2)
+        .map((m) => m.event),
+      ['task.created', 'task.moved'],
+    );
 
     await database.query('DELETE FROM kanban_events WHERE seq <= ?', [head - 1]);
     const late = await RecordingSocket.connect(wsUrl(b.url, `/ws?since=${since}`));
@@ -209,16 +272,27 @@ describe('card.storage mysql: three instances, one global event log', function (
     await proxy.start();
     const after: string[] = [];
     for (const s of servers) {
-      const card = await eventually(() => call(s.url, 'POST', '/api/tasks', { content: `# After the outage ${s.url}\n` }), 20_000, 200);
+      const card = await eventually(
+        () => call(s.url, 'POST', '/api/tasks', { content: `# After the outage ${s.url}\n` }),
+        20_000,
+        200,
+      );
       after.push(card.id);
     }
     await client.waitFor((m) => m.event === 'task.created' && m.data?.taskId === after[0], 10_000);
     for (const s of servers) {
-      await eventually(async () => {
-        const ids = (await call(s.url, 'GET', '/api/tasks')).map((t: any) => t.id);
-        for (const id of after) assert.ok(ids.includes(id), `${s.url} lists ${id}`);
-        assert.ok(!(await call(s.url, 'GET', '/api/tasks')).some((t: any) => t.title === 'During the outage'), 'no refused write was stored');
-      }, 15_000, 200);
+      await eventually(
+        async () => {
+          const ids = (await call(s.url, 'GET', '/api/tasks')).map((t: any) => t.id);
+          for (const id of after) assert.ok(ids.includes(id), `${s.url} lists ${id}`);
+          assert.ok(
+            !(await call(s.url, 'GET', '/api/tasks')).some((t: any) => t.title === 'During the outage'),
+            'no refused write was stored',
+          );
+        },
+        15_000,
+        200,
+      );
     }
   });
 
@@ -250,15 +324,23 @@ describe('card.storage mysql: three instances, one global event log', function (
     servers = [a, b, await startServerProcess(roots[2])];
 
     for (const s of servers) {
-      await eventually(async () => {
-        const ids = new Set((await call(s.url, 'GET', '/api/tasks')).map((t: any) => t.id));
-        const lost = acknowledged.filter((id) => !ids.has(id));
-        assert.deepEqual(lost, [], `${s.url} lacks acknowledged cards`);
-      }, 20_000, 200);
+      await eventually(
+        async () => {
+          const ids = new Set((await call(s.url, 'GET', '/api/tasks')).map((t: any) => t.id));
+          const lost = acknowledged.filter((id) => !ids.has(id));
+          assert.deepEqual(lost, [], `${s.url} lacks acknowledged cards`);
+        },
+        20_000,
+        200,
+      );
     }
     const head = await headSeq();
     for (const [n, watcher] of watchers.entries()) {
-      await waitUntil(() => watcher.events().at(-1)?.revision === head, 20_000, `watcher ${n + 1} reaching revision ${head}`);
+      await waitUntil(
+        () => watcher.events().at(-1)?.revision === head,
+        20_000,
+        `watcher ${n + 1} reaching revision ${head}`,
+      );
       // Each from its own hello: an event still being delivered when they connected may put one
       // instance's hello a revision past the other's.
       assertConsecutive(watcher.events(), (watcher.messages[0].revision as number) + 1, `watcher ${n + 1}`);

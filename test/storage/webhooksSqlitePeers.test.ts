@@ -36,10 +36,14 @@ describe('card.storage sqlite: webhooks with two server processes on one file', 
   it('when both create cards, then the receiver gets each task.created exactly once', async () => {
     const [a, b] = servers;
     const hook = await call(a.url, 'POST', '/api/webhooks', { url: receiver.url('/peers'), events: ['task.created'] });
-    await eventually(async () => assert.ok((await call(b.url, 'GET', '/api/webhooks')).some((h: any) => h.id === hook.id)), 10_000);
+    await eventually(
+      async () => assert.ok((await call(b.url, 'GET', '/api/webhooks')).some((h: any) => h.id === hook.id)),
+      10_000,
+    );
     const made: string[] = [];
     for (let i = 0; i < 4; i++) {
-      for (const [s, server] of servers.entries()) made.push((await call(server.url, 'POST', '/api/tasks', { content: `# From ${'ab'[s]} ${i}\n` })).id);
+      for (const [s, server] of servers.entries())
+        made.push((await call(server.url, 'POST', '/api/tasks', { content: `# From ${'ab'[s]} ${i}\n` })).id);
     }
     // Both have applied the other's cards, so any peer event has been raised by now...
     for (const server of servers) {
@@ -49,8 +53,16 @@ describe('card.storage sqlite: webhooks with two server processes on one file', 
       }, 10_000);
     }
     // ...and a delivery queued after it, on each process, has arrived.
-    const last = await Promise.all(servers.map(async (server, s) => (await call(server.url, 'POST', '/api/tasks', { content: `# Last from ${'ab'[s]}\n` })).id));
-    await receiver.until(() => last.every((id) => receiver.on('/peers').some((r) => taskIdOf(r) === id)), 'the last cards', 20_000);
+    const last = await Promise.all(
+      servers.map(
+        async (server, s) => (await call(server.url, 'POST', '/api/tasks', { content: `# Last from ${'ab'[s]}\n` })).id,
+      ),
+    );
+    await receiver.until(
+      () => last.every((id) => receiver.on('/peers').some((r) => taskIdOf(r) === id)),
+      'the last cards',
+      20_000,
+    );
     for (const id of [...made, ...last]) {
       const copies = receiver.on('/peers').filter((r) => r.body.event === 'task.created' && taskIdOf(r) === id).length;
       assert.equal(copies, 1, `task.created for ${id} delivered ${copies} times`);

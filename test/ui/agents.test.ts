@@ -26,7 +26,16 @@ function shownTitles(page: Page): Promise<string[]> {
 async function waitForTitles(page: Page, titles: string[]): Promise<void> {
   const wanted = [...titles].sort();
   await page
-    .waitForFunction((expected) => JSON.stringify(Array.from(document.querySelectorAll('.board [data-card-id] .card-title')).map((el) => el.textContent ?? '').sort()) === JSON.stringify(expected), wanted, { timeout: 10_000 })
+    .waitForFunction(
+      (expected) =>
+        JSON.stringify(
+          Array.from(document.querySelectorAll('.board [data-card-id] .card-title'))
+            .map((el) => el.textContent ?? '')
+            .sort(),
+        ) === JSON.stringify(expected),
+      wanted,
+      { timeout: 10_000 },
+    )
     .catch(async () => assert.deepEqual(await shownTitles(page), wanted));
 }
 
@@ -50,14 +59,25 @@ describe('Board UI: agents at work (Chromium)', function () {
 
   it('when an agent claims a card through the API, then the card shows the agent and its time left, in words too', async () => {
     const page = ui.page;
-    assert.equal(await page.locator('[data-testid="filter-agent"]').count(), 0, 'no agent menu while no agent is at work');
+    assert.equal(
+      await page.locator('[data-testid="filter-agent"]').count(),
+      0,
+      'no agent menu while no agent is at work',
+    );
     const answer = await ui.server.api('POST', `/api/tasks/${id(DRAG)}/claim`, { ttlSeconds: 900 }, as('agent-1'));
     assert.equal(answer.status, 200);
     const line = card(page, DRAG).locator('[data-testid="card-agent"]');
     await line.locator('[data-testid="agent-name"]', { hasText: 'agent-1' }).waitFor();
     assert.match((await line.textContent()) ?? '', /agent-1\s*· 15m left/);
-    assert.match((await card(page, DRAG).getAttribute('aria-label')) ?? '', /claimed by agent agent-1, 15 minutes left/);
-    assert.equal(await card(page, WEBHOOK).locator('[data-testid="card-agent"]').count(), 0, 'a free card shows no agent');
+    assert.match(
+      (await card(page, DRAG).getAttribute('aria-label')) ?? '',
+      /claimed by agent agent-1, 15 minutes left/,
+    );
+    assert.equal(
+      await card(page, WEBHOOK).locator('[data-testid="card-agent"]').count(),
+      0,
+      'a free card shows no agent',
+    );
   });
 
   it('when the agent reports awaitingInput or error, then the card shows a badge that says so', async () => {
@@ -70,7 +90,10 @@ describe('Board UI: agents at work (Chromium)', function () {
     assert.match((await card(page, DRAG).getAttribute('aria-label')) ?? '', /needs input/);
     // An agent may send any string as its link: the drawer must not follow this one.
     const failing = { state: 'error', note: 'tests fail on CI', url: 'javascript:alert(1)' };
-    assert.equal((await ui.server.api('PUT', `/api/tasks/${id(PREVIEWS)}/session`, failing, as('agent-1'))).status, 200);
+    assert.equal(
+      (await ui.server.api('PUT', `/api/tasks/${id(PREVIEWS)}/session`, failing, as('agent-1'))).status,
+      200,
+    );
     await card(page, PREVIEWS).locator('[data-testid="agent-badge"]', { hasText: 'Agent error' }).waitFor();
   });
 
@@ -81,8 +104,15 @@ describe('Board UI: agents at work (Chromium)', function () {
     const webhook = card(page, WEBHOOK);
     await webhook.locator('[data-testid="agent-name"]', { hasText: 'agent-2' }).waitFor();
     await webhook.locator('[data-testid="agent-stale"]').waitFor({ timeout: 15_000 });
-    assert.equal(await webhook.locator('[data-testid="claim-left"]').count(), 0, 'the claim ran out: no time left shows');
-    assert.match((await webhook.locator('[data-testid="agent-stale"]').getAttribute('title')) ?? '', /No report from agent agent-2 since/);
+    assert.equal(
+      await webhook.locator('[data-testid="claim-left"]').count(),
+      0,
+      'the claim ran out: no time left shows',
+    );
+    assert.match(
+      (await webhook.locator('[data-testid="agent-stale"]').getAttribute('title')) ?? '',
+      /No report from agent agent-2 since/,
+    );
     assert.match((await webhook.getAttribute('aria-label')) ?? '', /agent agent-2, agent session stale/);
     // The picture for docs/agents.md: a claim, a question, an error, a stale session and the Agent
     // menu; the part of the board that holds them, so the picture stays small.
@@ -104,15 +134,21 @@ describe('Board UI: agents at work (Chromium)', function () {
     });
   }
 
-  it('when the agent filter is set, then the board narrows to claimed, unclaimed, or one agent\'s cards', async () => {
+  it("when the agent filter is set, then the board narrows to claimed, unclaimed, or one agent's cards", async () => {
     const page = ui.page;
     const menu = '[data-testid="filter-agent"]';
     const all = await shownTitles(page);
-    assert.deepEqual(await page.$$eval(`${menu} optgroup option`, (els) => els.map((el) => el.textContent)), ['agent-1', 'agent-2']);
+    assert.deepEqual(await page.$$eval(`${menu} optgroup option`, (els) => els.map((el) => el.textContent)), [
+      'agent-1',
+      'agent-2',
+    ]);
     await page.selectOption(menu, 'claimed');
     await waitForTitles(page, [DRAG, PREVIEWS]);
     await page.selectOption(menu, 'unclaimed');
-    await waitForTitles(page, all.filter((t) => t !== DRAG && t !== PREVIEWS));
+    await waitForTitles(
+      page,
+      all.filter((t) => t !== DRAG && t !== PREVIEWS),
+    );
     // agent-2's claim ran out; its stale session still makes the card one of its own.
     await page.selectOption(menu, 'agent:agent-2');
     await waitForTitles(page, [WEBHOOK]);
@@ -131,7 +167,10 @@ describe('Board UI: agents at work (Chromium)', function () {
       await page.setViewportSize({ width: 1440, height: 900 });
       const rows = await topBarRows(page);
       assert.equal(rows.length, 2, JSON.stringify(rows));
-      assert.ok(rows[0].includes('New card') && rows[1][0] === 'Search' && rows[1].includes('Agent'), JSON.stringify(rows));
+      assert.ok(
+        rows[0].includes('New card') && rows[1][0] === 'Search' && rows[1].includes('Agent'),
+        JSON.stringify(rows),
+      );
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
@@ -171,7 +210,7 @@ describe('Board UI: agents at work (Chromium)', function () {
     assert.deepEqual(ui.pageErrors, []);
   });
 
-  it('when a minute passes on the page\'s clock, then the time left counts down without a request, and an expired claim disappears', async () => {
+  it("when a minute passes on the page's clock, then the time left counts down without a request, and an expired claim disappears", async () => {
     const page = await ui.browser.newPage({ viewport: { width: 1440, height: 900 } });
     try {
       await page.clock.install();

@@ -44,7 +44,8 @@ describe('Board UI with auth on: token prompt, Bearer header, ?token= on the Web
     const apiCalls: { url: string; authorization?: string }[] = [];
     const sockets: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes('/api/')) apiCalls.push({ url: request.url(), authorization: request.headers().authorization });
+      if (request.url().includes('/api/'))
+        apiCalls.push({ url: request.url(), authorization: request.headers().authorization });
     });
     page.on('websocket', (socket) => sockets.push(socket.url()));
     await page.goto(server.url);
@@ -54,7 +55,9 @@ describe('Board UI with auth on: token prompt, Bearer header, ?token= on the Web
     assert.equal(await page.locator('.board-scroll').count(), 0);
 
     await enterToken(page, tokens.bad);
-    await page.waitForFunction(() => /not recognised/.test(document.querySelector('[data-testid="token-prompt-message"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /not recognised/.test(document.querySelector('[data-testid="token-prompt-message"]')?.textContent ?? ''),
+    );
 
     await enterToken(page, tokens.editor);
     await page.waitForSelector(PROMPT, { state: 'detached' });
@@ -64,7 +67,10 @@ describe('Board UI with auth on: token prompt, Bearer header, ?token= on the Web
     assert.equal(await page.evaluate(() => localStorage.getItem('repo-kanban.token')), tokens.editor);
     const lastCall = apiCalls.at(-1);
     assert.equal(lastCall?.authorization, `Bearer ${tokens.editor}`);
-    assert.ok(sockets.some((url) => url.endsWith(`/ws?token=${encodeURIComponent(tokens.editor)}`)), `sockets: ${sockets.length}`);
+    assert.ok(
+      sockets.some((url) => url.endsWith(`/ws?token=${encodeURIComponent(tokens.editor)}`)),
+      `sockets: ${sockets.length}`,
+    );
 
     // Live updates flow over the authenticated socket.
     const created = await fetch(`${server.url}/api/tasks`, {
@@ -109,7 +115,10 @@ describe('Board UI with auth on: token prompt, Bearer header, ?token= on the Web
     assert.match((await page.textContent('[data-testid="token-prompt-message"]')) ?? '', /not recognised/);
     await enterToken(page, tokens.admin);
     await page.waitForSelector('.board-scroll [data-drop-column]');
-    await eventually(async () => (await page.evaluate(() => localStorage.getItem('repo-kanban.token'))) === tokens.admin, 'the new token is stored');
+    await eventually(
+      async () => (await page.evaluate(() => localStorage.getItem('repo-kanban.token'))) === tokens.admin,
+      'the new token is stored',
+    );
     await page.context().close();
   });
 

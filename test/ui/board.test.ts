@@ -25,7 +25,13 @@ describe('Board UI: rendering, settings and board switching (Chromium)', functio
     );
     assert.deepEqual(
       columns.map((c) => [c.id, c.name, c.count]),
-      [['backlog', 'Backlog', '3'], ['todo', 'To Do', '3'], ['in-progress', 'In Progress', '2'], ['review', 'Review', '2'], ['done', 'Done', '2']],
+      [
+        ['backlog', 'Backlog', '3'],
+        ['todo', 'To Do', '3'],
+        ['in-progress', 'In Progress', '2'],
+        ['review', 'Review', '2'],
+        ['done', 'Done', '2'],
+      ],
     );
     assert.equal(columns[1].color, 'rgb(59, 130, 246)');
     await screenshot(ui.page, 'board');
@@ -52,7 +58,10 @@ describe('Board UI: rendering, settings and board switching (Chromium)', functio
     assert.ok((await badges()) > 0);
     await page.click('[data-testid="settings-panel"] input[name="showPriorityBadges"]');
     await page.waitForFunction(() => document.querySelectorAll('.board .priority-badge').length === 0);
-    await eventually(async () => (await ui.server.api('GET', '/api/settings')).body?.data.showPriorityBadges === false, 'the server saved showPriorityBadges: false');
+    await eventually(
+      async () => (await ui.server.api('GET', '/api/settings')).body?.data.showPriorityBadges === false,
+      'the server saved showPriorityBadges: false',
+    );
 
     await page.click('[data-testid="settings-panel"] input[name="showFileName"]');
     await page.waitForSelector('.card-file');
@@ -70,10 +79,25 @@ describe('Board UI: rendering, settings and board switching (Chromium)', functio
     const page = ui.page;
     const seen = new Map<string, string>();
     for (const mode of ['fancy', 'plain']) {
-      for (const preset of ['aurora', 'sunset', 'meadow', 'nebula', 'lagoon', 'candy', 'ember', 'violet', 'paper', 'mist', 'sand']) {
+      for (const preset of [
+        'aurora',
+        'sunset',
+        'meadow',
+        'nebula',
+        'lagoon',
+        'candy',
+        'ember',
+        'violet',
+        'paper',
+        'mist',
+        'sand',
+      ]) {
         await ui.server.api('PUT', '/api/settings', { boardBackgroundMode: mode, boardBackgroundPreset: preset });
         await page.waitForSelector(`.board[data-preset="${preset}"][data-mode="${mode}"]`);
-        const paint = await page.$eval('.board', (el) => `${getComputedStyle(el).backgroundImage}|${getComputedStyle(el).backgroundColor}`);
+        const paint = await page.$eval(
+          '.board',
+          (el) => `${getComputedStyle(el).backgroundImage}|${getComputedStyle(el).backgroundColor}`,
+        );
         assert.ok(!seen.has(paint), `${mode}/${preset} looks like ${seen.get(paint)}`);
         seen.set(paint, `${mode}/${preset}`);
       }
@@ -87,7 +111,8 @@ describe('Board UI: rendering, settings and board switching (Chromium)', functio
     await page.waitForSelector('[data-drop-column="review"].is-minimized');
     assert.equal(await column(page, 'review').locator('[data-card-id]').count(), 0);
     assert.ok(((await column(page, 'review').boundingBox())?.width ?? 999) < 60);
-    const minimized = async () => JSON.stringify((await ui.server.api('GET', '/api/boards/default')).body?.data.minimizedColumnIds);
+    const minimized = async () =>
+      JSON.stringify((await ui.server.api('GET', '/api/boards/default')).body?.data.minimizedColumnIds);
     await eventually(async () => (await minimized()) === '["review"]', 'the server saved review as minimized');
     await page.click('[data-drop-column="review"] .column-expand');
     await page.waitForSelector('[data-drop-column="review"] [data-card-id]');
@@ -108,7 +133,14 @@ describe('Board UI: rendering, settings and board switching (Chromium)', functio
 
   it('when another board is chosen in the switcher, then its columns and cards replace the first', async () => {
     const page = ui.page;
-    await ui.server.api('POST', '/api/boards', { id: 'ops', name: 'Operations', columns: [{ id: 'inbox', name: 'Inbox' }, { id: 'closed', name: 'Closed', color: '#22c55e' }] });
+    await ui.server.api('POST', '/api/boards', {
+      id: 'ops',
+      name: 'Operations',
+      columns: [
+        { id: 'inbox', name: 'Inbox' },
+        { id: 'closed', name: 'Closed', color: '#22c55e' },
+      ],
+    });
     await ui.server.api('POST', '/api/boards/ops/tasks', { content: '# Rotate the TLS certificates', status: 'inbox' });
     await page.click('[data-testid="board-switcher"]');
     await page.click('.board-list-item:has-text("Operations")');

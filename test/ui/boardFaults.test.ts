@@ -51,9 +51,14 @@ describe('Board UI: drops below short columns and where new cards land (Chromium
 
     await page.waitForFunction(() => !document.querySelector('.drop-gap'));
     assert.equal((await column(page, 'in-progress').locator('.card-title').allTextContents()).at(-1), title);
-    await eventually(async () => (await serverTitles('in-progress')).at(-1) === title, 'the server has the card last in In Progress', 10_000);
+    await eventually(
+      async () => (await serverTitles('in-progress')).at(-1) === title,
+      'the server has the card last in In Progress',
+      10_000,
+    );
     assert.ok(!(await serverTitles('todo')).includes(title));
-    const file = (status: string) => path.join(ui.server.root, '.kanban', 'boards', 'default', status, `${ids.get(title)}.md`);
+    const file = (status: string) =>
+      path.join(ui.server.root, '.kanban', 'boards', 'default', status, `${ids.get(title)}.md`);
     await eventually(async () => existsSync(file('in-progress')), 'the card file moved to in-progress/');
     assert.ok(!existsSync(file('backlog')));
   });
@@ -63,11 +68,22 @@ describe('Board UI: drops below short columns and where new cards land (Chromium
     await page.click('button[aria-label="Add a card to To Do"]');
     await page.fill('[data-drop-column="todo"] .quick-add-input', 'Added in the board');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent === 'Added in the board');
-    await eventually(async () => (await serverTitles('todo')).at(-1) === 'Added in the board', 'the server has the UI card last in To Do');
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent ===
+        'Added in the board',
+    );
+    await eventually(
+      async () => (await serverTitles('todo')).at(-1) === 'Added in the board',
+      'the server has the UI card last in To Do',
+    );
 
     await ui.server.api('POST', '/api/tasks', { content: '# Added through the API\n', status: 'todo' });
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent === 'Added through the API');
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent ===
+        'Added through the API',
+    );
     const shown = await column(page, 'todo').locator('.card-title').allTextContents();
     assert.deepEqual(shown.slice(-2), ['Added in the board', 'Added through the API']);
     assert.deepEqual(await serverTitles('todo'), shown);

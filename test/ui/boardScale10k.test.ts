@@ -18,7 +18,9 @@ function cardInMiddle(page: Page, status: string): Promise<string> {
   return page.$eval(`[data-column-cards="${status}"]`, (list) => {
     const box = list.getBoundingClientRect();
     const middle = box.top + box.height / 2;
-    const card = Array.from(list.querySelectorAll<HTMLElement>('[data-card-id]')).find((el) => el.getBoundingClientRect().bottom > middle);
+    const card = Array.from(list.querySelectorAll<HTMLElement>('[data-card-id]')).find(
+      (el) => el.getBoundingClientRect().bottom > middle,
+    );
     return card?.dataset.cardId ?? '';
   });
 }
@@ -75,11 +77,19 @@ describe('Board at 10,000 cards (Chromium)', function () {
   });
 
   it('when the board holds 10,000 cards, then each column counts all its cards but only those in view and a margin are in the page', async () => {
-    const counts = await page.$$eval('.board-scroll > [data-drop-column] .column-count', (els) => els.map((el) => Number(el.textContent)));
-    assert.equal(counts.reduce((a, b) => a + b, 0), CARDS);
+    const counts = await page.$$eval('.board-scroll > [data-drop-column] .column-count', (els) =>
+      els.map((el) => Number(el.textContent)),
+    );
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      CARDS,
+    );
     const drawn = await page.$$eval('[data-card-id]', (els) => els.length);
     assert.ok(drawn > 20 && drawn < 600, `${drawn} cards in the page for ${CARDS}`);
-    const [scrollHeight, clientHeight] = await page.$eval('[data-column-cards="todo"]', (el) => [el.scrollHeight, el.clientHeight]);
+    const [scrollHeight, clientHeight] = await page.$eval('[data-column-cards="todo"]', (el) => [
+      el.scrollHeight,
+      el.clientHeight,
+    ]);
     assert.ok(scrollHeight > clientHeight * 100, `the column's scroll bar spans all its cards (${scrollHeight} px)`);
   });
 
@@ -108,7 +118,8 @@ describe('Board at 10,000 cards (Chromium)', function () {
         for (let frames = 0; ; frames++) {
           await new Promise((resolve) => requestAnimationFrame(resolve));
           const drawn = Array.from(list.querySelectorAll('[data-card-id]')).map((el) => el.getBoundingClientRect());
-          const filled = drawn.length > 0 && drawn[0].top <= box.top + 12 && drawn[drawn.length - 1].bottom >= box.bottom - 20;
+          const filled =
+            drawn.length > 0 && drawn[0].top <= box.top + 12 && drawn[drawn.length - 1].bottom >= box.bottom - 20;
           const now = `${list.scrollTop}|${watched.isConnected ? watched.getBoundingClientRect().top : 'gone'}`;
           if (filled && now === last) break;
           last = now;
@@ -116,7 +127,8 @@ describe('Board at 10,000 cards (Chromium)', function () {
         }
         const moved = list.scrollTop - from;
         const after = watched.isConnected ? watched.getBoundingClientRect().top : NaN;
-        if (Math.abs(before - moved - after) > 1) jumps.push(`${watched.dataset.cardId} at ${before} expected ${before - moved}, is ${after}`);
+        if (Math.abs(before - moved - after) > 1)
+          jumps.push(`${watched.dataset.cardId} at ${before} expected ${before - moved}, is ${after}`);
       }
       return { seen: [...seen], jumps };
     });
@@ -156,10 +168,16 @@ describe('Board at 10,000 cards (Chromium)', function () {
     );
     assert.equal(await next.jsonValue(), target, 'drawn right above the card it was dropped on');
     await eventually(async () => {
-      const [moved, above, below] = await Promise.all([dragged, before, target].map((id) => server.api('GET', `/api/tasks/${id}`)));
+      const [moved, above, below] = await Promise.all(
+        [dragged, before, target].map((id) => server.api('GET', `/api/tasks/${id}`)),
+      );
       assert.equal(moved.body?.data.status, 'todo');
       const positions = [above, moved, below].map((answer) => answer.body?.data.position as number);
-      assert.deepEqual(positions.map((p) => p - positions[0]), [0, 1, 2], `stored between its neighbours (positions ${positions.join(', ')})`);
+      assert.deepEqual(
+        positions.map((p) => p - positions[0]),
+        [0, 1, 2],
+        `stored between its neighbours (positions ${positions.join(', ')})`,
+      );
     });
   });
 
@@ -190,13 +208,21 @@ describe('Board at 10,000 cards (Chromium)', function () {
     await page.selectOption('[data-testid="group-by"]', 'priority');
     await page.waitForSelector('.board-scroll[data-group-by="priority"] .lane-row [data-card-id]', { timeout: 30_000 });
     const counts = await page.$$eval('[data-testid="lane-count"]', (els) => els.map((el) => Number(el.textContent)));
-    assert.equal(counts.reduce((a, b) => a + b, 0), CARDS, `lane counts ${counts.join(', ')}`);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      CARDS,
+      `lane counts ${counts.join(', ')}`,
+    );
     const drawn = await page.$$eval('[data-card-id]', (els) => els.length);
     assert.ok(drawn > 20 && drawn < 600, `${drawn} cards in the page for ${CARDS} in lanes`);
     // Halfway down, then to the end: wherever a cell's cards reach into the board's view, drawn
     // cards fill that part of the view (a short cell may end above it).
     for (const share of [0.5, 1]) {
-      await page.$eval('.board-scroll', (board, at) => (board.scrollTop = (board.scrollHeight - board.clientHeight) * at), share);
+      await page.$eval(
+        '.board-scroll',
+        (board, at) => (board.scrollTop = (board.scrollHeight - board.clientHeight) * at),
+        share,
+      );
       await page.waitForFunction(
         () => {
           const board = document.querySelector('.board-scroll') as HTMLElement;
@@ -211,7 +237,8 @@ describe('Board at 10,000 cards (Chromium)', function () {
             if (bottom - top < 40) continue;
             cellsInView++;
             const cards = Array.from(list.querySelectorAll('[data-card-id]')).map((el) => el.getBoundingClientRect());
-            if (cards.length === 0 || cards[0].top > top + 12 || cards[cards.length - 1].bottom < bottom - 20) return false;
+            if (cards.length === 0 || cards[0].top > top + 12 || cards[cards.length - 1].bottom < bottom - 20)
+              return false;
           }
           return cellsInView > 0;
         },

@@ -11,14 +11,22 @@ async function selectedTitles(page: Page): Promise<string[]> {
 }
 
 async function placesOnServer(ui: UiContext): Promise<string[]> {
-  return okData<any[]>(await ui.server.api('GET', '/api/tasks?includeArchived=true&includeDeleted=true&fields=title,status,priority,archivedAt,position')).map(
-    (t) => `${t.title}:${t.archivedAt ? 'archived' : t.status}:${t.position}:${t.priority}`,
-  );
+  return okData<any[]>(
+    await ui.server.api(
+      'GET',
+      '/api/tasks?includeArchived=true&includeDeleted=true&fields=title,status,priority,archivedAt,position',
+    ),
+  ).map((t) => `${t.title}:${t.archivedAt ? 'archived' : t.status}:${t.position}:${t.priority}`);
 }
 
 /** Four cards: three in To Do (A, B, C) and one in Review (D). */
 async function seed(ui: UiContext): Promise<void> {
-  for (const [title, status, priority] of [['Card A', 'todo', 'low'], ['Card B', 'todo', 'medium'], ['Card C', 'todo', 'high'], ['Card D', 'review', 'medium']]) {
+  for (const [title, status, priority] of [
+    ['Card A', 'todo', 'low'],
+    ['Card B', 'todo', 'medium'],
+    ['Card C', 'todo', 'high'],
+    ['Card D', 'review', 'medium'],
+  ]) {
     await createTask(ui.server, { title, status, priority });
   }
   await card(ui.page, 'Card D').waitFor();
@@ -48,14 +56,21 @@ describe('Board UI: bulk edits (Chromium)', function () {
     await card(page, 'Card D').click({ modifiers: ['Control'] });
     assert.deepEqual(await selectedTitles(page), ['Card A']);
     await card(page, 'Card C').click({ modifiers: ['Shift'] });
-    await eventually(async () => (await selectedTitles(page)).join() === 'Card A,Card B,Card C', 'Shift-click selects A to C');
+    await eventually(
+      async () => (await selectedTitles(page)).join() === 'Card A,Card B,Card C',
+      'Shift-click selects A to C',
+    );
     await page.keyboard.press('Escape');
     await page.locator(BAR).waitFor({ state: 'detached' });
     assert.deepEqual(await selectedTitles(page), []);
     await card(page, 'Card B').focus();
     await page.keyboard.press('Shift+ArrowDown');
     await eventually(async () => (await selectedTitles(page)).join() === 'Card B,Card C', 'Shift+Down selects B and C');
-    assert.equal(await page.evaluate(() => document.activeElement?.querySelector('.card-title')?.textContent), 'Card C', 'focus follows');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.querySelector('.card-title')?.textContent),
+      'Card C',
+      'focus follows',
+    );
     assert.deepEqual(ui.pageErrors, []);
   });
 
@@ -66,13 +81,26 @@ describe('Board UI: bulk edits (Chromium)', function () {
     await card(page, 'Card C').click({ modifiers: ['Control'] });
     await card(page, 'Card D').click({ modifiers: ['Control'] });
     await page.selectOption('[data-testid="bulk-move"]', 'done');
-    await eventually(async () => (await page.locator('[data-drop-column="done"] .card-title').allTextContents()).join() === 'Card A,Card C,Card D', 'the three cards in Done');
+    await eventually(
+      async () =>
+        (await page.locator('[data-drop-column="done"] .card-title').allTextContents()).join() ===
+        'Card A,Card C,Card D',
+      'the three cards in Done',
+    );
     const moved = okData<any[]>(await ui.server.api('GET', '/api/tasks?status=done&fields=title')).map((t) => t.title);
     assert.deepEqual(moved, ['Card A', 'Card C', 'Card D']);
     await screenshot(page, 'bulk-moved');
     await undo(page);
-    await eventually(async () => (await placesOnServer(ui)).join() === before.join(), 'every card back in its column and place');
-    await eventually(async () => (await page.locator('[data-drop-column="todo"] .card-title').allTextContents()).join() === 'Card A,Card B,Card C', 'the board shows them back');
+    await eventually(
+      async () => (await placesOnServer(ui)).join() === before.join(),
+      'every card back in its column and place',
+    );
+    await eventually(
+      async () =>
+        (await page.locator('[data-drop-column="todo"] .card-title').allTextContents()).join() ===
+        'Card A,Card B,Card C',
+      'the board shows them back',
+    );
   });
 
   it('when a priority is set and then the selection archived, each with Undo, then the server follows each step', async () => {
@@ -81,18 +109,32 @@ describe('Board UI: bulk edits (Chromium)', function () {
     await card(page, 'Card A').click({ modifiers: ['Control'] });
     await card(page, 'Card B').click({ modifiers: ['Control'] });
     await page.selectOption('[data-testid="bulk-priority"]', 'critical');
-    await eventually(async () => (await page.locator('.card.is-selected.priority-critical').count()) === 2, 'both drawn critical');
-    const priorities = okData<any[]>(await ui.server.api('GET', '/api/tasks?status=todo&fields=title,priority')).map((t) => `${t.title}:${t.priority}`);
+    await eventually(
+      async () => (await page.locator('.card.is-selected.priority-critical').count()) === 2,
+      'both drawn critical',
+    );
+    const priorities = okData<any[]>(await ui.server.api('GET', '/api/tasks?status=todo&fields=title,priority')).map(
+      (t) => `${t.title}:${t.priority}`,
+    );
     assert.deepEqual(priorities, ['Card A:critical', 'Card B:critical', 'Card C:high']);
     await undo(page);
-    await eventually(async () => (await placesOnServer(ui)).join() === before.join(), 'the old priorities (low, medium) are back');
+    await eventually(
+      async () => (await placesOnServer(ui)).join() === before.join(),
+      'the old priorities (low, medium) are back',
+    );
 
     await page.click('[data-testid="bulk-archive"]');
     await card(page, 'Card A').waitFor({ state: 'detached' });
     await page.locator(BAR).waitFor({ state: 'detached' });
-    assert.deepEqual(okData<any[]>(await ui.server.api('GET', '/api/tasks?archived=only&fields=title')).map((t) => t.title), ['Card A', 'Card B']);
+    assert.deepEqual(
+      okData<any[]>(await ui.server.api('GET', '/api/tasks?archived=only&fields=title')).map((t) => t.title),
+      ['Card A', 'Card B'],
+    );
     await undo(page);
-    await eventually(async () => (await placesOnServer(ui)).join() === before.join(), 'both cards back from the archive, in place');
+    await eventually(
+      async () => (await placesOnServer(ui)).join() === before.join(),
+      'both cards back from the archive, in place',
+    );
     await card(page, 'Card A').waitFor();
   });
 
@@ -107,13 +149,24 @@ describe('Board UI: bulk edits (Chromium)', function () {
     try {
       await undo(page);
       await socket.waitFor((m) => m.event === 'task.restored' && m.card?.title === 'Card C', 10_000);
-      await eventually(async () => (await placesOnServer(ui)).join() === before.join(), 'both cards back from the archive, in place');
+      await eventually(
+        async () => (await placesOnServer(ui)).join() === before.join(),
+        'both cards back from the archive, in place',
+      );
       const heard = socket.events().map((m) => `${m.event}:${m.card?.title}`);
-      assert.deepEqual(heard.filter((e) => e.startsWith('task.')), ['task.restored:Card A', 'task.restored:Card C']);
+      assert.deepEqual(
+        heard.filter((e) => e.startsWith('task.')),
+        ['task.restored:Card A', 'task.restored:Card C'],
+      );
     } finally {
       socket.close();
     }
-    await eventually(async () => (await page.locator('[data-drop-column="todo"] .card-title').allTextContents()).join() === 'Card A,Card B,Card C', 'the board shows them back in place');
+    await eventually(
+      async () =>
+        (await page.locator('[data-drop-column="todo"] .card-title').allTextContents()).join() ===
+        'Card A,Card B,Card C',
+      'the board shows them back in place',
+    );
   });
 
   it('when the selection is deleted and then restored with Undo, then the cards leave the board and come back', async () => {
@@ -123,7 +176,10 @@ describe('Board UI: bulk edits (Chromium)', function () {
     await card(page, 'Card D').click({ modifiers: ['Control'] });
     await page.click('[data-testid="bulk-delete"]');
     await card(page, 'Card D').waitFor({ state: 'detached' });
-    assert.deepEqual(okData<any[]>(await ui.server.api('GET', '/api/tasks?status=deleted&fields=title')).map((t) => t.title), ['Card B', 'Card D']);
+    assert.deepEqual(
+      okData<any[]>(await ui.server.api('GET', '/api/tasks?status=deleted&fields=title')).map((t) => t.title),
+      ['Card B', 'Card D'],
+    );
     await page.locator('.toast', { hasText: '2 cards moved to Deleted.' }).waitFor();
     await undo(page);
     await eventually(async () => (await placesOnServer(ui)).join() === before.join(), 'both back in place');
@@ -135,8 +191,15 @@ describe('Board UI: bulk edits (Chromium)', function () {
     await card(page, 'Card A').click({ modifiers: ['Control'] });
     await card(page, 'Card B').click({ modifiers: ['Control'] });
     await dragCard(page, 'Card B', { column: 'review', above: 'Card D' });
-    await eventually(async () => (await page.locator('[data-drop-column="review"] .card-title').allTextContents()).join() === 'Card A,Card B,Card D', 'A and B above D');
-    const review = okData<any[]>(await ui.server.api('GET', '/api/tasks?status=review&fields=title')).map((t) => t.title);
+    await eventually(
+      async () =>
+        (await page.locator('[data-drop-column="review"] .card-title').allTextContents()).join() ===
+        'Card A,Card B,Card D',
+      'A and B above D',
+    );
+    const review = okData<any[]>(await ui.server.api('GET', '/api/tasks?status=review&fields=title')).map(
+      (t) => t.title,
+    );
     assert.deepEqual(review, ['Card A', 'Card B', 'Card D']);
   });
 

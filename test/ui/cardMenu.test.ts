@@ -17,7 +17,9 @@ describe('Board UI: the card context menu (Chromium)', function () {
 
   before(async () => {
     ({ ui, ids } = await startDemoUi());
-    await ui.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ui.server.url).origin });
+    await ui.page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ui.server.url).origin });
   });
 
   after(async () => {
@@ -28,7 +30,10 @@ describe('Board UI: the card context menu (Chromium)', function () {
     await card(ui.page, 'Webhook retries with backoff').click({ button: 'right' });
     await menu().waitFor();
     const items = await menu().locator('[role="menuitem"]').allTextContents();
-    assert.deepEqual(items.map((t) => t.trim()), ['Copy link', 'Copy Markdown link', 'Copy id', 'Move to', 'Delete']);
+    assert.deepEqual(
+      items.map((t) => t.trim()),
+      ['Copy link', 'Copy Markdown link', 'Copy id', 'Move to', 'Delete'],
+    );
     await ui.page.keyboard.press('Escape');
     await menu().waitFor({ state: 'detached' });
   });
@@ -45,7 +50,10 @@ describe('Board UI: the card context menu (Chromium)', function () {
     await card(ui.page, 'Dark theme contrast pass').click({ button: 'right' });
     await menu().getByRole('menuitem', { name: 'Copy link', exact: true }).click();
     await ui.page.getByText('Copied the link to the card.').waitFor();
-    assert.equal(await ui.page.evaluate(() => navigator.clipboard.readText()), `${new URL(ui.page.url()).origin}/?board=default&card=${id}`);
+    assert.equal(
+      await ui.page.evaluate(() => navigator.clipboard.readText()),
+      `${new URL(ui.page.url()).origin}/?board=default&card=${id}`,
+    );
   });
 
   it('when "Copy Markdown link" is chosen, then the clipboard holds a Markdown link to the card file', async () => {
@@ -53,7 +61,10 @@ describe('Board UI: the card context menu (Chromium)', function () {
     await card(ui.page, 'Dark theme contrast pass').click({ button: 'right' });
     await menu().getByRole('menuitem', { name: 'Copy Markdown link' }).click();
     await ui.page.getByText('Copied the Markdown link to the card file.').waitFor();
-    assert.equal(await ui.page.evaluate(() => navigator.clipboard.readText()), `[Dark theme contrast pass](.kanban/boards/default/review/${id}.md)`);
+    assert.equal(
+      await ui.page.evaluate(() => navigator.clipboard.readText()),
+      `[Dark theme contrast pass](.kanban/boards/default/review/${id}.md)`,
+    );
   });
 
   it('when a focused card gets Shift+F10 and the keyboard picks Move to > Done, then the card moves there', async () => {
@@ -75,7 +86,12 @@ describe('Board UI: the card context menu (Chromium)', function () {
     await column(ui.page, 'done').locator('.card-title', { hasText: title }).waitFor();
     await eventually(async () => (await statusOnServer(title)) === 'done', 'the server has the card in done');
     // Focus goes back to the card, so the keyboard user carries on from there.
-    await eventually(async () => (await ui.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.cardId ?? null)) === ids.get(title), 'the moved card has focus');
+    await eventually(
+      async () =>
+        (await ui.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.cardId ?? null)) ===
+        ids.get(title),
+      'the moved card has focus',
+    );
   });
 
   it('when the card\'s "..." button is clicked and Delete chosen, then the card leaves the board', async () => {

@@ -14,7 +14,10 @@ describe('Board UI: checklist progress, ticking in the drawer and the blocked ba
 
   before(async () => {
     ui = await startUi();
-    listId = await createCard(ui.server, { content: `# ${listed}\n\n- [x] draft\n- [ ] review\n- [ ] publish\n`, status: 'todo' });
+    listId = await createCard(ui.server, {
+      content: `# ${listed}\n\n- [x] draft\n- [ ] review\n- [ ] publish\n`,
+      status: 'todo',
+    });
     blockerId = await createCard(ui.server, { content: `# ${blocker}\n`, status: 'in-progress' });
     await createCard(ui.server, { content: `# ${waiting}\n`, status: 'todo', blockedBy: [blockerId] });
     await ui.page.reload();
@@ -46,7 +49,12 @@ describe('Board UI: checklist progress, ticking in the drawer and the blocked ba
     const page = ui.page;
     await page.locator(`${DRAWER} input[name="checklist-add"]`).fill('celebrate');
     await page.locator(`${DRAWER} input[name="checklist-add"]`).press('Enter');
-    await fileEventually(ui.server, listId, (text) => text.includes('- [ ] publish\n- [ ] celebrate\n'), 'the added item in the file');
+    await fileEventually(
+      ui.server,
+      listId,
+      (text) => text.includes('- [ ] publish\n- [ ] celebrate\n'),
+      'the added item in the file',
+    );
     await eventually(async () => (await chipText(listed))?.trim() === '2/4', 'the board chip shows 2/4');
   });
 
@@ -56,7 +64,11 @@ describe('Board UI: checklist progress, ticking in the drawer and the blocked ba
     await fs.writeFile(file, text.replace('- [ ] publish', '- [x] publish'));
     await eventually(async () => (await chipText(listed))?.trim() === '3/4', 'the board chip shows 3/4', 10_000);
     const publish = ui.page.locator(`${DRAWER} [data-testid="checklist-item"]`, { hasText: 'publish' });
-    await eventually(async () => publish.locator('input[type="checkbox"]').isChecked(), 'the drawer shows publish ticked', 10_000);
+    await eventually(
+      async () => publish.locator('input[type="checkbox"]').isChecked(),
+      'the drawer shows publish ticked',
+      10_000,
+    );
     await ui.page.keyboard.press('Escape');
     await ui.page.waitForSelector(DRAWER, { state: 'detached' });
   });

@@ -1,8 +1,28 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { cardFilePath, cardFileText, closeDrawer, createCard, DRAWER, drawerSettled, fileEventually, openDrawer, TINY_PNG } from './drawerHelpers';
-import { card, column, eventually, focusedCardTitle, nextFramesDrawn, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import {
+  cardFilePath,
+  cardFileText,
+  closeDrawer,
+  createCard,
+  DRAWER,
+  drawerSettled,
+  fileEventually,
+  openDrawer,
+  TINY_PNG,
+} from './drawerHelpers';
+import {
+  card,
+  column,
+  eventually,
+  focusedCardTitle,
+  nextFramesDrawn,
+  screenshot,
+  startUi,
+  stopUi,
+  type UiContext,
+} from './uiHelpers';
 
 describe('Board UI: the card drawer (Chromium)', function () {
   this.timeout(60_000);
@@ -34,11 +54,20 @@ describe('Board UI: the card drawer (Chromium)', function () {
     );
     // A lived-in card for the screenshot: a comment, a log line and an image.
     const webhooks = ids.get('Webhook retries with backoff') as string;
-    const body = 'Retry failed deliveries with **exponential backoff**.\n\n- 5 attempts, then give up\n- pending deliveries survive a restart\n- show the last result per webhook\n';
+    const body =
+      'Retry failed deliveries with **exponential backoff**.\n\n- 5 attempts, then give up\n- pending deliveries survive a restart\n- show the last result per webhook\n';
     await ui.server.api('PUT', `/api/tasks/${webhooks}`, { content: `# Webhook retries with backoff\n\n${body}` });
-    await ui.server.api('POST', `/api/tasks/${webhooks}/comments`, { author: 'Lena Fischer', content: 'Should we cap the backoff at **5 minutes**?' });
-    await ui.server.api('POST', `/api/tasks/${webhooks}/logs`, { text: 'Delivery to `hooks.example` failed, retrying', source: 'webhooks' });
-    await ui.server.api('POST', `/api/tasks/${webhooks}/attachments`, { files: [{ name: 'retry-curve.png', data: TINY_PNG.toString('base64'), contentType: 'image/png' }] });
+    await ui.server.api('POST', `/api/tasks/${webhooks}/comments`, {
+      author: 'Lena Fischer',
+      content: 'Should we cap the backoff at **5 minutes**?',
+    });
+    await ui.server.api('POST', `/api/tasks/${webhooks}/logs`, {
+      text: 'Delivery to `hooks.example` failed, retrying',
+      source: 'webhooks',
+    });
+    await ui.server.api('POST', `/api/tasks/${webhooks}/attachments`, {
+      files: [{ name: 'retry-curve.png', data: TINY_PNG.toString('base64'), contentType: 'image/png' }],
+    });
     ui.page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
@@ -91,7 +120,9 @@ describe('Board UI: the card drawer (Chromium)', function () {
         });
         watch.observe(document.body, { childList: true, subtree: true });
       });
-      document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      document.activeElement?.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }),
+      );
       await closed;
       const cards = Array.from(document.querySelectorAll<HTMLElement>('[data-card-id]'));
       cards.find((el) => el.querySelector('.card-title')?.textContent === 'Release notes for 0.1')?.focus();
@@ -113,10 +144,18 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.waitForSelector(`${DRAWER} [data-testid="content-preview"] strong:has-text("every")`);
     // The preview shows what was typed once it has both list items (a busy machine may paint late).
     await page.locator(`${DRAWER} [data-testid="content-preview"] li`, { hasText: 'chips' }).waitFor();
-    assert.deepEqual(await page.locator(`${DRAWER} [data-testid="content-preview"] li`).allInnerTexts(), ['buttons', 'chips']);
+    assert.deepEqual(await page.locator(`${DRAWER} [data-testid="content-preview"] li`).allInnerTexts(), [
+      'buttons',
+      'chips',
+    ]);
     assert.equal(await page.locator(`${DRAWER} .sheet-title`).textContent(), 'Dark theme contrast audit');
     await page.click(`${DRAWER} [data-testid="save-content"]`);
-    const text = await fileEventually(ui.server, id, (t) => t.includes('Check **every** token.'), 'the new content is in the card file');
+    const text = await fileEventually(
+      ui.server,
+      id,
+      (t) => t.includes('Check **every** token.'),
+      'the new content is in the card file',
+    );
     assert.match(text, /# Dark theme contrast audit/);
     await page.waitForSelector(`${DRAWER} textarea[name="content"]`, { state: 'detached' });
     await card(page, 'Dark theme contrast audit').waitFor();
@@ -129,9 +168,16 @@ describe('Board UI: the card drawer (Chromium)', function () {
     const preview = page.locator(`${DRAWER} [data-testid="content-preview"]`);
     await preview.getByText('Plain words stay.').waitFor();
     assert.equal(await preview.locator('script, iframe, [onerror]').count(), 0);
-    const href = await preview.locator('a').first().getAttribute('href').catch(() => null);
+    const href = await preview
+      .locator('a')
+      .first()
+      .getAttribute('href')
+      .catch(() => null);
     assert.ok(!href || !href.startsWith('javascript:'), `link href ${href}`);
-    await preview.locator('a', { hasText: 'click me' }).click().catch(() => undefined);
+    await preview
+      .locator('a', { hasText: 'click me' })
+      .click()
+      .catch(() => undefined);
     // Ordinary links open outside the board, without a handle back to it.
     const docs = preview.locator('a', { hasText: 'the docs' });
     assert.equal(await docs.getAttribute('target'), '_blank');
@@ -167,8 +213,15 @@ describe('Board UI: the card drawer (Chromium)', function () {
     const tooLong = 'x'.repeat(70);
     await drawer.locator('input[name="newLabel"]').fill(tooLong);
     await drawer.locator('input[name="newLabel"]').press('Enter');
-    assert.match((await page.locator('.toast-error').textContent()) ?? '', /label name must be 1-64 printable characters/);
-    await eventually(async () => (await drawer.locator('.label-picker .label-chip').allTextContents()).join() === 'bug', 'the refused label is gone again', 10_000);
+    assert.match(
+      (await page.locator('.toast-error').textContent()) ?? '',
+      /label name must be 1-64 printable characters/,
+    );
+    await eventually(
+      async () => (await drawer.locator('.label-picker .label-chip').allTextContents()).join() === 'bug',
+      'the refused label is gone again',
+      10_000,
+    );
     assert.ok(!cardFileText(ui.server, id).includes(tooLong));
     await page.keyboard.press('Escape'); // closes the picker only
     assert.equal(await page.locator(DRAWER).count(), 1);
@@ -183,7 +236,12 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await estimate.press('Enter');
     await fileEventually(ui.server, id, (t) => /estimate: 8\b/.test(t), 'edited metadata value in the file');
     await drawer.locator('button[aria-label="Remove owner"]').click();
-    const text = await fileEventually(ui.server, id, (t) => !t.includes('owner:'), 'removed metadata entry gone from the file');
+    const text = await fileEventually(
+      ui.server,
+      id,
+      (t) => !t.includes('owner:'),
+      'removed metadata entry gone from the file',
+    );
     assert.match(text, /estimate: 8\b/);
     // The board card shows the new label too.
     await card(page, 'Evaluate SQLite for large workspaces').locator('.label-chip', { hasText: 'bug' }).waitFor();
@@ -203,13 +261,23 @@ describe('Board UI: the card drawer (Chromium)', function () {
     assert.equal(await drawer.locator('textarea[name="comment"]').inputValue(), 'Include **Alt+arrows**.');
     await drawer.locator('button:has-text("Comment")').click();
     await drawer.locator('.comment .comment-body strong', { hasText: 'Alt+arrows' }).waitFor();
-    await fileEventually(ui.server, id, (t) => t.includes('Include **Alt+arrows**.') && t.includes('author: Robin'), 'comment in the file');
+    await fileEventually(
+      ui.server,
+      id,
+      (t) => t.includes('Include **Alt+arrows**.') && t.includes('author: Robin'),
+      'comment in the file',
+    );
 
     await drawer.locator('.comment button[aria-label="Edit comment"]').click();
     await drawer.locator('.comment textarea').fill('Include Alt+arrows and Shift+arrows.');
     await drawer.locator('.comment button:has-text("Save")').click();
     await drawer.locator('.comment-body', { hasText: 'Shift+arrows' }).waitFor();
-    await fileEventually(ui.server, id, (t) => t.includes('Include Alt+arrows and Shift+arrows.'), 'edited comment in the file');
+    await fileEventually(
+      ui.server,
+      id,
+      (t) => t.includes('Include Alt+arrows and Shift+arrows.'),
+      'edited comment in the file',
+    );
 
     await drawer.locator('.comment .comment-tools button').nth(1).click();
     await drawer.locator('.comment button:has-text("Delete")').click();
@@ -225,12 +293,19 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.click(`${DRAWER} [data-testid="edit-content"]`);
     const editor = page.locator(`${DRAWER} textarea[name="content"]`);
     await editor.fill('# Attachment previews for images\n\nMy unsaved thoughts.\n');
-    const answer = await ui.server.api('PUT', `/api/tasks/${id}`, { content: '# Attachment previews for images\n\nSomeone else wrote this.\n', priority: 'high' });
+    const answer = await ui.server.api('PUT', `/api/tasks/${id}`, {
+      content: '# Attachment previews for images\n\nSomeone else wrote this.\n',
+      priority: 'high',
+    });
     assert.equal(answer.status, 200);
     await page.waitForSelector(`${DRAWER} [data-testid="content-changed-notice"]`);
     assert.match(await editor.inputValue(), /My unsaved thoughts/);
     // Fields that are not being edited show the new data at once.
-    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'high', 'priority follows', 10_000);
+    await eventually(
+      async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'high',
+      'priority follows',
+      10_000,
+    );
     await page.click(`${DRAWER} button:has-text("Load new version")`);
     assert.match(await editor.inputValue(), /Someone else wrote this/);
     await page.click(`${DRAWER} button:has-text("Cancel")`);
@@ -243,9 +318,18 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await openDrawer(page, 'Fuzzy search ranks exact hits first');
     const file = cardFilePath(ui.server, id) as string;
     const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('priority: medium', 'priority: low').replace('Details in the description.', 'Edited *by hand* in the editor.'));
+    writeFileSync(
+      file,
+      text
+        .replace('priority: medium', 'priority: low')
+        .replace('Details in the description.', 'Edited *by hand* in the editor.'),
+    );
     await page.waitForSelector(`${DRAWER} [data-testid="content-preview"] em:has-text("by hand")`);
-    await eventually(async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'low', 'priority follows the file', 10_000);
+    await eventually(
+      async () => (await page.locator(`${DRAWER} select[name="priority"]`).inputValue()) === 'low',
+      'priority follows the file',
+      10_000,
+    );
     await closeDrawer(page);
   });
 
@@ -257,7 +341,11 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.waitForSelector(DRAWER, { state: 'detached' });
     await page.waitForSelector('.toast:has-text("moved to Deleted")');
     assert.equal(await column(page, 'todo').locator(`[data-card-id="${id}"]`).count(), 0);
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'), 'file in the deleted folder', 10_000);
+    await eventually(
+      async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'),
+      'file in the deleted folder',
+      10_000,
+    );
     await page.click('.toast button:has-text("Undo")');
     await column(page, 'todo').locator(`[data-card-id="${id}"]`).waitFor();
     await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/todo/'), 'file back in todo', 10_000);
@@ -273,18 +361,30 @@ describe('Board UI: the card drawer (Chromium)', function () {
     await page.locator(`${DRAWER} select[name="restoreTo"]`).selectOption('review');
     await page.click(`${DRAWER} button:has-text("Restore")`);
     await column(page, 'review').locator(`[data-card-id="${id}"]`).waitFor();
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'), 'file restored to review', 10_000);
+    await eventually(
+      async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'),
+      'file restored to review',
+      10_000,
+    );
 
     // The deleted column's own Restore button works too, without opening the card, and puts the
     // card back in the column it was deleted from (review), not the board's default (backlog).
     await closeDrawer(page);
     assert.equal((await ui.server.api('DELETE', `/api/tasks/${id}`)).status, 200);
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'), 'file in the deleted folder', 10_000);
+    await eventually(
+      async () => (cardFilePath(ui.server, id) ?? '').includes('/deleted/'),
+      'file in the deleted folder',
+      10_000,
+    );
     const inDeleted = column(page, 'deleted').locator(`[data-card-id="${id}"]`);
     await inDeleted.waitFor();
     await inDeleted.locator('button.card-restore').click();
     await column(page, 'review').locator(`[data-card-id="${id}"]`).waitFor();
-    await eventually(async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'), 'file restored to review again', 10_000);
+    await eventually(
+      async () => (cardFilePath(ui.server, id) ?? '').includes('/review/'),
+      'file restored to review again',
+      10_000,
+    );
     assert.equal(await card(page, 'Write a migration guide for v2 config').locator('button.card-restore').count(), 0);
 
     await openDrawer(page, 'Write a migration guide for v2 config');

@@ -34,7 +34,9 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     assert.equal(answer.status, 200);
     await fileEventually(ui.server, id, (t) => t.includes(theirs), 'the API change in the file');
     await page.click(`${DRAWER} [data-testid="save-content"]`);
-    await page.waitForSelector(`${DRAWER} [data-testid="content-conflict"]:has-text("This card was changed elsewhere since you opened it")`);
+    await page.waitForSelector(
+      `${DRAWER} [data-testid="content-conflict"]:has-text("This card was changed elsewhere since you opened it")`,
+    );
     return id;
   }
 
@@ -74,7 +76,12 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     await page.click(`${DRAWER} [data-testid="save-content"]`);
     await drawer.locator('[data-testid="content-preview"]', { hasText: 'checked.' }).waitFor();
     assert.equal(await drawer.locator('[data-testid="content-conflict"]').count(), 0);
-    await fileEventually(ui.server, id, (t) => t.includes('The newer contrast notes, checked.'), 'the follow-up save in the file');
+    await fileEventually(
+      ui.server,
+      id,
+      (t) => t.includes('The newer contrast notes, checked.'),
+      'the follow-up save in the file',
+    );
     await closeDrawer(page);
   });
 
@@ -95,12 +102,21 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     assert.equal(await drawer.locator('textarea[name="comment"]').inputValue(), 'A comment not sent yet');
 
     await page.click(`${DRAWER} [data-testid="save-content"]`);
-    await fileEventually(ui.server, id, (t) => t.includes('Typed before the reload.'), 'the kept text saved to the file');
+    await fileEventually(
+      ui.server,
+      id,
+      (t) => t.includes('Typed before the reload.'),
+      'the kept text saved to the file',
+    );
     await drawer.locator('textarea[name="comment"]').fill('');
     await page.reload();
     await openDrawer(page, title);
     await page.locator(`${DRAWER} [data-testid="content-preview"]`, { hasText: 'Typed before the reload.' }).waitFor();
-    assert.equal(await drawer.locator('textarea[name="content"]').count(), 0, 'a saved text does not come back as a draft');
+    assert.equal(
+      await drawer.locator('textarea[name="content"]').count(),
+      0,
+      'a saved text does not come back as a draft',
+    );
     assert.equal(await drawer.locator('textarea[name="comment"]').inputValue(), '');
     await closeDrawer(page);
   });
@@ -115,23 +131,28 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     await page.click(`${DRAWER} [data-testid="edit-content"]`);
     await page.locator(`${DRAWER} textarea[name="content"]`).fill(`# ${title}\n\n${text}\n`);
     // No named functions inside: the test runner's compiler would wrap them in a helper the page lacks.
-    await page.evaluate(([drawerSelector, wanted, moment]) => new Promise<void>((resolve) => {
-      const closeButton = `${drawerSelector} button[aria-label="Close"]`;
-      const observer = new MutationObserver(() => {
-        const editing = document.querySelector(`${drawerSelector} textarea[name="content"]`);
-        const preview = document.querySelector(`${drawerSelector} [data-testid="content-preview"]`);
-        if (editing || !preview?.textContent?.includes(wanted)) return;
-        observer.disconnect();
-        (document.querySelector(closeButton) as HTMLElement).click();
-        resolve();
-      });
-      if (moment === 'drawn') observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-      (document.querySelector(`${drawerSelector} [data-testid="save-content"]`) as HTMLElement).click();
-      if (moment === 'pressed') {
-        (document.querySelector(closeButton) as HTMLElement).click();
-        resolve();
-      }
-    }), [DRAWER, text, when] as const);
+    await page.evaluate(
+      ([drawerSelector, wanted, moment]) =>
+        new Promise<void>((resolve) => {
+          const closeButton = `${drawerSelector} button[aria-label="Close"]`;
+          const observer = new MutationObserver(() => {
+            const editing = document.querySelector(`${drawerSelector} textarea[name="content"]`);
+            const preview = document.querySelector(`${drawerSelector} [data-testid="content-preview"]`);
+            if (editing || !preview?.textContent?.includes(wanted)) return;
+            observer.disconnect();
+            (document.querySelector(closeButton) as HTMLElement).click();
+            resolve();
+          });
+          if (moment === 'drawn')
+            observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+          (document.querySelector(`${drawerSelector} [data-testid="save-content"]`) as HTMLElement).click();
+          if (moment === 'pressed') {
+            (document.querySelector(closeButton) as HTMLElement).click();
+            resolve();
+          }
+        }),
+      [DRAWER, text, when] as const,
+    );
     await page.waitForSelector(DRAWER, { state: 'detached' });
   }
 
@@ -143,7 +164,11 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
       if (moment === 'after a reload') await page.reload();
       await openDrawer(page, title);
       await page.locator(`${DRAWER} [data-testid="edit-content"]`).waitFor();
-      assert.equal(await page.locator(`${DRAWER} textarea[name="content"]`).count(), 0, `the saved text is not a draft when ${moment}`);
+      assert.equal(
+        await page.locator(`${DRAWER} textarea[name="content"]`).count(),
+        0,
+        `the saved text is not a draft when ${moment}`,
+      );
       assert.match(await page.locator(`${DRAWER} [data-testid="content-preview"]`).innerText(), new RegExp(text));
       await closeDrawer(page);
     }
@@ -171,10 +196,18 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
       (document.querySelector(`${drawerSelector} button[aria-label="Close"]`) as HTMLElement).click();
     }, DRAWER);
     await page.waitForSelector(DRAWER, { state: 'detached' });
-    await eventually(async () => ((await ui.server.api('GET', `/api/tasks/${id}/comments`)).body?.data as unknown[]).length === 1, 'the comment posted', 15_000);
+    await eventually(
+      async () => ((await ui.server.api('GET', `/api/tasks/${id}/comments`)).body?.data as unknown[]).length === 1,
+      'the comment posted',
+      15_000,
+    );
     await openDrawer(page, title);
     await page.locator(`${DRAWER} .comment-list li`, { hasText: 'Posted as the drawer closed' }).waitFor();
-    assert.equal(await page.locator(`${DRAWER} textarea[name="comment"]`).inputValue(), '', 'the posted comment is not offered again');
+    assert.equal(
+      await page.locator(`${DRAWER} textarea[name="comment"]`).inputValue(),
+      '',
+      'the posted comment is not offered again',
+    );
     await closeDrawer(page);
   });
 
@@ -186,20 +219,25 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
     const drawer = page.locator(DRAWER);
     await page.click(`${DRAWER} [data-testid="edit-content"]`);
     await drawer.locator('textarea[name="content"]').fill(`# ${title}\n\nKept across the reload.\n`);
-    const answer = await ui.server.api('PUT', `/api/tasks/${id}`, { content: `# ${title}\n\nChanged while the page was away.\n` });
+    const answer = await ui.server.api('PUT', `/api/tasks/${id}`, {
+      content: `# ${title}\n\nChanged while the page was away.\n`,
+    });
     assert.equal(answer.status, 200);
     await page.reload();
     await openDrawer(page, title);
     await drawer.locator('textarea[name="content"]').waitFor();
     await page.click(`${DRAWER} [data-testid="save-content"]`);
     await drawer.locator('[data-testid="content-conflict"]').waitFor();
-    assert.ok(cardFileText(ui.server, id).includes('Changed while the page was away.'), 'the other change is still in the file');
+    assert.ok(
+      cardFileText(ui.server, id).includes('Changed while the page was away.'),
+      'the other change is still in the file',
+    );
     await drawer.locator('button:has-text("Discard mine")').click();
     await drawer.locator('textarea[name="content"]').waitFor({ state: 'detached' });
     await closeDrawer(page);
   });
 
-  it('when a field changes elsewhere between the drawer\'s read and a field change in it, then nothing is overwritten until the user chooses', async () => {
+  it("when a field changes elsewhere between the drawer's read and a field change in it, then nothing is overwritten until the user chooses", async () => {
     const page = ui.page;
     const title = 'Release notes for 0.1';
     const id = ids.get(title) as string;
@@ -216,7 +254,9 @@ describe('Board UI: a drawer save meets a newer version of the card (Chromium)',
       await route.continue();
     });
     await drawer.locator('select[name="priority"]').selectOption('critical');
-    await drawer.locator('[data-testid="field-conflict"]:has-text("This card was changed elsewhere since you opened it")').waitFor();
+    await drawer
+      .locator('[data-testid="field-conflict"]:has-text("This card was changed elsewhere since you opened it")')
+      .waitFor();
     await page.unroute(`**/api/boards/*/tasks/${id}`);
     // The newer version is shown and is what the file holds.
     assert.equal(await drawer.locator('input[name="assignee"]').inputValue(), 'Someone Else');

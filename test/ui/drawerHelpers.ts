@@ -29,11 +29,16 @@ export async function openDrawer(page: Page, title: string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`the drawer of "${title}" did not open`);
     // A drawer of another card (left open by an earlier failed test) would cover the board.
     if (await page.locator(DRAWER).count()) {
-      await page.locator(`${DRAWER} button[aria-label="Close"]`).click().catch(() => undefined);
+      await page
+        .locator(`${DRAWER} button[aria-label="Close"]`)
+        .click()
+        .catch(() => undefined);
       await page.waitForSelector(DRAWER, { state: 'detached', timeout: 5_000 }).catch(() => undefined);
       continue;
     }
-    await card(page, title).click({ timeout: 2_000 }).catch(() => undefined);
+    await card(page, title)
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
     await wanted.waitFor({ timeout: 2_000 }).catch(() => undefined);
   }
   await page.waitForSelector(`${DRAWER} [aria-label="Comments"]`);
@@ -61,7 +66,12 @@ export function cardFileText(server: TestServer, id: string): string {
 }
 
 /** Waits until the card's file on disk satisfies `check` (the UI shows a change before the save lands). */
-export async function fileEventually(server: TestServer, id: string, check: (text: string) => boolean, what: string): Promise<string> {
+export async function fileEventually(
+  server: TestServer,
+  id: string,
+  check: (text: string) => boolean,
+  what: string,
+): Promise<string> {
   // Patient on a busy machine: this waits for a save to land, it does not measure how fast.
   await eventually(async () => check(cardFileText(server, id)), what, 10_000);
   return cardFileText(server, id);

@@ -5,7 +5,9 @@ import { stopUi, type UiContext } from './uiHelpers';
 
 /** Titles of the cards the board shows, sorted, so a test can compare what a user sees. */
 async function shownTitles(page: Page): Promise<string[]> {
-  return (await page.$$eval('.board [data-card-id] .card-title', (els) => els.map((el) => el.textContent ?? ''))).sort();
+  return (
+    await page.$$eval('.board [data-card-id] .card-title', (els) => els.map((el) => el.textContent ?? ''))
+  ).sort();
 }
 
 /** Waits until the board shows exactly these titles (the filter runs on the server, as you type). */
@@ -14,7 +16,9 @@ async function waitForTitles(page: Page, titles: string[]): Promise<void> {
   try {
     await page.waitForFunction(
       (expected) => {
-        const got = Array.from(document.querySelectorAll('.board [data-card-id] .card-title')).map((el) => el.textContent ?? '').sort();
+        const got = Array.from(document.querySelectorAll('.board [data-card-id] .card-title'))
+          .map((el) => el.textContent ?? '')
+          .sort();
         return JSON.stringify(got) === JSON.stringify(expected);
       },
       wanted,
@@ -108,32 +112,57 @@ describe('Board UI: search and filters (Chromium)', function () {
   it('when the due filter is set, then overdue leaves out done cards, and today and this week show their windows', async () => {
     const page = ui.page;
     const menu = '[data-testid="filter-due"]';
-    assert.deepEqual(await page.$$eval(`${menu} option`, (els) => els.map((el) => el.textContent)), ['Due', 'Overdue', 'Due today', 'Due this week', 'No due date']);
+    assert.deepEqual(await page.$$eval(`${menu} option`, (els) => els.map((el) => el.textContent)), [
+      'Due',
+      'Overdue',
+      'Due today',
+      'Due this week',
+      'No due date',
+    ]);
     await page.selectOption(menu, 'overdue');
     await waitForTitles(page, ['Crash when a card file has tabs in YAML']);
     await page.selectOption(menu, 'today');
     await waitForTitles(page, ['Drag and drop between columns']);
     await page.selectOption(menu, 'week');
-    await waitForTitles(page, ['Keyboard shortcuts cheat sheet', 'Drag and drop between columns', 'Attachment previews for images', 'Dark theme contrast pass']);
+    await waitForTitles(page, [
+      'Keyboard shortcuts cheat sheet',
+      'Drag and drop between columns',
+      'Attachment previews for images',
+      'Dark theme contrast pass',
+    ]);
     await page.selectOption('[data-testid="filter-assignee"]', 'Maya Chen');
     await waitForTitles(page, ['Drag and drop between columns', 'Dark theme contrast pass']);
   });
 
-  it('when the assignee filter is set, then only that person\'s cards show', async () => {
+  it("when the assignee filter is set, then only that person's cards show", async () => {
     await ui.page.selectOption('[data-testid="filter-assignee"]', 'Maya Chen');
-    await waitForTitles(ui.page, ['Sketch the onboarding flow', 'Drag and drop between columns', 'Dark theme contrast pass']);
+    await waitForTitles(ui.page, [
+      'Sketch the onboarding flow',
+      'Drag and drop between columns',
+      'Dark theme contrast pass',
+    ]);
   });
 
   it('when the label filter is set, then only cards with that label show', async () => {
     await ui.page.selectOption('[data-testid="filter-label"]', 'docs');
-    await waitForTitles(ui.page, ['Write a migration guide for v2 config', 'Keyboard shortcuts cheat sheet', 'Release notes for 0.1']);
+    await waitForTitles(ui.page, [
+      'Write a migration guide for v2 config',
+      'Keyboard shortcuts cheat sheet',
+      'Release notes for 0.1',
+    ]);
   });
 
   it('when the label group filter is set, then cards with any label of that group show', async () => {
     await ui.page.selectOption('[data-testid="filter-group"]', 'area');
     await waitForTitles(ui.page, [
-      'Sketch the onboarding flow', 'Evaluate SQLite for large workspaces', 'Keyboard shortcuts cheat sheet', 'Crash when a card file has tabs in YAML',
-      'Webhook retries with backoff', 'Drag and drop between columns', 'Fuzzy search ranks exact hits first', 'Dark theme contrast pass',
+      'Sketch the onboarding flow',
+      'Evaluate SQLite for large workspaces',
+      'Keyboard shortcuts cheat sheet',
+      'Crash when a card file has tabs in YAML',
+      'Webhook retries with backoff',
+      'Drag and drop between columns',
+      'Fuzzy search ranks exact hits first',
+      'Dark theme contrast pass',
       'Atomic writes for card files',
     ]);
   });

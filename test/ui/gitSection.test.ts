@@ -37,7 +37,10 @@ describe('Board UI: git links in the card drawer (Chromium)', function () {
 
   it('when a card has no git links, then its drawer shows no Git section', async () => {
     // The links of the card are asked for when its drawer opens: wait for that answer, then look.
-    const answered = ui.page.waitForResponse((response) => response.url().includes(`/tasks/${encodeURIComponent(other)}/git`), { timeout: 15_000 });
+    const answered = ui.page.waitForResponse(
+      (response) => response.url().includes(`/tasks/${encodeURIComponent(other)}/git`),
+      { timeout: 15_000 },
+    );
     await openDrawer(ui.page, 'Card without links');
     assert.deepEqual((await (await answered).json()).data, { branches: [], commits: [] });
     await ui.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

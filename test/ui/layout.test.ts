@@ -15,7 +15,9 @@ describe('Board UI: layout at 1440, 1024 and 390 px, light and dark, on the suns
   let ui: UiContext;
 
   before(async () => {
-    ui = await startUi({ config: { ...DEMO_CONFIG, settings: { boardBackgroundMode: 'fancy', boardBackgroundPreset: 'sunset' } } });
+    ui = await startUi({
+      config: { ...DEMO_CONFIG, settings: { boardBackgroundMode: 'fancy', boardBackgroundPreset: 'sunset' } },
+    });
     await seedDemoBoard(ui.server, DEMO_CARDS);
     await ui.page.reload();
     await ui.page.waitForSelector('[data-card-id]');
@@ -70,8 +72,14 @@ describe('Board UI: layout at 1440, 1024 and 390 px, light and dark, on the suns
 
     it(`when the board is shown in the ${theme} theme, then every text on the cards (titles, priorities, due dates, labels) keeps a 4.5:1 contrast`, async () => {
       await show(theme, 1440);
-      const readings = await textContrasts(ui.page.mainFrame(), '.column-head, .card-title, .priority-badge, .chip, .label-chip');
-      assert.ok(readings.some((r) => r.what.includes('is-overdue')), `an overdue date is among the texts: ${JSON.stringify(readings)}`);
+      const readings = await textContrasts(
+        ui.page.mainFrame(),
+        '.column-head, .card-title, .priority-badge, .chip, .label-chip',
+      );
+      assert.ok(
+        readings.some((r) => r.what.includes('is-overdue')),
+        `an overdue date is among the texts: ${JSON.stringify(readings)}`,
+      );
       assert.ok(readings[0].ratio >= 4.5, `lowest contrasts: ${JSON.stringify(readings.slice(0, 3))}`);
     });
   }

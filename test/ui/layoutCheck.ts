@@ -15,14 +15,18 @@ export async function stillScreenshot(page: Page, name: string): Promise<string>
 /** Rows of the top bar: its controls grouped by their vertical middle. */
 export function topBarRows(page: Page): Promise<string[][]> {
   return page.evaluate(() => {
-    const controls = Array.from(document.querySelectorAll<HTMLElement>('.topbar :is(button, select, .search-box, .connection)'))
+    const controls = Array.from(
+      document.querySelectorAll<HTMLElement>('.topbar :is(button, select, .search-box, .connection)'),
+    )
       .filter((el) => !el.closest('.search-box') || el.classList.contains('search-box'))
       .filter((el) => el.getBoundingClientRect().width > 0);
     const rows: Array<{ middle: number; names: string[] }> = [];
     for (const el of controls) {
       const rect = el.getBoundingClientRect();
       const middle = rect.top + rect.height / 2;
-      const name = el.classList.contains('search-box') ? 'Search' : el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.className;
+      const name = el.classList.contains('search-box')
+        ? 'Search'
+        : (el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.className);
       const row = rows.find((r) => Math.abs(r.middle - middle) < 12);
       if (row) row.names.push(name);
       else rows.push({ middle, names: [name] });
@@ -40,7 +44,10 @@ export function offScreen(page: Page, selector: string): Promise<string[]> {
         const rect = el.getBoundingClientRect();
         return rect.width > 1 && rect.height > 1 && (rect.right > width + 0.5 || rect.left < -0.5);
       })
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className} (right ${Math.round(el.getBoundingClientRect().right)} of ${width})`);
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${el.className} (right ${Math.round(el.getBoundingClientRect().right)} of ${width})`,
+      );
   }, selector);
 }
 

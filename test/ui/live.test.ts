@@ -11,7 +11,11 @@ import { card, column, newBoardPage, screenshot, type UiContext } from './uiHelp
  * it comes is measured by `npm run bench -- --only live`, not asserted here.
  */
 async function shownLive(page: Page, title: string): Promise<void> {
-  await page.waitForFunction((t) => Array.from(document.querySelectorAll('.card-title')).some((el) => el.textContent === t), title, { timeout: 20_000, polling: 20 });
+  await page.waitForFunction(
+    (t) => Array.from(document.querySelectorAll('.card-title')).some((el) => el.textContent === t),
+    title,
+    { timeout: 20_000, polling: 20 },
+  );
 }
 
 describe('Board UI: live updates (Chromium)', function () {
@@ -43,7 +47,13 @@ describe('Board UI: live updates (Chromium)', function () {
     await Promise.all([shownLive(second, 'Seen everywhere'), page.keyboard.press('Enter')]);
     await page.keyboard.press('Escape');
     // Quick add puts the card at the end of its column, in one request, as the API does.
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent === 'Seen everywhere', null, { polling: 25 });
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent ===
+        'Seen everywhere',
+      null,
+      { polling: 25 },
+    );
     const onServer = await ui.server.api('GET', '/api/tasks?status=todo');
     assert.equal(onServer.body?.data.at(-1).title, 'Seen everywhere');
   });
@@ -53,7 +63,12 @@ describe('Board UI: live updates (Chromium)', function () {
     await ui.server.api('PATCH', `/api/tasks/${list.body?.data[0].id}/move`, { status: 'review', position: 1 });
     for (const page of [ui.page, second]) {
       // Time-based polling: a page in the background gets no animation frames to poll on.
-      await page.waitForFunction(() => document.querySelectorAll('[data-drop-column="review"] .card-title')[1]?.textContent === 'Seen everywhere', null, { polling: 25 });
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('[data-drop-column="review"] .card-title')[1]?.textContent === 'Seen everywhere',
+        null,
+        { polling: 25 },
+      );
       assert.equal(await column(page, 'todo').locator('.card-title', { hasText: 'Seen everywhere' }).count(), 0);
     }
   });
@@ -91,7 +106,10 @@ describe('Board UI: live updates (Chromium)', function () {
     assert.match((await page.locator('[data-testid="connection"]').textContent()) ?? '', /Reconnecting/);
     await screenshot(page, 'reconnecting');
     // A change made while the page was away: it has no event to learn it from.
-    await fs.writeFile(path.join(root, '.kanban', 'boards', 'default', 'todo', 'while-away-2030-01-01.md'), '---\npriority: low\n---\n# Changed while you were away\n');
+    await fs.writeFile(
+      path.join(root, '.kanban', 'boards', 'default', 'todo', 'while-away-2030-01-01.md'),
+      '---\npriority: low\n---\n# Changed while you were away\n',
+    );
     restarted = await startServer({ root, port });
     await page.waitForSelector('[data-testid="reconnecting"]', { state: 'detached', timeout: 10_000 });
     await shownLive(page, 'Changed while you were away');

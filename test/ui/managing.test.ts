@@ -6,7 +6,9 @@ import { startDemoUi } from './demoBoard';
 import { card, column, eventually, screenshot, stopUi, type UiContext } from './uiHelpers';
 
 async function drawnColumnIds(page: Page): Promise<string[]> {
-  return page.$$eval('.board-scroll > [data-drop-column]', (els) => els.map((el) => (el as HTMLElement).dataset.dropColumn ?? ''));
+  return page.$$eval('.board-scroll > [data-drop-column]', (els) =>
+    els.map((el) => (el as HTMLElement).dataset.dropColumn ?? ''),
+  );
 }
 
 async function openColumnMenu(page: Page, id: string) {
@@ -34,7 +36,8 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await stopUi(ui);
   });
 
-  const serverColumns = async () => (await api('GET', '/api/columns')).body?.data as { id: string; name: string; color: string }[];
+  const serverColumns = async () =>
+    (await api('GET', '/api/columns')).body?.data as { id: string; name: string; color: string }[];
 
   it('when a column is added, renamed and recolored, then the board and the server show it', async () => {
     const page = ui.page;
@@ -49,12 +52,19 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await menu.locator('button:has-text("Rename")').click();
     await page.waitForSelector('[data-drop-column="qa"] .column-name:text("Quality check")');
     await menu.locator('button[aria-label="Column color #ec4899"]').click();
-    await eventually(async () => (await serverColumns()).find((c) => c.id === 'qa')?.color === '#ec4899', 'the server saved the color');
+    await eventually(
+      async () => (await serverColumns()).find((c) => c.id === 'qa')?.color === '#ec4899',
+      'the server saved the color',
+    );
     // The board follows the server's answer, which may land a moment after the server saved it.
-    await page.waitForFunction(() => {
-      const dot = document.querySelector('[data-drop-column="qa"] .column-dot');
-      return dot !== null && getComputedStyle(dot).backgroundColor === 'rgb(236, 72, 153)';
-    }, undefined, { timeout: 5000 });
+    await page.waitForFunction(
+      () => {
+        const dot = document.querySelector('[data-drop-column="qa"] .column-dot');
+        return dot !== null && getComputedStyle(dot).backgroundColor === 'rgb(236, 72, 153)';
+      },
+      undefined,
+      { timeout: 5000 },
+    );
     assert.equal((await serverColumns()).find((c) => c.id === 'qa')?.name, 'Quality check');
     await page.keyboard.press('Escape');
   });
@@ -87,8 +97,14 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await page.waitForSelector('[data-drop-column="backlog"].is-column-drop-before');
     await page.mouse.up();
     const expected = ['done', 'backlog', 'todo', 'in-progress', 'review'];
-    await eventually(async () => JSON.stringify(await drawnColumnIds(page)) === JSON.stringify(expected), 'Done is drawn first');
-    await eventually(async () => JSON.stringify((await serverColumns()).map((c) => c.id)) === JSON.stringify(expected), 'the server saved the order');
+    await eventually(
+      async () => JSON.stringify(await drawnColumnIds(page)) === JSON.stringify(expected),
+      'Done is drawn first',
+    );
+    await eventually(
+      async () => JSON.stringify((await serverColumns()).map((c) => c.id)) === JSON.stringify(expected),
+      'the server saved the order',
+    );
     // Dragging a header must not open a card or leave marks behind.
     assert.equal(await page.locator('.is-column-drop-before, .is-column-dragging').count(), 0);
   });
@@ -101,7 +117,10 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await moveRight.focus();
     await page.keyboard.press('Enter');
     const expected = ['backlog', 'done', 'todo', 'in-progress', 'review'];
-    await eventually(async () => JSON.stringify((await serverColumns()).map((c) => c.id)) === JSON.stringify(expected), 'the server saved the order');
+    await eventually(
+      async () => JSON.stringify((await serverColumns()).map((c) => c.id)) === JSON.stringify(expected),
+      'the server saved the order',
+    );
     assert.deepEqual(await drawnColumnIds(page), expected);
     await page.keyboard.press('Escape');
     await api('PUT', '/api/columns/reorder', { columnIds: ['backlog', 'todo', 'in-progress', 'review', 'done'] });
@@ -112,7 +131,11 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     const page = ui.page;
     await page.click('button[aria-label="Minimize Review"]');
     await page.waitForSelector('[data-drop-column="review"].is-minimized');
-    await eventually(async () => ((await api('GET', '/api/boards/default')).body?.data.minimizedColumnIds as string[]).includes('review'), 'saved minimized');
+    await eventually(
+      async () =>
+        ((await api('GET', '/api/boards/default')).body?.data.minimizedColumnIds as string[]).includes('review'),
+      'saved minimized',
+    );
     await page.reload();
     await page.waitForSelector('[data-drop-column="review"].is-minimized');
     await page.click('[data-drop-column="review"] .column-expand');
@@ -140,7 +163,10 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await page.click('[data-testid="board-panel"] button[type="submit"]');
     await page.waitForSelector('.board-switcher-name:text("Release train 1.0")');
     const saved = (await api('GET', '/api/boards/release-train')).body?.data;
-    assert.deepEqual([saved.name, saved.defaultStatus, saved.defaultPriority], ['Release train 1.0', firstColumn, 'high']);
+    assert.deepEqual(
+      [saved.name, saved.defaultStatus, saved.defaultPriority],
+      ['Release train 1.0', firstColumn, 'high'],
+    );
 
     await api('POST', '/api/boards/release-train/tasks', { content: '# Blocker\n' });
     await page.click('[data-testid="board-switcher"]');
@@ -179,7 +205,12 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await panel.locator('input[aria-label="New label group"]').fill('type');
     await panel.locator('[data-testid="add-label"] button[type="submit"]').click();
     await panel.locator('[data-label="security"]').waitFor();
-    await eventually(async () => JSON.stringify((await api('GET', '/api/labels')).body?.data.security) === JSON.stringify({ color: '#3b82f6', group: 'type' }), 'the server saved the new label');
+    await eventually(
+      async () =>
+        JSON.stringify((await api('GET', '/api/labels')).body?.data.security) ===
+        JSON.stringify({ color: '#3b82f6', group: 'type' }),
+      'the server saved the new label',
+    );
 
     // Recolor "bug": a card carrying it repaints.
     await panel.locator('input[aria-label="Color of bug"]').evaluate((el: HTMLInputElement) => {
@@ -187,14 +218,24 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
       el.dispatchEvent(new Event('change', { bubbles: true }));
     });
     const crash = card(page, 'Crash when a card file has tabs in YAML');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('.board .label-chip')).some((el) => el.textContent === 'bug' && getComputedStyle(el).backgroundColor === 'rgb(17, 17, 17)'));
-    await eventually(async () => (await api('GET', '/api/labels')).body?.data.bug.color === '#111111', 'the server saved the color');
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.board .label-chip')).some(
+        (el) => el.textContent === 'bug' && getComputedStyle(el).backgroundColor === 'rgb(17, 17, 17)',
+      ),
+    );
+    await eventually(
+      async () => (await api('GET', '/api/labels')).body?.data.bug.color === '#111111',
+      'the server saved the color',
+    );
 
     // Group "good first issue".
     const group = panel.locator('input[aria-label="Group of good first issue"]');
     await group.fill('help');
     await group.press('Enter');
-    await eventually(async () => (await api('GET', '/api/labels')).body?.data['good first issue'].group === 'help', 'the group is saved');
+    await eventually(
+      async () => (await api('GET', '/api/labels')).body?.data['good first issue'].group === 'help',
+      'the group is saved',
+    );
 
     // Rename "bug" to "defect": the server rewrites the cards, the board shows the new name.
     const name = panel.locator('input[aria-label="Name of bug"]');
@@ -202,7 +243,9 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await name.press('Enter');
     await crash.locator('.label-chip', { hasText: 'defect' }).waitFor();
     assert.equal(await page.locator('.board .label-chip', { hasText: /^bug$/ }).count(), 0);
-    const crashTask = ((await api('GET', '/api/tasks')).body?.data as { title: string; labels: string[]; filePath: string }[]).find((t) => t.title.startsWith('Crash'));
+    const crashTask = (
+      (await api('GET', '/api/tasks')).body?.data as { title: string; labels: string[]; filePath: string }[]
+    ).find((t) => t.title.startsWith('Crash'));
     assert.deepEqual(crashTask?.labels.sort(), ['backend', 'defect']);
     assert.match(await readFile(path.resolve(ui.server.root, crashTask!.filePath), 'utf8'), /defect/);
     // Leaving the field after Enter must not send the rename a second time.
@@ -215,8 +258,13 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await docsRow.locator('button.icon-btn').click();
     await docsRow.locator('button:has-text("Delete label")').click();
     await panel.locator('[data-label="docs"]').waitFor({ state: 'detached' });
-    await page.waitForFunction(() => !Array.from(document.querySelectorAll('.board .label-chip')).some((el) => el.textContent === 'docs'));
-    await eventually(async () => (await api('GET', '/api/labels')).body?.data.docs === undefined, 'the server deleted the label');
+    await page.waitForFunction(
+      () => !Array.from(document.querySelectorAll('.board .label-chip')).some((el) => el.textContent === 'docs'),
+    );
+    await eventually(
+      async () => (await api('GET', '/api/labels')).body?.data.docs === undefined,
+      'the server deleted the label',
+    );
     await page.keyboard.press('Escape');
   });
 
@@ -225,7 +273,15 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     await page.click('[data-testid="open-settings"]');
     const panel = page.locator('[data-testid="settings-panel"]');
     await panel.waitFor();
-    for (const name of ['showPriorityBadges', 'showAssignee', 'showDueDate', 'showLabels', 'showFileName', 'compactMode', 'showDeletedColumn']) {
+    for (const name of [
+      'showPriorityBadges',
+      'showAssignee',
+      'showDueDate',
+      'showLabels',
+      'showFileName',
+      'compactMode',
+      'showDeletedColumn',
+    ]) {
       assert.equal(await panel.locator(`input[type="checkbox"][name="${name}"]`).count(), 1, name);
     }
     assert.equal(await panel.locator('select[name="defaultPriority"] option').count(), 4);
@@ -233,7 +289,10 @@ describe('Board UI: managing columns, boards, labels and settings (Chromium)', f
     assert.equal(await panel.locator('[aria-label="Background mode"] [role="radio"]').count(), 2);
     assert.equal(await panel.locator('[aria-label="Background preset"] [role="radio"]').count(), 11);
     await panel.locator('select[name="defaultPriority"]').selectOption('high');
-    await eventually(async () => (await api('GET', '/api/settings')).body?.data.defaultPriority === 'high', 'defaultPriority saved');
+    await eventually(
+      async () => (await api('GET', '/api/settings')).body?.data.defaultPriority === 'high',
+      'defaultPriority saved',
+    );
     await page.keyboard.press('Escape');
   });
 });

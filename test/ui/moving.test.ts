@@ -2,7 +2,17 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { startDemoUi } from './demoBoard';
-import { card, column, dragCard, eventually, focusedCardTitle, nextFramesDrawn, screenshot, stopUi, type UiContext } from './uiHelpers';
+import {
+  card,
+  column,
+  dragCard,
+  eventually,
+  focusedCardTitle,
+  nextFramesDrawn,
+  screenshot,
+  stopUi,
+  type UiContext,
+} from './uiHelpers';
 
 describe('Board UI: moving and adding cards (Chromium)', function () {
   this.timeout(60_000);
@@ -40,11 +50,19 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     assert.ok(existsSync(cardFile('backlog', title)));
     await dragCard(ui.page, title, { column: 'review', above: 'Dark theme contrast pass' });
     await screenshot(ui.page, 'after-drag');
-    assert.deepEqual(await shownTitles('review'), ['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
+    assert.deepEqual(await shownTitles('review'), [
+      'Fuzzy search ranks exact hits first',
+      title,
+      'Dark theme contrast pass',
+    ]);
     await ui.page.waitForFunction(() => !document.querySelector('.drop-gap'));
     // The server agrees: same order, and the Markdown file sits in the new status folder.
     const expected = JSON.stringify(['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
-    await serverOrder('review', (titles) => JSON.stringify(titles) === expected, 'the server has the card in review at the drop position');
+    await serverOrder(
+      'review',
+      (titles) => JSON.stringify(titles) === expected,
+      'the server has the card in review at the drop position',
+    );
     assert.ok(existsSync(cardFile('review', title)));
     assert.ok(!existsSync(cardFile('backlog', title)));
   });
@@ -52,10 +70,14 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
   it('when a card is dragged, then the pointer shows the grabbing hand wherever it goes, and the usual one after', async () => {
     const page = ui.page;
     /** The cursor the user sees: that of the element under the pointer. */
-    const cursorAt = (x: number, y: number) => page.evaluate(([px, py]) => {
-      const under = document.elementFromPoint(px, py);
-      return under ? getComputedStyle(under).cursor : 'none';
-    }, [x, y]);
+    const cursorAt = (x: number, y: number) =>
+      page.evaluate(
+        ([px, py]) => {
+          const under = document.elementFromPoint(px, py);
+          return under ? getComputedStyle(under).cursor : 'none';
+        },
+        [x, y],
+      );
     await card(page, 'Webhook retries with backoff').hover();
     const source = (await card(page, 'Webhook retries with backoff').boundingBox())!;
     const over = (await card(page, 'Dark theme contrast pass').boundingBox())!;
@@ -79,16 +101,31 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
   });
 
   it('when a card is dragged within its column, then the order changes to the drop position', async () => {
-    await dragCard(ui.page, 'Webhook retries with backoff', { column: 'todo', above: 'Keyboard shortcuts cheat sheet' });
-    const expected = ['Webhook retries with backoff', 'Keyboard shortcuts cheat sheet', 'Crash when a card file has tabs in YAML'];
+    await dragCard(ui.page, 'Webhook retries with backoff', {
+      column: 'todo',
+      above: 'Keyboard shortcuts cheat sheet',
+    });
+    const expected = [
+      'Webhook retries with backoff',
+      'Keyboard shortcuts cheat sheet',
+      'Crash when a card file has tabs in YAML',
+    ];
     assert.deepEqual(await shownTitles('todo'), expected);
-    await serverOrder('todo', (titles) => JSON.stringify(titles) === JSON.stringify(expected), 'the server saved the new order');
+    await serverOrder(
+      'todo',
+      (titles) => JSON.stringify(titles) === JSON.stringify(expected),
+      'the server saved the new order',
+    );
   });
 
   it('when a card is dragged to the end of a column, then it becomes the last card there', async () => {
     await dragCard(ui.page, 'Release notes for 0.1', { column: 'backlog' });
     assert.equal((await shownTitles('backlog')).at(-1), 'Release notes for 0.1');
-    await serverOrder('backlog', (titles) => titles.at(-1) === 'Release notes for 0.1', 'the server has the card last in backlog');
+    await serverOrder(
+      'backlog',
+      (titles) => titles.at(-1) === 'Release notes for 0.1',
+      'the server has the card last in backlog',
+    );
   });
 
   it('when the server refuses a move, then the card goes back and the refusal is shown', async () => {
@@ -97,7 +134,9 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await page.evaluate(() => {
       const ctrl = (window as any).kanbanBoard;
       const board = ctrl.state.board;
-      ctrl.store.set({ board: { ...board, columns: [...board.columns, { id: 'archive', name: 'Archive', color: '#64748b' }] } });
+      ctrl.store.set({
+        board: { ...board, columns: [...board.columns, { id: 'archive', name: 'Archive', color: '#64748b' }] },
+      });
     });
     await page.waitForSelector('[data-drop-column="archive"]');
     await dragCard(page, 'Atomic writes for card files', { column: 'archive' });
@@ -105,7 +144,9 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     const message = await page.locator('.toast-error').textContent();
     assert.match(message ?? '', /could not be moved/i);
     assert.match(message ?? '', /archive/);
-    await page.waitForFunction(() => document.querySelector('[data-drop-column="done"]')?.textContent?.includes('Atomic writes for card files'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-drop-column="done"]')?.textContent?.includes('Atomic writes for card files'),
+    );
     assert.equal(await column(page, 'archive').locator('[data-card-id]').count(), 0);
     assert.deepEqual(await titlesOf('done'), ['Atomic writes for card files']);
     await page.click('.toast-error .toast-close');
@@ -118,23 +159,37 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     const title = 'Evaluate SQLite for large workspaces';
     await card(page, title).focus();
     await page.keyboard.press('Alt+ArrowRight');
-    await page.waitForFunction((t) => document.querySelector('[data-drop-column="todo"]')?.textContent?.includes(t), title);
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-drop-column="todo"]')?.textContent?.includes(t),
+      title,
+    );
     await serverOrder('todo', (titles) => titles.includes(title), 'the server has the card in todo');
     // Focus follows the card, so the next key moves it again.
     await page.waitForFunction((t) => (document.activeElement as HTMLElement)?.textContent?.includes(t), title);
     // The next key moves the card from where the board shows it: wait until that is where the
     // server has it (the board draws a move at once; the server's answer can place it otherwise).
-    await eventually(async () => JSON.stringify(await shownTitles('todo')) === JSON.stringify(await titlesOf('todo')), 'the board shows the server order of To Do', 10_000);
+    await eventually(
+      async () => JSON.stringify(await shownTitles('todo')) === JSON.stringify(await titlesOf('todo')),
+      'the board shows the server order of To Do',
+      10_000,
+    );
     const before = (await titlesOf('todo')).indexOf(title);
     assert.ok(before < (await titlesOf('todo')).length - 1, `${title} is not last in To Do, so it can move down`);
     // Redrawn in its server place, the card still has the focus, so the next key moves it again.
     await page.waitForFunction((t) => (document.activeElement as HTMLElement)?.textContent?.includes(t), title);
     await page.keyboard.press('Alt+ArrowDown');
     await page.waitForFunction(
-      ([t, i]) => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).findIndex((el) => el.textContent === t) === i,
+      ([t, i]) =>
+        Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).findIndex(
+          (el) => el.textContent === t,
+        ) === i,
       [title, before + 1] as const,
     );
-    await serverOrder('todo', (titles) => titles.indexOf(title) === before + 1, 'the server has the card one place down');
+    await serverOrder(
+      'todo',
+      (titles) => titles.indexOf(title) === before + 1,
+      'the server has the card one place down',
+    );
     assert.match((await page.locator('#live-region').textContent()) ?? '', /Moved to To Do, position/);
   });
 
@@ -143,9 +198,17 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     const first = (await shownTitles('in-progress'))[0];
     await card(page, first).focus();
     await page.keyboard.press('ArrowDown');
-    assert.equal(await page.evaluate(() => document.activeElement?.querySelector('.card-title')?.textContent), (await shownTitles('in-progress'))[1]);
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.querySelector('.card-title')?.textContent),
+      (await shownTitles('in-progress'))[1],
+    );
     await page.keyboard.press('ArrowRight');
-    assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).closest('[data-drop-column]')?.getAttribute('data-drop-column')), 'review');
+    assert.equal(
+      await page.evaluate(() =>
+        (document.activeElement as HTMLElement).closest('[data-drop-column]')?.getAttribute('data-drop-column'),
+      ),
+      'review',
+    );
   });
 
   it('when focus moves on while a keyboard move waits for the server, then the refusal puts the card back and leaves focus where it is', async () => {
@@ -164,7 +227,10 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
       await column(page, 'review').locator('.card-title', { hasText: title }).waitFor();
       await card(page, 'Keyboard shortcuts cheat sheet').focus();
       answer();
-      assert.match((await page.locator('.toast-error').textContent()) ?? '', /could not be moved: the column is locked/);
+      assert.match(
+        (await page.locator('.toast-error').textContent()) ?? '',
+        /could not be moved: the column is locked/,
+      );
       await column(page, 'in-progress').locator('.card-title', { hasText: title }).waitFor();
       await nextFramesDrawn(page);
       assert.equal(await focusedCardTitle(page), 'Keyboard shortcuts cheat sheet');
@@ -182,9 +248,17 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await page.waitForSelector('[data-drop-column="todo"] .quick-add-input');
     await page.keyboard.type('Ship the board UI');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent === 'Ship the board UI');
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('[data-drop-column="todo"] .card-title')).at(-1)?.textContent ===
+        'Ship the board UI',
+    );
     // Where the API puts a new card too: one request, no move afterwards.
-    await serverOrder('todo', (titles) => titles.at(-1) === 'Ship the board UI', 'the server has the new card last in todo');
+    await serverOrder(
+      'todo',
+      (titles) => titles.at(-1) === 'Ship the board UI',
+      'the server has the new card last in todo',
+    );
     // The box stays open for the next card; Escape closes it.
     assert.equal(await page.locator('.quick-add-input').count(), 1);
     await page.keyboard.press('Escape');
@@ -196,7 +270,11 @@ describe('Board UI: moving and adding cards (Chromium)', function () {
     await page.click('button[aria-label="Add a card to Done"]');
     await page.fill('[data-drop-column="done"] .quick-add-input', 'Celebrate');
     await page.click('[data-drop-column="done"] button:has-text("Add card")');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-drop-column="done"] .card-title')).at(-1)?.textContent === 'Celebrate');
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('[data-drop-column="done"] .card-title')).at(-1)?.textContent ===
+        'Celebrate',
+    );
     assert.deepEqual(ui.pageErrors, []);
   });
 });

@@ -28,12 +28,18 @@ describe('Board UI: saved views and deep links (Chromium)', function () {
     await ui.page.getByTestId('save-view').click();
     await ui.page.getByText('Saved the view "High only".').waitFor();
     const views = (await ui.server.api('GET', '/api/views')).body?.data;
-    assert.deepEqual(views.map((v: any) => [v.id, v.board, v.filter]), [['high-only', 'default', { priority: 'high' }]]);
+    assert.deepEqual(
+      views.map((v: any) => [v.id, v.board, v.filter]),
+      [['high-only', 'default', { priority: 'high' }]],
+    );
     await ui.page.getByTestId('view-switcher').filter({ hasText: 'High only' }).waitFor();
 
     await priority().selectOption('');
     // A filter changed by hand is no longer the view.
-    await eventually(async () => !(await ui.page.getByTestId('view-switcher').textContent())?.includes('High only'), 'the switcher to leave the view');
+    await eventually(
+      async () => !(await ui.page.getByTestId('view-switcher').textContent())?.includes('High only'),
+      'the switcher to leave the view',
+    );
     await ui.page.getByTestId('view-switcher').click();
     await ui.page.getByRole('menuitemradio', { name: /High only/ }).click();
     assert.equal(await priority().inputValue(), 'high');
@@ -56,7 +62,10 @@ describe('Board UI: saved views and deep links (Chromium)', function () {
     const page = await newBoardPage(ui.browser, `${ui.server.url}/?board=default&view=high-only`);
     try {
       await page.getByTestId('view-switcher').filter({ hasText: 'High only' }).waitFor();
-      await eventually(async () => (await page.getByTestId('filter-priority').inputValue()) === 'high', 'the view\'s filter');
+      await eventually(
+        async () => (await page.getByTestId('filter-priority').inputValue()) === 'high',
+        "the view's filter",
+      );
     } finally {
       await page.close();
     }

@@ -26,7 +26,9 @@ async function settle(page: Page, id: string): Promise<void> {
         const card = document.querySelector(`[data-card-id="${cardId}"]`);
         const first = `${list?.scrollTop}|${card?.getBoundingClientRect().top}`;
         requestAnimationFrame(() =>
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve(`${list?.scrollTop}|${card?.getBoundingClientRect().top}` === first))),
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => resolve(`${list?.scrollTop}|${card?.getBoundingClientRect().top}` === first)),
+          ),
         );
       }),
     id,
@@ -60,8 +62,13 @@ describe('Board UI at 1,000 cards (Chromium)', function () {
     const listed = ((await server.api('GET', '/api/tasks')).body?.data as unknown[]).length;
     assert.equal(listed, CARDS);
     await page.waitForFunction((n) => Object.keys((window as any).kanbanBoard.state.tasks).length === n, CARDS);
-    const counts = await page.$$eval('.board-scroll > [data-drop-column] .column-count', (els) => els.map((el) => Number(el.textContent)));
-    assert.equal(counts.reduce((a, b) => a + b, 0), CARDS);
+    const counts = await page.$$eval('.board-scroll > [data-drop-column] .column-count', (els) =>
+      els.map((el) => Number(el.textContent)),
+    );
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      CARDS,
+    );
     const list = page.locator('[data-column-cards="todo"]');
     const [scrollHeight, clientHeight] = await list.evaluate((el) => [el.scrollHeight, el.clientHeight]);
     assert.ok(scrollHeight > clientHeight * 5, `the column scrolls (${scrollHeight} > 5 x ${clientHeight})`);
@@ -88,7 +95,10 @@ describe('Board UI at 1,000 cards (Chromium)', function () {
     // Above the view, in the drawn margin: its new height moves the cards below it.
     const above = order[index - 8];
     const first = order[0];
-    const beside = await page.$eval('[data-column-cards="backlog"] [data-card-id]', (el) => (el as HTMLElement).dataset.cardId ?? '');
+    const beside = await page.$eval(
+      '[data-column-cards="backlog"] [data-card-id]',
+      (el) => (el as HTMLElement).dataset.cardId ?? '',
+    );
 
     // A longer title on a card above it, a new card at the top, a card from another column moved in
     // at the top, and an edit in the next column.
@@ -102,7 +112,11 @@ describe('Board UI at 1,000 cards (Chromium)', function () {
     await page.waitForFunction(
       ([aboveId, besideId, title]) => {
         const { tasks, order: columns } = (window as any).kanbanBoard.state;
-        return tasks[aboveId].title === title && tasks[besideId].title === title && tasks[columns.todo[0]].title === 'Arrived at the top';
+        return (
+          tasks[aboveId].title === title &&
+          tasks[besideId].title === title &&
+          tasks[columns.todo[0]].title === 'Arrived at the top'
+        );
       },
       [above, beside, long] as const,
     );

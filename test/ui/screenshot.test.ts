@@ -9,9 +9,30 @@ const MAX_README_BYTES = 300_000;
 
 /** A few more cards than the shared demo, so every column looks like a real week of work. */
 const EXTRA_CARDS: DemoCard[] = [
-  { title: 'Export a board as CSV', status: 'backlog', priority: 'medium', labels: ['feature'], assignee: 'Lena Fischer', dueInDays: 14 },
-  { title: 'Rate-limit the webhook test button', status: 'in-progress', priority: 'critical', labels: ['bug', 'backend'], assignee: 'Ada Okafor', dueInDays: 1 },
-  { title: 'Review the label picker colors', status: 'review', priority: 'medium', labels: ['frontend', 'good first issue'], assignee: 'Sam Rivera', dueInDays: 2 },
+  {
+    title: 'Export a board as CSV',
+    status: 'backlog',
+    priority: 'medium',
+    labels: ['feature'],
+    assignee: 'Lena Fischer',
+    dueInDays: 14,
+  },
+  {
+    title: 'Rate-limit the webhook test button',
+    status: 'in-progress',
+    priority: 'critical',
+    labels: ['bug', 'backend'],
+    assignee: 'Ada Okafor',
+    dueInDays: 1,
+  },
+  {
+    title: 'Review the label picker colors',
+    status: 'review',
+    priority: 'medium',
+    labels: ['frontend', 'good first issue'],
+    assignee: 'Sam Rivera',
+    dueInDays: 2,
+  },
   { title: 'Document the token provider', status: 'done', priority: 'medium', labels: ['docs'], assignee: 'Maya Chen' },
 ];
 
@@ -43,7 +64,10 @@ describe('README screenshot of the board (Chromium)', function () {
     const viewport = page.viewportSize();
     const offScreen = await page.$$eval(
       '[data-card-id]',
-      (els, size) => els.filter((el) => el.getBoundingClientRect().bottom > size.height || el.getBoundingClientRect().right > size.width).length,
+      (els, size) =>
+        els.filter(
+          (el) => el.getBoundingClientRect().bottom > size.height || el.getBoundingClientRect().right > size.width,
+        ).length,
       viewport ?? { width: 0, height: 0 },
     );
     assert.equal(offScreen, 0);

@@ -40,7 +40,8 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
   async function writesDuring(page: Page, act: () => Promise<void>): Promise<string[]> {
     const writes: string[] = [];
     const listen = (request: { method(): string; url(): string; postData(): string | null }) => {
-      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname} ${request.postData() ?? ''}`);
+      if (request.method() !== 'GET')
+        writes.push(`${request.method()} ${new URL(request.url()).pathname} ${request.postData() ?? ''}`);
     };
     page.on('request', listen);
     try {
@@ -59,41 +60,68 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     // in 8 runs, 82 px higher): hover waits until the card has stood still, as an eye would.
     await card(page, title).hover();
     const source = await card(page, title).boundingBox();
-    const target = above ? await card(page, above).boundingBox() : await cell(page, lane, status).locator('[data-column-cards]').boundingBox();
+    const target = above
+      ? await card(page, above).boundingBox()
+      : await cell(page, lane, status).locator('[data-column-cards]').boundingBox();
     if (!source || !target) throw new Error(`"${title}" or the target in ${lane}/${status} is not visible`);
     await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
     await page.mouse.down();
     await page.mouse.move(source.x + source.width / 2 + 12, source.y + source.height / 2 + 12, { steps: 3 });
     // The ghost follows the pointer once the drag has started, as the user sees.
-    await page.locator('.drag-ghost').waitFor({ timeout: 15_000 }).catch(async (error: Error) => {
-      throw new Error(`the drag of "${title}" did not start (source at ${JSON.stringify(source)}): ${await whatTheDragShows(page, source.x + source.width / 2, source.y + source.height / 2)}\n${error.message}`);
+    await page
+      .locator('.drag-ghost')
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error: Error) => {
+        throw new Error(
+          `the drag of "${title}" did not start (source at ${JSON.stringify(source)}): ${await whatTheDragShows(page, source.x + source.width / 2, source.y + source.height / 2)}\n${error.message}`,
+        );
+      });
+    await page.mouse.move(target.x + target.width / 2, above ? target.y + 6 : target.y + target.height - 10, {
+      steps: 8,
     });
-    await page.mouse.move(target.x + target.width / 2, above ? target.y + 6 : target.y + target.height - 10, { steps: 8 });
     // The gaps opened on the way may have moved the target a little: aim again, as a hand would.
-    const settled = above ? await card(page, above).boundingBox() : await cell(page, lane, status).locator('[data-column-cards]').boundingBox();
+    const settled = above
+      ? await card(page, above).boundingBox()
+      : await cell(page, lane, status).locator('[data-column-cards]').boundingBox();
     if (!settled) throw new Error(`the target in ${lane}/${status} is gone`);
-    await page.mouse.move(settled.x + settled.width / 2, above ? settled.y + 6 : settled.y + settled.height - 10, { steps: 2 });
-    await cell(page, lane, status).locator('.drop-gap').waitFor({ timeout: 15_000 }).catch(async (error: Error) => {
-      const seen = await whatTheDragShows(page, settled.x + settled.width / 2, above ? settled.y + 6 : settled.y + settled.height - 10);
-      throw new Error(`no insertion line in ${lane}/${status} while dragging "${title}" (source at ${JSON.stringify(source)}): ${seen}\n${error.message}`);
+    await page.mouse.move(settled.x + settled.width / 2, above ? settled.y + 6 : settled.y + settled.height - 10, {
+      steps: 2,
     });
+    await cell(page, lane, status)
+      .locator('.drop-gap')
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error: Error) => {
+        const seen = await whatTheDragShows(
+          page,
+          settled.x + settled.width / 2,
+          above ? settled.y + 6 : settled.y + settled.height - 10,
+        );
+        throw new Error(
+          `no insertion line in ${lane}/${status} while dragging "${title}" (source at ${JSON.stringify(source)}): ${seen}\n${error.message}`,
+        );
+      });
     await page.mouse.up();
   }
 
   /** What the page shows during a drag, for a failure message: grouping, the gap's cell, what is under the pointer. */
   function whatTheDragShows(page: Page, x: number, y: number): Promise<string> {
-    return page.evaluate(([px, py]) => {
-      const board = document.querySelector<HTMLElement>('.board-scroll');
-      const gap = document.querySelector('.drop-gap')?.closest<HTMLElement>('[data-drop-column]');
-      const under = document.elementsFromPoint(px, py).find((el) => !el.classList.contains('drag-ghost'));
-      return JSON.stringify({
-        groupBy: board?.dataset.groupBy,
-        scrollTop: board?.scrollTop,
-        dragging: document.body.classList.contains('is-dragging'),
-        gapIn: gap ? `${gap.dataset.dropLane}/${gap.dataset.dropColumn}` : null,
-        underPointer: under ? `${under.tagName}.${under.className} in ${under.closest<HTMLElement>('[data-drop-column]')?.dataset.dropLane}/${under.closest<HTMLElement>('[data-drop-column]')?.dataset.dropColumn}` : null,
-      });
-    }, [x, y]);
+    return page.evaluate(
+      ([px, py]) => {
+        const board = document.querySelector<HTMLElement>('.board-scroll');
+        const gap = document.querySelector('.drop-gap')?.closest<HTMLElement>('[data-drop-column]');
+        const under = document.elementsFromPoint(px, py).find((el) => !el.classList.contains('drag-ghost'));
+        return JSON.stringify({
+          groupBy: board?.dataset.groupBy,
+          scrollTop: board?.scrollTop,
+          dragging: document.body.classList.contains('is-dragging'),
+          gapIn: gap ? `${gap.dataset.dropLane}/${gap.dataset.dropColumn}` : null,
+          underPointer: under
+            ? `${under.tagName}.${under.className} in ${under.closest<HTMLElement>('[data-drop-column]')?.dataset.dropLane}/${under.closest<HTMLElement>('[data-drop-column]')?.dataset.dropColumn}`
+            : null,
+        });
+      },
+      [x, y],
+    );
   }
 
   before(async () => {
@@ -112,14 +140,22 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     await groupBy(page, 'assignee');
     assert.deepEqual(await laneNames(page), ASSIGNEE_LANES);
     assert.deepEqual(
-      await Promise.all(['Ada Okafor', 'Lena Fischer', 'Maya Chen', 'Sam Rivera', ''].map((lane) => laneCount(page, lane))),
+      await Promise.all(
+        ['Ada Okafor', 'Lena Fischer', 'Maya Chen', 'Sam Rivera', ''].map((lane) => laneCount(page, lane)),
+      ),
       ['3', '2', '3', '2', '2'],
     );
-    assert.deepEqual(await cell(page, 'Maya Chen', 'in-progress').locator('.card-title').allTextContents(), ['Drag and drop between columns']);
+    assert.deepEqual(await cell(page, 'Maya Chen', 'in-progress').locator('.card-title').allTextContents(), [
+      'Drag and drop between columns',
+    ]);
     // Every lane's cell sits under its column's head.
-    const headX = await page.locator('.lane-heads .lane-column-head').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
+    const headX = await page
+      .locator('.lane-heads .lane-column-head')
+      .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
     for (const lane of ['Ada Okafor', '']) {
-      const cellX = await page.locator(`.lane[data-lane='${lane}'] .lane-cell`).evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
+      const cellX = await page
+        .locator(`.lane[data-lane='${lane}'] .lane-cell`)
+        .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().left)));
       assert.deepEqual(cellX, headX);
     }
     // Two cards in progress over all lanes, limit 3.
@@ -128,26 +164,39 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     await page.mouse.move(0, 899);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const file = await screenshot(page, 'swimlanes');
-    if (process.env.UPDATE_README_SCREENSHOT === '1') copyFileSync(file, path.resolve(__dirname, '..', '..', 'media', 'screenshots', 'swimlanes.png'));
+    if (process.env.UPDATE_README_SCREENSHOT === '1')
+      copyFileSync(file, path.resolve(__dirname, '..', '..', 'media', 'screenshots', 'swimlanes.png'));
   });
 
   it('when grouped by priority, then the four priorities are lanes in their own order with their counts', async () => {
     const page = ui.page;
     await groupBy(page, 'priority');
     assert.deepEqual(await laneNames(page), ['critical', 'high', 'medium', 'low']);
-    assert.deepEqual(await Promise.all(['critical', 'high', 'medium', 'low'].map((lane) => laneCount(page, lane))), ['1', '3', '4', '4']);
+    assert.deepEqual(await Promise.all(['critical', 'high', 'medium', 'low'].map((lane) => laneCount(page, lane))), [
+      '1',
+      '3',
+      '4',
+      '4',
+    ]);
   });
 
   it('when grouped by a label group, then each label of the group is a lane, plus the cards with none of them', async () => {
     const page = ui.page;
     await groupBy(page, 'labelGroup:type');
     assert.deepEqual(await laneNames(page), ['bug', 'feature', 'docs', 'No type label']);
-    assert.deepEqual(await Promise.all(['bug', 'feature', 'docs', ''].map((lane) => laneCount(page, lane))), ['2', '4', '3', '3']);
+    assert.deepEqual(await Promise.all(['bug', 'feature', 'docs', ''].map((lane) => laneCount(page, lane))), [
+      '2',
+      '4',
+      '3',
+      '3',
+    ]);
   });
 
   it('when grouped by a typed metadata key, then its values are lanes; keys in use are offered in the control', async () => {
     const page = ui.page;
-    const offered = await page.locator('[data-testid="group-by"] optgroup[label="Metadata key"] option').allTextContents();
+    const offered = await page
+      .locator('[data-testid="group-by"] optgroup[label="Metadata key"] option')
+      .allTextContents();
     assert.deepEqual(offered, ['estimate', 'jira', 'Type a key…']);
     await page.selectOption('[data-testid="group-by"]', '__typed-metadata-key');
     await page.fill('[data-testid="group-by-key"]', 'jira');
@@ -179,13 +228,26 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     await groupBy(page, 'assignee');
     await dragToLane(page, title, 'Ada Okafor', 'todo', 'Webhook retries with backoff');
     await cell(page, 'Ada Okafor', 'todo').locator('.card-title', { hasText: title }).waitFor();
-    await eventually(async () => (await task(title)).assignee === 'Ada Okafor', 'the server has the new assignee', 10_000);
+    await eventually(
+      async () => (await task(title)).assignee === 'Ada Okafor',
+      'the server has the new assignee',
+      10_000,
+    );
     const file = path.join(ui.server.root, '.kanban', 'boards', 'default', 'todo', `${ids.get(title)}.md`);
     assert.match(readFileSync(file, 'utf8'), /^assignee: Ada Okafor$/m);
-    await eventually(async () => {
-      const todo = (await ui.server.api('GET', '/api/tasks?status=todo')).body?.data.map((t: { title: string }) => t.title);
-      return JSON.stringify(todo) === JSON.stringify(['Crash when a card file has tabs in YAML', title, 'Webhook retries with backoff']);
-    }, 'the server has the card just above the card it was dropped on', 10_000);
+    await eventually(
+      async () => {
+        const todo = (await ui.server.api('GET', '/api/tasks?status=todo')).body?.data.map(
+          (t: { title: string }) => t.title,
+        );
+        return (
+          JSON.stringify(todo) ===
+          JSON.stringify(['Crash when a card file has tabs in YAML', title, 'Webhook retries with backoff'])
+        );
+      },
+      'the server has the card just above the card it was dropped on',
+      10_000,
+    );
   });
 
   it('when a card is dragged into another lane and column, then one move request sets both the assignee and the status', async () => {
@@ -195,10 +257,14 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     const writes = await writesDuring(page, async () => {
       await dragToLane(page, title, '', 'in-progress');
       await cell(page, '', 'in-progress').locator('.card-title', { hasText: title }).waitFor();
-      await eventually(async () => {
-        const saved = await task(title);
-        return saved.status === 'in-progress' && saved.assignee === null;
-      }, 'the server has the card in progress without an assignee', 10_000);
+      await eventually(
+        async () => {
+          const saved = await task(title);
+          return saved.status === 'in-progress' && saved.assignee === null;
+        },
+        'the server has the card in progress without an assignee',
+        10_000,
+      );
     });
     assert.equal(writes.length, 1, writes.join('\n'));
     assert.match(writes[0], /^PATCH \/api\/boards\/default\/tasks\/[^ ]+\/move /);
@@ -216,15 +282,33 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     const writes = await writesDuring(page, async () => {
       await dragToLane(page, title, 'Maya Chen', 'review', 'Dark theme contrast pass');
       const shown = cell(page, 'Maya Chen', 'review').locator('.card-title');
-      await eventually(async () => JSON.stringify(await shown.allTextContents()) === JSON.stringify([title, 'Dark theme contrast pass']), 'the card above Dark theme in the Maya Chen lane', 10_000);
-      await eventually(async () => {
-        const review = (await ui.server.api('GET', '/api/tasks?status=review')).body?.data.map((t: { title: string }) => t.title);
-        return JSON.stringify(review) === JSON.stringify(['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass']);
-      }, 'the server has the card in review just above the card it was dropped on', 10_000);
+      await eventually(
+        async () =>
+          JSON.stringify(await shown.allTextContents()) === JSON.stringify([title, 'Dark theme contrast pass']),
+        'the card above Dark theme in the Maya Chen lane',
+        10_000,
+      );
+      await eventually(
+        async () => {
+          const review = (await ui.server.api('GET', '/api/tasks?status=review')).body?.data.map(
+            (t: { title: string }) => t.title,
+          );
+          return (
+            JSON.stringify(review) ===
+            JSON.stringify(['Fuzzy search ranks exact hits first', title, 'Dark theme contrast pass'])
+          );
+        },
+        'the server has the card in review just above the card it was dropped on',
+        10_000,
+      );
     });
     assert.equal(writes.length, 1, writes.join('\n'));
     assert.match(writes[0], /^PATCH \/api\/boards\/default\/tasks\/[^ ]+\/move /);
-    assert.deepEqual(JSON.parse(writes[0].split(' ').slice(2).join(' ')), { status: 'review', position: 1, assignee: 'Maya Chen' });
+    assert.deepEqual(JSON.parse(writes[0].split(' ').slice(2).join(' ')), {
+      status: 'review',
+      position: 1,
+      assignee: 'Maya Chen',
+    });
     const saved = await task(title);
     assert.deepEqual([saved.status, saved.assignee], ['review', 'Maya Chen']);
     const file = path.join(ui.server.root, '.kanban', 'boards', 'default', 'review', `${ids.get(title)}.md`);
@@ -235,10 +319,20 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     const page = ui.page;
     await groupBy(page, 'labelGroup:type');
     await dragToLane(page, 'Fuzzy search ranks exact hits first', 'bug', 'review');
-    await eventually(async () => (await task('Fuzzy search ranks exact hits first')).labels.join() === 'backend,bug', 'the card has the bug label beside backend', 10_000);
+    await eventually(
+      async () => (await task('Fuzzy search ranks exact hits first')).labels.join() === 'backend,bug',
+      'the card has the bug label beside backend',
+      10_000,
+    );
     await groupBy(page, 'metadata:jira');
     await dragToLane(page, 'Evaluate SQLite for large workspaces', '"KB-42"', 'backlog');
-    await eventually(async () => JSON.stringify((await task('Evaluate SQLite for large workspaces')).metadata) === '{"estimate":5,"jira":"KB-42"}', 'the card has jira KB-42 beside its estimate', 10_000);
+    await eventually(
+      async () =>
+        JSON.stringify((await task('Evaluate SQLite for large workspaces')).metadata) ===
+        '{"estimate":5,"jira":"KB-42"}',
+      'the card has jira KB-42 beside its estimate',
+      10_000,
+    );
     assert.equal(await laneCount(page, '"KB-42"'), '2');
     assert.deepEqual(ui.pageErrors, []);
   });
@@ -249,9 +343,15 @@ describe('Board UI: swimlanes and the shortcut help (Chromium)', function () {
     await page.keyboard.press('?');
     const help = page.locator('[data-testid="shortcuts-help"]');
     await help.waitFor();
-    const listed = await help.locator('[data-shortcut]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-shortcut'), el.querySelector('dd')?.textContent]));
-    assert.deepEqual(listed, SHORTCUTS.map((s) => [s.id, s.does]));
-    for (const key of ['?', '/', 'n', 'Esc', 'Alt+↑↓←→', 'Delete', 'Shift+F10']) assert.ok((await help.locator('kbd', { hasText: key }).count()) > 0, key);
+    const listed = await help
+      .locator('[data-shortcut]')
+      .evaluateAll((els) => els.map((el) => [el.getAttribute('data-shortcut'), el.querySelector('dd')?.textContent]));
+    assert.deepEqual(
+      listed,
+      SHORTCUTS.map((s) => [s.id, s.does]),
+    );
+    for (const key of ['?', '/', 'n', 'Esc', 'Alt+↑↓←→', 'Delete', 'Shift+F10'])
+      assert.ok((await help.locator('kbd', { hasText: key }).count()) > 0, key);
     await screenshot(page, 'shortcuts-help');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });

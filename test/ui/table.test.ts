@@ -9,7 +9,10 @@ const TABLE = '[data-testid="table-view"]';
 function rowTitles(page: Page): Promise<string[]> {
   return page.$$eval(`${TABLE} .table-body .table-row`, (rows) =>
     rows
-      .map((row) => ({ top: row.getBoundingClientRect().top, title: row.querySelector('.table-title')?.textContent ?? '' }))
+      .map((row) => ({
+        top: row.getBoundingClientRect().top,
+        title: row.querySelector('.table-title')?.textContent ?? '',
+      }))
       .sort((a, b) => a.top - b.top)
       .map((row) => row.title),
   );
@@ -42,7 +45,11 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     const page = ui.page;
     const titles = await rowTitles(page);
     assert.equal(titles.length, 12);
-    assert.deepEqual(titles.slice(0, 3), ['Sketch the onboarding flow', 'Evaluate SQLite for large workspaces', 'Write a migration guide for v2 config']);
+    assert.deepEqual(titles.slice(0, 3), [
+      'Sketch the onboarding flow',
+      'Evaluate SQLite for large workspaces',
+      'Write a migration guide for v2 config',
+    ]);
     const crash = row(page, 'Crash when a card file has tabs in YAML');
     assert.equal(await crash.locator('select[name="status"]').inputValue(), 'todo');
     assert.equal(await crash.locator('select[name="priority"]').inputValue(), 'critical');
@@ -62,17 +69,34 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     await header('title').locator('button').click();
     await eventually(async () => (await rowTitles(page))[0] === 'Atomic writes for card files', 'title ascending');
     assert.equal(await header('title').getAttribute('aria-sort'), 'ascending');
-    assert.equal(await page.evaluate(() => (window as any).kanbanBoard.state.sort), 'title', 'a list-route sort value in the view state');
+    assert.equal(
+      await page.evaluate(() => (window as any).kanbanBoard.state.sort),
+      'title',
+      'a list-route sort value in the view state',
+    );
     await header('title').locator('button').click();
-    await eventually(async () => (await rowTitles(page))[0] === 'Write a migration guide for v2 config', 'title descending');
+    await eventually(
+      async () => (await rowTitles(page))[0] === 'Write a migration guide for v2 config',
+      'title descending',
+    );
     assert.equal(await page.evaluate(() => (window as any).kanbanBoard.state.sort), '-title');
 
     await header('priority').locator('button').click();
-    await eventually(async () => (await rowTitles(page))[0] === 'Crash when a card file has tabs in YAML', 'critical first');
-    const priorities = await page.$$eval(`${TABLE} .table-body select[name="priority"]`, (els) =>
-      els.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top).map((el) => (el as HTMLSelectElement).value),
+    await eventually(
+      async () => (await rowTitles(page))[0] === 'Crash when a card file has tabs in YAML',
+      'critical first',
     );
-    assert.deepEqual(priorities, [...priorities].sort((a, b) => ['critical', 'high', 'medium', 'low'].indexOf(a) - ['critical', 'high', 'medium', 'low'].indexOf(b)));
+    const priorities = await page.$$eval(`${TABLE} .table-body select[name="priority"]`, (els) =>
+      els
+        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+        .map((el) => (el as HTMLSelectElement).value),
+    );
+    assert.deepEqual(
+      priorities,
+      [...priorities].sort(
+        (a, b) => ['critical', 'high', 'medium', 'low'].indexOf(a) - ['critical', 'high', 'medium', 'low'].indexOf(b),
+      ),
+    );
 
     // Due: the earliest first; cards without a due date last, in both directions.
     await header('due').locator('button').click();
@@ -80,7 +104,16 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     await header('due').locator('button').click();
     await eventually(async () => (await rowTitles(page))[0] === 'Webhook retries with backoff', 'latest due first');
     const last = (await rowTitles(page)).slice(-1)[0];
-    assert.ok(['Sketch the onboarding flow', 'Evaluate SQLite for large workspaces', 'Write a migration guide for v2 config', 'Fuzzy search ranks exact hits first', 'Atomic writes for card files'].includes(last), `no due date sorts last (${last})`);
+    assert.ok(
+      [
+        'Sketch the onboarding flow',
+        'Evaluate SQLite for large workspaces',
+        'Write a migration guide for v2 config',
+        'Fuzzy search ranks exact hits first',
+        'Atomic writes for card files',
+      ].includes(last),
+      `no due date sorts last (${last})`,
+    );
 
     // Assignee has no list-route value: sorted here, and the view state keeps the board order.
     await header('assignee').locator('button').click();
@@ -110,7 +143,10 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     await editor.locator('input[value="bug"]').check();
     await eventually(async () => ((await cardOf(ui, id)).labels as string[]).includes('bug'), 'label added');
     await editor.locator('input[value="docs"]').uncheck();
-    await eventually(async () => JSON.stringify((await cardOf(ui, id)).labels) === JSON.stringify(['frontend', 'bug']), 'label removed');
+    await eventually(
+      async () => JSON.stringify((await cardOf(ui, id)).labels) === JSON.stringify(['frontend', 'bug']),
+      'label removed',
+    );
     await page.keyboard.press('Escape');
     await editor.waitFor({ state: 'detached' });
     assert.deepEqual(await target.locator('.label-chip').allTextContents(), ['frontend', 'bug']);
@@ -135,7 +171,10 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     assert.equal(answer.status, 200);
     release();
     await page.locator('.toast', { hasText: 'This card was changed elsewhere' }).waitFor();
-    await eventually(async () => (await target.locator('select[name="priority"]').inputValue()) === 'high', 'the newer priority shows');
+    await eventually(
+      async () => (await target.locator('select[name="priority"]').inputValue()) === 'high',
+      'the newer priority shows',
+    );
     assert.equal((await cardOf(ui, id)).priority, 'high', 'nothing was overwritten');
     await page.unroute(`**/api/boards/default/tasks/${id}`);
   });
@@ -143,10 +182,20 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
   it('when the board filter is set, then the table lists only the matching cards', async () => {
     const page = ui.page;
     await page.selectOption('[data-testid="filter-assignee"]', 'Ada Okafor');
-    const ada = ['Atomic writes for card files', 'Crash when a card file has tabs in YAML', 'Webhook retries with backoff'];
-    await eventually(async () => JSON.stringify((await rowTitles(page)).sort()) === JSON.stringify(ada), 'only Ada\'s cards');
+    const ada = [
+      'Atomic writes for card files',
+      'Crash when a card file has tabs in YAML',
+      'Webhook retries with backoff',
+    ];
+    await eventually(
+      async () => JSON.stringify((await rowTitles(page)).sort()) === JSON.stringify(ada),
+      "only Ada's cards",
+    );
     await page.fill('#search-input', 'webhook');
-    await eventually(async () => JSON.stringify(await rowTitles(page)) === JSON.stringify(['Webhook retries with backoff']), 'text and assignee together');
+    await eventually(
+      async () => JSON.stringify(await rowTitles(page)) === JSON.stringify(['Webhook retries with backoff']),
+      'text and assignee together',
+    );
     await page.click('.filters button:has-text("Clear")');
     await page.fill('#search-input', '');
     await eventually(async () => (await rowTitles(page)).length === 12, 'all rows back');
@@ -158,7 +207,10 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     await row(page, titles[0]).focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const focused = () => page.evaluate(() => document.activeElement?.closest('.table-row')?.querySelector('.table-title')?.textContent ?? null);
+    const focused = () =>
+      page.evaluate(
+        () => document.activeElement?.closest('.table-row')?.querySelector('.table-title')?.textContent ?? null,
+      );
     await eventually(async () => (await focused()) === titles[2], 'focus two rows down');
     await page.keyboard.press('ArrowUp');
     await eventually(async () => (await focused()) === titles[1], 'focus one row up');
@@ -178,7 +230,9 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     await page.fill('[data-testid="table-quick-add"] input', 'Added from the table');
     await page.keyboard.press('Enter');
     await row(page, 'Added from the table').waitFor();
-    const listed = (await ui.server.api('GET', '/api/tasks?q=Added%20from%20the%20table')).body?.data as { status: string }[];
+    const listed = (await ui.server.api('GET', '/api/tasks?q=Added%20from%20the%20table')).body?.data as {
+      status: string;
+    }[];
     assert.equal(listed.length, 1);
     assert.equal(listed[0].status, 'backlog');
     await page.keyboard.press('Escape');
@@ -189,7 +243,12 @@ describe('Table view: sorting, inline edits and the filter (Chromium)', function
     const page = ui.page;
     const id = ids.get('Fuzzy search ranks exact hits first') as string;
     assert.equal((await ui.server.api('PUT', `/api/tasks/${id}`, { assignee: 'Someone Else' })).status, 200);
-    await eventually(async () => (await row(page, 'Fuzzy search ranks exact hits first').locator('input[name="assignee"]').inputValue()) === 'Someone Else', 'the live change in the row');
+    await eventually(
+      async () =>
+        (await row(page, 'Fuzzy search ranks exact hits first').locator('input[name="assignee"]').inputValue()) ===
+        'Someone Else',
+      'the live change in the row',
+    );
     await page.click('[data-testid="layout-table"]');
     await page.waitForSelector('.board-scroll [data-drop-column]');
     assert.equal(await page.locator(TABLE).count(), 0);

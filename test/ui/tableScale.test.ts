@@ -15,7 +15,10 @@ function drawn(page: Page): Promise<{ rows: number; lastTitle: string | null }> 
     const rows = Array.from(box.querySelectorAll('.table-body .table-row'));
     const inView = rows.filter((row) => row.getBoundingClientRect().bottom <= bottom + 1);
     inView.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
-    return { rows: rows.length, lastTitle: inView[inView.length - 1]?.querySelector('.table-title')?.textContent ?? null };
+    return {
+      rows: rows.length,
+      lastTitle: inView[inView.length - 1]?.querySelector('.table-title')?.textContent ?? null,
+    };
   });
 }
 
@@ -46,8 +49,14 @@ describe('Table view at 10,000 cards (Chromium)', function () {
   it('when the table holds 10,000 cards, then only the rows in view (and a margin) are in the page, and the scroll bar spans them all', async () => {
     const { rows } = await drawn(page);
     assert.ok(rows > 10 && rows < 80, `${rows} rows in the page for ${CARDS} cards`);
-    const [scrollHeight, rowHeight] = await page.$eval(`${TABLE} .table-scroll`, (box) => [box.scrollHeight, (box.querySelector('.table-body .table-row') as HTMLElement).offsetHeight]);
-    assert.ok(scrollHeight >= CARDS * rowHeight, `the scroll height ${scrollHeight} covers ${CARDS} rows of ${rowHeight} px`);
+    const [scrollHeight, rowHeight] = await page.$eval(`${TABLE} .table-scroll`, (box) => [
+      box.scrollHeight,
+      (box.querySelector('.table-body .table-row') as HTMLElement).offsetHeight,
+    ]);
+    assert.ok(
+      scrollHeight >= CARDS * rowHeight,
+      `the scroll height ${scrollHeight} covers ${CARDS} rows of ${rowHeight} px`,
+    );
     assert.equal(await page.locator('.board-scroll').count(), 0);
   });
 
@@ -72,7 +81,9 @@ describe('Table view at 10,000 cards (Chromium)', function () {
           const lastInView = Math.floor((box.scrollTop + box.clientHeight - header - 1) / rowHeight);
           if (Math.min(...indexes) <= firstInView && Math.max(...indexes) >= lastInView) {
             const bodyTop = body.getBoundingClientRect().top;
-            misplaced += rows.filter((row, i) => Math.abs(row.getBoundingClientRect().top - bodyTop - indexes[i] * rowHeight) > 0.5).length;
+            misplaced += rows.filter(
+              (row, i) => Math.abs(row.getBoundingClientRect().top - bodyTop - indexes[i] * rowHeight) > 0.5,
+            ).length;
             break;
           }
           if (frames > 120) throw new Error(`rows ${firstInView}-${lastInView} not drawn after 120 frames`);
@@ -81,7 +92,9 @@ describe('Table view at 10,000 cards (Chromium)', function () {
       }
       return { worstFrames, misplaced, msPerStep: (performance.now() - start) / 60 };
     });
-    console.log(`      10,000 rows, 60 scroll steps of 360 px: rows in view drawn after at most ${result.worstFrames} frame(s), ${result.msPerStep.toFixed(1)} ms per step on average`);
+    console.log(
+      `      10,000 rows, 60 scroll steps of 360 px: rows in view drawn after at most ${result.worstFrames} frame(s), ${result.msPerStep.toFixed(1)} ms per step on average`,
+    );
     assert.equal(result.misplaced, 0, 'every drawn row sits at its index x row height');
   });
 
@@ -98,7 +111,11 @@ describe('Table view at 10,000 cards (Chromium)', function () {
         const box = document.querySelector(selector) as HTMLElement;
         const rows = Array.from(box.querySelectorAll('.table-body .table-row'));
         const bottom = box.getBoundingClientRect().bottom;
-        return rows.some((row) => row.querySelector('.table-title')?.textContent === title && Math.abs(row.getBoundingClientRect().bottom - bottom) < 3);
+        return rows.some(
+          (row) =>
+            row.querySelector('.table-title')?.textContent === title &&
+            Math.abs(row.getBoundingClientRect().bottom - bottom) < 3,
+        );
       },
       [`${TABLE} .table-scroll`, expected] as const,
       { polling: 100, timeout: 20_000 },

@@ -23,9 +23,15 @@ describe('README screenshot of the table view, light and dark, 1440/1024/390 px 
     const ids = await seedDemoBoard(ui.server, DEMO_CARDS);
     // A checklist and a blocker, so those columns are in the picture.
     const drag = ids.get('Drag and drop between columns') as string;
-    await ui.server.api('PUT', `/api/tasks/${drag}`, { content: '# Drag and drop between columns\n\n- [x] Pointer events\n- [x] Drop gap\n- [ ] Touch\n' });
-    await ui.server.api('PUT', `/api/tasks/${ids.get('Release notes for 0.1')}`, { blockedBy: [ids.get('Crash when a card file has tabs in YAML')] });
-    await ui.page.evaluate(() => window.localStorage.setItem('repo-kanban.ui', JSON.stringify({ layout: 'table', theme: 'light' })));
+    await ui.server.api('PUT', `/api/tasks/${drag}`, {
+      content: '# Drag and drop between columns\n\n- [x] Pointer events\n- [x] Drop gap\n- [ ] Touch\n',
+    });
+    await ui.server.api('PUT', `/api/tasks/${ids.get('Release notes for 0.1')}`, {
+      blockedBy: [ids.get('Crash when a card file has tabs in YAML')],
+    });
+    await ui.page.evaluate(() =>
+      window.localStorage.setItem('repo-kanban.ui', JSON.stringify({ layout: 'table', theme: 'light' })),
+    );
     await ui.page.reload();
     await ui.page.waitForSelector('[data-testid="connection"]:has-text("Live")');
     await ui.page.waitForSelector(`${TABLE} .table-body .table-row`);

@@ -45,7 +45,9 @@ export interface UiContext {
 }
 
 /** A real server over a temp workspace, a real Chromium, and one page on the board. */
-export async function startUi(options: { config?: unknown; viewport?: { width: number; height: number } } = {}): Promise<UiContext> {
+export async function startUi(
+  options: { config?: unknown; viewport?: { width: number; height: number } } = {},
+): Promise<UiContext> {
   ensureUiBuilt();
   const server = await startTestServer({ config: options.config });
   const browser = await launchChromium();
@@ -55,7 +57,11 @@ export async function startUi(options: { config?: unknown; viewport?: { width: n
   return { server, browser, page, pageErrors };
 }
 
-export async function newBoardPage(browser: Browser, url: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
+export async function newBoardPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<Page> {
   const page = await browser.newPage({ viewport });
   await page.goto(url);
   await page.waitForSelector('.board-scroll [data-drop-column]');
@@ -81,7 +87,9 @@ export function card(page: Page, title: string) {
 
 /** The title of the card that has keyboard focus, or null when focus is not on a card. */
 export function focusedCardTitle(page: Page): Promise<string | null> {
-  return page.evaluate(() => document.activeElement?.closest('[data-card-id]')?.querySelector('.card-title')?.textContent ?? null);
+  return page.evaluate(
+    () => document.activeElement?.closest('[data-card-id]')?.querySelector('.card-title')?.textContent ?? null,
+  );
 }
 
 /**
@@ -89,7 +97,9 @@ export function focusedCardTitle(page: Page): Promise<string | null> {
  * the UI left for "after the next paint" has happened: a test can then check that it did no harm.
  */
 export async function nextFramesDrawn(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)))));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)))),
+  );
 }
 
 export function column(page: Page, id: string) {

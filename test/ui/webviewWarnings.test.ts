@@ -60,7 +60,10 @@ describe('Board UI in the VS Code webview: WIP warnings from the host (Chromium)
     await createTask(server, { content: '# Pulled in\n', status: 'todo' });
     await page.goto(server.url);
     await page.waitForSelector('.board-scroll [data-drop-column]');
-    assert.equal(await page.evaluate(() => typeof (window as unknown as { acquireVsCodeApi?: unknown }).acquireVsCodeApi), 'function');
+    assert.equal(
+      await page.evaluate(() => typeof (window as unknown as { acquireVsCodeApi?: unknown }).acquireVsCodeApi),
+      'function',
+    );
     await card(page, 'Pulled in').waitFor();
     await dragCard(page, 'Pulled in', { column: 'in-progress' });
     await page.locator('.toast', { hasText: 'Column In Progress is over its WIP limit (2/1).' }).waitFor();

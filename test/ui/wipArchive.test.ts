@@ -27,11 +27,14 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     await eventually(async () => (await wip.textContent()) === '2/1', 'the header shows 2/1');
     assert.equal(await wip.evaluate((el) => el.classList.contains('is-over-limit')), true);
     assert.equal(await wip.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(245, 158, 11)');
-    await eventually(async () => okData<any[]>(await server.api('GET', '/api/tasks?status=in-progress')).length === 2, 'the server has the move');
+    await eventually(
+      async () => okData<any[]>(await server.api('GET', '/api/tasks?status=in-progress')).length === 2,
+      'the server has the move',
+    );
     await screenshot(page, 'wip-over-limit');
   });
 
-  it('when a card\'s status is changed in its drawer to a column over its limit, then the toast shows the server\'s Warning text', async () => {
+  it("when a card's status is changed in its drawer to a column over its limit, then the toast shows the server's Warning text", async () => {
     const { page, server } = ui;
     okData(await server.api('PUT', '/api/columns/review', { wipLimit: 1 }));
     await createTask(server, { content: '# Under review\n', status: 'review' });
@@ -40,7 +43,10 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     await openDrawer(page, 'Ready for review');
     await page.selectOption(`${DRAWER} select[name="status"]`, 'review');
     await page.locator('.toast', { hasText: 'Column Review is over its WIP limit (2/1).' }).waitFor();
-    await eventually(async () => okData<any[]>(await server.api('GET', '/api/tasks?status=review')).length === 2, 'the server has the change');
+    await eventually(
+      async () => okData<any[]>(await server.api('GET', '/api/tasks?status=review')).length === 2,
+      'the server has the change',
+    );
   });
 
   it('when a column limit is set in the column menu, then the header shows it and the server keeps it', async () => {
@@ -50,12 +56,15 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     await page.click('[data-testid="column-menu-review"]');
     await page.fill('input[aria-label="WIP limit"]', '3');
     await page.click('button:has-text("Set limit")');
-    await eventually(async () => (await page.locator('[data-testid="wip-review"]').textContent()) === '1/3', 'the header shows 1/3');
+    await eventually(
+      async () => (await page.locator('[data-testid="wip-review"]').textContent()) === '1/3',
+      'the header shows 1/3',
+    );
     const review = okData<any[]>(await server.api('GET', '/api/columns')).find((c) => c.id === 'review');
     assert.equal(review.wipLimit, 3);
   });
 
-  it('when the board panel sets the block policy and a column is full, then a drag into it is refused with the server\'s message and the card goes back', async () => {
+  it("when the board panel sets the block policy and a column is full, then a drag into it is refused with the server's message and the card goes back", async () => {
     const { page, server } = ui;
     okData(await server.api('PUT', '/api/columns/review', { wipLimit: 1 }));
     await createTask(server, { content: '# In review\n', status: 'review' });
@@ -66,12 +75,18 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     await page.selectOption('[data-testid="board-panel"] select[name="wipPolicy"]', 'block');
     await page.fill('[data-testid="board-panel"] input[name="autoArchiveDays"]', '14');
     await page.click('[data-testid="board-panel"] button[type="submit"]');
-    await eventually(async () => okData(await server.api('GET', '/api/boards/default')).wipPolicy === 'block', 'the server saved wipPolicy block');
+    await eventually(
+      async () => okData(await server.api('GET', '/api/boards/default')).wipPolicy === 'block',
+      'the server saved wipPolicy block',
+    );
     assert.equal(okData(await server.api('GET', '/api/boards/default')).autoArchiveDays, 14);
     await page.locator('[data-testid="board-panel"]').waitFor({ state: 'detached' });
     await dragCard(page, 'Waiting', { column: 'review' });
     await page.locator('.toast-error', { hasText: 'is at its WIP limit (1/1)' }).waitFor();
-    await eventually(async () => (await column(page, 'todo').locator('[data-card-id]').count()) === 1, 'the card is back in To Do');
+    await eventually(
+      async () => (await column(page, 'todo').locator('[data-card-id]').count()) === 1,
+      'the card is back in To Do',
+    );
     assert.equal(okData<any[]>(await server.api('GET', '/api/tasks?status=review')).length, 1);
   });
 
@@ -83,7 +98,10 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     await page.click('[data-testid="column-menu-done"]');
     await page.click('button:has-text("Archive all")');
     await page.click('.confirm-inline button:has-text("Archive all")');
-    await eventually(async () => (await column(page, 'done').locator('[data-card-id]').count()) === 0, 'the done column is empty');
+    await eventually(
+      async () => (await column(page, 'done').locator('[data-card-id]').count()) === 0,
+      'the done column is empty',
+    );
     assert.equal(okData<any[]>(await server.api('GET', '/api/tasks?archived=only')).length, 2);
 
     await page.click('[data-testid="open-archive"]');
@@ -123,9 +141,17 @@ describe('Board UI: WIP limits and the archive (Chromium)', function () {
     await page.waitForSelector(DRAWER, { state: 'detached' });
     await page.waitForSelector('.toast:has-text("archived")');
     assert.equal(await card(page, 'Archive me').count(), 0);
-    await eventually(async () => (cardFilePath(server, task.id) ?? '').includes('/archived/'), 'the file under archived/', 10_000);
+    await eventually(
+      async () => (cardFilePath(server, task.id) ?? '').includes('/archived/'),
+      'the file under archived/',
+      10_000,
+    );
     await page.click('.toast button:has-text("Undo")');
     await column(page, 'review').locator(`[data-card-id="${task.id}"]`).waitFor();
-    await eventually(async () => (cardFilePath(server, task.id) ?? '').includes('/review/'), 'the file back in review/', 10_000);
+    await eventually(
+      async () => (cardFilePath(server, task.id) ?? '').includes('/review/'),
+      'the file back in review/',
+      10_000,
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { agentOf, agentSummary, msLeft, msUntilNextChange, safeLink, sessionBadge, timeLeftText } from '../../webview/agents';
+import {
+  agentOf,
+  agentSummary,
+  msLeft,
+  msUntilNextChange,
+  safeLink,
+  sessionBadge,
+  timeLeftText,
+} from '../../webview/agents';
 import { placeTask, taskSetFrom } from '../../webview/state/placement';
 import { facetsOf } from '../../webview/state/taskFacets';
 import { filterFromQuery, filterToQuery } from '../../webview/state/views';
@@ -7,8 +15,20 @@ import { EMPTY_FILTER, type CardSession, type TaskView } from '../../webview/typ
 
 const MINUTE = 60_000;
 const NOW = Date.parse('2030-01-01T12:00:00Z');
-const claimFor = (agent: string, minutes: number) => ({ agent, since: new Date(NOW - MINUTE).toISOString(), until: new Date(NOW + minutes * MINUTE).toISOString() });
-const session = (fields: Partial<CardSession>): CardSession => ({ agent: 'a1', state: 'active', note: null, url: null, updatedAt: new Date(NOW).toISOString(), stale: false, ...fields });
+const claimFor = (agent: string, minutes: number) => ({
+  agent,
+  since: new Date(NOW - MINUTE).toISOString(),
+  until: new Date(NOW + minutes * MINUTE).toISOString(),
+});
+const session = (fields: Partial<CardSession>): CardSession => ({
+  agent: 'a1',
+  state: 'active',
+  note: null,
+  url: null,
+  updatedAt: new Date(NOW).toISOString(),
+  stale: false,
+  ...fields,
+});
 
 describe('Board UI: what a card says of its agent', () => {
   it('when a claim has time left, then it reads in whole minutes rounded up, and never below zero', () => {
@@ -44,15 +64,29 @@ describe('Board UI: what a card says of its agent', () => {
 
   it('when a card is read out, then its name says who holds it, how long, what the agent needs and whether it went silent', () => {
     const task = { claim: claimFor('a1', 12), session: session({ state: 'awaitingInput', stale: true }) };
-    assert.equal(agentSummary(task, 12 * MINUTE), 'claimed by agent a1, 12 minutes left, needs input, agent session stale');
+    assert.equal(
+      agentSummary(task, 12 * MINUTE),
+      'claimed by agent a1, 12 minutes left, needs input, agent session stale',
+    );
     assert.equal(agentSummary({ claim: null, session: session({ state: 'complete' }) }, 0), 'agent a1 done');
-    assert.equal(agentSummary({ claim: claimFor('a1', 1), session: null }, 30_000), 'claimed by agent a1, 1 minute left');
+    assert.equal(
+      agentSummary({ claim: claimFor('a1', 1), session: null }, 30_000),
+      'claimed by agent a1, 1 minute left',
+    );
   });
 
   it('when an agent sends a link, then only http and https links may be opened', () => {
     assert.equal(safeLink('https://ci.example/run/7'), 'https://ci.example/run/7');
     assert.equal(safeLink('http://localhost:8080/x'), 'http://localhost:8080/x');
-    for (const url of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<b>x</b>', 'file:///etc/passwd', 'not a url', '']) assert.equal(safeLink(url), null, url);
+    for (const url of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<b>x</b>',
+      'file:///etc/passwd',
+      'not a url',
+      '',
+    ])
+      assert.equal(safeLink(url), null, url);
     assert.equal(safeLink(null), null);
   });
 });
@@ -74,8 +108,19 @@ describe('Board UI: the agent filters in views and the URL', () => {
     assert.equal(filterFromQuery(query).byAgent, 'agent-1');
   });
 
-  it('when only a card\'s claim changes (a live event), then the agents the menu offers follow it', () => {
-    const base = { id: 'c1', title: 'C', status: 'todo', position: 0, priority: 'medium', assignee: null, labels: [], metadata: {}, claim: null, session: null } as unknown as TaskView;
+  it("when only a card's claim changes (a live event), then the agents the menu offers follow it", () => {
+    const base = {
+      id: 'c1',
+      title: 'C',
+      status: 'todo',
+      position: 0,
+      priority: 'medium',
+      assignee: null,
+      labels: [],
+      metadata: {},
+      claim: null,
+      session: null,
+    } as unknown as TaskView;
     const before = taskSetFrom([base]);
     assert.deepEqual(facetsOf(before.tasks).agents, []);
     // The event's card replaces the old one; facets of an unchanged assignee, labels and metadata are kept, so agents must count as a change.

@@ -2,7 +2,12 @@ import { strict as assert } from 'node:assert';
 import { CardFileError, parseCard, serializeCard, type CardLocation } from '../../server/storage/cardFile';
 import { makeCard } from '../helpers/cards';
 
-const where: CardLocation = { id: 'sample-card-2026-01-01', boardId: 'default', status: 'backlog', fileTime: '2026-02-02T00:00:00.000Z' };
+const where: CardLocation = {
+  id: 'sample-card-2026-01-01',
+  boardId: 'default',
+  status: 'backlog',
+  fileTime: '2026-02-02T00:00:00.000Z',
+};
 
 /** The card without keys whose value is undefined, so absent and undefined compare equal. */
 function defined<T>(value: T): T {
@@ -10,13 +15,21 @@ function defined<T>(value: T): T {
 }
 
 function roundTrip(card = makeCard()) {
-  return parseCard(serializeCard(card), { id: card.id, boardId: card.boardId, status: card.status, fileTime: where.fileTime });
+  return parseCard(serializeCard(card), {
+    id: card.id,
+    boardId: card.boardId,
+    status: card.status,
+    fileTime: where.fileTime,
+  });
 }
 
 /** Top-level frontmatter keys of a serialized card, in file order. */
 function frontmatterKeys(text: string): string[] {
   const fm = text.split('\n---\n')[0];
-  return fm.split('\n').filter((line) => /^[A-Za-z]\w*:/.test(line)).map((line) => line.slice(0, line.indexOf(':')));
+  return fm
+    .split('\n')
+    .filter((line) => /^[A-Za-z]\w*:/.test(line))
+    .map((line) => line.slice(0, line.indexOf(':')));
 }
 
 describe('card files: writing', () => {
@@ -34,13 +47,34 @@ describe('card files: writing', () => {
       comments: [{ id: 'c_0123456789', author: 'Ana', content: 'hi', created: '2026-01-02T00:00:00.000Z' }],
     });
     assert.deepEqual(frontmatterKeys(serializeCard(card)), [
-      'id', 'status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'forms', 'formData', 'actions', 'attachments',
-      'order', 'created', 'modified', 'completedAt', 'comments',
+      'id',
+      'status',
+      'priority',
+      'assignee',
+      'dueDate',
+      'labels',
+      'metadata',
+      'forms',
+      'formData',
+      'actions',
+      'attachments',
+      'order',
+      'created',
+      'modified',
+      'completedAt',
+      'comments',
     ]);
   });
 
   it('when optional fields are empty, then they are left out of the file', () => {
-    assert.deepEqual(frontmatterKeys(serializeCard(makeCard())), ['id', 'status', 'priority', 'order', 'created', 'modified']);
+    assert.deepEqual(frontmatterKeys(serializeCard(makeCard())), [
+      'id',
+      'status',
+      'priority',
+      'order',
+      'created',
+      'modified',
+    ]);
   });
 
   it('when a card is written, then the file is frontmatter, a blank line and the content, with LF endings', () => {
@@ -74,7 +108,11 @@ describe('card files: round trip', () => {
   });
 
   it('when text values look like numbers, booleans, null or dates, then they stay text', () => {
-    const card = makeCard({ assignee: '007', labels: ['true', 'null', '2026-01-01', '1e3'], metadata: { code: '0x1F', when: '2026-01-01' } });
+    const card = makeCard({
+      assignee: '007',
+      labels: ['true', 'null', '2026-01-01', '1e3'],
+      metadata: { code: '0x1F', when: '2026-01-01' },
+    });
     assert.deepEqual(defined(roundTrip(card)), defined(card));
   });
 
@@ -88,9 +126,17 @@ describe('card files: round trip', () => {
       '',
     ];
     const card = makeCard({
-      comments: awkward.map((content, i) => ({ id: `c_${String(i).padStart(10, '0')}`, author: 'Ana', content, created: '2026-01-02T00:00:00.000Z' })),
+      comments: awkward.map((content, i) => ({
+        id: `c_${String(i).padStart(10, '0')}`,
+        author: 'Ana',
+        content,
+        created: '2026-01-02T00:00:00.000Z',
+      })),
     });
-    assert.deepEqual(roundTrip(card).comments.map((c) => c.content), awkward);
+    assert.deepEqual(
+      roundTrip(card).comments.map((c) => c.content),
+      awkward,
+    );
   });
 
   it('when the content has frontmatter-like lines and leading blank lines, then it survives exactly', () => {
@@ -126,22 +172,39 @@ describe('card files: round trip', () => {
   it('when the frontmatter names a status, then it is the card status whatever the folder', () => {
     const text = serializeCard(makeCard({ status: 'review' }));
     assert.match(text, /^status: review$/m);
-    assert.equal(parseCard(text, { id: 'sample-card-2026-01-01', boardId: 'default', status: 'backlog', fileTime: '2026-01-01T00:00:00.000Z' }).status, 'review');
+    assert.equal(
+      parseCard(text, {
+        id: 'sample-card-2026-01-01',
+        boardId: 'default',
+        status: 'backlog',
+        fileTime: '2026-01-01T00:00:00.000Z',
+      }).status,
+      'review',
+    );
   });
 
   it('when the frontmatter has no status (an older file), then the folder gives it', () => {
     const text = '---\nid: x\npriority: low\n---\n\n# Old file\n';
-    assert.equal(parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }).status, 'todo');
+    assert.equal(
+      parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }).status,
+      'todo',
+    );
   });
 
   it('when the frontmatter status is not a folder name, then reading fails with a reason', () => {
     const text = '---\nstatus: ../../etc\n---\n\n# Bad\n';
-    assert.throws(() => parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }), /"status" must be a column id/);
+    assert.throws(
+      () => parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }),
+      /"status" must be a column id/,
+    );
   });
 
   it('when the YAML is broken, then the reason names the line in the file', () => {
     const text = '---\nid: x\npriority: [unclosed\n---\n\n# Broken\n';
-    assert.throws(() => parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }), /at line \d+/);
+    assert.throws(
+      () => parseCard(text, { id: 'x', boardId: 'default', status: 'todo', fileTime: '2026-01-01T00:00:00.000Z' }),
+      /at line \d+/,
+    );
   });
 });
 
@@ -174,7 +237,8 @@ describe('card files: reading hand-written files', () => {
   });
 
   it('when a file ends with a newline (as every earlier version wrote), then the content keeps it and writing it back gives the same bytes', () => {
-    const text = '---\nid: sample-card-2026-01-01\nstatus: backlog\npriority: medium\norder: 3i00\ncreated: 2026-01-01T10:00:00.000Z\nmodified: 2026-01-01T10:00:00.000Z\n---\n\n# Old\n\nbody\n';
+    const text =
+      '---\nid: sample-card-2026-01-01\nstatus: backlog\npriority: medium\norder: 3i00\ncreated: 2026-01-01T10:00:00.000Z\nmodified: 2026-01-01T10:00:00.000Z\n---\n\n# Old\n\nbody\n';
     const card = parseCard(text, where);
     assert.equal(card.content, '# Old\n\nbody\n');
     assert.equal(serializeCard(card), text);
@@ -213,7 +277,10 @@ describe('card files: reading hand-written files', () => {
   ];
   for (const [what, text, reason] of broken) {
     it(`when a file has ${what}, then reading it fails with a reason`, () => {
-      assert.throws(() => parseCard(text, where), (error: unknown) => error instanceof CardFileError && reason.test(error.message));
+      assert.throws(
+        () => parseCard(text, where),
+        (error: unknown) => error instanceof CardFileError && reason.test(error.message),
+      );
     });
   }
 });

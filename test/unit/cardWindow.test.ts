@@ -7,7 +7,16 @@ import type { TaskView } from '../../webview/types';
 const ids = Array.from({ length: 1000 }, (_, i) => `card-${i}`);
 
 function card(id: string, status: string, position: number, extra: Partial<TaskView> = {}): TaskView {
-  return { id, status, position, title: id, labels: [], metadata: {}, modified: '2026-01-01T00:00:00Z', ...extra } as unknown as TaskView;
+  return {
+    id,
+    status,
+    position,
+    title: id,
+    labels: [],
+    metadata: {},
+    modified: '2026-01-01T00:00:00Z',
+    ...extra,
+  } as unknown as TaskView;
 }
 
 describe('Card windows of long columns', () => {
@@ -18,7 +27,15 @@ describe('Card windows of long columns', () => {
   });
 
   it('when some cards were measured, then they keep their height and the others take the mean of the measured', () => {
-    const offsets = offsetsOf(['a', 'b', 'c'], new Map([['a', 50], ['c', 150]]), 10, 999);
+    const offsets = offsetsOf(
+      ['a', 'b', 'c'],
+      new Map([
+        ['a', 50],
+        ['c', 150],
+      ]),
+      10,
+      999,
+    );
     assert.deepEqual([...offsets], [0, 60, 170, 330]);
   });
 
@@ -41,12 +58,19 @@ describe('Card windows of long columns', () => {
 
 describe('Facets of the cards (filter and group-by menus)', () => {
   it('when a card only moves, then the facets are the same object; when its labels change, then they are new', () => {
-    const set = taskSetFrom([card('a', 'todo', 0, { labels: ['bug'], assignee: 'ann' }), card('b', 'todo', 1, { metadata: { team: 'x' } })]);
+    const set = taskSetFrom([
+      card('a', 'todo', 0, { labels: ['bug'], assignee: 'ann' }),
+      card('b', 'todo', 1, { metadata: { team: 'x' } }),
+    ]);
     const first = facetsOf(set.tasks);
     assert.deepEqual(first, { agents: [], assignees: ['ann'], labelNames: ['bug'], metadataPaths: ['team'] });
     const moved = placeTask(set, { ...set.tasks.a, status: 'done', position: 0 });
     assert.equal(facetsOf(moved.tasks), first);
-    const relabelled = refreshTask(moved, { ...moved.tasks.a, labels: ['bug', 'ux'], modified: '2026-01-02T00:00:00Z' });
+    const relabelled = refreshTask(moved, {
+      ...moved.tasks.a,
+      labels: ['bug', 'ux'],
+      modified: '2026-01-02T00:00:00Z',
+    });
     assert.deepEqual(facetsOf(relabelled.tasks).labelNames, ['bug', 'ux']);
   });
 

@@ -1,8 +1,25 @@
 import { strict as assert } from 'node:assert';
-import { addChecklistItem, checklistItems, checklistProgress, editChecklistItem, removeChecklistItem } from '../../server/core/checklist';
+import {
+  addChecklistItem,
+  checklistItems,
+  checklistProgress,
+  editChecklistItem,
+  removeChecklistItem,
+} from '../../server/core/checklist';
 import { NotFoundError, ValidationError } from '../../server/core/errors';
 
-const card = ['# Ship it', '', 'Steps:', '', '- [ ] write', '* [x] test', '  + [X] nested', '- not an item', '- [y] not an item either', ''].join('\n');
+const card = [
+  '# Ship it',
+  '',
+  'Steps:',
+  '',
+  '- [ ] write',
+  '* [x] test',
+  '  + [X] nested',
+  '- not an item',
+  '- [y] not an item either',
+  '',
+].join('\n');
 
 describe('checklists in card content', () => {
   it('when content has -, * and + task items at any indentation, then each is an item in order', () => {
@@ -15,7 +32,17 @@ describe('checklists in card content', () => {
   });
 
   it('when task items sit inside fenced code blocks, then they are not items', () => {
-    const content = ['# A', '```md', '- [ ] in code', '```', '~~~', '- [x] in tilde code', '~~~', '- [ ] real', ''].join('\n');
+    const content = [
+      '# A',
+      '```md',
+      '- [ ] in code',
+      '```',
+      '~~~',
+      '- [x] in tilde code',
+      '~~~',
+      '- [ ] real',
+      '',
+    ].join('\n');
     assert.deepEqual(checklistItems(content), [{ index: 0, text: 'real', done: false }]);
   });
 
@@ -45,7 +72,10 @@ describe('checklists in card content', () => {
 
   it('when the last item continues on indented lines, then an added item goes after them', () => {
     const content = '# A\n\n- [ ] first\n- [ ] long item\n  that wraps\n\nAfter.\n';
-    assert.equal(addChecklistItem(content, 'next'), '# A\n\n- [ ] first\n- [ ] long item\n  that wraps\n- [ ] next\n\nAfter.\n');
+    assert.equal(
+      addChecklistItem(content, 'next'),
+      '# A\n\n- [ ] first\n- [ ] long item\n  that wraps\n- [ ] next\n\nAfter.\n',
+    );
   });
 
   it('when content has no list, then an added item goes under a new "## Checklist" heading at the end', () => {
@@ -54,13 +84,22 @@ describe('checklists in card content', () => {
 
   it('when an item is removed, then its line goes and the others renumber', () => {
     const removed = removeChecklistItem(card, 0);
-    assert.deepEqual(checklistItems(removed).map((i) => i.text), ['test', 'nested']);
+    assert.deepEqual(
+      checklistItems(removed).map((i) => i.text),
+      ['test', 'nested'],
+    );
     assert.ok(!removed.includes('write'));
   });
 
   it('when an index names no item, then a not-found error says the valid range', () => {
-    assert.throws(() => editChecklistItem(card, 3, { done: true }), (e: Error) => e instanceof NotFoundError && /0 to 2/.test(e.message));
-    assert.throws(() => removeChecklistItem('# A\n', 0), (e: Error) => e instanceof NotFoundError && /no checklist items/.test(e.message));
+    assert.throws(
+      () => editChecklistItem(card, 3, { done: true }),
+      (e: Error) => e instanceof NotFoundError && /0 to 2/.test(e.message),
+    );
+    assert.throws(
+      () => removeChecklistItem('# A\n', 0),
+      (e: Error) => e instanceof NotFoundError && /no checklist items/.test(e.message),
+    );
   });
 
   it('when item text is empty or spans lines, then it is a validation error', () => {

@@ -16,7 +16,23 @@ import { makeTempDir } from '../helpers/testServer';
 const column = (id: string, name = id): Column => ({ id, name, color: '#6b7280' });
 
 function card(id: string, fields: Partial<Card> = {}): Card {
-  return { id, boardId: 'default', status: 'todo', content: `# ${id}\n`, priority: 'medium', labels: [], metadata: {}, forms: [], formData: {}, attachments: [], comments: [], order: 'a0', created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z', ...fields };
+  return {
+    id,
+    boardId: 'default',
+    status: 'todo',
+    content: `# ${id}\n`,
+    priority: 'medium',
+    labels: [],
+    metadata: {},
+    forms: [],
+    formData: {},
+    attachments: [],
+    comments: [],
+    order: 'a0',
+    created: '2026-01-01T00:00:00.000Z',
+    modified: '2026-01-01T00:00:00.000Z',
+    ...fields,
+  };
 }
 
 describe('claims: agent names, leases and the pick order', () => {
@@ -28,7 +44,14 @@ describe('claims: agent names, leases and the pick order', () => {
 
   for (const name of ['', 'two words', 'ümlaut', 'semi;colon', 'x'.repeat(65), 'new\nline']) {
     it(`when an agent is named ${JSON.stringify(name.length > 20 ? `${name.slice(0, 8)}...` : name)}, then it is a 400 naming the rule`, () => {
-      assert.throws(() => checkAgentName(name, 'X-Kanban-Agent'), (error: Error) => error instanceof ValidationError && /X-Kanban-Agent .* is not a valid agent name: use 1 to 64 characters of A-Z, a-z, 0-9 and \. _ @ : \/ -/.test(error.message));
+      assert.throws(
+        () => checkAgentName(name, 'X-Kanban-Agent'),
+        (error: Error) =>
+          error instanceof ValidationError &&
+          /X-Kanban-Agent .* is not a valid agent name: use 1 to 64 characters of A-Z, a-z, 0-9 and \. _ @ : \/ -/.test(
+            error.message,
+          ),
+      );
     });
   }
 
@@ -58,18 +81,27 @@ describe('claims: agent names, leases and the pick order', () => {
     ];
     const boardOrder = ['high-first', 'high-second', 'crit-no-due', 'crit-late', 'crit-early', 'low-due-soon'];
     const sorted = [...cards].sort((a, b) => comparePickOrder(a, b, (c) => boardOrder.indexOf(c.id)));
-    assert.deepEqual(sorted.map((c) => c.id), ['crit-early', 'crit-late', 'crit-no-due', 'high-first', 'high-second', 'low-due-soon']);
+    assert.deepEqual(
+      sorted.map((c) => c.id),
+      ['crit-early', 'crit-late', 'crit-no-due', 'high-first', 'high-second', 'low-due-soon'],
+    );
   });
 });
 
 describe('claims: which columns pick takes from', () => {
   it('when a board sets no pickFrom, then pick takes every column before the start column', () => {
-    assert.deepEqual(readyColumnsOf({ columns: [column('backlog'), column('todo'), column('in-progress'), column('done')] }), ['backlog', 'todo']);
+    assert.deepEqual(
+      readyColumnsOf({ columns: [column('backlog'), column('todo'), column('in-progress'), column('done')] }),
+      ['backlog', 'todo'],
+    );
     assert.deepEqual(readyColumnsOf({ columns: [column('queue'), column('c2', 'Doing'), column('done')] }), ['queue']);
   });
 
   it('when the board sets startStatus, then pick takes the columns before that one', () => {
-    assert.deepEqual(readyColumnsOf({ columns: [column('a'), column('b'), column('c'), column('d')], startStatus: 'c' }), ['a', 'b']);
+    assert.deepEqual(
+      readyColumnsOf({ columns: [column('a'), column('b'), column('c'), column('d')], startStatus: 'c' }),
+      ['a', 'b'],
+    );
   });
 
   it('when the board sets pickFrom, then pick takes exactly those columns', () => {
@@ -80,7 +112,11 @@ describe('claims: which columns pick takes from', () => {
     assert.deepEqual(readyColumnsOf({ columns: [column('doing'), column('done')] }), []);
   });
 
-  const board = (extra: Record<string, unknown>) => JSON.stringify({ version: 2, boards: [{ id: 'default', columns: [{ id: 'queue' }, { id: 'ready' }, { id: 'doing' }], ...extra }] });
+  const board = (extra: Record<string, unknown>) =>
+    JSON.stringify({
+      version: 2,
+      boards: [{ id: 'default', columns: [{ id: 'queue' }, { id: 'ready' }, { id: 'doing' }], ...extra }],
+    });
 
   it('when .kanban.json sets pickFrom to columns of the board, then it loads and is written back as it was', () => {
     const config = parseConfig(board({ pickFrom: ['ready', 'queue'] }));
@@ -94,7 +130,10 @@ describe('claims: which columns pick takes from', () => {
     ['a column twice', ['ready', 'ready'], /pickFrom\[1\].*listed twice/],
   ] as const) {
     it(`when pickFrom names ${what}, then .kanban.json is refused, naming the place`, () => {
-      assert.throws(() => parseConfig(board({ pickFrom })), (error: Error) => error instanceof ConfigError && message.test(error.message));
+      assert.throws(
+        () => parseConfig(board({ pickFrom })),
+        (error: Error) => error instanceof ConfigError && message.test(error.message),
+      );
     });
   }
 });
@@ -116,9 +155,18 @@ describe('claims: where they live', function () {
     await fs.writeFile(path.join(common, 'worktrees', 'wt', 'commondir'), '../..\n');
     await fs.mkdir(path.join(tmp, 'wt', 'sub'), { recursive: true });
     await fs.writeFile(path.join(tmp, 'wt', '.git'), `gitdir: ${path.join(common, 'worktrees', 'wt')}\n`);
-    assert.deepEqual(await claimsFolderOf(path.join(tmp, 'main'), 'unused'), { dir: path.join(common, 'kanban', 'claims'), inGit: true });
-    assert.deepEqual(await claimsFolderOf(path.join(tmp, 'wt'), 'unused'), { dir: path.join(common, 'kanban', 'claims'), inGit: true });
-    assert.deepEqual(await claimsFolderOf(path.join(tmp, 'wt', 'sub'), 'unused'), { dir: path.join(common, 'kanban', 'claims', '@sub'), inGit: true });
+    assert.deepEqual(await claimsFolderOf(path.join(tmp, 'main'), 'unused'), {
+      dir: path.join(common, 'kanban', 'claims'),
+      inGit: true,
+    });
+    assert.deepEqual(await claimsFolderOf(path.join(tmp, 'wt'), 'unused'), {
+      dir: path.join(common, 'kanban', 'claims'),
+      inGit: true,
+    });
+    assert.deepEqual(await claimsFolderOf(path.join(tmp, 'wt', 'sub'), 'unused'), {
+      dir: path.join(common, 'kanban', 'claims', '@sub'),
+      inGit: true,
+    });
   });
 });
 
@@ -148,13 +196,19 @@ describe('claims: the lock file', function () {
   it('when the lock was left by a process that is gone, then it is broken and taken', async () => {
     const lock = path.join(tmp, '.lock');
     // A pid far above any pid_max: no such process.
-    await fs.writeFile(lock, JSON.stringify({ pid: 2 ** 30, host: require('node:os').hostname(), time: Date.now(), nonce: 'dead' }));
+    await fs.writeFile(
+      lock,
+      JSON.stringify({ pid: 2 ** 30, host: require('node:os').hostname(), time: Date.now(), nonce: 'dead' }),
+    );
     assert.equal(await withFileLock(lock, async () => 'taken', { timeoutMs: 2000 }), 'taken');
   });
 
   it('when a breaker crashed while breaking a stale lock, then its .break file ages out and the lock is still taken', async () => {
     const lock = path.join(tmp, '.lock');
-    await fs.writeFile(lock, JSON.stringify({ pid: 2 ** 30, host: require('node:os').hostname(), time: Date.now(), nonce: 'dead' }));
+    await fs.writeFile(
+      lock,
+      JSON.stringify({ pid: 2 ** 30, host: require('node:os').hostname(), time: Date.now(), nonce: 'dead' }),
+    );
     await fs.writeFile(`${lock}.break`, '12345');
     assert.equal(await withFileLock(lock, async () => 'taken', { staleMs: 300, timeoutMs: 5000 }), 'taken');
     await assert.rejects(fs.access(`${lock}.break`));
@@ -162,13 +216,19 @@ describe('claims: the lock file', function () {
 
   it('when the lock is older than the stale limit, then it is broken even if its process runs', async () => {
     const lock = path.join(tmp, '.lock');
-    await fs.writeFile(lock, JSON.stringify({ pid: process.ppid, host: 'another-host', time: Date.now() - 60_000, nonce: 'old' }));
+    await fs.writeFile(
+      lock,
+      JSON.stringify({ pid: process.ppid, host: 'another-host', time: Date.now() - 60_000, nonce: 'old' }),
+    );
     assert.equal(await withFileLock(lock, async () => 'taken', { timeoutMs: 2000 }), 'taken');
   });
 
   it('when a live process holds the lock past the timeout, then the caller gets a 503 naming the lock file and nothing runs', async () => {
     const lock = path.join(tmp, '.lock');
-    await fs.writeFile(lock, JSON.stringify({ pid: process.ppid, host: require('node:os').hostname(), time: Date.now(), nonce: 'busy' }));
+    await fs.writeFile(
+      lock,
+      JSON.stringify({ pid: process.ppid, host: require('node:os').hostname(), time: Date.now(), nonce: 'busy' }),
+    );
     let ran = false;
     await assert.rejects(
       withFileLock(lock, async () => (ran = true), { timeoutMs: 200 }),
@@ -185,7 +245,10 @@ describe('claims: the lock file', function () {
     await waitUntil(async () => Date.now() > Date.parse(until), 2000, 'the lease to run out');
     // Another process's change makes this process re-read the store, which no longer lists the claim.
     claims.replaceAll([]);
-    assert.deepEqual(claims.takeExpired().map((claim) => [claim.cardId, claim.agent]), [['brief', 'a1']]);
+    assert.deepEqual(
+      claims.takeExpired().map((claim) => [claim.cardId, claim.agent]),
+      [['brief', 'a1']],
+    );
     stop();
   });
 });

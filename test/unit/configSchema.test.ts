@@ -9,7 +9,17 @@ const valid: Record<string, unknown> = {
   'the docs/storage.md example': {
     version: 2,
     defaultBoard: 'default',
-    boards: [{ id: 'default', name: 'Default', columns: [{ id: 'backlog', name: 'Backlog', color: '#6b7280' }], defaultStatus: 'backlog', defaultPriority: 'medium', actions: { deploy: 'Deploy' }, minimizedColumnIds: [] }],
+    boards: [
+      {
+        id: 'default',
+        name: 'Default',
+        columns: [{ id: 'backlog', name: 'Backlog', color: '#6b7280' }],
+        defaultStatus: 'backlog',
+        defaultPriority: 'medium',
+        actions: { deploy: 'Deploy' },
+        minimizedColumnIds: [],
+      },
+    ],
     settings: { compactMode: false, boardBackgroundMode: 'fancy', boardBackgroundPreset: 'aurora' },
     labels: { bug: { color: '#ef4444', group: 'type' } },
     forms: { 'bug-report': { schema: { type: 'object' }, data: { severity: 'low' } } },
@@ -17,12 +27,26 @@ const valid: Record<string, unknown> = {
     plugins: { 'card.storage': { provider: 'markdown', options: {} } },
     server: { allowedOrigins: ['http://localhost:5173'] },
   },
-  'the version 1 layout': { version: 1, columns: [{ id: 'todo', name: 'To Do' }], defaultPriority: 'high', storage: { 'card.storage': { provider: 'markdown', config: {} } } },
+  'the version 1 layout': {
+    version: 1,
+    columns: [{ id: 'todo', name: 'To Do' }],
+    defaultPriority: 'high',
+    storage: { 'card.storage': { provider: 'markdown', config: {} } },
+  },
   'boards keyed by id': { boards: { ops: { name: 'Ops' } } },
   'a key of another tool': { version: 2, 'x-other-tool': { anything: true } },
   'a setting of a newer version': { settings: { someFutureSetting: 3 } },
   'an empty file': {},
-  'WIP limits, a block policy and auto-archive': { boards: [{ id: 'default', columns: [{ id: 'doing', wipLimit: 3 }, { id: 'done' }], wipPolicy: 'block', autoArchiveDays: 14 }] },
+  'WIP limits, a block policy and auto-archive': {
+    boards: [
+      {
+        id: 'default',
+        columns: [{ id: 'doing', wipLimit: 3 }, { id: 'done' }],
+        wipPolicy: 'block',
+        autoArchiveDays: 14,
+      },
+    ],
+  },
 };
 
 const invalid: Record<string, unknown> = {
@@ -70,6 +94,8 @@ describe('the .kanban.json JSON schema for editors', () => {
     const built = JSON.parse(readFileSync(path.join(root, 'dist/kanban.schema.json'), 'utf8'));
     assert.deepEqual(built, kanbanConfigSchema());
     const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-    assert.deepEqual(manifest.contributes.jsonValidation, [{ fileMatch: '.kanban.json', url: './dist/kanban.schema.json' }]);
+    assert.deepEqual(manifest.contributes.jsonValidation, [
+      { fileMatch: '.kanban.json', url: './dist/kanban.schema.json' },
+    ]);
   });
 });

@@ -4,11 +4,18 @@ import { csvRows, parseCsv, writeCsv } from '../../server/core/csv';
 describe('CSV (RFC 4180)', () => {
   it('when fields are quoted, then commas, doubled quotes and line breaks inside them belong to the field', () => {
     const text = 'title,body\r\n"Fix, then ship","He said ""no""\nand left"\r\nplain,\r\n';
-    assert.deepEqual(parseCsv(text), [['title', 'body'], ['Fix, then ship', 'He said "no"\nand left'], ['plain', '']]);
+    assert.deepEqual(parseCsv(text), [
+      ['title', 'body'],
+      ['Fix, then ship', 'He said "no"\nand left'],
+      ['plain', ''],
+    ]);
   });
 
   it('when lines end with LF only, or the last line has no break, then records are the same', () => {
-    assert.deepEqual(parseCsv('a,b\n1,2'), [['a', 'b'], ['1', '2']]);
+    assert.deepEqual(parseCsv('a,b\n1,2'), [
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
   });
 
   it('when a file starts with a byte order mark and has blank lines, then neither becomes data', () => {
@@ -20,7 +27,11 @@ describe('CSV (RFC 4180)', () => {
   });
 
   it('when records are written and read back, then every field survives', () => {
-    const records = [['id', 'text'], ['1', 'comma, "quote"\nnew line'], ['2', ' padded ']];
+    const records = [
+      ['id', 'text'],
+      ['1', 'comma, "quote"\nnew line'],
+      ['2', ' padded '],
+    ];
     assert.deepEqual(parseCsv(writeCsv(records)), records);
   });
 });

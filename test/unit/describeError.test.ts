@@ -9,7 +9,9 @@ function errno(code: string, fields: { syscall?: string; path?: string } = {}): 
 describe('describeError: errors of the environment', () => {
   it('when a write fails with ENOSPC or EDQUOT, then 507 says "disk full" and names the path', () => {
     for (const code of ['ENOSPC', 'EDQUOT']) {
-      const { status, message } = describeError(errno(code, { syscall: 'write', path: '/w/.kanban/boards/default/todo/a.md' }));
+      const { status, message } = describeError(
+        errno(code, { syscall: 'write', path: '/w/.kanban/boards/default/todo/a.md' }),
+      );
       assert.equal(status, 507);
       assert.match(message, /^disk full: could not write "\/w\/\.kanban\/boards\/default\/todo\/a\.md"/);
     }

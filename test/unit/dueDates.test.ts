@@ -33,13 +33,17 @@ describe('due dates: the windows at their edges (UTC days)', () => {
   it('when none is asked, then only cards without a due date match, and no other filter matches them', () => {
     assert.equal(dueMatches(filter('none'), undefined, false), true);
     assert.equal(dueMatches(filter('none'), TODAY, false), false);
-    for (const window of ['overdue', 'today', 'week']) assert.equal(dueMatches(filter(window), undefined, false), false);
+    for (const window of ['overdue', 'today', 'week'])
+      assert.equal(dueMatches(filter(window), undefined, false), false);
     assert.equal(dueMatches(dueFilterOf({ dueBefore: '2030-01-01' }, TODAY)!, undefined, false), false);
   });
 
   it('when dueBefore and dueAfter are given, then both bounds are strict', () => {
     const range = dueFilterOf({ dueAfter: '2026-03-01', dueBefore: '2026-03-05' }, TODAY)!;
-    assert.deepEqual(['2026-03-01', '2026-03-02', '2026-03-04', '2026-03-05'].map((d) => dueMatches(range, d, false)), [false, true, true, false]);
+    assert.deepEqual(
+      ['2026-03-01', '2026-03-02', '2026-03-04', '2026-03-05'].map((d) => dueMatches(range, d, false)),
+      [false, true, true, false],
+    );
   });
 
   it('when days are added across a month or leap day, then the calendar is followed', () => {
@@ -49,7 +53,10 @@ describe('due dates: the windows at their edges (UTC days)', () => {
 
   it('when a date is malformed or does not exist, then the error names the parameter', () => {
     for (const bad of ['2026-02-30', '2026-3-1', 'tomorrow', '2026-03-10T00:00:00Z']) {
-      assert.throws(() => parseDay('dueBefore', bad), (e: Error) => e instanceof ValidationError && /"dueBefore"/.test(e.message) && e.message.includes(bad));
+      assert.throws(
+        () => parseDay('dueBefore', bad),
+        (e: Error) => e instanceof ValidationError && /"dueBefore"/.test(e.message) && e.message.includes(bad),
+      );
     }
     assert.throws(() => dueFilterOf({ due: 'later' }, TODAY), /"due" must be one of overdue, today, week, none/);
   });

@@ -3,14 +3,37 @@ import type { Card } from '../../server/core/model';
 import { FuzzyBoardIndex, exactPieces, maxErrors } from '../../server/core/fuzzyIndex';
 import { buildFuzzyIndex } from '../../server/core/search';
 
-const WORDS = ['deploy', 'pipeline', 'webhook', 'login', 'page', 'Über', 'café', 'documentation', 'retry', 'timeout', 'cache',
-  'invalidate', 'sqlite', 'migration', 'column', 'order', 'key', 'fuzzy', 'search', 'board', 'a', 'io', 'ΣΟΦΙΑ'];
+const WORDS = [
+  'deploy',
+  'pipeline',
+  'webhook',
+  'login',
+  'page',
+  'Über',
+  'café',
+  'documentation',
+  'retry',
+  'timeout',
+  'cache',
+  'invalidate',
+  'sqlite',
+  'migration',
+  'column',
+  'order',
+  'key',
+  'fuzzy',
+  'search',
+  'board',
+  'a',
+  'io',
+  'ΣΟΦΙΑ',
+];
 const PEOPLE = ['alice', 'bob', 'Beatriz', 'chen', undefined];
 
 /** Deterministic pseudo-random numbers, so a failure can be replayed. */
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 function makeCards(count: number, seed: number): Card[] {
@@ -51,8 +74,16 @@ function variants(word: string): string[] {
 const QUERIES = [
   // Every third variant keeps the test quick while still covering each kind of typo and word.
   ...WORDS.flatMap(variants).filter((_, i) => i % 3 === 0),
-  'deploy pipeline', 'webhok retyr', 'bob', 'beatirz', 'card-12', 's3', 'jira', 'zzqqxxv',
-  'a much longer query that is over thirty-two characters long', 'documentation timeout cache invalidate',
+  'deploy pipeline',
+  'webhok retyr',
+  'bob',
+  'beatirz',
+  'card-12',
+  's3',
+  'jira',
+  'zzqqxxv',
+  'a much longer query that is over thirty-two characters long',
+  'documentation timeout cache invalidate',
 ];
 
 function answer(results: { item: { card: Card }; score?: number }[]): string[] {
@@ -71,7 +102,8 @@ describe('fuzzy board index', () => {
     const cards = makeCards(250, 7);
     const board = new FuzzyBoardIndex(cards);
     const reference = buildFuzzyIndex(cards);
-    for (const query of QUERIES) assert.deepEqual(answer(board.search(query)), answer(reference.search(query)), `query "${query}"`);
+    for (const query of QUERIES)
+      assert.deepEqual(answer(board.search(query)), answer(reference.search(query)), `query "${query}"`);
   });
 
   it('when cards change one by one, then the answers still equal a fuse.js index rebuilt from the board', () => {
@@ -92,6 +124,7 @@ describe('fuzzy board index', () => {
       }
     }
     const reference = buildFuzzyIndex([...cards.values()]);
-    for (const query of QUERIES) assert.deepEqual(answer(board.search(query)), answer(reference.search(query)), `query "${query}"`);
+    for (const query of QUERIES)
+      assert.deepEqual(answer(board.search(query)), answer(reference.search(query)), `query "${query}"`);
   });
 });

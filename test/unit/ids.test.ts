@@ -32,7 +32,8 @@ describe('card ids', () => {
   });
 
   it('when an id made before the random suffix is checked, then it is still a whole id', () => {
-    for (const id of ['fix-login-2026-03-05', 'fix-login-2026-03-05-2', 'fix-login-2026-03-05-k3f9-x7q2']) assert.ok(isFullCardId(id), id);
+    for (const id of ['fix-login-2026-03-05', 'fix-login-2026-03-05-2', 'fix-login-2026-03-05-k3f9-x7q2'])
+      assert.ok(isFullCardId(id), id);
     assert.equal(isFullCardId('fix-login'), false);
   });
 });

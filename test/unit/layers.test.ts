@@ -16,20 +16,32 @@ describe('the layer rule of npm run lint', function () {
   this.timeout(60_000);
 
   it('when a lower layer imports a higher one, then lint names both files, both layers and the order', async () => {
-    const messages = await lintAt('server/core/backArrow.ts', "import { Workspace } from '../service/workspace';\nexport const w = Workspace;\n");
+    const messages = await lintAt(
+      'server/core/backArrow.ts',
+      "import { Workspace } from '../service/workspace';\nexport const w = Workspace;\n",
+    );
     assert.equal(messages.length, 1, messages.join('\n'));
-    assert.match(messages[0], /^layers\/imports-look-down: server\/core\/backArrow\.ts \(core\) imports server\/service\/workspace \(service\), a layer above it; the order is core < config/);
+    assert.match(
+      messages[0],
+      /^layers\/imports-look-down: server\/core\/backArrow\.ts \(core\) imports server\/service\/workspace \(service\), a layer above it; the order is core < config/,
+    );
   });
 
   it('when a type-only import or a re-export runs back up, then it fails too', async () => {
-    const typeOnly = await lintAt('server/auth/backArrow.ts', "import type { RouteDef } from '../api/route';\nexport type R = RouteDef;\n");
+    const typeOnly = await lintAt(
+      'server/auth/backArrow.ts',
+      "import type { RouteDef } from '../api/route';\nexport type R = RouteDef;\n",
+    );
     assert.equal(typeOnly.length, 1, typeOnly.join('\n'));
     const reExport = await lintAt('server/live/backArrow.ts', "export { runServe } from '../cli/serve';\n");
     assert.equal(reExport.length, 1, reExport.join('\n'));
   });
 
   it('when a module imports its own layer or those below, then lint is clean', async () => {
-    const messages = await lintAt('server/api/lookingDown.ts', "import type { Workspace } from '../service/workspace';\nimport { log } from '../core/log';\nimport { isAllowedHost } from '../live/hostNames';\nexport type W = Workspace;\nexport const used = [log, isAllowedHost];\n");
+    const messages = await lintAt(
+      'server/api/lookingDown.ts',
+      "import type { Workspace } from '../service/workspace';\nimport { log } from '../core/log';\nimport { isAllowedHost } from '../live/hostNames';\nexport type W = Workspace;\nexport const used = [log, isAllowedHost];\n",
+    );
     assert.deepEqual(messages, []);
   });
 });

@@ -5,7 +5,13 @@ describe('metadata as key paths (drawer)', () => {
   const metadata = { links: { jira: 'ABC-1', pr: 12 }, owner: 'platform', tags: ['a', 'b'], empty: {} };
 
   it('when metadata is nested, then each leaf is one path; lists and empty maps stay one value', () => {
-    assert.deepEqual(flattenMetadata(metadata), [['links.jira', 'ABC-1'], ['links.pr', 12], ['owner', 'platform'], ['tags', ['a', 'b']], ['empty', {}]]);
+    assert.deepEqual(flattenMetadata(metadata), [
+      ['links.jira', 'ABC-1'],
+      ['links.pr', 12],
+      ['owner', 'platform'],
+      ['tags', ['a', 'b']],
+      ['empty', {}],
+    ]);
   });
 
   it('when a path is set, then maps are created on the way and siblings are kept, without touching the original', () => {

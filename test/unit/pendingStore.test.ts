@@ -6,7 +6,14 @@ import { PendingStore, type PendingDelivery } from '../../server/live/webhooks/p
 
 function delivery(n: number, attempts = 0): PendingDelivery {
   const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  return { id, webhookId: 'wh_1', event: 'task.updated', rawBody: `{"n":${n}}`, attempts, nextAttemptAt: 1_000 + attempts };
+  return {
+    id,
+    webhookId: 'wh_1',
+    event: 'task.updated',
+    rawBody: `{"n":${n}}`,
+    attempts,
+    nextAttemptAt: 1_000 + attempts,
+  };
 }
 
 const ids = (list: PendingDelivery[]) => list.map((d) => d.id).sort();
@@ -49,7 +56,10 @@ describe('webhook pending store', () => {
     const files = await fs.readdir(store.dir);
     assert.equal(files.length, 1, 'one segment file');
     const lines = (await fs.readFile(path.join(store.dir, files[0]), 'utf8')).trim().split('\n');
-    assert.deepEqual(lines.map((line) => ids(JSON.parse(line))), [[delivery(1).id], [delivery(2).id, delivery(3).id]]);
+    assert.deepEqual(
+      lines.map((line) => ids(JSON.parse(line))),
+      [[delivery(1).id], [delivery(2).id, delivery(3).id]],
+    );
     await store.close();
   });
 
@@ -113,7 +123,10 @@ describe('webhook pending store', () => {
     await store.save(delivery(2, 0));
     await store.save(delivery(1, 3));
     const loaded = await newStore().loadAll();
-    assert.deepEqual(loaded.map((d) => [d.id, d.attempts]).sort(), [[delivery(1).id, 3], [delivery(2).id, 0]]);
+    assert.deepEqual(loaded.map((d) => [d.id, d.attempts]).sort(), [
+      [delivery(1).id, 3],
+      [delivery(2).id, 0],
+    ]);
   });
 
   it('when a restart finds superseded files, then it deletes them and keeps the current ones', async () => {
@@ -124,7 +137,10 @@ describe('webhook pending store', () => {
     // The second write supersedes the first file; simulate a crash before it was deleted.
     await fs.writeFile(path.join(first.dir, 'batch-old-1.json'), JSON.stringify([delivery(1, 0)]));
     const loaded = await newStore().loadAll();
-    assert.deepEqual(loaded.map((d) => d.attempts), [1]);
+    assert.deepEqual(
+      loaded.map((d) => d.attempts),
+      [1],
+    );
     const left = await fs.readdir(first.dir);
     assert.ok(!left.includes('batch-old-1.json'), 'the superseded file is deleted');
     assert.equal(left.length, 1);

@@ -62,12 +62,15 @@ describe('search: metadata paths and values', () => {
   });
 
   it('when a path names a property every object inherits, then nothing is found', () => {
-    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) assert.deepEqual(valuesAt({ a: 1 }, [name]), [], name);
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      assert.deepEqual(valuesAt({ a: 1 }, [name]), [], name);
     assert.deepEqual(valuesAt({ list: [{ a: 1 }] }, ['list', 'constructor']), []);
   });
 
   it('when metadata really has a key named like an inherited property, then its value is found', () => {
-    assert.deepEqual(valuesAt(JSON.parse('{"constructor":"mine","__proto__":{"x":"own"}}'), ['__proto__', 'x']), ['own']);
+    assert.deepEqual(valuesAt(JSON.parse('{"constructor":"mine","__proto__":{"x":"own"}}'), ['__proto__', 'x']), [
+      'own',
+    ]);
     assert.deepEqual(valuesAt(JSON.parse('{"constructor":"mine"}'), ['constructor']), ['mine']);
   });
 

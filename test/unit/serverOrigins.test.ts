@@ -14,7 +14,9 @@ function problemAt(doc: unknown): ConfigError {
 
 describe('config: server.allowedOrigins', () => {
   it('when origins are scheme://host[:port], then they are read and written back as written', () => {
-    const config = parseConfig(JSON.stringify({ server: { allowedOrigins: ['https://example.com', 'http://localhost:5173'], futureKey: 1 } }));
+    const config = parseConfig(
+      JSON.stringify({ server: { allowedOrigins: ['https://example.com', 'http://localhost:5173'], futureKey: 1 } }),
+    );
     assert.deepEqual(config.server?.allowedOrigins, ['https://example.com', 'http://localhost:5173']);
     const again = JSON.parse(serializeConfig(config));
     assert.deepEqual(again.server, { allowedOrigins: ['https://example.com', 'http://localhost:5173'], futureKey: 1 });

@@ -2,8 +2,14 @@ import { strict as assert } from 'node:assert';
 import { staleAtMs, viewOfSession, type StoredSession } from '../../server/core/sessions';
 
 const session: StoredSession = {
-  boardId: 'default', cardId: 'c-1', agent: 'a1', state: 'active', note: null, url: null,
-  updatedAt: '2026-01-01T00:00:00.000Z', leaseSeconds: 60,
+  boardId: 'default',
+  cardId: 'c-1',
+  agent: 'a1',
+  state: 'active',
+  note: null,
+  url: null,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  leaseSeconds: 60,
 };
 const at = Date.parse(session.updatedAt);
 

@@ -6,7 +6,7 @@ import { SKILL_TARGETS, hasSkill, installedText, skillState } from '../../server
 
 const frontmatterOf = (text: string) => yaml.load(/^---\n([\s\S]*?)\n---\n/.exec(text)![1]) as Record<string, unknown>;
 
-describe('Marked sections: kanban\'s block inside a file people edit', () => {
+describe("Marked sections: kanban's block inside a file people edit", () => {
   const block = sectionBlock('skill', 'new text\n', 'v2');
 
   it('when the file has no block, then the block is added at the end after a blank line, and a missing file is just the block', () => {
@@ -22,7 +22,10 @@ describe('Marked sections: kanban\'s block inside a file people edit', () => {
   });
 
   it('when a marker lacks its partner or the block is there twice, then the file is refused with what to fix', () => {
-    assert.throws(() => findSection('<!-- kanban:skill v1 -->\nno end', 'skill', 'AGENTS.md'), /AGENTS.md has an unmatched <!-- kanban:skill --> marker/);
+    assert.throws(
+      () => findSection('<!-- kanban:skill v1 -->\nno end', 'skill', 'AGENTS.md'),
+      /AGENTS.md has an unmatched <!-- kanban:skill --> marker/,
+    );
     assert.throws(() => findSection('text\n<!-- /kanban:skill -->', 'skill', 'AGENTS.md'), /unmatched/);
     assert.throws(() => findSection(`${block}\n${block}`, 'skill', 'AGENTS.md'), /has 2 <!-- kanban:skill --> blocks/);
   });
@@ -32,7 +35,10 @@ describe('Skill files: the agent loop for each agent tool', () => {
   it('when a target is installed, then its file carries the loop and the version, with the frontmatter its tool reads', () => {
     for (const target of SKILL_TARGETS) {
       const text = installedText(target, '1.2.3', null);
-      assert.ok(text.includes(`<!-- kanban:skill v1.2.3 -->\n${AGENT_LOOP.trimEnd()}\n<!-- /kanban:skill -->\n`), target);
+      assert.ok(
+        text.includes(`<!-- kanban:skill v1.2.3 -->\n${AGENT_LOOP.trimEnd()}\n<!-- /kanban:skill -->\n`),
+        target,
+      );
       assert.deepEqual(skillState(target, '1.2.3', text), { state: 'ok' }, target);
     }
     const claude = frontmatterOf(installedText('claude', '1.2.3', null));
@@ -51,8 +57,16 @@ describe('Skill files: the agent loop for each agent tool', () => {
     assert.deepEqual(skillState('agents', '1.2.3', null), { state: 'missing' });
     assert.equal(skillState('agents', '1.2.3', text.replace('<!-- /kanban:skill -->', '')).state, 'edited');
     const claude = installedText('claude', '1.2.3', null);
-    assert.deepEqual(skillState('claude', '1.2.3', claude.replace('name: kanban', 'name: board')), { state: 'edited' }, 'the frontmatter counts in a file of its own');
-    assert.deepEqual(skillState('agents', '1.2.3', `${text}\nmore of the project's own rules\n`), { state: 'ok' }, 'the rest of a shared file does not');
+    assert.deepEqual(
+      skillState('claude', '1.2.3', claude.replace('name: kanban', 'name: board')),
+      { state: 'edited' },
+      'the frontmatter counts in a file of its own',
+    );
+    assert.deepEqual(
+      skillState('agents', '1.2.3', `${text}\nmore of the project's own rules\n`),
+      { state: 'ok' },
+      'the rest of a shared file does not',
+    );
   });
 
   it('when check looks for installed copies, then a shared file counts only with a marker, a file of its own by being there', () => {

@@ -42,14 +42,30 @@ describe('start column: where kanban start moves a card', () => {
 });
 
 describe('config: startStatus of a board', () => {
-  const board = { id: 'ops', name: 'Ops', columns: [{ id: 'queue', name: 'Queue' }, { id: 'fixing', name: 'Fixing' }, { id: 'done', name: 'Done' }] };
+  const board = {
+    id: 'ops',
+    name: 'Ops',
+    columns: [
+      { id: 'queue', name: 'Queue' },
+      { id: 'fixing', name: 'Fixing' },
+      { id: 'done', name: 'Done' },
+    ],
+  };
 
   it('when a board sets startStatus to one of its columns, then it is read and written back in place, after defaultStatus', () => {
-    const config = parseConfig(JSON.stringify({ version: 2, boards: [{ ...board, defaultStatus: 'queue', startStatus: 'fixing' }] }));
+    const config = parseConfig(
+      JSON.stringify({ version: 2, boards: [{ ...board, defaultStatus: 'queue', startStatus: 'fixing' }] }),
+    );
     assert.equal(config.boards[0].startStatus, 'fixing');
     const written = JSON.parse(serializeConfig(config));
     assert.equal(written.boards[0].startStatus, 'fixing');
-    assert.deepEqual(Object.keys(written.boards[0]).slice(0, 5), ['id', 'name', 'columns', 'defaultStatus', 'startStatus']);
+    assert.deepEqual(Object.keys(written.boards[0]).slice(0, 5), [
+      'id',
+      'name',
+      'columns',
+      'defaultStatus',
+      'startStatus',
+    ]);
     assert.deepEqual(parseConfig(serializeConfig(config)), config, 'a second round trip changes nothing');
   });
 
@@ -60,16 +76,22 @@ describe('config: startStatus of a board', () => {
 
   it('when startStatus names a column the board does not have, then loading refuses it at its JSON path, naming the columns', () => {
     const text = JSON.stringify({ boards: [{ id: 'default' }, { ...board, startStatus: 'in-progress' }] });
-    assert.throws(() => parseConfig(text), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.equal(error.jsonPath, '$.boards[1].startStatus');
-      assert.match(error.problem, /"in-progress" is not a column of board "ops" \(columns: queue, fixing, done\)/);
-      return true;
-    });
+    assert.throws(
+      () => parseConfig(text),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.jsonPath, '$.boards[1].startStatus');
+        assert.match(error.problem, /"in-progress" is not a column of board "ops" \(columns: queue, fixing, done\)/);
+        return true;
+      },
+    );
   });
 
   it('when startStatus is not a string, then loading refuses it', () => {
-    assert.throws(() => parseConfig(JSON.stringify({ boards: [{ ...board, startStatus: 2 }] })), /\$\.boards\[0\]\.startStatus: must be a string/);
+    assert.throws(
+      () => parseConfig(JSON.stringify({ boards: [{ ...board, startStatus: 2 }] })),
+      /\$\.boards\[0\]\.startStatus: must be a string/,
+    );
   });
 
   it('when the editor schema checks a board with startStatus, then it accepts a column id and refuses a number', () => {

@@ -1,17 +1,51 @@
 import { strict as assert } from 'node:assert';
-import { boardOrderIds, nextSort, optionalColumns, parseSort, sortIds, visibleRange } from '../../webview/state/tableRows';
+import {
+  boardOrderIds,
+  nextSort,
+  optionalColumns,
+  parseSort,
+  sortIds,
+  visibleRange,
+} from '../../webview/state/tableRows';
 import type { Board, TaskView } from '../../webview/types';
 
-const board = { id: 'b', name: 'B', columns: [{ id: 'todo', name: 'To Do', color: '#000' }, { id: 'done', name: 'Done', color: '#000' }] } as unknown as Board;
+const board = {
+  id: 'b',
+  name: 'B',
+  columns: [
+    { id: 'todo', name: 'To Do', color: '#000' },
+    { id: 'done', name: 'Done', color: '#000' },
+  ],
+} as unknown as Board;
 
 function task(id: string, fields: Partial<TaskView>): TaskView {
-  return { id, title: id, status: 'todo', priority: 'medium', assignee: null, dueDate: null, labels: [], checklist: null, blockedBy: [], openBlockers: 0, modified: '2026-01-01T00:00:00.000Z', created: '2026-01-01T00:00:00.000Z', ...fields } as TaskView;
+  return {
+    id,
+    title: id,
+    status: 'todo',
+    priority: 'medium',
+    assignee: null,
+    dueDate: null,
+    labels: [],
+    checklist: null,
+    blockedBy: [],
+    openBlockers: 0,
+    modified: '2026-01-01T00:00:00.000Z',
+    created: '2026-01-01T00:00:00.000Z',
+    ...fields,
+  } as TaskView;
 }
 
 const tasks: Record<string, TaskView> = {
   a: task('a', { title: 'Beta', dueDate: '2026-03-01', assignee: 'zoe', priority: 'low' }),
   b: task('b', { title: 'alpha', priority: 'critical' }),
-  c: task('c', { title: 'Gamma', dueDate: '2026-01-15', status: 'done', assignee: 'Ann', checklist: { done: 1, total: 2 } }),
+  c: task('c', {
+    title: 'Gamma',
+    dueDate: '2026-01-15',
+    status: 'done',
+    assignee: 'Ann',
+    checklist: { done: 1, total: 2 },
+  }),
   d: task('d', { title: 'delta', status: 'deleted' }),
 };
 const order = { todo: ['a', 'b'], done: ['c'], deleted: ['d'] };
@@ -36,7 +70,7 @@ describe('table rows: order, sort and the drawn range (table view)', () => {
     assert.deepEqual(sortIds(['a', 'b', 'c'], tasks, { field: 'checklist', descending: true }, board), ['c', 'a', 'b']);
   });
 
-  it('when sorted by status, then by the board\'s column order; no sort keeps the board order', () => {
+  it("when sorted by status, then by the board's column order; no sort keeps the board order", () => {
     assert.deepEqual(sortIds(['c', 'a', 'b'], tasks, { field: 'status', descending: false }, board), ['a', 'b', 'c']);
     assert.deepEqual(sortIds(['c', 'a'], tasks, null, board), ['c', 'a']);
   });

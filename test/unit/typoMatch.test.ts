@@ -24,7 +24,10 @@ describe('search: the typo rule (optimal string alignment, per word)', () => {
   });
 
   it('when every query word is in a card as typed or within its budget, then the card scores the share of letters edited', () => {
-    const card = makeCard({ content: '# Fix login timeout\n', comments: [{ id: 'c_1', author: 'a', content: 'Seen on Safari', created: '2026-01-01T00:00:00Z' }] });
+    const card = makeCard({
+      content: '# Fix login timeout\n',
+      comments: [{ id: 'c_1', author: 'a', content: 'Seen on Safari', created: '2026-01-01T00:00:00Z' }],
+    });
     const vocabulary = new BoardVocabulary();
     vocabulary.add(card);
     assert.equal(typoScore(card, vocabulary.optionsFor('lgoin')), 1 / 5);

@@ -8,12 +8,24 @@ describe('unknown keys of .kanban.json', () => {
       $schema: './node_modules/repo-kanban/dist/kanban.schema.json',
       version: 2,
       defaultBoard: 'default',
-      boards: [{ id: 'default', name: 'Default', columns: [{ id: 'doing', wipLimit: 3 }], wipPolicy: 'block', autoArchiveDays: 7 }],
+      boards: [
+        {
+          id: 'default',
+          name: 'Default',
+          columns: [{ id: 'doing', wipLimit: 3 }],
+          wipPolicy: 'block',
+          autoArchiveDays: 7,
+        },
+      ],
       settings: { compactMode: true },
       labels: { bug: { color: '#ef4444', group: 'type' } },
-      forms: { bug: { schema: { type: 'object', properties: { severity: { type: 'string' } } }, data: { severity: 'low' } } },
+      forms: {
+        bug: { schema: { type: 'object', properties: { severity: { type: 'string' } } }, data: { severity: 'low' } },
+      },
       views: [{ id: 'mine', board: 'default', filter: { assignee: 'ada', 'meta.sprint': 's1' } }],
-      plugins: { 'card.storage': { provider: 'sqlite', options: { pollIntervalMs: 200, anyOptionThePluginHas: true } } },
+      plugins: {
+        'card.storage': { provider: 'sqlite', options: { pollIntervalMs: 200, anyOptionThePluginHas: true } },
+      },
       server: { allowedOrigins: [] },
     };
     assert.deepEqual(unknownConfigKeys(doc), []);
@@ -40,16 +52,22 @@ describe('unknown keys of .kanban.json', () => {
   });
 
   it('when the older boards-by-id layout has a typo, then its path uses the board id', () => {
-    assert.deepEqual(unknownConfigKeys({ boards: { ops: { nmae: 'Ops' } } }), ['.kanban.json: unknown key $.boards.ops.nmae (did you mean "name"?)']);
+    assert.deepEqual(unknownConfigKeys({ boards: { ops: { nmae: 'Ops' } } }), [
+      '.kanban.json: unknown key $.boards.ops.nmae (did you mean "name"?)',
+    ]);
   });
 
   it('when a nested key is far from every known key, then the known keys there are listed', () => {
-    assert.deepEqual(unknownConfigKeys({ server: { trustProxy: true } }), ['.kanban.json: unknown key $.server.trustProxy (known keys here: allowedOrigins)']);
+    assert.deepEqual(unknownConfigKeys({ server: { trustProxy: true } }), [
+      '.kanban.json: unknown key $.server.trustProxy (known keys here: allowedOrigins)',
+    ]);
   });
 
   it('when another tool keeps its own top-level section, then it is left alone, but a near miss of a known one is named', () => {
     assert.deepEqual(unknownConfigKeys({ 'x-other-tool': { anything: true }, prettier: {} }), []);
-    assert.deepEqual(unknownConfigKeys({ lables: {} }), ['.kanban.json: unknown key $.lables (did you mean "labels"?)']);
+    assert.deepEqual(unknownConfigKeys({ lables: {} }), [
+      '.kanban.json: unknown key $.lables (did you mean "labels"?)',
+    ]);
   });
 
   it('when a file with unknown keys is parsed, then it is still accepted', () => {

@@ -22,10 +22,16 @@ describe('WIP toast text', () => {
     const header = warningHeaderValue('column Révision is over its WIP limit (2/1)');
     const [text] = warningTexts(header);
     assert.equal(text, 'column R?vision is over its WIP limit (2/1)');
-    assert.equal(asSentence(withWholeNames(text, ['To Do', 'Révision'])), 'Column Révision is over its WIP limit (2/1).');
+    assert.equal(
+      asSentence(withWholeNames(text, ['To Do', 'Révision'])),
+      'Column Révision is over its WIP limit (2/1).',
+    );
   });
 
   it('when the text has no stand-in characters, then only the sentence case changes', () => {
-    assert.equal(asSentence(withWholeNames('column Doing is over its WIP limit (4/3)', ['Doing', 'Fertig ✓'])), 'Column Doing is over its WIP limit (4/3).');
+    assert.equal(
+      asSentence(withWholeNames('column Doing is over its WIP limit (4/3)', ['Doing', 'Fertig ✓'])),
+      'Column Doing is over its WIP limit (4/3).',
+    );
   });
 });

@@ -30,7 +30,12 @@ export function AgentFilter({ filter, agents }: { filter: TaskFilter; agents: st
   return (
     <label class={`filter-select agent-filter${value ? ' is-set' : ''}`}>
       <span class="visually-hidden">Agent</span>
-      <select aria-label="Agent" data-testid="filter-agent" value={value} onChange={(e) => ctrl.setFilter(patchOf((e.target as HTMLSelectElement).value))}>
+      <select
+        aria-label="Agent"
+        data-testid="filter-agent"
+        value={value}
+        onChange={(e) => ctrl.setFilter(patchOf((e.target as HTMLSelectElement).value))}
+      >
         <option value="">Agent</option>
         <option value="claimed">Claimed by an agent</option>
         <option value="unclaimed">Not claimed</option>

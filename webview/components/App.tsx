@@ -58,7 +58,19 @@ export function App() {
           </button>
         </div>
       )}
-      {loaded ? layout === 'table' ? <TableView /> : <BoardView /> : !loadError && <div class="board-loading" aria-busy="true">Loading board…</div>}
+      {loaded ? (
+        layout === 'table' ? (
+          <TableView />
+        ) : (
+          <BoardView />
+        )
+      ) : (
+        !loadError && (
+          <div class="board-loading" aria-busy="true">
+            Loading board…
+          </div>
+        )
+      )}
       <BulkBar />
       <Panels />
       <Toasts />

@@ -22,13 +22,30 @@ export function BackgroundSection({ change }: { change(patch: Partial<Settings>)
 
   function choose(nextMode: Mode, nextPreset: string): void {
     if (!inEditor) {
-      change({ boardBackgroundMode: nextMode as Settings['boardBackgroundMode'], boardBackgroundPreset: nextPreset as Settings['boardBackgroundPreset'] });
+      change({
+        boardBackgroundMode: nextMode as Settings['boardBackgroundMode'],
+        boardBackgroundPreset: nextPreset as Settings['boardBackgroundPreset'],
+      });
       return;
     }
     // Shown at once; the host keeps it (VS Code settings or .kanban.json) and confirms with `display`.
-    ctrl.store.set({ display: forTeam ? { background: 'shared', preset: nextPreset } : { background: nextMode, preset: nextPreset } });
-    if (forTeam) ctrl.store.set({ settings: { ...ctrl.state.settings, boardBackgroundMode: nextMode as Settings['boardBackgroundMode'], boardBackgroundPreset: nextPreset as Settings['boardBackgroundPreset'] } });
-    ctrl.transport.notifyHost?.({ type: 'setDisplay', scope: forTeam ? 'team' : 'me', background: nextMode, preset: nextPreset });
+    ctrl.store.set({
+      display: forTeam ? { background: 'shared', preset: nextPreset } : { background: nextMode, preset: nextPreset },
+    });
+    if (forTeam)
+      ctrl.store.set({
+        settings: {
+          ...ctrl.state.settings,
+          boardBackgroundMode: nextMode as Settings['boardBackgroundMode'],
+          boardBackgroundPreset: nextPreset as Settings['boardBackgroundPreset'],
+        },
+      });
+    ctrl.transport.notifyHost?.({
+      type: 'setDisplay',
+      scope: forTeam ? 'team' : 'me',
+      background: nextMode,
+      preset: nextPreset,
+    });
   }
 
   const modes: Mode[] = forTeam ? ['fancy', 'plain'] : ['native', 'plain', 'fancy'];
@@ -38,7 +55,14 @@ export function BackgroundSection({ change }: { change(patch: Partial<Settings>)
       {inEditor && (
         <div class="segmented" role="radiogroup" aria-label="Change the background for">
           {(['me', 'team'] as const).map((s) => (
-            <button key={s} type="button" role="radio" aria-checked={scope === s} class={scope === s ? 'is-on' : ''} onClick={() => setScope(s)}>
+            <button
+              key={s}
+              type="button"
+              role="radio"
+              aria-checked={scope === s}
+              class={scope === s ? 'is-on' : ''}
+              onClick={() => setScope(s)}
+            >
               {s === 'me' ? 'Just me (VS Code settings)' : 'The team (.kanban.json)'}
             </button>
           ))}
@@ -46,7 +70,14 @@ export function BackgroundSection({ change }: { change(patch: Partial<Settings>)
       )}
       <div class="segmented" role="radiogroup" aria-label="Background mode">
         {modes.map((m) => (
-          <button key={m} type="button" role="radio" aria-checked={mode === m} class={mode === m ? 'is-on' : ''} onClick={() => choose(m, preset)}>
+          <button
+            key={m}
+            type="button"
+            role="radio"
+            aria-checked={mode === m}
+            class={mode === m ? 'is-on' : ''}
+            onClick={() => choose(m, preset)}
+          >
             {m === 'native' ? 'Editor' : m === 'fancy' ? 'Fancy' : 'Plain'}
           </button>
         ))}
@@ -73,7 +104,10 @@ export function BackgroundSection({ change }: { change(patch: Partial<Settings>)
 }
 
 /** The background the board shows: the VS Code user's own choice, else the team's. */
-export function effectiveBackground(settings: Settings, display: { background: Mode | 'shared'; preset: string } | null): { mode: Mode; preset: string } {
+export function effectiveBackground(
+  settings: Settings,
+  display: { background: Mode | 'shared'; preset: string } | null,
+): { mode: Mode; preset: string } {
   if (display && display.background !== 'shared') return { mode: display.background, preset: display.preset };
   return { mode: settings.boardBackgroundMode, preset: settings.boardBackgroundPreset };
 }

@@ -40,10 +40,20 @@ export function BoardSwitcher() {
             </button>
           ))}
           <div class="menu-divider" />
-          <button type="button" role="menuitem" class="board-list-item" onClick={() => (close(), ctrl.store.set({ panel: 'new-board' }))}>
+          <button
+            type="button"
+            role="menuitem"
+            class="board-list-item"
+            onClick={() => (close(), ctrl.store.set({ panel: 'new-board' }))}
+          >
             <Icon name="plus" /> New board
           </button>
-          <button type="button" role="menuitem" class="board-list-item" onClick={() => (close(), ctrl.store.set({ panel: 'board' }))}>
+          <button
+            type="button"
+            role="menuitem"
+            class="board-list-item"
+            onClick={() => (close(), ctrl.store.set({ panel: 'board' }))}
+          >
             <Icon name="edit" /> Edit this board
           </button>
         </div>

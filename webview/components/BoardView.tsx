@@ -33,9 +33,11 @@ export function BoardView() {
         : [...current.minimizedColumnIds, columnId];
       // Shown at once; the server's answer (or the live event) confirms it.
       ctrl.store.set({ board: { ...current, minimizedColumnIds: ids } });
-      void ctrl.attempt(() => ctrl.api.setMinimized(current.id, ids)).then((ok) => {
-        if (ok === undefined) void ctrl.refreshBoard();
-      });
+      void ctrl
+        .attempt(() => ctrl.api.setMinimized(current.id, ids))
+        .then((ok) => {
+          if (ok === undefined) void ctrl.refreshBoard();
+        });
     },
     [ctrl],
   );
@@ -46,7 +48,9 @@ export function BoardView() {
     const menuButton = target.closest<HTMLElement>('[data-card-menu]');
     const menuOf = menuButton?.closest<HTMLElement>('[data-card-id]')?.dataset.cardId;
     if (menuButton && menuOf) {
-      ctrl.store.set({ cardMenu: { taskId: menuOf, ...menuAnchorOf(menuButton.closest<HTMLElement>('[data-card-id]')!) } });
+      ctrl.store.set({
+        cardMenu: { taskId: menuOf, ...menuAnchorOf(menuButton.closest<HTMLElement>('[data-card-id]')!) },
+      });
       return;
     }
     if (target.closest('button, a, input, textarea, select, form')) return;
@@ -71,47 +75,69 @@ export function BoardView() {
   const background = `board bg-${preset} bg-mode-${mode}${settings.compactMode ? ' is-compact' : ''}`;
   return (
     <div class={background} data-preset={preset} data-mode={mode}>
-      <div class={`board-scroll${grouping ? ' has-lanes' : ''}${state.selection.size ? ' has-selection' : ''}`} ref={boardEl} onClick={onClick} onContextMenu={onContextMenu} data-board-id={board.id} data-group-by={grouping ? state.groupBy : undefined}>
+      <div
+        class={`board-scroll${grouping ? ' has-lanes' : ''}${state.selection.size ? ' has-selection' : ''}`}
+        ref={boardEl}
+        onClick={onClick}
+        onContextMenu={onContextMenu}
+        data-board-id={board.id}
+        data-group-by={grouping ? state.groupBy : undefined}
+      >
         {grouping && (
           <LaneBoard
             grouping={grouping}
             columns={columns}
-            visibleOf={(column) => (filtering ? (order[column.id] ?? []).filter((id) => matches.has(id)) : (order[column.id] ?? []))}
+            visibleOf={(column) =>
+              filtering ? (order[column.id] ?? []).filter((id) => matches.has(id)) : (order[column.id] ?? [])
+            }
             filtering={filtering}
             minimized={(column) => board.minimizedColumnIds.includes(column.id)}
-            menuOf={(column) => <ColumnMenu column={column} cardCount={(order[column.id] ?? []).length} index={board.columns.indexOf(column)} count={board.columns.length} />}
+            menuOf={(column) => (
+              <ColumnMenu
+                column={column}
+                cardCount={(order[column.id] ?? []).length}
+                index={board.columns.indexOf(column)}
+                count={board.columns.length}
+              />
+            )}
             onToggleMinimized={toggleMinimized}
             onQuickAdd={openQuickAdd}
           />
         )}
-        {!grouping && columns.map((column) => {
-          const allIds = order[column.id] ?? [];
-          const visibleIds = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
-          return (
-            <ColumnView
-              key={column.id}
-              column={column}
-              allIds={allIds}
-              visibleIds={visibleIds}
-              tasks={tasks}
-              labels={labels}
-              settings={settings}
-              minimized={board.minimizedColumnIds.includes(column.id)}
-              filtering={filtering}
-              quickAdd={quickAddStatus === column.id}
-              drop={drop && drop.status === column.id ? drop : null}
-              draggingId={drop?.taskId ?? null}
-              selection={state.selection}
-              headerExtras={
-                column.id === DELETED_STATUS ? undefined : (
-                  <ColumnMenu column={column} cardCount={allIds.length} index={board.columns.indexOf(column)} count={board.columns.length} />
-                )
-              }
-              onToggleMinimized={toggleMinimized}
-              onQuickAdd={openQuickAdd}
-            />
-          );
-        })}
+        {!grouping &&
+          columns.map((column) => {
+            const allIds = order[column.id] ?? [];
+            const visibleIds = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
+            return (
+              <ColumnView
+                key={column.id}
+                column={column}
+                allIds={allIds}
+                visibleIds={visibleIds}
+                tasks={tasks}
+                labels={labels}
+                settings={settings}
+                minimized={board.minimizedColumnIds.includes(column.id)}
+                filtering={filtering}
+                quickAdd={quickAddStatus === column.id}
+                drop={drop && drop.status === column.id ? drop : null}
+                draggingId={drop?.taskId ?? null}
+                selection={state.selection}
+                headerExtras={
+                  column.id === DELETED_STATUS ? undefined : (
+                    <ColumnMenu
+                      column={column}
+                      cardCount={allIds.length}
+                      index={board.columns.indexOf(column)}
+                      count={board.columns.length}
+                    />
+                  )
+                }
+                onToggleMinimized={toggleMinimized}
+                onQuickAdd={openQuickAdd}
+              />
+            );
+          })}
         {!grouping && <AddColumn />}
       </div>
       <CardMenu />

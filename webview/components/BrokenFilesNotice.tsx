@@ -13,14 +13,24 @@ export function BrokenFilesNotice() {
   return (
     <div class="banner banner-warning broken-files" role="status" data-testid="broken-files">
       <span>
-        {invalidFiles.length === 1 ? 'A file does not parse' : `${invalidFiles.length} files do not parse`}; the board keeps their last good version
-        and never rewrites them. Fix them by hand:
+        {invalidFiles.length === 1 ? 'A file does not parse' : `${invalidFiles.length} files do not parse`}; the board
+        keeps their last good version and never rewrites them. Fix them by hand:
       </span>
       <ul class="broken-files-list">
         {invalidFiles.map((file) => (
           <li key={file.path} data-broken-file={file.path}>
             {openable ? (
-              <button type="button" class="link-btn" onClick={() => ctrl.transport.notifyHost?.({ type: 'openFile', path: file.path, ...(file.line ? { line: file.line } : {}) })}>
+              <button
+                type="button"
+                class="link-btn"
+                onClick={() =>
+                  ctrl.transport.notifyHost?.({
+                    type: 'openFile',
+                    path: file.path,
+                    ...(file.line ? { line: file.line } : {}),
+                  })
+                }
+              >
                 {file.path}
                 {file.line ? `:${file.line}` : ''}
               </button>

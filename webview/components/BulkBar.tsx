@@ -7,7 +7,17 @@ import { ColumnOptions } from './Options';
 import { Icon } from './Icon';
 
 /** A select that runs its choice at once and shows its label again (a menu, not a field). */
-function ActionSelect({ label, testId, onPick, children }: { label: string; testId: string; onPick(value: string): void; children: preact.ComponentChildren }) {
+function ActionSelect({
+  label,
+  testId,
+  onPick,
+  children,
+}: {
+  label: string;
+  testId: string;
+  onPick(value: string): void;
+  children: preact.ComponentChildren;
+}) {
   return (
     <label class="filter-select bulk-select">
       <span class="visually-hidden">{label}</span>
@@ -41,7 +51,13 @@ function AssigneeField({ onSet }: { onSet(name: string | null): void }) {
         setName('');
       }}
     >
-      <input aria-label="Assign the selected cards to" data-testid="bulk-assignee" placeholder="Assignee ⏎" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      <input
+        aria-label="Assign the selected cards to"
+        data-testid="bulk-assignee"
+        placeholder="Assignee ⏎"
+        value={name}
+        onInput={(e) => setName((e.target as HTMLInputElement).value)}
+      />
     </form>
   );
 }
@@ -63,10 +79,18 @@ export function BulkBar() {
       <span class="bulk-count" data-testid="bulk-count">
         {ids.length} selected
       </span>
-      <ActionSelect label="Move to" testId="bulk-move" onPick={(status) => run({ status, position: Number.MAX_SAFE_INTEGER })}>
+      <ActionSelect
+        label="Move to"
+        testId="bulk-move"
+        onPick={(status) => run({ status, position: Number.MAX_SAFE_INTEGER })}
+      >
         <ColumnOptions columns={state.board.columns} />
       </ActionSelect>
-      <ActionSelect label="Priority" testId="bulk-priority" onPick={(priority) => run({ priority: priority as Priority })}>
+      <ActionSelect
+        label="Priority"
+        testId="bulk-priority"
+        onPick={(priority) => run({ priority: priority as Priority })}
+      >
         {PRIORITIES.map((p) => (
           <option key={p} value={p}>
             {p}
@@ -74,7 +98,13 @@ export function BulkBar() {
         ))}
       </ActionSelect>
       <AssigneeField onSet={(assignee) => run({ assignee })} />
-      <ActionSelect label="Labels" testId="bulk-labels" onPick={(pick) => run({ labels: pick.startsWith('+') ? { add: [pick.slice(1)] } : { remove: [pick.slice(1)] } })}>
+      <ActionSelect
+        label="Labels"
+        testId="bulk-labels"
+        onPick={(pick) =>
+          run({ labels: pick.startsWith('+') ? { add: [pick.slice(1)] } : { remove: [pick.slice(1)] } })
+        }
+      >
         <optgroup label="Add">
           {known.map((name) => (
             <option key={`+${name}`} value={`+${name}`}>
@@ -95,10 +125,22 @@ export function BulkBar() {
       <button type="button" class="btn btn-sm" data-testid="bulk-archive" onClick={() => run({ archive: true })}>
         <Icon name="archive" size={14} /> Archive
       </button>
-      <button type="button" class="btn btn-sm bulk-delete" data-testid="bulk-delete" onClick={() => run({ delete: true })}>
+      <button
+        type="button"
+        class="btn btn-sm bulk-delete"
+        data-testid="bulk-delete"
+        onClick={() => run({ delete: true })}
+      >
         <Icon name="trash" size={14} /> Delete
       </button>
-      <button type="button" class="icon-btn" data-testid="bulk-clear" aria-label="Clear the selection (Esc)" title="Clear the selection (Esc)" onClick={() => clearSelection(ctrl)}>
+      <button
+        type="button"
+        class="icon-btn"
+        data-testid="bulk-clear"
+        aria-label="Clear the selection (Esc)"
+        title="Clear the selection (Esc)"
+        onClick={() => clearSelection(ctrl)}
+      >
         <Icon name="close" size={14} />
       </button>
     </div>

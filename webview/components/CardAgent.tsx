@@ -21,20 +21,41 @@ export function CardAgent({ task, left }: { task: TaskView; left: number }) {
   const said = session?.note ? `: ${session.note}` : '';
   return (
     <div class="card-agent" data-testid="card-agent">
-      <span class="agent-line" title={live ? `Claimed by agent ${live.agent} since ${dateTime(live.since)}, until ${dateTime(live.until)}` : `Agent ${agent}`}>
+      <span
+        class="agent-line"
+        title={
+          live
+            ? `Claimed by agent ${live.agent} since ${dateTime(live.since)}, until ${dateTime(live.until)}`
+            : `Agent ${agent}`
+        }
+      >
         <Icon name="bot" size={13} />
-        <span class="agent-name" data-testid="agent-name">{agent}</span>
-        {live && <span class="claim-left" data-testid="claim-left">· {timeLeftText(left)}</span>}
+        <span class="agent-name" data-testid="agent-name">
+          {agent}
+        </span>
+        {live && (
+          <span class="claim-left" data-testid="claim-left">
+            · {timeLeftText(left)}
+          </span>
+        )}
         {!live && session?.state === 'complete' && <span class="claim-left">· done</span>}
       </span>
       {badge && (
-        <span class={`chip agent-badge is-${badge.kind}`} data-testid="agent-badge" title={`${badge.text} (agent ${session?.agent})${said}`}>
+        <span
+          class={`chip agent-badge is-${badge.kind}`}
+          data-testid="agent-badge"
+          title={`${badge.text} (agent ${session?.agent})${said}`}
+        >
           <Icon name={badge.kind === 'error' ? 'alert' : 'question'} size={12} />
           {badge.text}
         </span>
       )}
       {session?.stale && (
-        <span class="chip agent-stale" data-testid="agent-stale" title={`No report from agent ${session.agent} since ${dateTime(session.updatedAt)}`}>
+        <span
+          class="chip agent-stale"
+          data-testid="agent-stale"
+          title={`No report from agent ${session.agent} since ${dateTime(session.updatedAt)}`}
+        >
           stale
         </span>
       )}

@@ -9,7 +9,10 @@ import { Icon } from './Icon';
 
 /** The items of the open menu level, in the order the arrow keys walk them. */
 function menuItems(menu: HTMLElement | null): HTMLElement[] {
-  return Array.from(menu?.querySelectorAll<HTMLElement>(':scope > [role="menuitem"], :scope > .card-menu-sub > [role="menuitem"]') ?? []);
+  return Array.from(
+    menu?.querySelectorAll<HTMLElement>(':scope > [role="menuitem"], :scope > .card-menu-sub > [role="menuitem"]') ??
+      [],
+  );
 }
 
 function focusStep(menu: HTMLElement | null, step: number): void {
@@ -29,12 +32,20 @@ function closeMenu(ctrl: BoardController, taskId: string, refocus: boolean): voi
 }
 
 /** Keeps the menu inside the window: a card near the right or bottom edge opens it leftwards/upwards. */
-function useClampedPosition(menu: HTMLElement | null, x: number, y: number, depends: unknown): { left: number; top: number } {
+function useClampedPosition(
+  menu: HTMLElement | null,
+  x: number,
+  y: number,
+  depends: unknown,
+): { left: number; top: number } {
   const [place, setPlace] = useState({ left: x, top: y });
   useLayoutEffect(() => {
     if (!menu) return;
     const { width, height } = menu.getBoundingClientRect();
-    setPlace({ left: Math.max(4, Math.min(x, window.innerWidth - width - 4)), top: Math.max(4, Math.min(y, window.innerHeight - height - 4)) });
+    setPlace({
+      left: Math.max(4, Math.min(x, window.innerWidth - width - 4)),
+      top: Math.max(4, Math.min(y, window.innerHeight - height - 4)),
+    });
   }, [menu, x, y, depends]);
   return place;
 }
@@ -115,17 +126,41 @@ export function CardMenu() {
       onKeyDown={onKeyDown}
     >
       {canOpenCardFile(ctrl, task) && (
-        <button type="button" role="menuitem" class="menu-item" data-menu-item="open-file" onClick={run(() => openCardFile(ctrl, task))}>
+        <button
+          type="button"
+          role="menuitem"
+          class="menu-item"
+          data-menu-item="open-file"
+          onClick={run(() => openCardFile(ctrl, task))}
+        >
           <Icon name="file" size={14} /> Open file
         </button>
       )}
-      <button type="button" role="menuitem" class="menu-item" data-menu-item="copy-link" onClick={run(() => copyCardLink(ctrl, task))}>
+      <button
+        type="button"
+        role="menuitem"
+        class="menu-item"
+        data-menu-item="copy-link"
+        onClick={run(() => copyCardLink(ctrl, task))}
+      >
         <Icon name="paperclip" size={14} /> Copy link
       </button>
-      <button type="button" role="menuitem" class="menu-item" data-menu-item="copy-markdown-link" onClick={run(() => copyText(ctrl, cardLink(task), 'Markdown link to the card file'))}>
+      <button
+        type="button"
+        role="menuitem"
+        class="menu-item"
+        data-menu-item="copy-markdown-link"
+        onClick={run(() => copyText(ctrl, cardLink(task), 'Markdown link to the card file'))}
+      >
         <Icon name="file" size={14} /> Copy Markdown link
       </button>
-      <button type="button" role="menuitem" class="menu-item" data-menu-item="copy-id" onClick={run(() => copyText(ctrl, task.id, 'card id'))}>
+      <button
+        type="button"
+        role="menuitem"
+        class="menu-item"
+        data-menu-item="copy-id"
+        onClick={run(() => copyText(ctrl, task.id, 'card id'))}
+      >
         <Icon name="tag" size={14} /> Copy id
       </button>
       {targets.length > 0 && (
@@ -144,7 +179,14 @@ export function CardMenu() {
       {moving && (
         <div class="card-menu-sub" role="menu" aria-label="Move to column" ref={subRef}>
           {targets.map((column) => (
-            <button key={column.id} type="button" role="menuitem" class="menu-item" data-move-to={column.id} onClick={run(() => moveCard(ctrl, taskId, column.id, 0))}>
+            <button
+              key={column.id}
+              type="button"
+              role="menuitem"
+              class="menu-item"
+              data-move-to={column.id}
+              onClick={run(() => moveCard(ctrl, taskId, column.id, 0))}
+            >
               <span class="column-dot" style={{ background: column.color }} /> {column.name}
             </button>
           ))}
@@ -153,7 +195,13 @@ export function CardMenu() {
       {task.status !== DELETED_STATUS && (
         <>
           <div class="menu-divider" />
-          <button type="button" role="menuitem" class="menu-item is-danger" data-menu-item="delete" onClick={run(() => softDeleteCard(ctrl, taskId))}>
+          <button
+            type="button"
+            role="menuitem"
+            class="menu-item is-danger"
+            data-menu-item="delete"
+            onClick={run(() => softDeleteCard(ctrl, taskId))}
+          >
             <Icon name="trash" size={14} /> Delete
           </button>
         </>

@@ -23,7 +23,11 @@ export interface CardViewProps {
 export function LabelChip({ name, labels }: { name: string; labels: Labels }) {
   const color = labels[name]?.color ?? '#94a3b8';
   return (
-    <span class="label-chip" style={{ background: color, color: textOn(color) }} title={labels[name]?.group ? `${labels[name]?.group}: ${name}` : name}>
+    <span
+      class="label-chip"
+      style={{ background: color, color: textOn(color) }}
+      title={labels[name]?.group ? `${labels[name]?.group}: ${name}` : name}
+    >
       {name}
     </span>
   );
@@ -77,7 +81,11 @@ function CardBody({ task, labels, settings, selected, laidOut, left }: CardViewP
     <article
       class={classes.join(' ')}
       style={laidOut ? { contentVisibility: 'visible' } : undefined}
-      data-card-id={task.id} tabIndex={0} aria-roledescription="card" aria-label={`${task.title}, ${task.priority} priority${agent ? `, ${agent}` : ''}${selected ? ", selected" : ""}`}>
+      data-card-id={task.id}
+      tabIndex={0}
+      aria-roledescription="card"
+      aria-label={`${task.title}, ${task.priority} priority${agent ? `, ${agent}` : ''}${selected ? ', selected' : ''}`}
+    >
       {showLabels && (
         <div class="card-labels">
           {task.labels.map((name) => (
@@ -88,14 +96,27 @@ function CardBody({ task, labels, settings, selected, laidOut, left }: CardViewP
       <div class="card-title">{task.title || task.id}</div>
       {atWork && <CardAgent task={task} left={left} />}
       {/* Out of the tab order: a focused card opens the same menu with Shift+F10. */}
-      <button type="button" class="card-menu-btn icon-btn" data-card-menu tabIndex={-1} aria-label="Card actions" title="Card actions">
+      <button
+        type="button"
+        class="card-menu-btn icon-btn"
+        data-card-menu
+        tabIndex={-1}
+        aria-label="Card actions"
+        title="Card actions"
+      >
         <Icon name="more" size={14} />
       </button>
       <div class="card-meta">
-        {settings.showPriorityBadges && <span class={`chip priority-badge priority-${task.priority}`}>{task.priority}</span>}
+        {settings.showPriorityBadges && (
+          <span class={`chip priority-badge priority-${task.priority}`}>{task.priority}</span>
+        )}
         {settings.showDueDate && <DueChip task={task} />}
         {task.openBlockers > 0 && (
-          <span class="chip blocked-badge" data-testid="blocked-badge" title={`Waits for ${task.openBlockers} open card(s); ready when each is done or archived`}>
+          <span
+            class="chip blocked-badge"
+            data-testid="blocked-badge"
+            title={`Waits for ${task.openBlockers} open card(s); ready when each is done or archived`}
+          >
             blocked by {task.openBlockers}
           </span>
         )}

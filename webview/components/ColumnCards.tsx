@@ -21,7 +21,14 @@ export interface ColumnCardsProps {
 /** Space standing for cards not drawn, so the scroll bar and the drawn cards' places stay true. */
 export function Spacer({ height, gap, edge }: { height: number; gap: number; edge: 'before' | 'after' }) {
   // The flex gap beside it is part of `height`, so it is drawn that much shorter.
-  return <div class="column-spacer" data-spacer={edge} aria-hidden="true" style={{ height: `${Math.max(0, height - gap)}px`, flex: 'none' }} />;
+  return (
+    <div
+      class="column-spacer"
+      data-spacer={edge}
+      aria-hidden="true"
+      style={{ height: `${Math.max(0, height - gap)}px`, flex: 'none' }}
+    />
+  );
 }
 
 /**
@@ -38,7 +45,16 @@ export function ColumnCards(props: ColumnCardsProps) {
   const items = shown
     .slice(win.start, win.end)
     .filter((id) => tasks[id])
-    .map((id) => <CardView key={id} task={tasks[id]} labels={labels} settings={settings} selected={props.selection?.has(id)} laidOut={windowed} />);
+    .map((id) => (
+      <CardView
+        key={id}
+        task={tasks[id]}
+        labels={labels}
+        settings={settings}
+        selected={props.selection?.has(id)}
+        laidOut={windowed}
+      />
+    ));
   if (drop && drop.index >= win.start && drop.index <= win.end) {
     items.splice(
       drop.index - win.start,
@@ -49,7 +65,14 @@ export function ColumnCards(props: ColumnCardsProps) {
     );
   }
   return (
-    <div class="column-cards" ref={setList} data-column-cards={columnId} data-window-start={win.start} role="list" aria-label={`${props.columnName} cards`}>
+    <div
+      class="column-cards"
+      ref={setList}
+      data-column-cards={columnId}
+      data-window-start={win.start}
+      role="list"
+      aria-label={`${props.columnName} cards`}
+    >
       {win.start > 0 && <Spacer height={win.before} gap={win.gap} edge="before" />}
       {items}
       {win.end < shown.length && <Spacer height={win.after} gap={win.gap} edge="after" />}

@@ -9,7 +9,17 @@ import { Popover } from './Popover';
 
 /** Rename, recolor, move and delete a column. The server decides; a refusal shows its message. */
 /** `index` and `count` place the column among the board's columns, for the move buttons. */
-export function ColumnMenu({ column, cardCount, index, count }: { column: Column; cardCount: number; index: number; count: number }) {
+export function ColumnMenu({
+  column,
+  cardCount,
+  index,
+  count,
+}: {
+  column: Column;
+  cardCount: number;
+  index: number;
+  count: number;
+}) {
   const ctrl = useController();
   const [name, setName] = useState(column.name);
   const [limit, setLimit] = useState(column.wipLimit ? String(column.wipLimit) : '');
@@ -17,7 +27,8 @@ export function ColumnMenu({ column, cardCount, index, count }: { column: Column
   async function save(patch: { name?: string; color?: string; wipLimit?: number | null }) {
     const boardId = ctrl.state.boardId;
     if (!boardId) return;
-    if ((await ctrl.attempt(() => ctrl.api.updateColumn(boardId, column.id, patch))) !== undefined) await ctrl.refreshBoard();
+    if ((await ctrl.attempt(() => ctrl.api.updateColumn(boardId, column.id, patch))) !== undefined)
+      await ctrl.refreshBoard();
   }
 
   async function remove(close: () => void) {
@@ -40,7 +51,12 @@ export function ColumnMenu({ column, cardCount, index, count }: { column: Column
               if (name.trim() && name !== column.name) void save({ name: name.trim() });
             }}
           >
-            <input class="input" aria-label="Column name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            <input
+              class="input"
+              aria-label="Column name"
+              value={name}
+              onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            />
             <button type="submit" class="btn btn-sm">
               Rename
             </button>
@@ -69,12 +85,24 @@ export function ColumnMenu({ column, cardCount, index, count }: { column: Column
           </form>
           <div class="menu-label">Color</div>
           <ColorPicker label="Column color" value={column.color} onChange={(color) => void save({ color })} />
-          <div class="menu-label" title="Or drag the column by its header">Position</div>
+          <div class="menu-label" title="Or drag the column by its header">
+            Position
+          </div>
           <div class="menu-row-buttons">
-            <button type="button" class="btn btn-sm" disabled={index <= 0} onClick={() => void shiftColumn(ctrl, column.id, -1)}>
+            <button
+              type="button"
+              class="btn btn-sm"
+              disabled={index <= 0}
+              onClick={() => void shiftColumn(ctrl, column.id, -1)}
+            >
               ← Move left
             </button>
-            <button type="button" class="btn btn-sm" disabled={index < 0 || index >= count - 1} onClick={() => void shiftColumn(ctrl, column.id, 1)}>
+            <button
+              type="button"
+              class="btn btn-sm"
+              disabled={index < 0 || index >= count - 1}
+              onClick={() => void shiftColumn(ctrl, column.id, 1)}
+            >
               Move right →
             </button>
           </div>

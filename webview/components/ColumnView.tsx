@@ -43,7 +43,11 @@ export function WipCount({ column, count }: { column: Column; count: number }) {
     <span
       class={`column-wip${over ? ' is-over-limit' : ''}`}
       data-testid={`wip-${column.id}`}
-      title={over ? `Over the WIP limit: ${count} cards, limit ${column.wipLimit}` : `${count} of at most ${column.wipLimit} cards (WIP limit)`}
+      title={
+        over
+          ? `Over the WIP limit: ${count} cards, limit ${column.wipLimit}`
+          : `${count} of at most ${column.wipLimit} cards (WIP limit)`
+      }
     >
       {count}/{column.wipLimit}
     </span>
@@ -58,7 +62,12 @@ function MinimizedColumn({ column, allIds, visibleIds, filtering, onToggleMinimi
       aria-label={`${column.name} (minimized)`}
       style={{ '--column-color': column.color }}
     >
-      <button type="button" class="column-expand" title={`Expand ${column.name}`} onClick={() => onToggleMinimized(column.id)}>
+      <button
+        type="button"
+        class="column-expand"
+        title={`Expand ${column.name}`}
+        onClick={() => onToggleMinimized(column.id)}
+      >
         <Icon name="maximize" size={14} />
         <span class="column-count">{countLabel(visibleIds.length, allIds.length, filtering)}</span>
         <span class="column-vertical-name">{column.name}</span>
@@ -72,10 +81,14 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
   const { column, allIds, visibleIds, tasks, labels, settings, filtering, quickAdd, drop, draggingId } = props;
   // Kept while the ids stay the same list: every change to any card re-renders every column, and
   // going through 2,000 ids per column each time was most of a drop's work at 10,000 cards.
-  const shown = useMemo(() => (draggingId && visibleIds.includes(draggingId) ? visibleIds.filter((id) => id !== draggingId) : visibleIds), [visibleIds, draggingId]);
+  const shown = useMemo(
+    () => (draggingId && visibleIds.includes(draggingId) ? visibleIds.filter((id) => id !== draggingId) : visibleIds),
+    [visibleIds, draggingId],
+  );
   if (props.minimized) return <MinimizedColumn {...props} />;
   const isDeleted = column.id === DELETED_STATUS;
-  const empty = visibleIds.length > 0 ? null : filtering ? 'No matching cards' : isDeleted ? 'Nothing deleted' : 'No cards yet';
+  const empty =
+    visibleIds.length > 0 ? null : filtering ? 'No matching cards' : isDeleted ? 'Nothing deleted' : 'No cards yet';
   return (
     <section
       class={`column${isDeleted ? ' is-deleted-column' : ''}${drop ? ' is-drop-target' : ''}${column.wipLimit && allIds.length > column.wipLimit ? ' is-over-limit' : ''}`}
@@ -98,12 +111,24 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
         )}
         <span class="column-tools">
           {!isDeleted && (
-            <button type="button" class="icon-btn" title={`Add a card to ${column.name} (n)`} aria-label={`Add a card to ${column.name}`} onClick={() => props.onQuickAdd(column.id)}>
+            <button
+              type="button"
+              class="icon-btn"
+              title={`Add a card to ${column.name} (n)`}
+              aria-label={`Add a card to ${column.name}`}
+              onClick={() => props.onQuickAdd(column.id)}
+            >
               <Icon name="plus" />
             </button>
           )}
           {!isDeleted && (
-            <button type="button" class="icon-btn" title="Minimize column" aria-label={`Minimize ${column.name}`} onClick={() => props.onToggleMinimized(column.id)}>
+            <button
+              type="button"
+              class="icon-btn"
+              title="Minimize column"
+              aria-label={`Minimize ${column.name}`}
+              onClick={() => props.onToggleMinimized(column.id)}
+            >
               <Icon name="minimize" size={14} />
             </button>
           )}

@@ -2,7 +2,13 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 
 /** A destructive button that asks once more in place: "Delete?" then "Yes, delete" / "Cancel". */
-export function ConfirmButton({ children, question, confirmLabel, onConfirm, class: className = 'btn btn-danger-ghost' }: {
+export function ConfirmButton({
+  children,
+  question,
+  confirmLabel,
+  onConfirm,
+  class: className = 'btn btn-danger-ghost',
+}: {
   children: ComponentChildren;
   question: string;
   confirmLabel: string;

@@ -16,7 +16,13 @@ export function groupsOf(labels: Labels): [string, string[]][] {
  * Every defined label as a checkbox with its colour, by group, and a box to add one by name: the
  * drawer's label picker and the table's label editor show the same list.
  */
-export function LabelChecklist({ labels, selected, onChange, ariaLabel, inputName }: {
+export function LabelChecklist({
+  labels,
+  selected,
+  onChange,
+  ariaLabel,
+  inputName,
+}: {
   labels: Labels;
   selected: string[];
   onChange(next: string[]): void;
@@ -25,7 +31,8 @@ export function LabelChecklist({ labels, selected, onChange, ariaLabel, inputNam
   inputName?: string;
 }) {
   const [typed, setTyped] = useState('');
-  const toggle = (name: string) => onChange(selected.includes(name) ? selected.filter((l) => l !== name) : [...selected, name]);
+  const toggle = (name: string) =>
+    onChange(selected.includes(name) ? selected.filter((l) => l !== name) : [...selected, name]);
   return (
     <div class="label-menu" role={ariaLabel ? 'group' : undefined} aria-label={ariaLabel}>
       {groupsOf(labels).map(([group, names]) => (
@@ -33,8 +40,17 @@ export function LabelChecklist({ labels, selected, onChange, ariaLabel, inputNam
           <div class="menu-label">{group || 'Other'}</div>
           {names.map((name) => (
             <label key={name} class="label-option">
-              <input type="checkbox" name={inputName} value={inputName ? name : undefined} checked={selected.includes(name)} onChange={() => toggle(name)} />
-              <span class="label-swatch" style={{ background: labels[name].color, color: textOn(labels[name].color) }} />
+              <input
+                type="checkbox"
+                name={inputName}
+                value={inputName ? name : undefined}
+                checked={selected.includes(name)}
+                onChange={() => toggle(name)}
+              />
+              <span
+                class="label-swatch"
+                style={{ background: labels[name].color, color: textOn(labels[name].color) }}
+              />
               <span>{name}</span>
             </label>
           ))}
@@ -49,7 +65,14 @@ export function LabelChecklist({ labels, selected, onChange, ariaLabel, inputNam
           setTyped('');
         }}
       >
-        <input class="input" name="newLabel" placeholder="Another label…" aria-label="Add a label by name" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} />
+        <input
+          class="input"
+          name="newLabel"
+          placeholder="Another label…"
+          aria-label="Add a label by name"
+          value={typed}
+          onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
+        />
       </form>
     </div>
   );

@@ -55,13 +55,22 @@ export function LaneBoard(props: LaneBoardProps) {
   // them for every lane and column each time was what made it slow.
   // By the columns' ids: the board passes a new array on each drawing when the Deleted column shows.
   const columnIds = columns.map((column) => column.id).join('\u0000');
-  const split = useMemo(() => splitIntoLanes(props, tasks, labels, order), [tasks, labels, order, matches, filtering, groupBy, columnIds]);
+  const split = useMemo(
+    () => splitIntoLanes(props, tasks, labels, order),
+    [tasks, labels, order, matches, filtering, groupBy, columnIds],
+  );
   const [collapsed, toggle] = useCollapsedLanes(`${boardId} ${groupBy}`);
   return (
     <div class="lanes">
       <div class="lane-heads">
         {columns.map((column) => (
-          <LaneColumnHead key={column.id} {...props} column={column} count={(order[column.id] ?? []).length} quickAdd={state.quickAddStatus === column.id} />
+          <LaneColumnHead
+            key={column.id}
+            {...props}
+            column={column}
+            count={(order[column.id] ?? []).length}
+            quickAdd={state.quickAddStatus === column.id}
+          />
         ))}
       </div>
       {split.lanes.map((lane) => {
@@ -69,8 +78,18 @@ export function LaneBoard(props: LaneBoardProps) {
         const all = split.all.get(lane.key) ?? 0;
         const visible = split.visible.get(lane.key) ?? 0;
         return (
-          <section key={lane.key} class={`lane${isCollapsed ? ' is-collapsed' : ''}`} data-lane={lane.key} aria-label={`${lane.name} lane`}>
-            <LaneHead lane={lane} count={filtering ? `${visible}/${all}` : String(all)} collapsed={isCollapsed} onToggle={() => toggle(lane.key)} />
+          <section
+            key={lane.key}
+            class={`lane${isCollapsed ? ' is-collapsed' : ''}`}
+            data-lane={lane.key}
+            aria-label={`${lane.name} lane`}
+          >
+            <LaneHead
+              lane={lane}
+              count={filtering ? `${visible}/${all}` : String(all)}
+              collapsed={isCollapsed}
+              onToggle={() => toggle(lane.key)}
+            />
             {!isCollapsed && (
               <div class="lane-row">
                 {columns.map((column) => (
@@ -80,7 +99,9 @@ export function LaneBoard(props: LaneBoardProps) {
                     lane={lane}
                     ids={split.cells.get(cellKey(lane.key, column.id)) ?? NO_IDS}
                     minimized={props.minimized(column)}
-                    drop={state.drop && state.drop.status === column.id && state.drop.lane === lane.key ? state.drop : null}
+                    drop={
+                      state.drop && state.drop.status === column.id && state.drop.lane === lane.key ? state.drop : null
+                    }
                     draggingId={state.drop?.taskId ?? null}
                   />
                 ))}
@@ -108,7 +129,12 @@ interface LaneSplit {
   visible: Map<string, number>;
 }
 
-function splitIntoLanes(props: LaneBoardProps, tasks: Record<string, TaskView>, labels: Labels, order: Record<string, string[]>): LaneSplit {
+function splitIntoLanes(
+  props: LaneBoardProps,
+  tasks: Record<string, TaskView>,
+  labels: Labels,
+  order: Record<string, string[]>,
+): LaneSplit {
   const { grouping, columns } = props;
   const all = new Map<string, number>();
   const drawn: TaskView[] = [];
@@ -138,10 +164,26 @@ function splitIntoLanes(props: LaneBoardProps, tasks: Record<string, TaskView>, 
   return { lanes: lanesOf(grouping, drawn, labels), cells, all, visible };
 }
 
-function LaneHead({ lane, count, collapsed, onToggle }: { lane: Lane; count: string; collapsed: boolean; onToggle(): void }) {
+function LaneHead({
+  lane,
+  count,
+  collapsed,
+  onToggle,
+}: {
+  lane: Lane;
+  count: string;
+  collapsed: boolean;
+  onToggle(): void;
+}) {
   return (
     <header class="lane-head">
-      <button type="button" class="lane-toggle" aria-expanded={!collapsed} title={collapsed ? `Expand ${lane.name}` : `Collapse ${lane.name}`} onClick={onToggle}>
+      <button
+        type="button"
+        class="lane-toggle"
+        aria-expanded={!collapsed}
+        title={collapsed ? `Expand ${lane.name}` : `Collapse ${lane.name}`}
+        onClick={onToggle}
+      >
         <Icon name={collapsed ? 'chevronRight' : 'chevronDown'} size={14} />
         <span class="lane-name">{lane.name}</span>
       </button>
@@ -157,8 +199,17 @@ function LaneColumnHead(props: LaneBoardProps & { column: Column; count: number;
   const isDeleted = column.id === DELETED_STATUS;
   if (props.minimized(column)) {
     return (
-      <section class="column is-minimized lane-column-head" aria-label={`${column.name} (minimized)`} style={{ '--column-color': column.color }}>
-        <button type="button" class="column-expand" title={`Expand ${column.name}`} onClick={() => props.onToggleMinimized(column.id)}>
+      <section
+        class="column is-minimized lane-column-head"
+        aria-label={`${column.name} (minimized)`}
+        style={{ '--column-color': column.color }}
+      >
+        <button
+          type="button"
+          class="column-expand"
+          title={`Expand ${column.name}`}
+          onClick={() => props.onToggleMinimized(column.id)}
+        >
           <Icon name="maximize" size={14} />
           <span class="column-count">{count}</span>
         </button>
@@ -166,7 +217,11 @@ function LaneColumnHead(props: LaneBoardProps & { column: Column; count: number;
     );
   }
   return (
-    <section class={`column lane-column-head${column.wipLimit && count > column.wipLimit ? ' is-over-limit' : ''}`} aria-label={column.name} style={{ '--column-color': column.color }}>
+    <section
+      class={`column lane-column-head${column.wipLimit && count > column.wipLimit ? ' is-over-limit' : ''}`}
+      aria-label={column.name}
+      style={{ '--column-color': column.color }}
+    >
       <header class="column-head" data-lane-column-head={column.id}>
         <span class="column-dot" aria-hidden="true" />
         <h2 class="column-name" title={column.name}>
@@ -182,10 +237,22 @@ function LaneColumnHead(props: LaneBoardProps & { column: Column; count: number;
         )}
         {!isDeleted && (
           <span class="column-tools">
-            <button type="button" class="icon-btn" title={`Add a card to ${column.name} (n)`} aria-label={`Add a card to ${column.name}`} onClick={() => props.onQuickAdd(column.id)}>
+            <button
+              type="button"
+              class="icon-btn"
+              title={`Add a card to ${column.name} (n)`}
+              aria-label={`Add a card to ${column.name}`}
+              onClick={() => props.onQuickAdd(column.id)}
+            >
               <Icon name="plus" />
             </button>
-            <button type="button" class="icon-btn" title="Minimize column" aria-label={`Minimize ${column.name}`} onClick={() => props.onToggleMinimized(column.id)}>
+            <button
+              type="button"
+              class="icon-btn"
+              title="Minimize column"
+              aria-label={`Minimize ${column.name}`}
+              onClick={() => props.onToggleMinimized(column.id)}
+            >
               <Icon name="minimize" size={14} />
             </button>
             {props.menuOf(column)}
@@ -197,7 +264,14 @@ function LaneColumnHead(props: LaneBoardProps & { column: Column; count: number;
   );
 }
 
-function LaneCell({ column, lane, ids, minimized, drop, draggingId }: {
+function LaneCell({
+  column,
+  lane,
+  ids,
+  minimized,
+  drop,
+  draggingId,
+}: {
   column: Column;
   lane: Lane;
   ids: string[];
@@ -226,7 +300,13 @@ function LaneCell({ column, lane, ids, minimized, drop, draggingId }: {
               <CardView task={tasks[id]} labels={labels} settings={settings} />
             </div>
           ) : (
-            <CardView key={id} task={tasks[id]} labels={labels} settings={settings} laidOut={win.end - win.start < shown.length} />
+            <CardView
+              key={id}
+              task={tasks[id]}
+              labels={labels}
+              settings={settings}
+              laidOut={win.end - win.start < shown.length}
+            />
           ),
         );
   if (drop && !minimized && drop.index >= win.start && drop.index <= win.end) {
@@ -241,8 +321,21 @@ function LaneCell({ column, lane, ids, minimized, drop, draggingId }: {
     );
   }
   return (
-    <section class={cls} data-drop-column={column.id} data-drop-lane={lane.key} aria-label={`${column.name}, ${lane.name}`} style={{ '--column-color': column.color }}>
-      <div class="column-cards" ref={setList} data-column-cards={column.id} data-window-start={win.start} role="list" aria-label={`${column.name} cards in ${lane.name}`}>
+    <section
+      class={cls}
+      data-drop-column={column.id}
+      data-drop-lane={lane.key}
+      aria-label={`${column.name}, ${lane.name}`}
+      style={{ '--column-color': column.color }}
+    >
+      <div
+        class="column-cards"
+        ref={setList}
+        data-column-cards={column.id}
+        data-window-start={win.start}
+        role="list"
+        aria-label={`${column.name} cards in ${lane.name}`}
+      >
         {win.start > 0 && <Spacer height={win.before} gap={win.gap} edge="before" />}
         {items}
         {win.end < shown.length && <Spacer height={win.after} gap={win.gap} edge="after" />}

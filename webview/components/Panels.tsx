@@ -13,7 +13,8 @@ export function Panels() {
   if (panel === 'labels') return <LabelsPanel />;
   if (panel === 'archive') return <ArchivePanel />;
   if (panel === 'shortcuts') return <ShortcutsHelp />;
-  if (panel === 'board' || panel === 'new-board') return <BoardPanel key={panel} mode={panel === 'board' ? 'edit' : 'new'} />;
+  if (panel === 'board' || panel === 'new-board')
+    return <BoardPanel key={panel} mode={panel === 'board' ? 'edit' : 'new'} />;
   if (openTaskId) return <CardDrawer key={openTaskId} taskId={openTaskId} />;
   return null;
 }

@@ -25,7 +25,8 @@ export function QuickAdd({ status }: { status: string }) {
     if (created) setTitle('');
     input.current?.focus();
     // In a long column the new last card is below the fold: bring it into view above the box.
-    if (created) requestAnimationFrame(() => revealCard(status, created.id, false)?.scrollIntoView({ block: 'nearest' }));
+    if (created)
+      requestAnimationFrame(() => revealCard(status, created.id, false)?.scrollIntoView({ block: 'nearest' }));
   }
 
   return (

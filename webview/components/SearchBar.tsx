@@ -6,9 +6,21 @@ import { Icon } from './Icon';
 import { useFacets } from './useFacets';
 
 /** Due windows as the list route names them, with what the menu shows (days are UTC days). */
-const DUE_OPTIONS: Record<string, string> = { overdue: 'Overdue', today: 'Due today', week: 'Due this week', none: 'No due date' };
+const DUE_OPTIONS: Record<string, string> = {
+  overdue: 'Overdue',
+  today: 'Due today',
+  week: 'Due this week',
+  none: 'No due date',
+};
 
-function Select({ label, value, options, onChange, testId, names }: {
+function Select({
+  label,
+  value,
+  options,
+  onChange,
+  testId,
+  names,
+}: {
   label: string;
   value: string;
   options: string[];
@@ -20,7 +32,12 @@ function Select({ label, value, options, onChange, testId, names }: {
   return (
     <label class={`filter-select${value ? ' is-set' : ''}`}>
       <span class="visually-hidden">{label}</span>
-      <select aria-label={label} data-testid={testId} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+      <select
+        aria-label={label}
+        data-testid={testId}
+        value={value}
+        onChange={(e) => onChange((e.target as HTMLSelectElement).value)}
+      >
         <option value="">{label}</option>
         {options.map((option) => (
           <option key={option} value={option}>
@@ -44,8 +61,21 @@ export function SearchBar() {
 
   const facets = useFacets(tasks);
   const assignees = facets.assignees;
-  const labelNames = useMemo(() => [...new Set([...Object.keys(labels), ...facets.labelNames])].sort(), [facets, labels]);
-  const groups = useMemo(() => [...new Set(Object.values(labels).map((l) => l.group).filter((g): g is string => Boolean(g)))].sort(), [labels]);
+  const labelNames = useMemo(
+    () => [...new Set([...Object.keys(labels), ...facets.labelNames])].sort(),
+    [facets, labels],
+  );
+  const groups = useMemo(
+    () =>
+      [
+        ...new Set(
+          Object.values(labels)
+            .map((l) => l.group)
+            .filter((g): g is string => Boolean(g)),
+        ),
+      ].sort(),
+    [labels],
+  );
 
   return (
     <div class="search-bar" role="search" aria-busy={searching}>
@@ -80,26 +110,65 @@ export function SearchBar() {
         </button>
       </div>
       <div class="filters">
-        <Select label="Priority" testId="filter-priority" value={filter.priority} options={[...PRIORITIES]} onChange={(priority) => ctrl.setFilter({ priority })} />
-        <Select label="Assignee" testId="filter-assignee" value={filter.assignee} options={assignees} onChange={(assignee) => ctrl.setFilter({ assignee })} />
-        <Select label="Label" testId="filter-label" value={filter.label} options={labelNames} onChange={(label) => ctrl.setFilter({ label })} />
-        <Select label="Due" testId="filter-due" value={filter.due} options={Object.keys(DUE_OPTIONS)} names={DUE_OPTIONS} onChange={(due) => ctrl.setFilter({ due })} />
+        <Select
+          label="Priority"
+          testId="filter-priority"
+          value={filter.priority}
+          options={[...PRIORITIES]}
+          onChange={(priority) => ctrl.setFilter({ priority })}
+        />
+        <Select
+          label="Assignee"
+          testId="filter-assignee"
+          value={filter.assignee}
+          options={assignees}
+          onChange={(assignee) => ctrl.setFilter({ assignee })}
+        />
+        <Select
+          label="Label"
+          testId="filter-label"
+          value={filter.label}
+          options={labelNames}
+          onChange={(label) => ctrl.setFilter({ label })}
+        />
+        <Select
+          label="Due"
+          testId="filter-due"
+          value={filter.due}
+          options={Object.keys(DUE_OPTIONS)}
+          names={DUE_OPTIONS}
+          onChange={(due) => ctrl.setFilter({ due })}
+        />
         <button
           type="button"
           class={`search-toggle${filter.ready ? ' is-on' : ''}`}
           data-testid="filter-ready"
           aria-pressed={filter.ready}
-          title={filter.ready ? 'Showing only cards ready to start; click to show all' : 'Show only cards ready to start: not blocked and not finished'}
+          title={
+            filter.ready
+              ? 'Showing only cards ready to start; click to show all'
+              : 'Show only cards ready to start: not blocked and not finished'
+          }
           onClick={() => ctrl.setFilter({ ready: !filter.ready })}
         >
           Ready
         </button>
         {groups.length > 0 && (
-          <Select label="Label group" testId="filter-group" value={filter.labelGroup} options={groups} onChange={(labelGroup) => ctrl.setFilter({ labelGroup })} />
+          <Select
+            label="Label group"
+            testId="filter-group"
+            value={filter.labelGroup}
+            options={groups}
+            onChange={(labelGroup) => ctrl.setFilter({ labelGroup })}
+          />
         )}
         <AgentFilter filter={filter} agents={facets.agents} />
         {filterIsActive(filter) && (
-          <button type="button" class="btn btn-ghost btn-sm" onClick={() => ctrl.setFilter({ ...EMPTY_FILTER, fuzzy: filter.fuzzy })}>
+          <button
+            type="button"
+            class="btn btn-ghost btn-sm"
+            onClick={() => ctrl.setFilter({ ...EMPTY_FILTER, fuzzy: filter.fuzzy })}
+          >
             Clear
           </button>
         )}

@@ -24,10 +24,12 @@ export function SettingsPanel() {
   function change(patch: Partial<Settings>) {
     const before = ctrl.state.settings;
     ctrl.store.set({ settings: { ...before, ...patch } });
-    void ctrl.attempt(() => ctrl.api.updateSettings(patch)).then((saved) => {
-      ctrl.store.set({ settings: saved ?? before });
-      if (saved && 'showDeletedColumn' in patch) ctrl.scheduleFilter(0);
-    });
+    void ctrl
+      .attempt(() => ctrl.api.updateSettings(patch))
+      .then((saved) => {
+        ctrl.store.set({ settings: saved ?? before });
+        if (saved && 'showDeletedColumn' in patch) ctrl.scheduleFilter(0);
+      });
   }
 
   return (
@@ -40,7 +42,14 @@ export function SettingsPanel() {
               <span class="toggle-label">{label}</span>
               <span class="toggle-hint">{hint}</span>
             </span>
-            <input type="checkbox" role="switch" class="switch" name={key} checked={settings[key]} onChange={(e) => change({ [key]: (e.target as HTMLInputElement).checked })} />
+            <input
+              type="checkbox"
+              role="switch"
+              class="switch"
+              name={key}
+              checked={settings[key]}
+              onChange={(e) => change({ [key]: (e.target as HTMLInputElement).checked })}
+            />
           </label>
         ))}
       </section>
@@ -48,14 +57,28 @@ export function SettingsPanel() {
         <h3 class="section-title">New cards</h3>
         <label class="field">
           <span class="field-label">Default priority</span>
-          <select class="input" name="defaultPriority" value={settings.defaultPriority} onChange={(e) => change({ defaultPriority: (e.target as HTMLSelectElement).value as Settings['defaultPriority'] })}>
+          <select
+            class="input"
+            name="defaultPriority"
+            value={settings.defaultPriority}
+            onChange={(e) =>
+              change({ defaultPriority: (e.target as HTMLSelectElement).value as Settings['defaultPriority'] })
+            }
+          >
             <PriorityOptions />
           </select>
         </label>
         <label class="field">
           <span class="field-label">Default status</span>
-          <select class="input" name="defaultStatus" value={settings.defaultStatus} onChange={(e) => change({ defaultStatus: (e.target as HTMLSelectElement).value })}>
-            {!board?.columns.some((c) => c.id === settings.defaultStatus) && <option value={settings.defaultStatus}>{settings.defaultStatus}</option>}
+          <select
+            class="input"
+            name="defaultStatus"
+            value={settings.defaultStatus}
+            onChange={(e) => change({ defaultStatus: (e.target as HTMLSelectElement).value })}
+          >
+            {!board?.columns.some((c) => c.id === settings.defaultStatus) && (
+              <option value={settings.defaultStatus}>{settings.defaultStatus}</option>
+            )}
             {board && <ColumnOptions columns={board.columns} />}
           </select>
         </label>

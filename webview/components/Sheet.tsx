@@ -7,7 +7,15 @@ import { Icon } from './Icon';
  * A side sheet over the board (settings, labels, board forms, the card drawer). Focus moves into
  * it on open and back to where it was on close; Escape is handled by the board shortcuts.
  */
-export function Sheet({ title, onClose, children, wide, class: className = '', testId, header }: {
+export function Sheet({
+  title,
+  onClose,
+  children,
+  wide,
+  class: className = '',
+  testId,
+  header,
+}: {
   title: ComponentChildren;
   onClose(): void;
   children: ComponentChildren;
@@ -34,7 +42,15 @@ export function Sheet({ title, onClose, children, wide, class: className = '', t
   return (
     <>
       <div class="sheet-backdrop" onClick={onClose} />
-      <div class={`sheet${wide ? ' sheet-wide' : ''} ${className}`} ref={root} tabIndex={-1} role="dialog" aria-modal="true" aria-label={typeof title === 'string' ? title : undefined} data-testid={testId}>
+      <div
+        class={`sheet${wide ? ' sheet-wide' : ''} ${className}`}
+        ref={root}
+        tabIndex={-1}
+        role="dialog"
+        aria-modal="true"
+        aria-label={typeof title === 'string' ? title : undefined}
+        data-testid={testId}
+      >
         <header class="sheet-head">
           <h2 class="sheet-title">{title}</h2>
           {header}

@@ -15,7 +15,17 @@ function statusName(board: Board, counts: Record<string, number>, id: string): s
   return column.wipLimit ? `${column.name} (${counts[id] ?? 0}/${column.wipLimit})` : column.name;
 }
 
-export function StatusCell({ task, board, counts, save }: { task: TaskView; board: Board; counts: Record<string, number>; save: SaveField }) {
+export function StatusCell({
+  task,
+  board,
+  counts,
+  save,
+}: {
+  task: TaskView;
+  board: Board;
+  counts: Record<string, number>;
+  save: SaveField;
+}) {
   const [status, choose] = usePending(task.status);
   const color = board.columns.find((c) => c.id === status)?.color ?? '#9ca3af';
   if (task.status === DELETED_STATUS) return <span class="table-muted">Deleted</span>;
@@ -100,7 +110,15 @@ export function DueCell({ task, save }: { task: TaskView; save: SaveField }) {
 }
 
 /** The card's labels as chips; the button opens the table's one label editor beside it. */
-export function LabelsCell({ task, labels, onEdit }: { task: TaskView; labels: Labels; onEdit(taskId: string, anchor: HTMLElement): void }) {
+export function LabelsCell({
+  task,
+  labels,
+  onEdit,
+}: {
+  task: TaskView;
+  labels: Labels;
+  onEdit(taskId: string, anchor: HTMLElement): void;
+}) {
   return (
     <button
       type="button"
@@ -109,7 +127,11 @@ export function LabelsCell({ task, labels, onEdit }: { task: TaskView; labels: L
       aria-label={`Labels of ${task.title}: ${task.labels.join(', ') || 'none'}. Change`}
       onClick={(e) => onEdit(task.id, e.currentTarget as HTMLElement)}
     >
-      {task.labels.length ? task.labels.map((name) => <LabelChip key={name} name={name} labels={labels} />) : <span class="table-muted">Add…</span>}
+      {task.labels.length ? (
+        task.labels.map((name) => <LabelChip key={name} name={name} labels={labels} />)
+      ) : (
+        <span class="table-muted">Add…</span>
+      )}
     </button>
   );
 }
@@ -118,7 +140,11 @@ export function ChecklistCell({ task }: { task: TaskView }) {
   if (!task.checklist) return null;
   const { done, total } = task.checklist;
   return (
-    <span class={`chip checklist-chip${done === total ? ' is-complete' : ''}`} data-testid="checklist-chip" title={`Checklist: ${done} of ${total} done`}>
+    <span
+      class={`chip checklist-chip${done === total ? ' is-complete' : ''}`}
+      data-testid="checklist-chip"
+      title={`Checklist: ${done} of ${total} done`}
+    >
       <Icon name="check" size={12} />
       {done}/{total}
     </span>
@@ -128,7 +154,11 @@ export function ChecklistCell({ task }: { task: TaskView }) {
 export function BlockedCell({ task }: { task: TaskView }) {
   if (task.openBlockers === 0) return null;
   return (
-    <span class="chip blocked-badge" data-testid="blocked-badge" title={`Waits for ${task.openBlockers} open card(s); ready when each is done or archived`}>
+    <span
+      class="chip blocked-badge"
+      data-testid="blocked-badge"
+      title={`Waits for ${task.openBlockers} open card(s); ready when each is done or archived`}
+    >
       blocked by {task.openBlockers}
     </span>
   );

@@ -23,7 +23,9 @@ const COLUMNS: TableColumn[] = [
 
 /** The columns shown: checklist and blocked only when a card of the board has one. */
 export function columnsOf(extra: { checklist: boolean; blocked: boolean }): TableColumn[] {
-  return COLUMNS.filter((c) => (c.field === 'checklist' ? extra.checklist : c.field === 'blocked' ? extra.blocked : true));
+  return COLUMNS.filter((c) =>
+    c.field === 'checklist' ? extra.checklist : c.field === 'blocked' ? extra.blocked : true,
+  );
 }
 
 export function templateOf(columns: TableColumn[]): string {
@@ -42,15 +44,35 @@ function sortedBy(sort: TableSort | null, field: TableField): 'ascending' | 'des
 }
 
 /** Column names as buttons: a click sorts by the column, a second click reverses it. Stays on top while scrolling. */
-export function TableHeader({ columns, sort, onSort }: { columns: TableColumn[]; sort: TableSort | null; onSort(field: TableField): void }) {
+export function TableHeader({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: TableColumn[];
+  sort: TableSort | null;
+  onSort(field: TableField): void;
+}) {
   return (
     <div class="table-head" role="rowgroup">
       <div class="table-row table-head-row" role="row" aria-rowindex={1}>
         {columns.map((c, i) => {
           const order = sortedBy(sort, c.field);
           return (
-            <div key={c.field} class="table-cell" role="columnheader" aria-colindex={i + 1} aria-sort={order ?? 'none'} data-field={c.field}>
-              <button type="button" class={`table-sort${order ? ' is-sorted' : ''}`} title={`Sort by ${c.name.toLowerCase()}`} onClick={() => onSort(c.field)}>
+            <div
+              key={c.field}
+              class="table-cell"
+              role="columnheader"
+              aria-colindex={i + 1}
+              aria-sort={order ?? 'none'}
+              data-field={c.field}
+            >
+              <button
+                type="button"
+                class={`table-sort${order ? ' is-sorted' : ''}`}
+                title={`Sort by ${c.name.toLowerCase()}`}
+                onClick={() => onSort(c.field)}
+              >
                 {c.name}
                 {order && (
                   <span class={`table-sort-arrow is-${order}`} aria-hidden="true">

@@ -13,7 +13,13 @@ export interface LabelEditorAt {
  * for the whole table, floating over it: a row is a fixed-height strip that would clip a menu, and
  * the row itself may be recycled while the table scrolls. Each tick is saved at once.
  */
-export function TableLabelEditor({ at, task, labels, onChange, onClose }: {
+export function TableLabelEditor({
+  at,
+  task,
+  labels,
+  onChange,
+  onClose,
+}: {
   at: LabelEditorAt;
   task: TaskView;
   labels: Labels;
@@ -34,7 +40,10 @@ export function TableLabelEditor({ at, task, labels, onChange, onClose }: {
     const width = box?.width ?? 240;
     const height = box?.height ?? 200;
     const below = cell.bottom + 4 + height < window.innerHeight;
-    setPlace({ left: Math.max(4, Math.min(cell.left, window.innerWidth - width - 4)), top: Math.max(4, below ? cell.bottom + 4 : cell.top - height - 4) });
+    setPlace({
+      left: Math.max(4, Math.min(cell.left, window.innerWidth - width - 4)),
+      top: Math.max(4, below ? cell.bottom + 4 : cell.top - height - 4),
+    });
   }, [at]);
 
   useEffect(() => {
@@ -57,7 +66,14 @@ export function TableLabelEditor({ at, task, labels, onChange, onClose }: {
   }, [at, onClose]);
 
   return (
-    <div class="popover table-label-editor" ref={panel} role="group" aria-label={`Labels of ${task.title}`} data-testid="table-label-editor" style={{ left: `${place.left}px`, top: `${place.top}px` }}>
+    <div
+      class="popover table-label-editor"
+      ref={panel}
+      role="group"
+      aria-label={`Labels of ${task.title}`}
+      data-testid="table-label-editor"
+      style={{ left: `${place.left}px`, top: `${place.top}px` }}
+    >
       <LabelChecklist labels={labels} selected={selected} onChange={change} inputName="label" />
     </div>
   );

@@ -1,6 +1,16 @@
 import { memo } from 'preact/compat';
 import type { Board, Labels, TaskView } from '../types';
-import { AssigneeCell, BlockedCell, ChecklistCell, DueCell, LabelsCell, ModifiedCell, PriorityCell, StatusCell, type SaveField } from './TableCells';
+import {
+  AssigneeCell,
+  BlockedCell,
+  ChecklistCell,
+  DueCell,
+  LabelsCell,
+  ModifiedCell,
+  PriorityCell,
+  StatusCell,
+  type SaveField,
+} from './TableCells';
 import type { TableColumn } from './TableHeader';
 
 export interface TableRowProps {

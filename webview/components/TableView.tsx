@@ -2,7 +2,18 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { useAppState, useController } from '../context';
 import { filterIsActive } from '../types';
 import { saveTableEdit } from '../state/tableEdits';
-import { ROUTE_SORT, boardOrderIds, nextSort, optionalColumns, parseSort, sortIds, sortText, visibleRange, type TableField, type TableSort } from '../state/tableRows';
+import {
+  ROUTE_SORT,
+  boardOrderIds,
+  nextSort,
+  optionalColumns,
+  parseSort,
+  sortIds,
+  sortText,
+  visibleRange,
+  type TableField,
+  type TableSort,
+} from '../state/tableRows';
 import { CardMenu } from './CardMenu';
 import { QuickAdd } from './QuickAdd';
 import { TableHeader, columnsOf, minWidthOf, templateOf, type TableColumn } from './TableHeader';
@@ -53,18 +64,30 @@ export function TableView() {
   const focusWanted = useRef<string | null>(null);
 
   const filtering = filterIsActive(filter) && matches !== null;
-  const allIds = useMemo(() => (board ? boardOrderIds(board, order, settings.showDeletedColumn, null) : []), [board, order, settings.showDeletedColumn]);
+  const allIds = useMemo(
+    () => (board ? boardOrderIds(board, order, settings.showDeletedColumn, null) : []),
+    [board, order, settings.showDeletedColumn],
+  );
   const rows = useMemo(() => {
     const shown = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
     return board ? sortIds(shown, tasks, sort, board) : [];
   }, [allIds, filtering, matches, tasks, sort, board]);
   const extra = useMemo(() => optionalColumns(allIds, tasks), [allIds, tasks]);
   const columns: TableColumn[] = useMemo(() => columnsOf(extra), [extra.checklist, extra.blocked]);
-  const counts = useMemo(() => Object.fromEntries(Object.entries(order).map(([status, ids]) => [status, ids.length])), [order]);
-  const assignees = useMemo(() => [...new Set(allIds.map((id) => tasks[id].assignee).filter((a): a is string => Boolean(a)))].sort(), [allIds, tasks]);
+  const counts = useMemo(
+    () => Object.fromEntries(Object.entries(order).map(([status, ids]) => [status, ids.length])),
+    [order],
+  );
+  const assignees = useMemo(
+    () => [...new Set(allIds.map((id) => tasks[id].assignee).filter((a): a is string => Boolean(a)))].sort(),
+    [allIds, tasks],
+  );
 
   // One edit at a time, in order: each is checked against the card the previous one stored.
-  const save = useCallback((taskId: string, patch: Record<string, unknown>) => inTurn(() => saveTableEdit(ctrl, taskId, patch)), [ctrl, inTurn]);
+  const save = useCallback(
+    (taskId: string, patch: Record<string, unknown>) => inTurn(() => saveTableEdit(ctrl, taskId, patch)),
+    [ctrl, inTurn],
+  );
   const editLabels = useCallback((taskId: string, anchor: HTMLElement) => setLabelEditor({ taskId, anchor }), []);
   const closeLabels = useCallback((refocus: boolean) => {
     setLabelEditor((at) => {
@@ -103,7 +126,14 @@ export function TableView() {
     if (!row || event.target !== row || event.ctrlKey || event.metaKey) return;
     const index = rows.indexOf(row.dataset.cardId as string);
     const page = Math.max(1, Math.floor(((box?.clientHeight ?? ROW_HEIGHT) - ROW_HEIGHT) / ROW_HEIGHT));
-    const moves: Record<string, number> = { ArrowUp: index - 1, ArrowDown: index + 1, PageUp: index - page, PageDown: index + page, Home: 0, End: rows.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowUp: index - 1,
+      ArrowDown: index + 1,
+      PageUp: index - page,
+      PageDown: index + page,
+      Home: 0,
+      End: rows.length - 1,
+    };
     if (event.key in moves) {
       event.preventDefault();
       focusRow(moves[event.key]);
@@ -133,7 +163,13 @@ export function TableView() {
 
   if (!board) return null;
   const headerHeight = box?.querySelector<HTMLElement>('.table-head')?.offsetHeight ?? ROW_HEIGHT;
-  const [first, last] = visibleRange(Math.max(0, scrollTop - headerHeight), height, ROW_HEIGHT, rows.length, MARGIN_ROWS);
+  const [first, last] = visibleRange(
+    Math.max(0, scrollTop - headerHeight),
+    height,
+    ROW_HEIGHT,
+    rows.length,
+    MARGIN_ROWS,
+  );
   const tabbable = focusId && rows.includes(focusId) ? focusId : rows[0];
   const editing = labelEditor ? tasks[labelEditor.taskId] : undefined;
   return (
@@ -141,7 +177,9 @@ export function TableView() {
       {quickAddStatus && (
         // New card (and `n`) add at the end of a column, as on the board; the row appears in its place.
         <div class="table-quick-add" data-testid="table-quick-add">
-          <span class="table-quick-add-where">New card in {board.columns.find((c) => c.id === quickAddStatus)?.name ?? quickAddStatus}</span>
+          <span class="table-quick-add-where">
+            New card in {board.columns.find((c) => c.id === quickAddStatus)?.name ?? quickAddStatus}
+          </span>
           <QuickAdd status={quickAddStatus} />
         </div>
       )}
@@ -158,7 +196,12 @@ export function TableView() {
         onContextMenu={onContextMenu}
       >
         <TableHeader columns={columns} sort={sort} onSort={toggleSort} />
-        <div class="table-body" role="rowgroup" style={{ height: `${rows.length * ROW_HEIGHT}px` }} data-row-count={rows.length}>
+        <div
+          class="table-body"
+          role="rowgroup"
+          style={{ height: `${rows.length * ROW_HEIGHT}px` }}
+          data-row-count={rows.length}
+        >
           {rows.slice(first, last).map((id, i) => (
             <TableRow
               key={id}
@@ -176,7 +219,9 @@ export function TableView() {
             />
           ))}
         </div>
-        {rows.length === 0 && <div class="table-empty">{filtering ? 'No card matches the filter.' : 'No cards on this board yet.'}</div>}
+        {rows.length === 0 && (
+          <div class="table-empty">{filtering ? 'No card matches the filter.' : 'No cards on this board yet.'}</div>
+        )}
       </div>
       <datalist id="table-assignees">
         {assignees.map((name) => (
@@ -184,7 +229,13 @@ export function TableView() {
         ))}
       </datalist>
       {labelEditor && editing && (
-        <TableLabelEditor at={labelEditor} task={editing} labels={labels} onChange={(next) => save(editing.id, { labels: next })} onClose={closeLabels} />
+        <TableLabelEditor
+          at={labelEditor}
+          task={editing}
+          labels={labels}
+          onChange={(next) => save(editing.id, { labels: next })}
+          onClose={closeLabels}
+        />
       )}
       <CardMenu />
     </div>

@@ -23,7 +23,12 @@ export function Toasts() {
               {toast.action.label}
             </button>
           )}
-          <button type="button" class="icon-btn toast-close" aria-label="Dismiss" onClick={() => ctrl.dismissToast(toast.id)}>
+          <button
+            type="button"
+            class="icon-btn toast-close"
+            aria-label="Dismiss"
+            onClick={() => ctrl.dismissToast(toast.id)}
+          >
             <Icon name="close" size={14} />
           </button>
         </div>

@@ -13,7 +13,13 @@ function ConnectionBadge() {
   const { connection } = useAppState();
   const text = connection === 'online' ? 'Live' : connection === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
   return (
-    <span class={`connection connection-${connection}`} role="status" aria-live="polite" data-testid="connection" title={connection === 'online' ? 'Changes from elsewhere appear here at once' : 'Live updates paused'}>
+    <span
+      class={`connection connection-${connection}`}
+      role="status"
+      aria-live="polite"
+      data-testid="connection"
+      title={connection === 'online' ? 'Changes from elsewhere appear here at once' : 'Live updates paused'}
+    >
       <span class="connection-dot" aria-hidden="true" />
       <span class="connection-text">{text}</span>
     </span>
@@ -49,10 +55,23 @@ export function TopBar() {
       >
         <Icon name="plus" /> <span class="new-card-text">New card</span>
       </button>
-      <button type="button" class="icon-btn" title="Archive" aria-label="Archive" data-testid="open-archive" onClick={() => ctrl.store.set({ panel: 'archive' })}>
+      <button
+        type="button"
+        class="icon-btn"
+        title="Archive"
+        aria-label="Archive"
+        data-testid="open-archive"
+        onClick={() => ctrl.store.set({ panel: 'archive' })}
+      >
         <Icon name="archive" />
       </button>
-      <button type="button" class="icon-btn" title="Labels" aria-label="Labels" onClick={() => ctrl.store.set({ panel: 'labels' })}>
+      <button
+        type="button"
+        class="icon-btn"
+        title="Labels"
+        aria-label="Labels"
+        onClick={() => ctrl.store.set({ panel: 'labels' })}
+      >
         <Icon name="tag" />
       </button>
       {!inVsCode && (
@@ -67,7 +86,14 @@ export function TopBar() {
           {theme === 'auto' && <span class="theme-auto-mark">A</span>}
         </button>
       )}
-      <button type="button" class="icon-btn" title="Settings" aria-label="Settings" data-testid="open-settings" onClick={() => ctrl.store.set({ panel: 'settings' })}>
+      <button
+        type="button"
+        class="icon-btn"
+        title="Settings"
+        aria-label="Settings"
+        data-testid="open-settings"
+        onClick={() => ctrl.store.set({ panel: 'settings' })}
+      >
         <Icon name="settings" />
       </button>
     </header>

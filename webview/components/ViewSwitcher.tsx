@@ -47,7 +47,13 @@ export function ViewSwitcher() {
                 <span class="board-list-name">{view.name}</span>
                 <span class="chip subtle">{view.layout}</span>
               </button>
-              <button type="button" class="icon-btn" title={`Delete the view "${view.name}"`} aria-label={`Delete view ${view.name}`} onClick={() => void deleteSavedView(ctrl, view)}>
+              <button
+                type="button"
+                class="icon-btn"
+                title={`Delete the view "${view.name}"`}
+                aria-label={`Delete view ${view.name}`}
+                onClick={() => void deleteSavedView(ctrl, view)}
+              >
                 <Icon name="trash" size={14} />
               </button>
             </div>

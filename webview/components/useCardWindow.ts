@@ -13,7 +13,9 @@ function gapOf(list: HTMLElement): number {
 
 /** Where `list` starts in the scrolled content of `scroller`, in px. */
 function topWithin(list: HTMLElement, scroller: HTMLElement): number {
-  return list.getBoundingClientRect().top - scroller.getBoundingClientRect().top - scroller.clientTop + scroller.scrollTop;
+  return (
+    list.getBoundingClientRect().top - scroller.getBoundingClientRect().top - scroller.clientTop + scroller.scrollTop
+  );
 }
 
 /** Heights of the drawn cards; true when one differs from what was known. */
@@ -37,7 +39,11 @@ function measure(list: HTMLElement, heights: Map<string, number>): boolean {
  * changes height, the browser's scroll anchoring keeps the cards in view still. A list that does not
  * scroll itself (a swimlane cell) gives the box that scrolls it as `scroller`.
  */
-export function useCardWindow(list: HTMLDivElement | null, ids: readonly string[], scroller: HTMLDivElement | null = null): CardWindow & { gap: number } {
+export function useCardWindow(
+  list: HTMLDivElement | null,
+  ids: readonly string[],
+  scroller: HTMLDivElement | null = null,
+): CardWindow & { gap: number } {
   const heights = useRef(new Map<string, number>()).current;
   const [measured, setMeasured] = useState(0);
   // Read after layout, not while rendering: a style read per render cost more than the rest.
@@ -51,7 +57,10 @@ export function useCardWindow(list: HTMLDivElement | null, ids: readonly string[
   const windowed = ids.length > WINDOW_MIN_CARDS;
   // Made again only when the ids, a measured height or the gap changed: a drop re-renders every
   // column, and walking 2,000 ids per column per render was a large part of a drop at 10,000 cards.
-  const offsets = useMemo(() => (windowed ? offsetsOf(ids, heights, gap.current, FALLBACK_HEIGHT) : null), [ids, measured, gap.current]);
+  const offsets = useMemo(
+    () => (windowed ? offsetsOf(ids, heights, gap.current, FALLBACK_HEIGHT) : null),
+    [ids, measured, gap.current],
+  );
   const margin = Math.max(400, height);
   const win = offsets ? windowOf(offsets, scrollTop, height, margin) : wholeWindow(ids.length);
 

@@ -8,7 +8,7 @@ import { useCallback, useRef } from 'preact/hooks';
  */
 export function useInTurn(): <T>(work: () => Promise<T>) => Promise<T> {
   const last = useRef<Promise<unknown>>(Promise.resolve());
-  return useCallback(<T,>(work: () => Promise<T>): Promise<T> => {
+  return useCallback(<T>(work: () => Promise<T>): Promise<T> => {
     const run = last.current.then(work);
     last.current = run.catch(() => undefined);
     return run;

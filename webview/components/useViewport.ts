@@ -8,7 +8,11 @@ export function useViewport(box: HTMLDivElement | null): { scrollTop: number; he
     let frame = 0;
     const read = () => {
       frame = 0;
-      setView((v) => (v.scrollTop === box.scrollTop && v.height === box.clientHeight ? v : { scrollTop: box.scrollTop, height: box.clientHeight }));
+      setView((v) =>
+        v.scrollTop === box.scrollTop && v.height === box.clientHeight
+          ? v
+          : { scrollTop: box.scrollTop, height: box.clientHeight },
+      );
     };
     const soon = () => (frame ||= requestAnimationFrame(read));
     read();

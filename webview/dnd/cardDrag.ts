@@ -72,7 +72,9 @@ function dropPoint(board: HTMLElement, session: DragSession): { status: string; 
   if (!column) return null;
   const status = column.dataset.dropColumn as string;
   const lane = column.dataset.dropLane;
-  const cards = Array.from(column.querySelectorAll<HTMLElement>('[data-card-id]')).filter((el) => el.dataset.cardId !== session.taskId);
+  const cards = Array.from(column.querySelectorAll<HTMLElement>('[data-card-id]')).filter(
+    (el) => el.dataset.cardId !== session.taskId,
+  );
   let index = cards.length;
   for (let i = 0; i < cards.length; i++) {
     const rect = cards[i].getBoundingClientRect();
@@ -97,7 +99,9 @@ function autoScroll(session: DragSession, board: HTMLElement): void {
     else if (session.y > boardRect.bottom - EDGE_PX) board.scrollTop += SCROLL_STEP_PX;
     return;
   }
-  const list = elementBeneathGhost(session.x, session.y)?.closest<HTMLElement>('[data-drop-column]')?.querySelector<HTMLElement>('[data-column-cards]');
+  const list = elementBeneathGhost(session.x, session.y)
+    ?.closest<HTMLElement>('[data-drop-column]')
+    ?.querySelector<HTMLElement>('[data-column-cards]');
   if (!list) return;
   const rect = list.getBoundingClientRect();
   if (session.y < rect.top + EDGE_PX) list.scrollTop -= SCROLL_STEP_PX;
@@ -131,7 +135,10 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
     document.body.classList.add('is-dragging');
     const status = ctrl.state.tasks[s.taskId].status;
     const lane = laneOfTask(ctrl, s.taskId) ?? undefined;
-    const index = Math.max(0, (lane === undefined ? visibleIdsOf(ctrl, status) : laneIdsOf(ctrl, status, lane)).indexOf(s.taskId));
+    const index = Math.max(
+      0,
+      (lane === undefined ? visibleIdsOf(ctrl, status) : laneIdsOf(ctrl, status, lane)).indexOf(s.taskId),
+    );
     ctrl.store.set({ drop: { taskId: s.taskId, status, index, height: rect.height, lane } });
     const tick = () => {
       if (session !== s) return;
@@ -146,7 +153,8 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
     const point = dropPoint(board, s);
     const current = ctrl.state.drop;
     if (!point || !current) return;
-    if (point.status !== current.status || point.index !== current.index || point.lane !== current.lane) ctrl.store.set({ drop: { ...current, ...point } });
+    if (point.status !== current.status || point.index !== current.index || point.lane !== current.lane)
+      ctrl.store.set({ drop: { ...current, ...point } });
   }
 
   function finish(commit: boolean): void {
@@ -180,7 +188,8 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
     // The dropped card is a new element in its column: keep focus on it, unless the user has
     // already put focus somewhere else.
     requestAnimationFrame(() => {
-      if (focusIsLost()) board.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(s.taskId)}"]`)?.focus({ preventScroll: true });
+      if (focusIsLost())
+        board.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(s.taskId)}"]`)?.focus({ preventScroll: true });
     });
   }
 
@@ -217,9 +226,17 @@ export function installCardDrag(board: HTMLElement, ctrl: BoardController): () =
     if (!source || !taskId || !ctrl.state.tasks[taskId]) return;
     const rect = source.getBoundingClientRect();
     session = {
-      taskId, pointerId: event.pointerId, source, ghost: null, frame: 0,
-      startX: event.clientX, startY: event.clientY, x: event.clientX, y: event.clientY,
-      offsetX: event.clientX - rect.left, offsetY: event.clientY - rect.top,
+      taskId,
+      pointerId: event.pointerId,
+      source,
+      ghost: null,
+      frame: 0,
+      startX: event.clientX,
+      startY: event.clientY,
+      x: event.clientX,
+      y: event.clientY,
+      offsetX: event.clientX - rect.left,
+      offsetY: event.clientY - rect.top,
     };
     window.addEventListener('pointermove', onMove);
     window.addEventListener('pointerup', onUp);

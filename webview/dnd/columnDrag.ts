@@ -17,7 +17,9 @@ interface ColumnSession {
 }
 
 function columnElements(board: HTMLElement): HTMLElement[] {
-  return Array.from(board.querySelectorAll<HTMLElement>(':scope > [data-drop-column]')).filter((el) => el.dataset.dropColumn !== DELETED_STATUS);
+  return Array.from(board.querySelectorAll<HTMLElement>(':scope > [data-drop-column]')).filter(
+    (el) => el.dataset.dropColumn !== DELETED_STATUS,
+  );
 }
 
 function clearMarks(board: HTMLElement): void {
@@ -89,7 +91,14 @@ export function installColumnDrag(board: HTMLElement, ctrl: BoardController): ()
     if (target.closest('button, a, input, textarea, select, .popover')) return;
     const columnId = target.closest<HTMLElement>('[data-column-head]')?.dataset.columnHead;
     if (!columnId || columnId === DELETED_STATUS) return;
-    session = { columnId, pointerId: event.pointerId, startX: event.clientX, startY: event.clientY, started: false, index: 0 };
+    session = {
+      columnId,
+      pointerId: event.pointerId,
+      startX: event.clientX,
+      startY: event.clientY,
+      started: false,
+      index: 0,
+    };
     window.addEventListener('pointermove', onMove);
     window.addEventListener('pointerup', onUp);
     window.addEventListener('pointercancel', onCancel);

@@ -17,16 +17,28 @@ const MAX_CANDIDATES = 10;
  * its current blockers). Each board answers its own search: blockers are workspace-wide, the list
  * route is per board, and a workspace has a handful of boards.
  */
-export async function findBlockerCandidates(ctrl: BoardController, text: string, exclude: ReadonlySet<string>): Promise<BlockerCandidate[]> {
+export async function findBlockerCandidates(
+  ctrl: BoardController,
+  text: string,
+  exclude: ReadonlySet<string>,
+): Promise<BlockerCandidate[]> {
   const q = text.trim();
   if (q === '') return [];
   const perBoard = await Promise.all(
     ctrl.state.boards.map(async (board) => {
       const found = await ctrl.api.findCards(board.id, q).catch(() => []);
-      return found.map((card) => ({ id: card.id, title: card.title || card.id, boardId: board.id, boardName: board.name }));
+      return found.map((card) => ({
+        id: card.id,
+        title: card.title || card.id,
+        boardId: board.id,
+        boardName: board.name,
+      }));
     }),
   );
-  return perBoard.flat().filter((card) => !exclude.has(card.id)).slice(0, MAX_CANDIDATES);
+  return perBoard
+    .flat()
+    .filter((card) => !exclude.has(card.id))
+    .slice(0, MAX_CANDIDATES);
 }
 
 /** What a change of the blocker list came to: a drawer save, or refused with the server's words (shown beside the picker). */
@@ -39,8 +51,14 @@ const isRefusal = (error: unknown) => error instanceof ApiError && error.status 
  * and refuses a cycle or an unknown id with a 400 that names it: that answer is returned, not
  * toasted, so the drawer can show it where the person is typing.
  */
-export async function saveBlockers(ctrl: BoardController, taskId: string, blockedBy: string[], ifMatch: string | undefined): Promise<BlockersSave> {
+export async function saveBlockers(
+  ctrl: BoardController,
+  taskId: string,
+  blockedBy: string[],
+  ifMatch: string | undefined,
+): Promise<BlockersSave> {
   const result = await saveFromDrawer(ctrl, taskId, { blockedBy }, ifMatch, { quietOn: isRefusal });
-  if (result.kind === 'failed' && isRefusal(result.error)) return { kind: 'refused', message: (result.error as ApiError).message };
+  if (result.kind === 'failed' && isRefusal(result.error))
+    return { kind: 'refused', message: (result.error as ApiError).message };
   return result;
 }

@@ -37,7 +37,12 @@ function undoOf(change: BulkChange, before: TaskView[], order: Record<string, st
   if ('assignee' in change) return before.map((t) => ({ id: t.id, assignee: t.assignee ?? null }));
   if ('labels' in change) return before.map((t) => ({ id: t.id, labels: { set: t.labels } }));
   const restoring = 'archive' in change || 'delete' in change;
-  const places = before.map((t) => ({ id: t.id, ...(restoring ? { restore: true } : {}), status: t.status, position: Math.max(0, (order[t.status] ?? []).indexOf(t.id)) }));
+  const places = before.map((t) => ({
+    id: t.id,
+    ...(restoring ? { restore: true } : {}),
+    status: t.status,
+    position: Math.max(0, (order[t.status] ?? []).indexOf(t.id)),
+  }));
   return places.sort((a, b) => (a.status === b.status ? a.position - b.position : a.status < b.status ? -1 : 1));
 }
 
@@ -46,11 +51,20 @@ function showAnswer(ctrl: BoardController, views: TaskView[]): void {
   ctrl.store.set((s) => {
     let set = { tasks: s.tasks, order: s.order };
     for (const view of views) set = view.archivedAt ? removeTask(set, view.id) : refreshTask(set, view);
-    return { ...set, openTaskId: views.some((v) => v.id === s.openTaskId && (v.archivedAt || v.status === DELETED_STATUS)) ? null : s.openTaskId };
+    return {
+      ...set,
+      openTaskId: views.some((v) => v.id === s.openTaskId && (v.archivedAt || v.status === DELETED_STATUS))
+        ? null
+        : s.openTaskId,
+    };
   });
 }
 
-async function send(ctrl: BoardController, boardId: string, body: { ids?: string[]; change?: BulkChange; changes?: PerCard[] }): Promise<TaskView[] | undefined> {
+async function send(
+  ctrl: BoardController,
+  boardId: string,
+  body: { ids?: string[]; change?: BulkChange; changes?: PerCard[] },
+): Promise<TaskView[] | undefined> {
   const views = await ctrl.attempt(() => ctrl.api.call<TaskView[]>('POST', `/boards/${enc(boardId)}/tasks/bulk`, body));
   if (!views || ctrl.state.boardId !== boardId) return views;
   showAnswer(ctrl, views);
@@ -66,7 +80,11 @@ async function send(ctrl: BoardController, boardId: string, body: { ids?: string
  * reverses the whole change with a second bulk request. A refusal shows the server's message and
  * leaves the selection as it was, so the user can adjust and retry.
  */
-export async function bulkEdit(ctrl: BoardController, change: BulkChange, ids = selectedIds(ctrl.state)): Promise<boolean> {
+export async function bulkEdit(
+  ctrl: BoardController,
+  change: BulkChange,
+  ids = selectedIds(ctrl.state),
+): Promise<boolean> {
   const { boardId, tasks, order } = ctrl.state;
   if (!boardId || ids.length === 0) return false;
   const before = ids.map((id) => tasks[id]).filter((t): t is TaskView => Boolean(t));

@@ -23,7 +23,12 @@ export interface CardWindow {
  * offsets[i] is where card i starts (the heights and gaps of the cards before it); offsets[n] is
  * the height of them all with a gap after each.
  */
-export function offsetsOf(ids: readonly string[], heights: ReadonlyMap<string, number>, gap: number, fallback: number): Float64Array {
+export function offsetsOf(
+  ids: readonly string[],
+  heights: ReadonlyMap<string, number>,
+  gap: number,
+  fallback: number,
+): Float64Array {
   let sum = 0;
   let count = 0;
   for (const id of ids) {

@@ -37,7 +37,10 @@ export async function changeChecklist(
 export async function boardOfCard(ctrl: BoardController, taskId: string): Promise<string | null> {
   if (ctrl.state.boardId && ctrl.state.tasks[taskId]) return ctrl.state.boardId;
   for (const board of ctrl.state.boards) {
-    const found = await ctrl.api.getTask(board.id, taskId).then(() => true, () => false);
+    const found = await ctrl.api.getTask(board.id, taskId).then(
+      () => true,
+      () => false,
+    );
     if (found) return board.id;
   }
   return null;

@@ -38,6 +38,11 @@ export async function archiveColumnCards(ctrl: BoardController, columnId: string
   if (!boardId) return;
   const archived = await ctrl.attempt(() => ctrl.api.archiveColumn(boardId, columnId));
   if (!archived) return;
-  if (ctrl.state.boardId === boardId) ctrl.store.set((s) => archived.reduce<TaskSet>((set, card) => removeTask(set, card.id), s));
-  ctrl.toast('info', archived.length ? `${archived.length} card(s) archived.` : 'Nothing to archive.', archived.length ? { label: 'Open archive', run: () => ctrl.store.set({ panel: 'archive' }) } : undefined);
+  if (ctrl.state.boardId === boardId)
+    ctrl.store.set((s) => archived.reduce<TaskSet>((set, card) => removeTask(set, card.id), s));
+  ctrl.toast(
+    'info',
+    archived.length ? `${archived.length} card(s) archived.` : 'Nothing to archive.',
+    archived.length ? { label: 'Open archive', run: () => ctrl.store.set({ panel: 'archive' }) } : undefined,
+  );
 }

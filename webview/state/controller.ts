@@ -45,7 +45,10 @@ export class BoardController {
     this.persisted = transport.loadState();
     const theme = (['light', 'dark'] as const).find((t) => t === this.persisted.theme) ?? 'auto';
     // Inside VS Code the board looks native (the editor's background) until the host says otherwise.
-    this.store = new Store<AppState>({ ...initialState(theme), display: transport.host === 'vscode' ? { background: 'native', preset: 'aurora' } : null });
+    this.store = new Store<AppState>({
+      ...initialState(theme),
+      display: transport.host === 'vscode' ? { background: 'native', preset: 'aurora' } : null,
+    });
     this.auth = installAuthPrompt(this);
     showServerWarnings(this);
     // In VS Code the page is the editor tab's state; a browser tab starts from the board itself.
@@ -162,14 +165,27 @@ export class BoardController {
       // wrong guess is dropped and the right board asked for.
       const guess = wanted ?? LIKELY_DEFAULT_BOARD;
       const early = Promise.all([this.api.getBoard(guess), this.api.listTasks(guess)]).catch(() => null);
-      const [boards, settings, labels] = await Promise.all([this.api.listBoards(), this.api.getSettings(), this.api.getLabels()]);
+      const [boards, settings, labels] = await Promise.all([
+        this.api.listBoards(),
+        this.api.getSettings(),
+        this.api.getLabels(),
+      ]);
       const boardId = boards.find((b) => b.id === wanted)?.id ?? boards.find((b) => b.isDefault)?.id ?? boards[0]?.id;
       if (!boardId) throw new ApiError('The workspace has no board.', 404);
-      const [board, tasks] = (boardId === guess && (await early)) || (await Promise.all([this.api.getBoard(boardId), this.api.listTasks(boardId)]));
+      const [board, tasks] =
+        (boardId === guess && (await early)) ||
+        (await Promise.all([this.api.getBoard(boardId), this.api.listTasks(boardId)]));
       if (generation !== this.loadGeneration) return;
       const switching = boardId !== this.state.boardId;
       this.store.set({
-        boards, settings, labels, board, boardId, ...taskSetFrom(tasks), loaded: true, loadError: null,
+        boards,
+        settings,
+        labels,
+        board,
+        boardId,
+        ...taskSetFrom(tasks),
+        loaded: true,
+        loadError: null,
         ...(switching ? { openTaskId: null, quickAddStatus: null, selection: new Set<string>() } : {}),
       });
       this.persist({ boardId });

@@ -14,7 +14,14 @@ import { applyView, filterFromQuery, filterToQuery } from './views';
 type Step = Pick<AppState, 'boardId' | 'openTaskId' | 'viewId' | 'layout' | 'groupBy' | 'sort'>;
 
 function stepOf(state: AppState): string {
-  const step: Step = { boardId: state.boardId, openTaskId: state.openTaskId, viewId: state.viewId, layout: state.layout, groupBy: state.groupBy, sort: state.sort };
+  const step: Step = {
+    boardId: state.boardId,
+    openTaskId: state.openTaskId,
+    viewId: state.viewId,
+    layout: state.layout,
+    groupBy: state.groupBy,
+    sort: state.sort,
+  };
   return JSON.stringify(step);
 }
 
@@ -59,7 +66,9 @@ function wantedFrom(search: string): Wanted {
 
 /** Resolves once the board `boardId` is loaded (at once when it already is). */
 function boardLoaded(ctrl: BoardController, boardId: string | null): Promise<void> {
-  const ready = () => ctrl.state.loaded && (boardId === null || ctrl.state.boardId === boardId || !ctrl.state.boards.some((b) => b.id === boardId));
+  const ready = () =>
+    ctrl.state.loaded &&
+    (boardId === null || ctrl.state.boardId === boardId || !ctrl.state.boards.some((b) => b.id === boardId));
   if (ready()) return Promise.resolve();
   return new Promise((resolve) => {
     const stop = ctrl.store.subscribe(() => {
@@ -91,7 +100,11 @@ async function show(ctrl: BoardController, wanted: Wanted): Promise<void> {
     const view = ctrl.state.savedViews.find((v) => v.id === wanted.view);
     if (view) applyView(ctrl, view);
   } else {
-    ctrl.store.set({ ...wanted.state, ...(wanted.keepLayout ? { layout: ctrl.state.layout } : {}), viewId: wanted.view });
+    ctrl.store.set({
+      ...wanted.state,
+      ...(wanted.keepLayout ? { layout: ctrl.state.layout } : {}),
+      viewId: wanted.view,
+    });
     ctrl.scheduleFilter(0);
   }
   const card = wanted.card && ctrl.state.tasks[wanted.card] ? wanted.card : null;
@@ -100,7 +113,10 @@ async function show(ctrl: BoardController, wanted: Wanted): Promise<void> {
 
 /** Browser only: restore the URL's board view at start, follow Back and Forward, and keep the URL current. */
 export function installDeepLinks(ctrl: BoardController, win: Window = window): void {
-  const first: Wanted = { ...wantedFrom(win.location.search), keepLayout: !new URLSearchParams(win.location.search).has('layout') };
+  const first: Wanted = {
+    ...wantedFrom(win.location.search),
+    keepLayout: !new URLSearchParams(win.location.search).has('layout'),
+  };
   // The first load reads the board to show from the kept preferences.
   if (first.board) ctrl.persist({ boardId: first.board });
   let following = false;
@@ -112,7 +128,11 @@ export function installDeepLinks(ctrl: BoardController, win: Window = window): v
     } finally {
       following = false;
       lastStep = stepOf(ctrl.state);
-      win.history.replaceState(win.history.state, '', `${win.location.pathname}${searchFor(ctrl.state)}${win.location.hash}`);
+      win.history.replaceState(
+        win.history.state,
+        '',
+        `${win.location.pathname}${searchFor(ctrl.state)}${win.location.hash}`,
+      );
     }
   };
   let started = false;

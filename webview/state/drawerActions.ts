@@ -19,7 +19,10 @@ export interface CardVersion {
  * What a drawer save came to: stored (with the new version), refused because the card changed
  * since the drawer read it (with the newer version, re-read), or failed (the message was shown).
  */
-export type DrawerSave = { kind: 'saved'; card: CardVersion } | { kind: 'conflict'; latest: CardVersion } | { kind: 'failed'; error?: unknown };
+export type DrawerSave =
+  | { kind: 'saved'; card: CardVersion }
+  | { kind: 'conflict'; latest: CardVersion }
+  | { kind: 'failed'; error?: unknown };
 
 export interface DrawerSaveOptions {
   /** Refusals the caller shows itself (beside the field), rather than as a toast. */
@@ -98,7 +101,9 @@ export interface CardFormView {
 export function cardFormsOf(task: TaskView, workspaceForms: Record<string, WorkspaceForm>): CardFormView[] {
   return task.forms.flatMap((entry, index): CardFormView[] => {
     const inline = 'schema' in entry && entry.schema ? entry : null;
-    const id = inline ? (inline.id ?? (inline.name ? slugOf(inline.name, 'card') : `form-${index + 1}`)) : (entry as { name: string }).name;
+    const id = inline
+      ? (inline.id ?? (inline.name ? slugOf(inline.name, 'card') : `form-${index + 1}`))
+      : (entry as { name: string }).name;
     const config = workspaceForms[id];
     const schema = (inline?.schema as FormSchema | undefined) ?? config?.schema;
     if (!schema) return [];
@@ -112,10 +117,16 @@ export function cardFormsOf(task: TaskView, workspaceForms: Record<string, Works
 }
 
 /** Submit a form. Returns the server's refusal message, or null when the data was stored. */
-export async function submitCardForm(ctrl: BoardController, task: TaskView, formId: string, data: Record<string, unknown>): Promise<string | null> {
+export async function submitCardForm(
+  ctrl: BoardController,
+  task: TaskView,
+  formId: string,
+  data: Record<string, unknown>,
+): Promise<string | null> {
   try {
     const result = (await ctrl.api.submitForm(task.boardId, task.id, formId, data)) as { task?: TaskView } | undefined;
-    if (result?.task && ctrl.state.boardId === task.boardId) ctrl.store.set((s) => placeTask(s, result.task as TaskView));
+    if (result?.task && ctrl.state.boardId === task.boardId)
+      ctrl.store.set((s) => placeTask(s, result.task as TaskView));
     ctrl.toast('info', 'Form saved.');
     return null;
   } catch (error) {
@@ -130,7 +141,11 @@ export function readAsUpload(file: File): Promise<UploadFile> {
     reader.onerror = () => reject(new Error(`“${file.name}” could not be read.`));
     reader.onload = () => {
       const url = String(reader.result);
-      resolve({ name: file.name, data: url.slice(url.indexOf(',') + 1), ...(file.type ? { contentType: file.type } : {}) });
+      resolve({
+        name: file.name,
+        data: url.slice(url.indexOf(',') + 1),
+        ...(file.type ? { contentType: file.type } : {}),
+      });
     };
     reader.readAsDataURL(file);
   });
@@ -139,12 +154,18 @@ export function readAsUpload(file: File): Promise<UploadFile> {
 /** Upload files to a card; returns the updated card, or undefined after showing the refusal. */
 export async function uploadFiles(ctrl: BoardController, task: TaskView, files: File[]): Promise<TaskView | undefined> {
   if (files.length === 0) return undefined;
-  const updated = await ctrl.attempt(async () => ctrl.api.uploadAttachments(task.boardId, task.id, await Promise.all(files.map(readAsUpload))));
+  const updated = await ctrl.attempt(async () =>
+    ctrl.api.uploadAttachments(task.boardId, task.id, await Promise.all(files.map(readAsUpload))),
+  );
   if (updated && ctrl.state.boardId === task.boardId) ctrl.store.set((s) => placeTask(s, updated));
   return updated;
 }
 
-export async function deleteAttachment(ctrl: BoardController, task: TaskView, filename: string): Promise<TaskView | undefined> {
+export async function deleteAttachment(
+  ctrl: BoardController,
+  task: TaskView,
+  filename: string,
+): Promise<TaskView | undefined> {
   const updated = await ctrl.attempt(() => ctrl.api.deleteAttachment(task.boardId, task.id, filename));
   if (updated && ctrl.state.boardId === task.boardId) ctrl.store.set((s) => placeTask(s, updated));
   return updated;

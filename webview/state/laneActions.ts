@@ -26,7 +26,13 @@ export function laneOfTask(ctrl: BoardController, taskId: string): string | null
  * go in ONE move request, so a refusal (a WIP limit that blocks, a bad value) changes none of them
  * and the card never shows half moved.
  */
-export async function moveCardToLane(ctrl: BoardController, taskId: string, status: string, position: number, lane: string): Promise<boolean> {
+export async function moveCardToLane(
+  ctrl: BoardController,
+  taskId: string,
+  status: string,
+  position: number,
+  lane: string,
+): Promise<boolean> {
   const { boardId, tasks, order, labels, groupBy } = ctrl.state;
   const grouping = parseGroupBy(groupBy);
   const task = tasks[taskId];
@@ -39,7 +45,8 @@ export async function moveCardToLane(ctrl: BoardController, taskId: string, stat
     const moved = await ctrl.api.moveTask(boardId, taskId, status, position, fields);
     if (ctrl.state.boardId === boardId) ctrl.store.set((s) => refreshTask(s, moved));
   } catch (error) {
-    if (ctrl.state.boardId === boardId && ctrl.state.tasks[taskId]) ctrl.store.set((s) => placeTask(s, task, originalIndex));
+    if (ctrl.state.boardId === boardId && ctrl.state.tasks[taskId])
+      ctrl.store.set((s) => placeTask(s, task, originalIndex));
     ctrl.toast('error', `The card could not be moved: ${messageOf(error)}`);
     return false;
   }

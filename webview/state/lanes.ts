@@ -23,8 +23,10 @@ export interface Lane {
 
 export function parseGroupBy(groupBy: string | null): Grouping | null {
   if (groupBy === 'assignee' || groupBy === 'priority') return { kind: groupBy };
-  if (groupBy?.startsWith('labelGroup:') && groupBy.length > 'labelGroup:'.length) return { kind: 'labelGroup', group: groupBy.slice('labelGroup:'.length) };
-  if (groupBy?.startsWith('metadata:') && groupBy.trim().length > 'metadata:'.length) return { kind: 'metadata', path: groupBy.slice('metadata:'.length).trim() };
+  if (groupBy?.startsWith('labelGroup:') && groupBy.length > 'labelGroup:'.length)
+    return { kind: 'labelGroup', group: groupBy.slice('labelGroup:'.length) };
+  if (groupBy?.startsWith('metadata:') && groupBy.trim().length > 'metadata:'.length)
+    return { kind: 'metadata', path: groupBy.slice('metadata:'.length).trim() };
   return null;
 }
 
@@ -101,9 +103,13 @@ function laneName(grouping: Grouping, key: string): string {
 export function lanesOf(grouping: Grouping, tasks: TaskView[], labels: Labels): Lane[] {
   const used = new Set(tasks.map((task) => laneKeyOf(grouping, task, labels)));
   let keys: string[];
-  if (grouping.kind === 'priority') keys = [...PRIORITIES, ...[...used].filter((k) => k && !PRIORITIES.includes(k as never)).sort()];
+  if (grouping.kind === 'priority')
+    keys = [...PRIORITIES, ...[...used].filter((k) => k && !PRIORITIES.includes(k as never)).sort()];
   else if (grouping.kind === 'labelGroup') keys = groupLabels(labels, grouping.group);
-  else keys = [...used].filter((key) => key !== NO_VALUE_LANE).sort((a, b) => laneName(grouping, a).localeCompare(laneName(grouping, b), undefined, { numeric: true }));
+  else
+    keys = [...used]
+      .filter((key) => key !== NO_VALUE_LANE)
+      .sort((a, b) => laneName(grouping, a).localeCompare(laneName(grouping, b), undefined, { numeric: true }));
   // A card always has a priority, so that lane appears only for a card that somehow has none.
   if (grouping.kind !== 'priority' || used.has(NO_VALUE_LANE)) keys.push(NO_VALUE_LANE);
   return keys.map((key) => ({ key, name: laneName(grouping, key) }));
@@ -126,7 +132,12 @@ export function laneFields(grouping: Grouping, task: TaskView, key: string, labe
     }
     case 'metadata': {
       const metadata = task.metadata ?? {};
-      return { metadata: key === NO_VALUE_LANE ? removeAtPath(metadata, grouping.path) : setAtPath(metadata, grouping.path, JSON.parse(key)) };
+      return {
+        metadata:
+          key === NO_VALUE_LANE
+            ? removeAtPath(metadata, grouping.path)
+            : setAtPath(metadata, grouping.path, JSON.parse(key)),
+      };
     }
   }
 }
@@ -140,5 +151,11 @@ export function metadataPathsOf(tasks: TaskView[]): string[] {
 
 /** Label groups defined in the workspace, for the Group by control. */
 export function labelGroupsOf(labels: Labels): string[] {
-  return [...new Set(Object.values(labels).map((l) => l.group).filter((g): g is string => Boolean(g)))].sort();
+  return [
+    ...new Set(
+      Object.values(labels)
+        .map((l) => l.group)
+        .filter((g): g is string => Boolean(g)),
+    ),
+  ].sort();
 }

@@ -28,7 +28,12 @@ export function onCardChange(listener: CardChangeListener): () => void {
 
 function isTaskView(value: unknown): value is TaskView {
   const task = value as TaskView | undefined;
-  return typeof task?.id === 'string' && typeof task.status === 'string' && typeof task.position === 'number' && typeof task.title === 'string';
+  return (
+    typeof task?.id === 'string' &&
+    typeof task.status === 'string' &&
+    typeof task.position === 'number' &&
+    typeof task.title === 'string'
+  );
 }
 
 /** The card an event is about: from the event when it carries the read model, else fetched. */
@@ -94,7 +99,8 @@ export async function applyEvent(ctrl: BoardController, event: EventMessage): Pr
     case 'form':
       if (onThisBoard) await applyTaskEvent(ctrl, event);
       if (family === 'task') refreshDependents(ctrl, event);
-      if (['task.created', 'task.deleted', 'task.moved', 'task.archived', 'task.restored'].includes(event.event)) ctrl.refreshBoardsSoon();
+      if (['task.created', 'task.deleted', 'task.moved', 'task.archived', 'task.restored'].includes(event.event))
+        ctrl.refreshBoardsSoon();
       if (event.event === 'task.archived' || event.event === 'task.restored') notifyArchiveListeners();
       return;
     case 'column':

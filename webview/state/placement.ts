@@ -105,7 +105,12 @@ export function removeTask(set: TaskSet, id: string): TaskSet {
  * The server `position` for a drop among the visible cards of a column. When a filter hides cards,
  * the drop lands just before the visible card it was dropped above (or just after the last one).
  */
-export function serverPosition(fullColumn: string[], visibleColumn: string[], visibleIndex: number, movingId: string): number {
+export function serverPosition(
+  fullColumn: string[],
+  visibleColumn: string[],
+  visibleIndex: number,
+  movingId: string,
+): number {
   const full = fullColumn.filter((id) => id !== movingId);
   const visible = visibleColumn.filter((id) => id !== movingId);
   if (visibleIndex < visible.length) return Math.max(0, full.indexOf(visible[visibleIndex]));

@@ -7,7 +7,15 @@ import type { Layout } from './appState';
 
 /** The fields a table row shows: a card that differs in one of them is not the version the person saw. */
 function shownFields(task: TaskView): string {
-  return JSON.stringify([task.title, task.status, task.priority, task.assignee, task.dueDate, task.labels, task.modified]);
+  return JSON.stringify([
+    task.title,
+    task.status,
+    task.priority,
+    task.assignee,
+    task.dueDate,
+    task.labels,
+    task.modified,
+  ]);
 }
 
 /**
@@ -17,7 +25,11 @@ function shownFields(task: TaskView): string {
  * refused (412) rather than overwritten. A refusal shows the newer card and the usual notice.
  * Resolves with the stored card, or undefined when nothing was saved.
  */
-export async function saveTableEdit(ctrl: BoardController, taskId: string, patch: Record<string, unknown>): Promise<TaskView | undefined> {
+export async function saveTableEdit(
+  ctrl: BoardController,
+  taskId: string,
+  patch: Record<string, unknown>,
+): Promise<TaskView | undefined> {
   const { boardId, tasks } = ctrl.state;
   const shown = tasks[taskId];
   if (!boardId || !shown) return undefined;

@@ -8,13 +8,19 @@ import type { ColumnOrder } from './placement';
  */
 
 /** A sortable column of the table. */
-export type TableField = 'title' | 'status' | 'priority' | 'assignee' | 'due' | 'labels' | 'checklist' | 'blocked' | 'modified';
+export type TableField =
+  'title' | 'status' | 'priority' | 'assignee' | 'due' | 'labels' | 'checklist' | 'blocked' | 'modified';
 
 /**
  * The list route's `sort` value of a column, where it has one (saved views and links keep these);
  * the other columns sort on the client only.
  */
-export const ROUTE_SORT: Partial<Record<TableField, string>> = { title: 'title', priority: 'priority', due: 'due', modified: 'modified' };
+export const ROUTE_SORT: Partial<Record<TableField, string>> = {
+  title: 'title',
+  priority: 'priority',
+  due: 'due',
+  modified: 'modified',
+};
 
 /** What a table is sorted by: a list-route value in `state.sort`, or a client-only column. */
 export interface TableSort {
@@ -39,7 +45,12 @@ export function nextSort(current: TableSort | null, field: TableField): TableSor
 }
 
 /** The cards the table lists, in board order: column by column, each in the server's order. */
-export function boardOrderIds(board: Board, order: ColumnOrder, showDeleted: boolean, matches: Set<string> | null): string[] {
+export function boardOrderIds(
+  board: Board,
+  order: ColumnOrder,
+  showDeleted: boolean,
+  matches: Set<string> | null,
+): string[] {
   const statuses = board.columns.map((c) => c.id);
   if (showDeleted) statuses.push(DELETED_STATUS);
   const ids: string[] = [];
@@ -88,7 +99,12 @@ function valueOf(task: TaskView, field: string, columnRank: Map<string, number>)
  * The ids sorted by `sort` (a stable sort: equal cards keep board order). `position` (and no sort)
  * is the board order itself.
  */
-export function sortIds(ids: string[], tasks: Record<string, TaskView>, sort: TableSort | null, board: Board): string[] {
+export function sortIds(
+  ids: string[],
+  tasks: Record<string, TaskView>,
+  sort: TableSort | null,
+  board: Board,
+): string[] {
   if (!sort || sort.field === 'position') return sort?.descending ? [...ids].reverse() : ids;
   const columnRank = new Map(board.columns.map((c, i) => [c.id, i]));
   const keyed = ids.map((id, index) => ({ id, index, value: valueOf(tasks[id], sort.field, columnRank) }));
@@ -103,7 +119,10 @@ export function sortIds(ids: string[], tasks: Record<string, TaskView>, sort: Ta
 }
 
 /** Whether any card has a checklist / open blockers: the table shows those columns only then. */
-export function optionalColumns(ids: string[], tasks: Record<string, TaskView>): { checklist: boolean; blocked: boolean } {
+export function optionalColumns(
+  ids: string[],
+  tasks: Record<string, TaskView>,
+): { checklist: boolean; blocked: boolean } {
   let checklist = false;
   let blocked = false;
   for (const id of ids) {
@@ -116,7 +135,13 @@ export function optionalColumns(ids: string[], tasks: Record<string, TaskView>):
 }
 
 /** Which rows to draw: those in view plus `margin` above and below, for a fixed row height. */
-export function visibleRange(scrollTop: number, viewHeight: number, rowHeight: number, count: number, margin: number): [number, number] {
+export function visibleRange(
+  scrollTop: number,
+  viewHeight: number,
+  rowHeight: number,
+  count: number,
+  margin: number,
+): [number, number] {
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - margin);
   const last = Math.min(count, Math.ceil((scrollTop + viewHeight) / rowHeight) + margin);
   return [first, Math.max(first, last)];

@@ -6,7 +6,12 @@ import { placeTask, refreshTask, removeTask } from './placement';
  * Move a card and show it at once; the server decides. On refusal the card goes back where it was
  * and the server's message shows.
  */
-export async function moveCard(ctrl: BoardController, taskId: string, status: string, position: number): Promise<boolean> {
+export async function moveCard(
+  ctrl: BoardController,
+  taskId: string,
+  status: string,
+  position: number,
+): Promise<boolean> {
   const { boardId, tasks, order } = ctrl.state;
   const task = tasks[taskId];
   if (!boardId || !task) return false;
@@ -31,10 +36,17 @@ export async function moveCard(ctrl: BoardController, taskId: string, status: st
  * Create a card from a title (and optional fields) at the end of a column: where the API puts a new
  * card, so a card looks the same in a column whoever added it.
  */
-export async function createCard(ctrl: BoardController, status: string, title: string, fields: Record<string, unknown> = {}): Promise<TaskView | undefined> {
+export async function createCard(
+  ctrl: BoardController,
+  status: string,
+  title: string,
+  fields: Record<string, unknown> = {},
+): Promise<TaskView | undefined> {
   const boardId = ctrl.state.boardId;
   if (!boardId) return undefined;
-  const created = await ctrl.attempt(() => ctrl.api.createTask(boardId, { content: `# ${title.trim()}\n`, status, ...fields }));
+  const created = await ctrl.attempt(() =>
+    ctrl.api.createTask(boardId, { content: `# ${title.trim()}\n`, status, ...fields }),
+  );
   if (!created) return undefined;
   ctrl.store.set((s) => placeTask(s, created));
   ctrl.scheduleFilter(0);
@@ -81,7 +93,8 @@ export async function deleteCardPermanently(ctrl: BoardController, taskId: strin
     await ctrl.api.deleteTaskPermanently(boardId, taskId);
     return true;
   });
-  if (done) ctrl.store.set((s) => ({ ...removeTask(s, taskId), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
+  if (done)
+    ctrl.store.set((s) => ({ ...removeTask(s, taskId), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
 }
 
 /** Archive a card: it leaves the board (the Archive panel lists it), with an undo that restores it. */

@@ -22,7 +22,12 @@ function facetKey(task: TaskView): string {
 /** True when the cards changed since `before` (if known) kept their assignee, labels, metadata and agents. */
 function sameFacets(before: Tasks, after: Tasks): boolean {
   const changed = changesSince(before, after);
-  return changed !== null && changed.every((id) => before[id] !== undefined && after[id] !== undefined && facetKey(before[id]) === facetKey(after[id]));
+  return (
+    changed !== null &&
+    changed.every(
+      (id) => before[id] !== undefined && after[id] !== undefined && facetKey(before[id]) === facetKey(after[id]),
+    )
+  );
 }
 
 function compute(tasks: Tasks): TaskFacets {
@@ -31,7 +36,9 @@ function compute(tasks: Tasks): TaskFacets {
     assignees: [...new Set(all.map((t) => t.assignee).filter((a): a is string => Boolean(a)))].sort(),
     labelNames: [...new Set(all.flatMap((t) => t.labels))].sort(),
     metadataPaths: metadataPathsOf(all),
-    agents: [...new Set(all.flatMap((t) => [t.claim?.agent, t.session?.agent]).filter((a): a is string => Boolean(a)))].sort(),
+    agents: [
+      ...new Set(all.flatMap((t) => [t.claim?.agent, t.session?.agent]).filter((a): a is string => Boolean(a))),
+    ].sort(),
   };
 }
 

@@ -40,15 +40,21 @@ export function viewStateOf(view: SavedView): ViewState {
 /** Whether the board shows exactly what the view says (any change after applying it clears `viewId`). */
 export function showsView(state: ViewState, view: SavedView): boolean {
   const wanted = viewStateOf(view);
-  return JSON.stringify(filterToQuery(state.filter)) === JSON.stringify(filterToQuery(wanted.filter))
-    && state.layout === wanted.layout && state.groupBy === wanted.groupBy && state.sort === wanted.sort;
+  return (
+    JSON.stringify(filterToQuery(state.filter)) === JSON.stringify(filterToQuery(wanted.filter)) &&
+    state.layout === wanted.layout &&
+    state.groupBy === wanted.groupBy &&
+    state.sort === wanted.sort
+  );
 }
 
 /** The views of the board shown, fetched on each board load and on every view event. */
 export async function refreshViews(ctrl: BoardController): Promise<void> {
   const boardId = ctrl.state.boardId;
   if (!boardId) return;
-  const views = await ctrl.api.call<SavedView[]>('GET', `/views?board=${encodeURIComponent(boardId)}`).catch(() => null);
+  const views = await ctrl.api
+    .call<SavedView[]>('GET', `/views?board=${encodeURIComponent(boardId)}`)
+    .catch(() => null);
   if (views && boardId === ctrl.state.boardId) ctrl.store.set({ savedViews: views });
 }
 

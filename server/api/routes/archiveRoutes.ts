@@ -6,20 +6,51 @@ import { cardVersion } from '../versions';
 import { taskListSchema, taskSchema } from '../responseSchemas';
 
 const restoreSchema = object({
-  status: { type: 'string', description: 'column to restore into; default: the column an archived card kept, else the board\'s default status' },
+  status: {
+    type: 'string',
+    description: "column to restore into; default: the column an archived card kept, else the board's default status",
+  },
   position: { type: 'integer', minimum: 0, description: 'zero-based place in that column; default: its end' },
 });
 
 /** Archive and restore: card routes (editor), each with its board-scoped twin. */
 export const archiveRoutes = defineRoutes([
-  { method: 'post', path: '/tasks/{id}/archive', tag: 'Tasks', twin: true, errors: [404, 409, 412], version: cardVersion,
-    summary: 'Archive a card: it keeps its status, leaves the columns and lists (see includeArchived, archived=only) and is not counted against WIP limits; emits task.archived',
-    response: taskSchema, handle: ({ ws, boardId, params }) => archiveTask(ws, boardId, params.id) },
-  { method: 'post', path: '/tasks/{id}/restore', tag: 'Tasks', twin: true, body: restoreSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
-    summary: 'Bring back an archived card (to the column it kept) or a soft-deleted one (to the default status), or to the given status; emits task.restored',
-    response: taskSchema, handle: ({ ws, boardId, params, body }) => restoreTask(ws, boardId, params.id, body?.status, body?.position) },
-  { method: 'post', path: '/columns/{columnId}/archive', tag: 'Tasks', twin: true, errors: [409],
-    summary: 'Archive every card of a column in one request (the column menu\'s "Archive all"); one task.archived per card',
-    returns: 'the archived cards', response: taskListSchema,
-    handle: ({ ws, boardId, params }) => archiveColumn(ws, boardId, checkSlugId(params.columnId, 'column id')) },
+  {
+    method: 'post',
+    path: '/tasks/{id}/archive',
+    tag: 'Tasks',
+    twin: true,
+    errors: [404, 409, 412],
+    version: cardVersion,
+    summary:
+      'Archive a card: it keeps its status, leaves the columns and lists (see includeArchived, archived=only) and is not counted against WIP limits; emits task.archived',
+    response: taskSchema,
+    handle: ({ ws, boardId, params }) => archiveTask(ws, boardId, params.id),
+  },
+  {
+    method: 'post',
+    path: '/tasks/{id}/restore',
+    tag: 'Tasks',
+    twin: true,
+    body: restoreSchema,
+    errors: [404, 409, 412],
+    version: cardVersion,
+    warns: true,
+    summary:
+      'Bring back an archived card (to the column it kept) or a soft-deleted one (to the default status), or to the given status; emits task.restored',
+    response: taskSchema,
+    handle: ({ ws, boardId, params, body }) => restoreTask(ws, boardId, params.id, body?.status, body?.position),
+  },
+  {
+    method: 'post',
+    path: '/columns/{columnId}/archive',
+    tag: 'Tasks',
+    twin: true,
+    errors: [409],
+    summary:
+      'Archive every card of a column in one request (the column menu\'s "Archive all"); one task.archived per card',
+    returns: 'the archived cards',
+    response: taskListSchema,
+    handle: ({ ws, boardId, params }) => archiveColumn(ws, boardId, checkSlugId(params.columnId, 'column id')),
+  },
 ]);

@@ -15,10 +15,15 @@ function agentFor(ctx: RequestContext, forWhat = ''): string {
   const named = ctx.body.agent as string | undefined;
   if (named !== undefined) checkAgentName(named, 'agent');
   if (named !== undefined && ctx.agent !== null && named !== ctx.agent) {
-    throw new ValidationError(`agent "${named}" in the body is not the agent of the X-Kanban-Agent header ("${ctx.agent}"); send one name`);
+    throw new ValidationError(
+      `agent "${named}" in the body is not the agent of the X-Kanban-Agent header ("${ctx.agent}"); send one name`,
+    );
   }
   const agent = named ?? ctx.agent;
-  if (agent === null) throw new ValidationError(`${forWhat}name the agent: the X-Kanban-Agent header or agent in the body (kanban --agent <name>, or env KANBAN_AGENT)`);
+  if (agent === null)
+    throw new ValidationError(
+      `${forWhat}name the agent: the X-Kanban-Agent header or agent in the body (kanban --agent <name>, or env KANBAN_AGENT)`,
+    );
   return agent;
 }
 
@@ -26,14 +31,23 @@ function agentFor(ctx: RequestContext, forWhat = ''): string {
 function pickBoard(ctx: RequestContext): string {
   const named = ctx.body.board as string | undefined;
   if (named === undefined) return ctx.boardId;
-  if (ctx.params.boardId !== undefined && named !== ctx.params.boardId) throw new ValidationError(`board "${named}" in the body is not the board of the path ("${ctx.params.boardId}")`);
+  if (ctx.params.boardId !== undefined && named !== ctx.params.boardId)
+    throw new ValidationError(`board "${named}" in the body is not the board of the path ("${ctx.params.boardId}")`);
   if (!ctx.ws.config.boards.some((b) => b.id === named)) throw new ValidationError(`board "${named}" does not exist`);
   return named;
 }
 
 async function pick(ctx: RequestContext) {
   const { status, labels, assignee, priority, moveTo, ttlSeconds } = ctx.body;
-  const picked = await pickTask(ctx.ws, pickBoard(ctx), { agent: agentFor(ctx), status, labels, assignee, priority, moveTo, ttlSeconds });
+  const picked = await pickTask(ctx.ws, pickBoard(ctx), {
+    agent: agentFor(ctx),
+    status,
+    labels,
+    assignee,
+    priority,
+    moveTo,
+    ttlSeconds,
+  });
   return picked ?? NO_CONTENT;
 }
 
@@ -44,20 +58,69 @@ async function report(ctx: RequestContext) {
 }
 
 export const claimRoutes = defineRoutes([
-  { method: 'post', path: '/tasks/pick', tag: 'Agents', twin: true, body: pickSchema, errors: [409], warns: true,
-    summary: 'Claim the best ready card: not blocked, archived, deleted or claimed; priority, then due date, then board order (emits task.claimed)',
-    noContent: 'nothing is pickable: no ready, unclaimed card matches', response: taskSchema, handle: pick },
-  { method: 'post', path: '/tasks/{id}/claim', tag: 'Agents', twin: true, body: claimSchema, errors: [404, 409],
+  {
+    method: 'post',
+    path: '/tasks/pick',
+    tag: 'Agents',
+    twin: true,
+    body: pickSchema,
+    errors: [409],
+    warns: true,
+    summary:
+      'Claim the best ready card: not blocked, archived, deleted or claimed; priority, then due date, then board order (emits task.claimed)',
+    noContent: 'nothing is pickable: no ready, unclaimed card matches',
+    response: taskSchema,
+    handle: pick,
+  },
+  {
+    method: 'post',
+    path: '/tasks/{id}/claim',
+    tag: 'Agents',
+    twin: true,
+    body: claimSchema,
+    errors: [404, 409],
     summary: 'Claim a card for an agent, or renew its own claim (emits task.claimed); 409 while another agent holds it',
-    response: taskSchema, handle: (ctx) => claimTask(ctx.ws, ctx.boardId, ctx.params.id, agentFor(ctx), ctx.body.ttlSeconds) },
-  { method: 'delete', path: '/tasks/{id}/claim', tag: 'Agents', twin: true, errors: [404, 409],
-    query: [{ name: 'force', type: 'boolean', description: 'an agent releases another agent\'s claim (logged on the card)' }],
-    summary: 'Release a card\'s claim (emits task.released): the holder or a person; another agent only with force=true',
-    response: taskSchema, handle: (ctx) => releaseTask(ctx.ws, ctx.boardId, ctx.params.id, { agent: ctx.agent, actor: ctx.actor, force: ctx.query.force === true }) },
-  { method: 'put', path: '/tasks/{id}/session', tag: 'Agents', twin: true, body: sessionReportSchema, errors: [404, 409],
-    summary: 'An agent reports its progress on a card (emits task.session): renews its claim, or releases it on complete; 409 while another agent holds it',
-    response: taskSchema, handle: report },
-  { method: 'delete', path: '/tasks/{id}/session', tag: 'Agents', twin: true, errors: [404, 409],
-    summary: 'Clear a card\'s agent session (emits task.session): a person, or the agent that reported it',
-    response: taskSchema, handle: (ctx) => clearSession(ctx.ws, ctx.boardId, ctx.params.id, ctx.agent, ctx.actor) },
+    response: taskSchema,
+    handle: (ctx) => claimTask(ctx.ws, ctx.boardId, ctx.params.id, agentFor(ctx), ctx.body.ttlSeconds),
+  },
+  {
+    method: 'delete',
+    path: '/tasks/{id}/claim',
+    tag: 'Agents',
+    twin: true,
+    errors: [404, 409],
+    query: [
+      { name: 'force', type: 'boolean', description: "an agent releases another agent's claim (logged on the card)" },
+    ],
+    summary: "Release a card's claim (emits task.released): the holder or a person; another agent only with force=true",
+    response: taskSchema,
+    handle: (ctx) =>
+      releaseTask(ctx.ws, ctx.boardId, ctx.params.id, {
+        agent: ctx.agent,
+        actor: ctx.actor,
+        force: ctx.query.force === true,
+      }),
+  },
+  {
+    method: 'put',
+    path: '/tasks/{id}/session',
+    tag: 'Agents',
+    twin: true,
+    body: sessionReportSchema,
+    errors: [404, 409],
+    summary:
+      'An agent reports its progress on a card (emits task.session): renews its claim, or releases it on complete; 409 while another agent holds it',
+    response: taskSchema,
+    handle: report,
+  },
+  {
+    method: 'delete',
+    path: '/tasks/{id}/session',
+    tag: 'Agents',
+    twin: true,
+    errors: [404, 409],
+    summary: "Clear a card's agent session (emits task.session): a person, or the agent that reported it",
+    response: taskSchema,
+    handle: (ctx) => clearSession(ctx.ws, ctx.boardId, ctx.params.id, ctx.agent, ctx.actor),
+  },
 ]);

@@ -10,13 +10,21 @@ const importSchema: JsonSchema = {
   properties: {
     format: { type: 'string', enum: IMPORT_FORMATS, description: 'what data is' },
     data: {
-      description: 'github: the JSON array of `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt`; trello: the board JSON export; ' +
+      description:
+        'github: the JSON array of `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt`; trello: the board JSON export; ' +
         'csv: the CSV text with a header row; kanban-lite: {"files": [{"path", "content"}]}, its .kanban.json and .kanban/**/*.md (the server never reads a path you send)',
       oneOf: [{ type: 'string' }, { type: 'array' }, { type: 'object', additionalProperties: true }],
     },
     board: { type: 'string', description: 'board to import into; default: the default board' },
-    apply: { type: 'boolean', description: 'create the cards; without it (default), a dry run that only says what would be created' },
-    source: { type: 'string', description: 'names the source in importedFrom: owner/repo for a GitHub export without url fields, the file name for CSV' },
+    apply: {
+      type: 'boolean',
+      description: 'create the cards; without it (default), a dry run that only says what would be created',
+    },
+    source: {
+      type: 'string',
+      description:
+        'names the source in importedFrom: owner/repo for a GitHub export without url fields, the file name for CSV',
+    },
   },
   required: ['format', 'data'],
   additionalProperties: false,
@@ -43,11 +51,33 @@ function exportFile(ctx: RequestContext): RawResponse {
 
 /** Bringing cards in from other tools, and taking a board out as CSV or JSON. */
 export const importExportRoutes = defineRoutes([
-  { method: 'post', path: '/import', tag: 'Import', summary: 'Import cards from a GitHub issues export, a Trello board export, a CSV or a kanban-lite workspace; a dry run unless apply is true. ' +
+  {
+    method: 'post',
+    path: '/import',
+    tag: 'Import',
+    summary:
+      'Import cards from a GitHub issues export, a Trello board export, a CSV or a kanban-lite workspace; a dry run unless apply is true. ' +
       'Every card gets metadata importedFrom (github:owner/repo#12, trello:<cardId>, csv:<file>:<row key>, kanban-lite:<id>) and cards already imported are skipped',
-    body: importSchema, bodyLimit: '20mb', errors: [404], role: 'admin',
-    response: importResultSchema, handle: ({ ws, boardId, body, run }) => importCards(ws, boardId, body, run) },
-  { method: 'get', path: '/export', tag: 'Import', summary: `The board's live cards as a file: CSV (columns ${EXPORT_CSV_COLUMNS.join(', ')}; labels joined by ;) or JSON (board, exported, cards with comments)`,
-    twin: true, query: [{ name: 'format', type: 'string', enum: ['csv', 'json'], description: 'csv or json (default json)' }], errors: [404],
-    returns: 'the file bytes', files: { 'application/json': exportFileSchema, 'text/csv': { type: 'string', description: 'a header row, then one row per card' } }, handle: exportFile },
+    body: importSchema,
+    bodyLimit: '20mb',
+    errors: [404],
+    role: 'admin',
+    response: importResultSchema,
+    handle: ({ ws, boardId, body, run }) => importCards(ws, boardId, body, run),
+  },
+  {
+    method: 'get',
+    path: '/export',
+    tag: 'Import',
+    summary: `The board's live cards as a file: CSV (columns ${EXPORT_CSV_COLUMNS.join(', ')}; labels joined by ;) or JSON (board, exported, cards with comments)`,
+    twin: true,
+    query: [{ name: 'format', type: 'string', enum: ['csv', 'json'], description: 'csv or json (default json)' }],
+    errors: [404],
+    returns: 'the file bytes',
+    files: {
+      'application/json': exportFileSchema,
+      'text/csv': { type: 'string', description: 'a header row, then one row per card' },
+    },
+    handle: exportFile,
+  },
 ]);

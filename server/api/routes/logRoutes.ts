@@ -4,10 +4,33 @@ import { logSchema } from '../schemas';
 import { clearedSchema, logEntryListSchema, logEntrySchema } from '../responseSchemas';
 
 export const logRoutes = defineRoutes([
-  { method: 'get', path: '/boards/{boardId}/logs', tag: 'Logs', summary: 'Board log entries, oldest first', errors: [404],
-    response: logEntryListSchema, handle: ({ ws, boardId }) => readEntries(boardLogFileOf(ws, boardId)) },
-  { method: 'post', path: '/boards/{boardId}/logs', tag: 'Logs', summary: 'Append a board log entry', body: logSchema, success: 201, errors: [404],
-    response: logEntrySchema, handle: ({ ws, boardId, body }) => addBoardLog(ws, boardId, body) },
-  { method: 'delete', path: '/boards/{boardId}/logs', tag: 'Logs', summary: 'Remove all board log entries', errors: [404],
-    response: clearedSchema, handle: ({ ws, boardId }) => clearBoardLogs(ws, boardId) },
+  {
+    method: 'get',
+    path: '/boards/{boardId}/logs',
+    tag: 'Logs',
+    summary: 'Board log entries, oldest first',
+    errors: [404],
+    response: logEntryListSchema,
+    handle: ({ ws, boardId }) => readEntries(boardLogFileOf(ws, boardId)),
+  },
+  {
+    method: 'post',
+    path: '/boards/{boardId}/logs',
+    tag: 'Logs',
+    summary: 'Append a board log entry',
+    body: logSchema,
+    success: 201,
+    errors: [404],
+    response: logEntrySchema,
+    handle: ({ ws, boardId, body }) => addBoardLog(ws, boardId, body),
+  },
+  {
+    method: 'delete',
+    path: '/boards/{boardId}/logs',
+    tag: 'Logs',
+    summary: 'Remove all board log entries',
+    errors: [404],
+    response: clearedSchema,
+    handle: ({ ws, boardId }) => clearBoardLogs(ws, boardId),
+  },
 ]);

@@ -3,7 +3,15 @@ import { DUE_WINDOWS, dueFilterOf } from '../../core/dueDates';
 import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
 import { listPage, type ListShape } from '../../service/taskPages';
-import { createTask, moveTask, permanentDeleteTask, softDeleteTask, transferTask, updateTask, type MoveFields } from '../../service/tasks';
+import {
+  createTask,
+  moveTask,
+  permanentDeleteTask,
+  softDeleteTask,
+  transferTask,
+  updateTask,
+  type MoveFields,
+} from '../../service/tasks';
 import { taskView, taskViewJson } from '../../service/views';
 import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
 import { MOVE_FIELDS, moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
@@ -12,7 +20,11 @@ import { withSavedView } from '../viewQuery';
 import { activeTaskSchema, deletedSchema, taskListSchema, taskSchema } from '../responseSchemas';
 
 export const listQuery: QueryParam[] = [
-  { name: 'q', type: 'string', description: 'free text (case-insensitive substring); may hold meta.field: value tokens' },
+  {
+    name: 'q',
+    type: 'string',
+    description: 'free text (case-insensitive substring); may hold meta.field: value tokens',
+  },
   { name: 'fuzzy', type: 'boolean', description: 'typo-tolerant matching, results ordered by score' },
   { name: 'status', type: 'string', description: 'only this column' },
   { name: 'priority', type: 'string', enum: PRIORITIES, description: 'only this priority' },
@@ -20,20 +32,78 @@ export const listQuery: QueryParam[] = [
   { name: 'label', type: 'string', description: 'only cards with this label' },
   { name: 'labelGroup', type: 'string', description: 'only cards with a label of this group' },
   { name: 'includeDeleted', type: 'boolean', description: 'include soft-deleted cards' },
-  { name: 'ready', type: 'boolean', description: 'true: only cards that are not blocked (every blocker finished or archived) and not in the last column; false: only the others' },
-  { name: 'due', type: 'string', enum: DUE_WINDOWS, description: 'due-date window; days are UTC calendar days: overdue (due before today and not in the board\'s last column), today, week (today and the 6 days after), none (no due date)' },
-  { name: 'dueBefore', type: 'string', description: 'only cards due strictly before this UTC day (YYYY-MM-DD); cards without a due date never match' },
-  { name: 'dueAfter', type: 'string', description: 'only cards due strictly after this UTC day (YYYY-MM-DD); cards without a due date never match' },
-  { name: 'claimed', type: 'boolean', description: 'true: only cards an agent holds under a running lease (POST /tasks/{id}/claim); false: only free ones' },
+  {
+    name: 'ready',
+    type: 'boolean',
+    description:
+      'true: only cards that are not blocked (every blocker finished or archived) and not in the last column; false: only the others',
+  },
+  {
+    name: 'due',
+    type: 'string',
+    enum: DUE_WINDOWS,
+    description:
+      "due-date window; days are UTC calendar days: overdue (due before today and not in the board's last column), today, week (today and the 6 days after), none (no due date)",
+  },
+  {
+    name: 'dueBefore',
+    type: 'string',
+    description: 'only cards due strictly before this UTC day (YYYY-MM-DD); cards without a due date never match',
+  },
+  {
+    name: 'dueAfter',
+    type: 'string',
+    description: 'only cards due strictly after this UTC day (YYYY-MM-DD); cards without a due date never match',
+  },
+  {
+    name: 'claimed',
+    type: 'boolean',
+    description:
+      'true: only cards an agent holds under a running lease (POST /tasks/{id}/claim); false: only free ones',
+  },
   { name: 'claimedBy', type: 'string', description: 'only cards this agent holds under a running lease' },
-  { name: 'byAgent', type: 'string', description: 'only cards this agent holds under a running lease or last reported on (its session, stale or not)' },
-  { name: 'includeArchived', type: 'boolean', description: 'include archived cards (after the columns; a status filter picks them by the status they kept)' },
+  {
+    name: 'byAgent',
+    type: 'string',
+    description: 'only cards this agent holds under a running lease or last reported on (its session, stale or not)',
+  },
+  {
+    name: 'includeArchived',
+    type: 'boolean',
+    description: 'include archived cards (after the columns; a status filter picks them by the status they kept)',
+  },
   { name: 'archived', type: 'string', enum: ['only'], description: 'only: list archived cards alone' },
-  { name: 'view', type: 'string', description: 'id of a saved view (GET /api/views): its filter and sort apply, and parameters given here override them' },
-  { name: 'limit', type: 'integer', minimum: 1, maximum: LIMIT_MAX, description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page` },
-  { name: 'cursor', type: 'string', description: 'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters' },
-  { name: 'fields', type: 'string', description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}` },
-  { name: 'sort', type: 'string', enum: SORT_VALUES, description: 'position (default: column order, then place in the column), created, modified, due, priority (critical first) or title; a leading - for descending; ties by id; cards without a due date last. Not with a fuzzy search, which is ordered by score' },
+  {
+    name: 'view',
+    type: 'string',
+    description:
+      'id of a saved view (GET /api/views): its filter and sort apply, and parameters given here override them',
+  },
+  {
+    name: 'limit',
+    type: 'integer',
+    minimum: 1,
+    maximum: LIMIT_MAX,
+    description: `cards per page, 1 to ${LIMIT_MAX}; without it, every matching card. The answer's X-Total-Count header counts all matches; a Link header (rel="next") gives the next page`,
+  },
+  {
+    name: 'cursor',
+    type: 'string',
+    description:
+      'opaque: the cursor of the Link (rel="next") header of the previous page; only valid with the same sort and filters',
+  },
+  {
+    name: 'fields',
+    type: 'string',
+    description: `comma list of read-model fields to answer with (id is always there): ${LIST_FIELDS.join(', ')}`,
+  },
+  {
+    name: 'sort',
+    type: 'string',
+    enum: SORT_VALUES,
+    description:
+      'position (default: column order, then place in the column), created, modified, due, priority (critical first) or title; a leading - for descending; ties by id; cards without a due date last. Not with a fuzzy search, which is ordered by score',
+  },
 ];
 
 function listQueryOf(ctx: RequestContext): TaskQuery {
@@ -48,7 +118,11 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
     labelGroup: q.labelGroup as string | undefined,
     includeDeleted: q.includeDeleted as boolean | undefined,
     ready: q.ready as boolean | undefined,
-    due: dueFilterOf({ due: q.due as string | undefined, dueBefore: q.dueBefore as string | undefined, dueAfter: q.dueAfter as string | undefined }),
+    due: dueFilterOf({
+      due: q.due as string | undefined,
+      dueBefore: q.dueBefore as string | undefined,
+      dueAfter: q.dueAfter as string | undefined,
+    }),
     claimed: q.claimed as boolean | undefined,
     claimedBy: q.claimedBy as string | undefined,
     byAgent: q.byAgent as string | undefined,
@@ -78,11 +152,18 @@ function list(request: RequestContext) {
   const ctx = withSavedView(request, listQuery);
   const query = listQueryOf(ctx);
   const shape = listShapeOf(ctx);
-  const plain = shape.sort === undefined && shape.limit === undefined && shape.cursor === undefined && shape.fields === undefined;
+  const plain =
+    shape.sort === undefined && shape.limit === undefined && shape.cursor === undefined && shape.fields === undefined;
   const key = JSON.stringify([ctx.boardId, query, shape]);
   if (plain) {
     const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
-    return new SerializedAnswer(answer.body, answer.etag, () => listTasks(ctx.ws, ctx.boardId, query), answer.gzipped, answer.page);
+    return new SerializedAnswer(
+      answer.body,
+      answer.etag,
+      () => listTasks(ctx.ws, ctx.boardId, query),
+      answer.gzipped,
+      answer.page,
+    );
   }
   const dataOf = (body: Buffer) => () => (JSON.parse(body.toString('utf8')) as { data: unknown }).data;
   if (shape.limit === undefined) {
@@ -90,7 +171,13 @@ function list(request: RequestContext) {
     return new SerializedAnswer(answer.body, answer.etag, dataOf(answer.body), answer.gzipped, answer.page);
   }
   const page = listPage(ctx.ws, ctx.boardId, query, shape);
-  return new SerializedAnswer(page.body, ctx.ws.readCache.etagFor(ctx.ws, key), dataOf(page.body), undefined, page.page);
+  return new SerializedAnswer(
+    page.body,
+    ctx.ws.readCache.etagFor(ctx.ws, key),
+    dataOf(page.body),
+    undefined,
+    page.page,
+  );
 }
 
 /** One card, sent as bytes made from its cached JSON parts (hosts that want the object get taskView's). */
@@ -121,24 +208,117 @@ function moveFieldsOf(body: Record<string, unknown>): MoveFields {
 }
 
 export const taskRoutes = defineRoutes([
-  { method: 'get', path: '/tasks', tag: 'Tasks', summary: 'List and search tasks', twin: true, query: listQuery, metaQuery: true, unknownBoardStatus: 400,
-    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount', response: taskListSchema, fastLane: true, handle: list },
-  { method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', twin: true, body: taskCreateSchema, success: 201, errors: [404, 409], warns: true,
-    response: taskSchema, handle: ({ ws, boardId, body }) => createTask(ws, boardId, body) },
-  { method: 'get', path: '/tasks/active', tag: 'Tasks', summary: 'The card last opened in a board UI, or null', twin: true, response: activeTaskSchema, handle: active },
-  { method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task (partial ids match); its ETag is the card version If-Match takes', twin: true, errors: [404], version: cardVersion, fastLane: true,
-    response: taskSchema, handle: getTask },
-  { method: 'put', path: '/tasks/{id}', tag: 'Tasks', summary: 'Update a task (omitted fields unchanged)', twin: true, body: taskUpdateSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
-    response: taskSchema, handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)) },
-  { method: 'delete', path: '/tasks/{id}', tag: 'Tasks', summary: 'Soft delete (to the hidden deleted column)', twin: true, errors: [404, 409, 412], version: cardVersion,
-    response: taskSchema, handle: ({ ws, boardId, params }) => softDeleteTask(ws, boardId, params.id) },
-  { method: 'delete', path: '/tasks/{id}/permanent', tag: 'Tasks', summary: 'Delete for good', twin: true, errors: [404, 409, 412], version: cardVersion,
-    response: deletedSchema, handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id) },
-  { method: 'patch', path: '/tasks/{id}/move', tag: 'Tasks', summary: 'Move to a column at a zero-based position', twin: true, body: moveSchema, errors: [404, 409, 412], version: cardVersion, warns: true,
-    response: taskSchema, handle: (ctx) => withActivity(ctx, moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0, moveFieldsOf(ctx.body))) },
-  // Transfer answers 400 for an unknown destination (a bad request); a card that matches nothing is still 404.
-  { method: 'post', path: '/boards/{boardId}/tasks/{id}/transfer', tag: 'Tasks', summary: 'Move a card from another board to {boardId}', body: transferSchema, errors: [404, 409], warns: true,
+  {
+    method: 'get',
+    path: '/tasks',
+    tag: 'Tasks',
+    summary: 'List and search tasks',
+    twin: true,
+    query: listQuery,
+    metaQuery: true,
     unknownBoardStatus: 400,
-    response: taskSchema, handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus) },
+    returns: 'tasks in column order, then position (fuzzy: by score); comments are counted in commentCount',
+    response: taskListSchema,
+    fastLane: true,
+    handle: list,
+  },
+  {
+    method: 'post',
+    path: '/tasks',
+    tag: 'Tasks',
+    summary: 'Create a task',
+    twin: true,
+    body: taskCreateSchema,
+    success: 201,
+    errors: [404, 409],
+    warns: true,
+    response: taskSchema,
+    handle: ({ ws, boardId, body }) => createTask(ws, boardId, body),
+  },
+  {
+    method: 'get',
+    path: '/tasks/active',
+    tag: 'Tasks',
+    summary: 'The card last opened in a board UI, or null',
+    twin: true,
+    response: activeTaskSchema,
+    handle: active,
+  },
+  {
+    method: 'get',
+    path: '/tasks/{id}',
+    tag: 'Tasks',
+    summary: 'Get a task (partial ids match); its ETag is the card version If-Match takes',
+    twin: true,
+    errors: [404],
+    version: cardVersion,
+    fastLane: true,
+    response: taskSchema,
+    handle: getTask,
+  },
+  {
+    method: 'put',
+    path: '/tasks/{id}',
+    tag: 'Tasks',
+    summary: 'Update a task (omitted fields unchanged)',
+    twin: true,
+    body: taskUpdateSchema,
+    errors: [404, 409, 412],
+    version: cardVersion,
+    warns: true,
+    response: taskSchema,
+    handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)),
+  },
+  {
+    method: 'delete',
+    path: '/tasks/{id}',
+    tag: 'Tasks',
+    summary: 'Soft delete (to the hidden deleted column)',
+    twin: true,
+    errors: [404, 409, 412],
+    version: cardVersion,
+    response: taskSchema,
+    handle: ({ ws, boardId, params }) => softDeleteTask(ws, boardId, params.id),
+  },
+  {
+    method: 'delete',
+    path: '/tasks/{id}/permanent',
+    tag: 'Tasks',
+    summary: 'Delete for good',
+    twin: true,
+    errors: [404, 409, 412],
+    version: cardVersion,
+    response: deletedSchema,
+    handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id),
+  },
+  {
+    method: 'patch',
+    path: '/tasks/{id}/move',
+    tag: 'Tasks',
+    summary: 'Move to a column at a zero-based position',
+    twin: true,
+    body: moveSchema,
+    errors: [404, 409, 412],
+    version: cardVersion,
+    warns: true,
+    response: taskSchema,
+    handle: (ctx) =>
+      withActivity(
+        ctx,
+        moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0, moveFieldsOf(ctx.body)),
+      ),
+  },
+  // Transfer answers 400 for an unknown destination (a bad request); a card that matches nothing is still 404.
+  {
+    method: 'post',
+    path: '/boards/{boardId}/tasks/{id}/transfer',
+    tag: 'Tasks',
+    summary: 'Move a card from another board to {boardId}',
+    body: transferSchema,
+    errors: [404, 409],
+    warns: true,
+    unknownBoardStatus: 400,
+    response: taskSchema,
+    handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus),
+  },
 ]);
-

@@ -20,12 +20,15 @@ export function checkViewFilter(filter: SavedView['filter'] | undefined): void {
   const known = new Set(filterParams.map((p) => p.name));
   const unknown = Object.keys(filter).filter((key) => !known.has(key) && !key.startsWith('meta.'));
   if (unknown.length) {
-    throw new ValidationError(`body.filter has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; a filter takes the list route's parameters: ${[...known].join(', ')}, meta.<field>`);
+    throw new ValidationError(
+      `body.filter has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; a filter takes the list route's parameters: ${[...known].join(', ')}, meta.<field>`,
+    );
   }
   try {
     parseQuery(filterParams, filterAsQuery(filter), true);
   } catch (error) {
-    if (error instanceof ValidationError) throw new ValidationError(`body.filter: ${error.message.replace(/^query parameter /, '')}`);
+    if (error instanceof ValidationError)
+      throw new ValidationError(`body.filter: ${error.message.replace(/^query parameter /, '')}`);
     throw error;
   }
 }
@@ -40,43 +43,103 @@ const viewFields: Record<string, JsonSchema> = {
   board: { type: 'string', description: 'id of the board the view shows' },
   layout: { type: 'string', enum: [...VIEW_LAYOUTS], description: 'board (columns) or table' },
   filter,
-  sort: { type: 'string', enum: ['', ...SORT_VALUES], description: 'a list-route sort value; "" keeps the board order' },
-  groupBy: { type: ['string', 'null'], maxLength: 300, description: 'assignee, priority, labelGroup:<group>, metadata:<key path>, or null for plain columns' },
+  sort: {
+    type: 'string',
+    enum: ['', ...SORT_VALUES],
+    description: 'a list-route sort value; "" keeps the board order',
+  },
+  groupBy: {
+    type: ['string', 'null'],
+    maxLength: 300,
+    description: 'assignee, priority, labelGroup:<group>, metadata:<key path>, or null for plain columns',
+  },
 };
-const viewCreateSchema = object({
-  id: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'optional; made from the name when omitted' },
-  ...viewFields,
-}, ['name', 'board']);
+const viewCreateSchema = object(
+  {
+    id: {
+      type: 'string',
+      pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
+      description: 'optional; made from the name when omitted',
+    },
+    ...viewFields,
+  },
+  ['name', 'board'],
+);
 const viewUpdateSchema = object(viewFields);
 
-const savedViewSchema = named('SavedView', fields({
-  id: text('view id'),
-  name: text('display name'),
-  board: text('board id'),
-  layout: { type: 'string', enum: [...VIEW_LAYOUTS], description: 'board or table' },
-  filter: { type: 'object', additionalProperties: true, description: 'list-route query parameters' },
-  sort: text('list-route sort value; "" for the board order'),
-  groupBy: nullable('string', 'lane grouping, or null'),
-}, 'a saved view, shared through .kanban.json'));
+const savedViewSchema = named(
+  'SavedView',
+  fields(
+    {
+      id: text('view id'),
+      name: text('display name'),
+      board: text('board id'),
+      layout: { type: 'string', enum: [...VIEW_LAYOUTS], description: 'board or table' },
+      filter: { type: 'object', additionalProperties: true, description: 'list-route query parameters' },
+      sort: text('list-route sort value; "" for the board order'),
+      groupBy: nullable('string', 'lane grouping, or null'),
+    },
+    'a saved view, shared through .kanban.json',
+  ),
+);
 
 const boardQuery: QueryParam = { name: 'board', type: 'string', description: 'only the views of this board' };
 
 /** Saved views live in `.kanban.json` like labels and columns: writes need the admin role once auth is on. */
 export const viewRoutes = defineRoutes([
-  { method: 'get', path: '/views', tag: 'Views', summary: 'Saved views, of every board or of one', query: [boardQuery], errors: [404],
-    response: list(savedViewSchema), handle: ({ ws, query }) => listViews(ws, query.board as string | undefined) },
-  { method: 'post', path: '/views', tag: 'Views', summary: 'Save a view (name, board, layout, filter, sort, groupBy)', body: viewCreateSchema, success: 201, errors: [409],
-    response: savedViewSchema, handle: ({ ws, body }) => {
+  {
+    method: 'get',
+    path: '/views',
+    tag: 'Views',
+    summary: 'Saved views, of every board or of one',
+    query: [boardQuery],
+    errors: [404],
+    response: list(savedViewSchema),
+    handle: ({ ws, query }) => listViews(ws, query.board as string | undefined),
+  },
+  {
+    method: 'post',
+    path: '/views',
+    tag: 'Views',
+    summary: 'Save a view (name, board, layout, filter, sort, groupBy)',
+    body: viewCreateSchema,
+    success: 201,
+    errors: [409],
+    response: savedViewSchema,
+    handle: ({ ws, body }) => {
       checkViewFilter(body.filter);
       return createView(ws, body);
-    } },
-  { method: 'get', path: '/views/{id}', tag: 'Views', summary: 'One saved view', errors: [404],
-    response: savedViewSchema, handle: ({ ws, params }) => findView(ws, params.id) },
-  { method: 'put', path: '/views/{id}', tag: 'Views', summary: 'Change a view (omitted fields unchanged)', body: viewUpdateSchema, errors: [404, 409],
-    response: savedViewSchema, handle: ({ ws, params, body }) => {
+    },
+  },
+  {
+    method: 'get',
+    path: '/views/{id}',
+    tag: 'Views',
+    summary: 'One saved view',
+    errors: [404],
+    response: savedViewSchema,
+    handle: ({ ws, params }) => findView(ws, params.id),
+  },
+  {
+    method: 'put',
+    path: '/views/{id}',
+    tag: 'Views',
+    summary: 'Change a view (omitted fields unchanged)',
+    body: viewUpdateSchema,
+    errors: [404, 409],
+    response: savedViewSchema,
+    handle: ({ ws, params, body }) => {
       checkViewFilter(body.filter);
       return updateView(ws, params.id, body);
-    } },
-  { method: 'delete', path: '/views/{id}', tag: 'Views', summary: 'Delete a view', errors: [404, 409],
-    response: savedViewSchema, handle: ({ ws, params }) => deleteView(ws, params.id) },
+    },
+  },
+  {
+    method: 'delete',
+    path: '/views/{id}',
+    tag: 'Views',
+    summary: 'Delete a view',
+    errors: [404, 409],
+    response: savedViewSchema,
+    handle: ({ ws, params }) => deleteView(ws, params.id),
+  },
 ]);

@@ -24,14 +24,19 @@ function where(ws: Workspace): string {
 }
 
 function moveLiteralSecrets(ws: Workspace, draft: KanbanConfig): Promise<void> | undefined {
-  const literal = draft.webhooks.filter((hook): hook is WebhookConfig & { secret: string } => hook.secret !== undefined && isLiteralSecret(hook.secret));
+  const literal = draft.webhooks.filter(
+    (hook): hook is WebhookConfig & { secret: string } => hook.secret !== undefined && isLiteralSecret(hook.secret),
+  );
   if (literal.length === 0) return undefined;
   const moved: Record<string, string> = {};
   for (const hook of literal) {
     const fromFile = ws.config.webhooks.some((current) => current.id === hook.id && current.secret === hook.secret);
     moved[hook.id] = hook.secret;
     hook.secret = storedReferenceTo(hook.id);
-    if (fromFile) log.warn(`kanban: moved the secret of webhook ${hook.id} out of .kanban.json (which is committed) into ${where(ws)}; .kanban.json now says "${hook.secret}"`);
+    if (fromFile)
+      log.warn(
+        `kanban: moved the secret of webhook ${hook.id} out of .kanban.json (which is committed) into ${where(ws)}; .kanban.json now says "${hook.secret}"`,
+      );
   }
   // Saved before the config that refers to it is written, so a crash in between leaves an unused
   // secret, never a reference to a missing one.

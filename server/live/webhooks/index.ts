@@ -10,7 +10,10 @@ import { DEFAULT_LEASE_MS, SharedWebhookQueue } from './sharedQueue';
 import type { ServiceEvent } from '../../core/events';
 import { log } from '../../core/log';
 
-export type WebhookOptions = Pick<WebhookQueueOptions, 'backoffMs' | 'maxAttempts' | 'timeoutMs' | 'env' | 'maxConcurrentDeliveries'> & {
+export type WebhookOptions = Pick<
+  WebhookQueueOptions,
+  'backoffMs' | 'maxAttempts' | 'timeoutMs' | 'env' | 'maxConcurrentDeliveries'
+> & {
   /** Over a shared database: how long a claim on a delivery lasts unless renewed. */
   leaseMs?: number;
 };
@@ -68,7 +71,8 @@ function createQueue(ws: Workspace, options: WebhookOptions, env: NodeJS.Process
     ...common,
     store: shared,
     // KANBAN_WEBHOOK_LEASE_MS: tests shorten it to see a killed instance's deliveries taken over.
-    leaseMs: options.leaseMs ?? (millisecondsFromEnv(env, 'KANBAN_WEBHOOK_LEASE_MS', DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS),
+    leaseMs:
+      options.leaseMs ?? (millisecondsFromEnv(env, 'KANBAN_WEBHOOK_LEASE_MS', DEFAULT_LEASE_MS) || DEFAULT_LEASE_MS),
     pollMs: (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000,
   });
 }

@@ -95,9 +95,16 @@ function readLines(text: string): { deliveries: PendingDelivery[]; settled: stri
 
 function isPendingDelivery(value: unknown): value is PendingDelivery {
   const d = value as PendingDelivery;
-  return typeof d === 'object' && d !== null && typeof d.id === 'string' && typeof d.webhookId === 'string'
-    && typeof d.event === 'string' && typeof d.rawBody === 'string'
-    && Number.isInteger(d.attempts) && typeof d.nextAttemptAt === 'number';
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.id === 'string' &&
+    typeof d.webhookId === 'string' &&
+    typeof d.event === 'string' &&
+    typeof d.rawBody === 'string' &&
+    Number.isInteger(d.attempts) &&
+    typeof d.nextAttemptAt === 'number'
+  );
 }
 
 /** A later attempt count (or, for the same count, a later schedule) is the newer version. */
@@ -192,7 +199,9 @@ export class PendingStore {
   /** Unreadable files are reported and left in place for a person to look at. */
   private async readFile(name: string): Promise<{ deliveries: PendingDelivery[]; settled: string[] } | null> {
     const file = path.join(this.dir, name);
-    const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : ''));
+    const text = await fs
+      .readFile(file, 'utf8')
+      .catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : ''));
     // Deleted since the listing (its deliveries were settled): nothing to report.
     if (text === null) return null;
     const content = SINGLE_FILE.test(name) ? readSingle(name, text) : readLines(text);
@@ -270,7 +279,8 @@ export class PendingStore {
       if (batch.items.size === 0) return;
       const list = [...batch.items.values()];
       const segment = await this.openSegment();
-      const settledLine = this.settledUnwritten.length > 0 ? JSON.stringify({ settled: this.settledUnwritten }) + '\n' : '';
+      const settledLine =
+        this.settledUnwritten.length > 0 ? JSON.stringify({ settled: this.settledUnwritten }) + '\n' : '';
       const data = settledLine + JSON.stringify(list) + '\n';
       try {
         await segment.handle.write(data);
@@ -283,7 +293,8 @@ export class PendingStore {
       }
       this.settledUnwritten = [];
       segment.bytes += Buffer.byteLength(data);
-      for (const delivery of list) for (const emptied of this.attach(delivery.id, segment.name)) this.deleteFile(emptied);
+      for (const delivery of list)
+        for (const emptied of this.attach(delivery.id, segment.name)) this.deleteFile(emptied);
       if (segment.bytes >= SEGMENT_BYTES) this.retireSegment(!this.holders.has(segment.name));
     } catch (error) {
       // The queue keeps working from memory; only durability across a restart is at risk. The
@@ -383,25 +394,37 @@ export class PendingStore {
    * `closed` when the file was a segment still open.
    */
   private deleteFile(name: string, closed: Promise<unknown> = Promise.resolve()): void {
-    this.track(closed.then(() => this.removeFile(name)).catch((error) => {
-      log.error(`kanban: could not delete settled webhook deliveries ${name}:`, (error as Error).message);
-    }));
+    this.track(
+      closed
+        .then(() => this.removeFile(name))
+        .catch((error) => {
+          log.error(`kanban: could not delete settled webhook deliveries ${name}:`, (error as Error).message);
+        }),
+    );
   }
 
   /** File work beside the loop that `flush` waits for. */
   private track(work: Promise<unknown>): void {
-    const done: Promise<void> = work.then(() => undefined, () => undefined).finally(() => this.deleting.delete(done));
+    const done: Promise<void> = work
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.deleting.delete(done));
     this.deleting.add(done);
   }
 
   private ensureDir(): Promise<void> {
     this.stateReady ??= ensureStateDir(this.stateDir)
       .then(() => fs.mkdir(this.dir, { recursive: true }))
-      .then(() => undefined, (error) => {
-        // Checked again by the next batch: the folder may be fixed (or the disk freed) by then.
-        this.stateReady = null;
-        throw error;
-      });
+      .then(
+        () => undefined,
+        (error) => {
+          // Checked again by the next batch: the folder may be fixed (or the disk freed) by then.
+          this.stateReady = null;
+          throw error;
+        },
+      );
     return this.stateReady;
   }
 }

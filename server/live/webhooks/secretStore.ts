@@ -57,10 +57,15 @@ export class SecretStore {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw new Error(`${this.file} is not valid JSON (${(error as Error).message}); fix or remove it, then set the webhook secrets again`);
+      throw new Error(
+        `${this.file} is not valid JSON (${(error as Error).message}); fix or remove it, then set the webhook secrets again`,
+      );
     }
-    const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      && Object.values(parsed).every((value) => typeof value === 'string');
+    const valid =
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      !Array.isArray(parsed) &&
+      Object.values(parsed).every((value) => typeof value === 'string');
     if (!valid) throw new Error(`${this.file} must be a JSON object of secret names to strings`);
     this.cache = { stamp, values: parsed as Record<string, string> };
     return this.cache.values;

@@ -35,7 +35,8 @@ export function isLiteralSecret(secret: string): boolean {
 export function secretProblem(secret: string): string | null {
   if (secret === '') return 'secret must not be empty; send null to remove the secret';
   // Only the service writes these; a client naming one could sign with another webhook's key.
-  if (storedReference(secret) !== null) return 'secret must be the secret itself or "${NAME}" for an environment variable; "${secret:...}" references are written by the service';
+  if (storedReference(secret) !== null)
+    return 'secret must be the secret itself or "${NAME}" for an environment variable; "${secret:...}" references are written by the service';
   const name = envReference(secret);
   if (name !== null && !ENV_NAME.test(name)) {
     return `secret "\${...}" must name an environment variable (letters, digits and _, not starting with a digit)`;
@@ -55,7 +56,11 @@ export interface StoredSecrets {
  * time means a rotated variable or secret takes effect for pending retries, and a resolved value
  * is never written back. A literal (from an older `.kanban.json`, until it is moved) is used as is.
  */
-export async function resolveSecret(secret: string | undefined, env: NodeJS.ProcessEnv = process.env, stored?: StoredSecrets): Promise<ResolvedSecret> {
+export async function resolveSecret(
+  secret: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  stored?: StoredSecrets,
+): Promise<ResolvedSecret> {
   if (secret === undefined) return { ok: true, value: null };
   const storedName = storedReference(secret);
   if (storedName !== null) return resolveStored(storedName, stored);
@@ -74,10 +79,16 @@ async function resolveStored(name: string, stored: StoredSecrets | undefined): P
   try {
     value = await stored?.get(name);
   } catch (error) {
-    return { ok: false, error: `could not read the stored secret "${name}": ${(error as Error).message}; delivery not sent` };
+    return {
+      ok: false,
+      error: `could not read the stored secret "${name}": ${(error as Error).message}; delivery not sent`,
+    };
   }
   if (value === undefined || value === '') {
-    return { ok: false, error: `stored secret "${name}" is missing from .kanban/.state/secrets.json; set the webhook's secret again; delivery not sent` };
+    return {
+      ok: false,
+      error: `stored secret "${name}" is missing from .kanban/.state/secrets.json; set the webhook's secret again; delivery not sent`,
+    };
   }
   return { ok: true, value };
 }

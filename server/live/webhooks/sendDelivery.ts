@@ -22,7 +22,9 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-export function deliveryHeaders(request: Pick<DeliveryRequest, 'deliveryId' | 'event' | 'rawBody' | 'secret'>): Record<string, string> {
+export function deliveryHeaders(
+  request: Pick<DeliveryRequest, 'deliveryId' | 'event' | 'rawBody' | 'secret'>,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': 'repo-kanban-webhooks',
@@ -57,7 +59,7 @@ function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: numb
   if (timedOut) return `no answer within ${timeoutMs / 1000} s`;
   const e = error as { message?: string; cause?: { code?: string; message?: string } };
   const cause = e.cause?.code ?? e.cause?.message;
-  return cause ? `${e.message ?? 'request failed'} (${cause})` : e.message ?? String(error);
+  return cause ? `${e.message ?? 'request failed'} (${cause})` : (e.message ?? String(error));
 }
 
 /**

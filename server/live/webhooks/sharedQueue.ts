@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceEvent } from '../../core/events';
 import type { WebhookConfig } from '../../config/types';
 import { log } from '../../core/log';
-import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../../storage/webhookDeliveryStore';
+import type {
+  ClaimedDelivery,
+  NewDelivery,
+  SharedAttempt,
+  SharedWebhookStore,
+} from '../../storage/webhookDeliveryStore';
 import { HISTORY_LIMIT, type AttemptRecord, type AttemptStatus } from './attemptHistory';
 import { deliveryBody } from './deliveryBody';
 import { resolveSecret, type StoredSecrets } from './secrets';
@@ -103,8 +108,14 @@ export class SharedWebhookQueue {
   async list(webhookId: string): Promise<AttemptRecord[]> {
     const rows = await this.options.store.attempts(webhookId, HISTORY_LIMIT);
     return rows.map((r) => ({
-      deliveryId: r.deliveryId, event: r.event, attempt: r.attempt, status: r.status as AttemptStatus,
-      httpStatus: r.httpStatus, error: r.error, at: r.at, durationMs: r.durationMs,
+      deliveryId: r.deliveryId,
+      event: r.event,
+      attempt: r.attempt,
+      status: r.status as AttemptStatus,
+      httpStatus: r.httpStatus,
+      error: r.error,
+      at: r.at,
+      durationMs: r.durationMs,
       ...(r.nextAttemptAt ? { nextAttemptAt: r.nextAttemptAt } : {}),
     }));
   }
@@ -162,7 +173,9 @@ export class SharedWebhookQueue {
       this.wake();
     } catch (error) {
       // Kept and tried again; the API answer is not held up by a database that is away.
-      log.error(`kanban: could not queue ${batch.length} webhook deliveries in the database (trying again): ${(error as Error).message}`);
+      log.error(
+        `kanban: could not queue ${batch.length} webhook deliveries in the database (trying again): ${(error as Error).message}`,
+      );
       this.buffer = [...batch, ...this.buffer];
       if (!this.stopped) this.after(INSERT_RETRY_MS, () => void this.startInsert());
     }
@@ -228,12 +241,17 @@ export class SharedWebhookQueue {
         this.inFlight.delete(delivery.id);
         this.wake();
       });
-    this.inFlight.set(delivery.id, { claim: { id: delivery.id, claim: delivery.claim }, webhookId: delivery.webhookId, work });
+    this.inFlight.set(delivery.id, {
+      claim: { id: delivery.id, claim: delivery.claim },
+      webhookId: delivery.webhookId,
+      work,
+    });
   }
 
   private async renew(): Promise<void> {
     const claims = [...this.inFlight.values()].map((f) => f.claim);
-    await this.options.store.renew(claims, this.options.leaseMs)
+    await this.options.store
+      .renew(claims, this.options.leaseMs)
       .catch((error) => log.warn(`kanban: could not renew webhook delivery leases: ${(error as Error).message}`));
   }
 
@@ -246,17 +264,38 @@ export class SharedWebhookQueue {
       return;
     }
     if (!hook.active) {
-      await this.settle(d, this.entry(hook.id, d, d.attempts, 'dropped', { ok: false, httpStatus: null, durationMs: 0, error: 'webhook is inactive; delivery dropped' }));
+      await this.settle(
+        d,
+        this.entry(hook.id, d, d.attempts, 'dropped', {
+          ok: false,
+          httpStatus: null,
+          durationMs: 0,
+          error: 'webhook is inactive; delivery dropped',
+        }),
+      );
       return;
     }
     const secret = await resolveSecret(hook.secret, this.options.env, this.options.secrets);
     if (!secret.ok) {
-      await this.settle(d, this.entry(hook.id, d, d.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error }));
+      await this.settle(
+        d,
+        this.entry(hook.id, d, d.attempts + 1, 'failed', {
+          ok: false,
+          httpStatus: null,
+          durationMs: 0,
+          error: secret.error,
+        }),
+      );
       return;
     }
     const outcome = await sendDelivery({
-      url: hook.url, deliveryId: d.id, event: d.event, rawBody: d.rawBody,
-      secret: secret.value, timeoutMs: this.timeoutMs, stopSignal: this.stopController.signal,
+      url: hook.url,
+      deliveryId: d.id,
+      event: d.event,
+      rawBody: d.rawBody,
+      secret: secret.value,
+      timeoutMs: this.timeoutMs,
+      stopSignal: this.stopController.signal,
     });
     // Cut short by stop(): not a real attempt; due again at once for another instance.
     if (!outcome.ok && this.stopped) {
@@ -267,7 +306,10 @@ export class SharedWebhookQueue {
     this.noteOutcome(hook.id, outcome.ok);
     if (outcome.ok || attempts >= this.maxAttempts) {
       const ours = await this.settle(d, this.entry(hook.id, d, attempts, outcome.ok ? 'delivered' : 'failed', outcome));
-      if (!ours) log.warn(`kanban: webhook delivery ${d.id} was no longer held by this instance when it ended (its webhook was deleted, or its lease expired and another instance may send it again)`);
+      if (!ours)
+        log.warn(
+          `kanban: webhook delivery ${d.id} was no longer held by this instance when it ended (its webhook was deleted, or its lease expired and another instance may send it again)`,
+        );
       return;
     }
     const delay = this.backoffMs * 2 ** (attempts - 1);
@@ -286,12 +328,25 @@ export class SharedWebhookQueue {
   }
 
   /** The log line of an attempt; none once the webhook is deleted, so the log does not come back. */
-  private entry(webhookId: string, d: ClaimedDelivery, attempt: number, status: AttemptStatus, outcome: AttemptOutcome, nextAttemptAt?: number): SharedAttempt | undefined {
+  private entry(
+    webhookId: string,
+    d: ClaimedDelivery,
+    attempt: number,
+    status: AttemptStatus,
+    outcome: AttemptOutcome,
+    nextAttemptAt?: number,
+  ): SharedAttempt | undefined {
     if (!this.options.lookup(webhookId)) return undefined;
     return {
-      webhookId, deliveryId: d.id, event: d.event, attempt, status,
-      httpStatus: outcome.httpStatus, error: outcome.error,
-      at: new Date(Date.now() - outcome.durationMs).toISOString(), durationMs: outcome.durationMs,
+      webhookId,
+      deliveryId: d.id,
+      event: d.event,
+      attempt,
+      status,
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
+      at: new Date(Date.now() - outcome.durationMs).toISOString(),
+      durationMs: outcome.durationMs,
       nextAttemptAt: nextAttemptAt === undefined ? null : new Date(nextAttemptAt).toISOString(),
       instance: this.options.store.instanceId,
     };
@@ -303,7 +358,8 @@ export class SharedWebhookQueue {
     const count = (this.recordedSincePrune.get(entry.webhookId) ?? 0) + 1;
     this.recordedSincePrune.set(entry.webhookId, count % PRUNE_EVERY);
     if (count < PRUNE_EVERY) return;
-    this.options.store.prune(entry.webhookId, HISTORY_LIMIT)
+    this.options.store
+      .prune(entry.webhookId, HISTORY_LIMIT)
       .catch((error) => log.warn(`kanban: could not trim the webhook delivery log: ${(error as Error).message}`));
   }
 }

@@ -131,12 +131,21 @@ export class WebhookQueue {
     const lane = this.lane(webhookId);
     if (lane.pending >= this.maxPending) {
       this.record(webhookId, { id, event: event.event }, 0, 'dropped', {
-        ok: false, httpStatus: null, durationMs: 0,
+        ok: false,
+        httpStatus: null,
+        durationMs: 0,
         error: `not queued: ${lane.pending} deliveries to this webhook are already waiting`,
       });
       return;
     }
-    const delivery: PendingDelivery = { id, webhookId, event: event.event, rawBody: deliveryBody(id, event), attempts: 0, nextAttemptAt: Date.now() };
+    const delivery: PendingDelivery = {
+      id,
+      webhookId,
+      event: event.event,
+      rawBody: deliveryBody(id, event),
+      attempts: 0,
+      nextAttemptAt: Date.now(),
+    };
     lane.pending++;
     const saved = this.store.save(delivery);
     if (this.unsaved !== saved) {
@@ -282,20 +291,35 @@ export class WebhookQueue {
     const hook = this.options.lookup(delivery.webhookId);
     if (!hook) return this.finish(delivery);
     if (!hook.active) {
-      this.record(hook.id, delivery, delivery.attempts, 'dropped', { ok: false, httpStatus: null, durationMs: 0, error: 'webhook is inactive; delivery dropped' });
+      this.record(hook.id, delivery, delivery.attempts, 'dropped', {
+        ok: false,
+        httpStatus: null,
+        durationMs: 0,
+        error: 'webhook is inactive; delivery dropped',
+      });
       return this.finish(delivery);
     }
     const secret = await resolveSecret(hook.secret, this.options.env, this.options.secrets);
     if (!secret.ok) {
       // A missing variable does not appear by waiting: retrying would only repeat the failure.
-      this.record(hook.id, delivery, delivery.attempts + 1, 'failed', { ok: false, httpStatus: null, durationMs: 0, error: secret.error });
+      this.record(hook.id, delivery, delivery.attempts + 1, 'failed', {
+        ok: false,
+        httpStatus: null,
+        durationMs: 0,
+        error: secret.error,
+      });
       return this.finish(delivery);
     }
     const lane = this.lane(delivery.webhookId);
     const attemptNumber = ++lane.started;
     const outcome = await sendDelivery({
-      url: hook.url, deliveryId: delivery.id, event: delivery.event, rawBody: delivery.rawBody,
-      secret: secret.value, timeoutMs: this.timeoutMs, stopSignal: this.stopController.signal,
+      url: hook.url,
+      deliveryId: delivery.id,
+      event: delivery.event,
+      rawBody: delivery.rawBody,
+      secret: secret.value,
+      timeoutMs: this.timeoutMs,
+      stopSignal: this.stopController.signal,
     });
     // Cut short by stop(): not a real attempt; the file on disk still describes the delivery.
     if (!outcome.ok && this.stopped) return;
@@ -323,7 +347,14 @@ export class WebhookQueue {
     if (lane.pending === 0 && lane.inFlight <= 1 && lane.readyCount === 0) this.lanes.delete(delivery.webhookId);
   }
 
-  private record(webhookId: string, delivery: { id: string; event: string }, attempt: number, status: AttemptStatus, outcome: AttemptOutcome, nextAttemptAt?: number): void {
+  private record(
+    webhookId: string,
+    delivery: { id: string; event: string },
+    attempt: number,
+    status: AttemptStatus,
+    outcome: AttemptOutcome,
+    nextAttemptAt?: number,
+  ): void {
     // An attempt that finishes after its webhook was deleted must not bring the history back.
     if (!this.options.lookup(webhookId)) return;
     const entry: AttemptRecord = {

@@ -30,7 +30,13 @@ export interface WebhookUpdateInput {
 }
 
 export function webhookView(hook: WebhookConfig): WebhookView {
-  return { id: hook.id, url: hook.url, events: [...hook.events], active: hook.active, hasSecret: hook.secret !== undefined };
+  return {
+    id: hook.id,
+    url: hook.url,
+    events: [...hook.events],
+    active: hook.active,
+    hasSecret: hook.secret !== undefined,
+  };
 }
 
 export function listWebhooks(ws: Workspace): WebhookView[] {
@@ -62,10 +68,13 @@ export function checkWebhookUrl(url: string): string {
 
 /** Known event names, `*` or `prefix.*`, without duplicates, in the order given. */
 export function checkEvents(events: string[]): string[] {
-  if (events.length === 0) throw new ValidationError('events must list at least one event name, "*" or a "prefix.*" pattern');
+  if (events.length === 0)
+    throw new ValidationError('events must list at least one event name, "*" or a "prefix.*" pattern');
   const unknown = events.filter((e) => !isValidSubscription(e));
   if (unknown.length) {
-    throw new ValidationError(`unknown event subscription ${unknown.map((e) => `"${e}"`).join(', ')}; use an event name such as task.created, "*" or a prefix such as "task.*"`);
+    throw new ValidationError(
+      `unknown event subscription ${unknown.map((e) => `"${e}"`).join(', ')}; use an event name such as task.created, "*" or a prefix such as "task.*"`,
+    );
   }
   return [...new Set(events)];
 }

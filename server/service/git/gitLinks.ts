@@ -46,13 +46,18 @@ export class GitLinkCache {
       if (!repo || !refs) return noLinks();
       const named = refs.branches.filter((branch) => branchNamesCard(branch.name, cardId, isCardId));
       const branches: GitBranchLink[] = await Promise.all(
-        named.map(async (branch) => ({ name: branch.name, ...(await this.countsOf(repo, refs.head, branch.sha)), lastCommit: branch.lastCommit })),
+        named.map(async (branch) => ({
+          name: branch.name,
+          ...(await this.countsOf(repo, refs.head, branch.sha)),
+          lastCommit: branch.lastCommit,
+        })),
       );
       branches.sort((a, b) => a.name.localeCompare(b.name));
       return { branches, commits: this.index.commitsOf(cardId) };
     } catch (error) {
       // Links are extra information: a git that fails must not fail the card.
-      if (!this.warned) log.warn(`kanban: reading git links in ${this.root} failed; cards show none until it works again:`, error);
+      if (!this.warned)
+        log.warn(`kanban: reading git links in ${this.root} failed; cards show none until it works again:`, error);
       this.warned = true;
       this.forget();
       // Asked again after a pause, not on the next request: a git that keeps failing must not be run for every read.

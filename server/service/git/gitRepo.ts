@@ -17,7 +17,11 @@ export interface GitRepo {
 /** The repository `cwd` is in, or null when it is in none or git cannot run there. */
 export async function openRepo(cwd: string, git: string): Promise<GitRepo | null> {
   try {
-    const out = await runGit({ git, cwd, args: ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'] });
+    const out = await runGit({
+      git,
+      cwd,
+      args: ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'],
+    });
     const [gitDir, commonDir] = out.split('\n').map((line) => line.trim());
     return gitDir && commonDir ? { git, cwd, gitDir, commonDir } : null;
   } catch (error) {
@@ -50,7 +54,10 @@ export async function refsFingerprint(repo: GitRepo): Promise<RefsFingerprint> {
   // The walk finishes folders in any order.
   folders.sort((a, b) => (a.text < b.text ? -1 : 1));
   const stamped = [stampOf('HEAD', headStat), ...(packed ? [stampOf('packed-refs', packed)] : []), ...folders];
-  return { sign: [headText.trim(), ...stamped.map((s) => s.text)].join('|'), newestMs: Math.max(...stamped.map((s) => s.mtimeMs)) };
+  return {
+    sign: [headText.trim(), ...stamped.map((s) => s.text)].join('|'),
+    newestMs: Math.max(...stamped.map((s) => s.mtimeMs)),
+  };
 }
 
 interface Stamped {
@@ -63,9 +70,14 @@ function stampOf(name: string, stat: { ino: bigint; size: bigint; mtimeNs: bigin
 }
 
 async function walkFolders(folder: string, out: Stamped[]): Promise<void> {
-  const [stat, entries] = await Promise.all([fs.stat(folder, { bigint: true }), fs.readdir(folder, { withFileTypes: true })]);
+  const [stat, entries] = await Promise.all([
+    fs.stat(folder, { bigint: true }),
+    fs.readdir(folder, { withFileTypes: true }),
+  ]);
   out.push(stampOf(folder, stat));
-  await Promise.all(entries.filter((entry) => entry.isDirectory()).map((entry) => walkFolders(path.join(folder, entry.name), out)));
+  await Promise.all(
+    entries.filter((entry) => entry.isDirectory()).map((entry) => walkFolders(path.join(folder, entry.name), out)),
+  );
 }
 
 /** A branch tip: short name, commit id and that commit. */
@@ -82,7 +94,15 @@ export interface RefState {
 }
 
 const FIELD = '\u001f';
-const REF_FORMAT = ['%(objectname)', '%(refname)', '%(symref)', '%(objecttype)', '%(subject)', '%(authorname)', '%(authordate:iso-strict)'].join('%1f');
+const REF_FORMAT = [
+  '%(objectname)',
+  '%(refname)',
+  '%(symref)',
+  '%(objecttype)',
+  '%(subject)',
+  '%(authorname)',
+  '%(authordate:iso-strict)',
+].join('%1f');
 
 export async function readRefs(repo: GitRepo): Promise<RefState> {
   const [head, refs] = await Promise.all([
@@ -94,14 +114,22 @@ export async function readRefs(repo: GitRepo): Promise<RefState> {
         throw error;
       },
     ),
-    runGit({ git: repo.git, cwd: repo.cwd, args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/remotes'] }),
+    runGit({
+      git: repo.git,
+      cwd: repo.cwd,
+      args: ['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/remotes'],
+    }),
   ]);
   const branches: BranchTip[] = [];
   for (const line of refs.split('\n')) {
     const [sha, refname, symref, type, subject, author, date] = line.split(FIELD);
     // origin/HEAD is a pointer to another remote branch, not a branch of its own.
     if (!refname || symref || type !== 'commit') continue;
-    branches.push({ name: refname.replace(/^refs\/(heads|remotes)\//, ''), sha, lastCommit: { sha, subject, author, date } });
+    branches.push({
+      name: refname.replace(/^refs\/(heads|remotes)\//, ''),
+      sha,
+      lastCommit: { sha, subject, author, date },
+    });
   }
   return { head, branches };
 }
@@ -112,7 +140,13 @@ export interface TrailerCommit {
   cardIds: string[];
 }
 
-const LOG_FORMAT = ['%H', '%an', '%aI', '%s', ...LINK_TRAILERS.map((key) => `%(trailers:key=${key},valueonly,separator=%x2C)`)].join('%x1f');
+const LOG_FORMAT = [
+  '%H',
+  '%an',
+  '%aI',
+  '%s',
+  ...LINK_TRAILERS.map((key) => `%(trailers:key=${key},valueonly,separator=%x2C)`),
+].join('%x1f');
 /** Only messages with a line that may be a link trailer: git skips every other commit itself. */
 const TRAILER_LINE = `^(${LINK_TRAILERS.join('|')})[[:space:]]*:`;
 
@@ -120,9 +154,22 @@ const TRAILER_LINE = `^(${LINK_TRAILERS.join('|')})[[:space:]]*:`;
  * Every commit reachable from `include` but not from `exclude` whose message has a link trailer,
  * streamed to `onCommit`. The tips go through standard input, so thousands of branches fit.
  */
-export function scanTrailers(repo: GitRepo, include: string[], exclude: string[], onCommit: (found: TrailerCommit) => void): Promise<void> {
+export function scanTrailers(
+  repo: GitRepo,
+  include: string[],
+  exclude: string[],
+  onCommit: (found: TrailerCommit) => void,
+): Promise<void> {
   const input = [...include, ...exclude.map((sha) => `^${sha}`)].join('\n') + '\n';
-  const args = ['log', '--stdin', '-z', `--format=${LOG_FORMAT}`, '--extended-regexp', '--regexp-ignore-case', `--grep=${TRAILER_LINE}`];
+  const args = [
+    'log',
+    '--stdin',
+    '-z',
+    `--format=${LOG_FORMAT}`,
+    '--extended-regexp',
+    '--regexp-ignore-case',
+    `--grep=${TRAILER_LINE}`,
+  ];
   return streamGit({ git: repo.git, cwd: repo.cwd, args, input }, '\u0000', (record) => {
     const [sha, author, date, subject, ...trailers] = record.replace(/^\n/, '').split(FIELD);
     if (!sha || !date) return;
@@ -140,8 +187,16 @@ export async function vanishedCommits(repo: GitRepo, before: string[], after: st
 }
 
 /** Commits on `tip` that `head` does not have (ahead), and on `head` that `tip` does not have (behind). */
-export async function aheadBehind(repo: GitRepo, head: string, tip: string): Promise<{ ahead: number; behind: number }> {
-  const out = await runGit({ git: repo.git, cwd: repo.cwd, args: ['rev-list', '--left-right', '--count', `${head}...${tip}`] });
+export async function aheadBehind(
+  repo: GitRepo,
+  head: string,
+  tip: string,
+): Promise<{ ahead: number; behind: number }> {
+  const out = await runGit({
+    git: repo.git,
+    cwd: repo.cwd,
+    args: ['rev-list', '--left-right', '--count', `${head}...${tip}`],
+  });
   const [behind, ahead] = out.trim().split(/\s+/).map(Number);
   return { ahead: ahead || 0, behind: behind || 0 };
 }

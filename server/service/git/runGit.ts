@@ -9,13 +9,25 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** git failed to start (no binary) or answered with a non-zero exit. */
 export class GitError extends Error {
-  constructor(message: string, readonly exitCode: number | null) {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+  ) {
     super(message);
   }
 }
 
 /** Variables that would point git at another repository than the folder it runs in. */
-const LOCATING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_PREFIX'];
+const LOCATING_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+];
 
 function gitEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
@@ -56,31 +68,49 @@ export interface GitCall {
  * letting other work run between batches; resolves when git has exited with status 0.
  */
 export function streamGit(call: GitCall, separator: string, onRecord: (record: string) => void): Promise<void> {
-  return inTurn(() => new Promise<void>((resolve, reject) => {
-    const child = spawn(call.git, [...FIXED_CONFIG, ...call.args], { cwd: call.cwd, env: gitEnvironment(), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    const stderr: Buffer[] = [];
-    let failed: Error | null = null;
-    child.on('error', (error) => (failed = new GitError(`git could not run: ${error.message}`, null)));
-    child.stderr.on('data', (chunk: Buffer) => stderr.length < 64 && stderr.push(chunk));
-    child.stdin.on('error', () => undefined); // git may exit before reading all of it
-    child.stdin.end(call.input ?? '');
-    const parsing = parseRecords(child.stdout, separator, onRecord).catch((error: Error) => {
-      failed ??= error;
-      child.kill();
-    });
-    child.on('close', (code) => {
-      void parsing.then(() => {
-        if (failed) reject(failed);
-        else if (code !== 0) reject(new GitError(`git ${call.args[0]} exited with ${code}: ${Buffer.concat(stderr).toString('utf8').trim().slice(0, 500)}`, code));
-        else resolve();
-      });
-    });
-  }));
+  return inTurn(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(call.git, [...FIXED_CONFIG, ...call.args], {
+          cwd: call.cwd,
+          env: gitEnvironment(),
+          stdio: ['pipe', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+        const stderr: Buffer[] = [];
+        let failed: Error | null = null;
+        child.on('error', (error) => (failed = new GitError(`git could not run: ${error.message}`, null)));
+        child.stderr.on('data', (chunk: Buffer) => stderr.length < 64 && stderr.push(chunk));
+        child.stdin.on('error', () => undefined); // git may exit before reading all of it
+        child.stdin.end(call.input ?? '');
+        const parsing = parseRecords(child.stdout, separator, onRecord).catch((error: Error) => {
+          failed ??= error;
+          child.kill();
+        });
+        child.on('close', (code) => {
+          void parsing.then(() => {
+            if (failed) reject(failed);
+            else if (code !== 0)
+              reject(
+                new GitError(
+                  `git ${call.args[0]} exited with ${code}: ${Buffer.concat(stderr).toString('utf8').trim().slice(0, 500)}`,
+                  code,
+                ),
+              );
+            else resolve();
+          });
+        });
+      }),
+  );
 }
 
 const BATCH = 500;
 
-async function parseRecords(stdout: NodeJS.ReadableStream, separator: string, onRecord: (record: string) => void): Promise<void> {
+async function parseRecords(
+  stdout: NodeJS.ReadableStream,
+  separator: string,
+  onRecord: (record: string) => void,
+): Promise<void> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let sinceYield = 0;

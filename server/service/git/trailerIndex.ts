@@ -37,7 +37,9 @@ export class TrailerIndex {
   commitsOf(cardId: string): GitCommitLink[] {
     const commits = this.byCard.get(cardId);
     if (!commits) return [];
-    return [...commits].sort((a, b) => (a.date === b.date ? a.sha.localeCompare(b.sha) : Date.parse(b.date) - Date.parse(a.date)));
+    return [...commits].sort((a, b) =>
+      a.date === b.date ? a.sha.localeCompare(b.sha) : Date.parse(b.date) - Date.parse(a.date),
+    );
   }
 
   clear(): void {

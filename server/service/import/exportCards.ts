@@ -11,7 +11,19 @@ import type { Workspace } from '../workspace';
  * JSON: `{board: {id, name, columns}, exported, cards}` with every card's full read model, comments included.
  */
 
-export const EXPORT_CSV_COLUMNS = ['id', 'title', 'description', 'status', 'priority', 'assignee', 'due', 'labels', 'created', 'modified', 'completedAt'] as const;
+export const EXPORT_CSV_COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'assignee',
+  'due',
+  'labels',
+  'created',
+  'modified',
+  'completedAt',
+] as const;
 
 /** The content without its first `#` heading line: what was written under the title. */
 function descriptionOf(content: string): string {
@@ -24,7 +36,17 @@ function boardCards(ws: Workspace, boardId: string): TaskView[] {
 
 export function exportCsv(ws: Workspace, boardId: string): string {
   const rows = boardCards(ws, boardId).map((t) => [
-    t.id, t.title, descriptionOf(t.content), t.status, t.priority, t.assignee ?? '', t.dueDate ?? '', t.labels.join(';'), t.created, t.modified, t.completedAt ?? '',
+    t.id,
+    t.title,
+    descriptionOf(t.content),
+    t.status,
+    t.priority,
+    t.assignee ?? '',
+    t.dueDate ?? '',
+    t.labels.join(';'),
+    t.created,
+    t.modified,
+    t.completedAt ?? '',
   ]);
   return writeCsv([[...EXPORT_CSV_COLUMNS], ...rows]);
 }

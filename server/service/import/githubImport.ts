@@ -18,16 +18,27 @@ function repoOf(issue: Json): string | undefined {
 
 /** `* [ ]` and `+ [x]` task items become `- [ ]` / `- [x]`, the one checklist form the board reads. */
 export function normalizeTaskList(body: string): string {
-  return body.replace(/^(\s*)[*+] \[( |x|X)\]/gm, (_all, indent: string, mark: string) => `${indent}- [${mark.toLowerCase()}]`);
+  return body.replace(
+    /^(\s*)[*+] \[( |x|X)\]/gm,
+    (_all, indent: string, mark: string) => `${indent}- [${mark.toLowerCase()}]`,
+  );
 }
 
 function names(list: unknown, key: string): string[] {
-  return Array.isArray(list) ? list.map((item) => (typeof item === 'string' ? item : item?.[key])).filter((v): v is string => typeof v === 'string' && v !== '') : [];
+  return Array.isArray(list)
+    ? list
+        .map((item) => (typeof item === 'string' ? item : item?.[key]))
+        .filter((v): v is string => typeof v === 'string' && v !== '')
+    : [];
 }
 
 export function parseGithub(data: unknown, source: string): ParsedSource {
-  requireShape(Array.isArray(data) && data.every((i) => i && typeof i === 'object' && typeof i.number === 'number' && typeof i.title === 'string'), 'github',
-    'the JSON array `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt` prints');
+  requireShape(
+    Array.isArray(data) &&
+      data.every((i) => i && typeof i === 'object' && typeof i.number === 'number' && typeof i.title === 'string'),
+    'github',
+    'the JSON array `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt` prints',
+  );
   const cards: ImportedCard[] = (data as Json[]).map((issue) => {
     const assignees = names(issue.assignees, 'login');
     const metadata: Record<string, unknown> = {};
@@ -44,7 +55,9 @@ export function parseGithub(data: unknown, source: string): ParsedSource {
       labels: names(issue.labels, 'name'),
       metadata,
       comments: (Array.isArray(issue.comments) ? issue.comments : []).map((c: Json) => ({
-        author: c?.author?.login ?? 'unknown', content: typeof c?.body === 'string' ? c.body : '', created: c?.createdAt,
+        author: c?.author?.login ?? 'unknown',
+        content: typeof c?.body === 'string' ? c.body : '',
+        created: c?.createdAt,
       })),
     };
   });

@@ -35,7 +35,12 @@ function parseSource(request: ImportRequest): ParsedSource {
 }
 
 /** A dry run unless `apply`: what would be created; with `apply`, creates it (one task.created event per card). */
-export async function importCards(ws: Workspace, defaultBoard: string, request: ImportRequest, run: RunControl = {}): Promise<ImportResult> {
+export async function importCards(
+  ws: Workspace,
+  defaultBoard: string,
+  request: ImportRequest,
+  run: RunControl = {},
+): Promise<ImportResult> {
   const boardId = request.board ?? defaultBoard;
   ws.board(boardId);
   return runImport(ws, request.format, boardId, parseSource(request), request.apply === true, run);

@@ -52,7 +52,11 @@ function importedKeys(ws: Workspace, boardId: string): Map<string, string> {
 /** The board column a source column names: by id, else by name, case and spacing aside. */
 export function matchColumn(board: BoardConfig, wanted: string | undefined): string | undefined {
   if (!wanted) return undefined;
-  const norm = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  const norm = (text: string) =>
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, ' ');
   const target = norm(wanted);
   return board.columns.find((c) => norm(c.id) === target)?.id ?? board.columns.find((c) => norm(c.name) === target)?.id;
 }
@@ -81,7 +85,12 @@ function contentOf(card: ImportedCard): string {
 function commentsOf(card: ImportedCard, now: string): Comment[] {
   return card.comments
     .filter((c) => c.content.trim() !== '')
-    .map((c) => ({ id: newCommentId(), author: c.author.trim() || 'unknown', content: c.content, created: c.created && !Number.isNaN(Date.parse(c.created)) ? new Date(c.created).toISOString() : now }));
+    .map((c) => ({
+      id: newCommentId(),
+      author: c.author.trim() || 'unknown',
+      content: c.content,
+      created: c.created && !Number.isNaN(Date.parse(c.created)) ? new Date(c.created).toISOString() : now,
+    }));
 }
 
 /** Check the source's due date is one the card model takes; a bad one is a note, not a failed import. */
@@ -96,11 +105,22 @@ function dueDateOf(card: ImportedCard, notes: ImportNote[]): string | undefined 
 function labelsOf(card: ImportedCard, notes: ImportNote[]): string[] {
   const labels = card.labels.map((l) => l.trim()).filter((l) => l !== '');
   const bad = labels.filter((l) => l.length > 64 || /[\u0000-\u001f\u007f]/.test(l));
-  if (bad.length) notes.push({ title: card.title, reason: `labels ${bad.map((l) => JSON.stringify(l.slice(0, 70))).join(', ')} are not 1-64 printable characters; left out` });
+  if (bad.length)
+    notes.push({
+      title: card.title,
+      reason: `labels ${bad.map((l) => JSON.stringify(l.slice(0, 70))).join(', ')} are not 1-64 printable characters; left out`,
+    });
   return labels.filter((l) => !bad.includes(l));
 }
 
-export async function runImport(ws: Workspace, format: ImportFormat, boardId: string, source: { cards: ImportedCard[]; notes: ImportNote[] }, apply: boolean, run: RunControl = {}): Promise<ImportResult> {
+export async function runImport(
+  ws: Workspace,
+  format: ImportFormat,
+  boardId: string,
+  source: { cards: ImportedCard[]; notes: ImportNote[] },
+  apply: boolean,
+  run: RunControl = {},
+): Promise<ImportResult> {
   const board = ws.board(boardId);
   const existing = importedKeys(ws, board.id);
   const notes = [...source.notes];
@@ -124,7 +144,11 @@ export async function runImport(ws: Workspace, format: ImportFormat, boardId: st
   }
   result.created = toCreate.length;
   if (!apply) return result;
-  const fields = toCreate.map(({ card, planned }) => ({ planned, fields: fieldsOf(card, planned, notes), comments: commentsOf(card, new Date().toISOString()) }));
+  const fields = toCreate.map(({ card, planned }) => ({
+    planned,
+    fields: fieldsOf(card, planned, notes),
+    comments: commentsOf(card, new Date().toISOString()),
+  }));
   await createAllOrNone(ws, board.id, fields, run);
   return result;
 }
@@ -147,7 +171,12 @@ function fieldsOf(card: ImportedCard, planned: PlannedCard, notes: ImportNote[])
  * part way leaves the cards made so far; running the same import again adds only the rest, since
  * each carries its `importedFrom`.
  */
-async function createAllOrNone(ws: Workspace, boardId: string, prepared: { planned: PlannedCard; fields: NewTaskFields; comments: Comment[] }[], run: RunControl): Promise<void> {
+async function createAllOrNone(
+  ws: Workspace,
+  boardId: string,
+  prepared: { planned: PlannedCard; fields: NewTaskFields; comments: Comment[] }[],
+  run: RunControl,
+): Promise<void> {
   const report = ws.progress.reporter('import', run.onProgress);
   const created: string[] = [];
   await ws.mutate(async () => {
@@ -168,10 +197,17 @@ async function createAllOrNone(ws: Workspace, boardId: string, prepared: { plann
 }
 
 /** Take back the cards a cancelled or failed import made, newest first. */
-async function removeCreated(ws: Workspace, boardId: string, ids: string[], report: (phase: string, done: number, total: number) => void): Promise<void> {
+async function removeCreated(
+  ws: Workspace,
+  boardId: string,
+  ids: string[],
+  report: (phase: string, done: number, total: number) => void,
+): Promise<void> {
   for (const [done, id] of [...ids].reverse().entries()) {
     report('removing the cards made so far', done, ids.length);
-    await permanentDeleteTask(ws, boardId, id).catch((error) => log.error(`kanban: a cancelled import could not remove card ${id}:`, error));
+    await permanentDeleteTask(ws, boardId, id).catch((error) =>
+      log.error(`kanban: a cancelled import could not remove card ${id}:`, error),
+    );
   }
 }
 

@@ -17,10 +17,15 @@ export async function readKanbanLiteDir(root: string): Promise<KanbanLiteFiles> 
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && entry.name.endsWith('.md')) files.push({ path: path.relative(root, full).split(path.sep).join('/'), content: await fs.readFile(full, 'utf8') });
+      else if (entry.isFile() && entry.name.endsWith('.md'))
+        files.push({
+          path: path.relative(root, full).split(path.sep).join('/'),
+          content: await fs.readFile(full, 'utf8'),
+        });
     }
   };
   await walk(path.join(root, '.kanban'));
-  if (files.length === 0) throw new Error(`${root} holds no .kanban.json and no .kanban/ card files; is it a kanban-lite workspace?`);
+  if (files.length === 0)
+    throw new Error(`${root} holds no .kanban.json and no .kanban/ card files; is it a kanban-lite workspace?`);
   return { files };
 }

@@ -19,7 +19,11 @@ const FRONTMATTER = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/;
 const SKIPPED_FOLDERS = /(^|\/)(\.state|attachments|logs)\//;
 
 function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+  return typeof value === 'string' && value.trim() !== ''
+    ? value
+    : typeof value === 'number'
+      ? String(value)
+      : undefined;
 }
 
 /** Body and kanban-lite comment blocks: a `---` line, a header with `comment: true`, `---`, the comment. */
@@ -35,7 +39,11 @@ function splitComments(rest: string): { content: string; comments: ImportedComme
       header = null;
     }
     if (header && (header.comment === true || header.comment === 'true')) {
-      comments.push({ author: textOf(header.author) ?? 'unknown', content: (sections[i + 1] ?? '').trim(), created: textOf(header.created) });
+      comments.push({
+        author: textOf(header.author) ?? 'unknown',
+        content: (sections[i + 1] ?? '').trim(),
+        created: textOf(header.created),
+      });
       i++;
     } else {
       content += `\n---\n${sections[i]}`;
@@ -47,10 +55,17 @@ function splitComments(rest: string): { content: string; comments: ImportedComme
 /** Column names kanban-lite's `.kanban.json` gives its status ids (top-level columns, or per board). */
 function columnNames(config: Json | null): Map<string, string> {
   const names = new Map<string, string>();
-  const add = (columns: unknown) => Array.isArray(columns) && columns.forEach((c: Json) => typeof c?.id === 'string' && typeof c.name === 'string' && names.set(c.id, c.name));
+  const add = (columns: unknown) =>
+    Array.isArray(columns) &&
+    columns.forEach((c: Json) => typeof c?.id === 'string' && typeof c.name === 'string' && names.set(c.id, c.name));
   add(config?.columns);
   const boards = config?.boards;
-  for (const board of Array.isArray(boards) ? boards : boards && typeof boards === 'object' ? Object.values(boards) : []) add((board as Json)?.columns);
+  for (const board of Array.isArray(boards)
+    ? boards
+    : boards && typeof boards === 'object'
+      ? Object.values(boards)
+      : [])
+    add((board as Json)?.columns);
   return names;
 }
 
@@ -65,13 +80,20 @@ function parseConfig(files: KanbanLiteFiles['files'], notes: ImportNote[]): Json
   }
 }
 
-function cardOf(file: { path: string; content: string }, names: Map<string, string>, notes: ImportNote[]): ImportedCard | null {
+function cardOf(
+  file: { path: string; content: string },
+  names: Map<string, string>,
+  notes: ImportNote[],
+): ImportedCard | null {
   const match = FRONTMATTER.exec(file.content.replace(/\r\n/g, '\n'));
   let front: Json | null = null;
   try {
     front = match ? (yaml.load(match[1], { schema: yaml.CORE_SCHEMA }) as Json) : null;
   } catch (error) {
-    notes.push({ title: file.path, reason: `frontmatter does not parse (${(error as Error).message.split('\n')[0]}); left out` });
+    notes.push({
+      title: file.path,
+      reason: `frontmatter does not parse (${(error as Error).message.split('\n')[0]}); left out`,
+    });
     return null;
   }
   if (!match || !front || typeof front !== 'object') {
@@ -86,7 +108,13 @@ function cardOf(file: { path: string; content: string }, names: Map<string, stri
     notes.push({ title, reason: 'soft-deleted in kanban-lite; left out' });
     return null;
   }
-  const own = Array.isArray(front.comments) ? (front.comments as Json[]).map((c) => ({ author: textOf(c?.author) ?? 'unknown', content: String(c?.content ?? ''), created: textOf(c?.created) })) : [];
+  const own = Array.isArray(front.comments)
+    ? (front.comments as Json[]).map((c) => ({
+        author: textOf(c?.author) ?? 'unknown',
+        content: String(c?.content ?? ''),
+        created: textOf(c?.created),
+      }))
+    : [];
   return {
     importedFrom: `kanban-lite:${id}`,
     title,
@@ -96,7 +124,10 @@ function cardOf(file: { path: string; content: string }, names: Map<string, stri
     assignee: textOf(front.assignee),
     dueDate: textOf(front.dueDate),
     labels: Array.isArray(front.labels) ? front.labels.map(String) : [],
-    metadata: front.metadata && typeof front.metadata === 'object' && !Array.isArray(front.metadata) ? { ...front.metadata } : {},
+    metadata:
+      front.metadata && typeof front.metadata === 'object' && !Array.isArray(front.metadata)
+        ? { ...front.metadata }
+        : {},
     comments: [...own, ...comments],
   };
 }
@@ -114,8 +145,11 @@ function compareKeys(a: string[], b: string[]): number {
 
 export function parseKanbanLite(data: unknown): ParsedSource {
   const files = (data as KanbanLiteFiles | null)?.files;
-  requireShape(Array.isArray(files) && files.every((f) => f && typeof f.path === 'string' && typeof f.content === 'string'), 'kanban-lite',
-    '{"files": [{"path", "content"}]}: the workspace\'s .kanban.json and the .md files under .kanban/, paths relative to its root');
+  requireShape(
+    Array.isArray(files) && files.every((f) => f && typeof f.path === 'string' && typeof f.content === 'string'),
+    'kanban-lite',
+    '{"files": [{"path", "content"}]}: the workspace\'s .kanban.json and the .md files under .kanban/, paths relative to its root',
+  );
   const notes: ImportNote[] = [];
   const names = columnNames(parseConfig(files, notes));
   const cardFiles = files.filter((f) => /^(\.\/)?\.kanban\/.+\.md$/.test(f.path) && !SKIPPED_FOLDERS.test(f.path));

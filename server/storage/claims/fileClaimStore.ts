@@ -26,7 +26,8 @@ export class FileClaimStore implements ClaimStore {
   readonly kind = 'files';
   private readonly stamp: VersionStamp;
   /** The claims and sessions as of `token` (read or written under the lock), or null. */
-  private known: { token: string; claims: Map<string, StoredClaim>; sessions: Map<string, StoredSession> } | null = null;
+  private known: { token: string; claims: Map<string, StoredClaim>; sessions: Map<string, StoredSession> } | null =
+    null;
 
   constructor(
     readonly dir: string,
@@ -93,11 +94,27 @@ export class FileClaimStore implements ClaimStore {
         return await work({
           list: async () => [...known.claims.values()],
           get: async (boardId, cardId) => known.claims.get(claimKey(boardId, cardId)) ?? null,
-          put: (claim) => change(() => this.put(claim), () => known.claims.set(claimKey(claim.boardId, claim.cardId), claim)),
-          remove: (boardId, cardId) => change(() => fs.rm(this.fileOf(boardId, cardId), { force: true }), () => known.claims.delete(claimKey(boardId, cardId))),
+          put: (claim) =>
+            change(
+              () => this.put(claim),
+              () => known.claims.set(claimKey(claim.boardId, claim.cardId), claim),
+            ),
+          remove: (boardId, cardId) =>
+            change(
+              () => fs.rm(this.fileOf(boardId, cardId), { force: true }),
+              () => known.claims.delete(claimKey(boardId, cardId)),
+            ),
           getSession: async (boardId, cardId) => known.sessions.get(claimKey(boardId, cardId)) ?? null,
-          putSession: (session) => change(() => this.putSession(session), () => known.sessions.set(claimKey(session.boardId, session.cardId), session)),
-          removeSession: (boardId, cardId) => change(() => fs.rm(this.sessionFileOf(boardId, cardId), { force: true }), () => known.sessions.delete(claimKey(boardId, cardId))),
+          putSession: (session) =>
+            change(
+              () => this.putSession(session),
+              () => known.sessions.set(claimKey(session.boardId, session.cardId), session),
+            ),
+          removeSession: (boardId, cardId) =>
+            change(
+              () => fs.rm(this.sessionFileOf(boardId, cardId), { force: true }),
+              () => known.sessions.delete(claimKey(boardId, cardId)),
+            ),
         });
       } finally {
         if (changed) {
@@ -109,10 +126,17 @@ export class FileClaimStore implements ClaimStore {
   }
 
   /** The folder's claims and sessions, from memory when the stamp is the one they were read under. */
-  private async knownUnderLock(): Promise<{ token: string; claims: Map<string, StoredClaim>; sessions: Map<string, StoredSession> }> {
+  private async knownUnderLock(): Promise<{
+    token: string;
+    claims: Map<string, StoredClaim>;
+    sessions: Map<string, StoredSession>;
+  }> {
     const token = await this.stamp.read();
     if (this.known && token !== null && token === this.known.token) return this.known;
-    const [claims, sessions] = await Promise.all([listIn(this.dir, readClaim), listIn(path.join(this.dir, SESSIONS), readSession)]);
+    const [claims, sessions] = await Promise.all([
+      listIn(this.dir, readClaim),
+      listIn(path.join(this.dir, SESSIONS), readSession),
+    ]);
     const known = {
       token: token ?? (await this.stamp.bump()),
       claims: new Map(claims.map((claim) => [claimKey(claim.boardId, claim.cardId), claim])),
@@ -129,14 +153,26 @@ export class FileClaimStore implements ClaimStore {
 
   private async putSession(session: StoredSession): Promise<void> {
     const { boardId, cardId, agent, state, note, url, updatedAt, leaseSeconds } = session;
-    await writeByRename(this.sessionFileOf(boardId, cardId), { boardId, cardId, agent, state, note, url, updatedAt, leaseSeconds });
+    await writeByRename(this.sessionFileOf(boardId, cardId), {
+      boardId,
+      cardId,
+      agent,
+      state,
+      note,
+      url,
+      updatedAt,
+      leaseSeconds,
+    });
   }
 }
 
 async function writeByRename(file: string, value: object): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   // A dot name: a listing never takes a half-written temp file for a claim.
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   await fs.writeFile(temp, `${JSON.stringify(value, null, 2)}\n`);
   try {
     await fs.rename(temp, file);
@@ -148,11 +184,15 @@ async function writeByRename(file: string, value: object): Promise<void> {
 
 /** The `<board>/<card>.json` files under `dir`, read by `read` (which answers null for a broken one). */
 async function listIn<T>(dir: string, read: (file: string) => Promise<T | null>): Promise<T[]> {
-  const boards = (await fs.readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory() && isValidSlugId(e.name));
+  const boards = (await fs.readdir(dir, { withFileTypes: true }).catch(() => [])).filter(
+    (e) => e.isDirectory() && isValidSlugId(e.name),
+  );
   const lists = await Promise.all(
     boards.map(async (board) => {
       const folder = path.join(dir, board.name);
-      const names = (await fs.readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+      const names = (await fs.readdir(folder).catch(() => [] as string[])).filter(
+        (name) => name.endsWith('.json') && !name.startsWith('.'),
+      );
       return Promise.all(names.map((name) => read(path.join(folder, name))));
     }),
   );
@@ -173,7 +213,15 @@ async function readJson(file: string): Promise<unknown> {
 async function readSession(file: string): Promise<StoredSession | null> {
   const session = (await readJson(file)) as StoredSession | null | undefined;
   if (session === undefined) return null;
-  if (session && typeof session.boardId === 'string' && typeof session.cardId === 'string' && typeof session.agent === 'string' && typeof session.state === 'string' && typeof session.updatedAt === 'string' && typeof session.leaseSeconds === 'number') {
+  if (
+    session &&
+    typeof session.boardId === 'string' &&
+    typeof session.cardId === 'string' &&
+    typeof session.agent === 'string' &&
+    typeof session.state === 'string' &&
+    typeof session.updatedAt === 'string' &&
+    typeof session.leaseSeconds === 'number'
+  ) {
     return { ...session, note: session.note ?? null, url: session.url ?? null };
   }
   log.warn(`kanban: ignored the session file ${file}: it is not an agent session`);
@@ -191,7 +239,13 @@ async function readClaim(file: string): Promise<StoredClaim | null> {
   }
   try {
     const claim = JSON.parse(text) as StoredClaim;
-    if (typeof claim.boardId === 'string' && typeof claim.cardId === 'string' && typeof claim.agent === 'string' && typeof claim.until === 'string' && typeof claim.since === 'string') {
+    if (
+      typeof claim.boardId === 'string' &&
+      typeof claim.cardId === 'string' &&
+      typeof claim.agent === 'string' &&
+      typeof claim.until === 'string' &&
+      typeof claim.since === 'string'
+    ) {
       return claim;
     }
   } catch {

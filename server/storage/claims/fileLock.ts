@@ -30,7 +30,11 @@ const DEFAULT_STALE_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Run `work` holding the lock file `lockPath` (its folder must exist). */
-export async function withFileLock<T>(lockPath: string, work: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
+export async function withFileLock<T>(
+  lockPath: string,
+  work: () => Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
   const owner = await acquire(lockPath, options.staleMs ?? DEFAULT_STALE_MS, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     return await work();
@@ -49,7 +53,9 @@ async function acquire(lockPath: string, staleMs: number, timeoutMs: number): Pr
     if (held && isStale(held, staleMs) && (await breakStale(lockPath, held, staleMs))) continue;
     if (Date.now() > deadline) {
       const who = held?.owner ? `process ${held.owner.pid} on ${held.owner.host}` : 'another process';
-      throw new ServiceUnavailableError(`the claims are locked by ${who} (${lockPath}); nothing was changed. Try again, or remove the file if that process is gone`);
+      throw new ServiceUnavailableError(
+        `the claims are locked by ${who} (${lockPath}); nothing was changed. Try again, or remove the file if that process is gone`,
+      );
     }
     await pause(attempt);
   }

@@ -45,7 +45,10 @@ export const attachmentChecks: Check<AttachmentStore>[] = [
         assert.ok(payload, 'get() found the payload');
         if (payload.size !== undefined) assert.equal(payload.size, BINARY.length, 'size');
         if (payload.contentType !== undefined) assert.equal(payload.contentType, 'image/png', 'contentType');
-        assert.ok((await bytesOf(store, CARD, 'image.png'))?.equals(BINARY), 'the bytes read back differ from those put');
+        assert.ok(
+          (await bytesOf(store, CARD, 'image.png'))?.equals(BINARY),
+          'the bytes read back differ from those put',
+        );
       });
     },
   },
@@ -134,7 +137,10 @@ export const attachmentChecks: Check<AttachmentStore>[] = [
     async run(ctx) {
       await withStore(ctx, async (store) => {
         const description = store.describe!();
-        assert.ok(typeof description === 'object' && description !== null && !Array.isArray(description), 'describe() answers an object');
+        assert.ok(
+          typeof description === 'object' && description !== null && !Array.isArray(description),
+          'describe() answers an object',
+        );
         JSON.stringify(description);
       });
     },

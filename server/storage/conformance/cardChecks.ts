@@ -53,11 +53,23 @@ function fullCard(id: string): Card {
 }
 
 /** Contents a store must give back unchanged: a store adds or drops no newline and keeps CRs. */
-const ROUND_TRIP_CONTENTS = ['# T\n\nbody', '# T\n\nbody\n', '# T\n\nbody\n\n', '', '\n', 'no heading', '# crlf\r\nline\r\n', '# lone\rcr', '# Ünïcode ✓ 🚀\n\n\tzoë'];
+const ROUND_TRIP_CONTENTS = [
+  '# T\n\nbody',
+  '# T\n\nbody\n',
+  '# T\n\nbody\n\n',
+  '',
+  '\n',
+  'no heading',
+  '# crlf\r\nline\r\n',
+  '# lone\rcr',
+  '# Ünïcode ✓ 🚀\n\n\tzoë',
+];
 
 /** Cards as plain JSON, sorted by board and id: how two loads are compared (absent = undefined). */
 function plain(cards: Card[]): unknown[] {
-  return JSON.parse(JSON.stringify([...cards].sort((a, b) => `${a.boardId}/${a.id}`.localeCompare(`${b.boardId}/${b.id}`))));
+  return JSON.parse(
+    JSON.stringify([...cards].sort((a, b) => `${a.boardId}/${a.id}`.localeCompare(`${b.boardId}/${b.id}`))),
+  );
 }
 
 /** What a new instance over the same storage loads: the test that a write was persisted. */
@@ -94,7 +106,9 @@ export const cardChecks: Check<CardStore>[] = [
     name: 'a card with every field reads back the same in a new instance',
     async run(ctx) {
       const card = fullCard('every-field');
-      await withStore(ctx, async (store) => assert.equal(await store.create(card), true, 'create() answers true for a new id'));
+      await withStore(ctx, async (store) =>
+        assert.equal(await store.create(card), true, 'create() answers true for a new id'),
+      );
       assert.deepEqual(plain(await reload(ctx)), plain([card]));
     },
   },
@@ -106,7 +120,8 @@ export const cardChecks: Check<CardStore>[] = [
         for (const card of cards) assert.equal(await store.create(card), true);
       });
       const loaded = new Map((await reload(ctx)).map((card) => [card.id, card.content]));
-      for (const card of cards) assert.equal(JSON.stringify(loaded.get(card.id)), JSON.stringify(card.content), `content of ${card.id}`);
+      for (const card of cards)
+        assert.equal(JSON.stringify(loaded.get(card.id)), JSON.stringify(card.content), `content of ${card.id}`);
     },
   },
   {
@@ -115,7 +130,11 @@ export const cardChecks: Check<CardStore>[] = [
       const first = sampleCard('taken', { content: '# First\n' });
       await withStore(ctx, async (store) => {
         assert.equal(await store.create(first), true);
-        assert.equal(await store.create(sampleCard('taken', { content: '# Second\n' })), false, 'create() answers false for a taken id');
+        assert.equal(
+          await store.create(sampleCard('taken', { content: '# Second\n' })),
+          false,
+          'create() answers false for a taken id',
+        );
       });
       assert.deepEqual(plain(await reload(ctx)), plain([first]));
     },
@@ -124,7 +143,16 @@ export const cardChecks: Check<CardStore>[] = [
     name: 'an update of fields, column and board is what a new instance loads, once, in its new place',
     async run(ctx) {
       const before = sampleCard('travel', { labels: ['a'] });
-      const after = { ...before, boardId: 'ops', status: 'doing', labels: ['a', 'b'], priority: 'high' as const, assignee: 'bo', order: KEYS[2], modified: '2026-03-03T00:00:00.000Z' };
+      const after = {
+        ...before,
+        boardId: 'ops',
+        status: 'doing',
+        labels: ['a', 'b'],
+        priority: 'high' as const,
+        assignee: 'bo',
+        order: KEYS[2],
+        modified: '2026-03-03T00:00:00.000Z',
+      };
       const moved = { ...sampleCard('stay'), status: 'done', completedAt: '2026-03-03T00:00:00.000Z' };
       await withStore(ctx, async (store) => {
         await store.create(before);
@@ -140,10 +168,23 @@ export const cardChecks: Check<CardStore>[] = [
     async run(ctx) {
       const card = sampleCard('discussed');
       const comments = [
-        { id: 'c1', author: 'ana', content: 'first, edited', created: '2026-03-01T10:00:00.000Z', modified: '2026-03-01T11:00:00.000Z' },
+        {
+          id: 'c1',
+          author: 'ana',
+          content: 'first, edited',
+          created: '2026-03-01T10:00:00.000Z',
+          modified: '2026-03-01T11:00:00.000Z',
+        },
         { id: 'c3', author: 'cy', content: 'third: "quoted" ---\n\n> quote', created: '2026-03-01T10:02:00.000Z' },
       ];
-      const withThree = { ...card, comments: [{ id: 'c1', author: 'ana', content: 'first', created: comments[0].created }, { id: 'c2', author: 'bo', content: 'second', created: '2026-03-01T10:01:00.000Z' }, comments[1]] };
+      const withThree = {
+        ...card,
+        comments: [
+          { id: 'c1', author: 'ana', content: 'first', created: comments[0].created },
+          { id: 'c2', author: 'bo', content: 'second', created: '2026-03-01T10:01:00.000Z' },
+          comments[1],
+        ],
+      };
       await withStore(ctx, async (store) => {
         await store.create(card);
         await store.update(withThree, card);
@@ -161,8 +202,13 @@ export const cardChecks: Check<CardStore>[] = [
         await store.create(sampleCard('kept'));
         await store.remove(card);
       });
-      assert.deepEqual((await reload(ctx)).map((c) => c.id), ['kept']);
-      await withStore(ctx, async (store) => assert.equal(await store.create(card), true, 'the id of a removed card is free'));
+      assert.deepEqual(
+        (await reload(ctx)).map((c) => c.id),
+        ['kept'],
+      );
+      await withStore(ctx, async (store) =>
+        assert.equal(await store.create(card), true, 'the id of a removed card is free'),
+      );
     },
   },
   {
@@ -184,14 +230,18 @@ export const cardChecks: Check<CardStore>[] = [
       const cards = Array.from({ length: 20 }, (_, i) => sampleCard(`burst-${i}`, { order: KEYS[i + 3] }));
       await withStore(ctx, async (store) => {
         const answers = await Promise.all(cards.map((card) => store.create(card)));
-        assert.deepEqual(answers, cards.map(() => true));
+        assert.deepEqual(
+          answers,
+          cards.map(() => true),
+        );
       });
       assert.deepEqual(plain(await reload(ctx)), plain(cards));
     },
   },
   {
-    name: 'change feed: another instance\'s create, update and remove reach subscribe() as peer changes',
-    skip: (store) => (store.subscribe ? null : 'no subscribe(): fine for one service instance, not for several over one storage'),
+    name: "change feed: another instance's create, update and remove reach subscribe() as peer changes",
+    skip: (store) =>
+      store.subscribe ? null : 'no subscribe(): fine for one service instance, not for several over one storage',
     run: checkChangeFeed,
   },
   {
@@ -200,7 +250,10 @@ export const cardChecks: Check<CardStore>[] = [
     async run(ctx) {
       await withStore(ctx, async (store) => {
         const description = store.describe!();
-        assert.ok(typeof description === 'object' && description !== null && !Array.isArray(description), 'describe() answers an object');
+        assert.ok(
+          typeof description === 'object' && description !== null && !Array.isArray(description),
+          'describe() answers an object',
+        );
         JSON.stringify(description);
       });
     },
@@ -220,16 +273,31 @@ async function checkChangeFeed(ctx: Ctx): Promise<void> {
     await listening.create(own);
     const card = sampleCard('from-peer');
     await writer.create(card);
-    await waitFor(() => heard.some((c) => c.kind === 'upsert' && c.card.id === card.id), 'an upsert of the card the other instance created');
+    await waitFor(
+      () => heard.some((c) => c.kind === 'upsert' && c.card.id === card.id),
+      'an upsert of the card the other instance created',
+    );
     const changed = { ...card, content: '# Changed by the peer\n', modified: '2026-03-04T00:00:00.000Z' };
     await writer.update(changed, card);
-    await waitFor(() => heard.some((c) => c.kind === 'upsert' && c.card.content === changed.content), 'an upsert with the other instance\'s update');
+    await waitFor(
+      () => heard.some((c) => c.kind === 'upsert' && c.card.content === changed.content),
+      "an upsert with the other instance's update",
+    );
     await writer.remove(changed);
-    await waitFor(() => heard.some((c) => c.kind === 'remove' && c.id === card.id), 'a remove of the card the other instance removed');
-    assert.ok(!heard.some((c) => (c.kind === 'upsert' ? c.card.id : c.id) === own.id), 'the instance\'s own write was reported back to it');
+    await waitFor(
+      () => heard.some((c) => c.kind === 'remove' && c.id === card.id),
+      'a remove of the card the other instance removed',
+    );
+    assert.ok(
+      !heard.some((c) => (c.kind === 'upsert' ? c.card.id : c.id) === own.id),
+      "the instance's own write was reported back to it",
+    );
     const remove = heard.find((c) => c.kind === 'remove');
-    assert.equal(remove?.kind === 'remove' && remove.boardId, 'default', 'a remove names the card\'s board');
-    assert.ok(heard.every((c) => c.peer === true), 'changes from another instance carry peer: true');
+    assert.equal(remove?.kind === 'remove' && remove.boardId, 'default', "a remove names the card's board");
+    assert.ok(
+      heard.every((c) => c.peer === true),
+      'changes from another instance carry peer: true',
+    );
     await ctx.close(writer);
   } finally {
     stop();

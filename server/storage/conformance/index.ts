@@ -10,11 +10,17 @@ export type { CheckResult, ConformanceReport, RunOptions } from './runner';
  * your factory, e.g. `runCardStoreConformance(createCardStore, { options: { file: 'cards.json' } })`,
  * or from the command line: `kanban provider-test ./my-provider.js`.
  */
-export function runCardStoreConformance(factory: CardStoreFactory, options: RunOptions = {}): Promise<ConformanceReport> {
+export function runCardStoreConformance(
+  factory: CardStoreFactory,
+  options: RunOptions = {},
+): Promise<ConformanceReport> {
   return runChecks('card.storage', factory, cardChecks, options);
 }
 
 /** The same for `attachment.storage` providers. */
-export function runAttachmentStoreConformance(factory: AttachmentStoreFactory, options: RunOptions = {}): Promise<ConformanceReport> {
+export function runAttachmentStoreConformance(
+  factory: AttachmentStoreFactory,
+  options: RunOptions = {},
+): Promise<ConformanceReport> {
   return runChecks('attachment.storage', factory, attachmentChecks, options);
 }

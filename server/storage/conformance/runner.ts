@@ -52,13 +52,23 @@ export interface RunOptions {
  * Run checks one after the other, each over its own temporary workspace, so a failing check leaves
  * nothing behind for the next one. No test framework: the suite runs from the `kanban` binary.
  */
-export async function runChecks<S>(capability: StorageCapability, factory: StoreFactory<S>, checks: Check<S>[], run: RunOptions = {}): Promise<ConformanceReport> {
+export async function runChecks<S>(
+  capability: StorageCapability,
+  factory: StoreFactory<S>,
+  checks: Check<S>[],
+  run: RunOptions = {},
+): Promise<ConformanceReport> {
   const results: CheckResult[] = [];
   for (const check of checks) {
     const started = Date.now();
     const result = await runOne(capability, factory, check, run).then(
       (outcome): CheckResult => ({ name: check.name, ...outcome, ms: Date.now() - started }),
-      (error): CheckResult => ({ name: check.name, status: 'fail', message: describeError(error), ms: Date.now() - started }),
+      (error): CheckResult => ({
+        name: check.name,
+        status: 'fail',
+        message: describeError(error),
+        ms: Date.now() - started,
+      }),
     );
     results.push(result);
     run.onResult?.(result);
@@ -67,7 +77,12 @@ export async function runChecks<S>(capability: StorageCapability, factory: Store
   return { capability, results, passed: count('pass'), failed: count('fail'), skipped: count('skip') };
 }
 
-async function runOne<S>(capability: StorageCapability, factory: StoreFactory<S>, check: Check<S>, run: RunOptions): Promise<Omit<CheckResult, 'name' | 'ms'>> {
+async function runOne<S>(
+  capability: StorageCapability,
+  factory: StoreFactory<S>,
+  check: Check<S>,
+  run: RunOptions,
+): Promise<Omit<CheckResult, 'name' | 'ms'>> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'kanban-provider-test-'));
   const kanbanDir = path.join(root, '.kanban');
   await fs.mkdir(kanbanDir);

@@ -18,7 +18,8 @@ export class LocalFsAttachmentStore implements AttachmentStore {
 
   private inside(target: string): string {
     const resolved = path.resolve(target);
-    if (!resolved.startsWith(path.resolve(this.kanbanDir) + path.sep)) throw new Error(`attachment path escapes the workspace: ${target}`);
+    if (!resolved.startsWith(path.resolve(this.kanbanDir) + path.sep))
+      throw new Error(`attachment path escapes the workspace: ${target}`);
     return resolved;
   }
 
@@ -36,7 +37,12 @@ export class LocalFsAttachmentStore implements AttachmentStore {
     const stat = await fs.stat(file).catch(() => null);
     if (!stat?.isFile()) return null;
     const contentType = (await this.readContentTypes(card))[filename];
-    return { path: file, size: stat.size, stream: async () => createReadStream(file), ...(contentType ? { contentType } : {}) };
+    return {
+      path: file,
+      size: stat.size,
+      stream: async () => createReadStream(file),
+      ...(contentType ? { contentType } : {}),
+    };
   }
 
   async remove(card: CardRef, filename: string): Promise<void> {
@@ -87,7 +93,10 @@ export class LocalFsAttachmentStore implements AttachmentStore {
     if (filenames.length === 0) return;
     const source = this.folderOf(from);
     const target = this.folderOf(to);
-    const exists = await fs.stat(source).then(() => true, () => false);
+    const exists = await fs.stat(source).then(
+      () => true,
+      () => false,
+    );
     if (!exists) return;
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(source, target);

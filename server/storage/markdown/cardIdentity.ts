@@ -38,7 +38,12 @@ const fileNameOf = (file: string) => path.basename(file, '.md');
  * on two branches, or a card copied to another name, are different cards.
  */
 export function provablySameCard(a: ParsedFile, b: ParsedFile): boolean {
-  return a.card.id === b.card.id && fileNameOf(a.file) === a.card.id && fileNameOf(b.file) === b.card.id && a.card.created === b.card.created;
+  return (
+    a.card.id === b.card.id &&
+    fileNameOf(a.file) === a.card.id &&
+    fileNameOf(b.file) === b.card.id &&
+    a.card.created === b.card.created
+  );
 }
 
 /**
@@ -92,7 +97,8 @@ export function identifyCards(parsed: ParsedFile[], places: FilePlaces): CardIde
       duplicates.push({ path: places.relative(other.file), id, servedAs, sharedWith: places.relative(first.file) });
     }
     served.push(keeper);
-    for (const copy of staleOfKeeper) stale.push({ path: places.relative(copy.file), id, servedFrom: places.relative(keeper.file) });
+    for (const copy of staleOfKeeper)
+      stale.push({ path: places.relative(copy.file), id, servedFrom: places.relative(keeper.file) });
   }
   return { served, stale, duplicates };
 }
@@ -111,7 +117,12 @@ function claimOrder(a: ParsedFile, b: ParsedFile, places: FilePlaces): number {
  * file's path. It depends on nothing but the files, so every read, process and instance serves the
  * card under the same id until its file is renamed to it (its next write, or `kanban doctor --fix`).
  */
-export function derivedId(claimed: string, file: string, places: FilePlaces, taken: { has(id: string): boolean }): string {
+export function derivedId(
+  claimed: string,
+  file: string,
+  places: FilePlaces,
+  taken: { has(id: string): boolean },
+): string {
   const name = fileNameOf(file);
   if (name !== claimed && isSafeCardId(name) && !taken.has(name)) return name;
   const digest = BigInt(`0x${createHash('sha256').update(places.relative(file)).digest('hex')}`).toString(36);

@@ -32,7 +32,10 @@ export interface FileStamp {
 /** The cached cards by path relative to the boards folder; empty when the cache is missing, corrupt or of another format. */
 export function readIndexCache(stateDir: string): Map<string, CachedFile> {
   try {
-    const parsed = JSON.parse(readFileSync(path.join(stateDir, INDEX_CACHE_FILE), 'utf8')) as { format?: unknown; files?: unknown };
+    const parsed = JSON.parse(readFileSync(path.join(stateDir, INDEX_CACHE_FILE), 'utf8')) as {
+      format?: unknown;
+      files?: unknown;
+    };
     if (parsed.format !== FORMAT || typeof parsed.files !== 'object' || parsed.files === null) return new Map();
     return new Map(Object.entries(parsed.files as Record<string, CachedFile>).filter(([, entry]) => isEntry(entry)));
   } catch {
@@ -42,7 +45,15 @@ export function readIndexCache(stateDir: string): Map<string, CachedFile> {
 
 function isEntry(entry: unknown): entry is CachedFile {
   const e = entry as CachedFile;
-  return typeof e === 'object' && e !== null && typeof e.size === 'number' && typeof e.mtimeMs === 'number' && typeof e.hash === 'string' && typeof e.card === 'object' && e.card !== null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.size === 'number' &&
+    typeof e.mtimeMs === 'number' &&
+    typeof e.hash === 'string' &&
+    typeof e.card === 'object' &&
+    e.card !== null
+  );
 }
 
 /** The size and mtime of a file now, or null when it is gone. */
@@ -56,7 +67,11 @@ export function stampOf(file: string): FileStamp | null {
 }
 
 /** The cached card of a file whose size and mtime are unchanged, else undefined (read it). */
-export function cachedCard(cache: Map<string, CachedFile>, key: string, stamp: FileStamp | null): CachedFile | undefined {
+export function cachedCard(
+  cache: Map<string, CachedFile>,
+  key: string,
+  stamp: FileStamp | null,
+): CachedFile | undefined {
   const entry = cache.get(key);
   if (!entry || !stamp || entry.size !== stamp.size || entry.mtimeMs !== stamp.mtimeMs) return undefined;
   return entry;
@@ -74,10 +89,14 @@ export async function writeIndexCache(stateDir: string, files: [string, CachedFi
   await ensureStateDir(stateDir);
   const parts: string[] = [];
   for (let i = 0; i < files.length; i += WRITE_SLICE) {
-    for (const [key, entry] of files.slice(i, i + WRITE_SLICE)) parts.push(`${JSON.stringify(key)}:${JSON.stringify(entry)}`);
+    for (const [key, entry] of files.slice(i, i + WRITE_SLICE))
+      parts.push(`${JSON.stringify(key)}:${JSON.stringify(entry)}`);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  await writeFileAtomic(path.join(stateDir, INDEX_CACHE_FILE), `{"format":${JSON.stringify(FORMAT)},"files":{${parts.join(',')}}}`);
+  await writeFileAtomic(
+    path.join(stateDir, INDEX_CACHE_FILE),
+    `{"format":${JSON.stringify(FORMAT)},"files":{${parts.join(',')}}}`,
+  );
 }
 
 /** Remove the cache (a test, or a store that no longer wants it). */

@@ -16,7 +16,12 @@ export async function moveToRecovered(store: MarkdownCardStore, copy: StaleCopy)
   const at = new Date().toISOString();
   const file = path.join(store.root, copy.path);
   const relativeInBoards = path.relative(path.join(store.kanbanDir, 'boards'), file);
-  const target = path.join(store.kanbanDir, '.state', 'recovered', `${relativeInBoards.slice(0, -3)}.${at.replace(/[:.]/g, '-')}.md`);
+  const target = path.join(
+    store.kanbanDir,
+    '.state',
+    'recovered',
+    `${relativeInBoards.slice(0, -3)}.${at.replace(/[:.]/g, '-')}.md`,
+  );
   await fs.mkdir(path.dirname(target), { recursive: true });
   store.ownWrites.set(file, { text: '', card: null });
   const moved = await fs.rename(file, target).then(
@@ -28,7 +33,9 @@ export async function moveToRecovered(store: MarkdownCardStore, copy: StaleCopy)
   );
   if (!moved) return null;
   const recovered = { path: copy.path, movedTo: store.relative(target), kept: copy.servedFrom, at };
-  log.warn(`kanban: ${recovered.path} was a second copy of card ${copy.id} left by an interrupted move (served from ${recovered.kept}); moved it to ${recovered.movedTo}`);
+  log.warn(
+    `kanban: ${recovered.path} was a second copy of card ${copy.id} left by an interrupted move (served from ${recovered.kept}); moved it to ${recovered.movedTo}`,
+  );
   return recovered;
 }
 

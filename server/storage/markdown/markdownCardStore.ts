@@ -5,7 +5,16 @@ import { placeOf } from '../../core/cardPlace';
 import { createFileExclusive, writeFileIfUnchanged } from '../../core/atomicFile';
 import { FileConflictError } from '../../core/errors';
 import { CardFileError, parseCard, serializeCard } from '../cardFile';
-import { StaleFileError, type CardStore, type DuplicateIdCard, type ExternalChange, type InvalidFile, type LoadResult, type RecoveredFile, type StaleCopy } from '../cardStore';
+import {
+  StaleFileError,
+  type CardStore,
+  type DuplicateIdCard,
+  type ExternalChange,
+  type InvalidFile,
+  type LoadResult,
+  type RecoveredFile,
+  type StaleCopy,
+} from '../cardStore';
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
 import { identifyCards, type FilePlaces, type ParsedFile } from './cardIdentity';
 import { moveToRecovered, movedByHandSince } from './loadRepair';
@@ -58,7 +67,10 @@ export class MarkdownCardStore implements CardStore {
   private readonly boardsPrefix: string;
   private readonly boardsRelative: string;
 
-  constructor(readonly root: string, readonly kanbanDir: string) {
+  constructor(
+    readonly root: string,
+    readonly kanbanDir: string,
+  ) {
     this.rootPrefix = path.resolve(root) + path.sep;
     this.boardsPrefix = path.resolve(kanbanDir, 'boards') + path.sep;
     this.boardsRelative = this.slowRelative(path.join(kanbanDir, 'boards'));
@@ -132,7 +144,8 @@ export class MarkdownCardStore implements CardStore {
     this.fileIds.clear();
     this.aliases.clear();
     for (const { file, card, hash } of served) this.adopt(card, file, hash);
-    for (const duplicate of duplicates) this.aliases.set(path.join(this.root, duplicate.path), { claimed: duplicate.id, servedAs: duplicate.servedAs });
+    for (const duplicate of duplicates)
+      this.aliases.set(path.join(this.root, duplicate.path), { claimed: duplicate.id, servedAs: duplicate.servedAs });
     this.staleCopies = stale;
     this.duplicateIds = duplicates;
     return { cards: served.map((k) => k.card), invalid, stale, duplicates };
@@ -158,7 +171,10 @@ export class MarkdownCardStore implements CardStore {
   private gitignoreChecked: Promise<void> | undefined;
 
   /** What card identity needs of file paths. */
-  readonly places: FilePlaces = { folderOf: (file) => this.locate(file)?.status, relative: (file) => this.relative(file) };
+  readonly places: FilePlaces = {
+    folderOf: (file) => this.locate(file)?.status,
+    relative: (file) => this.relative(file),
+  };
 
   /**
    * Move the stale copies of a torn move (provably the same card, see cardIdentity.ts) under
@@ -188,7 +204,8 @@ export class MarkdownCardStore implements CardStore {
     this.known.set(card.id, { file, hash });
     this.fileIds.set(file, card.id);
     // Joined as strings: a path.join per card would cost a 100,000-card load a noticeable share.
-    if (file !== `${this.boardsPrefix}${card.boardId}${path.sep}${placeOf(card)}${path.sep}${card.id}.md`) this.servedFiles.set(card, this.relative(file));
+    if (file !== `${this.boardsPrefix}${card.boardId}${path.sep}${placeOf(card)}${path.sep}${card.id}.md`)
+      this.servedFiles.set(card, this.relative(file));
   }
 
   /** Forget a card's file (it was removed). */
@@ -212,7 +229,10 @@ export class MarkdownCardStore implements CardStore {
   /** Serve the card of `file` under a new id (its claimed one is another card's). */
   alias(file: string, claimed: string, servedAs: string, sharedWith: string): void {
     this.aliases.set(file, { claimed, servedAs });
-    this.duplicateIds = [...this.duplicateIds.filter((d) => d.servedAs !== servedAs), { path: this.relative(file), id: claimed, servedAs, sharedWith: this.relative(sharedWith) }];
+    this.duplicateIds = [
+      ...this.duplicateIds.filter((d) => d.servedAs !== servedAs),
+      { path: this.relative(file), id: claimed, servedAs, sharedWith: this.relative(sharedWith) },
+    ];
   }
 
   /** Where git-ignored local state lives (the index cache among it). */
@@ -229,7 +249,9 @@ export class MarkdownCardStore implements CardStore {
   private saveIndexCache(entries: [string, CachedFile][]): void {
     this.savingIndexCache = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => writeIndexCache(this.stateDir, entries))
-      .catch((error: Error) => log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`));
+      .catch((error: Error) =>
+        log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`),
+      );
   }
 
   private savingIndexCache: Promise<void> = Promise.resolve();
@@ -245,19 +267,31 @@ export class MarkdownCardStore implements CardStore {
     if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
     try {
       const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-      return { card: this.servedId(file, parseCard(text, { ...location, fileTime: stat.mtime.toISOString() })), hash: fingerprint(text), text };
+      return {
+        card: this.servedId(file, parseCard(text, { ...location, fileTime: stat.mtime.toISOString() })),
+        hash: fingerprint(text),
+        text,
+      };
     } catch (error) {
       return { invalid: unreadable(this.relative(file), error) };
     }
   }
 
   /** `readCardFile` for loading: synchronous, with the file time from the same open file. */
-  private readCardFileNow(file: string): ({ card: Card; hash: string; text: string } & FileStamp) | { invalid: InvalidFile } {
+  private readCardFileNow(
+    file: string,
+  ): ({ card: Card; hash: string; text: string } & FileStamp) | { invalid: InvalidFile } {
     const location = this.locate(file);
     if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
     try {
       const { text, mtime, mtimeMs, size } = readWithTime(file);
-      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }), hash: fingerprint(text), text, mtimeMs, size };
+      return {
+        card: parseCard(text, { ...location, fileTime: mtime.toISOString() }),
+        hash: fingerprint(text),
+        text,
+        mtimeMs,
+        size,
+      };
     } catch (error) {
       return { invalid: unreadable(this.relative(file), error) };
     }
@@ -265,7 +299,9 @@ export class MarkdownCardStore implements CardStore {
 
   /** Board, status folder and id from a card file's absolute path, or null when it is not a card path. */
   locate(file: string): { id: string; boardId: string; status: string } | null {
-    const parts = (plainlyUnder(this.boardsPrefix, file) ?? path.relative(path.join(this.kanbanDir, 'boards'), file)).split(path.sep);
+    const parts = (
+      plainlyUnder(this.boardsPrefix, file) ?? path.relative(path.join(this.kanbanDir, 'boards'), file)
+    ).split(path.sep);
     if (parts.length !== 3 || !parts[2].endsWith('.md') || parts[0].startsWith('..')) return null;
     if (RESERVED_BOARD_FOLDERS.has(parts[1])) return null;
     return { boardId: parts[0], status: parts[1], id: parts[2].slice(0, -3) };
@@ -295,7 +331,12 @@ export class MarkdownCardStore implements CardStore {
           changes.splice(0, 1, { kind: 'upsert', card: moved.card });
         }
       }
-      throw new StaleFileError(`${relative} was moved or removed on disk since the service read it; nothing was written. The board now shows the files as they are: apply your change again.`, relative, changes, null);
+      throw new StaleFileError(
+        `${relative} was moved or removed on disk since the service read it; nothing was written. The board now shows the files as they are: apply your change again.`,
+        relative,
+        changes,
+        null,
+      );
     }
     const now = await this.readCardFile(known.file);
     if ('invalid' in now) {
@@ -318,7 +359,9 @@ export class MarkdownCardStore implements CardStore {
   async create(card: Card): Promise<boolean> {
     if (await this.findCardFile(card.id)) return false;
     // The board's first card file: a board started without `kanban init` gets its .gitignore.
-    this.gitignoreChecked ??= createKanbanGitignoreIfMissing(this.kanbanDir).catch((error: Error) => log.warn(`kanban: cannot write .kanban/.gitignore: ${error.message}`));
+    this.gitignoreChecked ??= createKanbanGitignoreIfMissing(this.kanbanDir).catch((error: Error) =>
+      log.warn(`kanban: cannot write .kanban/.gitignore: ${error.message}`),
+    );
     await this.gitignoreChecked;
     const text = serializeCard(card);
     const file = this.absolutePath(card);
@@ -342,7 +385,9 @@ export class MarkdownCardStore implements CardStore {
     if (!written) await this.refuseChanged(previous);
     if (oldFile !== file && this.aliases.delete(oldFile)) {
       this.duplicateIds = this.duplicateIds.filter((d) => d.servedAs !== card.id);
-      log.warn(`kanban: renamed ${this.relative(oldFile)} to ${this.relative(file)}: the card it holds is ${card.id} (another card has the id its file claimed)`);
+      log.warn(
+        `kanban: renamed ${this.relative(oldFile)} to ${this.relative(file)}: the card it holds is ${card.id} (another card has the id its file claimed)`,
+      );
     }
     this.adopt(card, file, fingerprint(text));
     if (this.staleCopies.some((copy) => copy.id === previous.id)) await this.recoverStaleCopiesOf(previous.id);
@@ -377,7 +422,9 @@ export class MarkdownCardStore implements CardStore {
   /** The file changed between the check before a write and the write itself: refuse, as the check would have. */
   private async refuseChanged(card: Card): Promise<never> {
     await this.ensureCardCurrent(card);
-    throw new FileConflictError(`the file of card ${card.id} changed while it was being written; nothing was written. Apply your change again.`);
+    throw new FileConflictError(
+      `the file of card ${card.id} changed while it was being written; nothing was written. Apply your change again.`,
+    );
   }
 
   /**
@@ -389,9 +436,18 @@ export class MarkdownCardStore implements CardStore {
     const boardsDir = path.join(this.kanbanDir, 'boards');
     const perBoard = await Promise.all(
       (await readDirs(boardsDir)).map(async (board) => {
-        const statuses = (await readDirs(path.join(boardsDir, board))).filter((status) => !RESERVED_BOARD_FOLDERS.has(status));
+        const statuses = (await readDirs(path.join(boardsDir, board))).filter(
+          (status) => !RESERVED_BOARD_FOLDERS.has(status),
+        );
         const files = statuses.map((status) => path.join(boardsDir, board, status, `${id}.md`));
-        const found = await Promise.all(files.map((file) => fs.access(file).then(() => true, () => false)));
+        const found = await Promise.all(
+          files.map((file) =>
+            fs.access(file).then(
+              () => true,
+              () => false,
+            ),
+          ),
+        );
         return files.find((_, i) => found[i]) ?? null;
       }),
     );
@@ -431,6 +487,7 @@ function readWithTime(file: string): { text: string; mtime: Date; mtimeMs: numbe
  */
 function plainlyUnder(prefix: string, file: string): string | null {
   if (!file.startsWith(prefix)) return null;
-  const unusual = file.includes(`${path.sep}..`) || file.includes(`${path.sep}.${path.sep}`) || file.includes(path.sep + path.sep);
+  const unusual =
+    file.includes(`${path.sep}..`) || file.includes(`${path.sep}.${path.sep}`) || file.includes(path.sep + path.sep);
   return unusual ? null : file.slice(prefix.length);
 }

@@ -27,19 +27,32 @@ function explain(error: unknown, settings: MysqlSettings): MysqlOpenError {
   const e = error as { code?: string; message?: string; sqlState?: string };
   const cause = e.message ?? String(error);
   // SQLSTATE 28000 is every flavour of "access denied" (MySQL and MariaDB use different codes).
-  if (e.sqlState === '28000') return new MysqlOpenError(`the MySQL server refused user "${settings.user}"; check user and password (${cause})`, 'user');
+  if (e.sqlState === '28000')
+    return new MysqlOpenError(
+      `the MySQL server refused user "${settings.user}"; check user and password (${cause})`,
+      'user',
+    );
   switch (e.code) {
     case 'ECONNREFUSED':
     case 'ENOTFOUND':
     case 'EHOSTUNREACH':
     case 'ETIMEDOUT':
-      return new MysqlOpenError(`cannot reach the MySQL server at ${settings.host}:${settings.port} (${cause})`, 'host');
+      return new MysqlOpenError(
+        `cannot reach the MySQL server at ${settings.host}:${settings.port} (${cause})`,
+        'host',
+      );
     case 'ER_DBACCESS_DENIED_ERROR':
-      return new MysqlOpenError(`user "${settings.user}" may not use database "${settings.database}" (${cause})`, 'database');
+      return new MysqlOpenError(
+        `user "${settings.user}" may not use database "${settings.database}" (${cause})`,
+        'database',
+      );
     case 'HANDSHAKE_NO_SSL_SUPPORT':
       return new MysqlOpenError(`the MySQL server does not offer TLS (${cause})`, 'ssl');
     default:
-      return new MysqlOpenError(`cannot use MySQL database "${settings.database}" at ${settings.host}:${settings.port} (${cause})`, 'database');
+      return new MysqlOpenError(
+        `cannot use MySQL database "${settings.database}" at ${settings.host}:${settings.port} (${cause})`,
+        'database',
+      );
   }
 }
 
@@ -63,7 +76,9 @@ function poolOptions(settings: MysqlSettings, withDatabase: boolean): MySql.Pool
 async function createDatabase(driver: typeof MySql, settings: MysqlSettings): Promise<void> {
   const connection = await driver.createConnection(poolOptions(settings, false));
   try {
-    await connection.query(`CREATE DATABASE IF NOT EXISTS ${connection.escapeId(settings.database)} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    await connection.query(
+      `CREATE DATABASE IF NOT EXISTS ${connection.escapeId(settings.database)} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`,
+    );
   } finally {
     await connection.end();
   }
@@ -82,7 +97,13 @@ export class MysqlCardStore extends SqlCardStore {
       provider: 'mysql',
       label: `mysql ${settings.database}@${settings.host}:${settings.port}`,
       pollIntervalMs,
-      details: { host: settings.host, port: settings.port, database: settings.database, user: settings.user, ssl: settings.ssl !== false },
+      details: {
+        host: settings.host,
+        port: settings.port,
+        database: settings.database,
+        user: settings.user,
+        ssl: settings.ssl !== false,
+      },
     });
     this.registry = new InstanceRegistry(db, this.origin);
     this.config = new SqlSharedConfig(db);

@@ -6,7 +6,10 @@ type Driver = typeof MySql;
 
 /** Why MySQL could not be used; `setting` names the option a user should look at. */
 export class MysqlOpenError extends Error {
-  constructor(message: string, readonly setting?: string) {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
     super(message);
   }
 }
@@ -21,14 +24,25 @@ export function loadMysqlDriver(): Driver {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('mysql2/promise') as Driver;
   } catch (error) {
-    throw new MysqlOpenError(`the module mysql2 cannot be loaded (${(error as Error).message.split('\n')[0]}); install it with "npm install mysql2"`);
+    throw new MysqlOpenError(
+      `the module mysql2 cannot be loaded (${(error as Error).message.split('\n')[0]}); install it with "npm install mysql2"`,
+    );
   }
 }
 
 /** Error codes that mean the server, not the statement, is the problem. */
 const UNREACHABLE = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE',
-  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_SERVER_SHUTDOWN', 'ER_CON_COUNT_ERROR',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CON_COUNT_ERROR',
 ]);
 
 /** Whether a driver error says the database server is gone (down, restarting, network cut). */
@@ -52,7 +66,9 @@ export class MysqlDatabase implements SqlDatabase {
   private unavailable(error: unknown): unknown {
     if (!isUnreachable(error)) return error;
     const code = (error as { code?: string }).code ?? 'connection lost';
-    return new ServiceUnavailableError(`the MySQL database at ${this.where} cannot be reached (${code}); nothing was changed. The service reconnects by itself: try again when the database is back`);
+    return new ServiceUnavailableError(
+      `the MySQL database at ${this.where} cannot be reached (${code}); nothing was changed. The service reconnects by itself: try again when the database is back`,
+    );
   }
 
   async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {

@@ -202,14 +202,20 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   const rows = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', ['cards']);
   const version = Number(rows[0]?.version ?? SCHEMA_VERSION);
   if (version > SCHEMA_VERSION) {
-    throw new MysqlOpenError(`its card tables have schema version ${version}, newer than this service knows (${SCHEMA_VERSION}); update the service`, 'database');
+    throw new MysqlOpenError(
+      `its card tables have schema version ${version}, newer than this service knows (${SCHEMA_VERSION}); update the service`,
+      'database',
+    );
   }
   if (version < SCHEMA_VERSION) await upgradeMysqlSchema(db);
   for (const [part, known] of Object.entries(PART_VERSIONS)) {
     await db.pool.query('INSERT IGNORE INTO kanban_schema (part, version) VALUES (?, ?)', [part, known]);
     const [row] = await db.all<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', [part]);
     if (Number(row?.version ?? known) > known) {
-      throw new MysqlOpenError(`its ${part.slice(0, -1)} tables have schema version ${row.version}, newer than this service knows (${known}); update the service`, 'database');
+      throw new MysqlOpenError(
+        `its ${part.slice(0, -1)} tables have schema version ${row.version}, newer than this service knows (${known}); update the service`,
+        'database',
+      );
     }
   }
 }
@@ -242,5 +248,9 @@ async function upgradeMysqlSchema(db: MysqlDatabase): Promise<void> {
       if ((error as { errno?: number }).errno !== 1060) throw error;
     }
   }
-  await db.pool.query('UPDATE kanban_schema SET version = ? WHERE part = ? AND version < ?', [SCHEMA_VERSION, 'cards', SCHEMA_VERSION]);
+  await db.pool.query('UPDATE kanban_schema SET version = ? WHERE part = ? AND version < ?', [
+    SCHEMA_VERSION,
+    'cards',
+    SCHEMA_VERSION,
+  ]);
 }

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
-import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, rescheduleDelivery, settleDelivery, toAttempt, type AttemptRow } from '../sql/webhookRows';
+import {
+  PRUNE_ATTEMPTS,
+  SELECT_ATTEMPTS,
+  rescheduleDelivery,
+  settleDelivery,
+  toAttempt,
+  type AttemptRow,
+} from '../sql/webhookRows';
 import type { MysqlDatabase } from './mysqlDatabase';
 
 const NOW = 'UTC_TIMESTAMP(3)';
@@ -31,7 +38,10 @@ export class MysqlWebhookStore implements SharedWebhookStore {
     if (deliveries.length === 0) return;
     const values = deliveries.map(() => `(?, ?, ?, ?, 0, ${NOW}, ${NOW}, ?)`).join(', ');
     const params = deliveries.flatMap((d) => [d.id, d.webhookId, d.event, d.rawBody, this.instanceId]);
-    await this.db.all(`INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES ${values}`, params);
+    await this.db.all(
+      `INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES ${values}`,
+      params,
+    );
   }
 
   async claim(limit: number, leaseMs: number, skip: string[] = []): Promise<ClaimedDelivery[]> {
@@ -57,7 +67,15 @@ export class MysqlWebhookStore implements SharedWebhookStore {
        FROM kanban_webhook_deliveries WHERE claim = ? ORDER BY due_at`,
       [claim],
     );
-    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, event: r.event, rawBody: r.body, claim: r.claim, attempts: Number(r.attempts), ageMs: Number(r.age_ms) }));
+    return rows.map((r) => ({
+      id: r.id,
+      webhookId: r.webhook_id,
+      event: r.event,
+      rawBody: r.body,
+      claim: r.claim,
+      attempts: Number(r.attempts),
+      ageMs: Number(r.age_ms),
+    }));
   }
 
   async renew(claims: { id: string; claim: string }[], leaseMs: number): Promise<number> {
@@ -77,7 +95,12 @@ export class MysqlWebhookStore implements SharedWebhookStore {
   }
 
   reschedule(id: string, claim: string, attempts: number, delayMs: number, log?: SharedAttempt): Promise<boolean> {
-    return rescheduleDelivery(this.db, { id, claim, attempts }, { sql: `${NOW} + INTERVAL ? MICROSECOND`, param: Math.round(delayMs * 1000) }, log);
+    return rescheduleDelivery(
+      this.db,
+      { id, claim, attempts },
+      { sql: `${NOW} + INTERVAL ? MICROSECOND`, param: Math.round(delayMs * 1000) },
+      log,
+    );
   }
 
   async attempts(webhookId: string, limit: number): Promise<SharedAttempt[]> {
@@ -94,14 +117,19 @@ export class MysqlWebhookStore implements SharedWebhookStore {
   }
 
   async secret(name: string): Promise<string | undefined> {
-    const [row] = await this.db.all<{ value: string }>('SELECT value FROM kanban_webhook_secrets WHERE name = ?', [name]);
+    const [row] = await this.db.all<{ value: string }>('SELECT value FROM kanban_webhook_secrets WHERE name = ?', [
+      name,
+    ]);
     return row?.value;
   }
 
   async updateSecrets(set: Record<string, string>, drop: string[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       for (const [name, value] of Object.entries(set)) {
-        await tx.run('INSERT INTO kanban_webhook_secrets (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)', [name, value]);
+        await tx.run(
+          'INSERT INTO kanban_webhook_secrets (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)',
+          [name, value],
+        );
       }
       for (const name of drop) await tx.run('DELETE FROM kanban_webhook_secrets WHERE name = ?', [name]);
     });

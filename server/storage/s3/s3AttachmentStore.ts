@@ -14,7 +14,10 @@ export interface S3Settings {
 
 /** Why the S3 provider could not start; `setting` names what a user should look at. */
 export class S3OpenError extends Error {
-  constructor(message: string, readonly setting?: string) {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
     super(message);
   }
 }
@@ -27,7 +30,9 @@ function loadS3(): S3Module {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('@aws-sdk/client-s3') as S3Module;
   } catch (error) {
-    throw new S3OpenError(`the module @aws-sdk/client-s3 cannot be loaded (${(error as Error).message.split('\n')[0]})`);
+    throw new S3OpenError(
+      `the module @aws-sdk/client-s3 cannot be loaded (${(error as Error).message.split('\n')[0]})`,
+    );
   }
 }
 
@@ -48,8 +53,16 @@ function explain(error: unknown, settings: S3Settings): S3OpenError {
   if (status === 404 || e.name === 'NoSuchBucket' || e.name === 'NotFound') {
     return new S3OpenError(`the bucket "${settings.bucket}" does not exist (${cause})`, 'bucket');
   }
-  if (status === 403 || e.name === 'CredentialsProviderError' || e.name === 'InvalidAccessKeyId' || e.name === 'SignatureDoesNotMatch') {
-    return new S3OpenError(`no access to the bucket "${settings.bucket}": check the credentials in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the AWS profile (${cause})`, 'credentials');
+  if (
+    status === 403 ||
+    e.name === 'CredentialsProviderError' ||
+    e.name === 'InvalidAccessKeyId' ||
+    e.name === 'SignatureDoesNotMatch'
+  ) {
+    return new S3OpenError(
+      `no access to the bucket "${settings.bucket}": check the credentials in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the AWS profile (${cause})`,
+      'credentials',
+    );
   }
   if (status === undefined) {
     return new S3OpenError(`cannot reach ${settings.endpoint ?? `S3 in ${settings.region}`} (${cause})`, 'endpoint');
@@ -65,7 +78,11 @@ function explain(error: unknown, settings: S3Settings): S3OpenError {
 export class S3AttachmentStore implements AttachmentStore {
   readonly provider = 's3';
 
-  private constructor(private readonly sdk: S3Module, private readonly client: S3.S3Client, readonly settings: S3Settings) {}
+  private constructor(
+    private readonly sdk: S3Module,
+    private readonly client: S3.S3Client,
+    readonly settings: S3Settings,
+  ) {}
 
   static async open(settings: S3Settings): Promise<S3AttachmentStore> {
     const sdk = loadS3();
@@ -128,7 +145,9 @@ export class S3AttachmentStore implements AttachmentStore {
   }
 
   async remove(card: CardRef, filename: string): Promise<void> {
-    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.key(card, filename) }));
+    await this.client.send(
+      new this.sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.key(card, filename) }),
+    );
   }
 
   /** Every object under the card's prefix, page by page. */
@@ -137,7 +156,11 @@ export class S3AttachmentStore implements AttachmentStore {
     let ContinuationToken: string | undefined;
     do {
       const page = await this.client.send(
-        new this.sdk.ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: this.folder(card), ContinuationToken }),
+        new this.sdk.ListObjectsV2Command({
+          Bucket: this.settings.bucket,
+          Prefix: this.folder(card),
+          ContinuationToken,
+        }),
       );
       for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;

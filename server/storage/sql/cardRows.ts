@@ -6,8 +6,25 @@ import type { Card, Comment, Priority } from '../../core/model';
  * text so both databases hold them the same way and any value survives a round trip.
  */
 export const CARD_COLUMNS = [
-  'id', 'board_id', 'status', 'order_key', 'content', 'priority', 'assignee', 'due_date', 'labels', 'metadata',
-  'forms', 'form_data', 'actions', 'attachments', 'created', 'modified', 'completed_at', 'blocked_by', 'archived_at',
+  'id',
+  'board_id',
+  'status',
+  'order_key',
+  'content',
+  'priority',
+  'assignee',
+  'due_date',
+  'labels',
+  'metadata',
+  'forms',
+  'form_data',
+  'actions',
+  'attachments',
+  'created',
+  'modified',
+  'completed_at',
+  'blocked_by',
+  'archived_at',
   'deleted_from',
 ] as const;
 
@@ -87,7 +104,8 @@ export function commentFromRow(row: CommentRow): Comment {
 /** The card a row holds, with its comments in stored order. Throws CardRowError when it cannot. */
 export function rowToCard(row: CardRow, comments: Comment[]): Card {
   const priority = text(row, 'priority');
-  if (!PRIORITIES.includes(priority as Priority)) throw new CardRowError(`priority "${priority}" is not one of ${PRIORITIES.join(', ')}`);
+  if (!PRIORITIES.includes(priority as Priority))
+    throw new CardRowError(`priority "${priority}" is not one of ${PRIORITIES.join(', ')}`);
   const actions = parseJson<Card['actions']>(row, 'actions', (v) => isStringList(v) || isObject(v), undefined);
   return {
     id: text(row, 'id'),
@@ -128,7 +146,10 @@ function optionalColumns(row: CardRow): Pick<Card, 'blockedBy' | 'archivedAt' | 
 export function changedColumns(card: Card, previous: Card): { column: CardColumn; value: string | null }[] {
   const before = cardToRow(previous);
   const after = cardToRow(card);
-  return CARD_COLUMNS.filter((c) => c !== 'id' && before[c] !== after[c]).map((column) => ({ column, value: after[column] }));
+  return CARD_COLUMNS.filter((c) => c !== 'id' && before[c] !== after[c]).map((column) => ({
+    column,
+    value: after[column],
+  }));
 }
 
 export interface CommentChanges {
@@ -145,7 +166,10 @@ export function diffComments(next: Comment[], previous: Comment[]): CommentChang
   const before = new Map(previous.map((c) => [c.id, c]));
   const after = new Map(next.map((c) => [c.id, c]));
   const differs = (a: Comment, b: Comment) =>
-    a.author !== b.author || a.content !== b.content || a.created !== b.created || (a.modified ?? null) !== (b.modified ?? null);
+    a.author !== b.author ||
+    a.content !== b.content ||
+    a.created !== b.created ||
+    (a.modified ?? null) !== (b.modified ?? null);
   return {
     added: next.filter((c) => !before.has(c.id)),
     changed: next.filter((c) => before.has(c.id) && differs(c, before.get(c.id) as Comment)),

@@ -142,7 +142,9 @@ export class ChangeFeed {
     // An own write committed while the row was read may be missing from it, and the report is
     // applied after that write: read the card again on the next round.
     if (this.ownWrites.get(id)?.count !== ownWritesBefore) this.recheck.add(id);
-    const change: ExternalChange = card ? { kind: 'upsert', card, peer: true } : { kind: 'remove', boardId, id, peer: true };
+    const change: ExternalChange = card
+      ? { kind: 'upsert', card, peer: true }
+      : { kind: 'remove', boardId, id, peer: true };
     if (this.listeners.size > 0) this.reported.set(id, { at: Date.now(), boardId: card?.boardId ?? boardId });
     for (const listener of this.listeners) {
       try {

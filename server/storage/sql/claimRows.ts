@@ -32,7 +32,13 @@ export interface SessionRow {
  * copy in memory compares sessions as JSON, so a row read back must not differ by key order.
  */
 export function claimFromRow(row: ClaimRow): StoredClaim {
-  const claim: StoredClaim = { boardId: row.board_id, cardId: row.card_id, agent: row.agent, since: row.since, until: row.until };
+  const claim: StoredClaim = {
+    boardId: row.board_id,
+    cardId: row.card_id,
+    agent: row.agent,
+    since: row.since,
+    until: row.until,
+  };
   if (row.ttl_seconds !== null) claim.ttlSeconds = Number(row.ttl_seconds);
   return claim;
 }
@@ -43,11 +49,26 @@ export function claimToRow(claim: StoredClaim): SqlValue[] {
 
 export function sessionFromRow(row: SessionRow): StoredSession {
   return {
-    boardId: row.board_id, cardId: row.card_id, agent: row.agent, state: row.state as SessionState,
-    note: row.note, url: row.url, updatedAt: row.updated_at, leaseSeconds: Number(row.lease_seconds),
+    boardId: row.board_id,
+    cardId: row.card_id,
+    agent: row.agent,
+    state: row.state as SessionState,
+    note: row.note,
+    url: row.url,
+    updatedAt: row.updated_at,
+    leaseSeconds: Number(row.lease_seconds),
   };
 }
 
 export function sessionToRow(session: StoredSession): SqlValue[] {
-  return [session.boardId, session.cardId, session.agent, session.state, session.note, session.url, session.updatedAt, session.leaseSeconds];
+  return [
+    session.boardId,
+    session.cardId,
+    session.agent,
+    session.state,
+    session.note,
+    session.url,
+    session.updatedAt,
+    session.leaseSeconds,
+  ];
 }

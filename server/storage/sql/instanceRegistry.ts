@@ -53,13 +53,26 @@ export class InstanceRegistry {
       const row = [this.self.id, this.self.host, this.self.pid, this.self.started, this.self.lastSeen];
       await this.db.transaction((tx) => tx.run(upsertInstance(this.db), row));
       const since = new Date(now.getTime() - GONE_AFTER_MS).toISOString();
-      const rows = await this.db.all<InstanceRow>('SELECT id, host, pid, started, last_seen FROM kanban_instances WHERE last_seen >= ? ORDER BY started, id', [since]);
-      const others = rows.filter((r) => r.id !== this.self.id).map((r) => ({ id: r.id, host: r.host, pid: Number(r.pid), started: r.started, lastSeen: r.last_seen, self: false }));
+      const rows = await this.db.all<InstanceRow>(
+        'SELECT id, host, pid, started, last_seen FROM kanban_instances WHERE last_seen >= ? ORDER BY started, id',
+        [since],
+      );
+      const others = rows
+        .filter((r) => r.id !== this.self.id)
+        .map((r) => ({
+          id: r.id,
+          host: r.host,
+          pid: Number(r.pid),
+          started: r.started,
+          lastSeen: r.last_seen,
+          self: false,
+        }));
       this.known = [this.self, ...others];
       if (this.failing) log.warn('kanban: the instance heartbeat reaches the database again');
       this.failing = false;
     } catch (error) {
-      if (!this.failing) log.warn(`kanban: the instance heartbeat cannot reach the database: ${(error as Error).message}`);
+      if (!this.failing)
+        log.warn(`kanban: the instance heartbeat cannot reach the database: ${(error as Error).message}`);
       this.failing = true;
       this.known = [this.self];
     }
@@ -68,12 +81,16 @@ export class InstanceRegistry {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.db.transaction((tx) => tx.run('DELETE FROM kanban_instances WHERE id = ?', [this.self.id])).catch(() => undefined);
+    await this.db
+      .transaction((tx) => tx.run('DELETE FROM kanban_instances WHERE id = ?', [this.self.id]))
+      .catch(() => undefined);
   }
 }
 
 /** Insert this instance's row, or refresh its heartbeat when it is there, in each dialect's words. */
 function upsertInstance(db: SqlDatabase): string {
   const insert = 'INSERT INTO kanban_instances (id, host, pid, started, last_seen) VALUES (?, ?, ?, ?, ?)';
-  return db.dialect === 'mysql' ? `${insert} ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)` : `${insert} ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen`;
+  return db.dialect === 'mysql'
+    ? `${insert} ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)`
+    : `${insert} ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen`;
 }

@@ -35,7 +35,10 @@ export class RowVersions {
 
 /** Thrown inside a transaction (so it rolls back) when a card row is not at the expected version. */
 export class RowMovedError extends Error {
-  constructor(readonly cardId: string, readonly boardId: string) {
+  constructor(
+    readonly cardId: string,
+    readonly boardId: string,
+  ) {
     super(`card ${cardId} changed in the database`);
   }
 }
@@ -45,7 +48,9 @@ export class RowMovedError extends Error {
  * written, and `current` (the row as it is now, null when removed) is what the index adopts.
  */
 export function staleRow(label: string, moved: RowMovedError, current: Card | null): StaleRowError {
-  const change: ExternalChange = current ? { kind: 'upsert', card: current, peer: true } : { kind: 'remove', boardId: moved.boardId, id: moved.cardId, peer: true };
+  const change: ExternalChange = current
+    ? { kind: 'upsert', card: current, peer: true }
+    : { kind: 'remove', boardId: moved.boardId, id: moved.cardId, peer: true };
   return new StaleRowError(
     `card "${moved.cardId}" was changed by another instance (${label}) since this one read it; nothing was written and the board now shows the card as it is. Apply your change again.`,
     `${label} kanban_cards id=${moved.cardId}`,

@@ -13,7 +13,8 @@ interface StateRow {
   version: number | string;
 }
 
-const SELECT_STATE = 'SELECT card_id, actor, board_id, opened_at, read_through, last_activity_at, version FROM kanban_card_state';
+const SELECT_STATE =
+  'SELECT card_id, actor, board_id, opened_at, read_through, last_activity_at, version FROM kanban_card_state';
 
 /**
  * How a changed field is written over the stored one, in the dialect's words for "the value this
@@ -99,10 +100,20 @@ export class SqlCardStateStore implements CardStateStore {
     const row = await this.db.transaction(async (tx) => {
       await tx.run(
         `INSERT INTO kanban_card_state (card_id, actor, board_id, opened_at, read_through, last_activity_at, version) VALUES (?, ?, ?, ?, ?, ?, 1) ${upsertClause(this.db.dialect)} ${updates.join(', ')}`,
-        [record.cardId, record.actor, record.boardId, record.openedAt ?? null, record.readThrough ?? null, record.lastActivityAt ?? null],
+        [
+          record.cardId,
+          record.actor,
+          record.boardId,
+          record.openedAt ?? null,
+          record.readThrough ?? null,
+          record.lastActivityAt ?? null,
+        ],
       );
       await this.logChange(tx, record.cardId, record.actor);
-      const [stored] = await tx.all<StateRow>(`${SELECT_STATE} WHERE card_id = ? AND actor = ?`, [record.cardId, record.actor]);
+      const [stored] = await tx.all<StateRow>(`${SELECT_STATE} WHERE card_id = ? AND actor = ?`, [
+        record.cardId,
+        record.actor,
+      ]);
       return stored;
     });
     // The row may hold another instance's change to a field this write left alone.
@@ -167,13 +178,18 @@ export class SqlCardStateStore implements CardStateStore {
     const ids = [...touched];
     for (let i = 0; i < ids.length; i += READ_CHUNK) {
       const chunk = ids.slice(i, i + READ_CHUNK);
-      const current = await this.db.all<StateRow>(`${SELECT_STATE} WHERE card_id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      const current = await this.db.all<StateRow>(
+        `${SELECT_STATE} WHERE card_id IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
       for (const row of current) this.report(row);
     }
   }
 
   private async markStart(): Promise<void> {
-    const [row] = await this.db.all<{ seq: number | string | null }>('SELECT MAX(seq) AS seq FROM kanban_card_state_changes');
+    const [row] = await this.db.all<{ seq: number | string | null }>(
+      'SELECT MAX(seq) AS seq FROM kanban_card_state_changes',
+    );
     this.floor = new SequenceFloor(Number(row?.seq ?? 0));
   }
 
@@ -199,9 +215,16 @@ export class SqlCardStateStore implements CardStateStore {
 
   private async logChange(tx: SqlTransaction, cardId: string, actor: string | null): Promise<void> {
     const now = Date.now();
-    await tx.run('INSERT INTO kanban_card_state_changes (card_id, actor, origin, changed_at) VALUES (?, ?, ?, ?)', [cardId, actor, this.origin, new Date(now).toISOString()]);
+    await tx.run('INSERT INTO kanban_card_state_changes (card_id, actor, origin, changed_at) VALUES (?, ?, ?, ?)', [
+      cardId,
+      actor,
+      this.origin,
+      new Date(now).toISOString(),
+    ]);
     if (++this.writes % PRUNE_EVERY_WRITES === 1) {
-      await tx.run('DELETE FROM kanban_card_state_changes WHERE changed_at < ?', [new Date(now - CHANGE_LOG_KEEP_MS).toISOString()]);
+      await tx.run('DELETE FROM kanban_card_state_changes WHERE changed_at < ?', [
+        new Date(now - CHANGE_LOG_KEEP_MS).toISOString(),
+      ]);
     }
   }
 

@@ -3,8 +3,16 @@ import type { Card, Comment } from '../../core/model';
 import type { CardChange, CardStore, ExternalChange, InvalidFile, LoadResult } from '../cardStore';
 import { ChangeFeed } from './changeFeed';
 import {
-  CARD_COLUMNS, CardRowError, cardToRow, changedColumns, commentFromRow, diffComments, duplicateCommentId, rowToCard,
-  type CardRow, type CommentRow,
+  CARD_COLUMNS,
+  CardRowError,
+  cardToRow,
+  changedColumns,
+  commentFromRow,
+  diffComments,
+  duplicateCommentId,
+  rowToCard,
+  type CardRow,
+  type CommentRow,
 } from './cardRows';
 import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
 import { RowMovedError, RowVersions, staleRow } from './rowVersions';
@@ -54,7 +62,10 @@ export class SqlCardStore implements CardStore {
   private readonly versions = new RowVersions();
   private claims: SqlClaimStore | null = null;
 
-  constructor(readonly db: SqlDatabase, options: SqlCardStoreOptions) {
+  constructor(
+    readonly db: SqlDatabase,
+    options: SqlCardStoreOptions,
+  ) {
     this.provider = options.provider;
     this.label = options.label;
     this.pollIntervalMs = options.pollIntervalMs;
@@ -65,7 +76,9 @@ export class SqlCardStore implements CardStore {
   async loadAll(): Promise<LoadResult> {
     await this.feed.markStart();
     const rows = await this.db.all<VersionedRow>(SELECT_CARDS);
-    const comments = groupComments(await this.db.all<CommentRow>(`${SELECT_COMMENTS} ORDER BY card_id, seq_no, created, id`));
+    const comments = groupComments(
+      await this.db.all<CommentRow>(`${SELECT_COMMENTS} ORDER BY card_id, seq_no, created, id`),
+    );
     const cards: Card[] = [];
     const invalid: InvalidFile[] = [];
     for (const row of rows) {
@@ -88,7 +101,10 @@ export class SqlCardStore implements CardStore {
       this.versions.forget(id);
       return null;
     }
-    const comments = await this.db.all<CommentRow>(`${SELECT_COMMENTS} WHERE card_id = ? ORDER BY seq_no, created, id`, [id]);
+    const comments = await this.db.all<CommentRow>(
+      `${SELECT_COMMENTS} WHERE card_id = ? ORDER BY seq_no, created, id`,
+      [id],
+    );
     // Read outside the transaction: a peer may commit between the two reads, which only makes the
     // next write here refused and the card read again.
     const card = rowToCard(rows[0], comments.map(commentFromRow));
@@ -152,7 +168,10 @@ export class SqlCardStore implements CardStore {
   async remove(card: Card): Promise<void> {
     await this.checked(() =>
       this.db.transaction(async (tx) => {
-        const deleted = await tx.run('DELETE FROM kanban_cards WHERE id = ? AND version = ?', [card.id, this.versions.expected(card) ?? -1]);
+        const deleted = await tx.run('DELETE FROM kanban_cards WHERE id = ? AND version = ?', [
+          card.id,
+          this.versions.expected(card) ?? -1,
+        ]);
         // Gone already is fine; still there at another version means another instance changed it.
         if (deleted === 0 && (await tx.all('SELECT id FROM kanban_cards WHERE id = ?', [card.id])).length > 0) {
           throw new RowMovedError(card.id, card.boardId);
@@ -223,10 +242,16 @@ export class SqlCardStore implements CardStore {
   private async logChange(tx: SqlTransaction, id: string, boardId: string, kind: 'upsert' | 'remove'): Promise<void> {
     const now = Date.now();
     await tx.run('INSERT INTO kanban_changes (card_id, board_id, kind, origin, changed_at) VALUES (?, ?, ?, ?, ?)', [
-      id, boardId, kind, this.origin, new Date(now).toISOString(),
+      id,
+      boardId,
+      kind,
+      this.origin,
+      new Date(now).toISOString(),
     ]);
     if (++this.writes % PRUNE_EVERY_WRITES === 1) {
-      await tx.run('DELETE FROM kanban_changes WHERE changed_at < ?', [new Date(now - CHANGE_LOG_KEEP_MS).toISOString()]);
+      await tx.run('DELETE FROM kanban_changes WHERE changed_at < ?', [
+        new Date(now - CHANGE_LOG_KEEP_MS).toISOString(),
+      ]);
     }
   }
 
@@ -239,12 +264,18 @@ export class SqlCardStore implements CardStore {
 
 function checkCommentIds(card: Card): void {
   const duplicate = duplicateCommentId(card);
-  if (duplicate) throw new CardRowError(`card "${card.id}" has two comments with the id "${duplicate}"; give one of them another id`);
+  if (duplicate)
+    throw new CardRowError(
+      `card "${card.id}" has two comments with the id "${duplicate}"; give one of them another id`,
+    );
 }
 
 async function insertCard(tx: SqlTransaction, card: Card): Promise<void> {
   const row = cardToRow(card);
-  await tx.run(INSERT_CARD, CARD_COLUMNS.map((c) => row[c]));
+  await tx.run(
+    INSERT_CARD,
+    CARD_COLUMNS.map((c) => row[c]),
+  );
   for (const comment of card.comments) await appendComment(tx, card.id, comment);
 }
 
@@ -256,14 +287,20 @@ function appendComment(tx: SqlTransaction, cardId: string, c: Comment): Promise<
 async function writeDifferences(tx: SqlTransaction, card: Card, previous: Card, expected: number): Promise<void> {
   const columns = changedColumns(card, previous);
   const assignments = [...columns.map((c) => `${c.column} = ?`), 'version = version + 1'].join(', ');
-  const updated = await tx.run(`UPDATE kanban_cards SET ${assignments} WHERE id = ? AND version = ?`, [...columns.map((c) => c.value), card.id, expected]);
+  const updated = await tx.run(`UPDATE kanban_cards SET ${assignments} WHERE id = ? AND version = ?`, [
+    ...columns.map((c) => c.value),
+    card.id,
+    expected,
+  ]);
   if (updated === 0) throw new RowMovedError(card.id, previous.boardId);
   const comments = diffComments(card.comments, previous.comments);
-  for (const c of comments.removed) await tx.run('DELETE FROM kanban_comments WHERE card_id = ? AND id = ?', [card.id, c.id]);
+  for (const c of comments.removed)
+    await tx.run('DELETE FROM kanban_comments WHERE card_id = ? AND id = ?', [card.id, c.id]);
   for (const c of comments.changed) {
-    await tx.run('UPDATE kanban_comments SET author = ?, content = ?, created = ?, modified = ? WHERE card_id = ? AND id = ?', [
-      c.author, c.content, c.created, c.modified ?? null, card.id, c.id,
-    ]);
+    await tx.run(
+      'UPDATE kanban_comments SET author = ?, content = ?, created = ?, modified = ? WHERE card_id = ? AND id = ?',
+      [c.author, c.content, c.created, c.modified ?? null, card.id, c.id],
+    );
   }
   for (const c of comments.added) await appendComment(tx, card.id, c);
 }

@@ -4,7 +4,16 @@ import type { StoredClaim } from '../../core/claims';
 import type { StoredSession } from '../../core/sessions';
 import { log } from '../../core/log';
 import type { ClaimStore, ClaimTransaction } from '../claims/claimStore';
-import { CLAIM_COLUMNS, SESSION_COLUMNS, claimFromRow, claimToRow, sessionFromRow, sessionToRow, type ClaimRow, type SessionRow } from './claimRows';
+import {
+  CLAIM_COLUMNS,
+  SESSION_COLUMNS,
+  claimFromRow,
+  claimToRow,
+  sessionFromRow,
+  sessionToRow,
+  type ClaimRow,
+  type SessionRow,
+} from './claimRows';
 import type { SqlDatabase, SqlTransaction, SqlValue } from './sqlDatabase';
 import { insertIgnore } from './sqlSharedConfig';
 
@@ -54,22 +63,35 @@ export class SqlClaimStore implements ClaimStore {
   }
 
   async list(): Promise<StoredClaim[]> {
-    return (await this.db.all<ClaimRow>(`SELECT ${CLAIM_COLUMNS} FROM kanban_claims ORDER BY board_id, card_id`)).map(claimFromRow);
+    return (await this.db.all<ClaimRow>(`SELECT ${CLAIM_COLUMNS} FROM kanban_claims ORDER BY board_id, card_id`)).map(
+      claimFromRow,
+    );
   }
 
   async get(boardId: string, cardId: string): Promise<StoredClaim | null> {
-    const [row] = await this.db.all<ClaimRow>(`SELECT ${CLAIM_COLUMNS} FROM kanban_claims WHERE board_id = ? AND card_id = ?`, [boardId, cardId]);
+    const [row] = await this.db.all<ClaimRow>(
+      `SELECT ${CLAIM_COLUMNS} FROM kanban_claims WHERE board_id = ? AND card_id = ?`,
+      [boardId, cardId],
+    );
     return row ? claimFromRow(row) : null;
   }
 
   async listSessions(): Promise<StoredSession[]> {
-    return (await this.db.all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM kanban_agent_sessions ORDER BY board_id, card_id`)).map(sessionFromRow);
+    return (
+      await this.db.all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM kanban_agent_sessions ORDER BY board_id, card_id`)
+    ).map(sessionFromRow);
   }
 
   async exclusive<T>(work: (claims: ClaimTransaction) => Promise<T>): Promise<T> {
     const done = await this.db.transaction(async (tx) => {
-      const [lock] = await tx.all<{ version: number | string }>(`SELECT version FROM kanban_claim_lock WHERE name = ?${this.locking}`, [LOCK]);
-      if (!lock) throw new Error('the claims lock row is missing from kanban_claim_lock; the schema was not created by this service');
+      const [lock] = await tx.all<{ version: number | string }>(
+        `SELECT version FROM kanban_claim_lock WHERE name = ?${this.locking}`,
+        [LOCK],
+      );
+      if (!lock)
+        throw new Error(
+          'the claims lock row is missing from kanban_claim_lock; the schema was not created by this service',
+        );
       const claims = new SqlClaimTransaction(tx, this.locking);
       const result = await work(claims);
       if (claims.wrote) await tx.run('UPDATE kanban_claim_lock SET version = version + 1 WHERE name = ?', [LOCK]);
@@ -109,7 +131,10 @@ export class SqlClaimStore implements ClaimStore {
   private async pollOnce(): Promise<void> {
     let version: number;
     try {
-      const [row] = await this.db.all<{ version: number | string }>('SELECT version FROM kanban_claim_lock WHERE name = ?', [LOCK]);
+      const [row] = await this.db.all<{ version: number | string }>(
+        'SELECT version FROM kanban_claim_lock WHERE name = ?',
+        [LOCK],
+      );
       version = Number(row?.version ?? 0);
       if (this.failing) log.warn(`kanban: the claims in ${this.location} can be followed again`);
       this.failing = false;
@@ -136,8 +161,14 @@ export class SqlClaimStore implements ClaimStore {
     const now = Date.now();
     const prune = this.lapses++ % PRUNE_LAPSES_EVERY === 0;
     return this.db.transaction(async (tx) => {
-      if (prune) await tx.run('DELETE FROM kanban_claim_lapses WHERE at < ?', [new Date(now - LAPSE_KEEP_MS).toISOString()]);
-      return (await tx.run(`${insertIgnore(this.db)} INTO kanban_claim_lapses (lapse, at) VALUES (?, ?)`, [key, new Date(now).toISOString()])) === 1;
+      if (prune)
+        await tx.run('DELETE FROM kanban_claim_lapses WHERE at < ?', [new Date(now - LAPSE_KEEP_MS).toISOString()]);
+      return (
+        (await tx.run(`${insertIgnore(this.db)} INTO kanban_claim_lapses (lapse, at) VALUES (?, ?)`, [
+          key,
+          new Date(now).toISOString(),
+        ])) === 1
+      );
     });
   }
 
@@ -165,11 +196,18 @@ class SqlClaimTransaction implements ClaimTransaction {
   }
 
   async list(): Promise<StoredClaim[]> {
-    return (await this.tx.all<ClaimRow>(`SELECT ${CLAIM_COLUMNS} FROM kanban_claims ORDER BY board_id, card_id${this.locking}`)).map(claimFromRow);
+    return (
+      await this.tx.all<ClaimRow>(
+        `SELECT ${CLAIM_COLUMNS} FROM kanban_claims ORDER BY board_id, card_id${this.locking}`,
+      )
+    ).map(claimFromRow);
   }
 
   async get(boardId: string, cardId: string): Promise<StoredClaim | null> {
-    const [row] = await this.tx.all<ClaimRow>(`SELECT ${CLAIM_COLUMNS} FROM kanban_claims WHERE board_id = ? AND card_id = ?${this.locking}`, [boardId, cardId]);
+    const [row] = await this.tx.all<ClaimRow>(
+      `SELECT ${CLAIM_COLUMNS} FROM kanban_claims WHERE board_id = ? AND card_id = ?${this.locking}`,
+      [boardId, cardId],
+    );
     return row ? claimFromRow(row) : null;
   }
 
@@ -183,13 +221,19 @@ class SqlClaimTransaction implements ClaimTransaction {
   }
 
   async getSession(boardId: string, cardId: string): Promise<StoredSession | null> {
-    const [row] = await this.tx.all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM kanban_agent_sessions WHERE board_id = ? AND card_id = ?${this.locking}`, [boardId, cardId]);
+    const [row] = await this.tx.all<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM kanban_agent_sessions WHERE board_id = ? AND card_id = ?${this.locking}`,
+      [boardId, cardId],
+    );
     return row ? sessionFromRow(row) : null;
   }
 
   async putSession(session: StoredSession): Promise<void> {
     await this.removeSession(session.boardId, session.cardId);
-    await this.write(`INSERT INTO kanban_agent_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, sessionToRow(session));
+    await this.write(
+      `INSERT INTO kanban_agent_sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      sessionToRow(session),
+    );
   }
 
   async removeSession(boardId: string, cardId: string): Promise<void> {

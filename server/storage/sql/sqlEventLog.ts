@@ -42,7 +42,10 @@ export class SqlEventLog {
   async after(seq: number, limit: number, through?: number): Promise<LoggedEvent[]> {
     const bound = through === undefined ? '' : ' AND seq <= ?';
     const params = through === undefined ? [seq, limit] : [seq, through, limit];
-    const rows = await this.db.all<LoggedEvent>(`SELECT seq, origin, body FROM kanban_events WHERE seq > ?${bound} ORDER BY seq LIMIT ?`, params);
+    const rows = await this.db.all<LoggedEvent>(
+      `SELECT seq, origin, body FROM kanban_events WHERE seq > ?${bound} ORDER BY seq LIMIT ?`,
+      params,
+    );
     return rows.map((r) => ({ seq: Number(r.seq), origin: String(r.origin), body: String(r.body) }));
   }
 

@@ -13,7 +13,10 @@ export class SqlSharedConfig implements SharedConfigStore {
   constructor(private readonly db: SqlDatabase) {}
 
   async read(): Promise<SharedConfigVersion | null> {
-    const [row] = await this.db.all<{ body: string; version: number }>('SELECT body, version FROM kanban_config WHERE name = ?', [NAME]);
+    const [row] = await this.db.all<{ body: string; version: number }>(
+      'SELECT body, version FROM kanban_config WHERE name = ?',
+      [NAME],
+    );
     return row ? { text: row.body, version: Number(row.version) } : null;
   }
 
@@ -32,7 +35,13 @@ export class SqlSharedConfig implements SharedConfigStore {
   }
 
   async write(text: string, expected: number): Promise<number | null> {
-    const changed = await this.db.transaction((tx) => tx.run('UPDATE kanban_config SET body = ?, version = version + 1 WHERE name = ? AND version = ?', [text, NAME, expected]));
+    const changed = await this.db.transaction((tx) =>
+      tx.run('UPDATE kanban_config SET body = ?, version = version + 1 WHERE name = ? AND version = ?', [
+        text,
+        NAME,
+        expected,
+      ]),
+    );
     return changed === 1 ? expected + 1 : null;
   }
 }

@@ -23,15 +23,35 @@ export function insertAttempt(tx: SqlTransaction, a: SharedAttempt): Promise<num
   return tx.run(
     `INSERT INTO kanban_webhook_attempts (webhook_id, delivery_id, event, attempt, status, http_status, error, at, duration_ms, next_attempt_at, instance)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [a.webhookId, a.deliveryId, a.event, a.attempt, a.status, a.httpStatus, a.error, a.at, a.durationMs, a.nextAttemptAt, a.instance],
+    [
+      a.webhookId,
+      a.deliveryId,
+      a.event,
+      a.attempt,
+      a.status,
+      a.httpStatus,
+      a.error,
+      a.at,
+      a.durationMs,
+      a.nextAttemptAt,
+      a.instance,
+    ],
   );
 }
 
 export function toAttempt(r: AttemptRow): SharedAttempt {
   return {
-    webhookId: r.webhook_id, deliveryId: r.delivery_id, event: r.event, attempt: Number(r.attempt), status: r.status,
-    httpStatus: r.http_status === null ? null : Number(r.http_status), error: r.error, at: r.at, durationMs: Number(r.duration_ms),
-    nextAttemptAt: r.next_attempt_at, instance: r.instance,
+    webhookId: r.webhook_id,
+    deliveryId: r.delivery_id,
+    event: r.event,
+    attempt: Number(r.attempt),
+    status: r.status,
+    httpStatus: r.http_status === null ? null : Number(r.http_status),
+    error: r.error,
+    at: r.at,
+    durationMs: Number(r.duration_ms),
+    nextAttemptAt: r.next_attempt_at,
+    instance: r.instance,
   };
 }
 
@@ -41,7 +61,12 @@ export const PRUNE_ATTEMPTS = `DELETE FROM kanban_webhook_attempts WHERE webhook
 )`;
 
 /** A delivery done: its row goes, with its log line, only while this claim still holds it. */
-export function settleDelivery(db: Pick<SqlDatabase, 'transaction'>, id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
+export function settleDelivery(
+  db: Pick<SqlDatabase, 'transaction'>,
+  id: string,
+  claim: string,
+  log?: SharedAttempt,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const changed = await tx.run('DELETE FROM kanban_webhook_deliveries WHERE id = ? AND claim = ?', [id, claim]);
     if (log && changed === 1) await insertAttempt(tx, log);

@@ -66,7 +66,9 @@ export class SharedSqliteCardStore extends SqliteCardStore {
     if (sqlite.db.driver === 'wasm') {
       // The WebAssembly build keeps the file to itself (exclusive locking, wasmOwner.ts): sharing
       // still works, with this one process; say so rather than let a second server fail unexplained.
-      log.warn(`kanban: ${location.sqlitePath} is shared (shared: true) but SQLite runs on its WebAssembly build here, which keeps the file to this process alone: other server processes cannot open it until this one closes. Install better-sqlite3 for several processes at once`);
+      log.warn(
+        `kanban: ${location.sqlitePath} is shared (shared: true) but SQLite runs on its WebAssembly build here, which keeps the file to this process alone: other server processes cannot open it until this one closes. Install better-sqlite3 for several processes at once`,
+      );
     }
     const store = new SharedSqliteCardStore(sqlite, location, pollIntervalMs);
     await store.registry.start();

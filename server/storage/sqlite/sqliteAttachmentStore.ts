@@ -17,14 +17,23 @@ export class SqliteAttachmentStore extends SqliteFileStore implements Attachment
   }
 
   async put(card: CardRef, filename: string, data: Buffer, contentType?: string): Promise<void> {
-    this.db.transaction(() => {
-      const replaced = this.blobIds(`SELECT data FROM kanban_attachments WHERE ${WHERE_FILE}`, card.boardId, card.id, filename);
-      const blobId = insertChunks(this.db, data);
-      this.db
-        .prepare('INSERT OR REPLACE INTO kanban_attachments (board_id, card_id, filename, content_type, size, data) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(card.boardId, card.id, filename, contentType ?? null, data.length, blobId);
-      deleteChunks(this.db, replaced);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const replaced = this.blobIds(
+          `SELECT data FROM kanban_attachments WHERE ${WHERE_FILE}`,
+          card.boardId,
+          card.id,
+          filename,
+        );
+        const blobId = insertChunks(this.db, data);
+        this.db
+          .prepare(
+            'INSERT OR REPLACE INTO kanban_attachments (board_id, card_id, filename, content_type, size, data) VALUES (?, ?, ?, ?, ?, ?)',
+          )
+          .run(card.boardId, card.id, filename, contentType ?? null, data.length, blobId);
+        deleteChunks(this.db, replaced);
+      })
+      .immediate();
   }
 
   async get(card: CardRef, filename: string): Promise<AttachmentPayload | null> {
@@ -50,35 +59,56 @@ export class SqliteAttachmentStore extends SqliteFileStore implements Attachment
 
   /** The payload ids of the rows a query selects (`data` holds each row's payload id). */
   private blobIds(query: string, ...params: string[]): string[] {
-    return this.db.prepare(query).pluck().all(...params) as string[];
+    return this.db
+      .prepare(query)
+      .pluck()
+      .all(...params) as string[];
   }
 
   async remove(card: CardRef, filename: string): Promise<void> {
-    this.db.transaction(() => {
-      const gone = this.blobIds(`SELECT data FROM kanban_attachments WHERE ${WHERE_FILE}`, card.boardId, card.id, filename);
-      this.db.prepare(`DELETE FROM kanban_attachments WHERE ${WHERE_FILE}`).run(card.boardId, card.id, filename);
-      deleteChunks(this.db, gone);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const gone = this.blobIds(
+          `SELECT data FROM kanban_attachments WHERE ${WHERE_FILE}`,
+          card.boardId,
+          card.id,
+          filename,
+        );
+        this.db.prepare(`DELETE FROM kanban_attachments WHERE ${WHERE_FILE}`).run(card.boardId, card.id, filename);
+        deleteChunks(this.db, gone);
+      })
+      .immediate();
   }
 
   async removeAll(card: CardRef): Promise<void> {
-    this.db.transaction(() => {
-      const gone = this.blobIds('SELECT data FROM kanban_attachments WHERE board_id = ? AND card_id = ?', card.boardId, card.id);
-      this.db.prepare('DELETE FROM kanban_attachments WHERE board_id = ? AND card_id = ?').run(card.boardId, card.id);
-      deleteChunks(this.db, gone);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const gone = this.blobIds(
+          'SELECT data FROM kanban_attachments WHERE board_id = ? AND card_id = ?',
+          card.boardId,
+          card.id,
+        );
+        this.db.prepare('DELETE FROM kanban_attachments WHERE board_id = ? AND card_id = ?').run(card.boardId, card.id);
+        deleteChunks(this.db, gone);
+      })
+      .immediate();
   }
 
   async move(from: CardRef, to: CardRef, filenames: string[]): Promise<void> {
     const moveOne = this.db.prepare(`UPDATE kanban_attachments SET board_id = ?, card_id = ? WHERE ${WHERE_FILE}`);
     const clearTarget = this.db.prepare(`DELETE FROM kanban_attachments WHERE ${WHERE_FILE}`);
-    this.db.transaction(() => {
-      for (const name of filenames) {
-        deleteChunks(this.db, this.blobIds(`SELECT data FROM kanban_attachments WHERE ${WHERE_FILE}`, to.boardId, to.id, name));
-        clearTarget.run(to.boardId, to.id, name);
-        moveOne.run(to.boardId, to.id, from.boardId, from.id, name);
-      }
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const name of filenames) {
+          deleteChunks(
+            this.db,
+            this.blobIds(`SELECT data FROM kanban_attachments WHERE ${WHERE_FILE}`, to.boardId, to.id, name),
+          );
+          clearTarget.run(to.boardId, to.id, name);
+          moveOne.run(to.boardId, to.id, from.boardId, from.id, name);
+        }
+      })
+      .immediate();
   }
 
   async close(): Promise<void> {

@@ -39,7 +39,10 @@ export function* readChunks(db: SqliteConnection, blobId: string, size: number):
 
 /** Schema 1 kept each payload whole in `data`: move every one into pieces, one payload in memory at a time. */
 export function chunkLegacyAttachments(db: SqliteConnection): void {
-  const legacy = db.prepare("SELECT rowid FROM kanban_attachments WHERE typeof(data) = 'blob'").pluck().all() as number[];
+  const legacy = db
+    .prepare("SELECT rowid FROM kanban_attachments WHERE typeof(data) = 'blob'")
+    .pluck()
+    .all() as number[];
   const read = db.prepare('SELECT data FROM kanban_attachments WHERE rowid = ?').pluck();
   const point = db.prepare('UPDATE kanban_attachments SET data = ? WHERE rowid = ?');
   for (const rowid of legacy) point.run(insertChunks(db, read.get(rowid) as Buffer), rowid);

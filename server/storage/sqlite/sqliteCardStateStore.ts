@@ -22,7 +22,9 @@ export class SqliteCardStateStore extends SqliteFileStore implements CardStateSt
   }
 
   async loadAll(): Promise<CardStateRecord[]> {
-    const rows = this.db.prepare('SELECT board_id, card_id, actor, opened_at, read_through, last_activity_at FROM kanban_card_state').all() as StateRow[];
+    const rows = this.db
+      .prepare('SELECT board_id, card_id, actor, opened_at, read_through, last_activity_at FROM kanban_card_state')
+      .all() as StateRow[];
     return rows.map((row) => {
       const record: CardStateRecord = { boardId: row.board_id, cardId: row.card_id, actor: row.actor };
       if (row.opened_at) record.openedAt = row.opened_at;
@@ -37,7 +39,14 @@ export class SqliteCardStateStore extends SqliteFileStore implements CardStateSt
       .prepare(
         'INSERT OR REPLACE INTO kanban_card_state (board_id, card_id, actor, opened_at, read_through, last_activity_at) VALUES (?, ?, ?, ?, ?, ?)',
       )
-      .run(record.boardId, record.cardId, record.actor, record.openedAt ?? null, record.readThrough ?? null, record.lastActivityAt ?? null);
+      .run(
+        record.boardId,
+        record.cardId,
+        record.actor,
+        record.openedAt ?? null,
+        record.readThrough ?? null,
+        record.lastActivityAt ?? null,
+      );
   }
 
   async removeCard(_boardId: string, cardId: string): Promise<void> {

@@ -16,7 +16,11 @@ export class SqliteCardStore extends SqlCardStore {
   readonly sqlitePath: string;
   readonly absolutePath: string;
 
-  protected constructor(protected readonly sqlite: SqliteDatabase, location: SqliteLocation, pollIntervalMs: number) {
+  protected constructor(
+    protected readonly sqlite: SqliteDatabase,
+    location: SqliteLocation,
+    pollIntervalMs: number,
+  ) {
     super(sqlite, {
       provider: 'sqlite',
       label: `sqlite ${location.sqlitePath}`,

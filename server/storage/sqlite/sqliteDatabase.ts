@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SerialQueue, type SqlDatabase, type SqlTransaction, type SqlValue } from '../sql/sqlDatabase';
 import { log } from '../../core/log';
-import { SqliteOpenError, firstLine, type SqliteConnection, type SqliteDriverName, type SqliteStatement } from './sqliteConnection';
+import {
+  SqliteOpenError,
+  firstLine,
+  type SqliteConnection,
+  type SqliteDriverName,
+  type SqliteStatement,
+} from './sqliteConnection';
 import { openWasmSqlite } from './wasmSqlite';
 import { refuseWhileWasmOwns } from './wasmOwner';
 
@@ -53,11 +59,15 @@ export async function openSqliteFile(file: string): Promise<SqliteConnection> {
   const Native = choice === 'wasm' ? null : loadNativeDriver();
   if (Native) return openNative(Native, file);
   if (choice === 'native') {
-    throw new SqliteOpenError(`the native module better-sqlite3 cannot be loaded (${nativeFailure}); install it with "npm install better-sqlite3" for this Node version`);
+    throw new SqliteOpenError(
+      `the native module better-sqlite3 cannot be loaded (${nativeFailure}); install it with "npm install better-sqlite3" for this Node version`,
+    );
   }
   if (choice === 'auto' && !fallbackLogged) {
     fallbackLogged = true;
-    log.info(`kanban: SQLite runs on its WebAssembly build here (better-sqlite3 cannot load: ${nativeFailure}); one process at a time can open a database file`);
+    log.info(
+      `kanban: SQLite runs on its WebAssembly build here (better-sqlite3 cannot load: ${nativeFailure}); one process at a time can open a database file`,
+    );
   }
   try {
     return await openWasmSqlite(file);

@@ -21,7 +21,10 @@ export abstract class SqliteFileStore {
   readonly sqlitePath: string;
   readonly absolutePath: string;
 
-  protected constructor(protected readonly db: SqliteConnection, location: SqliteLocation) {
+  protected constructor(
+    protected readonly db: SqliteConnection,
+    location: SqliteLocation,
+  ) {
     this.sqlitePath = location.sqlitePath;
     this.absolutePath = location.absolutePath;
   }

@@ -60,7 +60,10 @@ const PARTS = {
     // checks and bumps so two processes never overwrite each other's change (existing rows start at 1).
     // 4: deleted_from, the column a soft-deleted card left, so a restore puts it back there.
     upgrade: (db: SqliteConnection, from: number) => {
-      if (from < 2) db.exec('ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;');
+      if (from < 2)
+        db.exec(
+          'ALTER TABLE kanban_cards ADD COLUMN blocked_by TEXT; ALTER TABLE kanban_cards ADD COLUMN archived_at TEXT;',
+        );
       if (from < 3) db.exec('ALTER TABLE kanban_cards ADD COLUMN version INTEGER NOT NULL DEFAULT 1;');
       if (from < 4) db.exec('ALTER TABLE kanban_cards ADD COLUMN deleted_from TEXT;');
     },
@@ -229,9 +232,12 @@ export function ensureSqliteSchema(db: SqliteConnection, part: SqlitePart): void
   const upgrade = (PARTS[part] as { upgrade?: Upgrade }).upgrade;
   const create = db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS kanban_schema (part TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)');
-    const row = db.prepare('SELECT version FROM kanban_schema WHERE part = ?').get(part) as { version: number } | undefined;
+    const row = db.prepare('SELECT version FROM kanban_schema WHERE part = ?').get(part) as
+      { version: number } | undefined;
     if (row && row.version > version) {
-      throw new SqliteOpenError(`its ${part} tables have schema version ${row.version}, newer than this service knows (${version}); update the service`);
+      throw new SqliteOpenError(
+        `its ${part} tables have schema version ${row.version}, newer than this service knows (${version}); update the service`,
+      );
     }
     // An older file's tables exist already: CREATE IF NOT EXISTS leaves them as they were, and the
     // part's upgrade brings them up to date.

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimedDelivery, NewDelivery, SharedAttempt, SharedWebhookStore } from '../webhookDeliveryStore';
-import { PRUNE_ATTEMPTS, SELECT_ATTEMPTS, rescheduleDelivery, settleDelivery, toAttempt, type AttemptRow } from '../sql/webhookRows';
+import {
+  PRUNE_ATTEMPTS,
+  SELECT_ATTEMPTS,
+  rescheduleDelivery,
+  settleDelivery,
+  toAttempt,
+  type AttemptRow,
+} from '../sql/webhookRows';
 import type { SqliteDatabase } from './sqliteDatabase';
 
 interface DeliveryRow {
@@ -31,9 +38,10 @@ export class SqliteWebhookStore implements SharedWebhookStore {
     const now = Date.now();
     await this.db.transaction(async (tx) => {
       for (const d of deliveries) {
-        await tx.run('INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES (?, ?, ?, ?, 0, ?, ?, ?)', [
-          d.id, d.webhookId, d.event, d.rawBody, now, now, this.instanceId,
-        ]);
+        await tx.run(
+          'INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES (?, ?, ?, ?, 0, ?, ?, ?)',
+          [d.id, d.webhookId, d.event, d.rawBody, now, now, this.instanceId],
+        );
       }
     });
   }
@@ -49,17 +57,31 @@ export class SqliteWebhookStore implements SharedWebhookStore {
         [now, now, ...skip, limit],
       );
       if (rows.length === 0) return [];
-      await tx.run(`UPDATE kanban_webhook_deliveries SET owner = ?, claim = ?, lease_until = ? WHERE id IN (${marks(rows.length)})`, [
-        this.instanceId, claim, now + leaseMs, ...rows.map((r) => r.id),
-      ]);
-      return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, event: r.event, rawBody: r.body, claim, attempts: Number(r.attempts), ageMs: now - Number(r.created_at) }));
+      await tx.run(
+        `UPDATE kanban_webhook_deliveries SET owner = ?, claim = ?, lease_until = ? WHERE id IN (${marks(rows.length)})`,
+        [this.instanceId, claim, now + leaseMs, ...rows.map((r) => r.id)],
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        webhookId: r.webhook_id,
+        event: r.event,
+        rawBody: r.body,
+        claim,
+        attempts: Number(r.attempts),
+        ageMs: now - Number(r.created_at),
+      }));
     });
   }
 
   async renew(claims: { id: string; claim: string }[], leaseMs: number): Promise<number> {
     if (claims.length === 0) return 0;
     const where = claims.map(() => '(id = ? AND claim = ?)').join(' OR ');
-    return this.db.transaction((tx) => tx.run(`UPDATE kanban_webhook_deliveries SET lease_until = ? WHERE ${where}`, [Date.now() + leaseMs, ...claims.flatMap((c) => [c.id, c.claim])]));
+    return this.db.transaction((tx) =>
+      tx.run(`UPDATE kanban_webhook_deliveries SET lease_until = ? WHERE ${where}`, [
+        Date.now() + leaseMs,
+        ...claims.flatMap((c) => [c.id, c.claim]),
+      ]),
+    );
   }
 
   settle(id: string, claim: string, log?: SharedAttempt): Promise<boolean> {
@@ -86,14 +108,19 @@ export class SqliteWebhookStore implements SharedWebhookStore {
   }
 
   async secret(name: string): Promise<string | undefined> {
-    const [row] = await this.db.all<{ value: string }>('SELECT value FROM kanban_webhook_secrets WHERE name = ?', [name]);
+    const [row] = await this.db.all<{ value: string }>('SELECT value FROM kanban_webhook_secrets WHERE name = ?', [
+      name,
+    ]);
     return row?.value;
   }
 
   async updateSecrets(set: Record<string, string>, drop: string[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       for (const [name, value] of Object.entries(set)) {
-        await tx.run('INSERT INTO kanban_webhook_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, value]);
+        await tx.run(
+          'INSERT INTO kanban_webhook_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+          [name, value],
+        );
       }
       for (const name of drop) await tx.run('DELETE FROM kanban_webhook_secrets WHERE name = ?', [name]);
     });

@@ -19,7 +19,10 @@ const lockDir = (file: string) => `${file}.lock`;
 const ownerFile = (file: string) => `${file}.owner`;
 
 async function exists(file: string): Promise<boolean> {
-  return fs.stat(file).then(() => true, () => false);
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 function isAlive(pid: number): boolean {
@@ -69,7 +72,9 @@ export async function refuseWhileWasmOwns(file: string): Promise<void> {
 export async function refuseWhileOthersOwn(file: string): Promise<void> {
   const owner = await liveWasmOwner(file);
   if (owner) {
-    throw new SqliteOpenError(`${file} is open in another VS Code window (process ${owner.pid} on ${owner.host}); close the board there first`);
+    throw new SqliteOpenError(
+      `${file} is open in another VS Code window (process ${owner.pid} on ${owner.host}); close the board there first`,
+    );
   }
   if (await exists(`${file}-shm`)) {
     throw new SqliteOpenError(

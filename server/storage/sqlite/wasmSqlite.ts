@@ -1,4 +1,10 @@
-import type { SqliteConnection, SqliteParam, SqliteRunResult, SqliteStatement, SqliteTransaction } from './sqliteConnection';
+import type {
+  SqliteConnection,
+  SqliteParam,
+  SqliteRunResult,
+  SqliteStatement,
+  SqliteTransaction,
+} from './sqliteConnection';
 import { SqliteOpenError, firstLine } from './sqliteConnection';
 import { refuseWhileOthersOwn, removeOwner, writeOwner } from './wasmOwner';
 
@@ -34,7 +40,9 @@ function loadWasmDriver(): WasmDriver {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     driver = (require('node-sqlite3-wasm') as { Database: WasmDriver }).Database;
   } catch (error) {
-    throw new SqliteOpenError(`neither SQLite driver can be loaded: the WebAssembly one failed too (${firstLine(error)})`);
+    throw new SqliteOpenError(
+      `neither SQLite driver can be loaded: the WebAssembly one failed too (${firstLine(error)})`,
+    );
   }
   return driver;
 }
@@ -64,7 +72,8 @@ function guarded<T>(work: () => T): T {
 function asBuffers(row: Record<string, unknown>): Record<string, unknown> {
   for (const key of Object.keys(row)) {
     const value = row[key];
-    if (value instanceof Uint8Array && !Buffer.isBuffer(value)) row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (value instanceof Uint8Array && !Buffer.isBuffer(value))
+      row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   }
   return row;
 }
@@ -184,7 +193,9 @@ export async function openWasmSqlite(file: string): Promise<SqliteConnection> {
 function handle(shared: SharedConnection): SqliteConnection {
   let closed = false;
   const transaction = <T>(work: () => T): SqliteTransaction<T> =>
-    Object.assign(() => shared.transaction(work, 'BEGIN'), { immediate: () => shared.transaction(work, 'BEGIN IMMEDIATE') });
+    Object.assign(() => shared.transaction(work, 'BEGIN'), {
+      immediate: () => shared.transaction(work, 'BEGIN IMMEDIATE'),
+    });
   return {
     driver: 'wasm',
     prepare: (sql) => shared.prepare(sql),

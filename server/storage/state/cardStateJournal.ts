@@ -11,8 +11,13 @@ export function isJournalEntry(value: unknown): value is JournalEntry {
   if (typeof entry !== 'object' || entry === null) return false;
   if (typeof entry.removeCard === 'string') return true;
   const record = entry.save;
-  return typeof record === 'object' && record !== null
-    && typeof record.boardId === 'string' && typeof record.cardId === 'string' && typeof record.actor === 'string';
+  return (
+    typeof record === 'object' &&
+    record !== null &&
+    typeof record.boardId === 'string' &&
+    typeof record.cardId === 'string' &&
+    typeof record.actor === 'string'
+  );
 }
 
 export interface JournalContents {
@@ -44,7 +49,9 @@ export async function readJournal(file: string): Promise<JournalContents> {
   }
   if (start < bytes.length) {
     const rest = bytes.length - start;
-    log.warn(`kanban: ${file} ends with ${rest} bytes that are not a whole journal line (an append cut short by a crash); they are ignored`);
+    log.warn(
+      `kanban: ${file} ends with ${rest} bytes that are not a whole journal line (an append cut short by a crash); they are ignored`,
+    );
   }
   return { entries, validBytes: start };
 }
@@ -77,7 +84,10 @@ export class JournalWriter {
   private handle: fs.FileHandle | null = null;
   private needsTrim = false;
 
-  constructor(readonly file: string, private goodBytes: number) {}
+  constructor(
+    readonly file: string,
+    private goodBytes: number,
+  ) {}
 
   get bytes(): number {
     return this.goodBytes;
@@ -118,5 +128,8 @@ export class JournalWriter {
 }
 
 async function exists(file: string): Promise<boolean> {
-  return fs.stat(file).then(() => true, () => false);
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -22,7 +22,9 @@ interface Batch {
 
 function newBatch(): Batch {
   let settle!: (error?: unknown) => void;
-  const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+  const written = new Promise<void>(
+    (resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))),
+  );
   // Nobody may be waiting on an emptied batch; its failure is still reported to those who are.
   written.catch(() => undefined);
   return { lines: [], written, settle };
@@ -53,7 +55,10 @@ export class FileCardStateStore implements CardStateStore {
   private readonly compactRatio: number;
   private readonly compactMinBytes: number;
 
-  constructor(readonly stateDir: string, options: FileCardStateOptions = {}) {
+  constructor(
+    readonly stateDir: string,
+    options: FileCardStateOptions = {},
+  ) {
     this.journal = new JournalWriter(this.journalFile, 0);
     this.compactRatio = options.compactRatio ?? 4;
     this.compactMinBytes = options.compactMinBytes ?? 256 * 1024;
@@ -95,11 +100,18 @@ export class FileCardStateStore implements CardStateStore {
     try {
       parsed = JSON.parse(text);
     } catch {
-      log.warn(`kanban: ${this.file} is not valid JSON; card state starts from the journal alone (the file is replaced at the next compaction)`);
+      log.warn(
+        `kanban: ${this.file} is not valid JSON; card state starts from the journal alone (the file is replaced at the next compaction)`,
+      );
       return;
     }
     for (const record of Array.isArray(parsed) ? (parsed as CardStateRecord[]) : []) {
-      if (record && typeof record.boardId === 'string' && typeof record.cardId === 'string' && typeof record.actor === 'string') {
+      if (
+        record &&
+        typeof record.boardId === 'string' &&
+        typeof record.cardId === 'string' &&
+        typeof record.actor === 'string'
+      ) {
         // Files written before transfers kept one record per board: the most recently touched one wins.
         const held = this.records.get(this.key(record));
         if (!held || latestStamp(record) >= latestStamp(held)) this.records.set(this.key(record), record);
@@ -166,7 +178,11 @@ export class FileCardStateStore implements CardStateStore {
 
   private compactInBackground(): void {
     this.compaction ??= this.compact()
-      .catch((error) => log.warn(`kanban: compacting ${this.journalFile} failed (it keeps growing until the next try): ${(error as Error).message}`))
+      .catch((error) =>
+        log.warn(
+          `kanban: compacting ${this.journalFile} failed (it keeps growing until the next try): ${(error as Error).message}`,
+        ),
+      )
       .finally(() => (this.compaction = null));
   }
 
@@ -222,11 +238,17 @@ function serialize(records: Iterable<CardStateRecord>): string {
 }
 
 function latestStamp(record: CardStateRecord): string {
-  return [record.openedAt, record.readThrough, record.lastActivityAt].reduce<string>((max, t) => (t && t > max ? t : max), '');
+  return [record.openedAt, record.readThrough, record.lastActivityAt].reduce<string>(
+    (max, t) => (t && t > max ? t : max),
+    '',
+  );
 }
 
 async function exists(file: string): Promise<boolean> {
-  return fs.stat(file).then(() => true, () => false);
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**

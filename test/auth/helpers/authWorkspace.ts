@@ -54,10 +54,19 @@ export interface Answer {
 }
 
 /** One HTTP request; keeps the raw text and headers so they can be scanned for secrets. */
-export async function send(server: TestServer, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
+export async function send(
+  server: TestServer,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = bearer(options.token);
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(server.url + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const response = await fetch(server.url + path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   const text = await response.text();
   let body: any = null;
   try {
@@ -90,7 +99,8 @@ export class ConsoleCapture {
 /** Places in `haystacks` where any of the secrets occurs, as "label: secret" lines (empty when clean). */
 export function findSecrets(haystacks: { label: string; text: string }[], secrets: string[]): string[] {
   const found: string[] = [];
-  for (const { label, text } of haystacks) for (const secret of secrets) if (text.includes(secret)) found.push(`${label} contains ${secret.slice(0, 8)}...`);
+  for (const { label, text } of haystacks)
+    for (const secret of secrets) if (text.includes(secret)) found.push(`${label} contains ${secret.slice(0, 8)}...`);
   return found;
 }
 

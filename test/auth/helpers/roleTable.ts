@@ -159,7 +159,10 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
 const RANK = { viewer: 0, editor: 1, admin: 2 } as const;
 
 /** The status a caller must get when the role is not enough (or null: allowed). */
-export function deniedStatus(need: 'public' | 'viewer' | 'editor' | 'admin', caller: 'none' | 'bad' | 'viewer' | 'editor' | 'admin'): 401 | 403 | null {
+export function deniedStatus(
+  need: 'public' | 'viewer' | 'editor' | 'admin',
+  caller: 'none' | 'bad' | 'viewer' | 'editor' | 'admin',
+): 401 | 403 | null {
   if (need === 'public') return null;
   if (caller === 'none' || caller === 'bad') return 401;
   return RANK[caller] >= RANK[need] ? null : 403;

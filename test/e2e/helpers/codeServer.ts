@@ -31,33 +31,57 @@ export async function startCodeServer(
   settings: Record<string, unknown>,
   extra: { env?: Record<string, string>; extensionFolders?: string[] } = {},
 ): Promise<CodeServer> {
-  if (!existsSync(BIN)) throw new Error(`code-server is not installed; run test/e2e/setup-code-server.sh first (${BIN})`);
+  if (!existsSync(BIN))
+    throw new Error(`code-server is not installed; run test/e2e/setup-code-server.sh first (${BIN})`);
   if (!existsSync(VSIX)) throw new Error(`${VSIX} is missing; npm run test:e2e packages it first`);
-  const dirs = { userData: path.join(scratch, 'user-data'), extensions: path.join(scratch, 'extensions'), config: path.join(scratch, 'config') };
+  const dirs = {
+    userData: path.join(scratch, 'user-data'),
+    extensions: path.join(scratch, 'extensions'),
+    config: path.join(scratch, 'config'),
+  };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   await fs.mkdir(path.join(dirs.userData, 'User'), { recursive: true });
-  await fs.writeFile(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, ...settings }, null, 2));
+  await fs.writeFile(
+    path.join(dirs.userData, 'User', 'settings.json'),
+    JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, ...settings }, null, 2),
+  );
   const env = { ...process.env, ...extra.env, XDG_CONFIG_HOME: dirs.config };
   const common = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
   // Unpacked extensions go in before the first scan (the install below), which records what it finds.
   for (const source of extra.extensionFolders ?? []) {
     const manifest = JSON.parse(await fs.readFile(path.join(source, 'package.json'), 'utf8'));
-    await fs.cp(source, path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+    await fs.cp(source, path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), {
+      recursive: true,
+    });
   }
   await run(BIN, [...common, '--install-extension', VSIX], { env, timeout: 60_000 });
   const port = await findFreePort('127.0.0.1');
   const log = openSync(path.join(scratch, 'code-server.log'), 'a');
   const child = spawn(
     BIN,
-    ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', ...common, folder],
+    [
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      ...common,
+      folder,
+    ],
     { env, detached: true, stdio: ['ignore', log, log] },
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`code-server did not start; see ${scratch}/code-server.log`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`code-server did not start; see ${scratch}/code-server.log`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
@@ -111,7 +135,8 @@ export async function kanbanOutputLines(server: CodeServer): Promise<string[]> {
     for (const entry of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (/Kanban\.log$/.test(entry.name)) found.push(...(await fs.readFile(full, 'utf8')).split('\n').filter(Boolean));
+      else if (/Kanban\.log$/.test(entry.name))
+        found.push(...(await fs.readFile(full, 'utf8')).split('\n').filter(Boolean));
     }
   }
   await walk(path.join(server.dirs.userData, 'logs'));
@@ -123,10 +148,15 @@ export async function kanbanOutputLines(server: CodeServer): Promise<string[]> {
  * before it loads the bundle): with the "activated in" line this gives activation including load.
  */
 export async function activationStartedAt(server: CodeServer): Promise<Date | null> {
-  const entries = await fs.readdir(path.join(server.dirs.userData, 'logs'), { recursive: true, withFileTypes: true }).catch(() => []);
+  const entries = await fs
+    .readdir(path.join(server.dirs.userData, 'logs'), { recursive: true, withFileTypes: true })
+    .catch(() => []);
   for (const entry of entries.filter((e) => e.isFile() && e.name === 'remoteexthost.log')) {
     const text = await fs.readFile(path.join(entry.parentPath, entry.name), 'utf8');
-    const match = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3}) \[info\] ExtensionService#_doActivateExtension repo-kanban\.kanban-board-service\b/m.exec(text);
+    const match =
+      /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3}) \[info\] ExtensionService#_doActivateExtension repo-kanban\.kanban-board-service\b/m.exec(
+        text,
+      );
     if (match) return new Date(`${match[1]}T${match[2]}`);
   }
   return null;

@@ -37,11 +37,20 @@ export function toast(page: Page, text: string | RegExp) {
  * the error names every notification there is, an error from the command included.
  */
 export async function waitForNotice(page: Page, text: string, timeoutMs: number): Promise<void> {
-  const shown = await toast(page, text).first().waitFor({ state: 'visible', timeout: timeoutMs }).then(() => true, () => false);
+  const shown = await toast(page, text)
+    .first()
+    .waitFor({ state: 'visible', timeout: timeoutMs })
+    .then(
+      () => true,
+      () => false,
+    );
   if (shown) return;
   await runFromPalette(page, 'Notifications: Show Notifications');
   const rows = page.locator('.notifications-center .notification-list-item');
-  await rows.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+  await rows
+    .first()
+    .waitFor({ state: 'visible', timeout: 5000 })
+    .catch(() => undefined);
   const texts = await rows.allInnerTexts();
   await runFromPalette(page, 'Notifications: Hide Notifications');
   if (texts.some((line) => line.includes(text))) return;
@@ -60,7 +69,13 @@ export async function frameWith(page: Page, selector: string, timeoutMs = 30_000
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
-      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+      if (
+        (await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return frame;
     }
     await page.waitForTimeout(250);
   }

@@ -8,7 +8,11 @@ export async function seedWorkspace(temp: TempDirs, titles: string[], prefix = '
   const folder = await temp.make(prefix);
   const service = await KanbanService.open(folder);
   for (const title of titles) {
-    const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: `# ${title}\n`, status: 'todo' } });
+    const answer = await service.dispatcher.dispatch({
+      method: 'POST',
+      path: '/tasks',
+      body: { content: `# ${title}\n`, status: 'todo' },
+    });
     if (answer.status !== 201) throw new Error(`seeding failed: ${JSON.stringify(answer.body)}`);
   }
   await service.close();

@@ -4,10 +4,22 @@ import { chromium, type Browser, type ElementHandle, type Frame, type Locator, t
 import { OUTPUT_DIR } from './codeServer';
 
 export async function openWorkbench(url: string): Promise<{ browser: Browser; page: Page }> {
-  if (!existsSync('/usr/bin/chromium')) throw new Error('chromium is missing at /usr/bin/chromium: apt-get install chromium (test/e2e/setup-code-server.sh checks it)');
+  if (!existsSync('/usr/bin/chromium'))
+    throw new Error(
+      'chromium is missing at /usr/bin/chromium: apt-get install chromium (test/e2e/setup-code-server.sh checks it)',
+    );
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   await page.goto(url);
@@ -24,7 +36,10 @@ export async function closeWorkbench(browser: Browser, page: Page): Promise<void
 /** The quick input opened with `key` (F1: commands, Control+P: files), wherever the focus was. */
 async function openQuickInput(page: Page, key: string): Promise<Locator> {
   // A picker still closing would swallow the key and then vanish under the typing.
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 5000 })
+    .catch(() => page.keyboard.press('Escape'));
   // With the focus inside a webview the key goes to the webview, or the picker opens and closes
   // again as the webview keeps the focus.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -100,8 +115,15 @@ export async function clickTabUntilShown(page: Page, frame: Frame, tab: string):
  * editor may only build after the press.
  */
 export async function clickTabUntilVisible(page: Page, shown: ElementHandle | string, tab: string): Promise<number> {
-  if (typeof shown === 'string') await page.evaluate((selector) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = selector), shown);
-  else await shown.evaluate((element: unknown) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = element));
+  if (typeof shown === 'string')
+    await page.evaluate(
+      (selector) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = selector),
+      shown,
+    );
+  else
+    await shown.evaluate(
+      (element: unknown) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = element),
+    );
   // A plain script: the test runner's transpiler would add helpers the page does not have.
   await page.evaluate(`(() => {
     const target = window.tabReturnTarget;
@@ -111,10 +133,14 @@ export async function clickTabUntilVisible(page: Page, shown: ElementHandle | st
     document.addEventListener('pointerdown', () => { times.down = performance.now(); requestAnimationFrame(watch); }, { capture: true, once: true });
   })()`);
   await page.locator('.tabs-container .tab', { hasText: tab }).click();
-  const handle = await page.waitForFunction(() => {
-    const times = (window as unknown as { tabReturn: { down?: number; shown?: number } }).tabReturn;
-    return times.shown !== undefined && times.down !== undefined ? times.shown - times.down : null;
-  }, undefined, { timeout: 10_000 });
+  const handle = await page.waitForFunction(
+    () => {
+      const times = (window as unknown as { tabReturn: { down?: number; shown?: number } }).tabReturn;
+      return times.shown !== undefined && times.down !== undefined ? times.shown - times.down : null;
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
   return Math.round(Number(await handle.jsonValue()));
 }
 
@@ -123,7 +149,10 @@ export async function boardFrame(page: Page, timeoutMs = 30_000): Promise<Frame>
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
-      const columns = await frame.locator('[data-drop-column]').count().catch(() => 0);
+      const columns = await frame
+        .locator('[data-drop-column]')
+        .count()
+        .catch(() => 0);
       if (columns > 0) return frame;
     }
     await page.waitForTimeout(250);
@@ -142,7 +171,8 @@ export async function dragCardTo(page: Page, frame: Frame, title: string, column
   if (!source || !target) throw new Error(`card "${title}" or column "${columnId}" is not visible`);
   // A pointer drag can only reach what is on screen; a column scrolled out of view is a test set-up problem.
   const viewport = page.viewportSize();
-  if (viewport && target.x + target.width / 2 > viewport.width) throw new Error(`column "${columnId}" is outside the ${viewport.width}px window`);
+  if (viewport && target.x + target.width / 2 > viewport.width)
+    throw new Error(`column "${columnId}" is outside the ${viewport.width}px window`);
   await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
   await page.mouse.down();
   await page.mouse.move(source.x + source.width / 2 + 12, source.y + source.height / 2 + 12, { steps: 3 });

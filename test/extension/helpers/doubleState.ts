@@ -30,7 +30,10 @@ export class FakeTreeView {
   visible = true;
   private readonly visibility = new EventEmitter<{ visible: boolean }>();
   readonly onDidChangeVisibility = this.visibility.event;
-  constructor(readonly id: string, readonly options: { treeDataProvider: any; dragAndDropController?: any }) {}
+  constructor(
+    readonly id: string,
+    readonly options: { treeDataProvider: any; dragAndDropController?: any },
+  ) {}
   dispose(): void {
     double.treeViews.delete(this.id);
   }
@@ -76,7 +79,11 @@ export class FakeWebviewPanel {
   private readonly viewState = new EventEmitter<unknown>();
   readonly onDidDispose = this.disposeEmitter.event;
   readonly onDidChangeViewState = this.viewState.event;
-  constructor(readonly viewType: string, public title: string, readonly options: Record<string, unknown>) {}
+  constructor(
+    readonly viewType: string,
+    public title: string,
+    readonly options: Record<string, unknown>,
+  ) {}
   reveal(): void {
     this.revealed++;
     this.active = true;
@@ -223,7 +230,9 @@ export const double = {
   /** Change a setting as the Settings editor would: the value, then the change event. */
   setSetting(key: string, value: unknown): void {
     this.settings.set(key, value);
-    this.configChanged.fire({ affectsConfiguration: (section: string) => key === section || key.startsWith(`${section}.`) });
+    this.configChanged.fire({
+      affectsConfiguration: (section: string) => key === section || key.startsWith(`${section}.`),
+    });
   },
   /** Queue the answer to the next prompt of a kind (a value, or a function of what was offered). */
   answer(kind: Script['kind'], answer: unknown): void {
@@ -236,8 +245,17 @@ export const double = {
       tab.isActive = false;
       tab.group.isActive = tab.group.viewColumn === viewColumn;
     }
-    const tab: FakeTab = { input: new TabInputText(Uri.file(fsPath)), isPreview: options.preview ?? false, isActive: true, dirty: options.dirty ?? false, group: { viewColumn, isActive: true } };
-    this.tabs = [...this.tabs.filter((t) => !(t.input.uri.fsPath === tab.input.uri.fsPath && t.group.viewColumn === viewColumn)), tab];
+    const tab: FakeTab = {
+      input: new TabInputText(Uri.file(fsPath)),
+      isPreview: options.preview ?? false,
+      isActive: true,
+      dirty: options.dirty ?? false,
+      group: { viewColumn, isActive: true },
+    };
+    this.tabs = [
+      ...this.tabs.filter((t) => !(t.input.uri.fsPath === tab.input.uri.fsPath && t.group.viewColumn === viewColumn)),
+      tab,
+    ];
     this.activeEditorChanged.fire(activeEditor());
     return tab;
   },
@@ -245,7 +263,6 @@ export const double = {
     return this.statusItems.filter((item) => item.id === id && !item.disposed).at(-1);
   },
 };
-
 
 export function documentOf(tab: FakeTab) {
   return { uri: tab.input.uri, isDirty: tab.dirty };

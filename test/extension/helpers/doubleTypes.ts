@@ -23,7 +23,12 @@ export class EventEmitter<T> {
 }
 
 export class Uri {
-  private constructor(readonly scheme: string, readonly authority: string, readonly path: string, readonly query = '') {}
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+    readonly query = '',
+  ) {}
   static file(fsPath: string): Uri {
     return new Uri('file', '', path.resolve(fsPath));
   }
@@ -42,16 +47,35 @@ export class Uri {
     return new Uri(this.scheme, this.authority, change.path ?? this.path);
   }
   toString(): string {
-    return this.scheme === 'file' ? pathToFileURL(this.path).href : `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ''}`;
+    return this.scheme === 'file'
+      ? pathToFileURL(this.path).href
+      : `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ''}`;
   }
 }
 
-export enum StatusBarAlignment { Left = 1, Right = 2 }
-export enum DiagnosticSeverity { Error = 0, Warning = 1, Information = 2, Hint = 3 }
-export enum ConfigurationTarget { Global = 1, Workspace = 2, WorkspaceFolder = 3 }
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
+export enum ConfigurationTarget {
+  Global = 1,
+  Workspace = 2,
+  WorkspaceFolder = 3,
+}
 
 export class Range {
-  constructor(readonly startLine: number, readonly startCharacter: number, readonly endLine: number, readonly endCharacter: number) {}
+  constructor(
+    readonly startLine: number,
+    readonly startCharacter: number,
+    readonly endLine: number,
+    readonly endCharacter: number,
+  ) {}
   get start() {
     return { line: this.startLine, character: this.startCharacter };
   }
@@ -59,10 +83,18 @@ export class Range {
 
 export class Diagnostic {
   source?: string;
-  constructor(readonly range: Range, readonly message: string, readonly severity: DiagnosticSeverity) {}
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: DiagnosticSeverity,
+  ) {}
 }
 
-export enum TreeItemCollapsibleState { None = 0, Collapsed = 1, Expanded = 2 }
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
 
 export class TreeItem {
   id?: string;
@@ -71,7 +103,10 @@ export class TreeItem {
   contextValue?: string;
   iconPath?: unknown;
   command?: { title: string; command: string; arguments?: unknown[] };
-  constructor(readonly label: string, readonly collapsibleState: TreeItemCollapsibleState) {}
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState,
+  ) {}
 }
 
 export class ThemeIcon {
@@ -96,5 +131,13 @@ export class DataTransfer {
   }
 }
 
-export enum ViewColumn { Active = -1, Beside = -2, One = 1 }
-export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}

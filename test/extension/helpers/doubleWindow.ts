@@ -1,5 +1,14 @@
 import { promises as fs } from 'node:fs';
-import { activeEditor, double, FakeStatusBarItem, FakeTreeView, type FakeTab, FakeWebviewPanel, type Script, type ShownMessage } from './doubleState';
+import {
+  activeEditor,
+  double,
+  FakeStatusBarItem,
+  FakeTreeView,
+  type FakeTab,
+  FakeWebviewPanel,
+  type Script,
+  type ShownMessage,
+} from './doubleState';
 import { EventEmitter, type Listener, Range, Uri } from './doubleTypes';
 
 /** `vscode.window` of the double: messages and prompts answered by scripts, panels, views, tabs. */
@@ -27,7 +36,8 @@ export const window = {
   async showInputBox(options: { value?: string; validateInput?: (value: string) => string | null | undefined }) {
     const answer = nextScript('input', options) as string | undefined;
     // The real input box does not accept a value its validator refuses.
-    if (answer !== undefined && options.validateInput?.(answer)) throw new Error(`test scripted an input the box refuses: ${answer}`);
+    if (answer !== undefined && options.validateInput?.(answer))
+      throw new Error(`test scripted an input the box refuses: ${answer}`);
     return answer;
   },
   async showQuickPick(items: unknown[] | Promise<unknown[]>, options?: unknown) {
@@ -57,7 +67,11 @@ export const window = {
       show() {
         open = true;
         setImmediate(() => {
-          const answer = nextScript('quickPick', { items: pick.items, options: { title: pick.title, placeHolder: pick.placeholder }, active: pick.activeItems });
+          const answer = nextScript('quickPick', {
+            items: pick.items,
+            options: { title: pick.title, placeHolder: pick.placeholder },
+            active: pick.activeItems,
+          });
           if (answer === undefined) return pick.hide();
           if (!pick.items.includes(answer)) throw new Error('test picked an item that was not offered');
           pick.selectedItems = [answer];
@@ -93,7 +107,10 @@ export const window = {
   tabGroups: {
     get all() {
       const columns = [...new Set(double.tabs.map((t) => t.group.viewColumn))];
-      return columns.map((viewColumn) => ({ viewColumn, tabs: double.tabs.filter((t) => t.group.viewColumn === viewColumn) }));
+      return columns.map((viewColumn) => ({
+        viewColumn,
+        tabs: double.tabs.filter((t) => t.group.viewColumn === viewColumn),
+      }));
     },
     async close(closing: FakeTab | FakeTab[]) {
       const tabs = Array.isArray(closing) ? closing : [closing];
@@ -107,7 +124,12 @@ export const window = {
     return task();
   },
   createOutputChannel(name: string) {
-    const channel = { name, lines: [] as string[], appendLine: (line: string) => void channel.lines.push(line), dispose: () => undefined };
+    const channel = {
+      name,
+      lines: [] as string[],
+      appendLine: (line: string) => void channel.lines.push(line),
+      dispose: () => undefined,
+    };
     double.outputs.push(channel);
     return channel;
   },
@@ -127,7 +149,10 @@ export const window = {
     double.uriHandler = handler;
     return { dispose: () => (double.uriHandler = null) };
   },
-  registerWebviewPanelSerializer(viewType: string, serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }) {
+  registerWebviewPanelSerializer(
+    viewType: string,
+    serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> },
+  ) {
     if (double.serializers.has(viewType)) throw new Error(`a serializer for ${viewType} is already registered`);
     double.serializers.set(viewType, serializer);
     return { dispose: () => double.serializers.delete(viewType) };

@@ -33,8 +33,10 @@ export const workspace = {
       },
     };
   },
-  onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) => double.configChanged.event(listener),
-  onDidChangeWorkspaceFolders: (listener: Listener<{ added: unknown[]; removed: { uri: Uri }[] }>) => double.foldersChanged.event(listener),
+  onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) =>
+    double.configChanged.event(listener),
+  onDidChangeWorkspaceFolders: (listener: Listener<{ added: unknown[]; removed: { uri: Uri }[] }>) =>
+    double.foldersChanged.event(listener),
   fs: {
     async writeFile(uri: Uri, bytes: Uint8Array) {
       await fs.writeFile(uri.fsPath, bytes);

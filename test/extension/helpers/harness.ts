@@ -18,7 +18,11 @@ export async function folderWithCards(titles: string[], options: { status?: stri
   const root = await tempFolder();
   const service = await KanbanService.open(root);
   for (const title of titles) {
-    const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: `# ${title}\n`, ...(options.status ? { status: options.status } : {}) } });
+    const answer = await service.dispatcher.dispatch({
+      method: 'POST',
+      path: '/tasks',
+      body: { content: `# ${title}\n`, ...(options.status ? { status: options.status } : {}) },
+    });
     if (answer.status !== 201) throw new Error(`could not seed ${title}: ${JSON.stringify(answer.body)}`);
   }
   await service.close();
@@ -53,7 +57,10 @@ export async function waitFor<T>(probe: () => T | Promise<T>, what: string, time
 
 export async function listFiles(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/')).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
 }
 
 /** Open Board, then the page's `ready` handshake: answers the panel once the host said hello. */

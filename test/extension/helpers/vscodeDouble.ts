@@ -7,7 +7,23 @@
  * Split by concern (doubleTypes, doubleState, doubleWindow, doubleWorkspace); this module is what
  * `require('vscode')` loads (installVscodeDouble.ts), so it re-exports exactly what it always had.
  */
-export { EventEmitter, Uri, StatusBarAlignment, DiagnosticSeverity, ConfigurationTarget, Range, Diagnostic, TreeItemCollapsibleState, TreeItem, ThemeIcon, MarkdownString, DataTransferItem, DataTransfer, ViewColumn, ProgressLocation } from './doubleTypes';
+export {
+  EventEmitter,
+  Uri,
+  StatusBarAlignment,
+  DiagnosticSeverity,
+  ConfigurationTarget,
+  Range,
+  Diagnostic,
+  TreeItemCollapsibleState,
+  TreeItem,
+  ThemeIcon,
+  MarkdownString,
+  DataTransferItem,
+  DataTransfer,
+  ViewColumn,
+  ProgressLocation,
+} from './doubleTypes';
 export { FakeTreeView, FakeWebviewPanel, TabInputText, FakeSecretStorage, double } from './doubleState';
 export type { ShownMessage, FakeTab } from './doubleState';
 export { window } from './doubleWindow';

@@ -27,7 +27,9 @@ function activate() {
       writeResults(out, results);
     });
     runner.on('pass', (test) => results.passed.push(test.fullTitle()));
-    runner.on('fail', (test, error) => results.failed.push({ title: test.fullTitle(), message: String((error && error.stack) || error) }));
+    runner.on('fail', (test, error) =>
+      results.failed.push({ title: test.fullTitle(), message: String((error && error.stack) || error) }),
+    );
   } catch (error) {
     results.failed.push({ title: 'starting the suite', message: String((error && error.stack) || error) });
     results.finished = true;

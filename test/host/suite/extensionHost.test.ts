@@ -26,7 +26,9 @@ function folderRef() {
 }
 
 function boardTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('kanban.board'));
+  return vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('kanban.board'));
 }
 
 describe('the extension in the extension host (real vscode API)', () => {
@@ -39,26 +41,49 @@ describe('the extension in the extension host (real vscode API)', () => {
   });
 
   it('when the extension activates, then every command it contributes is registered', async () => {
-    const contributed = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+    const contributed = (
+      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.commands as { command: string }[]
+    ).map((c) => c.command);
     const registered = new Set(await vscode.commands.getCommands(true));
     assert.ok(contributed.length >= 10, `contributed: ${contributed.join(', ')}`);
-    assert.deepEqual(contributed.filter((c) => !registered.has(c)), []);
+    assert.deepEqual(
+      contributed.filter((c) => !registered.has(c)),
+      [],
+    );
   });
 
   it('when Open Board runs, then one board tab opens for the folder, and running it again reuses it', async () => {
     await vscode.commands.executeCommand('kanban.openBoard');
     await waitUntil(() => boardTabs().length === 1, HOST_WAIT_MS, 'the board tab', HOST_STEP_MS);
-    await waitUntil(() => parts.panels.shownBoard(folderRef()) !== null, HOST_WAIT_MS, 'the board to report what it shows', HOST_STEP_MS);
+    await waitUntil(
+      () => parts.panels.shownBoard(folderRef()) !== null,
+      HOST_WAIT_MS,
+      'the board to report what it shows',
+      HOST_STEP_MS,
+    );
     await vscode.commands.executeCommand('kanban.openBoard');
     assert.equal(boardTabs().length, 1);
   });
 
   it('when the host asks the board to show Roadmap, then the webview answers that it shows Roadmap, and back', async () => {
     const folder = folderRef();
-    assert.ok(parts.panels.command(folder, { type: 'showBoard', boardId: 'roadmap' }), 'the message reached an open board');
-    await waitUntil(() => parts.panels.shownBoard(folder) === 'roadmap', HOST_WAIT_MS, 'the webview to show roadmap', HOST_STEP_MS);
+    assert.ok(
+      parts.panels.command(folder, { type: 'showBoard', boardId: 'roadmap' }),
+      'the message reached an open board',
+    );
+    await waitUntil(
+      () => parts.panels.shownBoard(folder) === 'roadmap',
+      HOST_WAIT_MS,
+      'the webview to show roadmap',
+      HOST_STEP_MS,
+    );
     parts.panels.command(folder, { type: 'showBoard', boardId: 'default' });
-    await waitUntil(() => parts.panels.shownBoard(folder) === 'default', HOST_WAIT_MS, 'the webview to show default', HOST_STEP_MS);
+    await waitUntil(
+      () => parts.panels.shownBoard(folder) === 'default',
+      HOST_WAIT_MS,
+      'the webview to show default',
+      HOST_STEP_MS,
+    );
   });
 
   it('when a card file is saved with broken YAML, then Problems holds an error at its line; fixed, it goes away', async () => {
@@ -72,20 +97,37 @@ describe('the extension in the extension host (real vscode API)', () => {
     lines[priorityLine] = 'priority: [unclosed';
     await vscode.workspace.fs.writeFile(uri, Buffer.from(lines.join('\n')));
     try {
-      await waitUntil(() => vscode.languages.getDiagnostics(uri).length > 0, HOST_WAIT_MS, 'a diagnostic on the broken file', HOST_STEP_MS);
+      await waitUntil(
+        () => vscode.languages.getDiagnostics(uri).length > 0,
+        HOST_WAIT_MS,
+        'a diagnostic on the broken file',
+        HOST_STEP_MS,
+      );
       const problems = vscode.languages.getDiagnostics(uri);
       assert.equal(problems[0].severity, vscode.DiagnosticSeverity.Error);
-      assert.ok(Math.abs(problems[0].range.start.line - priorityLine) <= 1, `reported at line ${problems[0].range.start.line}, broken at ${priorityLine}`);
+      assert.ok(
+        Math.abs(problems[0].range.start.line - priorityLine) <= 1,
+        `reported at line ${problems[0].range.start.line}, broken at ${priorityLine}`,
+      );
     } finally {
       await vscode.workspace.fs.writeFile(uri, Buffer.from(good));
     }
-    await waitUntil(() => vscode.languages.getDiagnostics(uri).length === 0, HOST_WAIT_MS, 'the diagnostic to clear', HOST_STEP_MS);
+    await waitUntil(
+      () => vscode.languages.getDiagnostics(uri).length === 0,
+      HOST_WAIT_MS,
+      'the diagnostic to clear',
+      HOST_STEP_MS,
+    );
   });
 
   it('when a card is added through the in-process service, then its file appears in the workspace', async () => {
     const folder = folderRef();
     const service = await parts.services.get(folder);
-    const answer = await service!.dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Made in the extension host\n', status: 'todo' } });
+    const answer = await service!.dispatcher.dispatch({
+      method: 'POST',
+      path: '/tasks',
+      body: { content: '# Made in the extension host\n', status: 'todo' },
+    });
     assert.equal(answer.status, 201);
     const id = (answer.body as { data: { id: string } }).data.id;
     const files = await vscode.workspace.findFiles(`.kanban/boards/default/todo/${id}.md`);

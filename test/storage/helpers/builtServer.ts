@@ -27,7 +27,10 @@ export interface BuiltServerRun {
  * `node dist/server.js --dir <root> --port 0`, optionally with preloaded fixture scripts. Resolves
  * when the server prints its ready line or exits, whichever comes first.
  */
-export function runBuiltServer(root: string, options: { env?: Record<string, string>; preload?: string[]; args?: string[] } = {}): Promise<BuiltServerRun> {
+export function runBuiltServer(
+  root: string,
+  options: { env?: Record<string, string>; preload?: string[]; args?: string[] } = {},
+): Promise<BuiltServerRun> {
   const requires = (options.preload ?? []).flatMap((p) => ['--require', path.join(FIXTURES, p)]);
   const child = spawn(process.execPath, [...requires, BUNDLE, '--dir', root, '--port', '0', ...(options.args ?? [])], {
     cwd: REPO,

@@ -14,7 +14,10 @@ export interface CardProviderSetup {
  * The `card.storage` entry of each provider. Polling is fast by default here so tests that wait for another
  * process's change stay short; null keeps the provider's own default interval.
  */
-export async function setUpCardProvider(name: CardProviderName, pollIntervalMs: number | null = 200): Promise<CardProviderSetup> {
+export async function setUpCardProvider(
+  name: CardProviderName,
+  pollIntervalMs: number | null = 200,
+): Promise<CardProviderSetup> {
   const poll = pollIntervalMs === null ? {} : { pollIntervalMs };
   switch (name) {
     case 'markdown':
@@ -39,7 +42,15 @@ export function configWith(plugins: Record<string, unknown>): Record<string, unk
     defaultBoard: 'default',
     boards: [
       { id: 'default', name: 'Default', columns: standardColumns() },
-      { id: 'ops', name: 'Ops', columns: [{ id: 'inbox', name: 'Inbox' }, { id: 'doing', name: 'Doing' }, { id: 'closed', name: 'Closed' }] },
+      {
+        id: 'ops',
+        name: 'Ops',
+        columns: [
+          { id: 'inbox', name: 'Inbox' },
+          { id: 'doing', name: 'Doing' },
+          { id: 'closed', name: 'Closed' },
+        ],
+      },
     ],
     plugins,
   };
@@ -48,4 +59,3 @@ export function configWith(plugins: Record<string, unknown>): Record<string, unk
 function standardColumns() {
   return ['backlog', 'todo', 'in-progress', 'review', 'done'].map((id) => ({ id, name: id }));
 }
-

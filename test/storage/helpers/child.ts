@@ -4,7 +4,12 @@ import * as path from 'node:path';
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 
 /** Run a TypeScript fixture in a fresh Node process (no module loaded by earlier tests), return its stdout. */
-export function runFixture(script: string, args: string[], env: Record<string, string> = {}, preload: string[] = []): Promise<string> {
+export function runFixture(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  preload: string[] = [],
+): Promise<string> {
   const requires = ['tsx/cjs', ...preload.map((p) => path.join(FIXTURES, p))].flatMap((r) => ['--require', r]);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...requires, path.join(FIXTURES, script), ...args], {
@@ -27,7 +32,10 @@ export function runFixture(script: string, args: string[], env: Record<string, s
 
 /** The last JSON line a fixture printed. */
 export function lastJson(out: string): any {
-  const lines = out.trim().split('\n').filter((l) => l.startsWith('{'));
+  const lines = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'));
   if (lines.length === 0) throw new Error(`no JSON line in: ${out}`);
   return JSON.parse(lines[lines.length - 1]);
 }

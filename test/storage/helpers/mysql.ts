@@ -10,7 +10,13 @@ const PREREQUISITE =
 
 async function connect(): Promise<mysql.Connection> {
   try {
-    return await mysql.createConnection({ host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', connectTimeout: 5000 });
+    return await mysql.createConnection({
+      host: MYSQL_HOST,
+      port: MYSQL_PORT,
+      user: 'root',
+      password: '',
+      connectTimeout: 5000,
+    });
   } catch (error) {
     throw new Error(`${PREREQUISITE} (${(error as Error).message})`);
   }
@@ -43,5 +49,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 export function mysqlPlugin(database: string, extra: Record<string, unknown> = {}) {
-  return { provider: 'mysql', options: { database, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ...extra } };
+  return {
+    provider: 'mysql',
+    options: { database, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ...extra },
+  };
 }

@@ -47,7 +47,13 @@ export interface TestS3 {
 export async function startTestS3(credentials = DEFAULT_CREDENTIALS): Promise<TestS3> {
   if (credentials !== DEFAULT_CREDENTIALS) allowCredentials(credentials);
   const directory = await makeTempDir('kanban-s3-');
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: TEST_BUCKET }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: TEST_BUCKET }],
+  });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials });

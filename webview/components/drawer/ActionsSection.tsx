@@ -13,7 +13,13 @@ export function ActionsSection({ task }: { task: TaskView }) {
       <h3 class="section-title">Actions</h3>
       <div class="drawer-actions">
         {actions.map((action) => (
-          <button key={action.key} type="button" class="btn btn-sm" data-action={action.key} onClick={() => void runCardAction(ctrl, task, action)}>
+          <button
+            key={action.key}
+            type="button"
+            class="btn btn-sm"
+            data-action={action.key}
+            onClick={() => void runCardAction(ctrl, task, action)}
+          >
             <Icon name="bolt" size={14} /> {action.title}
           </button>
         ))}

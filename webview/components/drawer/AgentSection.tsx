@@ -9,7 +9,12 @@ import { useTimeLeft } from '../useTimeLeft';
 /** The session's link: followed only when it is http(s), in a new tab that cannot reach back to the board. */
 function SessionLink({ url }: { url: string }) {
   const safe = safeLink(url);
-  if (!safe) return <span class="agent-url" title="Not an http(s) link: shown, not opened">{url}</span>;
+  if (!safe)
+    return (
+      <span class="agent-url" title="Not an http(s) link: shown, not opened">
+        {url}
+      </span>
+    );
   return (
     <a class="agent-url" href={safe} target="_blank" rel="noopener noreferrer" data-testid="agent-link">
       {safe}
@@ -23,13 +28,22 @@ function SessionFacts({ session }: { session: CardSession }) {
       <dt>State</dt>
       <dd data-testid="agent-state">
         {SESSION_STATE_NAMES[session.state]}
-        {session.stale && <span class="agent-stale-note"> · stale (no report since {dateTime(session.updatedAt)})</span>}
-        {!session.stale && <span class="agent-when"> · {dateTime(session.updatedAt)}, by {session.agent}</span>}
+        {session.stale && (
+          <span class="agent-stale-note"> · stale (no report since {dateTime(session.updatedAt)})</span>
+        )}
+        {!session.stale && (
+          <span class="agent-when">
+            {' '}
+            · {dateTime(session.updatedAt)}, by {session.agent}
+          </span>
+        )}
       </dd>
       {session.note && (
         <>
           <dt>Note</dt>
-          <dd class="agent-note" data-testid="agent-note">{session.note}</dd>
+          <dd class="agent-note" data-testid="agent-note">
+            {session.note}
+          </dd>
         </>
       )}
       {session.url && (
@@ -76,12 +90,22 @@ export function AgentSection({ task, onSaved }: { task: TaskView; onSaved(task: 
       </dl>
       <div class="drawer-actions">
         {claim && (
-          <ConfirmButton class="btn btn-sm" question={`Release agent ${claim.agent}'s claim? The card is then free for any agent.`} confirmLabel="Release claim" onConfirm={() => settle(releaseClaim(ctrl, task))}>
+          <ConfirmButton
+            class="btn btn-sm"
+            question={`Release agent ${claim.agent}'s claim? The card is then free for any agent.`}
+            confirmLabel="Release claim"
+            onConfirm={() => settle(releaseClaim(ctrl, task))}
+          >
             Release claim
           </ConfirmButton>
         )}
         {session && (
-          <ConfirmButton class="btn btn-sm btn-ghost" question="Clear what the agent last reported?" confirmLabel="Clear session" onConfirm={() => settle(clearSession(ctrl, task))}>
+          <ConfirmButton
+            class="btn btn-sm btn-ghost"
+            question="Clear what the agent last reported?"
+            confirmLabel="Clear session"
+            onConfirm={() => settle(clearSession(ctrl, task))}
+          >
             Clear session
           </ConfirmButton>
         )}

@@ -50,7 +50,9 @@ export function AttachmentsSection({ task, onSaved }: { task: TaskView; onSaved(
   return (
     <section class="drawer-section" aria-label="Attachments">
       <div class="drawer-section-head">
-        <h3 class="section-title">Attachments {task.attachments.length > 0 && <span class="count">{task.attachments.length}</span>}</h3>
+        <h3 class="section-title">
+          Attachments {task.attachments.length > 0 && <span class="count">{task.attachments.length}</span>}
+        </h3>
         <button type="button" class="btn btn-sm btn-ghost" disabled={busy} onClick={() => picker.current?.click()}>
           <Icon name="upload" size={14} /> {busy ? 'Uploading…' : 'Upload'}
         </button>
@@ -69,11 +71,19 @@ export function AttachmentsSection({ task, onSaved }: { task: TaskView; onSaved(
           }}
         />
       </div>
-      {task.attachments.length === 0 && <p class="field-hint">No files yet. Upload, or drop files anywhere on this card.</p>}
+      {task.attachments.length === 0 && (
+        <p class="field-hint">No files yet. Upload, or drop files anywhere on this card.</p>
+      )}
       <ul class="attachment-list">
         {task.attachments.map((name) => (
           <li key={name} class="attachment" data-attachment={name}>
-            {isImageName(name) ? <ImagePreview task={task} filename={name} /> : <span class="attachment-icon"><Icon name="file" size={18} /></span>}
+            {isImageName(name) ? (
+              <ImagePreview task={task} filename={name} />
+            ) : (
+              <span class="attachment-icon">
+                <Icon name="file" size={18} />
+              </span>
+            )}
             <span class="attachment-name" title={name}>
               {name}
             </span>
@@ -86,7 +96,12 @@ export function AttachmentsSection({ task, onSaved }: { task: TaskView; onSaved(
             >
               <Icon name="download" size={14} />
             </button>
-            <ConfirmButton class="icon-btn" question={`Delete ${name}?`} confirmLabel="Delete" onConfirm={() => void remove(name)}>
+            <ConfirmButton
+              class="icon-btn"
+              question={`Delete ${name}?`}
+              confirmLabel="Delete"
+              onConfirm={() => void remove(name)}
+            >
               <Icon name="trash" size={14} label={`Delete ${name}`} />
             </ConfirmButton>
           </li>

@@ -9,7 +9,13 @@ const SEARCH_DEBOUNCE_MS = 200;
  * (whole or partial, resolved by the server) and press Enter. `onAdd` answers the server's words
  * when it refuses (a cycle, an unknown id), shown here, where the person typed.
  */
-export function BlockerPicker({ exclude, onAdd }: { exclude: ReadonlySet<string>; onAdd(idish: string): Promise<string | null> }) {
+export function BlockerPicker({
+  exclude,
+  onAdd,
+}: {
+  exclude: ReadonlySet<string>;
+  onAdd(idish: string): Promise<string | null>;
+}) {
   const ctrl = useController();
   const [text, setText] = useState('');
   const [candidates, setCandidates] = useState<BlockerCandidate[]>([]);
@@ -69,7 +75,14 @@ export function BlockerPicker({ exclude, onAdd }: { exclude: ReadonlySet<string>
         <ul class="blocker-candidates" role="listbox" aria-label="Matching cards">
           {candidates.map((card) => (
             <li key={card.id} role="option" aria-selected={false}>
-              <button type="button" class="link-btn" data-testid="blocker-option" data-card-id={card.id} title={card.id} onClick={() => void add(card.id)}>
+              <button
+                type="button"
+                class="link-btn"
+                data-testid="blocker-option"
+                data-card-id={card.id}
+                title={card.id}
+                onClick={() => void add(card.id)}
+              >
                 {card.title}
                 {showBoards && <span class="field-hint"> · {card.boardName}</span>}
               </button>

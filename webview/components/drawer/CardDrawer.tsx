@@ -3,7 +3,14 @@ import { ApiError } from '../../api';
 import { canOpenCardFile, openCardFile } from '../../cardLinks';
 import { useAppState, useController } from '../../context';
 import { fileNameOf } from '../../format';
-import { CHANGED_ELSEWHERE, saveFromDrawer, titleFromContent, uploadFiles, type CardVersion, type DrawerSave } from '../../state/drawerActions';
+import {
+  CHANGED_ELSEWHERE,
+  saveFromDrawer,
+  titleFromContent,
+  uploadFiles,
+  type CardVersion,
+  type DrawerSave,
+} from '../../state/drawerActions';
 import { saveBlockers } from '../../state/blockerActions';
 import { onCardChange } from '../../state/liveEvents';
 import type { TaskView, WorkspaceForm } from '../../types';
@@ -29,14 +36,24 @@ import { MetadataSection } from './MetadataEditor';
  * changes anywhere: this drawer, another client, the API or a hand edit of its file. The version
  * (ETag) of each read and of each save's answer is kept, so drawer saves can send If-Match.
  */
-function useCardDetail(taskId: string): { task: TaskView | null; etag?: string; version: number; accept(task: TaskView, etag?: string): void; reload(): void } {
+function useCardDetail(taskId: string): {
+  task: TaskView | null;
+  etag?: string;
+  version: number;
+  accept(task: TaskView, etag?: string): void;
+  reload(): void;
+} {
   const ctrl = useController();
   const [card, setCard] = useState<CardVersion | null>(null);
   const [version, setVersion] = useState(0);
   const generation = useRef(0);
   // Answers can land out of order (a save's answer after a newer live change): never step back.
   const show = (fresh: TaskView, etag?: string) =>
-    setCard((old) => (old && old.task.modified > fresh.modified ? old : { task: { ...fresh, comments: fresh.comments ?? old?.task.comments }, etag }));
+    setCard((old) =>
+      old && old.task.modified > fresh.modified
+        ? old
+        : { task: { ...fresh, comments: fresh.comments ?? old?.task.comments }, etag },
+    );
 
   async function reload() {
     const mine = ++generation.current;
@@ -47,7 +64,11 @@ function useCardDetail(taskId: string): { task: TaskView | null; etag?: string; 
       if (mine !== generation.current) return;
       show(fresh, etag);
       // The board card's unread dot follows what this person has now seen.
-      ctrl.store.set((s) => (s.tasks[taskId] && s.boardId === boardId ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], cardState: fresh.cardState } } } : {}));
+      ctrl.store.set((s) =>
+        s.tasks[taskId] && s.boardId === boardId
+          ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], cardState: fresh.cardState } } }
+          : {},
+      );
     } catch (error) {
       if (mine !== generation.current) return;
       if (error instanceof ApiError && error.status === 404) {
@@ -170,7 +191,9 @@ export function CardDrawer({ taskId }: { taskId: string }) {
    * elsewhere. An explicit `ifMatch` (saving again after a conflict) is kept.
    */
   function saveFields(patch: Record<string, unknown>, ifMatch?: string): Promise<TaskView | undefined> {
-    return inTurn(async () => applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch ?? shownEtag.current), patch));
+    return inTurn(async () =>
+      applySave(await saveFromDrawer(ctrl, taskId, patch, ifMatch ?? shownEtag.current), patch),
+    );
   }
 
   function applySave(result: DrawerSave, patch: Record<string, unknown>): TaskView | undefined {
@@ -198,7 +221,13 @@ export function CardDrawer({ taskId }: { taskId: string }) {
             {column?.name ?? (task.status === 'deleted' ? 'Deleted' : task.status)}
           </span>
           {canOpenCardFile(ctrl, task) ? (
-            <button type="button" class="drawer-file link-btn" title={`Open ${task.filePath} in an editor`} data-testid="drawer-open-file" onClick={() => openCardFile(ctrl, task)}>
+            <button
+              type="button"
+              class="drawer-file link-btn"
+              title={`Open ${task.filePath} in an editor`}
+              data-testid="drawer-open-file"
+              onClick={() => openCardFile(ctrl, task)}
+            >
               {fileNameOf(task.filePath, task.id)}
             </button>
           ) : (
@@ -219,7 +248,11 @@ export function CardDrawer({ taskId }: { taskId: string }) {
             <div class="drawer-notice drawer-conflict" role="alert" data-testid="field-conflict">
               <Icon name="alert" size={14} />
               <span>{CHANGED_ELSEWHERE} Your change was not saved; the newer version is shown.</span>
-              <button type="button" class="btn btn-sm" onClick={() => void saveFields(fieldConflict.patch, fieldConflict.etag)}>
+              <button
+                type="button"
+                class="btn btn-sm"
+                onClick={() => void saveFields(fieldConflict.patch, fieldConflict.etag)}
+              >
                 Overwrite with mine
               </button>
               <button type="button" class="btn btn-sm btn-ghost" onClick={() => setFieldConflict(null)}>

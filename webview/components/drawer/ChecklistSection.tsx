@@ -5,7 +5,17 @@ import type { TaskView } from '../../types';
 
 type Item = NonNullable<TaskView['checklistItems']>[number];
 
-function ChecklistRow({ item, done, disabled, onToggle }: { item: Item; done: boolean; disabled: boolean; onToggle(): void }) {
+function ChecklistRow({
+  item,
+  done,
+  disabled,
+  onToggle,
+}: {
+  item: Item;
+  done: boolean;
+  disabled: boolean;
+  onToggle(): void;
+}) {
   return (
     <li class={`checklist-item${done ? ' is-done' : ''}`} data-testid="checklist-item">
       <label>
@@ -21,7 +31,15 @@ function ChecklistRow({ item, done, disabled, onToggle }: { item: Item; done: bo
  * item rewrites that one line of the card file on the server (onto the version shown), so the
  * file stays plain Markdown and the content preview above shows the same state.
  */
-export function ChecklistSection({ task, etag, onSaved }: { task: TaskView; etag?: string; onSaved(task: TaskView, etag?: string): void }) {
+export function ChecklistSection({
+  task,
+  etag,
+  onSaved,
+}: {
+  task: TaskView;
+  etag?: string;
+  onSaved(task: TaskView, etag?: string): void;
+}) {
   const ctrl = useController();
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -48,7 +66,12 @@ export function ChecklistSection({ task, etag, onSaved }: { task: TaskView; etag
     <section class="drawer-section drawer-checklist" aria-label="Checklist">
       <div class="drawer-section-head">
         <h3 class="section-title">
-          Checklist {task.checklist && <span class="count" data-testid="drawer-checklist-progress">{task.checklist.done}/{task.checklist.total}</span>}
+          Checklist{' '}
+          {task.checklist && (
+            <span class="count" data-testid="drawer-checklist-progress">
+              {task.checklist.done}/{task.checklist.total}
+            </span>
+          )}
         </h3>
       </div>
       {items.length > 0 && (
@@ -61,7 +84,9 @@ export function ChecklistSection({ task, etag, onSaved }: { task: TaskView; etag
               disabled={busy}
               onToggle={() => {
                 setTicking({ index: item.index, done: !item.done });
-                void run((boardId) => ctrl.api.editChecklistItem(boardId, task.id, item.index, { done: !item.done }, etag));
+                void run((boardId) =>
+                  ctrl.api.editChecklistItem(boardId, task.id, item.index, { done: !item.done }, etag),
+                );
               }}
             />
           ))}

@@ -23,7 +23,9 @@ function CommentItem({ task, comment, onChanged }: { task: TaskView; comment: Co
   }
 
   async function remove() {
-    const done = await ctrl.attempt(async () => (await ctrl.api.deleteComment(task.boardId, task.id, comment.id), true));
+    const done = await ctrl.attempt(
+      async () => (await ctrl.api.deleteComment(task.boardId, task.id, comment.id), true),
+    );
     if (done) onChanged();
   }
 
@@ -38,10 +40,21 @@ function CommentItem({ task, comment, onChanged }: { task: TaskView; comment: Co
         </span>
         {draft === null && (
           <span class="comment-tools">
-            <button type="button" class="icon-btn" aria-label="Edit comment" title="Edit" onClick={() => setDraft(comment.content)}>
+            <button
+              type="button"
+              class="icon-btn"
+              aria-label="Edit comment"
+              title="Edit"
+              onClick={() => setDraft(comment.content)}
+            >
               <Icon name="edit" size={14} />
             </button>
-            <ConfirmButton class="icon-btn" question="Delete this comment?" confirmLabel="Delete" onConfirm={() => void remove()}>
+            <ConfirmButton
+              class="icon-btn"
+              question="Delete this comment?"
+              confirmLabel="Delete"
+              onConfirm={() => void remove()}
+            >
               <Icon name="trash" size={14} label="Delete comment" />
             </ConfirmButton>
           </span>
@@ -51,7 +64,12 @@ function CommentItem({ task, comment, onChanged }: { task: TaskView; comment: Co
         <MarkdownView text={comment.content} class="comment-body" />
       ) : (
         <div class="comment-edit">
-          <textarea class="input" aria-label="Edit comment" value={draft} onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)} />
+          <textarea
+            class="input"
+            aria-label="Edit comment"
+            value={draft}
+            onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)}
+          />
           <div class="form-actions">
             <button type="button" class="btn btn-primary btn-sm" onClick={() => void save()}>
               Save
@@ -95,9 +113,23 @@ export function CommentsSection({ task, onChanged }: { task: TaskView; onChanged
         ))}
       </ul>
       <form class="comment-new" onSubmit={(e) => void add(e)}>
-        <textarea class="input" name="comment" placeholder="Write a comment (Markdown)…" aria-label="New comment" value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+        <textarea
+          class="input"
+          name="comment"
+          placeholder="Write a comment (Markdown)…"
+          aria-label="New comment"
+          value={text}
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        />
         <div class="form-actions">
-          <input class="input comment-author-input" name="author" placeholder="Your name" aria-label="Comment author" value={author} onInput={(e) => setAuthor((e.target as HTMLInputElement).value)} />
+          <input
+            class="input comment-author-input"
+            name="author"
+            placeholder="Your name"
+            aria-label="Comment author"
+            value={author}
+            onInput={(e) => setAuthor((e.target as HTMLInputElement).value)}
+          />
           <button type="submit" class="btn btn-primary btn-sm" disabled={!text.trim()}>
             Comment
           </button>

@@ -5,7 +5,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  * While it has focus, a live change from elsewhere does not replace what is being typed; once it
  * loses focus it shows the saved value again.
  */
-export function CommitInput({ value, onCommit, placeholder, label, name, list, class: className = 'input' }: {
+export function CommitInput({
+  value,
+  onCommit,
+  placeholder,
+  label,
+  name,
+  list,
+  class: className = 'input',
+}: {
   value: string;
   onCommit(value: string): void;
   placeholder?: string;

@@ -7,7 +7,15 @@ import type { TaskView } from '../../types';
 import { Icon } from '../Icon';
 
 /** Sanitized Markdown (see markdown.ts): the only way card text reaches the page as HTML. */
-export function MarkdownView({ text, class: className = '', testId }: { text: string; class?: string; testId?: string }) {
+export function MarkdownView({
+  text,
+  class: className = '',
+  testId,
+}: {
+  text: string;
+  class?: string;
+  testId?: string;
+}) {
   // The drawer re-renders on every board change; parsing and sanitizing only when the text changes keeps it cheap.
   const html = useMemo(() => renderMarkdown(text), [text]);
   return <div class={`markdown ${className}`} data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
@@ -19,7 +27,12 @@ export function MarkdownView({ text, class: className = '', testId }: { text: st
  * only to the version the edit started from (If-Match): when the card changed meanwhile, the
  * server refuses (412), the text stays in the editor and the person chooses between the two.
  */
-export function ContentSection({ task, etag, onSaved, onDraftTitle }: {
+export function ContentSection({
+  task,
+  etag,
+  onSaved,
+  onDraftTitle,
+}: {
   task: TaskView;
   /** The version of `task` as the drawer read it. */
   etag?: string;
@@ -125,7 +138,9 @@ export function ContentSection({ task, etag, onSaved, onDraftTitle }: {
     <section class="drawer-section" aria-label="Content">
       <div class="drawer-section-head">
         <h3 class="section-title">Description</h3>
-        <span class="field-hint">Markdown; the first # heading is the title. Ctrl+Enter saves; Esc leaves the editor.</span>
+        <span class="field-hint">
+          Markdown; the first # heading is the title. Ctrl+Enter saves; Esc leaves the editor.
+        </span>
       </div>
       {conflict ? (
         <div class="drawer-notice drawer-conflict" role="alert" data-testid="content-conflict">
@@ -142,17 +157,23 @@ export function ContentSection({ task, etag, onSaved, onDraftTitle }: {
             <MarkdownView text={conflict.task.content} class="drawer-preview" testId="conflict-newer" />
           </div>
         </div>
-      ) : task.content !== base && (
-        <div class="drawer-notice" role="status" data-testid="content-changed-notice">
-          <Icon name="alert" size={14} />
-          <span>This card was changed elsewhere while you were editing.</span>
-          <button type="button" class="btn btn-sm" onClick={() => (setDraft(task.content), takeVersion(task.content))}>
-            Load new version
-          </button>
-          <button type="button" class="btn btn-sm btn-ghost" onClick={() => takeVersion(task.content)}>
-            Keep mine
-          </button>
-        </div>
+      ) : (
+        task.content !== base && (
+          <div class="drawer-notice" role="status" data-testid="content-changed-notice">
+            <Icon name="alert" size={14} />
+            <span>This card was changed elsewhere while you were editing.</span>
+            <button
+              type="button"
+              class="btn btn-sm"
+              onClick={() => (setDraft(task.content), takeVersion(task.content))}
+            >
+              Load new version
+            </button>
+            <button type="button" class="btn btn-sm btn-ghost" onClick={() => takeVersion(task.content)}>
+              Keep mine
+            </button>
+          </div>
+        )
       )}
       <textarea
         class="input drawer-editor"
@@ -169,7 +190,13 @@ export function ContentSection({ task, etag, onSaved, onDraftTitle }: {
         }}
       />
       <div class="form-actions">
-        <button type="button" class="btn btn-primary btn-sm" disabled={saving} onClick={() => void save()} data-testid="save-content">
+        <button
+          type="button"
+          class="btn btn-primary btn-sm"
+          disabled={saving}
+          onClick={() => void save()}
+          data-testid="save-content"
+        >
           {saving ? 'Saving…' : 'Save'}
         </button>
         <button type="button" class="btn btn-ghost btn-sm" onClick={() => (setDraft(null), setConflict(null))}>

@@ -15,7 +15,13 @@ export function DeleteSection({ task, board }: { task: TaskView; board: Board })
     <section class="drawer-section drawer-danger" aria-label="Delete">
       {deleted ? (
         <div class="drawer-inline">
-          <select class="input" name="restoreTo" aria-label="Restore to column" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
+          <select
+            class="input"
+            name="restoreTo"
+            aria-label="Restore to column"
+            value={target}
+            onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}
+          >
             <ColumnOptions columns={board.columns} />
           </select>
           <button type="button" class="btn btn-sm" onClick={() => void restoreCard(ctrl, task.id, target)}>
@@ -32,7 +38,12 @@ export function DeleteSection({ task, board }: { task: TaskView; board: Board })
           </button>
         </>
       )}
-      <ConfirmButton class="btn btn-sm btn-danger-ghost" question="Delete the card and its files for good?" confirmLabel="Delete permanently" onConfirm={() => void deleteCardPermanently(ctrl, task.id)}>
+      <ConfirmButton
+        class="btn btn-sm btn-danger-ghost"
+        question="Delete the card and its files for good?"
+        confirmLabel="Delete permanently"
+        onConfirm={() => void deleteCardPermanently(ctrl, task.id)}
+      >
         Delete permanently…
       </ConfirmButton>
     </section>

@@ -16,7 +16,14 @@ function CardLink({ id }: { id: string }) {
     else ctrl.toast('info', `No card "${id}" any more.`);
   }
   return (
-    <button type="button" class="link-btn" data-testid="dependency-link" data-card-id={id} title={id} onClick={() => void open()}>
+    <button
+      type="button"
+      class="link-btn"
+      data-testid="dependency-link"
+      data-card-id={id}
+      title={id}
+      onClick={() => void open()}
+    >
       {known ? known.title : id}
     </button>
   );
@@ -27,7 +34,13 @@ function CardLink({ id }: { id: string }) {
  * for it (blocks), each a link to the card. `save` stores a new blocker list and answers the
  * server's words when it refuses, or null.
  */
-export function DependenciesSection({ task, save }: { task: TaskView; save(blockedBy: string[]): Promise<string | null> }) {
+export function DependenciesSection({
+  task,
+  save,
+}: {
+  task: TaskView;
+  save(blockedBy: string[]): Promise<string | null>;
+}) {
   const blockedBy = task.blockedBy ?? [];
   const blocks = task.blocks ?? [];
   const exclude = useMemo(() => new Set([task.id, ...blockedBy]), [task.id, blockedBy.join(',')]);
@@ -39,7 +52,11 @@ export function DependenciesSection({ task, save }: { task: TaskView; save(block
         <h3 class="section-title">
           Blocked by{' '}
           {blockedBy.length > 0 &&
-            (task.openBlockers > 0 ? <span class="count is-blocked">{task.openBlockers} open</span> : <span class="count">all done</span>)}
+            (task.openBlockers > 0 ? (
+              <span class="count is-blocked">{task.openBlockers} open</span>
+            ) : (
+              <span class="count">all done</span>
+            ))}
         </h3>
         {blockedBy.length > 0 && (
           <ul class="dependency-list">

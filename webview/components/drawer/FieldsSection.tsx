@@ -6,14 +6,18 @@ import { usePending } from './usePending';
 import { ColumnOptions, PriorityOptions } from '../Options';
 
 /** Status, priority, assignee, due date and labels; each change is saved at once. */
-export function FieldsSection({ task, board, labels, save }: {
+export function FieldsSection({
+  task,
+  board,
+  labels,
+  save,
+}: {
   task: TaskView;
   board: Board;
   labels: Labels;
   /** Saves onto the version the drawer shows; resolves with the stored card, or undefined when refused. */
   save(patch: Record<string, unknown>): Promise<TaskView | undefined>;
 }) {
-
   const [status, chooseStatus] = usePending(task.status);
   const [priority, choosePriority] = usePending(task.priority as string);
   const [dueDate, chooseDueDate] = usePending(task.dueDate ? datePart(task.dueDate) : '');
@@ -34,19 +38,32 @@ export function FieldsSection({ task, board, labels, save }: {
               Deleted
             </option>
           )}
-          {!board.columns.some((c) => c.id === task.status) && task.status !== DELETED_STATUS && <option value={task.status}>{task.status}</option>}
+          {!board.columns.some((c) => c.id === task.status) && task.status !== DELETED_STATUS && (
+            <option value={task.status}>{task.status}</option>
+          )}
           <ColumnOptions columns={board.columns} />
         </select>
       </label>
       <label class="field">
         <span class="field-label">Priority</span>
-        <select class={`input priority-select priority-${priority}`} name="priority" value={priority} onChange={(e) => pick(e, choosePriority, 'priority')}>
+        <select
+          class={`input priority-select priority-${priority}`}
+          name="priority"
+          value={priority}
+          onChange={(e) => pick(e, choosePriority, 'priority')}
+        >
           <PriorityOptions />
         </select>
       </label>
       <div class="field">
         <span class="field-label">Assignee</span>
-        <CommitInput name="assignee" label="Assignee" placeholder="Nobody" value={task.assignee ?? ''} onCommit={(v) => void save({ assignee: v.trim() || null })} />
+        <CommitInput
+          name="assignee"
+          label="Assignee"
+          placeholder="Nobody"
+          value={task.assignee ?? ''}
+          onCommit={(v) => void save({ assignee: v.trim() || null })}
+        />
       </div>
       <div class="field">
         <span class="field-label">Due date</span>
@@ -63,7 +80,11 @@ export function FieldsSection({ task, board, labels, save }: {
             }}
           />
           {dueDate && (
-            <button type="button" class="btn btn-sm btn-ghost" onClick={() => chooseDueDate('', save({ dueDate: null }))}>
+            <button
+              type="button"
+              class="btn btn-sm btn-ghost"
+              onClick={() => chooseDueDate('', save({ dueDate: null }))}
+            >
               Clear
             </button>
           )}
@@ -71,7 +92,11 @@ export function FieldsSection({ task, board, labels, save }: {
       </div>
       <div class="field">
         <span class="field-label">Labels</span>
-        <LabelPicker selected={labelList} labels={labels} onChange={(next) => chooseLabels(next, save({ labels: next }))} />
+        <LabelPicker
+          selected={labelList}
+          labels={labels}
+          onChange={(next) => chooseLabels(next, save({ labels: next }))}
+        />
       </div>
     </section>
   );

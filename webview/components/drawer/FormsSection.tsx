@@ -22,7 +22,8 @@ function startValue(property: Property, value: unknown): FieldValue {
 function submitValue(property: Property, value: FieldValue): unknown {
   if (typeof value === 'boolean') return value;
   if (value.trim() === '') return undefined;
-  if (property.type === 'number' || property.type === 'integer') return Number.isNaN(Number(value)) ? value : Number(value);
+  if (property.type === 'number' || property.type === 'integer')
+    return Number.isNaN(Number(value)) ? value : Number(value);
   if (property.enum) return property.enum.find((option) => String(option) === value) ?? value;
   if (property.type === 'array' || property.type === 'object') {
     try {
@@ -34,14 +35,31 @@ function submitValue(property: Property, value: FieldValue): unknown {
   return value;
 }
 
-function Field({ name, property, required, value, onChange }: { name: string; property: Property; required: boolean; value: FieldValue; onChange(v: FieldValue): void }) {
+function Field({
+  name,
+  property,
+  required,
+  value,
+  onChange,
+}: {
+  name: string;
+  property: Property;
+  required: boolean;
+  value: FieldValue;
+  onChange(v: FieldValue): void;
+}) {
   const label = `${property.title ?? name}${required ? ' *' : ''}`;
   const text = (e: Event) => onChange((e.target as HTMLInputElement).value);
   let control;
   if (property.type === 'boolean') {
     return (
       <label class="toggle-row form-field">
-        <input type="checkbox" name={name} checked={value === true} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+        <input
+          type="checkbox"
+          name={name}
+          checked={value === true}
+          onChange={(e) => onChange((e.target as HTMLInputElement).checked)}
+        />
         <span class="toggle-label">{label}</span>
       </label>
     );
@@ -57,7 +75,16 @@ function Field({ name, property, required, value, onChange }: { name: string; pr
       </select>
     );
   } else if (property.type === 'number' || property.type === 'integer') {
-    control = <input class="input" type="number" step={property.type === 'integer' ? 1 : 'any'} name={name} value={String(value)} onInput={text} />;
+    control = (
+      <input
+        class="input"
+        type="number"
+        step={property.type === 'integer' ? 1 : 'any'}
+        name={name}
+        value={String(value)}
+        onInput={text}
+      />
+    );
   } else {
     control = <input class="input" type="text" name={name} value={String(value)} onInput={text} />;
   }
@@ -74,7 +101,13 @@ function CardForm({ task, form }: { task: TaskView; form: CardFormView }) {
   const ctrl = useController();
   const properties = form.schema.properties ?? {};
   const required = new Set(form.schema.required ?? []);
-  const initial = () => Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, startValue(property, form.values[name] ?? property.default)]));
+  const initial = () =>
+    Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => [
+        name,
+        startValue(property, form.values[name] ?? property.default),
+      ]),
+    );
   const [values, setValues] = useState<Record<string, FieldValue>>(initial);
   const [dirty, setDirty] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -105,7 +138,14 @@ function CardForm({ task, form }: { task: TaskView; form: CardFormView }) {
         <Icon name="form" size={14} /> {form.schema.title ?? form.name}
       </div>
       {Object.entries(properties).map(([name, property]) => (
-        <Field key={name} name={name} property={property} required={required.has(name)} value={values[name] ?? ''} onChange={(v) => (setDirty(true), setValues({ ...values, [name]: v }))} />
+        <Field
+          key={name}
+          name={name}
+          property={property}
+          required={required.has(name)}
+          value={values[name] ?? ''}
+          onChange={(v) => (setDirty(true), setValues({ ...values, [name]: v }))}
+        />
       ))}
       {problem && (
         <p class="field-error form-error" role="alert">
@@ -123,7 +163,13 @@ function CardForm({ task, form }: { task: TaskView; form: CardFormView }) {
 }
 
 /** Forms attached to the card, rendered from their JSON schema. */
-export function FormsSection({ task, workspaceForms }: { task: TaskView; workspaceForms: Record<string, WorkspaceForm> }) {
+export function FormsSection({
+  task,
+  workspaceForms,
+}: {
+  task: TaskView;
+  workspaceForms: Record<string, WorkspaceForm>;
+}) {
   const forms = cardFormsOf(task, workspaceForms);
   if (forms.length === 0) return null;
   return (

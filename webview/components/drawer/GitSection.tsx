@@ -9,7 +9,13 @@ import type { GitLinks, TaskView } from '../../types';
  * author and date are in a commit's tooltip); nothing at all when git has nothing, which is the
  * case outside a repository.
  */
-export function GitSection({ task, version }: { task: TaskView; /** Changes whenever the card changed elsewhere. */ version: number }) {
+export function GitSection({
+  task,
+  version,
+}: {
+  task: TaskView;
+  /** Changes whenever the card changed elsewhere. */ version: number;
+}) {
   const ctrl = useController();
   const key = `${task.boardId}/${task.id}`;
   // Kept with the card they are of, so another card's links never show while this one's load.
@@ -34,7 +40,11 @@ export function GitSection({ task, version }: { task: TaskView; /** Changes when
       {links.branches.length > 0 && (
         <ul class="git-list" data-testid="git-branches">
           {links.branches.map((branch) => (
-            <li key={branch.name} class="git-row" title={`${branch.ahead} ahead, ${branch.behind} behind the current branch; last commit ${branch.lastCommit.sha.slice(0, 7)} ${branch.lastCommit.subject}`}>
+            <li
+              key={branch.name}
+              class="git-row"
+              title={`${branch.ahead} ahead, ${branch.behind} behind the current branch; last commit ${branch.lastCommit.sha.slice(0, 7)} ${branch.lastCommit.subject}`}
+            >
               <span class="git-branch">{branch.name}</span>
               <span class="git-counts">
                 ↑{branch.ahead} ↓{branch.behind}

@@ -6,7 +6,13 @@ import { ConfirmButton } from '../ConfirmButton';
 import { MarkdownView } from './ContentSection';
 
 /** The card's log: append-only lines from people and tools; a line can be added and the log cleared. */
-export function LogsSection({ task, version }: { task: TaskView; /** Changes whenever the card changed elsewhere. */ version: number }) {
+export function LogsSection({
+  task,
+  version,
+}: {
+  task: TaskView;
+  /** Changes whenever the card changed elsewhere. */ version: number;
+}) {
   const ctrl = useController();
   const [entries, setEntries] = useState<LogEntry[] | null>(null);
   const [text, setText] = useState('');
@@ -34,9 +40,16 @@ export function LogsSection({ task, version }: { task: TaskView; /** Changes whe
   return (
     <section class="drawer-section" aria-label="Log">
       <div class="drawer-section-head">
-        <h3 class="section-title">Log {entries && entries.length > 0 && <span class="count">{entries.length}</span>}</h3>
+        <h3 class="section-title">
+          Log {entries && entries.length > 0 && <span class="count">{entries.length}</span>}
+        </h3>
         {entries && entries.length > 0 && (
-          <ConfirmButton class="btn btn-sm btn-ghost" question="Clear the whole log?" confirmLabel="Clear log" onConfirm={() => void clear()}>
+          <ConfirmButton
+            class="btn btn-sm btn-ghost"
+            question="Clear the whole log?"
+            confirmLabel="Clear log"
+            onConfirm={() => void clear()}
+          >
             Clear
           </ConfirmButton>
         )}
@@ -59,7 +72,14 @@ export function LogsSection({ task, version }: { task: TaskView; /** Changes whe
         </ol>
       )}
       <form class="drawer-inline" onSubmit={(e) => void add(e)}>
-        <input class="input" name="log" placeholder="Add a log line…" aria-label="New log line" value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+        <input
+          class="input"
+          name="log"
+          placeholder="Add a log line…"
+          aria-label="New log line"
+          value={text}
+          onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        />
         <button type="submit" class="btn btn-sm" disabled={!text.trim()}>
           Add
         </button>

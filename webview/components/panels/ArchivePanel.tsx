@@ -62,7 +62,9 @@ export function ArchivePanel() {
       {cards === null ? (
         <p class="field-hint">Loading…</p>
       ) : cards.length === 0 ? (
-        <p class="field-hint" data-testid="archive-empty">{query.trim() ? 'No archived card matches.' : 'Nothing archived on this board.'}</p>
+        <p class="field-hint" data-testid="archive-empty">
+          {query.trim() ? 'No archived card matches.' : 'Nothing archived on this board.'}
+        </p>
       ) : (
         <ul class="archive-list" aria-label="Archived cards">
           {cards.map((card) => (
@@ -73,7 +75,12 @@ export function ArchivePanel() {
                   {columnName(card.status)} · archived {card.archivedAt?.slice(0, 10)}
                 </span>
               </div>
-              <button type="button" class="btn btn-sm" aria-label={`Restore ${card.title}`} onClick={() => void restore(card)}>
+              <button
+                type="button"
+                class="btn btn-sm"
+                aria-label={`Restore ${card.title}`}
+                onClick={() => void restore(card)}
+              >
                 <Icon name="restore" size={14} /> Restore
               </button>
             </li>

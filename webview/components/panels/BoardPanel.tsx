@@ -113,7 +113,13 @@ export function BoardPanel({ mode }: { mode: 'new' | 'edit' }) {
         </label>
         <label class="field">
           <span class="field-label">Description</span>
-          <textarea class="input" name="description" rows={3} value={draft.description} onInput={field('description')} />
+          <textarea
+            class="input"
+            name="description"
+            rows={3}
+            value={draft.description}
+            onInput={field('description')}
+          />
         </label>
         {editing && (
           <>
@@ -126,7 +132,12 @@ export function BoardPanel({ mode }: { mode: 'new' | 'edit' }) {
             </label>
             <label class="field">
               <span class="field-label">Default priority for new cards</span>
-              <select class="input" name="defaultPriority" value={draft.defaultPriority} onChange={field('defaultPriority')}>
+              <select
+                class="input"
+                name="defaultPriority"
+                value={draft.defaultPriority}
+                onChange={field('defaultPriority')}
+              >
                 {!draft.defaultPriority && <option value="">(workspace setting)</option>}
                 <PriorityOptions />
               </select>
@@ -140,7 +151,16 @@ export function BoardPanel({ mode }: { mode: 'new' | 'edit' }) {
             </label>
             <label class="field">
               <span class="field-label">Archive cards done for this many days</span>
-              <input class="input" name="autoArchiveDays" type="number" min={1} step={1} placeholder="Never" value={draft.autoArchiveDays} onInput={field('autoArchiveDays')} />
+              <input
+                class="input"
+                name="autoArchiveDays"
+                type="number"
+                min={1}
+                step={1}
+                placeholder="Never"
+                value={draft.autoArchiveDays}
+                onInput={field('autoArchiveDays')}
+              />
             </label>
           </>
         )}
@@ -161,7 +181,11 @@ export function BoardPanel({ mode }: { mode: 'new' | 'edit' }) {
       {editing && (
         <section class="form-section">
           <h3 class="section-title">Danger zone</h3>
-          <ConfirmButton question={`Delete the board "${editing.name}"?`} confirmLabel="Delete board" onConfirm={() => void remove()}>
+          <ConfirmButton
+            question={`Delete the board "${editing.name}"?`}
+            confirmLabel="Delete board"
+            onConfirm={() => void remove()}
+          >
             <Icon name="trash" size={14} /> Delete board
           </ConfirmButton>
         </section>

@@ -79,7 +79,14 @@ function LabelRow({ name, definition, usage }: { name: string; definition: Label
           void commit();
         }}
       >
-        <input class="input input-sm label-name-input" aria-label={`Name of ${name}`} name="name" value={newName} onInput={(e) => setNewName((e.target as HTMLInputElement).value)} onBlur={() => void commit()} />
+        <input
+          class="input input-sm label-name-input"
+          aria-label={`Name of ${name}`}
+          name="name"
+          value={newName}
+          onInput={(e) => setNewName((e.target as HTMLInputElement).value)}
+          onBlur={() => void commit()}
+        />
         <input
           class="input input-sm label-group-input"
           aria-label={`Group of ${name}`}
@@ -95,7 +102,12 @@ function LabelRow({ name, definition, usage }: { name: string; definition: Label
       <span class="chip subtle" title="cards carrying this label">
         {usage}
       </span>
-      <ConfirmButton class="icon-btn" question={usage ? `Remove from ${usage} card(s)?` : 'Delete?'} confirmLabel="Delete label" onConfirm={() => void remove()}>
+      <ConfirmButton
+        class="icon-btn"
+        question={usage ? `Remove from ${usage} card(s)?` : 'Delete?'}
+        confirmLabel="Delete label"
+        onConfirm={() => void remove()}
+      >
         <Icon name="trash" size={14} />
       </ConfirmButton>
     </div>
@@ -120,9 +132,29 @@ function AddLabel() {
 
   return (
     <form class="list-row add-label" onSubmit={submit} data-testid="add-label">
-      <input type="color" class="swatch-custom" aria-label="New label color" value={color} onInput={(e) => setColor((e.target as HTMLInputElement).value)} />
-      <input class="input input-sm grow" name="name" aria-label="New label name" placeholder="New label" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-      <input class="input input-sm" name="group" aria-label="New label group" placeholder="group (optional)" value={group} onInput={(e) => setGroup((e.target as HTMLInputElement).value)} />
+      <input
+        type="color"
+        class="swatch-custom"
+        aria-label="New label color"
+        value={color}
+        onInput={(e) => setColor((e.target as HTMLInputElement).value)}
+      />
+      <input
+        class="input input-sm grow"
+        name="name"
+        aria-label="New label name"
+        placeholder="New label"
+        value={name}
+        onInput={(e) => setName((e.target as HTMLInputElement).value)}
+      />
+      <input
+        class="input input-sm"
+        name="group"
+        aria-label="New label group"
+        placeholder="group (optional)"
+        value={group}
+        onInput={(e) => setGroup((e.target as HTMLInputElement).value)}
+      />
       <button type="submit" class="btn btn-primary btn-sm" disabled={!name.trim()}>
         Add
       </button>
@@ -135,16 +167,26 @@ export function LabelsPanel() {
   const ctrl = useController();
   const { labels, tasks } = useAppState();
   const usage = new Map<string, number>();
-  for (const task of Object.values(tasks)) for (const label of task.labels) usage.set(label, (usage.get(label) ?? 0) + 1);
-  const names = Object.keys(labels).sort((a, b) => (labels[a].group ?? '~').localeCompare(labels[b].group ?? '~') || a.localeCompare(b));
+  for (const task of Object.values(tasks))
+    for (const label of task.labels) usage.set(label, (usage.get(label) ?? 0) + 1);
+  const names = Object.keys(labels).sort(
+    (a, b) => (labels[a].group ?? '~').localeCompare(labels[b].group ?? '~') || a.localeCompare(b),
+  );
   return (
     <Sheet title="Labels" onClose={() => ctrl.store.set({ panel: null })} testId="labels-panel">
       <section class="form-section">
-        <p class="field-hint">Renaming or deleting a label changes every card that carries it, on this board and the others.</p>
+        <p class="field-hint">
+          Renaming or deleting a label changes every card that carries it, on this board and the others.
+        </p>
         <div class="list-rows">
           {names.map((name) => (
             // Keyed by name and color so a change made elsewhere resets the row's inputs.
-            <LabelRow key={`${name}|${labels[name].group ?? ''}`} name={name} definition={labels[name]} usage={usage.get(name) ?? 0} />
+            <LabelRow
+              key={`${name}|${labels[name].group ?? ''}`}
+              name={name}
+              definition={labels[name]}
+              usage={usage.get(name) ?? 0}
+            />
           ))}
           {names.length === 0 && <p class="field-hint">No labels defined yet.</p>}
         </div>

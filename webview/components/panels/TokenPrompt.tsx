@@ -19,7 +19,13 @@ export function TokenPrompt() {
   return (
     <>
       <div class="sheet-backdrop token-backdrop" />
-      <div class="token-prompt" role="dialog" aria-modal="true" aria-labelledby="token-prompt-title" data-testid="token-prompt">
+      <div
+        class="token-prompt"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="token-prompt-title"
+        data-testid="token-prompt"
+      >
         <form
           class="token-form"
           onSubmit={(e) => {
