@@ -42,12 +42,18 @@ export function listedAnnotations(hints: ToolAnnotations): ToolAnnotations {
 /** Bounds the server checks and names in its refusal; a client gains little from reading them first. */
 const UNLISTED_BOUNDS = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems']);
 
+/**
+ * A schema as listed to a model: without numeric bounds, and without `additionalProperties: true`,
+ * which is JSON Schema's default (the REST document states it for typed clients; here it would
+ * only cost tokens).
+ */
 export function withoutBounds(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutBounds);
   if (typeof schema !== 'object' || schema === null) return schema;
   return Object.fromEntries(
     Object.entries(schema)
       .filter(([key, value]) => !(UNLISTED_BOUNDS.has(key) && typeof value === 'number'))
+      .filter(([key, value]) => !(key === 'additionalProperties' && value === true))
       .map(([key, value]) => [key, withoutBounds(value)]),
   );
 }
@@ -79,7 +85,7 @@ function entryOf(tool: ToolDef): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: listedInput(withWorkspace(tool.inputSchema)) as Tool['inputSchema'],
-    outputSchema: tool.outputSchema as Tool['outputSchema'],
+    outputSchema: (tool.outputSchema && withoutBounds(tool.outputSchema)) as Tool['outputSchema'],
     annotations: listedAnnotations(tool.annotations),
   };
 }
