@@ -79,8 +79,9 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     }
     if (request.method === 'POST' && request.url === DAEMON_STOP_PATH) {
       request.resume();
-      reply(200, { pid: process.pid, calls, cards: workspace.index.allCards().length });
-      return void stop();
+      // Only once the answer is on its way: stopping closes every connection, this one too.
+      response.once('finish', () => void stop());
+      return reply(200, { pid: process.pid, calls, cards: workspace.index.allCards().length });
     }
     if (request.method !== 'POST' || request.url !== DAEMON_CALL_PATH) {
       request.resume();
@@ -95,10 +96,10 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     }
     try {
       await watcher.catchUp();
-      const answer: DaemonAnswer = await dispatcher.dispatch(call);
+      const result: DaemonAnswer = await dispatcher.dispatch(call);
       // What a command opening the folder itself would print on stderr (unknown keys in .kanban.json).
-      if (workspace.configWarnings.length) answer.configWarnings = workspace.configWarnings;
-      reply(200, answer);
+      if (workspace.configWarnings.length) result.configWarnings = workspace.configWarnings;
+      reply(200, result);
     } catch (error) {
       log.error('kanban daemon: a call failed:', error);
       reply(500, { error: (error as Error).message });
