@@ -13,12 +13,20 @@ const PAST_BOUNDARY_MS = 20;
 export function useTimeLeft(claim: CardClaim | null): number {
   const [tick, setTick] = useState(0);
   const until = claim?.until;
+  const drawnAt = Date.now();
+  const left = claim ? msLeft(claim, drawnAt) : 0;
   useEffect(() => {
     if (!claim) return;
-    const wait = msUntilNextChange(msLeft(claim, Date.now()));
+    // Effects run after the paint, which a background tab (or a test's paused clock) can hold back
+    // past the next change: then redraw at once instead of waiting for a change that has passed.
+    const wait = msUntilNextChange(left) - (Date.now() - drawnAt);
     if (!Number.isFinite(wait)) return;
+    if (wait <= 0) {
+      setTick((n) => n + 1);
+      return;
+    }
     const timer = setTimeout(() => setTick((n) => n + 1), wait + PAST_BOUNDARY_MS);
     return () => clearTimeout(timer);
   }, [until, tick]);
-  return claim ? msLeft(claim, Date.now()) : 0;
+  return left;
 }
