@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { HttpApiClient, LocalApiClient, type ApiAnswer, type ApiClient } from '../client/apiClient';
-import { DaemonApiClient, DaemonUnreachableError } from '../client/daemonApiClient';
+import { askDaemon, DaemonApiClient, DaemonUnreachableError } from '../client/daemonApiClient';
 import { version } from '../../package.json';
 import { findLiveDaemon } from './daemonRecord';
 import { AUTO_MIN_CARDS, daemonMode, startDaemon } from './daemonStart';
@@ -160,11 +160,7 @@ export class Context {
     if (this.liveServer || daemonMode(this.env) === 'never') return null;
     const daemon = await findLiveDaemon(this.dir);
     if (!daemon || daemon.version === version) return daemon;
-    const other = new DaemonApiClient(this.dir, daemon.url, daemon.key, undefined, undefined);
-    await other
-      .stop()
-      .catch(() => undefined)
-      .finally(() => other.close());
+    await askDaemon(this.dir, daemon, (other) => other.stop());
     return null;
   }
 

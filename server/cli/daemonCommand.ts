@@ -1,4 +1,4 @@
-import { DaemonApiClient } from '../client/daemonApiClient';
+import { askDaemon } from '../client/daemonApiClient';
 import type { Command } from './command';
 import { usage } from './commandHelpers';
 import { findLiveDaemon, readDaemonRecord, removeDaemonRecord, type DaemonRecord } from './daemonRecord';
@@ -49,11 +49,7 @@ export const daemonCommand: Command = {
     const dir = ctx.dir;
     if (action === 'status') {
       const record = await findLiveDaemon(dir);
-      const client = record && new DaemonApiClient(dir, record.url, record.key, undefined, undefined);
-      const status = await client
-        ?.status()
-        .catch(() => null)
-        .finally(() => client.close());
+      const status = record && (await askDaemon(dir, record, (client) => client.status()));
       const { key: _key, ...shown } = record ?? {};
       if (ctx.json) ctx.output.out(JSON.stringify(record ? { ...shown, ...status } : null, null, 2));
       else
@@ -72,14 +68,7 @@ export const daemonCommand: Command = {
         ctx.output.out(`no board process serves ${dir}`);
         return;
       }
-      const client = new DaemonApiClient(dir, record.url, record.key, undefined, undefined);
-      const stopped = await client
-        .stop()
-        .then(
-          () => true,
-          () => false,
-        )
-        .finally(() => client.close());
+      const stopped = (await askDaemon(dir, record, (client) => client.stop())) !== null;
       if (!stopped) {
         // Nothing answers for it: the record outlived its process (whose pid may be another's now).
         await removeDaemonRecord(dir, record.pid);

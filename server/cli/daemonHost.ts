@@ -64,6 +64,8 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     });
   });
 
+  const statusNow = (): DaemonStatus => ({ pid: process.pid, calls, cards: workspace.index.allCards().length });
+
   async function answer(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const reply = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
@@ -73,15 +75,12 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
       request.resume();
       return reply(403, { error: "not a call of this workspace's kanban commands" });
     }
-    if (request.method === 'GET' && request.url === DAEMON_STATUS_PATH) {
-      const status: DaemonStatus = { pid: process.pid, calls, cards: workspace.index.allCards().length };
-      return reply(200, status);
-    }
+    if (request.method === 'GET' && request.url === DAEMON_STATUS_PATH) return reply(200, statusNow());
     if (request.method === 'POST' && request.url === DAEMON_STOP_PATH) {
       request.resume();
       // Only once the answer is on its way: stopping closes every connection, this one too.
       response.once('finish', () => void stop());
-      return reply(200, { pid: process.pid, calls, cards: workspace.index.allCards().length });
+      return reply(200, statusNow());
     }
     if (request.method !== 'POST' || request.url !== DAEMON_CALL_PATH) {
       request.resume();

@@ -127,3 +127,22 @@ export class DaemonApiClient implements ApiClient {
     this.agentKeeper.destroy();
   }
 }
+
+/**
+ * One question to a daemon about itself (status, stop), as no caller in particular: the answer, or
+ * null when it does not answer. The connection is closed either way.
+ */
+export async function askDaemon<T>(
+  target: string,
+  daemon: { url: string; key: string },
+  ask: (client: DaemonApiClient) => Promise<T>,
+): Promise<T | null> {
+  const client = new DaemonApiClient(target, daemon.url, daemon.key, undefined, undefined);
+  try {
+    return await ask(client);
+  } catch {
+    return null;
+  } finally {
+    await client.close();
+  }
+}
