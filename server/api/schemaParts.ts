@@ -1,21 +1,11 @@
 import type { JsonSchema } from './route';
 
-/** Building blocks of the response schemas, and the names they have in the OpenAPI document. */
-
-const names = new Map<JsonSchema, string>();
-
-/** Registers a schema under a component name (the identity of the object is the key). */
-export function named<T extends JsonSchema>(name: string, schema: T): T {
-  // Two schemas under one name would make the document's $ref point at the wrong one.
-  if ([...names.values()].includes(name)) throw new Error(`response schema name "${name}" is used twice`);
-  names.set(schema, name);
-  return schema;
-}
-
-/** The component name of a schema, when it is one of the named ones. */
-export function componentNameOf(schema: unknown): string | undefined {
-  return names.get(schema as JsonSchema);
-}
+/**
+ * Building blocks of the response schemas written here as plain JSON, and the names they have in the
+ * OpenAPI document. The registry of names lives with the read-model shapes in core/shapes, which
+ * name themselves.
+ */
+export { componentNameOf, named } from '../core/shapes/names';
 
 export const text = (description: string): JsonSchema => ({ type: 'string', description });
 export const flag = (description: string): JsonSchema => ({ type: 'boolean', description });

@@ -1,4 +1,12 @@
-/** The data model shared by the core, the storage providers and every host. */
+/**
+ * The data model shared by the core, the storage providers and every host. The read models (what
+ * the API answers) are types of their schemas in core/shapes, so a field is described once.
+ */
+
+import type { Static } from '@sinclair/typebox';
+import type { ColumnSchema, LabelDefinitionSchema, SettingsSchema } from './shapes/board';
+import type { ListedTask, Task } from './shapes/card';
+import type { CardFormSchema, CardStateSchema, ClaimSchema, CommentSchema } from './shapes/cardParts';
 
 export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -8,13 +16,8 @@ export const DELETED_STATUS = 'deleted';
 
 export const DEFAULT_COLUMN_COLOR = '#6b7280';
 
-export interface Column {
-  id: string;
-  name: string;
-  color: string;
-  /** Soft WIP limit: how many cards the column should hold at most (archived ones not counted). */
-  wipLimit?: number;
-}
+/** A column of a board; its WIP limit is soft, and archived cards do not count towards it. */
+export type Column = Static<typeof ColumnSchema>;
 
 /** What a move or create into a column at its WIP limit does: go ahead with a warning, or be refused. */
 export const WIP_POLICIES = ['warn', 'block'] as const;
@@ -54,36 +57,14 @@ export const BACKGROUND_PRESETS = [
   'sand',
 ] as const;
 
-export interface Settings {
-  showPriorityBadges: boolean;
-  showAssignee: boolean;
-  showDueDate: boolean;
-  showLabels: boolean;
-  showFileName: boolean;
-  compactMode: boolean;
-  showDeletedColumn: boolean;
-  defaultPriority: Priority;
-  defaultStatus: string;
-  boardBackgroundMode: (typeof BACKGROUND_MODES)[number];
-  boardBackgroundPreset: (typeof BACKGROUND_PRESETS)[number];
-}
+export type Settings = Static<typeof SettingsSchema>;
 
-export interface LabelDefinition {
-  color: string;
-  group?: string;
-}
+export type LabelDefinition = Static<typeof LabelDefinitionSchema>;
 
-export interface Comment {
-  id: string;
-  author: string;
-  content: string;
-  created: string;
-  modified?: string;
-}
+export type Comment = Static<typeof CommentSchema>;
 
 /** An inline form definition on a card, or a reference to a workspace form by name. */
-export type CardForm =
-  { name: string } | { id?: string; name?: string; schema: Record<string, unknown>; data?: Record<string, unknown> };
+export type CardForm = Static<typeof CardFormSchema>;
 
 /** A card as stored: everything the files or rows hold. `title` is derived from `content`. */
 export interface Card {
@@ -113,65 +94,13 @@ export interface Card {
   deletedFrom?: string;
 }
 
-export interface CardState {
-  unread: boolean;
-  open: boolean;
-}
-
-import type { CardSession } from './sessions';
+export type CardState = Static<typeof CardStateSchema>;
 
 /** An agent's lease on a card, as the read model shows it (rules in core/claims.ts). */
-export interface CardClaim {
-  agent: string;
-  /** When the agent first claimed the card (a renewal keeps it). */
-  since: string;
-  /** When the lease ends unless renewed; from then on the card is free. */
-  until: string;
-}
+export type CardClaim = Static<typeof ClaimSchema>;
 
-/** What the API returns for a card. */
-export interface TaskView {
-  id: string;
-  boardId: string;
-  title: string;
-  content: string;
-  status: string;
-  priority: Priority;
-  assignee: string | null;
-  dueDate: string | null;
-  labels: string[];
-  metadata: Record<string, unknown>;
-  forms: CardForm[];
-  formData: Record<string, Record<string, unknown>>;
-  actions: string[] | Record<string, string>;
-  attachments: string[];
-  comments?: Comment[];
-  commentCount: number;
-  created: string;
-  modified: string;
-  completedAt: string | null;
-  /** Ticked and total task list items of the content; null when it has none. */
-  checklist: { done: number; total: number } | null;
-  /** Whole ids of the cards this one waits for (any board). */
-  blockedBy: string[];
-  /** When the card was archived, or null. */
-  archivedAt: string | null;
-  position: number;
-  cardState: CardState;
-  /** Ids of the cards whose blockedBy names this one (derived). */
-  blocks: string[];
-  /** Whether a blocker is neither in its board's last column nor archived. */
-  blocked: boolean;
-  /** How many blockers are still open (the "blocked by N" badge): 0 when not blocked. */
-  openBlockers: number;
-  /** The agent working on the card under a running lease, or null (core/claims.ts). */
-  claim: CardClaim | null;
-  /** What the agent working on the card last reported (core/sessions.ts), or null. */
-  session: CardSession | null;
-  /** Every task list item, on a single card (with comments). */
-  checklistItems?: { index: number; text: string; done: boolean }[];
-  filePath?: string;
-}
+/** What the API returns for a card: comments and task list items only on a single card. */
+export type TaskView = ListedTask & Partial<Pick<Task, 'comments' | 'checklistItems'>>;
 
 /** Title of a card: the first `#` heading of its content, else its first non-empty line. */
 export function titleOf(content: string): string {

@@ -5,19 +5,14 @@
  * `stale` once the agent has been silent longer than the lease it renewed.
  */
 
+import type { Static } from '@sinclair/typebox';
+import type { AgentSessionSchema } from './shapes/cardParts';
+
 export const SESSION_STATES = ['active', 'awaitingInput', 'error', 'complete'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
 
 /** A session as the read model shows it. */
-export interface CardSession {
-  agent: string;
-  state: SessionState;
-  note: string | null;
-  url: string | null;
-  updatedAt: string;
-  /** True once the agent has been silent longer than the lease its last report renewed (never for `complete`). */
-  stale: boolean;
-}
+export type CardSession = Static<typeof AgentSessionSchema>;
 
 /** A session as stored: the card it is on, and the lease length that makes it stale. */
 export interface StoredSession extends Omit<CardSession, 'stale'> {

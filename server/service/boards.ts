@@ -1,4 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { Static } from '@sinclair/typebox';
+import type { BoardSummarySchema } from '../core/shapes/board';
 import { mergeBoard } from './boardMerge';
 import { StateRuleError, NotFoundError, ValidationError } from '../core/errors';
 import { STANDARD_COLUMNS } from '../core/defaults';
@@ -14,14 +16,7 @@ import { ARCHIVED_STATUS, RESERVED_STATUS_IDS, isArchived } from '../core/cardPl
 import { checkColor, checkPriority, checkSlugId } from './validate';
 import type { Workspace } from './workspace';
 
-export interface BoardSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  isDefault: boolean;
-  taskCount: number;
-  columns: Column[];
-}
+export type BoardSummary = Static<typeof BoardSummarySchema>;
 
 /** The full board as the API shows it; the defaults are the effective values. */
 export function boardView(ws: Workspace, board: BoardConfig) {

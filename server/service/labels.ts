@@ -1,4 +1,6 @@
+import type { Static } from '@sinclair/typebox';
 import { ValidationError } from '../core/errors';
+import type { LabelUsageListSchema } from '../core/shapes/board';
 import type { Card, LabelDefinition } from '../core/model';
 import { saveCards } from './tasks';
 import { checkColor, checkLabelName } from './validate';
@@ -9,13 +11,7 @@ export function getLabels(ws: Workspace): Record<string, LabelDefinition> {
 }
 
 /** One label as cards use it: defined in .kanban.json or not, and how many cards carry it. */
-export interface LabelUsage {
-  name: string;
-  defined: boolean;
-  color: string | null;
-  group: string | null;
-  cards: number;
-}
+export type LabelUsage = Static<typeof LabelUsageListSchema>[number];
 
 /**
  * Every label defined or carried by a card (any board, deleted and archived cards included, as a

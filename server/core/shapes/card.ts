@@ -1,0 +1,92 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PRIORITIES } from '../model';
+import { named } from './names';
+import {
+  AgentSessionSchema,
+  CardFormSchema,
+  CardStateSchema,
+  ChecklistItemSchema,
+  ChecklistProgressSchema,
+  ClaimSchema,
+  CommentSchema,
+} from './cardParts';
+import { count, flag, mapOf, nullableText, oneOf, openObject, orNull, text, textList, time } from './parts';
+
+/** A priority, with what it means in this place. */
+export const priorityOf = (description = 'critical, high, medium or low') => oneOf(PRIORITIES, description);
+
+/** The card read model's fields that every card has, in a list too (the single card adds comments and checklistItems). */
+const taskFields = {
+  id: text('card id: <slug of the title>-<UTC date>[-N]; never changes'),
+  boardId: text('board the card is on'),
+  title: text('the first # heading of content'),
+  content: text('Markdown, ending with a newline'),
+  status: text('column id, or "deleted" for a soft-deleted card'),
+  priority: priorityOf(),
+  assignee: nullableText('assignee, or null'),
+  dueDate: nullableText('ISO 8601 date or time, or null'),
+  labels: textList('label names'),
+  metadata: openObject('arbitrary key/value data, searchable with meta.<field>'),
+  forms: Type.Array(CardFormSchema, { description: 'forms the card offers' }),
+  formData: mapOf(openObject('submitted data of one form'), 'form id to its submitted data'),
+  actions: Type.Union([Type.Array(Type.String()), mapOf(Type.String(), 'action key to title')], {
+    description: 'card actions: keys, or key to title',
+  }),
+  attachments: textList('attached file names'),
+  commentCount: count('number of comments'),
+  created: time('creation time'),
+  modified: time('last change'),
+  completedAt: nullableText('when the card entered the last column of its board (ISO 8601), or null'),
+  checklist: orNull(ChecklistProgressSchema, 'checklist progress, or null when the content has no task list items'),
+  blockedBy: textList('whole ids of the cards (any board) this one waits for'),
+  archivedAt: nullableText('when the card was archived (ISO 8601), or null; an archived card keeps its status'),
+  position: count('zero-based index in its column (for an archived card: in the archive)'),
+  filePath: Type.Optional(text('the card file, relative to the workspace; only with file storage')),
+  cardState: CardStateSchema,
+  blocks: textList('ids of the cards whose blockedBy names this one (derived)'),
+  blocked: flag('true while a blocker is neither in the last column of its board nor archived'),
+  openBlockers: count(
+    'how many of blockedBy are still open (neither in the last column of their board nor archived); 0 when not blocked',
+  ),
+  claim: orNull(
+    ClaimSchema,
+    'the agent working on the card under a running lease, or null (also once the lease has run out)',
+  ),
+  session: orNull(
+    AgentSessionSchema,
+    'the last progress report of an agent (PUT /tasks/{id}/session), or null; it outlives the claim',
+  ),
+};
+
+/** A single card, as its own route answers: comments and task list items included. */
+export const TaskSchema = named(
+  'Task',
+  Type.Object(
+    {
+      ...taskFields,
+      comments: Type.Array(CommentSchema, { description: 'every comment, in stored order' }),
+      checklistItems: Type.Array(ChecklistItemSchema, { description: 'every task list item of the content, in order' }),
+    },
+    { description: 'a card: the task read model' },
+  ),
+);
+
+export type Task = Static<typeof TaskSchema>;
+/** A card in a list: the single card's fields without comments and task list items. */
+export type ListedTask = Omit<Task, 'comments' | 'checklistItems'>;
+
+/**
+ * A card in a list. Written as plain JSON schema over the same field schemas (not `Type.Partial`,
+ * which would copy each one): a copy of a named shape would lose its name, so the document would
+ * spell out CardState here instead of referring to it.
+ */
+export const TaskListEntrySchema = named(
+  'TaskListEntry',
+  Type.Unsafe<Partial<ListedTask> & Pick<ListedTask, 'id'>>({
+    type: 'object',
+    description:
+      'a card in a list: the read model without comments (commentCount counts them). Every field is present unless the request narrows them with `fields`; `id` always is.',
+    properties: taskFields,
+    required: ['id'],
+  }),
+);
