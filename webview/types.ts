@@ -1,6 +1,15 @@
 /** The API's read models, as the UI sees them. Type-only imports: nothing from the server is bundled. */
 import type { BoardSummary } from '../server/service/boards';
-import type { CardClaim, Column, Comment, LabelDefinition, Priority, Settings, TaskView } from '../server/core/model';
+import type {
+  BoardView,
+  CardClaim,
+  Column,
+  Comment,
+  LabelDefinition,
+  Priority,
+  Settings,
+  TaskView,
+} from '../server/core/model';
 import type { CardSession, SessionState } from '../server/core/sessions';
 import type { GitLinks } from '../server/core/gitLinkModel';
 
@@ -36,19 +45,7 @@ export const BACKGROUND_PRESETS: readonly Settings['boardBackgroundPreset'][] = 
 export const DELETED_STATUS = 'deleted';
 
 /** GET /boards/{id} */
-export interface Board {
-  id: string;
-  name: string;
-  description: string | null;
-  columns: Column[];
-  defaultStatus: string | null;
-  defaultPriority: Priority | null;
-  actions: Record<string, string>;
-  minimizedColumnIds: string[];
-  /** What a move into a column at its WIP limit does (the server decides; the UI shows). */
-  wipPolicy?: 'warn' | 'block';
-  autoArchiveDays?: number | null;
-}
+export type Board = BoardView;
 
 export type Labels = Record<string, LabelDefinition>;
 

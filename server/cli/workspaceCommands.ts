@@ -1,3 +1,4 @@
+import type { LabelUsage } from '../service/labels';
 import { str, type Command } from './command';
 import type { Answer } from './context';
 import { dim, keyValues, labelText, plain, table } from './output';
@@ -42,14 +43,6 @@ export const columnsCommand: Command = {
     );
   },
 };
-
-interface LabelUsage {
-  name: string;
-  defined: boolean;
-  color: string | null;
-  group: string | null;
-  cards: number;
-}
 
 export const labelsCommand: Command = {
   name: 'labels',

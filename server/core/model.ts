@@ -4,7 +4,7 @@
  */
 
 import type { Static } from '@sinclair/typebox';
-import type { ColumnSchema, LabelDefinitionSchema, SettingsSchema } from './shapes/board';
+import type { BoardSchema, ColumnSchema, LabelDefinitionSchema, SettingsSchema } from './shapes/board';
 import type { ListedTask, Task } from './shapes/card';
 import type { CardFormSchema, CardStateSchema, ClaimSchema, CommentSchema } from './shapes/cardParts';
 
@@ -41,6 +41,9 @@ export interface BoardConfig {
   /** Cards that stayed this many days in the last column (by `completedAt`) are archived. */
   autoArchiveDays?: number;
 }
+
+/** A board as the API shows it: the defaults are the effective values, absent settings are null. */
+export type BoardView = Static<typeof BoardSchema>;
 
 export const BACKGROUND_MODES = ['fancy', 'plain'] as const;
 export const BACKGROUND_PRESETS = [

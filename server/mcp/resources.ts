@@ -1,5 +1,6 @@
 import type { ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { ApiClient } from '../client/apiClient';
+import type { BoardSummary } from '../service/boards';
 import { AGENT_LOOP } from '../core/agentLoop';
 import { boardContext, boardContextText } from './boardContextText';
 import { CARD_URI, readCardResource } from './cardResource';
@@ -12,14 +13,7 @@ export const BOARD_URI = 'kanban://boards/';
 export const CONTEXT_URI = 'kanban://context';
 const TOP_CARDS = 5;
 
-export interface BoardSummary {
-  id: string;
-  name: string;
-  description?: string | null;
-  isDefault: boolean;
-  taskCount: number;
-  columns: { id: string; name: string; wipLimit?: number }[];
-}
+export type { BoardSummary };
 
 /** Every board with its columns (`GET /boards`): what the resources, prompts and completions build on. */
 export async function listBoards(client: ApiClient): Promise<BoardSummary[]> {

@@ -8,6 +8,7 @@ import {
   DEFAULT_COLUMN_COLOR,
   DELETED_STATUS,
   type BoardConfig,
+  type BoardView,
   type Column,
   type Priority,
   type WipPolicy,
@@ -19,7 +20,7 @@ import type { Workspace } from './workspace';
 export type BoardSummary = Static<typeof BoardSummarySchema>;
 
 /** The full board as the API shows it; the defaults are the effective values. */
-export function boardView(ws: Workspace, board: BoardConfig) {
+export function boardView(ws: Workspace, board: BoardConfig): BoardView {
   return {
     id: board.id,
     name: board.name,
