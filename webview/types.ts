@@ -12,6 +12,7 @@ import type {
 } from '../server/core/model';
 import type { CardSession, SessionState } from '../server/core/sessions';
 import type { GitLinks } from '../server/core/gitLinkModel';
+import type { LogEntry } from '../server/service/logs';
 
 export type {
   BoardSummary,
@@ -21,6 +22,7 @@ export type {
   Comment,
   GitLinks,
   LabelDefinition,
+  LogEntry,
   Priority,
   SessionState,
   Settings,
@@ -48,13 +50,6 @@ export const DELETED_STATUS = 'deleted';
 export type Board = BoardView;
 
 export type Labels = Record<string, LabelDefinition>;
-
-export interface LogEntry {
-  text: string;
-  source?: string;
-  object?: unknown;
-  timestamp: string;
-}
 
 /** A JSON-Schema-style form definition (spec: Form definition). */
 export interface FormSchema {

@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { LogEntrySchema } from '../core/shapes/logEntry';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ValidationError } from '../core/errors';
@@ -7,12 +9,7 @@ import type { Workspace } from './workspace';
 import { log } from '../core/log';
 
 /** A log entry exactly as posted, plus `source` and `timestamp` defaults. */
-export interface LogEntry {
-  text: string;
-  source: string;
-  object?: Record<string, unknown>;
-  timestamp: string;
-}
+export type LogEntry = Static<typeof LogEntrySchema>;
 
 export interface LogInput {
   text: string;

@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { MigrationResultSchema } from '../core/shapes/storage';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError, ValidationError } from '../core/errors';
@@ -18,21 +20,7 @@ import { log } from '../core/log';
 /** A failed migration changed nothing; the message says why (400, like every request the rules refuse). */
 export class MigrationError extends ValidationError {}
 
-export interface MigrationResult {
-  from: string;
-  to: string;
-  sqlitePath: string;
-  cards: number;
-  comments: number;
-  attachments: number;
-  boards: Record<string, number>;
-  /** Files or rows the source could not read; they were not moved and stay where they are. */
-  skipped: InvalidFile[];
-  /** The source stays in place as a manual backup. */
-  source: string;
-  /** Where older data found in the target was moved before it was replaced, or null. */
-  movedAside: string | null;
-}
+export type MigrationResult = Static<typeof MigrationResultSchema>;
 
 /** A database file name: letters, digits, `.`, `_` and `-` before one of the usual endings. */
 const SQLITE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(db|sqlite|sqlite3)$/;

@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { InvalidFileSchema } from '../core/shapes/storage';
 import type { CardStateStore } from './cardStateStore';
 import type { SharedWebhookStore } from './webhookDeliveryStore';
 import type { ClaimStore } from './claims/claimStore';
@@ -5,14 +7,7 @@ import { FileConflictError } from '../core/errors';
 import type { Card } from '../core/model';
 
 /** A file the store could not read; reported by /api/workspace and never touched. */
-export interface InvalidFile {
-  path: string;
-  reason: string;
-  /** The 1-based line the parser stopped at, when it says (YAML and JSON syntax errors). */
-  line?: number;
-  /** The file parses but repeats the id of a card served from this file (relative path): a second copy. */
-  duplicateOf?: string;
-}
+export type InvalidFile = Static<typeof InvalidFileSchema>;
 
 /**
  * A second file of one card that a crash in the middle of a move left (provably the same card:

@@ -1,25 +1,15 @@
+import type { Static } from '@sinclair/typebox';
+import type { WebhookDeliverySchema } from '../../core/shapes/webhook';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../core/atomicFile';
 import { ensureStateDir } from '../../storage/state/fileCardStateStore';
 import { log } from '../../core/log';
 
-export type AttemptStatus = 'delivered' | 'retrying' | 'failed' | 'dropped';
+export type AttemptStatus = AttemptRecord['status'];
 
 /** One attempt (or a decision not to attempt) as `GET /webhooks/{id}/deliveries` shows it. */
-export interface AttemptRecord {
-  deliveryId: string;
-  event: string;
-  /** 1 for the first try; 0 when the delivery was dropped before any try. */
-  attempt: number;
-  /** `retrying`: failed, another attempt follows; `failed`: gave up; `dropped`: not sent at all. */
-  status: AttemptStatus;
-  httpStatus: number | null;
-  error: string | null;
-  at: string;
-  durationMs: number;
-  nextAttemptAt?: string;
-}
+export type AttemptRecord = Static<typeof WebhookDeliverySchema>;
 
 export const HISTORY_LIMIT = 50;
 /** Bursts of attempts are written together; the file is a diagnostic aid, not a ledger. */

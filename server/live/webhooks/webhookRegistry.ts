@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { WebhookSchema } from '../../core/shapes/webhook';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { isValidSubscription } from '../../core/events';
 import { newWebhookId } from '../../core/ids';
@@ -7,13 +9,7 @@ import { forgetStoredSecret, keepSecretsOutOfConfig } from './configSecrets';
 import { secretProblem } from './secrets';
 
 /** A webhook as the API shows it: the secret is write-only, only its presence is visible. */
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  hasSecret: boolean;
-}
+export type WebhookView = Static<typeof WebhookSchema>;
 
 export interface WebhookCreateInput {
   url: string;

@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { ImportResultSchema, PlannedCardSchema } from '../../core/shapes/importResult';
 import { ValidationError } from '../../core/errors';
 import { PRIORITIES, type BoardConfig, type Comment } from '../../core/model';
 import { newCommentId } from '../../core/ids';
@@ -15,26 +17,9 @@ import type { ImportedCard, ImportFormat, ImportNote } from './importTypes';
  * either say what would be created (the default) or create it.
  */
 
-export interface PlannedCard {
-  title: string;
-  status: string;
-  importedFrom: string;
-  /** Set once created (`apply`). */
-  id?: string;
-}
+export type PlannedCard = Static<typeof PlannedCardSchema>;
 
-export interface ImportResult {
-  format: ImportFormat;
-  board: string;
-  applied: boolean;
-  /** How many cards are (or, in a dry run, would be) created. */
-  created: number;
-  cards: PlannedCard[];
-  /** Cards an earlier import already brought in, left alone. */
-  skipped: { title: string; importedFrom: string; existingId: string }[];
-  /** What the source held that the import does not take, and why. */
-  notes: ImportNote[];
-}
+export type ImportResult = Static<typeof ImportResultSchema>;
 
 /**
  * `importedFrom` metadata of every card on the board (deleted ones too: a card deleted after an

@@ -1,5 +1,8 @@
 /** What every source format is turned into before the shared plan and apply steps. */
 
+import type { Static } from '@sinclair/typebox';
+import type { ImportNoteSchema } from '../../core/shapes/importResult';
+
 export const IMPORT_FORMATS = ['github', 'trello', 'csv', 'kanban-lite'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -30,10 +33,7 @@ export interface ImportedCard {
 }
 
 /** A source's own words for what it could not take, e.g. a Trello card in a closed list. */
-export interface ImportNote {
-  title: string;
-  reason: string;
-}
+export type ImportNote = Static<typeof ImportNoteSchema>;
 
 export interface ParsedSource {
   cards: ImportedCard[];
