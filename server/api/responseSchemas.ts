@@ -1,9 +1,10 @@
 import type { JsonSchema } from './route';
-import { anyObject, fields, flag, list, map, named, nullable, text, time } from './schemaParts';
+import { anyObject, fields, list, map, named, text } from './schemaParts';
 import { gitBranchSchema, gitCommitSchema, gitLinksSchema } from '../core/gitLinkModel';
 import { boardContextSchema, contextCardSchema } from '../core/boardContext';
 import {
   ActionMapSchema,
+  BoardExportSchema,
   BoardSchema,
   BoardSummarySchema,
   ColumnIdListSchema,
@@ -13,8 +14,8 @@ import {
   LabelsSchema,
   SettingsSchema,
 } from '../core/shapes/board';
-import { TaskListEntrySchema, TaskSchema } from '../core/shapes/card';
-import { ChecklistItemSchema, CommentSchema } from '../core/shapes/cardParts';
+import { FormSubmissionSchema, TaskListEntrySchema, TaskSchema } from '../core/shapes/card';
+import { CardStateChangeSchema, ChecklistItemSchema, CommentSchema } from '../core/shapes/cardParts';
 
 /**
  * Schemas of the success `data` of the routes (the status routes' are in statusSchemas.ts, the
@@ -82,49 +83,9 @@ export const gitLinksResponseSchema = named('GitLinks', gitLinksSchema);
 named('ContextCard', contextCardSchema);
 export const boardContextResponseSchema = named('BoardContext', boardContextSchema);
 
-/** GET /export?format=json: the file's body (no envelope: it is a file to keep). */
-export const exportFileSchema = named(
-  'BoardExport',
-  fields(
-    {
-      board: fields(
-        { id: text('board id'), name: text('display name'), columns: ColumnListSchema },
-        'the board the cards come from',
-      ),
-      exported: time('when the file was made'),
-      cards: list(TaskSchema, "the board's live cards (not deleted), in board order, comments included"),
-    },
-    'a board exported as JSON',
-  ),
-);
-
-export const cardStateResultSchema = named(
-  'CardStateChange',
-  fields(
-    {
-      cardId: text('card id'),
-      boardId: text('board id'),
-      actor: text('whose state this is'),
-      unread: flag('someone else acted on the card after the actor read it'),
-      open: flag('the actor has opened the card'),
-      openedAt: nullable('string', 'when the actor last opened the card (ISO 8601), or null'),
-      readThrough: {
-        anyOf: [fields({ at: time('everything up to this moment counts as read') }), { type: 'null' }],
-        description: 'the read cursor, or null',
-      },
-    },
-    "the actor's state of the card after the change",
-  ),
-);
-
-export const formSubmissionSchema = named(
-  'FormSubmission',
-  fields({
-    formId: text('the form the data is stored under'),
-    data: anyObject('the stored data: defaults, earlier data, matching metadata and the submitted data merged'),
-    task: TaskSchema,
-  }),
-);
+export const exportFileSchema = BoardExportSchema;
+export const cardStateResultSchema = CardStateChangeSchema;
+export const formSubmissionSchema = FormSubmissionSchema;
 
 export const formDefinitionsSchema = map(
   {

@@ -1,4 +1,6 @@
+import type { Static } from '@sinclair/typebox';
 import { ValidationError } from '../core/errors';
+import type { CardStateChangeSchema } from '../core/shapes/cardParts';
 import type { Card, CardState } from '../core/model';
 import type { CardStateChange, CardStateField, CardStateRecord, CardStateStore } from '../storage/cardStateStore';
 import { isIsoDate } from './validate';
@@ -11,6 +13,9 @@ import { log } from '../core/log';
  */
 /** How long activity saves are gathered before one store write. */
 const ACTIVITY_SAVE_DELAY_MS = 100;
+
+/** What marking a card opened or read answers (the store's CardStateChange is a stored record's change). */
+export type CardStateView = Static<typeof CardStateChangeSchema>;
 
 export class CardStates {
   private byCard = new Map<string, Map<string, CardStateRecord>>();
@@ -177,7 +182,7 @@ export class CardStates {
     await this.store.removeCard(card.boardId, card.id);
   }
 
-  private result(card: Card, actor: string, record: CardStateRecord) {
+  private result(card: Card, actor: string, record: CardStateRecord): CardStateView {
     return {
       cardId: card.id,
       boardId: card.boardId,

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { BACKGROUND_MODES, BACKGROUND_PRESETS, WIP_POLICIES } from '../model';
-import { priorityOf } from './card';
+import { TaskSchema, priorityOf } from './card';
 import { named } from './names';
-import { count, flag, mapOf, nullableInteger, nullableText, oneOf, text, textList } from './parts';
+import { count, flag, mapOf, nullableInteger, nullableText, oneOf, text, textList, time } from './parts';
 
 /** Boards, columns and the workspace's display settings and labels, as the API shows them. */
 
@@ -95,5 +95,23 @@ export const LabelUsageListSchema = named(
       { description: 'a label and its use' },
     ),
     { description: 'defined labels in their order, then labels only cards carry, by name' },
+  ),
+);
+
+/** GET /export?format=json: the file's body (no envelope: it is a file to keep). */
+export const BoardExportSchema = named(
+  'BoardExport',
+  Type.Object(
+    {
+      board: Type.Object(
+        { id: text('board id'), name: text('display name'), columns: ColumnListSchema },
+        { description: 'the board the cards come from' },
+      ),
+      exported: time('when the file was made'),
+      cards: Type.Array(TaskSchema, {
+        description: "the board's live cards (not deleted), in board order, comments included",
+      }),
+    },
+    { description: 'a board exported as JSON' },
   ),
 );

@@ -90,3 +90,13 @@ export const TaskListEntrySchema = named(
     required: ['id'],
   }),
 );
+
+/** What a form submission answers: the data as stored, and the card after it. */
+export const FormSubmissionSchema = named(
+  'FormSubmission',
+  Type.Object({
+    formId: text('the form the data is stored under'),
+    data: openObject('the stored data: defaults, earlier data, matching metadata and the submitted data merged'),
+    task: TaskSchema,
+  }),
+);

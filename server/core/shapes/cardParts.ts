@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { SESSION_STATES } from '../sessions';
 import { named } from './names';
-import { count, flag, nullableText, oneOf, openObject, text, time } from './parts';
+import { count, flag, nullableText, oneOf, openObject, orNull, text, time } from './parts';
 
 /** The parts of a card's read model that are shapes of their own (the card itself is in card.ts). */
 
@@ -97,5 +97,25 @@ export const AgentSessionSchema = named(
       stale: flag('true once the agent has been silent longer than the lease its last report renewed'),
     },
     { description: 'what the agent working on the card last reported' },
+  ),
+);
+
+/** What marking a card opened or read answers: the caller's state of it, and the cursors behind it. */
+export const CardStateChangeSchema = named(
+  'CardStateChange',
+  Type.Object(
+    {
+      cardId: text('card id'),
+      boardId: text('board id'),
+      actor: text('whose state this is'),
+      unread: flag('someone else acted on the card after the actor read it'),
+      open: flag('the actor has opened the card'),
+      openedAt: nullableText('when the actor last opened the card (ISO 8601), or null'),
+      readThrough: orNull(
+        Type.Object({ at: time('everything up to this moment counts as read') }),
+        'the read cursor, or null',
+      ),
+    },
+    { description: "the actor's state of the card after the change" },
   ),
 );
