@@ -1,7 +1,5 @@
 import type { JsonSchema } from './route';
 import { anyObject, fields, list, map, named, text } from './schemaParts';
-import { gitBranchSchema, gitCommitSchema, gitLinksSchema } from '../core/gitLinkModel';
-import { boardContextSchema, contextCardSchema } from '../core/boardContext';
 import {
   ActionMapSchema,
   BoardExportSchema,
@@ -14,6 +12,8 @@ import {
   LabelsSchema,
   SettingsSchema,
 } from '../core/shapes/board';
+import { BoardContextSchema } from '../core/shapes/boardContext';
+import { GitLinksSchema } from '../core/shapes/gitLinks';
 import { FormSubmissionSchema, TaskListEntrySchema, TaskSchema } from '../core/shapes/card';
 import { CardStateChangeSchema, ChecklistItemSchema, CommentSchema } from '../core/shapes/cardParts';
 
@@ -74,15 +74,8 @@ export const activeTaskSchema: JsonSchema = {
 };
 export const commentListSchema = list(commentSchema, 'comments in stored order');
 
-// Git links: the shapes live beside their rules (core/gitLinkModel.ts), which the service types from them.
-named('GitCommit', gitCommitSchema);
-named('GitBranch', gitBranchSchema);
-export const gitLinksResponseSchema = named('GitLinks', gitLinksSchema);
-
-// The board context: the shapes live beside their rules (core/boardContext.ts), which the service types from them.
-named('ContextCard', contextCardSchema);
-export const boardContextResponseSchema = named('BoardContext', boardContextSchema);
-
+export const gitLinksResponseSchema = GitLinksSchema;
+export const boardContextResponseSchema = BoardContextSchema;
 export const exportFileSchema = BoardExportSchema;
 export const cardStateResultSchema = CardStateChangeSchema;
 export const formSubmissionSchema = FormSubmissionSchema;

@@ -1,62 +1,16 @@
-import type { SchemaType } from './schemaType';
+import type { Static } from '@sinclair/typebox';
+import type { GitBranchSchema, GitCommitSchema, GitLinksSchema } from './shapes/gitLinks';
 
 /**
  * Links between a card and git, read only: branches whose name holds the card id, and commits whose
- * message names it in a `Kanban:` or `Refs:` trailer. The schemas are the one description of these
- * shapes (the API registers them for its documents; the types below follow from them), and the
- * functions are the pure rules of what links to what.
+ * message names it in a `Kanban:` or `Refs:` trailer. The shapes are described once, in
+ * shapes/gitLinks.ts (the types below follow from them); the functions here are the pure rules of
+ * what links to what.
  */
 
-export const gitCommitSchema = {
-  type: 'object',
-  description: 'a commit: its id, the first line of its message, its author and author date',
-  properties: {
-    sha: { type: 'string', description: 'the full commit id (40 hex characters, or 64 in a SHA-256 repository)' },
-    subject: { type: 'string', description: 'first line of the commit message' },
-    author: { type: 'string', description: 'author name' },
-    date: { type: 'string', description: 'author date; ISO 8601' },
-  },
-  required: ['sha', 'subject', 'author', 'date'],
-} as const;
-
-export const gitBranchSchema = {
-  type: 'object',
-  description: 'a local or remote-tracking branch whose short name contains the card id',
-  properties: {
-    name: {
-      type: 'string',
-      description: 'short name, such as kanban/<card id> (local) or origin/feature/<card id> (remote-tracking)',
-    },
-    ahead: {
-      type: 'integer',
-      minimum: 0,
-      description: 'commits on the branch that the current branch (HEAD) does not have',
-    },
-    behind: {
-      type: 'integer',
-      minimum: 0,
-      description: 'commits on the current branch (HEAD) that the branch does not have',
-    },
-    lastCommit: gitCommitSchema,
-  },
-  required: ['name', 'ahead', 'behind', 'lastCommit'],
-} as const;
-
-export const gitLinksSchema = {
-  type: 'object',
-  description:
-    'what git knows of the card, read from the repository the workspace is in (both lists are empty outside one): branches named after it, ' +
-    'and commits of the current branch or of any local or remote-tracking branch whose message has a trailer line Kanban: <card id> or Refs: <card id>',
-  properties: {
-    branches: { type: 'array', items: gitBranchSchema, description: 'by name' },
-    commits: { type: 'array', items: gitCommitSchema, description: 'newest first (author date)' },
-  },
-  required: ['branches', 'commits'],
-} as const;
-
-export type GitCommitLink = SchemaType<typeof gitCommitSchema>;
-export type GitBranchLink = SchemaType<typeof gitBranchSchema>;
-export type GitLinks = SchemaType<typeof gitLinksSchema>;
+export type GitCommitLink = Static<typeof GitCommitSchema>;
+export type GitBranchLink = Static<typeof GitBranchSchema>;
+export type GitLinks = Static<typeof GitLinksSchema>;
 
 /** The message trailers that link a commit to cards. */
 export const LINK_TRAILERS = ['Kanban', 'Refs'] as const;

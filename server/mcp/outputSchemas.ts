@@ -1,6 +1,6 @@
 import type { JsonSchema, RouteDef } from '../api/route';
 import { boardContextResponseSchema, columnListSchema, commentListSchema, taskSchema } from '../api/responseSchemas';
-import { gitLinksSchema } from '../core/gitLinkModel';
+import { GitLinksSchema } from '../core/shapes/gitLinks';
 
 /**
  * Output schemas of the MCP tools: what `structuredContent` holds on success. They come from the
@@ -104,7 +104,7 @@ export const CARD_IN_FULL: JsonSchema = outline(
   object(
     {
       ...Object.fromEntries(FULL_FIELDS.map((name) => [name, (taskSchema.properties as Props)[name]])),
-      git: object((gitLinksSchema as unknown as JsonSchema).properties as Props),
+      git: object(GitLinksSchema.properties as Props),
     },
     ['id', 'title', 'status', 'content'],
   ),
