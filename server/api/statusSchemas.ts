@@ -1,7 +1,7 @@
 import type { JsonSchema } from './route';
 import { fields, flag, list, named, nullable, text, time } from './schemaParts';
 import { invalidFileSchema } from './responseSchemas';
-import { DOCTOR_PROBLEM_KINDS } from '../service/doctor';
+import { DoctorFixReportSchema, DoctorReportSchema } from '../core/shapes/doctor';
 
 /**
  * Response schemas of the status routes (workspace, storage, card-state status, auth). Provider
@@ -191,33 +191,5 @@ export const authStatusSchema = named(
   }),
 );
 
-const doctorProblem = fields({
-  kind: {
-    type: 'string',
-    enum: [...DOCTOR_PROBLEM_KINDS],
-    description: 'what is wrong (see docs/git.md: kanban doctor)',
-  },
-  path: nullable('string', 'the file concerned, relative to the workspace; null for the workspace as a whole'),
-  message: text('what is wrong and what to do about it'),
-  fixable: flag('whether POST /workspace/doctor/fix (kanban doctor --fix) repairs it without losing anything'),
-});
-
-export const doctorReportSchema = named(
-  'DoctorReport',
-  fields({
-    ok: flag('true when no problem was found'),
-    problems: list(doctorProblem, 'every problem found, none changed by asking'),
-  }),
-);
-
-export const doctorFixSchema = named(
-  'DoctorFixReport',
-  fields({
-    ok: flag('true when no problem remains'),
-    problems: list(
-      doctorProblem,
-      'the problems that remain (a file that does not parse always stays, and is still reported)',
-    ),
-    fixed: list({ type: 'string' }, 'what was repaired, one line each'),
-  }),
-);
+export const doctorReportSchema = DoctorReportSchema;
+export const doctorFixSchema = DoctorFixReportSchema;

@@ -1,4 +1,5 @@
 import { existsSync, promises as fs } from 'node:fs';
+import type { Static } from '@sinclair/typebox';
 import * as path from 'node:path';
 import { DELETED_STATUS, type Card } from '../core/model';
 import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
@@ -7,40 +8,14 @@ import { kanbanGitignorePath, missingGitignoreLines, updateKanbanGitignore } fro
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { DEFAULT_SQLITE_PATH } from '../storage/sqlite/sqliteCardStore';
 import type { Workspace } from './workspace';
+import type { DoctorFixReportSchema, DoctorProblemSchema, DoctorReportSchema } from '../core/shapes/doctor';
 import { GitError, runGit } from './git/runGit';
 
-/** The kinds of problem `kanban doctor` finds, each with what `--fix` does about it. */
-export const DOCTOR_PROBLEM_KINDS = [
-  'duplicate-id', // two different cards claim one id: fix renames the second's file to the id it is served as
-  'stale-copy', // an interrupted move left a second file of a card: fix moves it under .kanban/.state/recovered/
-  'folder-mismatch', // a card file's folder disagrees with its status: fix moves the file
-  'name-mismatch', // a card file's name is not its id (renamed by hand): fix renames it
-  'invalid-file', // a card file that does not parse: never fixed (it stays, and is still reported)
-  'unknown-config-key', // a key of .kanban.json this version does not know: reported only
-  'orphaned-status', // a card in a column its board no longer has: reported only (add the column or move the card)
-  'gitignore-outdated', // .kanban/.gitignore lacks lines for files the service generates: fix adds them
-  'not-ignored', // a generated file git would pick up: fixed with the .gitignore when it is under .kanban/
-] as const;
-export type DoctorProblemKind = (typeof DOCTOR_PROBLEM_KINDS)[number];
-
-export interface DoctorProblem {
-  kind: DoctorProblemKind;
-  /** The workspace-relative file concerned, or null for the workspace as a whole. */
-  path: string | null;
-  message: string;
-  /** Whether `--fix` can repair it without losing anything. */
-  fixable: boolean;
-}
-
-export interface DoctorReport {
-  ok: boolean;
-  problems: DoctorProblem[];
-}
-
-export interface DoctorFixReport extends DoctorReport {
-  /** What `--fix` did, one line per repair. */
-  fixed: string[];
-}
+/** The kinds of problem and what `--fix` does about each: core/shapes/doctor.ts. */
+export type DoctorProblemKind = DoctorProblem['kind'];
+export type DoctorProblem = Static<typeof DoctorProblemSchema>;
+export type DoctorReport = Static<typeof DoctorReportSchema>;
+export type DoctorFixReport = Static<typeof DoctorFixReportSchema>;
 
 /** GET /api/workspace/doctor: what is wrong with the board's files, changing nothing. */
 export async function diagnose(ws: Workspace): Promise<DoctorReport> {
