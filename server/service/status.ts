@@ -1,11 +1,20 @@
 import { existsSync } from 'node:fs';
+import type { Static } from '@sinclair/typebox';
+import type { AuthStatusSchema, CardStateStatusSchema } from '../core/shapes/accessStatus';
+import type { StorageStatusSchema, WorkspaceInfoSchema } from '../core/shapes/workspaceStatus';
 import * as os from 'node:os';
 import type { InstanceInfo } from '../storage/cardStore';
 import type { RequestAuth } from '../auth/gate';
 import type { Workspace } from './workspace';
 import { currentIdentityProvider } from './currentIdentity';
 
-export function describeStorage(ws: Workspace) {
+// What the status routes answer; the shapes (and their descriptions) are in core/shapes.
+export type StorageStatus = Static<typeof StorageStatusSchema>;
+export type WorkspaceInfo = Static<typeof WorkspaceInfoSchema>;
+export type CardStateStatus = Static<typeof CardStateStatusSchema>;
+export type AuthStatus = Static<typeof AuthStatusSchema>;
+
+export function describeStorage(ws: Workspace): StorageStatus {
   return {
     card: { provider: ws.store.provider, ...(ws.store.describe?.() ?? {}) },
     attachment: { provider: ws.attachments.provider, ...(ws.attachments.describe?.() ?? {}) },
@@ -15,7 +24,7 @@ export function describeStorage(ws: Workspace) {
   };
 }
 
-export function describeWorkspace(ws: Workspace) {
+export function describeWorkspace(ws: Workspace): WorkspaceInfo {
   const identityProvider = currentIdentityProvider(ws);
   return {
     root: ws.root,
@@ -32,8 +41,8 @@ export function describeWorkspace(ws: Workspace) {
     invalidFiles: ws.invalidFiles,
     configWarnings: ws.configWarnings,
     recoveredFiles: ws.recoveredFiles,
-    staleCopies: ws.staleCopies,
-    duplicateIds: ws.duplicateIds,
+    staleCopies: [...ws.staleCopies],
+    duplicateIds: [...ws.duplicateIds],
     revision: ws.live.revision,
     instances: instancesOf(ws),
     claims: { store: ws.claims.store.kind, location: ws.claims.store.location },
@@ -67,7 +76,7 @@ export interface StatusRequest {
   auth: RequestAuth;
 }
 
-export function describeCardState(ctx: StatusRequest) {
+export function describeCardState(ctx: StatusRequest): CardStateStatus {
   const { ws } = ctx;
   const provider = currentIdentityProvider(ws);
   const unavailable = ws.authHealth.identityUnavailable;
@@ -89,7 +98,7 @@ export function describeCardState(ctx: StatusRequest) {
 }
 
 /** Auth metadata and what this request carried; the token itself is never echoed. */
-export function describeAuth(ctx: StatusRequest) {
+export function describeAuth(ctx: StatusRequest): AuthStatus {
   const { auth } = ctx;
   return {
     provider: auth.provider,

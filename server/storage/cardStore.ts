@@ -1,5 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { InvalidFileSchema } from '../core/shapes/storage';
+import type {
+  DuplicateIdCardSchema,
+  InstanceInfoSchema,
+  RecoveredFileSchema,
+  StaleCopySchema,
+} from '../core/shapes/workspaceStatus';
 import type { CardStateStore } from './cardStateStore';
 import type { SharedWebhookStore } from './webhookDeliveryStore';
 import type { ClaimStore } from './claims/claimStore';
@@ -14,38 +20,16 @@ export type InvalidFile = Static<typeof InvalidFileSchema>;
  * see markdown/cardIdentity.ts). It is not served; the standalone server's start, the card's next
  * write or `kanban doctor --fix` moves it under `.kanban/.state/recovered/`.
  */
-export interface StaleCopy {
-  /** Workspace-relative path of the leftover. */
-  path: string;
-  id: string;
-  /** The file the card is served from. */
-  servedFrom: string;
-}
+export type StaleCopy = Static<typeof StaleCopySchema>;
 
 /**
  * A card whose file claims an id another card holds (two branches made the same id, a card file
  * copied): both are served, this one under `servedAs` until its file is renamed to it.
  */
-export interface DuplicateIdCard {
-  /** Workspace-relative path of the card's file. */
-  path: string;
-  /** The id its file claims. */
-  id: string;
-  servedAs: string;
-  /** The file of the card that keeps the claimed id. */
-  sharedWith: string;
-}
+export type DuplicateIdCard = Static<typeof DuplicateIdCardSchema>;
 
 /** A torn move's leftover copy, moved out of the way (under `.kanban/.state/recovered/`). */
-export interface RecoveredFile {
-  /** Workspace-relative path the copy was found at. */
-  path: string;
-  /** Workspace-relative path it was moved to, under `.kanban/.state/recovered/`. */
-  movedTo: string;
-  /** The copy that was kept. */
-  kept: string;
-  at: string;
-}
+export type RecoveredFile = Static<typeof RecoveredFileSchema>;
 
 export interface LoadResult {
   cards: Card[];
@@ -179,17 +163,7 @@ export interface SharedConfigStore {
 }
 
 /** One running service instance, as `GET /api/workspace` lists it. */
-export interface InstanceInfo {
-  id: string;
-  host: string;
-  pid: number;
-  /** When it started, and when it last said it was alive (ISO 8601). */
-  started: string;
-  /** Null for a process serving alone: it keeps no heartbeat. */
-  lastSeen: string | null;
-  /** Whether it is the instance answering. */
-  self: boolean;
-}
+export type InstanceInfo = Static<typeof InstanceInfoSchema>;
 
 export interface CardChange {
   card: Card;
