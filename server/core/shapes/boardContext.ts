@@ -3,7 +3,7 @@ import { CONTEXT_NEXT_LIMIT, CONTEXT_SECTION_LIMIT } from '../boardContext';
 import { PRIORITIES } from '../model';
 import { SESSION_STATES } from '../sessions';
 import { named } from './names';
-import { count, nullableText, oneOf, text, textList } from './parts';
+import { count, nullableText, stringEnum, text, textList } from './parts';
 
 /** The board at a glance for an agent, as GET /context answers it (the rules are in core/boardContext.ts). */
 
@@ -14,7 +14,7 @@ export const ContextCardSchema = named(
       id: text('card id'),
       title: text('the first # heading of the card'),
       status: text('column id'),
-      priority: oneOf(PRIORITIES, 'critical, high, medium or low'),
+      priority: stringEnum(PRIORITIES, 'critical, high, medium or low'),
       assignee: nullableText('assignee, or null'),
       dueDate: nullableText('ISO 8601 date or time, or null'),
       claim: Type.Optional(
@@ -30,7 +30,7 @@ export const ContextCardSchema = named(
         Type.Object(
           {
             agent: text('the agent that reported'),
-            state: oneOf(SESSION_STATES, SESSION_STATES.join(', ')),
+            state: stringEnum(SESSION_STATES, SESSION_STATES.join(', ')),
             note: nullableText('what the agent said, or null'),
             stale: Type.Boolean({ description: 'the agent has been silent longer than its lease' }),
           },

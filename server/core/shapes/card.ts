@@ -10,10 +10,10 @@ import {
   ClaimSchema,
   CommentSchema,
 } from './cardParts';
-import { count, flag, mapOf, nullableText, oneOf, openObject, orNull, text, textList, time } from './parts';
+import { count, flag, mapOf, nullableText, stringEnum, openObject, orNull, text, textList, time } from './parts';
 
 /** A priority, with what it means in this place. */
-export const priorityOf = (description = 'critical, high, medium or low') => oneOf(PRIORITIES, description);
+export const priorityOf = (description = 'critical, high, medium or low') => stringEnum(PRIORITIES, description);
 
 /** The card read model's fields that every card has, in a list too (the single card adds comments and checklistItems). */
 const taskFields = {

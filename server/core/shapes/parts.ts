@@ -20,7 +20,7 @@ export const nullableInteger = (description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], description });
 
 /** One of a fixed list of strings. */
-export const oneOf = <V extends readonly string[]>(values: V, description: string) =>
+export const stringEnum = <V extends readonly string[]>(values: V, description: string) =>
   Type.Unsafe<V[number]>({ type: 'string', enum: values, description });
 
 /** An object of any keys whose values all have one shape. */
