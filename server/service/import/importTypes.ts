@@ -1,7 +1,6 @@
 /** What every source format is turned into before the shared plan and apply steps. */
 
-export const IMPORT_FORMATS = ['github', 'trello', 'csv', 'kanban-lite'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export { IMPORT_FORMATS, type ImportFormat } from '../../core/shapes/requests/dataMoves';
 
 export interface ImportedComment {
   author: string;
