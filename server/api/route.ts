@@ -138,10 +138,11 @@ export interface BodyRoute<S extends TSchema> extends RouteFields {
 
 /**
  * What a route that also takes multipart/form-data gets: either the file parts (the body is then
- * `{}`), or a JSON body of its schema; checking `ctx.files` tells which.
+ * `{}`, none of its fields set), or a JSON body of its schema; checking `ctx.files` tells which.
  */
 export type MultipartContext<B> =
-  (RequestContext<Record<string, never>> & { files: UploadedFile[] }) | (RequestContext<B> & { files?: undefined });
+  | (RequestContext<{ [K in keyof B]?: undefined }> & { files: UploadedFile[] })
+  | (RequestContext<B> & { files?: undefined });
 
 export interface MultipartRoute<S extends TSchema> extends RouteFields {
   body: S;
