@@ -5,6 +5,7 @@ import type { RequestAuth } from '../auth/gate';
 import type { Role } from '../auth/identity';
 import type { RunControl } from '../core/progress';
 import type { Response } from 'express';
+import type { Static, TSchema } from '@sinclair/typebox';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -21,13 +22,18 @@ export interface QueryParam {
   maximum?: number;
 }
 
-export interface RequestContext {
+/**
+ * What a handler is given. `B` is the body as the route's schema types it (see `route`); a route
+ * without a schema gets `unknown`, which nothing can read without a check.
+ */
+export interface RequestContext<B = unknown> {
   ws: Workspace;
   params: Record<string, string>;
   query: Record<string, unknown>;
   /** Repeated `meta.<field>` query parameters, for routes that accept them. */
   metaQuery: { field: string; value: string }[];
-  body: any;
+  /** Checked against the route's body schema before the handler runs. */
+  body: B;
   /** Files of a multipart/form-data body, for routes with `multipart` (the body is then `{}`). */
   files?: UploadedFile[];
   /** Whether auth is on, what the request carried and who it is. */
@@ -73,7 +79,8 @@ export class SerializedAnswer {
 /** The largest JSON body a route accepts unless it names its own `bodyLimit` (also /mcp's). */
 export const DEFAULT_BODY_LIMIT = '1mb';
 
-export interface RouteDef {
+/** Everything a route says about itself except its body and what reads it. */
+interface RouteFields {
   method: Method;
   /** OpenAPI-style path under /api, e.g. `/tasks/{id}`. */
   path: string;
@@ -81,8 +88,6 @@ export interface RouteDef {
   tag: string;
   /** Also mount the board-scoped twin `/boards/{boardId}<path>`. */
   twin?: boolean;
-  body?: JsonSchema;
-  /** Whether a body must be sent (default: required when `body` has required fields). */
   query?: QueryParam[];
   /** Accept repeated `meta.<field>` query parameters. */
   metaQuery?: boolean;
@@ -103,18 +108,58 @@ export interface RouteDef {
   multipart?: boolean;
   /** Role needed when auth is on (default: see auth/roles.ts). */
   role?: Role | 'public';
-  /**
-   * The ETag of the one resource this route reads or changes (a card, a board, settings, labels):
-   * sent with the answer, and checked against `If-Match` before a change (412 when stale).
-   */
-  version?: (ctx: RequestContext) => string;
   /** The change can succeed with a `Warning` header (a column taken over its WIP limit), for the docs. */
   warns?: boolean;
   /** Error statuses this route can answer besides 400/413, for the docs. */
   errors?: number[];
   /** Served without Express when the request is plain (api/fastLane.ts): the hottest reads. The handler must answer a SerializedAnswer. */
   fastLane?: boolean;
-  handle(ctx: RequestContext): unknown;
+}
+
+/** A route as the hosts see it: the body schema as plain JSON, the body as `unknown`. */
+export interface RouteDef extends RouteFields {
+  /** JSON schema of the body; the body may be left out when it has no required field. */
+  body?: JsonSchema;
+  /**
+   * The ETag of the one resource this route reads or changes (a card, a board, settings, labels):
+   * sent with the answer, and checked against `If-Match` before a change (412 when stale).
+   */
+  version?: (ctx: RequestContext) => string;
+  handle: (ctx: RequestContext) => unknown;
+}
+
+/** A route with a JSON body: its handler's `ctx.body` has the type of `body`. */
+export interface BodyRoute<S extends TSchema> extends RouteFields {
+  body: S;
+  multipart?: false;
+  version?: (ctx: RequestContext<Static<S>>) => string;
+  handle: (ctx: RequestContext<Static<S>>) => unknown;
+}
+
+/**
+ * What a route that also takes multipart/form-data gets: either the file parts (the body is then
+ * `{}`, none of its fields set), or a JSON body of its schema; checking `ctx.files` tells which.
+ */
+export type MultipartContext<B> =
+  | (RequestContext<{ [K in keyof B]?: undefined }> & { files: UploadedFile[] })
+  | (RequestContext<B> & { files?: undefined });
+
+export interface MultipartRoute<S extends TSchema> extends RouteFields {
+  body: S;
+  multipart: true;
+  version?: (ctx: RequestContext) => string;
+  handle: (ctx: MultipartContext<Static<S>>) => unknown;
+}
+
+/**
+ * A route whose handler is typed by its body schema. The route table checks every body against
+ * the schema before the handler runs (api/execute.ts), which is what makes handing the erased
+ * `RouteDef` a handler of the narrower type sound.
+ */
+export function route<S extends TSchema>(def: MultipartRoute<S>): RouteDef;
+export function route<S extends TSchema>(def: BodyRoute<S>): RouteDef;
+export function route<S extends TSchema>(def: BodyRoute<S> | MultipartRoute<S>): RouteDef {
+  return def as unknown as RouteDef;
 }
 
 export function defineRoutes(routes: RouteDef[]): RouteDef[] {

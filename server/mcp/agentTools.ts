@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../api/route';
-import { claimSchema, pickSchema, sessionReportSchema } from '../api/schemas';
+import { ClaimBody, PickBody, SessionReportBody } from '../core/shapes/requests/agents';
 import { taskSchema } from '../api/responseSchemas';
 import { summaryOf, withoutEmpty } from './cardText';
 import { brief, ID, input, tool } from './everydayTools';
@@ -17,8 +17,8 @@ import { callApi, enc, onBoard, structuredResult, type ToolDef } from './tool';
 
 type Args = Record<string, unknown>;
 
-const pickFields = pickSchema.properties as Record<string, JsonSchema>;
-const claimFields = claimSchema.properties as Record<string, JsonSchema>;
+const pickFields = PickBody.properties as Record<string, JsonSchema>;
+const claimFields = ClaimBody.properties as Record<string, JsonSchema>;
 /** Your agent name; the server instructions say its default (`--agent`, else the client's name and a connection suffix). */
 const AGENT: JsonSchema = brief(pickFields.agent);
 /** Shorter words for the REST fields, for every `tools/list` (the enums and bounds still validate). */
@@ -40,7 +40,7 @@ const pickInput = Object.fromEntries(
 /** `agent` of the arguments as the call's X-Kanban-Agent (over the server's own), never beside it in a body. */
 const asAgent = (args: Args) => (typeof args.agent === 'string' ? { agent: args.agent } : {});
 
-const reportFields = sessionReportSchema.properties as Record<string, JsonSchema>;
+const reportFields = SessionReportBody.properties as Record<string, JsonSchema>;
 const cardFields = taskSchema.properties as Record<string, JsonSchema>;
 
 /** What report_progress answers, as structured output: the card, its claim and its session. */

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../api/route';
-import { checklistAddSchema } from '../api/schemas';
+import { ChecklistAddBody } from '../core/shapes/requests/cardNotes';
 import { brief, ID, input, tool, type Output } from './everydayTools';
 import { CARD_WITH_ITEMS } from './outputSchemas';
 import { summaryOf } from './cardText';
@@ -65,7 +65,7 @@ export function checklistTools(): ToolDef[] {
       'add_checklist_item',
       'Add a checklist item to a card',
       ['post /tasks/{id}/checklist'],
-      input({ id: ID, text: brief((checklistAddSchema.properties as Args).text as JsonSchema), board: BOARD_ARG }, [
+      input({ id: ID, text: brief((ChecklistAddBody.properties as Args).text as JsonSchema), board: BOARD_ARG }, [
         'id',
         'text',
       ]),

@@ -1,5 +1,6 @@
 import type { JsonSchema, QueryParam, RouteDef } from '../api/route';
-import { commentCreateSchema, logSchema, MOVE_FIELDS, moveSchema, taskUpdateSchema } from '../api/schemas';
+import { MOVE_FIELDS, MoveBody, TaskUpdateBody } from '../core/shapes/requests/tasks';
+import { CommentCreateBody, LogBody } from '../core/shapes/requests/cardNotes';
 import { composeContent, reviseContent, SUMMARY_FIELDS, summaryOf, withoutEmpty } from './cardText';
 import {
   BOARD_LIST,
@@ -33,7 +34,7 @@ import { titleOf } from './toolNames';
 
 type Args = Record<string, unknown>;
 
-const cardFields = taskUpdateSchema.properties as Record<string, JsonSchema>;
+const cardFields = TaskUpdateBody.properties as Record<string, JsonSchema>;
 
 /**
  * A field's schema with a shorter description (none when omitted): every `tools/list` sends every
@@ -56,7 +57,7 @@ const EDITABLE = ['status', 'priority', 'assignee', 'dueDate', 'labels', 'metada
 const MOVE_BODY = ['status', 'position', ...MOVE_FIELDS];
 const MOVE_TEXT: Record<string, string> = { status: 'column id', position: 'zero-based, default 0' };
 const moveProperties = Object.fromEntries(
-  MOVE_BODY.map((name) => [name, brief((moveSchema.properties as Record<string, JsonSchema>)[name], MOVE_TEXT[name])]),
+  MOVE_BODY.map((name) => [name, brief((MoveBody.properties as Record<string, JsonSchema>)[name], MOVE_TEXT[name])]),
 );
 /** A card id or a unique prefix of one: the server instructions say so once for every tool. */
 export const ID: JsonSchema = { type: 'string' };
@@ -360,7 +361,7 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
       input(
         {
           id: ID,
-          content: brief((commentCreateSchema.properties as Args).content as JsonSchema, 'Markdown'),
+          content: brief((CommentCreateBody.properties as Args).content as JsonSchema, 'Markdown'),
           author: { type: 'string', description: "default: your client's name" },
           board: BOARD_ARG,
         },
@@ -392,10 +393,7 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
       'add_log',
       "Append to a card's log",
       ['post /tasks/{id}/logs'],
-      input({ id: ID, text: brief((logSchema.properties as Args).text as JsonSchema), board: BOARD_ARG }, [
-        'id',
-        'text',
-      ]),
+      input({ id: ID, text: brief((LogBody.properties as Args).text as JsonSchema), board: BOARD_ARG }, ['id', 'text']),
       { schema: LOG_ENTRY },
       async ({ client }, args) =>
         (

@@ -7,12 +7,7 @@ import { saveCard } from './tasks';
 import { taskView } from './views';
 import type { Workspace } from './workspace';
 import { log } from '../core/log';
-
-export interface UploadFile {
-  name: string;
-  data: string;
-  contentType?: string;
-}
+import type { UploadBody } from '../core/shapes/requests/cardNotes';
 
 /** A name that is safe as one path segment on every OS and in a header. */
 export function checkAttachmentName(name: string): string {
@@ -74,7 +69,7 @@ export async function uploadAttachments(
   ws: Workspace,
   boardId: string,
   idish: string,
-  files: UploadFile[],
+  files: UploadBody['files'],
   actor: string,
 ) {
   return storeAttachments(ws, boardId, idish, files, (file) => decodeBase64(file.data, file.name), actor);

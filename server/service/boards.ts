@@ -11,11 +11,11 @@ import {
   type BoardView,
   type Column,
   type Priority,
-  type WipPolicy,
 } from '../core/model';
 import { ARCHIVED_STATUS, RESERVED_STATUS_IDS, isArchived } from '../core/cardPlace';
 import { checkColor, checkPriority, checkSlugId } from './validate';
 import type { Workspace } from './workspace';
+import type { BoardCreateBody, BoardUpdateBody, ColumnBody } from '../core/shapes/requests/boards';
 
 export type BoardSummary = Static<typeof BoardSummarySchema>;
 
@@ -50,14 +50,7 @@ export function listBoards(ws: Workspace): BoardSummary[] {
 /** Column ids that would collide with the folders a board keeps beside its status folders. */
 export const RESERVED_COLUMN_IDS = new Set([...RESERVED_STATUS_IDS, 'attachments', 'logs']);
 
-export interface ColumnInput {
-  id: string;
-  name: string;
-  color?: string;
-  wipLimit?: number | null;
-}
-
-export function normalizeColumns(columns: ColumnInput[]): Column[] {
+export function normalizeColumns(columns: ColumnBody[]): Column[] {
   const seen = new Set<string>();
   return columns.map((c) => {
     checkSlugId(c.id, 'column id');
@@ -83,16 +76,6 @@ export function checkWipLimit(limit: number, columnId: string): number {
   return limit;
 }
 
-export interface BoardInput {
-  id: string;
-  name: string;
-  description?: string;
-  columns?: ColumnInput[];
-  defaultStatus?: string;
-  defaultPriority?: Priority;
-  actions?: Record<string, string>;
-}
-
 function checkDefaultStatus(columns: Column[], status: string | undefined): void {
   if (status !== undefined && !columns.some((c) => c.id === status)) {
     throw new ValidationError(
@@ -101,7 +84,7 @@ function checkDefaultStatus(columns: Column[], status: string | undefined): void
   }
 }
 
-export async function createBoard(ws: Workspace, input: BoardInput) {
+export async function createBoard(ws: Workspace, input: BoardCreateBody) {
   return ws.mutate(async () => {
     checkSlugId(input.id, 'board id');
     if (ws.config.boards.some((b) => b.id === input.id)) throw new StateRuleError(`board "${input.id}" already exists`);
@@ -128,13 +111,7 @@ export async function createBoard(ws: Workspace, input: BoardInput) {
   });
 }
 
-export type BoardPatch = Partial<Omit<BoardInput, 'id' | 'actions'>> & {
-  wipPolicy?: WipPolicy;
-  /** null removes the setting. */
-  autoArchiveDays?: number | null;
-};
-
-export async function updateBoard(ws: Workspace, boardId: string, patch: BoardPatch) {
+export async function updateBoard(ws: Workspace, boardId: string, patch: BoardUpdateBody) {
   return ws.mutate(async () => {
     const current = ws.board(boardId);
     const next: BoardConfig = structuredClone(current);

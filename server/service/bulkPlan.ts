@@ -1,37 +1,20 @@
 import { StateRuleError, NotFoundError, PreconditionFailedError, ValidationError, WipLimitError } from '../core/errors';
 import { isArchived, placeOf } from '../core/cardPlace';
-import { DELETED_STATUS, type BoardConfig, type Card, type Priority } from '../core/model';
+import { DELETED_STATUS, type BoardConfig, type Card } from '../core/model';
 import { restoreTarget } from './archive';
 import { resolveCard } from './taskQueries';
 import { checkLabelName, checkPriority } from './validate';
 import type { Workspace } from './workspace';
+import { BULK_MAX, type BulkBody, type BulkChange } from '../core/shapes/requests/bulk';
 
 /**
  * Bulk edits, part one: read a request and check all of it before anything is written, so a bad id
  * or a refused change leaves every card as it was. Part two (bulk.ts) applies the plan.
  */
 
-/** One kind of change; `status` (with an optional `position`) is a move. */
-export interface BulkChange {
-  status?: string;
-  position?: number;
-  priority?: Priority;
-  assignee?: string | null;
-  labels?: { set?: string[]; add?: string[]; remove?: string[] };
-  archive?: true;
-  delete?: true;
-  /** Bring archived or deleted cards back (to `status` and `position` when given), as the restore route does. */
-  restore?: true;
-}
-
-export interface BulkRequest {
-  ids?: string[];
-  change?: BulkChange;
-  /** Per-card values of one kind of change, applied in this order (an undo puts cards back with it). */
-  changes?: (BulkChange & { id: string })[];
-  /** Card ETags: a card whose version is no longer this one refuses the whole request (412). */
-  versions?: Record<string, string>;
-}
+/** Checked against its route's schema: ids with one change, or per-card changes. */
+export type BulkRequest = BulkBody;
+export type { BulkChange };
 
 export type BulkKind = 'move' | 'priority' | 'assignee' | 'labels' | 'archive' | 'delete' | 'restore';
 
@@ -47,7 +30,7 @@ export interface BulkPlan {
   block: boolean;
 }
 
-export const BULK_MAX = 500;
+export { BULK_MAX };
 
 const KIND_KEYS: Record<BulkKind, (keyof BulkChange)[]> = {
   move: ['status', 'position'],

@@ -2,6 +2,7 @@ import { NotFoundError } from '../core/errors';
 import type { Card } from '../core/model';
 import { resolveCard } from './taskQueries';
 import type { Workspace } from './workspace';
+import type { ReadBody } from '../core/shapes/requests/cardNotes';
 
 /** Card actions as a key -> title map, whichever form the card stores. */
 export function actionsOf(card: Card): Record<string, string> {
@@ -37,7 +38,7 @@ export async function readCard(
   boardId: string,
   idish: string,
   actor: string,
-  readThrough?: { at?: unknown },
+  readThrough?: ReadBody['readThrough'],
 ) {
   return ws.mutate(async () => ws.cardStates.markRead(resolveCard(ws, boardId, idish), actor, readThrough));
 }

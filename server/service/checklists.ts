@@ -3,6 +3,7 @@ import { ValidationError } from '../core/errors';
 import { resolveCard } from './taskQueries';
 import { updateTask } from './tasks';
 import type { Workspace } from './workspace';
+import type { ChecklistEditBody } from '../core/shapes/requests/cardNotes';
 
 /**
  * Checklist changes are content changes: each one rewrites the task list line in the card's
@@ -28,13 +29,7 @@ export function addItem(ws: Workspace, boardId: string, idish: string, text: str
   return changeContent(ws, boardId, idish, (content) => addChecklistItem(content, text));
 }
 
-export function editItem(
-  ws: Workspace,
-  boardId: string,
-  idish: string,
-  index: number,
-  change: { done?: boolean; text?: string },
-) {
+export function editItem(ws: Workspace, boardId: string, idish: string, index: number, change: ChecklistEditBody) {
   if (change.done === undefined && change.text === undefined)
     throw new ValidationError('send "done" (true or false) and/or "text"');
   return changeContent(ws, boardId, idish, (content) => editChecklistItem(content, index, change));

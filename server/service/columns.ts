@@ -1,9 +1,10 @@
 import { StateRuleError, NotFoundError, ValidationError } from '../core/errors';
 import { type BoardConfig, type Column } from '../core/model';
 import { RESERVED_STATUS_IDS } from '../core/cardPlace';
-import { checkWipLimit, normalizeColumns, replaceBoard, type ColumnInput } from './boards';
+import { checkWipLimit, normalizeColumns, replaceBoard } from './boards';
 import { checkColor } from './validate';
 import type { Workspace } from './workspace';
+import type { ColumnBody, ColumnUpdateBody } from '../core/shapes/requests/boards';
 
 export function listColumns(ws: Workspace, boardId: string): Column[] {
   return ws.board(boardId).columns;
@@ -15,7 +16,7 @@ function requireColumn(board: BoardConfig, columnId: string): Column {
   return column;
 }
 
-export async function createColumn(ws: Workspace, boardId: string, input: ColumnInput) {
+export async function createColumn(ws: Workspace, boardId: string, input: ColumnBody) {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const [column] = normalizeColumns([input]);
@@ -27,12 +28,7 @@ export async function createColumn(ws: Workspace, boardId: string, input: Column
   });
 }
 
-export async function updateColumn(
-  ws: Workspace,
-  boardId: string,
-  columnId: string,
-  patch: { name?: string; color?: string; wipLimit?: number | null },
-) {
+export async function updateColumn(ws: Workspace, boardId: string, columnId: string, patch: ColumnUpdateBody) {
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     const current = requireColumn(board, columnId);

@@ -4,6 +4,7 @@ import type { Card, Comment } from '../core/model';
 import { resolveCard } from './taskQueries';
 import { saveCard } from './tasks';
 import type { Workspace } from './workspace';
+import type { CommentCreateBody } from '../core/shapes/requests/cardNotes';
 
 export function listComments(ws: Workspace, boardId: string, idish: string): Comment[] {
   return resolveCard(ws, boardId, idish).comments;
@@ -24,7 +25,7 @@ export async function createComment(
   ws: Workspace,
   boardId: string,
   idish: string,
-  input: { author: string; content: string },
+  input: CommentCreateBody,
   actor: string,
 ) {
   return ws.mutate(async () => {

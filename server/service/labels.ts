@@ -5,6 +5,7 @@ import type { Card, LabelDefinition } from '../core/model';
 import { saveCards } from './tasks';
 import { checkColor, checkLabelName } from './validate';
 import type { Workspace } from './workspace';
+import type { LabelBody } from '../core/shapes/requests/workspace';
 
 export function getLabels(ws: Workspace): Record<string, LabelDefinition> {
   return ws.config.labels;
@@ -36,7 +37,7 @@ export function labelUsage(ws: Workspace): LabelUsage[] {
   ];
 }
 
-export async function putLabel(ws: Workspace, name: string, input: { color: string; group?: string }) {
+export async function putLabel(ws: Workspace, name: string, input: LabelBody) {
   return ws.mutate(async () => {
     checkLabelName(name);
     const definition: LabelDefinition = { color: checkColor(input.color) };

@@ -7,16 +7,10 @@ import type { Card } from '../core/model';
 import { isIsoDate } from './validate';
 import type { Workspace } from './workspace';
 import { log } from '../core/log';
+import type { LogBody } from '../core/shapes/requests/cardNotes';
 
 /** A log entry exactly as posted, plus `source` and `timestamp` defaults. */
 export type LogEntry = Static<typeof LogEntrySchema>;
-
-export interface LogInput {
-  text: string;
-  source?: string;
-  object?: Record<string, unknown>;
-  timestamp?: string;
-}
 
 export function logFileOf(ws: Workspace, card: Pick<Card, 'boardId' | 'id'>): string {
   return path.join(ws.kanbanDir, 'boards', card.boardId, 'logs', `${card.id}.jsonl`);
@@ -26,7 +20,7 @@ export function boardLogFileOf(ws: Workspace, boardId: string): string {
   return path.join(ws.kanbanDir, 'boards', boardId, 'board.jsonl');
 }
 
-export function makeEntry(input: LogInput): LogEntry {
+export function makeEntry(input: LogBody): LogEntry {
   if (input.text.trim() === '') throw new ValidationError('text must not be empty');
   if (input.timestamp !== undefined && !isIsoDate(input.timestamp)) {
     throw new ValidationError(`timestamp must be ISO 8601, such as 2026-05-01T12:00:00Z (got "${input.timestamp}")`);
@@ -88,7 +82,7 @@ export async function clearEntries(file: string): Promise<void> {
 
 // Operations: every append or clear goes through the mutation queue and emits one event.
 
-export async function addTaskLog(ws: Workspace, card: Card, input: LogInput, actor: string): Promise<LogEntry> {
+export async function addTaskLog(ws: Workspace, card: Card, input: LogBody, actor: string): Promise<LogEntry> {
   return ws.mutate(async () => {
     const entry = makeEntry(input);
     await appendEntry(logFileOf(ws, card), entry);
@@ -106,7 +100,7 @@ export async function clearTaskLogs(ws: Workspace, card: Card) {
   });
 }
 
-export async function addBoardLog(ws: Workspace, boardId: string, input: LogInput): Promise<LogEntry> {
+export async function addBoardLog(ws: Workspace, boardId: string, input: LogBody): Promise<LogEntry> {
   return ws.mutate(async () => {
     const entry = makeEntry(input);
     await appendEntry(boardLogFileOf(ws, boardId), entry);

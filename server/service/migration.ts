@@ -16,6 +16,7 @@ import { writeMarkdownTarget, writeSqliteTarget, type TargetWrite } from './migr
 import type { Workspace } from './workspace';
 import { ensureSelfIgnoringDir, pruneBackups } from '../storage/generatedFiles';
 import { log } from '../core/log';
+import type { MigrateToSqliteBody } from '../core/shapes/requests/dataMoves';
 
 /** A failed migration changed nothing; the message says why (400, like every request the rules refuse). */
 export class MigrationError extends ValidationError {}
@@ -145,7 +146,7 @@ async function undoWhenCancelled(write: TargetWrite, signal: AbortSignal | undef
 /** POST /api/storage/migrate-to-sqlite: markdown files -> SQLite, all or nothing. */
 export function migrateToSqlite(
   ws: Workspace,
-  body: { sqlitePath?: unknown } | undefined,
+  body: MigrateToSqliteBody | undefined,
   run: RunControl = {},
 ): Promise<MigrationResult> {
   return ws.mutate(async () => {

@@ -8,7 +8,7 @@ import {
   type StoredClaim,
 } from '../core/claims';
 import { ValidationError } from '../core/errors';
-import { DELETED_STATUS, type BoardConfig, type Card, type Priority, type TaskView } from '../core/model';
+import { DELETED_STATUS, type BoardConfig, type Card, type TaskView } from '../core/model';
 import { readyColumnsOf } from '../core/startColumn';
 import { announceClaim } from './claimActions';
 import { isReady } from './dependencies';
@@ -16,21 +16,10 @@ import { runAsAgent } from './requestAgent';
 import { moveTask } from './tasks';
 import { taskView } from './views';
 import type { Workspace } from './workspace';
+import type { PickBody } from '../core/shapes/requests/agents';
 
 /** What an agent asks `pick` for; every filter is optional. */
-export interface PickRequest {
-  agent: string;
-  /** Only this column (else the board's ready-to-start columns). */
-  status?: string;
-  /** Only cards carrying every one of these labels. */
-  labels?: string[];
-  /** Only cards assigned to this name (case-insensitive). */
-  assignee?: string;
-  priority?: Priority;
-  /** Move the picked card here (through the normal move: events, WIP limits). */
-  moveTo?: string;
-  ttlSeconds?: number;
-}
+export type PickRequest = Omit<PickBody, 'agent' | 'board'> & { agent: string };
 
 /**
  * Pick the best card that is ready and free, and claim it, as one step for every process: the claim

@@ -2,9 +2,10 @@ import { NotFoundError, ValidationError } from '../core/errors';
 import { slugify } from '../core/ids';
 import { viewProblem, type SavedView } from '../core/savedViews';
 import type { Workspace } from './workspace';
+import type { ViewCreateBody } from '../core/shapes/requests/views';
 
 /** A create or update body; omitted fields of an update keep their values. */
-export type ViewInput = Partial<Omit<SavedView, 'id'>> & { id?: string };
+export type ViewInput = Partial<ViewCreateBody>;
 
 /** Views of every board, or of one, in the order of `.kanban.json`. */
 export function listViews(ws: Workspace, board?: string): SavedView[] {
@@ -38,10 +39,7 @@ function checked(ws: Workspace, view: SavedView): SavedView {
   return view;
 }
 
-export async function createView(
-  ws: Workspace,
-  input: ViewInput & { name: string; board: string },
-): Promise<SavedView> {
+export async function createView(ws: Workspace, input: ViewCreateBody): Promise<SavedView> {
   return ws.mutate(async () => {
     if (input.id !== undefined && ws.config.views.some((v) => v.id === input.id)) {
       throw new ValidationError(`view "${input.id}" already exists; PUT /api/views/${input.id} changes it`);

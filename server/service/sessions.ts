@@ -1,13 +1,14 @@
 import { DEFAULT_CLAIM_SECONDS, isLive, leaseFor, type StoredClaim } from '../core/claims';
 import { ClaimedError } from '../core/errors';
 import type { Card, TaskView } from '../core/model';
-import type { SessionState, StoredSession } from '../core/sessions';
+import type { StoredSession } from '../core/sessions';
 import { announceClaim } from './claimActions';
 import { claimedMessage } from './claims';
 import { addTaskLog } from './logs';
 import { resolveCard } from './taskQueries';
 import { taskView } from './views';
 import type { Workspace } from './workspace';
+import type { SessionReportBody } from '../core/shapes/requests/agents';
 
 /**
  * Agents report their progress on a card (`PUT /tasks/{id}/session`): the session shows on the card,
@@ -16,14 +17,8 @@ import type { Workspace } from './workspace';
  * which is tracked, so the history travels with the repository while the session itself never does.
  */
 
-export interface ProgressReport {
-  agent: string;
-  state: SessionState;
-  note?: string;
-  url?: string;
-  /** The lease to renew for; default: the lease of the agent's running claim, else the default. */
-  ttlSeconds?: number;
-}
+/** A session report as its route checks it, with the agent settled (body or header). */
+export type ProgressReport = Omit<SessionReportBody, 'agent'> & { agent: string };
 
 export async function reportProgress(
   ws: Workspace,

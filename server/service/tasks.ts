@@ -1,14 +1,6 @@
 import { StateRuleError, ValidationError } from '../core/errors';
 import { baseCardId, cardIdCandidates } from '../core/ids';
-import {
-  DELETED_STATUS,
-  titleOf,
-  type BoardConfig,
-  type Card,
-  type CardForm,
-  type Comment,
-  type Priority,
-} from '../core/model';
+import { DELETED_STATUS, titleOf, type BoardConfig, type Card, type Comment } from '../core/model';
 import { OrderingExhaustedError, keyBetween, spreadKeys } from '../core/ordering';
 import { effectiveDefaultPriority, effectiveDefaultStatus } from './boards';
 import { resolveCard } from './taskQueries';
@@ -21,21 +13,10 @@ import { writeCardsChecked } from './fileTruth';
 import { resolveBlockedBy, withoutBlocker } from './dependencies';
 import { announceWipEntry, checkWipEntry } from './wipLimits';
 import { placeOf } from '../core/cardPlace';
+import type { MOVE_FIELDS, TaskCreateBody, TaskUpdateBody } from '../core/shapes/requests/tasks';
 
-export interface TaskFields {
-  content?: string;
-  status?: string;
-  priority?: Priority;
-  assignee?: string | null;
-  dueDate?: string | null;
-  labels?: string[];
-  metadata?: Record<string, unknown>;
-  forms?: CardForm[];
-  formData?: Record<string, Record<string, unknown>>;
-  actions?: string[] | Record<string, string>;
-  /** Ids (whole or partial, any board) of the cards this one waits for; null or [] clears. */
-  blockedBy?: string[] | null;
-}
+/** The card fields a create or an update may set: the update body as its route checks it. */
+export type TaskFields = TaskUpdateBody;
 
 function checkStatus(board: BoardConfig, status: string, allowDeleted: boolean): string {
   if (allowDeleted && status === DELETED_STATUS) return status;
@@ -95,7 +76,7 @@ export function appendKey(ws: Workspace, boardId: string, status: string, exclud
 }
 
 /** A new card: its text as `content`, or as `title` with an optional `body`. */
-export type NewTaskFields = TaskFields & { title?: string; body?: string };
+export type NewTaskFields = TaskCreateBody;
 
 /** The content a new card is stored with: `content` as sent, or `# <title>` and the body under it. */
 function newTaskContent(fields: NewTaskFields): string {
@@ -272,7 +253,7 @@ export async function keyForPosition(ws: Workspace, card: Card, status: string, 
 }
 
 /** Card fields a move may set in the same write: those a swimlane groups by. */
-export type MoveFields = Pick<TaskFields, 'priority' | 'assignee' | 'labels' | 'metadata'>;
+export type MoveFields = Pick<TaskFields, (typeof MOVE_FIELDS)[number]>;
 
 /**
  * Move a card to `position` of `status`; `fields` (a drop into another swimlane) are set in the

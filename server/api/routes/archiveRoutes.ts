@@ -1,17 +1,9 @@
 import { archiveColumn, archiveTask, restoreTask } from '../../service/archive';
 import { checkSlugId } from '../../service/validate';
-import { defineRoutes } from '../route';
-import { object } from '../schemas';
+import { defineRoutes, route } from '../route';
+import { RestoreBody } from '../../core/shapes/requests/tasks';
 import { cardVersion } from '../versions';
 import { taskListSchema, taskSchema } from '../responseSchemas';
-
-const restoreSchema = object({
-  status: {
-    type: 'string',
-    description: "column to restore into; default: the column an archived card kept, else the board's default status",
-  },
-  position: { type: 'integer', minimum: 0, description: 'zero-based place in that column; default: its end' },
-});
 
 /** Archive and restore: card routes (editor), each with its board-scoped twin. */
 export const archiveRoutes = defineRoutes([
@@ -27,20 +19,20 @@ export const archiveRoutes = defineRoutes([
     response: taskSchema,
     handle: ({ ws, boardId, params }) => archiveTask(ws, boardId, params.id),
   },
-  {
+  route({
     method: 'post',
     path: '/tasks/{id}/restore',
     tag: 'Tasks',
     twin: true,
-    body: restoreSchema,
+    body: RestoreBody,
     errors: [404, 409, 412],
     version: cardVersion,
     warns: true,
     summary:
       'Bring back an archived card (to the column it kept) or a soft-deleted one (to the default status), or to the given status; emits task.restored',
     response: taskSchema,
-    handle: ({ ws, boardId, params, body }) => restoreTask(ws, boardId, params.id, body?.status, body?.position),
-  },
+    handle: ({ ws, boardId, params, body }) => restoreTask(ws, boardId, params.id, body.status, body.position),
+  }),
   {
     method: 'post',
     path: '/columns/{columnId}/archive',

@@ -6,9 +6,9 @@ import {
   setBoardActions,
   triggerBoardAction,
 } from '../../service/boardActions';
-import { defineRoutes } from '../route';
+import { defineRoutes, route } from '../route';
 import { boardVersion } from '../versions';
-import { actionTitleSchema, actionsMapSchema, boardCreateSchema, boardUpdateSchema } from '../schemas';
+import { ActionTitleBody, ActionsMapBody, BoardCreateBody, BoardUpdateBody } from '../../core/shapes/requests/boards';
 import { actionMapSchema, boardSchema, boardSummaryListSchema, deletedSchema } from '../responseSchemas';
 
 export const boardRoutes = defineRoutes([
@@ -21,16 +21,16 @@ export const boardRoutes = defineRoutes([
     response: boardSummaryListSchema,
     handle: ({ ws }) => listBoards(ws),
   },
-  {
+  route({
     method: 'post',
     path: '/boards',
     tag: 'Boards',
     summary: 'Create a board (columns inherited from the default board when omitted)',
-    body: boardCreateSchema,
+    body: BoardCreateBody,
     success: 201,
     response: boardSchema,
     handle: ({ ws, body }) => createBoard(ws, body),
-  },
+  }),
   {
     method: 'get',
     path: '/boards/{boardId}',
@@ -41,17 +41,17 @@ export const boardRoutes = defineRoutes([
     response: boardSchema,
     handle: ({ ws, boardId }) => boardView(ws, ws.board(boardId)),
   },
-  {
+  route({
     method: 'put',
     path: '/boards/{boardId}',
     tag: 'Boards',
     summary: 'Update a board (omitted fields keep their values)',
-    body: boardUpdateSchema,
+    body: BoardUpdateBody,
     errors: [404, 409, 412],
     version: boardVersion,
     response: boardSchema,
     handle: ({ ws, boardId, body }) => updateBoard(ws, boardId, body),
-  },
+  }),
   {
     method: 'delete',
     path: '/boards/{boardId}',
@@ -71,26 +71,26 @@ export const boardRoutes = defineRoutes([
     response: actionMapSchema,
     handle: ({ ws, boardId }) => getBoardActions(ws, boardId),
   },
-  {
+  route({
     method: 'post',
     path: '/boards/{boardId}/actions',
     tag: 'Board actions',
     summary: 'Replace all board actions',
-    body: actionsMapSchema,
+    body: ActionsMapBody,
     errors: [404],
     response: actionMapSchema,
     handle: ({ ws, boardId, body }) => setBoardActions(ws, boardId, body.actions),
-  },
-  {
+  }),
+  route({
     method: 'put',
     path: '/boards/{boardId}/actions/{key}',
     tag: 'Board actions',
     summary: 'Add or rename one board action',
-    body: actionTitleSchema,
+    body: ActionTitleBody,
     errors: [404],
     response: actionMapSchema,
     handle: ({ ws, boardId, params, body }) => putBoardAction(ws, boardId, params.key, body.title),
-  },
+  }),
   {
     method: 'delete',
     path: '/boards/{boardId}/actions/{key}',

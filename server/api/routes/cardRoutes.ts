@@ -5,15 +5,15 @@ import { openCard, readCard, triggerCardAction } from '../../service/cardActions
 import { addTaskLog, clearTaskLogs, logFileOf, readEntries } from '../../service/logs';
 import { resolveCard } from '../../service/taskQueries';
 import { gitLinksOf } from '../../service/git/gitLinks';
-import { defineRoutes, type RequestContext } from '../route';
+import { defineRoutes, route, type RequestContext } from '../route';
 import {
-  commentCreateSchema,
-  commentUpdateSchema,
-  formSubmitSchema,
-  logSchema,
-  readSchema,
-  uploadSchema,
-} from '../schemas';
+  CommentCreateBody,
+  CommentUpdateBody,
+  FormSubmitBody,
+  LogBody,
+  ReadBody,
+  UploadBody,
+} from '../../core/shapes/requests/cardNotes';
 import { sendAttachment } from '../sendFile';
 import {
   cardStateResultSchema,
@@ -41,30 +41,30 @@ export const cardRoutes = defineRoutes([
     response: commentListSchema,
     handle: (ctx) => listComments(ctx.ws, ctx.boardId, ctx.params.id),
   },
-  {
+  route({
     method: 'post',
     path: '/tasks/{id}/comments',
     tag: 'Comments',
     summary: 'Add a comment (emits comment.created)',
     twin: true,
-    body: commentCreateSchema,
+    body: CommentCreateBody,
     success: 201,
     errors: [404],
     response: commentSchema,
     handle: (ctx) => createComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.body, ctx.actor),
-  },
-  {
+  }),
+  route({
     method: 'put',
     path: '/tasks/{id}/comments/{commentId}',
     tag: 'Comments',
     summary: 'Edit a comment',
     twin: true,
-    body: commentUpdateSchema,
+    body: CommentUpdateBody,
     errors: [404],
     response: commentSchema,
     handle: (ctx) =>
       updateComment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.commentId, ctx.body.content, ctx.actor),
-  },
+  }),
   {
     method: 'delete',
     path: '/tasks/{id}/comments/{commentId}',
@@ -86,18 +86,18 @@ export const cardRoutes = defineRoutes([
     response: logEntryListSchema,
     handle: (ctx) => readEntries(logFileOf(ctx.ws, card(ctx))),
   },
-  {
+  route({
     method: 'post',
     path: '/tasks/{id}/logs',
     tag: 'Logs',
     summary: 'Append a log entry',
     twin: true,
-    body: logSchema,
+    body: LogBody,
     success: 201,
     errors: [404],
     response: logEntrySchema,
     handle: (ctx) => addTaskLog(ctx.ws, card(ctx), ctx.body, ctx.actor),
-  },
+  }),
   {
     method: 'delete',
     path: '/tasks/{id}/logs',
@@ -120,14 +120,14 @@ export const cardRoutes = defineRoutes([
     handle: (ctx) => gitLinksOf(ctx.ws, card(ctx)),
   },
 
-  {
+  route({
     method: 'post',
     path: '/tasks/{id}/attachments',
     tag: 'Attachments',
     twin: true,
     summary:
       'Upload files: base64 in JSON, or multipart/form-data file parts (curl -F file=@x.csv); all or none are stored',
-    body: uploadSchema,
+    body: UploadBody,
     multipart: true,
     bodyLimit: '64mb',
     errors: [404],
@@ -136,7 +136,7 @@ export const cardRoutes = defineRoutes([
       ctx.files
         ? uploadFiles(ctx.ws, ctx.boardId, ctx.params.id, ctx.files, ctx.actor)
         : uploadAttachments(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.files, ctx.actor),
-  },
+  }),
   {
     method: 'get',
     path: '/tasks/{id}/attachments/{filename}',
@@ -163,17 +163,17 @@ export const cardRoutes = defineRoutes([
     handle: (ctx) => deleteAttachment(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.filename, ctx.actor),
   },
 
-  {
+  route({
     method: 'post',
     path: '/tasks/{id}/forms/{formId}/submit',
     tag: 'Forms',
     summary: 'Validate and store form data (emits form.submit)',
     twin: true,
-    body: formSubmitSchema,
+    body: FormSubmitBody,
     errors: [404],
     response: formSubmissionSchema,
     handle: (ctx) => submitForm(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.formId, ctx.body.data, ctx.actor),
-  },
+  }),
   {
     method: 'post',
     path: '/tasks/{id}/actions/{action}',
@@ -195,15 +195,15 @@ export const cardRoutes = defineRoutes([
     response: cardStateResultSchema,
     handle: (ctx) => openCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor),
   },
-  {
+  route({
     method: 'post',
     path: '/tasks/{id}/read',
     tag: 'Card state',
     summary: 'Acknowledge activity, up to now or to readThrough.at',
     twin: true,
-    body: readSchema,
+    body: ReadBody,
     errors: [404],
     response: cardStateResultSchema,
     handle: (ctx) => readCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor, ctx.body.readThrough),
-  },
+  }),
 ]);

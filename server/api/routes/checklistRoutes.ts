@@ -1,19 +1,19 @@
 import { addItem, editItem, parseItemIndex, removeItem } from '../../service/checklists';
-import { defineRoutes } from '../route';
+import { defineRoutes, route } from '../route';
 import { withActivity } from './taskRoutes';
-import { checklistAddSchema, checklistEditSchema } from '../schemas';
+import { ChecklistAddBody, ChecklistEditBody } from '../../core/shapes/requests/cardNotes';
 import { cardVersion } from '../versions';
 import { taskSchema } from '../responseSchemas';
 
 const answers = 'the updated task; its checklistItems show the new numbering';
 
 export const checklistRoutes = defineRoutes([
-  {
+  route({
     method: 'post',
     path: '/tasks/{id}/checklist',
     tag: 'Checklists',
     twin: true,
-    body: checklistAddSchema,
+    body: ChecklistAddBody,
     errors: [404, 409, 412],
     version: cardVersion,
     summary:
@@ -21,13 +21,13 @@ export const checklistRoutes = defineRoutes([
     returns: answers,
     response: taskSchema,
     handle: (ctx) => withActivity(ctx, addItem(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.text)),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '/tasks/{id}/checklist/{index}',
     tag: 'Checklists',
     twin: true,
-    body: checklistEditSchema,
+    body: ChecklistEditBody,
     errors: [404, 409, 412],
     version: cardVersion,
     summary: 'Tick, untick or reword checklist item {index} (zero-based; emits task.updated)',
@@ -35,7 +35,7 @@ export const checklistRoutes = defineRoutes([
     response: taskSchema,
     handle: (ctx) =>
       withActivity(ctx, editItem(ctx.ws, ctx.boardId, ctx.params.id, parseItemIndex(ctx.params.index), ctx.body)),
-  },
+  }),
   {
     method: 'delete',
     path: '/tasks/{id}/checklist/{index}',

@@ -3,16 +3,16 @@ import { ValidationError } from '../../core/errors';
 import { claimTask, releaseTask } from '../../service/claimActions';
 import { pickTask } from '../../service/pick';
 import { clearSession, reportProgress } from '../../service/sessions';
-import { NO_CONTENT, defineRoutes, type RequestContext } from '../route';
-import { claimSchema, pickSchema, sessionReportSchema } from '../schemas';
+import { NO_CONTENT, defineRoutes, route, type RequestContext } from '../route';
+import { ClaimBody, PickBody, SessionReportBody } from '../../core/shapes/requests/agents';
 import { taskSchema } from '../responseSchemas';
 
 /**
  * The agent a claim or pick is for: `agent` in the body, else the X-Kanban-Agent header. Both may be
  * sent, but must agree: a request that names two agents is a mistake, not a choice.
  */
-function agentFor(ctx: RequestContext, forWhat = ''): string {
-  const named = ctx.body.agent as string | undefined;
+function agentFor(ctx: RequestContext<{ agent?: string }>, forWhat = ''): string {
+  const named = ctx.body.agent;
   if (named !== undefined) checkAgentName(named, 'agent');
   if (named !== undefined && ctx.agent !== null && named !== ctx.agent) {
     throw new ValidationError(
@@ -28,8 +28,8 @@ function agentFor(ctx: RequestContext, forWhat = ''): string {
 }
 
 /** `board` in a pick body, which must agree with a board in the path. */
-function pickBoard(ctx: RequestContext): string {
-  const named = ctx.body.board as string | undefined;
+function pickBoard(ctx: RequestContext<PickBody>): string {
+  const named = ctx.body.board;
   if (named === undefined) return ctx.boardId;
   if (ctx.params.boardId !== undefined && named !== ctx.params.boardId)
     throw new ValidationError(`board "${named}" in the body is not the board of the path ("${ctx.params.boardId}")`);
@@ -37,7 +37,7 @@ function pickBoard(ctx: RequestContext): string {
   return named;
 }
 
-async function pick(ctx: RequestContext) {
+async function pick(ctx: RequestContext<PickBody>) {
   const { status, labels, assignee, priority, moveTo, ttlSeconds } = ctx.body;
   const picked = await pickTask(ctx.ws, pickBoard(ctx), {
     agent: agentFor(ctx),
@@ -51,19 +51,19 @@ async function pick(ctx: RequestContext) {
   return picked ?? NO_CONTENT;
 }
 
-async function report(ctx: RequestContext) {
+async function report(ctx: RequestContext<SessionReportBody>) {
   const { state, note, url, ttlSeconds } = ctx.body;
   const agent = agentFor(ctx, 'only an agent reports progress, and an agent must name itself; ');
   return reportProgress(ctx.ws, ctx.boardId, ctx.params.id, { agent, state, note, url, ttlSeconds }, ctx.actor);
 }
 
 export const claimRoutes = defineRoutes([
-  {
+  route({
     method: 'post',
     path: '/tasks/pick',
     tag: 'Agents',
     twin: true,
-    body: pickSchema,
+    body: PickBody,
     errors: [409],
     warns: true,
     summary:
@@ -71,18 +71,18 @@ export const claimRoutes = defineRoutes([
     noContent: 'nothing is pickable: no ready, unclaimed card matches',
     response: taskSchema,
     handle: pick,
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/tasks/{id}/claim',
     tag: 'Agents',
     twin: true,
-    body: claimSchema,
+    body: ClaimBody,
     errors: [404, 409],
     summary: 'Claim a card for an agent, or renew its own claim (emits task.claimed); 409 while another agent holds it',
     response: taskSchema,
     handle: (ctx) => claimTask(ctx.ws, ctx.boardId, ctx.params.id, agentFor(ctx), ctx.body.ttlSeconds),
-  },
+  }),
   {
     method: 'delete',
     path: '/tasks/{id}/claim',
@@ -101,18 +101,18 @@ export const claimRoutes = defineRoutes([
         force: ctx.query.force === true,
       }),
   },
-  {
+  route({
     method: 'put',
     path: '/tasks/{id}/session',
     tag: 'Agents',
     twin: true,
-    body: sessionReportSchema,
+    body: SessionReportBody,
     errors: [404, 409],
     summary:
       'An agent reports its progress on a card (emits task.session): renews its claim, or releases it on complete; 409 while another agent holds it',
     response: taskSchema,
     handle: report,
-  },
+  }),
   {
     method: 'delete',
     path: '/tasks/{id}/session',

@@ -8,8 +8,8 @@ import {
 } from '../../service/columns';
 import { ValidationError } from '../../core/errors';
 import { checkSlugId } from '../../service/validate';
-import { defineRoutes, type QueryParam, type RequestContext } from '../route';
-import { columnIdsSchema, columnSchema, columnUpdateSchema } from '../schemas';
+import { defineRoutes, route, type QueryParam, type RequestContext } from '../route';
+import { ColumnBody, ColumnIdsBody, ColumnUpdateBody } from '../../core/shapes/requests/boards';
 import { columnIdListSchema, columnListSchema, columnViewSchema, deletedSchema } from '../responseSchemas';
 
 const boardIdQuery: QueryParam = {
@@ -44,52 +44,52 @@ export const columnRoutes = defineRoutes([
     response: columnListSchema,
     handle: (ctx) => listColumns(ctx.ws, board(ctx)),
   },
-  {
+  route({
     method: 'post',
     path: '/columns',
     tag: 'Columns',
     summary: 'Add a column at the end',
     twin: true,
     query: [boardIdQuery],
-    body: columnSchema,
+    body: ColumnBody,
     success: 201,
     response: columnViewSchema,
     handle: (ctx) => createColumn(ctx.ws, board(ctx), ctx.body),
-  },
-  {
+  }),
+  route({
     method: 'put',
     path: '/columns/reorder',
     tag: 'Columns',
     summary: 'Reorder columns',
     twin: true,
     query: [boardIdQuery],
-    body: columnIdsSchema,
+    body: ColumnIdsBody,
     response: columnListSchema,
     handle: (ctx) => reorderColumns(ctx.ws, board(ctx), ctx.body.columnIds),
-  },
-  {
+  }),
+  route({
     method: 'put',
     path: '/columns/minimized',
     tag: 'Columns',
     summary: 'Set the minimized columns',
     twin: true,
     query: [boardIdQuery],
-    body: columnIdsSchema,
+    body: ColumnIdsBody,
     response: columnIdListSchema,
     handle: (ctx) => setMinimizedColumns(ctx.ws, board(ctx), ctx.body.columnIds),
-  },
-  {
+  }),
+  route({
     method: 'put',
     path: '/columns/{columnId}',
     tag: 'Columns',
     summary: 'Rename or recolor a column',
     twin: true,
     query: [boardIdQuery],
-    body: columnUpdateSchema,
+    body: ColumnUpdateBody,
     errors: [404],
     response: columnViewSchema,
     handle: (ctx) => updateColumn(ctx.ws, board(ctx), columnId(ctx), ctx.body),
-  },
+  }),
   {
     method: 'delete',
     path: '/columns/{columnId}',

@@ -1,34 +1,9 @@
 import { EXPORT_CSV_COLUMNS, exportCsv, exportJson } from '../../service/import/exportCards';
 import { importCards } from '../../service/import/importCards';
-import { IMPORT_FORMATS } from '../../service/import/importTypes';
-import { RawResponse, defineRoutes, type JsonSchema, type RequestContext } from '../route';
+import { RawResponse, defineRoutes, route, type RequestContext } from '../route';
+import { ImportBody } from '../../core/shapes/requests/dataMoves';
 import { exportFileSchema, importResultSchema } from '../responseSchemas';
 import { contentDisposition } from '../sendFile';
-
-const importSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    format: { type: 'string', enum: IMPORT_FORMATS, description: 'what data is' },
-    data: {
-      description:
-        'github: the JSON array of `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt`; trello: the board JSON export; ' +
-        'csv: the CSV text with a header row; kanban-lite: {"files": [{"path", "content"}]}, its .kanban.json and .kanban/**/*.md (the server never reads a path you send)',
-      oneOf: [{ type: 'string' }, { type: 'array' }, { type: 'object', additionalProperties: true }],
-    },
-    board: { type: 'string', description: 'board to import into; default: the default board' },
-    apply: {
-      type: 'boolean',
-      description: 'create the cards; without it (default), a dry run that only says what would be created',
-    },
-    source: {
-      type: 'string',
-      description:
-        'names the source in importedFrom: owner/repo for a GitHub export without url fields, the file name for CSV',
-    },
-  },
-  required: ['format', 'data'],
-  additionalProperties: false,
-};
 
 const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
 
@@ -51,20 +26,20 @@ function exportFile(ctx: RequestContext): RawResponse {
 
 /** Bringing cards in from other tools, and taking a board out as CSV or JSON. */
 export const importExportRoutes = defineRoutes([
-  {
+  route({
     method: 'post',
     path: '/import',
     tag: 'Import',
     summary:
       'Import cards from a GitHub issues export, a Trello board export, a CSV or a kanban-lite workspace; a dry run unless apply is true. ' +
       'Every card gets metadata importedFrom (github:owner/repo#12, trello:<cardId>, csv:<file>:<row key>, kanban-lite:<id>) and cards already imported are skipped',
-    body: importSchema,
+    body: ImportBody,
     bodyLimit: '20mb',
     errors: [404],
     role: 'admin',
     response: importResultSchema,
     handle: ({ ws, boardId, body, run }) => importCards(ws, boardId, body, run),
-  },
+  }),
   {
     method: 'get',
     path: '/export',

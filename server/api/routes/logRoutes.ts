@@ -1,6 +1,6 @@
 import { addBoardLog, boardLogFileOf, clearBoardLogs, readEntries } from '../../service/logs';
-import { defineRoutes } from '../route';
-import { logSchema } from '../schemas';
+import { defineRoutes, route } from '../route';
+import { LogBody } from '../../core/shapes/requests/cardNotes';
 import { clearedSchema, logEntryListSchema, logEntrySchema } from '../responseSchemas';
 
 export const logRoutes = defineRoutes([
@@ -13,17 +13,17 @@ export const logRoutes = defineRoutes([
     response: logEntryListSchema,
     handle: ({ ws, boardId }) => readEntries(boardLogFileOf(ws, boardId)),
   },
-  {
+  route({
     method: 'post',
     path: '/boards/{boardId}/logs',
     tag: 'Logs',
     summary: 'Append a board log entry',
-    body: logSchema,
+    body: LogBody,
     success: 201,
     errors: [404],
     response: logEntrySchema,
     handle: ({ ws, boardId, body }) => addBoardLog(ws, boardId, body),
-  },
+  }),
   {
     method: 'delete',
     path: '/boards/{boardId}/logs',

@@ -13,8 +13,8 @@ import {
   type MoveFields,
 } from '../../service/tasks';
 import { taskView, taskViewJson } from '../../service/views';
-import { SerializedAnswer, defineRoutes, type QueryParam, type RequestContext } from '../route';
-import { MOVE_FIELDS, moveSchema, taskCreateSchema, taskUpdateSchema, transferSchema } from '../schemas';
+import { SerializedAnswer, defineRoutes, route, type QueryParam, type RequestContext } from '../route';
+import { MOVE_FIELDS, MoveBody, TaskCreateBody, TaskUpdateBody, TransferBody } from '../../core/shapes/requests/tasks';
 import { cardEtag, cardVersion } from '../versions';
 import { withSavedView } from '../viewQuery';
 import { activeTaskSchema, deletedSchema, taskListSchema, taskSchema } from '../responseSchemas';
@@ -203,7 +203,7 @@ function active(ctx: RequestContext) {
 }
 
 /** The card fields a move body sets beside the place (a drop into another swimlane). */
-function moveFieldsOf(body: Record<string, unknown>): MoveFields {
+function moveFieldsOf(body: MoveBody): MoveFields {
   return Object.fromEntries(MOVE_FIELDS.filter((name) => body[name] !== undefined).map((name) => [name, body[name]]));
 }
 
@@ -222,19 +222,19 @@ export const taskRoutes = defineRoutes([
     fastLane: true,
     handle: list,
   },
-  {
+  route({
     method: 'post',
     path: '/tasks',
     tag: 'Tasks',
     summary: 'Create a task',
     twin: true,
-    body: taskCreateSchema,
+    body: TaskCreateBody,
     success: 201,
     errors: [404, 409],
     warns: true,
     response: taskSchema,
     handle: ({ ws, boardId, body }) => createTask(ws, boardId, body),
-  },
+  }),
   {
     method: 'get',
     path: '/tasks/active',
@@ -256,19 +256,19 @@ export const taskRoutes = defineRoutes([
     response: taskSchema,
     handle: getTask,
   },
-  {
+  route({
     method: 'put',
     path: '/tasks/{id}',
     tag: 'Tasks',
     summary: 'Update a task (omitted fields unchanged)',
     twin: true,
-    body: taskUpdateSchema,
+    body: TaskUpdateBody,
     errors: [404, 409, 412],
     version: cardVersion,
     warns: true,
     response: taskSchema,
     handle: (ctx) => withActivity(ctx, updateTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body)),
-  },
+  }),
   {
     method: 'delete',
     path: '/tasks/{id}',
@@ -291,13 +291,13 @@ export const taskRoutes = defineRoutes([
     response: deletedSchema,
     handle: ({ ws, boardId, params }) => permanentDeleteTask(ws, boardId, params.id),
   },
-  {
+  route({
     method: 'patch',
     path: '/tasks/{id}/move',
     tag: 'Tasks',
     summary: 'Move to a column at a zero-based position',
     twin: true,
-    body: moveSchema,
+    body: MoveBody,
     errors: [404, 409, 412],
     version: cardVersion,
     warns: true,
@@ -307,18 +307,18 @@ export const taskRoutes = defineRoutes([
         ctx,
         moveTask(ctx.ws, ctx.boardId, ctx.params.id, ctx.body.status, ctx.body.position ?? 0, moveFieldsOf(ctx.body)),
       ),
-  },
+  }),
   // Transfer answers 400 for an unknown destination (a bad request); a card that matches nothing is still 404.
-  {
+  route({
     method: 'post',
     path: '/boards/{boardId}/tasks/{id}/transfer',
     tag: 'Tasks',
     summary: 'Move a card from another board to {boardId}',
-    body: transferSchema,
+    body: TransferBody,
     errors: [404, 409],
     warns: true,
     unknownBoardStatus: 400,
     response: taskSchema,
-    handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body?.targetStatus),
-  },
+    handle: ({ ws, boardId, params, body }) => transferTask(ws, boardId, params.id, body.targetStatus),
+  }),
 ]);

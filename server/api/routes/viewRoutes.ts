@@ -1,9 +1,8 @@
 import { ValidationError } from '../../core/errors';
 import { NOT_FILTER_KEYS, VIEW_LAYOUTS, filterAsQuery, type SavedView } from '../../core/savedViews';
-import { SORT_VALUES } from '../../core/listPaging';
 import { createView, deleteView, findView, listViews, updateView } from '../../service/savedViews';
-import { defineRoutes, type JsonSchema, type QueryParam } from '../route';
-import { object } from '../schemas';
+import { defineRoutes, route, type QueryParam } from '../route';
+import { viewBodies } from '../../core/shapes/requests/views';
 import { parseQuery } from '../validation';
 import { listQuery } from './taskRoutes';
 import { fields, list, named, nullable, text } from '../schemaParts';
@@ -33,39 +32,7 @@ export function checkViewFilter(filter: SavedView['filter'] | undefined): void {
   }
 }
 
-const filter: JsonSchema = {
-  type: 'object',
-  additionalProperties: { type: ['string', 'boolean', 'number'] },
-  description: `list-route query parameters: ${filterParams.map((p) => p.name).join(', ')}, meta.<field>`,
-};
-const viewFields: Record<string, JsonSchema> = {
-  name: { type: 'string', minLength: 1, maxLength: 200, description: 'shown in the view switcher' },
-  board: { type: 'string', description: 'id of the board the view shows' },
-  layout: { type: 'string', enum: [...VIEW_LAYOUTS], description: 'board (columns) or table' },
-  filter,
-  sort: {
-    type: 'string',
-    enum: ['', ...SORT_VALUES],
-    description: 'a list-route sort value; "" keeps the board order',
-  },
-  groupBy: {
-    type: ['string', 'null'],
-    maxLength: 300,
-    description: 'assignee, priority, labelGroup:<group>, metadata:<key path>, or null for plain columns',
-  },
-};
-const viewCreateSchema = object(
-  {
-    id: {
-      type: 'string',
-      pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
-      description: 'optional; made from the name when omitted',
-    },
-    ...viewFields,
-  },
-  ['name', 'board'],
-);
-const viewUpdateSchema = object(viewFields);
+const viewBody = viewBodies(filterParams.map((p) => p.name));
 
 const savedViewSchema = named(
   'SavedView',
@@ -97,12 +64,12 @@ export const viewRoutes = defineRoutes([
     response: list(savedViewSchema),
     handle: ({ ws, query }) => listViews(ws, query.board as string | undefined),
   },
-  {
+  route({
     method: 'post',
     path: '/views',
     tag: 'Views',
     summary: 'Save a view (name, board, layout, filter, sort, groupBy)',
-    body: viewCreateSchema,
+    body: viewBody.create,
     success: 201,
     errors: [409],
     response: savedViewSchema,
@@ -110,7 +77,7 @@ export const viewRoutes = defineRoutes([
       checkViewFilter(body.filter);
       return createView(ws, body);
     },
-  },
+  }),
   {
     method: 'get',
     path: '/views/{id}',
@@ -120,19 +87,19 @@ export const viewRoutes = defineRoutes([
     response: savedViewSchema,
     handle: ({ ws, params }) => findView(ws, params.id),
   },
-  {
+  route({
     method: 'put',
     path: '/views/{id}',
     tag: 'Views',
     summary: 'Change a view (omitted fields unchanged)',
-    body: viewUpdateSchema,
+    body: viewBody.update,
     errors: [404, 409],
     response: savedViewSchema,
     handle: ({ ws, params, body }) => {
       checkViewFilter(body.filter);
       return updateView(ws, params.id, body);
     },
-  },
+  }),
   {
     method: 'delete',
     path: '/views/{id}',

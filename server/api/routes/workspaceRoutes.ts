@@ -1,8 +1,8 @@
 import { deleteLabel, getLabels, labelUsage, putLabel, renameLabel } from '../../service/labels';
 import { getSettings, resolvePath, updateSettings } from '../../service/settings';
-import { defineRoutes } from '../route';
+import { defineRoutes, route } from '../route';
 import { labelsVersion, settingsVersion } from '../versions';
-import { labelRenameSchema, labelSchema, settingsSchema } from '../schemas';
+import { LabelBody, LabelRenameBody, SettingsBody } from '../../core/shapes/requests/workspace';
 import { labelUsageSchema, labelsSchema, resolvedPathSchema, settingsViewSchema } from '../responseSchemas';
 
 export const workspaceRoutes = defineRoutes([
@@ -15,17 +15,17 @@ export const workspaceRoutes = defineRoutes([
     response: settingsViewSchema,
     handle: ({ ws }) => getSettings(ws),
   },
-  {
+  route({
     method: 'put',
     path: '/settings',
     tag: 'Settings',
     summary: 'Update settings (merge); broadcast at once',
-    body: settingsSchema,
+    body: SettingsBody,
     errors: [409, 412],
     version: settingsVersion,
     response: settingsViewSchema,
     handle: ({ ws, body }) => updateSettings(ws, body),
-  },
+  }),
   {
     method: 'get',
     path: '/labels',
@@ -43,28 +43,28 @@ export const workspaceRoutes = defineRoutes([
     response: labelUsageSchema,
     handle: ({ ws }) => labelUsage(ws),
   },
-  {
+  route({
     method: 'put',
     path: '/labels/{name}',
     tag: 'Labels',
     summary: 'Define or change a label',
-    body: labelSchema,
+    body: LabelBody,
     errors: [409, 412],
     version: labelsVersion,
     response: labelsSchema,
     handle: ({ ws, params, body }) => putLabel(ws, params.name, body),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '/labels/{name}',
     tag: 'Labels',
     summary: 'Rename a label on every card of every board',
-    body: labelRenameSchema,
+    body: LabelRenameBody,
     errors: [409, 412],
     version: labelsVersion,
     response: labelsSchema,
     handle: ({ ws, params, body }) => renameLabel(ws, params.name, body.newName),
-  },
+  }),
   {
     method: 'delete',
     path: '/labels/{name}',

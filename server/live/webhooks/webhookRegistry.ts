@@ -7,23 +7,10 @@ import type { WebhookConfig } from '../../config/types';
 import type { Workspace } from '../../service/workspace';
 import { forgetStoredSecret, keepSecretsOutOfConfig } from './configSecrets';
 import { secretProblem } from './secrets';
+import type { WebhookCreateBody, WebhookUpdateBody } from '../../core/shapes/requests/webhooks';
 
 /** A webhook as the API shows it: the secret is write-only, only its presence is visible. */
 export type WebhookView = Static<typeof WebhookSchema>;
-
-export interface WebhookCreateInput {
-  url: string;
-  events: string[];
-  secret?: string;
-}
-
-export interface WebhookUpdateInput {
-  url?: string;
-  events?: string[];
-  /** null removes the secret. */
-  secret?: string | null;
-  active?: boolean;
-}
 
 export function webhookView(hook: WebhookConfig): WebhookView {
   return {
@@ -81,7 +68,7 @@ function checkSecret(secret: string): string {
   return secret;
 }
 
-export async function createWebhook(ws: Workspace, input: WebhookCreateInput): Promise<WebhookView> {
+export async function createWebhook(ws: Workspace, input: WebhookCreateBody): Promise<WebhookView> {
   // Also done by startWebhooks; here too so that no host can write a literal secret to the file.
   keepSecretsOutOfConfig(ws);
   return ws.mutate(async () => {
@@ -100,7 +87,7 @@ export async function createWebhook(ws: Workspace, input: WebhookCreateInput): P
   });
 }
 
-export async function updateWebhook(ws: Workspace, id: string, input: WebhookUpdateInput): Promise<WebhookView> {
+export async function updateWebhook(ws: Workspace, id: string, input: WebhookUpdateBody): Promise<WebhookView> {
   keepSecretsOutOfConfig(ws);
   return ws.mutate(async () => {
     const current = findWebhook(ws, id);

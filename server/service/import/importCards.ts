@@ -2,21 +2,15 @@ import { ValidationError } from '../../core/errors';
 import { parseCsvImport } from './csvImport';
 import { parseGithub } from './githubImport';
 import { runImport, type ImportResult } from './importPlan';
-import { IMPORT_FORMATS, type ImportFormat, type ParsedSource } from './importTypes';
+import { IMPORT_FORMATS, type ParsedSource } from './importTypes';
 import { parseKanbanLite } from './kanbanLiteImport';
 import { parseTrello } from './trelloImport';
 import type { Workspace } from '../workspace';
 import type { RunControl } from '../../core/progress';
+import type { ImportBody } from '../../core/shapes/requests/dataMoves';
 
 /** The body of `POST /import`, and what `kanban import` sends. */
-export interface ImportRequest {
-  format: ImportFormat;
-  data: unknown;
-  board?: string;
-  apply?: boolean;
-  /** Names the source in `importedFrom`: `owner/repo` for GitHub (when the export has no url), the file name for CSV. */
-  source?: string;
-}
+export type ImportRequest = ImportBody;
 
 function parseSource(request: ImportRequest): ParsedSource {
   const source = request.source?.trim() || (request.format === 'csv' ? 'import.csv' : 'issues');

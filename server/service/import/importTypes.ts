@@ -3,8 +3,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { ImportNoteSchema } from '../../core/shapes/importResult';
 
-export const IMPORT_FORMATS = ['github', 'trello', 'csv', 'kanban-lite'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export { IMPORT_FORMATS, type ImportFormat } from '../../core/shapes/requests/dataMoves';
 
 export interface ImportedComment {
   author: string;

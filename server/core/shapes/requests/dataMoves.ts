@@ -1,0 +1,29 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { choice, closed, flag, text } from './parts';
+
+/** Request bodies that move data in bulk: an import from another tool, a change of card storage. */
+
+export const IMPORT_FORMATS = ['github', 'trello', 'csv', 'kanban-lite'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The body of `POST /import`, and what `kanban import` sends. */
+export const ImportBody = closed({
+  format: choice(IMPORT_FORMATS, 'what data is'),
+  data: Type.Unsafe<unknown>({
+    description:
+      'github: the JSON array of `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt`; trello: the board JSON export; ' +
+      'csv: the CSV text with a header row; kanban-lite: {"files": [{"path", "content"}]}, its .kanban.json and .kanban/**/*.md (the server never reads a path you send)',
+    oneOf: [{ type: 'string' }, { type: 'array' }, { type: 'object', additionalProperties: true }],
+  }),
+  board: Type.Optional(text('board to import into; default: the default board')),
+  apply: Type.Optional(flag('create the cards; without it (default), a dry run that only says what would be created')),
+  source: Type.Optional(
+    text('names the source in importedFrom: owner/repo for a GitHub export without url fields, the file name for CSV'),
+  ),
+});
+export type ImportBody = Static<typeof ImportBody>;
+
+export const MigrateToSqliteBody = closed({
+  sqlitePath: Type.Optional(text('database file relative to the workspace root; default .kanban/kanban.db')),
+});
+export type MigrateToSqliteBody = Static<typeof MigrateToSqliteBody>;
