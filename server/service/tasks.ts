@@ -21,6 +21,7 @@ import { writeCardsChecked } from './fileTruth';
 import { resolveBlockedBy, withoutBlocker } from './dependencies';
 import { announceWipEntry, checkWipEntry } from './wipLimits';
 import { placeOf } from '../core/cardPlace';
+import type { Payload } from '../core/events';
 
 export interface TaskFields {
   content?: string;
@@ -416,7 +417,7 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
 /** `task.moved` first, then what the card's arrival did to the column's WIP limit. */
 function announceMove(
   ws: Workspace,
-  data: Record<string, unknown>,
+  data: Payload<'task.moved'>,
   card: Card,
   wip: ReturnType<typeof checkWipEntry>,
 ): void {
