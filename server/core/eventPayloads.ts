@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Column, Comment, LabelDefinition, Settings } from './model';
 import type { SavedView } from './savedViews';
+import { mapOf, openObject } from './typeboxParts';
 import type { CardSession } from './sessions';
 
 /**
@@ -21,12 +22,8 @@ const yes = (description: string) => Type.Optional(Type.Literal(true, { descript
 
 const taskId = text('id of the card');
 
-/** An object of any keys whose values all have one shape (`additionalProperties`, which clients read as a map). */
-function map<T extends TSchema>(value: T, description: string) {
-  return Type.Unsafe<Record<string, Static<T>>>({ type: 'object', additionalProperties: value, description });
-}
-const anyMap = (description: string) =>
-  Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description });
+/** Free-form data (log details, form data): any keys, and a generated client sees it as a map. */
+const anyMap = (description: string) => openObject({ additionalProperties: true, description });
 
 /**
  * A change made outside this process (a hand edit, a git checkout, another instance) is announced
@@ -203,7 +200,7 @@ export const EVENT_TABLE = {
     'a board changed (its actions alone, or the whole board)',
     Type.Union([
       Type.Object({ board, ...origin }),
-      Type.Object({ actions: map(Type.String(), 'action key to title') }),
+      Type.Object({ actions: mapOf(Type.String(), { description: 'action key to title' }) }),
     ]),
   ),
   'board.deleted': offCard('a board was removed', Type.Object({ boardId: text('the removed board'), ...origin })),
