@@ -4,18 +4,14 @@
  * The extension host imports these types; keep this file free of DOM or Node imports.
  */
 
-/** One change in the workspace, as the service emitted it. */
-export interface EventMessage {
-  type: 'event';
-  event: string;
-  /** The board the change belongs to; null for workspace-wide changes (settings, labels). */
-  boardId: string | null;
-  data: Record<string, unknown>;
-  /** The full task read model for task-related events, when the sender includes it. */
-  card?: unknown;
-  /** Grows by one per change: a gap means missed events, so the UI re-fetches everything. */
-  revision: number;
-}
+import type { ServiceEvent } from '../server/core/events';
+
+/**
+ * One change in the workspace, as the service emitted it (server/core/eventPayloads.ts says what
+ * each event's `data` holds; narrowing on `event` types it). `revision` grows by one per change: a
+ * gap means missed events, so the UI re-fetches everything.
+ */
+export type EventMessage = { type: 'event' } & ServiceEvent;
 
 /** First message on every (re)connection: the revision the host is at. */
 export interface HelloMessage {

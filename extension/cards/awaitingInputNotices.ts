@@ -35,10 +35,10 @@ export class AwaitingInputNotices implements vscode.Disposable {
   }
 
   private async consider(event: ServiceEvent, folder: FolderRef): Promise<void> {
-    const session = (event.data as { session?: CardSession | null }).session;
-    const card = event.card;
-    if (event.event !== 'task.session' || !session || !card || session.state !== 'awaitingInput' || session.stale)
-      return;
+    if (event.event !== 'task.session') return;
+    const { card } = event;
+    const { session } = event.data;
+    if (!session || session.state !== 'awaitingInput' || session.stale) return;
     const once = `${card.boardId}/${card.id}@${session.updatedAt}`;
     if (this.told.has(once) || !card.assignee) return;
     this.told.add(once);

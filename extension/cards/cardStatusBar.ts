@@ -50,7 +50,7 @@ export class CardStatusBar implements vscode.Disposable {
     this.shown = true;
     // The card may move or be renamed while its file is shown: look again after its own changes.
     this.stopEvents = target.service.workspace.events.on((event: ServiceEvent) => {
-      if (event.event.startsWith('task.') && (event.data as { taskId?: unknown }).taskId === card.id)
+      if (event.event.startsWith('task.') && 'taskId' in event.data && event.data.taskId === card.id)
         void this.refresh();
       else if (event.event.startsWith('column.') || event.event === 'board.updated') void this.refresh();
     });

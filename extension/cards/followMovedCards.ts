@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ServiceEvent } from '../../server/core/events';
+import type { EventOf } from '../../server/core/events';
 import { log } from '../../server/core/log';
 import { titleOf } from '../../server/core/model';
 import type { FolderRef } from '../service/folderServices';
@@ -44,10 +44,8 @@ export class FollowMovedCards implements vscode.Disposable {
     this.followed.clear();
   }
 
-  private async moved(service: KanbanService, event: ServiceEvent): Promise<void> {
-    const data = event.data as { taskId?: string; from?: string; fromBoard?: string };
-    const card = event.card;
-    if (!card || typeof data.from !== 'string') return;
+  private async moved(service: KanbanService, event: EventOf<'task.moved'>): Promise<void> {
+    const { data, card } = event;
     const oldFile = cardFilePath(service, { id: card.id, boardId: data.fromBoard ?? card.boardId, status: data.from });
     const newFile = cardFilePath(service, card);
     if (!oldFile || !newFile || oldFile === newFile) return;

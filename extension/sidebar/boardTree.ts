@@ -206,7 +206,7 @@ export class BoardTree
       const listed =
         event.boardId === null ||
         event.boardId === this.listedBoardId ||
-        (event.data as { fromBoard?: unknown }).fromBoard === this.listedBoardId;
+        ('fromBoard' in event.data && event.data.fromBoard === this.listedBoardId);
       if (listed && /^(task|column|board)\./.test(event.event)) this.refresh();
     });
   }

@@ -244,14 +244,7 @@ export class WebviewBridge implements vscode.Disposable {
 }
 
 function toEventMessage(event: ServiceEvent): EventMessage {
-  return {
-    type: 'event',
-    event: event.event,
-    boardId: event.boardId,
-    data: event.data,
-    card: event.card,
-    revision: event.revision,
-  };
+  return { type: 'event', ...event };
 }
 
 /** The Dispatcher answers a file as `{name, contentType, base64}`; the UI wants a FilePayload. */

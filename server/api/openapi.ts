@@ -2,6 +2,7 @@ import type { JsonSchema, RouteDef } from './route';
 import { requiredRole } from '../auth/roles';
 import { BEARER_SCHEME, TAG_DESCRIPTIONS, documentInfo } from './openapiInfo';
 import { componentNameOf } from './schemaParts';
+import { eventWebhooks } from './eventWebhooks';
 
 /** Mounted paths of a route: the path itself and, for twins, the board-scoped form. */
 export function mountedPaths(route: RouteDef): string[] {
@@ -246,6 +247,7 @@ export function buildOpenApi(routes: RouteDef[]) {
     servers: [{ url: '/api', description: 'this server' }],
     tags,
     paths,
+    webhooks: eventWebhooks(),
     components: { schemas, securitySchemes: { bearerAuth: BEARER_SCHEME } },
   };
 }

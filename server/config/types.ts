@@ -1,48 +1,23 @@
-import type { BoardConfig, LabelDefinition, Settings } from '../core/model';
+import type { Static } from '@sinclair/typebox';
 import type { SavedView } from '../core/savedViews';
+import type { form, kanbanConfig, plugin, webhook } from './configShapes';
+
+/**
+ * The configuration's types, each derived from its schema in configShapes.ts (the schema the
+ * editors' JSON Schema of `.kanban.json` is put together from). Boards, settings and labels take
+ * their types from the core model, which the read models share.
+ */
 
 export type { SavedView };
 
-export interface PluginEntry {
-  provider: string;
-  options: Record<string, unknown>;
-}
+export type PluginEntry = Static<typeof plugin>;
 
-export interface WebhookConfig {
-  id: string;
-  url: string;
-  events: string[];
-  secret?: string;
-  active: boolean;
-}
+export type WebhookConfig = Static<typeof webhook>;
 
-export interface FormConfig {
-  schema: Record<string, unknown>;
-  data?: Record<string, unknown>;
-  name?: string;
-  description?: string;
-}
+export type FormConfig = Static<typeof form>;
 
 /** `server`: how the HTTP server treats browsers. Keys this version does not know are kept as written. */
-export interface ServerSettings {
-  /** Web origins besides the server's own that may change the board. */
-  allowedOrigins?: string[];
-  [key: string]: unknown;
-}
+export type ServerSettings = NonNullable<KanbanConfig['server']>;
 
 /** `.kanban.json`, version 2 layout, as held in memory (`${ENV}` values unresolved). */
-export interface KanbanConfig {
-  version: 2;
-  defaultBoard: string;
-  boards: BoardConfig[];
-  settings: Settings;
-  labels: Record<string, LabelDefinition>;
-  forms: Record<string, FormConfig>;
-  webhooks: WebhookConfig[];
-  views: SavedView[];
-  plugins: Record<string, PluginEntry>;
-  /** Absent when the file has no `server` key, so it is not written back with one. */
-  server?: ServerSettings;
-  /** Keys we do not know are kept as they were, so other tools' settings survive our writes. */
-  extra: Record<string, unknown>;
-}
+export type KanbanConfig = Static<typeof kanbanConfig>;

@@ -1,58 +1,36 @@
 import type { TaskView } from './model';
+import { EVENT_TABLE, type CardArgument, type CarriesCard, type EventName, type Payload } from './eventPayloads';
 import { log } from './log';
 
-/** Every event the service emits; webhooks, WebSocket clients and the webview all see these. */
-export const EVENT_NAMES = [
-  'task.created',
-  'task.updated',
-  'task.moved',
-  'task.deleted',
-  'task.archived',
-  'task.restored',
-  'task.claimed',
-  'task.released',
-  'task.session',
-  'comment.created',
-  'comment.updated',
-  'comment.deleted',
-  'attachment.added',
-  'attachment.removed',
-  'log.added',
-  'log.cleared',
-  'board.log.added',
-  'board.log.cleared',
-  'column.created',
-  'column.updated',
-  'column.deleted',
-  'column.reordered',
-  'column.limit.exceeded',
-  'board.created',
-  'board.updated',
-  'board.deleted',
-  'label.updated',
-  'label.renamed',
-  'label.deleted',
-  'view.created',
-  'view.updated',
-  'view.deleted',
-  'settings.updated',
-  'form.submit',
-  'board.action.triggered',
-  'card.action.triggered',
-  'storage.migrated',
-] as const;
+/** Every event the service emits, in the order of the table; webhooks, WebSocket clients and the webview see these. */
+export const EVENT_NAMES = Object.keys(EVENT_TABLE) as readonly EventName[];
 
-export type EventName = (typeof EVENT_NAMES)[number];
+export type { CardArgument, EventName, Payload } from './eventPayloads';
 
-export interface ServiceEvent {
-  event: EventName;
+interface EventEnvelope<K extends EventName> {
+  event: K;
   /** The board the change belongs to, or null for workspace-wide changes (settings, labels). */
   boardId: string | null;
-  data: Record<string, unknown>;
-  /** Full task read model for task-related events. */
-  card?: TaskView;
+  data: Payload<K>;
   revision: number;
   timestamp: string;
+}
+
+/** Card events carry the card's full read model after the change; the others carry none. */
+type CardPart<K extends EventName> = CarriesCard<K> extends true ? { card: TaskView } : { card?: undefined };
+
+/** One event of the service: narrowing on `event` gives its `data` (and `card`) their types. */
+export type ServiceEvent = { [K in EventName]: EventEnvelope<K> & CardPart<K> }[EventName];
+
+/** The event named `K`. */
+export type EventOf<K extends EventName> = Extract<ServiceEvent, { event: K }>;
+
+/**
+ * Whether another instance over a shared database made the change (it delivered the event to the
+ * webhooks and the event log itself, so this one must not take it again).
+ */
+export function isPeerEvent(event: ServiceEvent): boolean {
+  return 'peer' in event.data && event.data.peer === true;
 }
 
 export type EventListener = (event: ServiceEvent) => void;
@@ -93,15 +71,16 @@ export class EventBus {
     return since === this.current ? [] : null;
   }
 
-  emit(event: EventName, boardId: string | null, data: Record<string, unknown>, card?: TaskView): ServiceEvent {
-    const emitted: ServiceEvent = {
+  emit<K extends EventName>(event: K, boardId: string | null, data: Payload<K>, ...card: CardArgument<K, TaskView>) {
+    // One object per event whatever its name: TypeScript cannot tie a generic K to one member of the union.
+    const emitted = {
       event,
       boardId,
       data,
-      card,
+      card: card[0],
       revision: ++this.current,
       timestamp: new Date().toISOString(),
-    };
+    } as EventOf<K>;
     for (const listener of this.listeners) {
       try {
         listener(emitted);

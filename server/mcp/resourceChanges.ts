@@ -12,10 +12,11 @@ export interface ResourceChange {
 
 export function resourceChangeOf(event: ServiceEvent): ResourceChange {
   const { data } = event;
-  const cardId = event.card?.id ?? (typeof data.taskId === 'string' ? data.taskId : undefined);
+  const cardId = event.card?.id ?? ('taskId' in data && typeof data.taskId === 'string' ? data.taskId : undefined);
   const boards = new Set<string>();
   if (event.boardId !== null) boards.add(event.boardId);
-  // A card sent to another board leaves one board and joins the other.
-  for (const key of ['fromBoard', 'toBoard']) if (typeof data[key] === 'string') boards.add(data[key] as string);
+  // A card sent to another board leaves one board and joins the other; a view can change boards too.
+  if ('fromBoard' in data && typeof data.fromBoard === 'string') boards.add(data.fromBoard);
+  if ('toBoard' in data && typeof data.toBoard === 'string') boards.add(data.toBoard);
   return { cardId, boardIds: [...boards], everyBoard: event.boardId === null };
 }

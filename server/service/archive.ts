@@ -7,6 +7,7 @@ import { appendKey, keyForPosition, saveCards, withCompletion } from './tasks';
 import { taskView } from './views';
 import { announceWipEntry, checkWipEntry } from './wipLimits';
 import type { Workspace } from './workspace';
+import type { Payload } from '../core/events';
 
 /**
  * Archive: a card put away, distinct from a soft delete. It keeps its status (so a restore knows
@@ -27,7 +28,7 @@ function checkArchivable(card: Card): void {
 async function archiveCards(
   ws: Workspace,
   cards: readonly Card[],
-  reason: Record<string, unknown> = {},
+  reason: Pick<Payload<'task.archived'>, 'column' | 'auto' | 'autoArchiveDays'> = {},
 ): Promise<Card[]> {
   const now = new Date().toISOString();
   const changes = cards

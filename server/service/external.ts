@@ -1,4 +1,5 @@
 import type { Card } from '../core/model';
+import type { Payload } from '../core/events';
 import { ARCHIVED_STATUS, isArchived } from '../core/cardPlace';
 import { ConfigError, defaultConfig, parseConfig } from '../config/parseConfig';
 import type { KanbanConfig } from '../config/types';
@@ -34,7 +35,8 @@ export function applyExternalChangesNow(ws: Workspace, changes: ExternalChange[]
   return applied;
 }
 
-type Origin = { external: true; peer?: true };
+/** How an outside change marks its events (the same fields on every event it can emit). */
+type Origin = Pick<Payload<'task.created'>, 'external' | 'peer'>;
 
 function applyUpsert(ws: Workspace, card: Card, origin: Origin, relocated = false): boolean {
   const existing = ws.index.findById(card.id);

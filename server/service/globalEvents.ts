@@ -1,5 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import type { EventListener, ServiceEvent } from '../core/events';
+import { isPeerEvent, type EventListener, type ServiceEvent } from '../core/events';
 import { log } from '../core/log';
 import type { SharedEventStore } from '../storage/cardStore';
 import { catchUpSharedConfig } from './sharedConfig';
@@ -72,7 +72,7 @@ export class GlobalEventLog implements LiveStream {
   async start(): Promise<void> {
     this.delivered = await this.store.head();
     this.stopListening = this.ws.events.on((event) => {
-      if (event.data.peer !== true) this.append(event);
+      if (!isPeerEvent(event)) this.append(event);
     });
     this.ws.beforeAnswer.add(this.appended);
     this.timer = setInterval(() => this.kick(), Math.min(this.pollIntervalMs, MAX_POLL_MS));

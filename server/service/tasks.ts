@@ -14,6 +14,7 @@ import { resolveBlockedBy, withoutBlocker } from './dependencies';
 import { announceWipEntry, checkWipEntry } from './wipLimits';
 import { placeOf } from '../core/cardPlace';
 import type { MOVE_FIELDS, TaskCreateBody, TaskUpdateBody } from '../core/shapes/requests/tasks';
+import type { Payload } from '../core/events';
 
 /** The card fields a create or an update may set: the update body as its route checks it. */
 export type TaskFields = TaskUpdateBody;
@@ -397,7 +398,7 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
 /** `task.moved` first, then what the card's arrival did to the column's WIP limit. */
 function announceMove(
   ws: Workspace,
-  data: Record<string, unknown>,
+  data: Payload<'task.moved'>,
   card: Card,
   wip: ReturnType<typeof checkWipEntry>,
 ): void {

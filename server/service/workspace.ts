@@ -5,8 +5,8 @@ import { ProgressChannel } from '../core/progress';
 import { removeOrphanTempFiles, writeFileIfUnchanged } from '../core/atomicFile';
 import { configUnchangedNow, ensureConfigCurrent } from './fileTruth';
 import { CardIndex } from '../core/cardIndex';
-import { EventBus, type EventName } from '../core/events';
-import type { BoardConfig, Card } from '../core/model';
+import { EventBus, type CardArgument, type EventName, type Payload } from '../core/events';
+import type { BoardConfig, Card, TaskView } from '../core/model';
 import { FileConflictError, NotFoundError } from '../core/errors';
 import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../config/parseConfig';
 import { unknownConfigKeysIn } from '../config/unknownKeys';
@@ -292,8 +292,10 @@ export class Workspace {
   }
 
   /** Emit one event; task-related events carry the card's full read model. */
-  emit(event: EventName, boardId: string | null, data: Record<string, unknown>, card?: Card): void {
-    this.events.emit(event, boardId, data, card ? taskView(this, card, { withComments: true }) : undefined);
+  emit<K extends EventName>(event: K, boardId: string | null, data: Payload<K>, ...card: CardArgument<K, Card>): void {
+    // The same argument list with the card turned into its read model (TypeScript cannot follow K through map).
+    const views = card.map((c) => taskView(this, c, { withComments: true })) as CardArgument<K, TaskView>;
+    this.events.emit(event, boardId, data, ...views);
   }
 
   get stateDir(): string {

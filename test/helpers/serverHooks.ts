@@ -9,9 +9,17 @@ export async function startServerWithOpsBoard(): Promise<TestServer> {
   return server;
 }
 
+/**
+ * An event as a test reads it: any field of any event's `data`, whose value the test then asserts
+ * (the payload types themselves are checked where the service emits them).
+ */
+export type SeenEvent = Pick<ServiceEvent, 'event' | 'boardId' | 'card' | 'revision' | 'timestamp'> & {
+  data: Record<string, unknown>;
+};
+
 /** The events the service emitted while `action` ran. */
-export async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<ServiceEvent[]> {
-  const seen: ServiceEvent[] = [];
+export async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<SeenEvent[]> {
+  const seen: SeenEvent[] = [];
   const off = server.running.workspace.events.on((e) => seen.push(e));
   try {
     await action();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { kanbanConfigSchema } from '../../server/config/configSchema';
+import { kanbanConfig } from '../../server/config/configShapes';
 import { defaultConfig, parseConfig, serializeConfig } from '../../server/config/parseConfig';
 
 const valid: Record<string, unknown> = {
@@ -82,6 +83,13 @@ describe('the .kanban.json JSON schema for editors', () => {
     it(`when the service refuses ${what}, then the schema refuses it too`, () => {
       assert.throws(() => parseConfig(JSON.stringify(doc)));
       assert.equal(validate(doc), false);
+    });
+  }
+
+  for (const [what, doc] of Object.entries(valid)) {
+    it(`when the service reads ${what}, then what it holds is the shape the configuration types come from`, () => {
+      const held = new Ajv({ strict: false }).compile(kanbanConfig);
+      assert.ok(held(parseConfig(JSON.stringify(doc))), JSON.stringify(held.errors));
     });
   }
 

@@ -1,7 +1,7 @@
 import { refreshViews } from './views';
 import { ApiError } from '../api';
 import type { EventMessage } from '../protocol';
-import type { Settings, TaskView } from '../types';
+import type { TaskView } from '../types';
 import type { BoardController } from './controller';
 import { placeTask, refreshTask, removeTask } from './placement';
 
@@ -39,8 +39,8 @@ function isTaskView(value: unknown): value is TaskView {
 /** The card an event is about: from the event when it carries the read model, else fetched. */
 async function cardOf(ctrl: BoardController, event: EventMessage): Promise<TaskView | null | 'gone'> {
   if (isTaskView(event.card)) return event.card;
-  const taskId = event.data.taskId;
-  if (typeof taskId !== 'string' || !event.boardId) return null;
+  const taskId = taskIdOf(event);
+  if (!taskId || !event.boardId) return null;
   try {
     return await ctrl.api.getTask(event.boardId, taskId);
   } catch (error) {
@@ -48,9 +48,14 @@ async function cardOf(ctrl: BoardController, event: EventMessage): Promise<TaskV
   }
 }
 
+/** The card an event names, by its id in `data` or its read model. */
+function taskIdOf(event: EventMessage): string | undefined {
+  return 'taskId' in event.data && typeof event.data.taskId === 'string' ? event.data.taskId : event.card?.id;
+}
+
 async function applyTaskEvent(ctrl: BoardController, event: EventMessage): Promise<void> {
-  const taskId = typeof event.data.taskId === 'string' ? event.data.taskId : (event.card as TaskView | undefined)?.id;
-  if (event.event === 'task.deleted' && event.data.permanent === true && taskId) {
+  const taskId = taskIdOf(event);
+  if (event.event === 'task.deleted' && event.data.permanent && taskId) {
     ctrl.store.set((s) => removeTask(s, taskId));
   } else {
     const card = await cardOf(ctrl, event);
@@ -70,7 +75,7 @@ async function applyTaskEvent(ctrl: BoardController, event: EventMessage): Promi
  * board shows are read again. The event's read model names them (`blocks`), so nothing is scanned.
  */
 function refreshDependents(ctrl: BoardController, event: EventMessage): void {
-  const blocks = (event.card as TaskView | undefined)?.blocks;
+  const blocks = event.card?.blocks;
   const boardId = ctrl.state.boardId;
   if (!Array.isArray(blocks) || !boardId) return;
   for (const id of blocks) {
@@ -117,7 +122,7 @@ export async function applyEvent(ctrl: BoardController, event: EventMessage): Pr
       if (event.event !== 'label.updated') await ctrl.refreshTasks();
       return;
     case 'settings': {
-      const settings = event.data.settings as Settings | undefined;
+      const settings = event.event === 'settings.updated' ? event.data.settings : undefined;
       if (settings && typeof settings === 'object') ctrl.store.set({ settings });
       else await ctrl.refreshSettings();
       return;

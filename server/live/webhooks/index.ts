@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { subscriptionMatches } from '../../core/events';
+import { isPeerEvent, subscriptionMatches } from '../../core/events';
 import type { Workspace } from '../../service/workspace';
 import type { AttemptRecord } from './attemptHistory';
 import { keepSecretsOutOfConfig } from './configSecrets';
@@ -90,7 +90,7 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
   const unsubscribe = ws.events.on((event) => {
     // Another instance's change, whatever the store (a shared MySQL or SQLite database, a provider's
     // change feed): the instance that made it delivers it, so each event goes out once.
-    if (event.data.peer === true) return;
+    if (isPeerEvent(event)) return;
     for (const hook of ws.config.webhooks) {
       if (hook.active && subscriptionMatches(hook.events, event.event)) queue.enqueue(hook.id, event);
     }
