@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import type { Card, LabelDefinition } from '../core/model';
 import { saveCards } from './tasks';
 import { checkColor, checkLabelName } from './validate';
@@ -79,7 +79,7 @@ function cardsWithLabel(ws: Workspace, name: string): Card[] {
 
 function requireKnownLabel(ws: Workspace, name: string, users: Card[]): void {
   if (!isDefined(ws, name) && users.length === 0) {
-    throw new ValidationError(`label "${name}" is neither defined nor used on any card`);
+    throw new NotFoundError(`label "${name}" is neither defined nor used on any card`);
   }
 }
 
