@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CancelledError, ValidationError } from '../core/errors';
+import { ServiceError, ValidationError } from '../core/errors';
 import { throwIfCancelled, type RunControl } from '../core/progress';
 import type { Card } from '../core/model';
 import type { CardStore, InvalidFile } from '../storage/cardStore';
@@ -94,7 +94,8 @@ function summary(cards: Card[]) {
 }
 
 function failure(step: string, error: unknown): Error {
-  if (error instanceof MigrationError || error instanceof CancelledError) return error;
+  // A typed refusal (a broken .kanban.json, a full disk, a database away) keeps its own status.
+  if (error instanceof ServiceError) return error;
   const cause = error instanceof ProviderError || error instanceof Error ? error.message : String(error);
   return new MigrationError(
     `migration failed while ${step}; nothing was changed and the current storage stays active: ${cause}`,
