@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import * as path from 'node:path';
-import { allRoutes } from '../../server/api/routes';
-import { mountedPaths } from '../../server/api/openapi';
 import { requiredRole } from '../../server/auth/roles';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { makeTokens, startAuthServer, stopAuthServer } from '../auth/helpers/authWorkspace';
 import { Fixture, REQUESTS, type Prepared, type Scope } from '../auth/helpers/routeRequests';
 import type { RouteDef } from '../../server/api/route';
+import { call, MOUNTED, type Mounted, type RawCall } from '../helpers/operations';
 
 /**
  * Every operation of the document, driven to each error status it declares, and held to declaring
@@ -22,70 +20,18 @@ interface Attempt {
   text: string;
 }
 
-interface RawCall {
-  method: string;
-  path: string;
-  body?: string;
-  headers?: Record<string, string>;
-}
-
-/** One request through node:http, which (unlike fetch) sends a Host header as given. */
-function call(server: TestServer, raw: RawCall): Promise<{ status: number; text: string; etag?: string }> {
-  const url = new URL(server.url + raw.path);
-  const headers: Record<string, string> = { ...raw.headers };
-  if (raw.body !== undefined) {
-    headers['content-type'] ??= 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(raw.body));
-  }
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: raw.method, headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString('utf8'),
-            etag: res.headers.etag,
-          }),
-        );
-      },
-    );
-    // A server may answer (413, 403) before it reads the whole body and close the socket.
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
-    );
-    req.end(raw.body);
-  });
-}
-
 function bytesOf(limit: string | undefined): number {
   const match = /^(\d+)(kb|mb)$/.exec(limit ?? '1mb');
   assert.ok(match, `unreadable body limit ${limit}`);
   return Number(match[1]) * (match[2] === 'mb' ? 1024 * 1024 : 1024);
 }
 
-const MOUNTED = allRoutes.flatMap((route) =>
-  mountedPaths(route).map((mounted) => ({
-    route,
-    key: `${route.method.toUpperCase()} ${mounted}`,
-    path: mounted,
-    requestKey: `${route.method.toUpperCase()} ${route.path}`,
-    scope: (mounted === route.path
-      ? { board: 'default', prefix: '/api' }
-      : { board: 'ops', prefix: '/api/boards/ops' }) as Scope,
-  })),
-);
-
-type Mounted = (typeof MOUNTED)[number];
-
 /**
  * Declared statuses no request of this suite can bring about, each with where it is driven instead.
  * Keep it short: a status nothing drives is a promise nobody checks.
  */
 const DRIVEN_ELSEWHERE: { status: number; route?: RegExp; where: string }[] = [
-  { status: 507, where: 'a full disk: test/api/environmentErrors.test.ts fills a tmpfs under the server' },
+  { status: 507, where: 'a full disk: test/api/fullDiskStatuses.test.ts sends every write with a tmpfs full' },
   {
     status: 503,
     where: 'a database that is away: test/storage/mysqlUnavailable.test.ts and threeInstances.test.ts (MariaDB)',
