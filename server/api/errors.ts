@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ServiceError } from '../core/errors';
+import { isDiskFull, ServiceError } from '../core/errors';
 import { log } from '../core/log';
 
 /** Errors thrown by body parsing and Express itself carry `type` or `status`. */
@@ -30,15 +30,11 @@ function shownPath(path: unknown): string {
  */
 function describeEnvironmentError(error: unknown): { status: number; message: string } | null {
   const e = (error ?? {}) as ErrnoError;
+  if (isDiskFull(error))
+    return e.code === 'SQLITE_FULL'
+      ? { status: 507, message: 'disk full: the SQLite database could not grow; free some space, then try again' }
+      : { status: 507, message: `disk full: could not write ${shownPath(e.path)}; free some space, then try again` };
   switch (e.code) {
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return {
-        status: 507,
-        message: `disk full: could not write ${shownPath(e.path)}; free some space, then try again`,
-      };
-    case 'SQLITE_FULL':
-      return { status: 507, message: 'disk full: the SQLite database could not grow; free some space, then try again' };
     case 'ENAMETOOLONG':
       return {
         status: 400,

@@ -23,6 +23,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'the file on disk changed since the service read it, or does not parse (the message names the file and the line); or, on a board whose wipPolicy is block, the column is at its WIP limit (the message names the column and its limit); or the card is claimed by another agent (the message names it and when its lease ends): nothing was written',
   412: 'If-Match names a version that is no longer current: read again and reapply',
   413: 'request body too large',
+  415: 'the body is not UTF-8 JSON (another charset or content encoding)',
   501: 'attachment provider exposes no local file and cannot stream',
   503: 'the database of the card storage (MySQL) cannot be reached: nothing was changed; retry once it is back',
   507: 'disk full: the change could not be written',
@@ -31,12 +32,14 @@ const ERROR_TEXT: Record<number, string> = {
 /**
  * Answers a route gives whatever it does, listed here once so a new route cannot forget them: a
  * write from a foreign browser Origin is refused (403), a full disk is 507 and a database that is away
- * 503; every write reads .kanban.json or a card file first, and either may be broken or changed on
- * disk (FileConflictError, 409); with auth on, a
+ * 503; every write but those that say `noConflict` reads .kanban.json or a card file first, and either
+ * may be broken or changed on disk (FileConflictError, 409); with auth on, a
  * route that is not public needs a credential (401) and a role (403); an unknown board is 404.
  */
 function impliedErrors(route: RouteDef, path: string): number[] {
-  const errors = route.method === 'get' ? [] : [403, 409, 503, 507];
+  // 403: every route refuses a Host header that names another site (DNS rebinding).
+  const errors = route.method === 'get' ? [403] : [403, ...(route.noConflict ? [] : [409]), 503, 507];
+  if (route.body) errors.push(415);
   if (requiredRole(route) !== 'public') errors.push(401, 403);
   if (path.includes('{boardId}') && route.unknownBoardStatus !== 400) errors.push(404);
   return errors;

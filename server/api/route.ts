@@ -110,6 +110,11 @@ interface RouteFields {
   role?: Role | 'public';
   /** The change can succeed with a `Warning` header (a column taken over its WIP limit), for the docs. */
   warns?: boolean;
+  /**
+   * Why this write can never answer 409: it changes no card file and not .kanban.json (the caller's
+   * read state, the board's log, a trigger that only announces). Every other write declares 409.
+   */
+  noConflict?: string;
   /** Error statuses this route can answer besides 400/413, for the docs. */
   errors?: number[];
   /** Served without Express when the request is plain (api/fastLane.ts): the hottest reads. The handler must answer a SerializedAnswer. */

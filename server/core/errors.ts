@@ -48,6 +48,12 @@ export class InsufficientStorageError extends ServiceError {
   readonly status = 507;
 }
 
+/** Whether an error's code (Node's errno, or SQLite's) says the disk or the quota is full. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+}
+
 export class NotFoundError extends ServiceError {
   readonly status = 404;
 }

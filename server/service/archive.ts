@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import { ARCHIVED_STATUS, isArchived } from '../core/cardPlace';
 import { DELETED_STATUS, type BoardConfig, type Card, type TaskView } from '../core/model';
 import { effectiveDefaultStatus } from './boards';
@@ -54,7 +54,7 @@ export async function archiveColumn(ws: Workspace, boardId: string, columnId: st
   return ws.mutate(async () => {
     const board = ws.board(boardId);
     if (!board.columns.some((c) => c.id === columnId))
-      throw new ValidationError(
+      throw new NotFoundError(
         `column "${columnId}" is not a column of board "${boardId}" (columns: ${board.columns.map((c) => c.id).join(', ')})`,
       );
     const cards = await archiveCards(ws, [...ws.index.column(boardId, columnId)], { column: columnId });

@@ -12,7 +12,7 @@ import { log } from '../core/log';
  * of a hand edit) and the write is refused with 409. Call inside the mutation queue.
  */
 export async function writeCardsChecked<T>(ws: Workspace, cards: Card[], write: () => Promise<T>): Promise<T> {
-  for (const guard of ws.cardWriteGuards) await guard(cards);
+  await checkCardWrite(ws, cards);
   try {
     // All checked before any is written, so a refused change leaves every file as it was; the
     // store checks each one again at the moment it replaces it.
@@ -22,6 +22,11 @@ export async function writeCardsChecked<T>(ws: Workspace, cards: Card[], write: 
     if (error instanceof StaleFileError) adoptStaleFile(ws, error);
     throw error;
   }
+}
+
+/** The rules every write to these cards must pass first (another agent's claim answers 409). */
+export async function checkCardWrite(ws: Workspace, cards: readonly Card[]): Promise<void> {
+  for (const guard of ws.cardWriteGuards) await guard(cards);
 }
 
 function adoptStaleFile(ws: Workspace, error: StaleFileError): void {

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { ValidationError } from '../core/errors';
+import { NotFoundError, ValidationError } from '../core/errors';
 import type { LabelUsageListSchema } from '../core/shapes/board';
 import type { Card, LabelDefinition } from '../core/model';
 import { saveCards } from './tasks';
@@ -76,7 +76,7 @@ function cardsWithLabel(ws: Workspace, name: string): Card[] {
 
 function requireKnownLabel(ws: Workspace, name: string, users: Card[]): void {
   if (!isDefined(ws, name) && users.length === 0) {
-    throw new ValidationError(`label "${name}" is neither defined nor used on any card`);
+    throw new NotFoundError(`label "${name}" is neither defined nor used on any card`);
   }
 }
 

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ValidationError } from '../core/errors';
 import type { Card } from '../core/model';
+import { checkCardWrite } from './fileTruth';
 import { isIsoDate } from './validate';
 import type { Workspace } from './workspace';
 import { log } from '../core/log';
@@ -90,6 +91,21 @@ export async function addTaskLog(ws: Workspace, card: Card, input: LogBody, acto
     ws.emit('log.added', card.boardId, { taskId: card.id, entry }, ws.index.get(card.boardId, card.id) ?? card);
     return entry;
   });
+}
+
+/**
+ * A log entry sent by a caller (REST, CLI, MCP): like every other write to the card, refused while
+ * another agent's claim on it runs. The service's own entries (claims, sessions) use addTaskLog.
+ */
+export async function addCallerLog(ws: Workspace, card: Card, input: LogBody, actor: string): Promise<LogEntry> {
+  await checkCardWrite(ws, [card]);
+  return addTaskLog(ws, card, input, actor);
+}
+
+/** A caller emptying a card's log: refused, like addCallerLog, while another agent holds the card. */
+export async function clearCallerLogs(ws: Workspace, card: Card) {
+  await checkCardWrite(ws, [card]);
+  return clearTaskLogs(ws, card);
 }
 
 export async function clearTaskLogs(ws: Workspace, card: Card) {

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { MigrationResultSchema } from '../core/shapes/storage';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CancelledError, ValidationError } from '../core/errors';
+import { InsufficientStorageError, isDiskFull, ServiceError, ValidationError } from '../core/errors';
 import { throwIfCancelled, type RunControl } from '../core/progress';
 import type { Card } from '../core/model';
 import type { CardStore, InvalidFile } from '../storage/cardStore';
@@ -83,8 +83,13 @@ function summary(cards: Card[]) {
 }
 
 function failure(step: string, error: unknown): Error {
-  if (error instanceof MigrationError || error instanceof CancelledError) return error;
+  // A typed refusal (a broken .kanban.json, a full disk, a database away) keeps its own status.
+  if (error instanceof ServiceError) return error;
   const cause = error instanceof ProviderError || error instanceof Error ? error.message : String(error);
+  if (isDiskFull(error))
+    return new InsufficientStorageError(
+      `disk full while ${step}; nothing was changed and the current storage stays active: free some space, then migrate again (${cause})`,
+    );
   return new MigrationError(
     `migration failed while ${step}; nothing was changed and the current storage stays active: ${cause}`,
   );

@@ -147,7 +147,7 @@ describe('API archive: archive, restore, lists and auto-archive', () => {
         assert.deepEqual(await listIds(server, '', boardId), [other.id]);
         assert.deepEqual(await listIds(server, '?archived=only&status=done', boardId), [a.id, b.id]);
         assert.deepEqual(await listIds(server, '?archived=only&status=todo', boardId), []);
-        failsWith(await server.api('POST', `${r.columns}/nowhere/archive`), 400, /not a column/);
+        failsWith(await server.api('POST', `${r.columns}/nowhere/archive`), 404, /not a column/);
       });
 
       it('when an archived card is moved, then it is back in the column it was moved to', async () => {

@@ -47,14 +47,23 @@ const HOSTILE_BODIES: string[] = [
 const HOSTILE_QUERY = '?q=%ZZ&fuzzy=maybe&meta.x=1&meta.__proto__=1&position=abc&includeDeleted=2&download=%00';
 
 interface Finding {
+  /** The operation as the document names it: `get /tasks/{id}`. */
+  operation: string;
   request: string;
   status: number;
   text: string;
 }
 
-async function send(server: TestServer, method: string, url: string, body?: string): Promise<Finding> {
+async function send(
+  server: TestServer,
+  operation: string,
+  method: string,
+  url: string,
+  body?: string,
+): Promise<Finding> {
   const answer = await fetch(server.url + url, { method, headers: { 'content-type': 'application/json' }, body });
   return {
+    operation,
     request: `${method} ${url.slice(0, 90)} ${body?.slice(0, 50) ?? ''}`,
     status: answer.status,
     text: await answer.text(),
@@ -77,21 +86,23 @@ describe('API: every route against hostile input', function () {
       columnId: 'todo',
       name: 'bug',
     };
-    const requests: { method: string; url: string; body?: string }[] = [];
+    const requests: { operation: string; method: string; url: string; body?: string }[] = [];
     for (const route of allRoutes) {
       const method = route.method.toUpperCase();
       const takesBody = method !== 'GET' && method !== 'DELETE';
       const query = method === 'GET' ? HOSTILE_QUERY : '';
       for (const mounted of mountedPaths(route)) {
+        const operation = `${route.method} ${mounted}`;
         for (const id of HOSTILE_IDS)
           requests.push({
+            operation,
             method,
             url: '/api' + mounted.replace(/\{[^}]+\}/g, id) + query,
             body: takesBody ? '{}' : undefined,
           });
         if (!takesBody) continue;
         const real = '/api' + mounted.replace(/\{([^}]+)\}/g, (_m, name: string) => realParams[name] ?? 'x');
-        for (const body of HOSTILE_BODIES) requests.push({ method, url: real, body });
+        for (const body of HOSTILE_BODIES) requests.push({ operation, method, url: real, body });
       }
     }
     // Several callers at once, as a hostile client would send them: the sweep then also looks for
@@ -99,8 +110,8 @@ describe('API: every route against hostile input', function () {
     let next = 0;
     const caller = async () => {
       while (next < requests.length) {
-        const { method, url, body } = requests[next++];
-        answers.push(await send(server, method, url, body));
+        const { operation, method, url, body } = requests[next++];
+        answers.push(await send(server, operation, method, url, body));
       }
     };
     await Promise.all(Array.from({ length: 8 }, caller));
@@ -130,6 +141,20 @@ describe('API: every route against hostile input', function () {
     });
     assert.deepEqual(
       malformed.slice(0, 20).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 120)}`),
+      [],
+    );
+  });
+
+  it('when a hostile request is refused, then its status is one the document declares for that operation', async () => {
+    const doc = await (await fetch(`${server.url}/api/docs/json`)).json();
+    const undeclared = answers.filter((a) => {
+      // A `..` segment is resolved by the client before sending: that request named no operation.
+      if (a.status === 404 && a.text.includes('no API route')) return false;
+      const [method, path] = a.operation.split(' ');
+      return !(String(a.status) in doc.paths[path][method].responses);
+    });
+    assert.deepEqual(
+      undeclared.slice(0, 20).map((a) => `${a.status} ${a.request} -> ${a.text.slice(0, 100)}`),
       [],
     );
   });

@@ -108,7 +108,7 @@ describe('API labels', () => {
     okData(await server.api('PUT', '/api/labels/bug', { color: '#ff0000' }));
     failsWith(await server.api('PATCH', '/api/labels/bug', {}), 400, /newName/);
     failsWith(await server.api('PATCH', '/api/labels/bug', { newName: '' }), 400, /label name/);
-    failsWith(await server.api('PATCH', '/api/labels/nothing', { newName: 'x' }), 400, /nothing/);
+    failsWith(await server.api('PATCH', '/api/labels/nothing', { newName: 'x' }), 404, /nothing/);
   });
 
   it('when a label is deleted, then it leaves the map and every card on every board', async () => {
@@ -126,8 +126,8 @@ describe('API labels', () => {
     okData(await server.api('PUT', '/api/labels/__proto__', { color: '#111' }));
     okData(await server.api('PUT', '/api/labels/constructor', { color: '#222' }));
     assert.deepEqual(Object.keys(okData(await server.api('GET', '/api/labels'))), ['__proto__', 'constructor']);
-    failsWith(await server.api('PATCH', '/api/labels/toString', { newName: 'x' }), 400, /toString/);
-    failsWith(await server.api('DELETE', '/api/labels/hasOwnProperty'), 400, /hasOwnProperty/);
+    failsWith(await server.api('PATCH', '/api/labels/toString', { newName: 'x' }), 404, /toString/);
+    failsWith(await server.api('DELETE', '/api/labels/hasOwnProperty'), 404, /hasOwnProperty/);
     okData(await server.api('PATCH', '/api/labels/constructor', { newName: 'valueOf' }));
     await server.restart();
     assert.deepEqual(
@@ -136,8 +136,8 @@ describe('API labels', () => {
     );
   });
 
-  it('when an unknown label is deleted, then 400', async () => {
-    failsWith(await server.api('DELETE', '/api/labels/nothing'), 400, /nothing/);
+  it('when an unknown label is deleted, then 404', async () => {
+    failsWith(await server.api('DELETE', '/api/labels/nothing'), 404, /nothing/);
   });
 });
 

@@ -38,7 +38,7 @@ export const archiveRoutes = defineRoutes([
     path: '/columns/{columnId}/archive',
     tag: 'Tasks',
     twin: true,
-    errors: [409],
+    errors: [404, 409],
     summary:
       'Archive every card of a column in one request (the column menu\'s "Archive all"); one task.archived per card',
     returns: 'the archived cards',

@@ -107,6 +107,7 @@ export const boardRoutes = defineRoutes([
     summary: 'Trigger a board action (emits board.action.triggered)',
     success: 204,
     errors: [404],
+    noConflict: 'it only announces the action; nothing is written',
     handle: ({ ws, boardId, params }) => triggerBoardAction(ws, boardId, params.key),
   },
 ]);

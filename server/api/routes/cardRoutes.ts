@@ -2,7 +2,7 @@ import { createComment, deleteComment, listComments, updateComment } from '../..
 import { deleteAttachment, getAttachment, uploadAttachments, uploadFiles } from '../../service/attachments';
 import { submitForm } from '../../service/forms';
 import { openCard, readCard, triggerCardAction } from '../../service/cardActions';
-import { addTaskLog, clearTaskLogs, logFileOf, readEntries } from '../../service/logs';
+import { addCallerLog, clearCallerLogs, logFileOf, readEntries } from '../../service/logs';
 import { resolveCard } from '../../service/taskQueries';
 import { gitLinksOf } from '../../service/git/gitLinks';
 import { defineRoutes, route, type RequestContext } from '../route';
@@ -96,7 +96,7 @@ export const cardRoutes = defineRoutes([
     success: 201,
     errors: [404],
     response: logEntrySchema,
-    handle: (ctx) => addTaskLog(ctx.ws, card(ctx), ctx.body, ctx.actor),
+    handle: (ctx) => addCallerLog(ctx.ws, card(ctx), ctx.body, ctx.actor),
   }),
   {
     method: 'delete',
@@ -106,7 +106,7 @@ export const cardRoutes = defineRoutes([
     twin: true,
     errors: [404],
     response: clearedSchema,
-    handle: (ctx) => clearTaskLogs(ctx.ws, card(ctx)),
+    handle: (ctx) => clearCallerLogs(ctx.ws, card(ctx)),
   },
 
   {
@@ -182,6 +182,7 @@ export const cardRoutes = defineRoutes([
     twin: true,
     success: 204,
     errors: [404],
+    noConflict: 'it only announces the action; the card is not written',
     handle: (ctx) => triggerCardAction(ctx.ws, ctx.boardId, ctx.params.id, ctx.params.action),
   },
 
@@ -192,6 +193,7 @@ export const cardRoutes = defineRoutes([
     summary: 'Mark the card opened by the current actor (also makes it the active task)',
     twin: true,
     errors: [404],
+    noConflict: "it writes the caller's read state, not the card",
     response: cardStateResultSchema,
     handle: (ctx) => openCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor),
   },
@@ -203,6 +205,7 @@ export const cardRoutes = defineRoutes([
     twin: true,
     body: ReadBody,
     errors: [404],
+    noConflict: "it writes the caller's read state, not the card",
     response: cardStateResultSchema,
     handle: (ctx) => readCard(ctx.ws, ctx.boardId, ctx.params.id, ctx.actor, ctx.body.readThrough),
   }),

@@ -47,7 +47,6 @@ export const importExportRoutes = defineRoutes([
     summary: `The board's live cards as a file: CSV (columns ${EXPORT_CSV_COLUMNS.join(', ')}; labels joined by ;) or JSON (board, exported, cards with comments)`,
     twin: true,
     query: [{ name: 'format', type: 'string', enum: ['csv', 'json'], description: 'csv or json (default json)' }],
-    errors: [404],
     returns: 'the file bytes',
     files: {
       'application/json': exportFileSchema,

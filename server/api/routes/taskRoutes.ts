@@ -230,7 +230,7 @@ export const taskRoutes = defineRoutes([
     twin: true,
     body: TaskCreateBody,
     success: 201,
-    errors: [404, 409],
+    errors: [409],
     warns: true,
     response: taskSchema,
     handle: ({ ws, boardId, body }) => createTask(ws, boardId, body),

@@ -41,7 +41,15 @@ export interface SqliteConnection {
 export type SqliteDriverName = 'native' | 'wasm';
 
 /** Why the SQLite driver or file could not be used; the factory adds which setting it came from. */
-export class SqliteOpenError extends Error {}
+export class SqliteOpenError extends Error {
+  /** The cause's code (SQLITE_FULL, ENOSPC...), so a full disk is told apart from a broken file. */
+  readonly code: unknown;
+
+  constructor(message: string, cause?: unknown) {
+    super(message);
+    this.code = (cause as { code?: unknown } | null)?.code;
+  }
+}
 
 export function firstLine(error: unknown): string {
   return String((error as Error)?.message ?? error).split('\n')[0];

@@ -110,7 +110,7 @@ async function openNative(Driver: DriverConstructor, file: string): Promise<Sqli
   try {
     db = new Driver(file, { timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
-    throw new SqliteOpenError(`cannot open ${file}: ${firstLine(error)}`);
+    throw new SqliteOpenError(`cannot open ${file}: ${firstLine(error)}`, error);
   }
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -120,7 +120,7 @@ async function openNative(Driver: DriverConstructor, file: string): Promise<Sqli
     db.pragma('foreign_keys = ON');
   } catch (error) {
     db.close();
-    throw new SqliteOpenError(`cannot use ${file}: ${firstLine(error)}`);
+    throw new SqliteOpenError(`cannot use ${file}: ${firstLine(error)}`, error);
   }
   // better-sqlite3 has the connection's shape already (sqliteConnection.ts was written from it).
   return Object.defineProperty(db, 'driver', { value: 'native' }) as unknown as SqliteConnection;

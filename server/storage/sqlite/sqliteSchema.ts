@@ -252,6 +252,6 @@ export function ensureSqliteSchema(db: SqliteConnection, part: SqlitePart): void
     create.immediate();
   } catch (error) {
     if (error instanceof SqliteOpenError) throw error;
-    throw new SqliteOpenError(`cannot create its ${part} tables: ${(error as Error).message}`);
+    throw new SqliteOpenError(`cannot create its ${part} tables: ${(error as Error).message}`, error);
   }
 }

@@ -162,7 +162,7 @@ async function connect(file: string): Promise<SharedConnection> {
   try {
     db = new Driver(file);
   } catch (error) {
-    throw new SqliteOpenError(`cannot open ${file}: ${firstLine(error)}`);
+    throw new SqliteOpenError(`cannot open ${file}: ${firstLine(error)}`, error);
   }
   try {
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
@@ -172,7 +172,7 @@ async function connect(file: string): Promise<SharedConnection> {
     db.exec('BEGIN IMMEDIATE; COMMIT');
   } catch (error) {
     db.close();
-    throw new SqliteOpenError(`cannot use ${file}: ${firstLine(error)}`);
+    throw new SqliteOpenError(`cannot use ${file}: ${firstLine(error)}`, error);
   }
   await writeOwner(file);
   return new SharedConnection(file, db);
