@@ -10,6 +10,11 @@ const KEEP_MS = 10_000;
 
 export interface KeptFocus {
   keep(id: string): void;
+  /**
+   * The kept card while the focus is lost (a redraw took it before the card got it back): a key
+   * pressed in that instant is meant for the card the user was moving.
+   */
+  lostFocusCard(): string | null;
   dispose(): void;
 }
 
@@ -20,7 +25,10 @@ export function keepFocusAcrossRedraws(
   let kept: { id: string; until: number } | null = null;
   const stop = () => (kept = null);
   const onFocusIn = (event: FocusEvent) => {
-    if (kept && (event.target as HTMLElement | null)?.dataset?.cardId !== kept.id) stop();
+    if (!kept) return;
+    // Back on the kept card: the user is still moving it, however slowly the board answers.
+    if ((event.target as HTMLElement | null)?.dataset?.cardId === kept.id) kept.until = Date.now() + KEEP_MS;
+    else stop();
   };
   const unsubscribe = subscribe(() => {
     if (!kept) return;
@@ -34,6 +42,7 @@ export function keepFocusAcrossRedraws(
   document.addEventListener('pointerdown', stop, true);
   return {
     keep: (id) => (kept = { id, until: Date.now() + KEEP_MS }),
+    lostFocusCard: () => (kept && Date.now() <= kept.until && focusIsLost() ? kept.id : null),
     dispose: () => {
       unsubscribe();
       document.removeEventListener('focusin', onFocusIn);

@@ -131,7 +131,9 @@ export function installShortcuts(ctrl: BoardController): () => void {
       return;
     }
     if (isTyping(event.target) || event.ctrlKey || event.metaKey) return;
-    const taskId = (event.target as HTMLElement | null)?.dataset?.cardId;
+    const taskId =
+      (event.target as HTMLElement | null)?.dataset?.cardId ??
+      (isShortcut('moveCard', event) ? (kept.lostFocusCard() ?? undefined) : undefined);
     if (taskId && isShortcut('cardMenu', event)) {
       event.preventDefault();
       ctrl.store.set({ cardMenu: { taskId, ...menuAnchorOf(event.target as HTMLElement) } });
