@@ -2,7 +2,7 @@ import type { BrokenFile, DisplayPreferences } from '../protocol';
 import type { ConnectionState } from '../transport';
 import { EMPTY_FILTER, type Board, type BoardSummary, type Labels, type Settings, type TaskFilter } from '../types';
 import type { TaskSet } from './placement';
-import type { SavedView } from './views';
+import type { SavedView } from '../../server/core/savedViews';
 import { DEFAULT_SETTINGS as SERVICE_DEFAULT_SETTINGS } from '../../server/core/defaults';
 
 export interface Toast {

@@ -6,7 +6,7 @@ import { filterIsActive, type TaskFilter } from '../types';
 import { keptViewOf, restoredParts, sameKeptView } from './keptView';
 import { initialState, type AppState, type ThemeChoice, type Toast } from './appState';
 import { installAuthPrompt } from './authPrompt';
-import { applyEvent } from './liveEvents';
+import { applyEvent, type LiveBoard } from './liveEvents';
 import { taskSetFrom } from './placement';
 import { Store } from './store';
 
@@ -20,7 +20,7 @@ const LIKELY_DEFAULT_BOARD = 'default';
  * revision order, and re-fetches everything after a gap or a reconnect. It holds no rules of its
  * own; every change is a request whose answer (or refusal) the UI shows.
  */
-export class BoardController {
+export class BoardController implements LiveBoard {
   readonly store: Store<AppState>;
   readonly api: Api;
   private revision: number | null = null;
@@ -49,7 +49,7 @@ export class BoardController {
       ...initialState(theme),
       display: transport.host === 'vscode' ? { background: 'native', preset: 'aurora' } : null,
     });
-    this.auth = installAuthPrompt(this);
+    this.auth = installAuthPrompt(transport, this.store);
     showServerWarnings(this);
     // In VS Code the page is the editor tab's state; a browser tab starts from the board itself.
     if (transport.host === 'vscode') this.keepViewAcrossReloads();

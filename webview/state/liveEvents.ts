@@ -2,8 +2,19 @@ import { refreshViews } from './views';
 import { ApiError } from '../api';
 import type { EventMessage } from '../protocol';
 import type { TaskView } from '../types';
-import type { BoardController } from './controller';
+import type { BoardAccess } from './boardAccess';
 import { placeTask, refreshTask, removeTask } from './placement';
+
+/** What applying an event calls on the controller, beyond what every state module uses of it. */
+export interface LiveBoard extends BoardAccess {
+  load(boardId?: string): Promise<void>;
+  refreshBoard(): Promise<void>;
+  refreshBoards(): Promise<void>;
+  refreshBoardsSoon(): void;
+  refreshTasks(): Promise<void>;
+  refreshLabels(): Promise<void>;
+  refreshSettings(): Promise<void>;
+}
 
 /** Listeners for changes to the archive (the archive panel re-reads it). */
 const archiveListeners = new Set<() => void>();
@@ -37,7 +48,7 @@ function isTaskView(value: unknown): value is TaskView {
 }
 
 /** The card an event is about: from the event when it carries the read model, else fetched. */
-async function cardOf(ctrl: BoardController, event: EventMessage): Promise<TaskView | null | 'gone'> {
+async function cardOf(ctrl: LiveBoard, event: EventMessage): Promise<TaskView | null | 'gone'> {
   if (isTaskView(event.card)) return event.card;
   const taskId = taskIdOf(event);
   if (!taskId || !event.boardId) return null;
@@ -53,7 +64,7 @@ function taskIdOf(event: EventMessage): string | undefined {
   return 'taskId' in event.data && typeof event.data.taskId === 'string' ? event.data.taskId : event.card?.id;
 }
 
-async function applyTaskEvent(ctrl: BoardController, event: EventMessage): Promise<void> {
+async function applyTaskEvent(ctrl: LiveBoard, event: EventMessage): Promise<void> {
   const taskId = taskIdOf(event);
   if (event.event === 'task.deleted' && event.data.permanent && taskId) {
     ctrl.store.set((s) => removeTask(s, taskId));
@@ -74,7 +85,7 @@ async function applyTaskEvent(ctrl: BoardController, event: EventMessage): Promi
  * blocks others changes (moves to the last column, is archived), the cards it blocks that this
  * board shows are read again. The event's read model names them (`blocks`), so nothing is scanned.
  */
-function refreshDependents(ctrl: BoardController, event: EventMessage): void {
+function refreshDependents(ctrl: LiveBoard, event: EventMessage): void {
   const blocks = event.card?.blocks;
   const boardId = ctrl.state.boardId;
   if (!Array.isArray(blocks) || !boardId) return;
@@ -93,7 +104,7 @@ function refreshDependents(ctrl: BoardController, event: EventMessage): void {
 }
 
 /** Bring the UI state up to date with one change, in revision order. */
-export async function applyEvent(ctrl: BoardController, event: EventMessage): Promise<void> {
+export async function applyEvent(ctrl: LiveBoard, event: EventMessage): Promise<void> {
   const onThisBoard = event.boardId === ctrl.state.boardId;
   const [family] = event.event.split('.');
   switch (family) {

@@ -1,6 +1,6 @@
 import { EMPTY_FILTER, type TaskFilter } from '../types';
 import type { AppState } from './appState';
-import type { BoardController } from './controller';
+import type { BoardAccess } from './boardAccess';
 
 /** A saved view as `GET /api/views` answers it (`.kanban.json` `views`): the service's own type. */
 export type { SavedView } from '../../server/core/savedViews';
@@ -49,7 +49,7 @@ export function showsView(state: ViewState, view: SavedView): boolean {
 }
 
 /** The views of the board shown, fetched on each board load and on every view event. */
-export async function refreshViews(ctrl: BoardController): Promise<void> {
+export async function refreshViews(ctrl: BoardAccess): Promise<void> {
   const boardId = ctrl.state.boardId;
   if (!boardId) return;
   const views = await ctrl.api
@@ -59,13 +59,13 @@ export async function refreshViews(ctrl: BoardController): Promise<void> {
 }
 
 /** Show a view: its filter, layout, grouping and order, remembered as the current view. */
-export function applyView(ctrl: BoardController, view: SavedView): void {
+export function applyView(ctrl: BoardAccess, view: SavedView): void {
   // One change, so the tracking below never sees the view's id beside the previous filter.
   ctrl.store.set({ ...viewStateOf(view), viewId: view.id });
   ctrl.scheduleFilter(0);
 }
 
-export async function saveCurrentView(ctrl: BoardController, name: string): Promise<SavedView | undefined> {
+export async function saveCurrentView(ctrl: BoardAccess, name: string): Promise<SavedView | undefined> {
   const { boardId, filter, layout, groupBy, sort } = ctrl.state;
   if (!boardId || !name.trim()) return undefined;
   const body = { name: name.trim(), board: boardId, layout, groupBy, sort, filter: filterToQuery(filter) };
@@ -77,7 +77,7 @@ export async function saveCurrentView(ctrl: BoardController, name: string): Prom
   return view;
 }
 
-export async function deleteSavedView(ctrl: BoardController, view: SavedView): Promise<void> {
+export async function deleteSavedView(ctrl: BoardAccess, view: SavedView): Promise<void> {
   const done = await ctrl.attempt(() => ctrl.api.call('DELETE', `/views/${encodeURIComponent(view.id)}`));
   if (done === undefined) return;
   if (ctrl.state.viewId === view.id) ctrl.store.set({ viewId: null });
@@ -88,7 +88,7 @@ export async function deleteSavedView(ctrl: BoardController, view: SavedView): P
  * `viewId` names the view only while the board still shows it: a filter, layout, grouping or order
  * changed by hand turns it back to "no view". Views are fetched again when the board changes.
  */
-export function installViewTracking(ctrl: BoardController): void {
+export function installViewTracking(ctrl: BoardAccess): void {
   let boardId = ctrl.state.boardId;
   ctrl.store.subscribe(() => {
     const state = ctrl.store.get();

@@ -1,11 +1,11 @@
-import type { BoardController } from './controller';
+import type { BoardAccess } from './boardAccess';
 
 /**
  * What the server said beside a success (a column went over its WIP limit under the "warn"
  * policy), as a toast. Every host carries it (HTTP: `Warning` headers; VS Code: the bridge's
  * `warnings`), so the page shows the server's own words and counts, whichever action caused it.
  */
-export function showServerWarnings(ctrl: BoardController): void {
+export function showServerWarnings(ctrl: BoardAccess): void {
   ctrl.api.onWarnings = (warnings) => {
     const columnNames = ctrl.state.board?.columns.map((c) => c.name) ?? [];
     for (const text of warnings) ctrl.toast('info', asSentence(withWholeNames(text, columnNames)));
