@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { startServer } from '../../server/server';
@@ -7,41 +6,7 @@ import { failsWith, listIds, okData } from '../helpers/envelope';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { ConsoleCapture } from '../auth/helpers/authWorkspace';
 import { buildServerBundle, runBuiltServer } from '../storage/helpers/builtServer';
-
-/** Mount a tmpfs on `dir` (e.g. "size=64k" or "ro,size=1m"); answers why not when it cannot. */
-function mountTmpfs(dir: string, options: string): string | null {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'pipe' });
-    return null;
-  } catch (error) {
-    const e = error as { stderr?: Buffer; message: string };
-    return (e.stderr?.toString().trim() || e.message).split('\n')[0];
-  }
-}
-
-function unmount(dir: string): void {
-  execFileSync('umount', [dir], { stdio: 'pipe' });
-}
-
-/** Skip the suite, saying why, when this machine cannot mount (not root, or no CAP_SYS_ADMIN). */
-function skipBecause(context: Mocha.Context, why: string): never {
-  console.log(`      skipped: cannot mount a tmpfs here (${why}); these checks need root with CAP_SYS_ADMIN`);
-  context.skip();
-}
-
-/** Write zeros into a file on `dir` until the file system says it is full. */
-async function fillUp(dir: string): Promise<string> {
-  const file = path.join(dir, 'filler.bin');
-  const handle = await fs.open(file, 'w');
-  try {
-    for (;;) await handle.write(Buffer.alloc(4096));
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
-  } finally {
-    await handle.close();
-  }
-  return file;
-}
+import { fillUp, mountTmpfs, skipWithoutTmpfs, unmount } from '../helpers/tmpfs';
 
 describe('Environment: a full disk answers 507', function () {
   this.timeout(30_000);
@@ -52,7 +17,7 @@ describe('Environment: a full disk answers 507', function () {
   before(async function () {
     dir = await makeTempDir('kanban-full-');
     const problem = mountTmpfs(dir, 'size=64k');
-    if (problem) skipBecause(this, problem);
+    if (problem) skipWithoutTmpfs(this, problem);
     mounted = true;
     server = await startTestServer({ root: dir });
     okData(await server.api('POST', '/api/tasks', { content: '# Written while there was room' }), 201);
@@ -165,7 +130,7 @@ describe('Environment: a workspace the process cannot write is refused at start-
       if (!problem) unmount(mountPoint);
       await fs.rm(root, { recursive: true, force: true });
     });
-    if (problem) skipBecause(context, problem);
+    if (problem) skipWithoutTmpfs(context, problem);
     return { root, mountPoint };
   }
 

@@ -1,10 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { call, MOUNTED } from '../helpers/operations';
 import { Fixture, REQUESTS } from '../auth/helpers/routeRequests';
+import { fillUp, mountTmpfs, unmount } from '../helpers/tmpfs';
 
 /**
  * Every write of the document, sent with a valid request while the disk under the workspace is full:
@@ -46,34 +45,6 @@ const MADE_TO_WRITE: Record<string, (body: any) => unknown> = {
   'POST /import': (body) => ({ ...body, apply: true }),
 };
 
-function mountTmpfs(dir: string, size: string): void {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (error) {
-    const e = error as { stderr?: Buffer; message: string };
-    throw new Error(
-      `this suite needs root with CAP_SYS_ADMIN to mount a tmpfs (as CI has): ${(e.stderr?.toString().trim() || e.message).split('\n')[0]}`,
-    );
-  }
-}
-
-async function fillUp(dir: string): Promise<void> {
-  const handle = await fs.open(path.join(dir, 'filler.bin'), 'a');
-  try {
-    for (;;) await handle.write(Buffer.alloc(64 * 1024));
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
-  }
-  // Then the last few bytes, so no write of a card can slip into the remainder of a block.
-  try {
-    for (;;) await handle.write(Buffer.alloc(512));
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
-  } finally {
-    await handle.close();
-  }
-}
-
 describe('API statuses: every write on a full disk answers the 507 it declares', function () {
   this.timeout(120_000);
   let dir: string;
@@ -83,7 +54,8 @@ describe('API statuses: every write on a full disk answers the 507 it declares',
 
   before(async () => {
     dir = await makeTempDir('kanban-full-ops-');
-    mountTmpfs(dir, '16m');
+    const problem = mountTmpfs(dir, 'size=16m');
+    if (problem) throw new Error(`this suite needs root with CAP_SYS_ADMIN to mount a tmpfs (as CI has): ${problem}`);
     mounted = true;
     server = await startTestServer({
       root: dir,
@@ -103,7 +75,7 @@ describe('API statuses: every write on a full disk answers the 507 it declares',
   after(async () => {
     // Not server.close(): it would remove the mount point while it is mounted.
     await server?.running.close();
-    if (mounted) execFileSync('umount', [dir], { stdio: 'pipe' });
+    if (mounted) unmount(dir);
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -112,7 +84,7 @@ describe('API statuses: every write on a full disk answers the 507 it declares',
     for (const op of MOUNTED.filter((m) => m.route.method !== 'get')) {
       // Prepared while there is room (it may make a throwaway card), sent when there is none.
       const request = await REQUESTS[op.requestKey](fixture, op.scope);
-      await fillUp(dir);
+      const filler = await fillUp(dir);
       const answer = await call(server, {
         method: op.route.method.toUpperCase(),
         path: request.path,
@@ -121,7 +93,7 @@ describe('API statuses: every write on a full disk answers the 507 it declares',
             ? undefined
             : JSON.stringify((MADE_TO_WRITE[op.requestKey] ?? ((b) => b))(request.body)),
       });
-      await fs.rm(path.join(dir, 'filler.bin'));
+      await fs.rm(filler);
       const key = op.key;
       const expected = NEEDS_NO_SPACE[key]?.status ?? 507;
       const fullAnswer = answer.status === 507 && /disk full/.test(answer.text);
