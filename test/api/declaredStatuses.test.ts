@@ -39,7 +39,7 @@ const DRIVEN_ELSEWHERE: { status: number; route?: RegExp; where: string }[] = [
   {
     status: 501,
     route: /attachments\/\{filename\}$/,
-    where: 'a provider that can neither stream nor name a file: test/api/attachments.test.ts',
+    where: 'a provider that can neither stream nor name a file: test/api/attachmentStorage.test.ts',
   },
   {
     status: 409,
