@@ -36,7 +36,8 @@ import {
   updateSharedConfig,
   type SharedConfigState,
 } from './sharedConfig';
-import { Claims, refuseOtherAgentsClaims } from './claims';
+import { Claims } from './claims';
+import { refuseOtherAgentsClaims } from './claimRules';
 import { followDatabaseClaims } from './claimEvents';
 import { openClaimStore } from './claimStores';
 
@@ -113,7 +114,7 @@ export class Workspace {
    * Checks run before any existing card is written, each may refuse by throwing (a StateRuleError),
    * or by rejecting: the VS Code extension refuses to write a card whose file has unsaved changes in
    * an editor, so a board edit never lands on disk under a dirty buffer; another agent's claim
-   * refuses an agent's write (service/claims.ts).
+   * refuses an agent's write (service/claimRules.ts).
    */
   readonly cardWriteGuards = new Set<(cards: readonly Card[]) => void | Promise<void>>();
   /**
