@@ -29,13 +29,8 @@ import { taskView } from './views';
 import { ReadCache } from './readCache';
 import { log } from '../core/log';
 import { GlobalEventLog, type LiveStream } from './globalEvents';
-import {
-  adoptSharedConfig,
-  followSharedConfig,
-  stopFollowingSharedConfig,
-  updateSharedConfig,
-  type SharedConfigState,
-} from './sharedConfig';
+import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig } from './sharedConfig';
+import type { SharedConfigState } from './sharedConfigState';
 import { Claims } from './claims';
 import { refuseOtherAgentsClaims } from './claimRules';
 import { followDatabaseClaims } from './claimEvents';
