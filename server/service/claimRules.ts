@@ -4,14 +4,14 @@ import type { Card } from '../core/model';
 import type { StoredSession } from '../core/sessions';
 import { claimedMessage } from './claims';
 import { currentAgent } from './requestAgent';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 
 /**
  * The card write guard: while a card has a live claim, a write from another agent is refused with
  * 409 naming the holder. People (no agent header) and the holder write as usual. The store is asked,
  * not the copy in memory, so a claim taken a moment ago in another process counts.
  */
-export async function refuseOtherAgentsClaims(ws: Workspace, cards: readonly Card[]): Promise<void> {
+export async function refuseOtherAgentsClaims(ws: WorkspaceState, cards: readonly Card[]): Promise<void> {
   const agent = currentAgent();
   if (agent === null || cards.length === 0) return;
   const claims = await Promise.all(cards.map((card) => ws.claims.store.get(card.boardId, card.id)));
@@ -24,7 +24,7 @@ export async function refuseOtherAgentsClaims(ws: Workspace, cards: readonly Car
  * A card deleted for good takes its claim with it. The store is read first: most cards have no
  * claim, and their delete then never makes the claims folder or takes its lock.
  */
-export async function dropClaimOf(ws: Workspace, card: Pick<Card, 'boardId' | 'id'>): Promise<void> {
+export async function dropClaimOf(ws: WorkspaceState, card: Pick<Card, 'boardId' | 'id'>): Promise<void> {
   const hasSession = ws.claims.sessionOf(card.boardId, card.id) !== null;
   if (!hasSession && !(await ws.claims.store.get(card.boardId, card.id))) return;
   await ws.claims.store.exclusive(async (claims) => {
@@ -37,7 +37,7 @@ export async function dropClaimOf(ws: Workspace, card: Pick<Card, 'boardId' | 'i
 
 /** A card transferred to another board keeps its claim and its agent session there (both are keyed by board and card). */
 export async function moveClaimOf(
-  ws: Workspace,
+  ws: WorkspaceState,
   from: Pick<Card, 'boardId' | 'id'>,
   to: Pick<Card, 'boardId' | 'id'>,
 ): Promise<void> {

@@ -4,7 +4,7 @@ import { FileConflictError, ValidationError } from '../core/errors';
 import { log } from '../core/log';
 import type { SharedConfigStore } from '../storage/cardStore';
 import { emitConfigDifferences } from './external';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 import type { SharedConfigState } from './sharedConfigState';
 
 /**
@@ -64,7 +64,7 @@ export async function adoptSharedConfig(
  * Take a newer shared version written by another instance, with the same events a hand edit of
  * `.kanban.json` gives. Call inside the mutation queue.
  */
-export async function refreshSharedConfig(ws: Workspace, shared: SharedConfigState): Promise<void> {
+export async function refreshSharedConfig(ws: WorkspaceState, shared: SharedConfigState): Promise<void> {
   const current = await shared.store.read();
   if (!current || current.version <= shared.version) return;
   let next: KanbanConfig;
@@ -82,7 +82,7 @@ export async function refreshSharedConfig(ws: Workspace, shared: SharedConfigSta
 }
 
 /** The shared text of `ws.config`, serialised only when the config object changed since last time. */
-function currentSharedText(ws: Workspace, shared: SharedConfigState): string {
+function currentSharedText(ws: WorkspaceState, shared: SharedConfigState): string {
   if (shared.lastText?.config !== ws.config) shared.lastText = { config: ws.config, text: sharedText(ws.config) };
   return shared.lastText.text;
 }
@@ -93,7 +93,7 @@ function currentSharedText(ws: Workspace, shared: SharedConfigState): string {
  * the change applied again on top of it.
  */
 export async function updateSharedConfig(
-  ws: Workspace,
+  ws: WorkspaceState,
   shared: SharedConfigState,
   change: (draft: KanbanConfig) => void,
 ): Promise<KanbanConfig> {
@@ -133,7 +133,7 @@ export async function updateSharedConfig(
 }
 
 /** Follow other instances' configuration changes by polling the version (cheap: one small row). */
-export function followSharedConfig(ws: Workspace, shared: SharedConfigState, intervalMs: number): void {
+export function followSharedConfig(ws: WorkspaceState, shared: SharedConfigState, intervalMs: number): void {
   let failing = false;
   let busy = false;
   shared.timer = setInterval(async () => {
@@ -160,7 +160,7 @@ export function stopFollowingSharedConfig(shared: SharedConfigState | null): voi
 }
 
 /** Take any newer shared configuration now (before delivering another instance's config event). */
-export async function catchUpSharedConfig(ws: Workspace): Promise<void> {
+export async function catchUpSharedConfig(ws: WorkspaceState): Promise<void> {
   const shared = ws.shared;
   if (!shared) return;
   const version = await shared.store.version();

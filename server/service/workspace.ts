@@ -35,6 +35,7 @@ import { Claims } from './claims';
 import { refuseOtherAgentsClaims } from './claimRules';
 import { followDatabaseClaims } from './claimEvents';
 import { openClaimStore } from './claimStores';
+import type { WorkspaceState } from './workspaceState';
 
 export interface WorkspaceOptions {
   root: string;
@@ -55,7 +56,7 @@ const runningMutations = new AsyncLocalStorage<ReadonlyMap<Workspace, { running:
  * event stream. Operations live in the modules beside this file; every mutation runs through
  * `mutate`, one at a time, so the index and the files never disagree.
  */
-export class Workspace {
+export class Workspace implements WorkspaceState {
   readonly events = new EventBus();
   /** Progress of long work, for hosts that show it (not an event: nothing changes by it). */
   readonly progress = new ProgressChannel();
