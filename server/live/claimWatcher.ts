@@ -13,7 +13,7 @@ const FOLDER_POLL_MS = 1000;
  * (an agent in another worktree, a `kanban pick` beside the server), with their `task.claimed` and
  * `task.released` events, and announces leases that run out. Every change to the store happens
  * under its lock file, made and removed in the watched folder, so one folder watch sees them all.
- * A database store has no folder: it reports other instances' changes itself (service/claims.ts
+ * A database store has no folder: it reports other instances' changes itself (service/claimEvents.ts
  * followDatabaseClaims), and this watcher only announces expiries.
  */
 export class ClaimWatcher {

@@ -1,5 +1,3 @@
-import type { ToolDef } from './tool';
-
 /**
  * The groups a host offers or leaves out as a whole. `cards` is what an agent needs for its work
  * loop and is the default: every tool listed costs the agent tokens in every session, so the rest
@@ -44,7 +42,7 @@ const BY_TAG: Record<string, Toolset> = {
 };
 
 /** The one place that says which toolset a tool is in; `tag` is its first route's tag, kebab-case. */
-export function toolsetOf(tool: Pick<ToolDef, 'name'>, tag: string | undefined): Toolset {
+export function toolsetOf(tool: { name: string }, tag: string | undefined): Toolset {
   if (CARDS.has(tool.name)) return 'cards';
   return (tag !== undefined && BY_TAG[tag]) || 'admin';
 }

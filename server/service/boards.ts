@@ -14,13 +14,13 @@ import {
 } from '../core/model';
 import { ARCHIVED_STATUS, RESERVED_STATUS_IDS, isArchived } from '../core/cardPlace';
 import { checkColor, checkPriority, checkSlugId } from './validate';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 import type { BoardCreateBody, BoardUpdateBody, ColumnBody } from '../core/shapes/requests/boards';
 
 export type BoardSummary = Static<typeof BoardSummarySchema>;
 
 /** The full board as the API shows it; the defaults are the effective values. */
-export function boardView(ws: Workspace, board: BoardConfig): BoardView {
+export function boardView(ws: WorkspaceState, board: BoardConfig): BoardView {
   return {
     id: board.id,
     name: board.name,
@@ -36,7 +36,7 @@ export function boardView(ws: Workspace, board: BoardConfig): BoardView {
   };
 }
 
-export function listBoards(ws: Workspace): BoardSummary[] {
+export function listBoards(ws: WorkspaceState): BoardSummary[] {
   return ws.config.boards.map((board) => ({
     id: board.id,
     name: board.name,
@@ -84,7 +84,7 @@ function checkDefaultStatus(columns: Column[], status: string | undefined): void
   }
 }
 
-export async function createBoard(ws: Workspace, input: BoardCreateBody) {
+export async function createBoard(ws: WorkspaceState, input: BoardCreateBody) {
   return ws.mutate(async () => {
     checkSlugId(input.id, 'board id');
     if (ws.config.boards.some((b) => b.id === input.id)) throw new StateRuleError(`board "${input.id}" already exists`);
@@ -111,7 +111,7 @@ export async function createBoard(ws: Workspace, input: BoardCreateBody) {
   });
 }
 
-export async function updateBoard(ws: Workspace, boardId: string, patch: BoardUpdateBody) {
+export async function updateBoard(ws: WorkspaceState, boardId: string, patch: BoardUpdateBody) {
   return ws.mutate(async () => {
     const current = ws.board(boardId);
     const next: BoardConfig = structuredClone(current);
@@ -163,7 +163,7 @@ function checkDays(days: number): number {
  * database the change may be applied again on top of another instance's newer board (see
  * updateSharedConfig): it is then merged into that board instead of replacing it.
  */
-export async function replaceBoard(ws: Workspace, board: BoardConfig): Promise<void> {
+export async function replaceBoard(ws: WorkspaceState, board: BoardConfig): Promise<void> {
   const before = ws.board(board.id);
   await ws.updateConfig((config) => {
     config.boards = config.boards.map((b) =>
@@ -172,7 +172,7 @@ export async function replaceBoard(ws: Workspace, board: BoardConfig): Promise<v
   });
 }
 
-export async function deleteBoard(ws: Workspace, boardId: string) {
+export async function deleteBoard(ws: WorkspaceState, boardId: string) {
   return ws.mutate(async () => {
     ws.board(boardId);
     if (boardId === ws.defaultBoardId)
@@ -194,7 +194,7 @@ export async function deleteBoard(ws: Workspace, boardId: string) {
 }
 
 /** Status a new card gets when none is given: the board's default, the workspace's, else the first column. */
-export function effectiveDefaultStatus(ws: Workspace, board: BoardConfig): string {
+export function effectiveDefaultStatus(ws: WorkspaceState, board: BoardConfig): string {
   const candidates = [board.defaultStatus, ws.config.settings.defaultStatus];
   for (const status of candidates) if (status && board.columns.some((c) => c.id === status)) return status;
   const first = board.columns[0];
@@ -202,7 +202,7 @@ export function effectiveDefaultStatus(ws: Workspace, board: BoardConfig): strin
   return first.id;
 }
 
-export function effectiveDefaultPriority(ws: Workspace, board: BoardConfig): Priority {
+export function effectiveDefaultPriority(ws: WorkspaceState, board: BoardConfig): Priority {
   return board.defaultPriority ?? ws.config.settings.defaultPriority;
 }
 

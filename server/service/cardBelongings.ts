@@ -3,7 +3,7 @@ import { logFileOf } from './logs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from './workspace';
-import { dropClaimOf, moveClaimOf } from './claims';
+import { dropClaimOf, moveClaimOf } from './claimRules';
 
 /**
  * What belongs to a card outside its own record: attachment payloads, its log file, per-actor

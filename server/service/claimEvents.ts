@@ -1,6 +1,6 @@
 import { claimKey } from '../core/claims';
 import { log } from '../core/log';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 
 /**
  * How claims changed elsewhere become events here: another process's claims and sessions (a
@@ -12,7 +12,10 @@ import type { Workspace } from './workspace';
  * `task.claimed` or `task.released` for each card on this workspace's boards whose claim changed.
  * `origin` marks the events of a change another instance made and announced (see followDatabaseClaims).
  */
-export async function followStoredClaims(ws: Workspace, origin: { external?: true; peer?: true } = {}): Promise<void> {
+export async function followStoredClaims(
+  ws: WorkspaceState,
+  origin: { external?: true; peer?: true } = {},
+): Promise<void> {
   const { claimed, released } = ws.claims.replaceAll(await ws.claims.store.list());
   for (const session of ws.claims.replaceSessions(await ws.claims.store.listSessions())) {
     const card = ws.index.get(session.boardId, session.cardId);
@@ -46,7 +49,7 @@ export async function followStoredClaims(ws: Workspace, origin: { external?: tru
  * instance that made the change announced it, and over a shared database it is already in the
  * global event log and the webhook queue, which must not take it twice.
  */
-export function followDatabaseClaims(ws: Workspace): void {
+export function followDatabaseClaims(ws: WorkspaceState): void {
   ws.claims.followStore(() => {
     ws.mutate(() => followStoredClaims(ws, { external: true, peer: true })).catch((error) =>
       log.warn('kanban: reading the claims failed:', error),
@@ -55,7 +58,7 @@ export function followDatabaseClaims(ws: Workspace): void {
 }
 
 /** A `task.released` (with `expired: true`) for each claim whose lease ran out since the last call, a `task.session` for each session that turned stale. */
-export async function announceExpiredClaims(ws: Workspace): Promise<void> {
+export async function announceExpiredClaims(ws: WorkspaceState): Promise<void> {
   for (const claim of ws.claims.takeExpired()) {
     const card = ws.index.get(claim.boardId, claim.cardId);
     if (
@@ -89,7 +92,7 @@ export async function announceExpiredClaims(ws: Workspace): Promise<void> {
  * instance's events go to the one global log and webhook queue: only the first to record the lapse
  * announces it. A process with clients of its own (files, a SQLite file not shared) always does.
  */
-async function firstToAnnounce(ws: Workspace, lapse: string): Promise<boolean> {
+async function firstToAnnounce(ws: WorkspaceState, lapse: string): Promise<boolean> {
   const store = ws.claims.store;
   if (!ws.shared || !store.announceOnce) return true;
   try {

@@ -6,7 +6,7 @@ import type { ClaimStore } from '../storage/claims/claimStore';
 import { claimsFolderOf } from '../storage/claims/claimsLocation';
 import { FileClaimStore } from '../storage/claims/fileClaimStore';
 import { ensureSelfIgnoringDir } from '../storage/generatedFiles';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 
 /**
  * Claims live where the cards do. Over a database (SQLite, MySQL) they are tables beside the cards,
@@ -27,7 +27,7 @@ export async function openClaimStore(root: string, cards: CardStore): Promise<Cl
  * them, so no agent loses the card it holds, and the workspace decides in the new place from now
  * on. Call before the old card store closes (its database may hold the claims).
  */
-export async function moveClaimsWithCards(ws: Workspace, cards: CardStore): Promise<void> {
+export async function moveClaimsWithCards(ws: WorkspaceState, cards: CardStore): Promise<void> {
   const next = await openClaimStore(ws.root, cards);
   const before = ws.claims.store;
   if (next === before) return;

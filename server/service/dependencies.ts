@@ -1,7 +1,7 @@
 import { ValidationError } from '../core/errors';
 import { isFullCardId } from '../core/ids';
 import type { Card } from '../core/model';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 
 /**
  * Card dependencies: `blockedBy` holds whole card ids of any board. A partial id is resolved when
@@ -9,13 +9,13 @@ import type { Workspace } from './workspace';
  */
 
 /** The last column of a board: a card there is finished. */
-function lastColumnOf(ws: Workspace, boardId: string): string | undefined {
+function lastColumnOf(ws: WorkspaceState, boardId: string): string | undefined {
   const columns = ws.config.boards.find((b) => b.id === boardId)?.columns;
   return columns?.[columns.length - 1]?.id;
 }
 
 /** Whether a card is finished as a blocker: in its board's last column, or archived. */
-export function isFinished(ws: Workspace, card: Card): boolean {
+export function isFinished(ws: WorkspaceState, card: Card): boolean {
   return card.archivedAt !== undefined || card.status === lastColumnOf(ws, card.boardId);
 }
 
@@ -23,7 +23,7 @@ export function isFinished(ws: Workspace, card: Card): boolean {
  * How many blockers of the card are still open. An id that names no card (left by a hand edit)
  * blocks nothing: there is nothing left to wait for. O(number of blockers).
  */
-export function openBlockerCount(ws: Workspace, card: Card): number {
+export function openBlockerCount(ws: WorkspaceState, card: Card): number {
   let open = 0;
   for (const id of card.blockedBy ?? []) {
     const blocker = ws.index.findById(id);
@@ -33,7 +33,7 @@ export function openBlockerCount(ws: Workspace, card: Card): number {
 }
 
 /** Ids of the card's blockers that are still open, in its blockedBy order. */
-export function openBlockerIds(ws: Workspace, card: Card): string[] {
+export function openBlockerIds(ws: WorkspaceState, card: Card): string[] {
   return (card.blockedBy ?? []).filter((id) => {
     const blocker = ws.index.findById(id);
     return blocker !== undefined && !isFinished(ws, blocker);
@@ -41,17 +41,17 @@ export function openBlockerIds(ws: Workspace, card: Card): string[] {
 }
 
 /** Whether any blocker of the card is still open. */
-export function isBlocked(ws: Workspace, card: Card): boolean {
+export function isBlocked(ws: WorkspaceState, card: Card): boolean {
   return openBlockerCount(ws, card) > 0;
 }
 
 /** Ready to start: nothing blocks it and it is not finished itself. */
-export function isReady(ws: Workspace, card: Card): boolean {
+export function isReady(ws: WorkspaceState, card: Card): boolean {
   return card.status !== lastColumnOf(ws, card.boardId) && !isBlocked(ws, card);
 }
 
 /** A whole card id for `idish`: exact, else the unique prefix, else the unique substring, on any board. */
-function resolveBlockerId(ws: Workspace, idish: string): string {
+function resolveBlockerId(ws: WorkspaceState, idish: string): string {
   const text = idish.trim();
   if (ws.index.hasId(text)) return text;
   if (text !== '' && !isFullCardId(text)) {
@@ -74,7 +74,7 @@ function resolveBlockerId(ws: Workspace, idish: string): string {
 
 /** The path of blockers from `from` back to `target`, if `target` is reachable (a cycle once the edge is added). */
 function pathTo(
-  ws: Workspace,
+  ws: WorkspaceState,
   from: string,
   target: string,
   blockedByOf: (id: string) => readonly string[],
@@ -98,7 +98,7 @@ function pathTo(
  * ids, without repeats. A cycle, the card itself, an unknown or an ambiguous id is a 400 naming it.
  */
 export function resolveBlockedBy(
-  ws: Workspace,
+  ws: WorkspaceState,
   cardId: string | undefined,
   ids: readonly string[],
 ): string[] | undefined {
@@ -119,7 +119,7 @@ export function resolveBlockedBy(
 }
 
 /** The cards that list `id` in their `blockedBy`, each with `id` taken out: for a delete for good. */
-export function withoutBlocker(ws: Workspace, id: string, modified: string): { card: Card; previous: Card }[] {
+export function withoutBlocker(ws: WorkspaceState, id: string, modified: string): { card: Card; previous: Card }[] {
   return ws.index.blocksOf(id).flatMap((blockedId) => {
     const previous = ws.index.findById(blockedId);
     if (!previous) return [];

@@ -6,7 +6,7 @@ import type { KanbanConfig } from '../config/types';
 import { serializeCard } from '../storage/cardFile';
 import type { ExternalChange } from '../storage/cardStore';
 import { boardView } from './boards';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 import { log } from '../core/log';
 import { unknownConfigKeysIn } from '../config/unknownKeys';
 import { noteConfigWarnings } from './configWarnings';
@@ -16,12 +16,12 @@ import { noteConfigWarnings } from './configWarnings';
  * database — applied to the index with the same events an API change would emit. A change equal to
  * what the index holds (the echo of our own write) emits nothing.
  */
-export function applyExternalChanges(ws: Workspace, changes: ExternalChange[]): Promise<number> {
+export function applyExternalChanges(ws: WorkspaceState, changes: ExternalChange[]): Promise<number> {
   return ws.mutate(async () => applyExternalChangesNow(ws, changes));
 }
 
 /** The same, for callers already inside the mutation queue (they must read files there too). */
-export function applyExternalChangesNow(ws: Workspace, changes: ExternalChange[]): number {
+export function applyExternalChangesNow(ws: WorkspaceState, changes: ExternalChange[]): number {
   let applied = 0;
   for (const change of changes) {
     const origin: Origin = change.peer ? { external: true, peer: true } : { external: true };
@@ -38,7 +38,7 @@ export function applyExternalChangesNow(ws: Workspace, changes: ExternalChange[]
 /** How an outside change marks its events (the same fields on every event it can emit). */
 type Origin = Pick<Payload<'task.created'>, 'external' | 'peer'>;
 
-function applyUpsert(ws: Workspace, card: Card, origin: Origin, relocated = false): boolean {
+function applyUpsert(ws: WorkspaceState, card: Card, origin: Origin, relocated = false): boolean {
   const existing = ws.index.findById(card.id);
   if (!existing) {
     ws.index.put(card);
@@ -73,7 +73,7 @@ function applyUpsert(ws: Workspace, card: Card, origin: Origin, relocated = fals
   return true;
 }
 
-function applyRemove(ws: Workspace, boardId: string, id: string, origin: Origin): boolean {
+function applyRemove(ws: WorkspaceState, boardId: string, id: string, origin: Origin): boolean {
   const existing = ws.index.get(boardId, id);
   if (!existing) return false;
   ws.index.remove(existing);
@@ -85,7 +85,7 @@ function applyRemove(ws: Workspace, boardId: string, id: string, origin: Origin)
  * Apply a `.kanban.json` changed on disk. A file that does not parse keeps the last good config.
  * Call inside the mutation queue with text read there, or a stale read could undo a newer write.
  */
-export function applyExternalConfigNow(ws: Workspace, text: string | null): boolean {
+export function applyExternalConfigNow(ws: WorkspaceState, text: string | null): boolean {
   if (ws.shared && text !== ws.configText) {
     // The shared part lives in the database; this file only says how to connect, read at start.
     ws.configText = text;
@@ -124,7 +124,12 @@ export function applyExternalConfigNow(ws: Workspace, text: string | null): bool
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** `peer`: the change came from another instance over the shared database (see ExternalChange). */
-export function emitConfigDifferences(ws: Workspace, before: KanbanConfig, after: KanbanConfig, peer = false): void {
+export function emitConfigDifferences(
+  ws: WorkspaceState,
+  before: KanbanConfig,
+  after: KanbanConfig,
+  peer = false,
+): void {
   const origin: Origin = peer ? { external: true, peer: true } : { external: true };
   if (!same(before.settings, after.settings))
     ws.emit('settings.updated', null, { settings: after.settings, ...origin });

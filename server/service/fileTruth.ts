@@ -3,7 +3,7 @@ import { FileConflictError } from '../core/errors';
 import type { Card } from '../core/model';
 import { StaleFileError } from '../storage/cardStore';
 import { applyExternalChangesNow, applyExternalConfigNow } from './external';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 import { log } from '../core/log';
 
 /**
@@ -11,7 +11,7 @@ import { log } from '../core/log';
  * remove must still be what it last read; one that is not is adopted as it now is (with the events
  * of a hand edit) and the write is refused with 409. Call inside the mutation queue.
  */
-export async function writeCardsChecked<T>(ws: Workspace, cards: Card[], write: () => Promise<T>): Promise<T> {
+export async function writeCardsChecked<T>(ws: WorkspaceState, cards: Card[], write: () => Promise<T>): Promise<T> {
   await checkCardWrite(ws, cards);
   try {
     // All checked before any is written, so a refused change leaves every file as it was; the
@@ -25,11 +25,11 @@ export async function writeCardsChecked<T>(ws: Workspace, cards: Card[], write: 
 }
 
 /** The rules every write to these cards must pass first (another agent's claim answers 409). */
-export async function checkCardWrite(ws: Workspace, cards: readonly Card[]): Promise<void> {
+export async function checkCardWrite(ws: WorkspaceState, cards: readonly Card[]): Promise<void> {
   for (const guard of ws.cardWriteGuards) await guard(cards);
 }
 
-function adoptStaleFile(ws: Workspace, error: StaleFileError): void {
+function adoptStaleFile(ws: WorkspaceState, error: StaleFileError): void {
   const others = ws.invalidFiles.filter((f) => f.path !== error.path);
   ws.invalidFiles = error.invalid ? [...others, error.invalid] : others;
   applyExternalChangesNow(ws, error.changes);
@@ -40,7 +40,7 @@ function adoptStaleFile(ws: Workspace, error: StaleFileError): void {
  * The same rule for `.kanban.json`. Call inside the mutation queue. `configUnchangedNow` is the
  * synchronous form, for the moment of the rename.
  */
-export function configUnchangedNow(ws: Workspace): boolean {
+export function configUnchangedNow(ws: WorkspaceState): boolean {
   try {
     return readFileSync(ws.configPath, 'utf8') === ws.configText;
   } catch (error) {
@@ -49,7 +49,7 @@ export function configUnchangedNow(ws: Workspace): boolean {
   }
 }
 
-export async function ensureConfigCurrent(ws: Workspace): Promise<void> {
+export async function ensureConfigCurrent(ws: WorkspaceState): Promise<void> {
   const text = await fs.readFile(ws.configPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;

@@ -3,7 +3,7 @@ import { isPeerEvent, type EventListener, type ServiceEvent } from '../core/even
 import { log } from '../core/log';
 import type { SharedEventStore } from '../storage/cardStore';
 import { catchUpSharedConfig } from './sharedConfig';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 
 /** What WebSocket clients follow: a revision, the events after it, and what a reconnecting client missed. */
 export interface LiveStream {
@@ -59,7 +59,7 @@ export class GlobalEventLog implements LiveStream {
   private readonly context = new AsyncResource('kanban.globalEvents');
 
   constructor(
-    private readonly ws: Workspace,
+    private readonly ws: WorkspaceState,
     private readonly store: SharedEventStore,
     private readonly pollIntervalMs: number,
   ) {}
@@ -217,7 +217,7 @@ function toEvent(seq: number, body: string): ServiceEvent {
  * `If-Match` is checked, so a version read from another instance is compared with the current row.
  * Call outside the mutation queue; nothing to do for a store of one's own.
  */
-export async function catchUpWithPeers(ws: Workspace): Promise<void> {
+export async function catchUpWithPeers(ws: WorkspaceState): Promise<void> {
   if (!ws.shared) return;
   await ws.store.catchUp?.();
   await catchUpSharedConfig(ws);

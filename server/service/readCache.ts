@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { gzip, constants as zlib } from 'node:zlib';
 import type { PageInfo } from '../core/listPaging';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 
 /** A serialized success answer, and for a list, what it tells about its page. */
 export interface BuiltAnswer {
@@ -47,7 +47,7 @@ function generationOf(value: object): number {
 }
 
 /** Changes whenever the cards, the config or the card store change (not card state): what a list selects from. */
-export function selectionStamp(ws: Workspace): string {
+export function selectionStamp(ws: WorkspaceState): string {
   return `${ws.index.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
 }
 
@@ -65,7 +65,7 @@ export class ReadCache {
   /** ETags from an earlier run of the server must never match: versions restart at zero. */
   private readonly run = randomBytes(6).toString('hex');
 
-  private stampOf(ws: Workspace): string {
+  private stampOf(ws: WorkspaceState): string {
     return `${ws.index.version}.${ws.cardStates.version}.${ws.claims.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
   }
 
@@ -73,12 +73,12 @@ export class ReadCache {
    * The ETag an answer for `key` has now, for answers cheap enough to build on every read (a page
    * of a list): keeping them would only push the large ones out.
    */
-  etagFor(ws: Workspace, key: string): string {
+  etagFor(ws: WorkspaceState, key: string): string {
     return `"${this.run}-${this.stampOf(ws)}-${keyHash(key)}"`;
   }
 
   /** The kept answer for `key`, or a fresh one made by `build` (and kept). */
-  answer(ws: Workspace, key: string, build: () => BuiltAnswer): CachedAnswer {
+  answer(ws: WorkspaceState, key: string, build: () => BuiltAnswer): CachedAnswer {
     const stamp = this.stampOf(ws);
     const held = this.entries.get(key);
     if (held && held.stamp === stamp) {

@@ -4,26 +4,8 @@ import { FileConflictError, ValidationError } from '../core/errors';
 import { log } from '../core/log';
 import type { SharedConfigStore } from '../storage/cardStore';
 import { emitConfigDifferences } from './external';
-import type { Workspace } from './workspace';
-
-/**
- * With a store that several instances share (MySQL), the workspace configuration lives in the
- * database: every instance has the same boards, columns, labels, settings, forms and webhooks.
- * `.kanban.json` keeps only what belongs to one machine (plugins: how to connect; server: how it
- * listens) and is never rewritten with the shared part.
- */
-export interface SharedConfigState {
-  store: SharedConfigStore;
-  /** The version of the shared document that `ws.config` holds. */
-  version: number;
-  timer: NodeJS.Timeout | null;
-  /**
-   * The shared text of the config object last written or compared, so that a write does not
-   * serialise the unchanged current config again; keyed by identity, since `ws.config` is replaced
-   * (never edited in place) on every change, including hand edits of `.kanban.json`.
-   */
-  lastText?: { config: KanbanConfig; text: string };
-}
+import type { WorkspaceState } from './workspaceState';
+import type { SharedConfigState } from './sharedConfigState';
 
 /**
  * A config change that loses to another instance's is applied again on top of it, up to this many
@@ -82,7 +64,7 @@ export async function adoptSharedConfig(
  * Take a newer shared version written by another instance, with the same events a hand edit of
  * `.kanban.json` gives. Call inside the mutation queue.
  */
-export async function refreshSharedConfig(ws: Workspace, shared: SharedConfigState): Promise<void> {
+export async function refreshSharedConfig(ws: WorkspaceState, shared: SharedConfigState): Promise<void> {
   const current = await shared.store.read();
   if (!current || current.version <= shared.version) return;
   let next: KanbanConfig;
@@ -100,7 +82,7 @@ export async function refreshSharedConfig(ws: Workspace, shared: SharedConfigSta
 }
 
 /** The shared text of `ws.config`, serialised only when the config object changed since last time. */
-function currentSharedText(ws: Workspace, shared: SharedConfigState): string {
+function currentSharedText(ws: WorkspaceState, shared: SharedConfigState): string {
   if (shared.lastText?.config !== ws.config) shared.lastText = { config: ws.config, text: sharedText(ws.config) };
   return shared.lastText.text;
 }
@@ -111,7 +93,7 @@ function currentSharedText(ws: Workspace, shared: SharedConfigState): string {
  * the change applied again on top of it.
  */
 export async function updateSharedConfig(
-  ws: Workspace,
+  ws: WorkspaceState,
   shared: SharedConfigState,
   change: (draft: KanbanConfig) => void,
 ): Promise<KanbanConfig> {
@@ -151,7 +133,7 @@ export async function updateSharedConfig(
 }
 
 /** Follow other instances' configuration changes by polling the version (cheap: one small row). */
-export function followSharedConfig(ws: Workspace, shared: SharedConfigState, intervalMs: number): void {
+export function followSharedConfig(ws: WorkspaceState, shared: SharedConfigState, intervalMs: number): void {
   let failing = false;
   let busy = false;
   shared.timer = setInterval(async () => {
@@ -178,7 +160,7 @@ export function stopFollowingSharedConfig(shared: SharedConfigState | null): voi
 }
 
 /** Take any newer shared configuration now (before delivering another instance's config event). */
-export async function catchUpSharedConfig(ws: Workspace): Promise<void> {
+export async function catchUpSharedConfig(ws: WorkspaceState): Promise<void> {
   const shared = ws.shared;
   if (!shared) return;
   const version = await shared.store.version();

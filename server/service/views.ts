@@ -1,7 +1,7 @@
 import type { Card, TaskView } from '../core/model';
 import { titleOf } from '../core/model';
 import type { ListField } from '../core/listPaging';
-import type { Workspace } from './workspace';
+import type { WorkspaceState } from './workspaceState';
 import { checklistItems, checklistProgress, type ChecklistItem } from '../core/checklist';
 import { openBlockerCount } from './dependencies';
 
@@ -39,7 +39,10 @@ function cardFields(card: Card) {
 }
 
 /** `blocks`, `blocked` and `openBlockers` depend on other cards: made per read, O(1) lookups per blocker. */
-function dependencyFields(ws: Workspace, card: Card): { blocks: string[]; blocked: boolean; openBlockers: number } {
+function dependencyFields(
+  ws: WorkspaceState,
+  card: Card,
+): { blocks: string[]; blocked: boolean; openBlockers: number } {
   const openBlockers = openBlockerCount(ws, card);
   return { blocks: [...ws.index.blocksOf(card.id)], blocked: openBlockers > 0, openBlockers };
 }
@@ -47,7 +50,7 @@ function dependencyFields(ws: Workspace, card: Card): { blocks: string[]; blocke
 /** Most cards have no dependencies: their part is one constant string. */
 const NO_DEPENDENCIES = ',"blocks":[],"blocked":false,"openBlockers":0';
 
-function dependencyJson(ws: Workspace, card: Card): string {
+function dependencyJson(ws: WorkspaceState, card: Card): string {
   const blocks = ws.index.blocksOf(card.id);
   if (blocks.length === 0 && !card.blockedBy?.length) return NO_DEPENDENCIES;
   const open = openBlockerCount(ws, card);
@@ -71,7 +74,7 @@ function cardOnlyOf(card: Card): { fields: ReturnType<typeof cardFields>; items?
   return held;
 }
 
-function filePathOf(ws: Workspace, card: Card): string | undefined {
+function filePathOf(ws: WorkspaceState, card: Card): string | undefined {
   const held = filePaths.get(card);
   if (held && held.store === ws.store) return held.path;
   const made = { store: ws.store, path: ws.store.filePathOf?.(card) };
@@ -80,7 +83,7 @@ function filePathOf(ws: Workspace, card: Card): string | undefined {
 }
 
 /** The read model of a card. */
-export function taskView(ws: Workspace, card: Card, options: ViewOptions = {}): TaskView {
+export function taskView(ws: WorkspaceState, card: Card, options: ViewOptions = {}): TaskView {
   const held = cardOnlyOf(card);
   const view: TaskView = {
     ...held.fields,
@@ -153,7 +156,7 @@ function fieldsJsonOf(card: Card): { text: string; bytes: number } {
   return held;
 }
 
-function filePathJsonOf(ws: Workspace, card: Card): string {
+function filePathJsonOf(ws: WorkspaceState, card: Card): string {
   const held = filePathJson.get(card);
   if (held && held.store === ws.store) return held.text;
   const filePath = ws.store.filePathOf?.(card);
@@ -166,14 +169,20 @@ function filePathJsonOf(ws: Workspace, card: Card): string {
  * Adds `JSON.stringify(taskView(ws, card, {position, actor}))` (list entries carry no comments),
  * from cached pieces: only the position and the actor's card state are new per read.
  */
-export function pushTaskViewJson(out: JsonBytes, ws: Workspace, card: Card, position: number, actor: string): void {
+export function pushTaskViewJson(
+  out: JsonBytes,
+  ws: WorkspaceState,
+  card: Card,
+  position: number,
+  actor: string,
+): void {
   const fields = fieldsJsonOf(card);
   out.push(fields.text, fields.bytes);
   out.push(`${perReadJson(ws, card, position, actor)}${filePathJsonOf(ws, card)}}`);
 }
 
 /** `,"position":..,"cardState":{..}`, the dependency fields and the claim: what a read makes new for every card. */
-function perReadJson(ws: Workspace, card: Card, position: number, actor: string): string {
+function perReadJson(ws: WorkspaceState, card: Card, position: number, actor: string): string {
   const state = ws.cardStates.stateOf(card.id, actor);
   return `,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${claimJson(ws, card)}${sessionJson(ws, card)}`;
 }
@@ -181,7 +190,7 @@ function perReadJson(ws: Workspace, card: Card, position: number, actor: string)
 /** Most cards are not claimed: their part is one constant string. */
 const NO_CLAIM = ',"claim":null';
 
-function claimJson(ws: Workspace, card: Card): string {
+function claimJson(ws: WorkspaceState, card: Card): string {
   const claim = ws.claims.of(card.boardId, card.id);
   return claim ? `,"claim":${JSON.stringify(claim)}` : NO_CLAIM;
 }
@@ -189,7 +198,7 @@ function claimJson(ws: Workspace, card: Card): string {
 /** Nor do most have an agent session. */
 const NO_SESSION = ',"session":null';
 
-function sessionJson(ws: Workspace, card: Card): string {
+function sessionJson(ws: WorkspaceState, card: Card): string {
   const session = ws.claims.sessionOf(card.boardId, card.id);
   return session ? `,"session":${JSON.stringify(session)}` : NO_SESSION;
 }
@@ -212,7 +221,7 @@ function detailJsonOf(card: Card): string {
  * most frequent read of all (GET /tasks/{id}): building the view object and stringifying it was
  * most of that request's own work (the target: a get within 2x of a bare server sending the same bytes).
  */
-export function taskViewJson(ws: Workspace, card: Card, actor: string): string {
+export function taskViewJson(ws: WorkspaceState, card: Card, actor: string): string {
   return `${fieldsJsonOf(card).text}${perReadJson(ws, card, ws.index.positionOf(card), actor)}${detailJsonOf(card)}${filePathJsonOf(ws, card)}}`;
 }
 
@@ -272,7 +281,7 @@ function projectedJsonOf(card: Card, fields: readonly ListField[]): { text: stri
  */
 export function pushProjectedJson(
   out: JsonBytes,
-  ws: Workspace,
+  ws: WorkspaceState,
   card: Card,
   fields: readonly ListField[],
   position: number | undefined,

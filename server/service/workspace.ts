@@ -29,16 +29,13 @@ import { taskView } from './views';
 import { ReadCache } from './readCache';
 import { log } from '../core/log';
 import { GlobalEventLog, type LiveStream } from './globalEvents';
-import {
-  adoptSharedConfig,
-  followSharedConfig,
-  stopFollowingSharedConfig,
-  updateSharedConfig,
-  type SharedConfigState,
-} from './sharedConfig';
-import { Claims, refuseOtherAgentsClaims } from './claims';
+import { adoptSharedConfig, followSharedConfig, stopFollowingSharedConfig, updateSharedConfig } from './sharedConfig';
+import type { SharedConfigState } from './sharedConfigState';
+import { Claims } from './claims';
+import { refuseOtherAgentsClaims } from './claimRules';
 import { followDatabaseClaims } from './claimEvents';
 import { openClaimStore } from './claimStores';
+import type { WorkspaceState } from './workspaceState';
 
 export interface WorkspaceOptions {
   root: string;
@@ -59,7 +56,7 @@ const runningMutations = new AsyncLocalStorage<ReadonlyMap<Workspace, { running:
  * event stream. Operations live in the modules beside this file; every mutation runs through
  * `mutate`, one at a time, so the index and the files never disagree.
  */
-export class Workspace {
+export class Workspace implements WorkspaceState {
   readonly events = new EventBus();
   /** Progress of long work, for hosts that show it (not an event: nothing changes by it). */
   readonly progress = new ProgressChannel();
@@ -113,7 +110,7 @@ export class Workspace {
    * Checks run before any existing card is written, each may refuse by throwing (a StateRuleError),
    * or by rejecting: the VS Code extension refuses to write a card whose file has unsaved changes in
    * an editor, so a board edit never lands on disk under a dirty buffer; another agent's claim
-   * refuses an agent's write (service/claims.ts).
+   * refuses an agent's write (service/claimRules.ts).
    */
   readonly cardWriteGuards = new Set<(cards: readonly Card[]) => void | Promise<void>>();
   /**

@@ -4,15 +4,27 @@ import type { Card } from '../../core/model';
 import { ARCHIVED_STATUS, placeOf } from '../../core/cardPlace';
 import type { RecoveredFile, StaleCopy } from '../cardStore';
 import type { CachedFile } from './indexCache';
-import type { MarkdownCardStore } from './markdownCardStore';
 import { log } from '../../core/log';
+
+/**
+ * What moving a copy away needs of the markdown store: declared here, as markdownCardStore.ts
+ * imports this file.
+ */
+export interface RecoveringStore {
+  readonly root: string;
+  readonly kanbanDir: string;
+  /** Files the store itself wrote or removed, so the file watcher ignores their echoes. */
+  readonly ownWrites: Map<string, { text: string; card: Card | null }>;
+  /** A path as the store reports it: relative to the root, with forward slashes. */
+  relative(file: string): string;
+}
 
 /**
  * Move a torn move's leftover copy under `.kanban/.state/recovered/` (keeping its board/status
  * path and its text), or answer null when it is gone already. Only for a copy that provably is the
  * same card as the file served (cardIdentity.ts): a different card is never moved out of the tree.
  */
-export async function moveToRecovered(store: MarkdownCardStore, copy: StaleCopy): Promise<RecoveredFile | null> {
+export async function moveToRecovered(store: RecoveringStore, copy: StaleCopy): Promise<RecoveredFile | null> {
   const at = new Date().toISOString();
   const file = path.join(store.root, copy.path);
   const relativeInBoards = path.relative(path.join(store.kanbanDir, 'boards'), file);

@@ -38,7 +38,7 @@ const LOCKING_READ: Record<SqlDatabase['dialect'], string> = { mysql: ' FOR UPDA
  *
  * Other instances learn of a change by the lock row's version, which every transaction that wrote
  * bumps: a subscriber's poll reads that one number and reports when it moved, and the service then
- * reads the claims again (service/claims.ts followStoredClaims).
+ * reads the claims again (service/claimEvents.ts followStoredClaims).
  */
 export class SqlClaimStore implements ClaimStore {
   readonly kind = 'database';
