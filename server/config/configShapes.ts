@@ -1,14 +1,8 @@
 import { Type, type TObject, type TProperties } from '@sinclair/typebox';
 import { DEFAULT_SETTINGS } from '../core/defaults';
 import { BOARD_OR_COLUMN_ID } from '../core/ids';
-import {
-  BACKGROUND_MODES,
-  BACKGROUND_PRESETS,
-  PRIORITIES,
-  WIP_POLICIES,
-  type BoardConfig,
-  type Settings,
-} from '../core/model';
+import type { BoardConfig, Settings } from '../core/model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/shapes/vocabulary';
 import { RESERVED_STATUS_IDS } from '../core/cardPlace';
 import { VIEW_LAYOUTS } from '../core/savedViews';
 import { mapOf, oneOf, openObject } from '../core/typeboxParts';

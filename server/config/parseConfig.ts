@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, STANDARD_COLUMNS, defaultBoard } from '../core/defaults';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, DEFAULT_COLUMN_COLOR, PRIORITIES, WIP_POLICIES } from '../core/model';
+import { DEFAULT_COLUMN_COLOR } from '../core/model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/shapes/vocabulary';
 import { RESERVED_STATUS_IDS } from '../core/cardPlace';
 import type { BoardConfig, Column, LabelDefinition, Settings } from '../core/model';
 import { isValidSlugId } from '../core/ids';

@@ -1,5 +1,6 @@
 import { ValidationError } from './errors';
-import { DELETED_STATUS, PRIORITIES, titleOf, type Card } from './model';
+import { DELETED_STATUS, titleOf, type Card } from './model';
+import { PRIORITIES } from './shapes/vocabulary';
 import { ARCHIVED_STATUS, placeOf } from './cardPlace';
 
 /**

@@ -1,4 +1,5 @@
-import { CONTEXT_NEXT_LIMIT, CONTEXT_SECTION_LIMIT, type BoardContext, type ContextCard } from '../core/boardContext';
+import type { BoardContext, ContextCard } from '../core/boardContext';
+import { CONTEXT_NEXT_LIMIT, CONTEXT_SECTION_LIMIT } from '../core/shapes/boardContext';
 import { DELETED_STATUS, titleOf, type BoardConfig, type Card } from '../core/model';
 import { readyColumnsOf, startColumnOf } from '../core/startColumn';
 import { isFinished, isReady, openBlockerIds } from './dependencies';

@@ -1,5 +1,6 @@
 import { StateRuleError, NotFoundError } from '../core/errors';
-import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
+import { DELETED_STATUS, type Card, type TaskView } from '../core/model';
+import { PRIORITIES, type Priority } from '../core/shapes/vocabulary';
 import { isFullCardId } from '../core/ids';
 import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';

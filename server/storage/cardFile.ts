@@ -1,6 +1,6 @@
 import * as yaml from 'js-yaml';
-import { PRIORITIES } from '../core/model';
-import type { Card, CardForm, Comment, Priority } from '../core/model';
+import { PRIORITIES, type Priority } from '../core/shapes/vocabulary';
+import type { Card, CardForm, Comment } from '../core/model';
 import { isValidKey } from '../core/ordering';
 import { isSafeCardId } from '../core/ids';
 import { ARCHIVED_STATUS } from '../core/cardPlace';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, WIP_POLICIES } from '../model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, WIP_POLICIES } from './vocabulary';
 import { TaskSchema, priorityOf } from './card';
 import { named } from './names';
 import { count, flag, mapOf, nullableInteger, nullableText, stringEnum, text, textList, time } from './parts';

@@ -1,11 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { CONTEXT_NEXT_LIMIT, CONTEXT_SECTION_LIMIT } from '../boardContext';
-import { PRIORITIES } from '../model';
-import { SESSION_STATES } from '../sessions';
+import { PRIORITIES, SESSION_STATES } from './vocabulary';
 import { named } from './names';
 import { count, nullableText, stringEnum, text, textList } from './parts';
 
 /** The board at a glance for an agent, as GET /context answers it (the rules are in core/boardContext.ts). */
+
+/**
+ * How many cards a section lists (the counts say how many there are); `next` lists fewer. Here, by
+ * the shape whose description states them, so the shape needs nothing from the module of its types.
+ */
+export const CONTEXT_SECTION_LIMIT = 10;
+export const CONTEXT_NEXT_LIMIT = 5;
 
 export const ContextCardSchema = named(
   'ContextCard',

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES } from '../model';
+import { PRIORITIES } from './vocabulary';
 import { named } from './names';
 import {
   AgentSessionSchema,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { SESSION_STATES } from '../sessions';
+import { SESSION_STATES } from './vocabulary';
 import { named } from './names';
 import { count, flag, nullableText, stringEnum, openObject, orNull, text, time } from './parts';
 

@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES } from '../../model';
-import { SESSION_STATES } from '../../sessions';
+import { PRIORITIES, SESSION_STATES } from '../vocabulary';
 import { AGENT_NAME_RULE, DEFAULT_CLAIM_SECONDS, MAX_CLAIM_SECONDS } from '../../claims';
 import { choice, closed, text, textList } from './parts';
 

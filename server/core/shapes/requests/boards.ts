@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES, WIP_POLICIES } from '../../model';
+import { PRIORITIES, WIP_POLICIES } from '../vocabulary';
 import { choice, closed, nullableInteger, text, textList, textMap } from './parts';
 
 /** Request bodies of the board and column routes. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES } from '../../model';
+import { PRIORITIES } from '../vocabulary';
 import { choice, closed, freeForm, nullableText, text, textList, textMap } from './parts';
 
 /** Request bodies of the card routes: create, update, move, transfer, restore. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../../model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../vocabulary';
 import { choice, closed, flag, text } from './parts';
 
 /** Request bodies of the workspace routes: display settings and labels. */
