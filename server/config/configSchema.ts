@@ -1,19 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { mapOf, openObject } from '../core/typeboxParts';
+import { mapOf, openObject, textList, textMap } from '../core/shapes/parts';
 import {
   asWritten,
   board,
   boardFields,
   columns,
   form,
-  idList,
   label,
   plugin,
   priority,
   savedView,
   server,
   settings,
-  stringMap,
   webhook,
 } from './configShapes';
 
@@ -28,9 +26,12 @@ type Schema = Record<string, unknown>;
  * over the same documents. Unknown keys are allowed, as the service keeps them.
  */
 export function kanbanConfigSchema(): Schema {
-  const storage = mapOf(Type.Object({ provider: Type.String(), config: Type.Optional(openObject()) }), {
-    description: 'version 1: use plugins',
-  });
+  const storage = mapOf(
+    Type.Object({ provider: Type.String(), config: Type.Optional(openObject({}, { bare: true })) }),
+    {
+      description: 'version 1: use plugins',
+    },
+  );
   // A plain JSON document, as the build writes it: TypeBox marks its schemas with symbol keys.
   return plainJson({
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -72,8 +73,8 @@ export function kanbanConfigSchema(): Schema {
       columns: Type.Optional(columns('version 1: the columns of the one board')),
       defaultStatus: Type.Optional(Type.String({ description: 'version 1' })),
       defaultPriority: Type.Optional(priority('version 1')),
-      actions: Type.Optional(stringMap('version 1')),
-      minimizedColumnIds: Type.Optional(idList('version 1')),
+      actions: Type.Optional(textMap('version 1')),
+      minimizedColumnIds: Type.Optional(textList('version 1')),
       storage: Type.Optional(storage),
     }),
   });

@@ -5,7 +5,7 @@ import type { BoardConfig, Settings } from '../core/model';
 import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES, WIP_POLICIES } from '../core/shapes/vocabulary';
 import { RESERVED_STATUS_IDS } from '../core/cardPlace';
 import { VIEW_LAYOUTS } from '../core/savedViews';
-import { mapOf, oneOf, openObject } from '../core/typeboxParts';
+import { choice, mapOf, openObject, textList, textMap } from '../core/shapes/parts';
 
 /**
  * The parts of `.kanban.json`, each once, as TypeBox schemas: configSchema.ts puts them together
@@ -21,9 +21,8 @@ export function asWritten<T extends TObject>(schema: T, required: string[]): T {
 
 const slug = (description?: string) =>
   Type.String({ pattern: BOARD_OR_COLUMN_ID.source, ...(description ? { description } : {}) });
-export const priority = (description = 'critical, high, medium or low') => oneOf(PRIORITIES, { description });
-export const stringMap = (description?: string) => mapOf(Type.String(), description ? { description } : {});
-export const idList = (description?: string) => Type.Array(Type.String(), description ? { description } : {});
+export const priority = (description = 'critical, high, medium or low') =>
+  choice(PRIORITIES, description, { bare: true });
 
 export const column = Type.Object({
   id: Type.String({
@@ -66,14 +65,18 @@ export const boardFields = {
     }),
   ),
   defaultPriority: Type.Optional(priority('priority of new cards on this board (else settings.defaultPriority)')),
-  actions: Type.Optional(stringMap('board actions: key -> title, announced as board.action.triggered')),
-  minimizedColumnIds: Type.Optional(idList('columns shown collapsed')),
+  actions: Type.Optional(textMap('board actions: key -> title, announced as board.action.triggered')),
+  minimizedColumnIds: Type.Optional(textList('columns shown collapsed')),
   wipPolicy: Type.Optional(
-    oneOf(WIP_POLICIES, {
-      default: 'warn',
-      description:
-        'a move or create into a column at its wipLimit: warn (allowed, with a Warning header and a toast) or block (refused with 409)',
-    }),
+    choice(
+      WIP_POLICIES,
+      {
+        default: 'warn',
+        description:
+          'a move or create into a column at its wipLimit: warn (allowed, with a Warning header and a toast) or block (refused with 409)',
+      },
+      { bare: true },
+    ),
   ),
   autoArchiveDays: Type.Optional(
     Type.Integer({
@@ -110,8 +113,8 @@ export function settings() {
 export const label = Type.Object({ color: Type.String(), group: Type.Optional(Type.String()) });
 
 export const form = Type.Object({
-  schema: openObject(),
-  data: Type.Optional(openObject()),
+  schema: openObject({}, { bare: true }),
+  data: Type.Optional(openObject({}, { bare: true })),
   name: Type.Optional(Type.String()),
   description: Type.Optional(Type.String()),
 });
@@ -119,7 +122,7 @@ export const form = Type.Object({
 export const webhook = Type.Object({
   id: Type.String(),
   url: Type.String(),
-  events: idList('event names, "prefix.*" or "*"'),
+  events: textList('event names, "prefix.*" or "*"'),
   secret: Type.Optional(Type.String({ description: 'write ${ENV_NAME}: a literal secret is moved out of this file' })),
   active: Type.Boolean(),
 });
@@ -128,7 +131,7 @@ export const savedView = Type.Object({
   id: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }),
   name: Type.String(),
   board: Type.String({ description: 'id of the board the view shows' }),
-  layout: oneOf(VIEW_LAYOUTS),
+  layout: choice(VIEW_LAYOUTS, {}, { bare: true }),
   filter: mapOf(Type.Unsafe<string | boolean | number>({ type: ['string', 'boolean', 'number'] }), {
     description:
       'list-route query parameters: q, status, priority, assignee, label, labelGroup, due, ready, meta.<path>, ...',
@@ -140,10 +143,10 @@ export const savedView = Type.Object({
   }),
 });
 
-export const plugin = Type.Object({ provider: Type.String(), options: openObject() });
+export const plugin = Type.Object({ provider: Type.String(), options: openObject({}, { bare: true }) });
 
 export const server = Type.Object({
-  allowedOrigins: Type.Optional(idList('web origins whose pages may change the board, e.g. "https://example.com"')),
+  allowedOrigins: Type.Optional(textList('web origins whose pages may change the board, e.g. "https://example.com"')),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PRIORITIES, SESSION_STATES } from './vocabulary';
 import { named } from './names';
-import { count, nullableText, stringEnum, text, textList } from './parts';
+import { count, nullableText, choice, text, textList } from './parts';
 
 /** The board at a glance for an agent, as GET /context answers it (the rules are in core/boardContext.ts). */
 
@@ -19,7 +19,7 @@ export const ContextCardSchema = named(
       id: text('card id'),
       title: text('the first # heading of the card'),
       status: text('column id'),
-      priority: stringEnum(PRIORITIES, 'critical, high, medium or low'),
+      priority: choice(PRIORITIES, 'critical, high, medium or low'),
       assignee: nullableText('assignee, or null'),
       dueDate: nullableText('ISO 8601 date or time, or null'),
       claim: Type.Optional(
@@ -35,7 +35,7 @@ export const ContextCardSchema = named(
         Type.Object(
           {
             agent: text('the agent that reported'),
-            state: stringEnum(SESSION_STATES, SESSION_STATES.join(', ')),
+            state: choice(SESSION_STATES, SESSION_STATES.join(', ')),
             note: nullableText('what the agent said, or null'),
             stale: Type.Boolean({ description: 'the agent has been silent longer than its lease' }),
           },
