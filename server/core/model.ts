@@ -5,36 +5,18 @@
 
 import type { Static } from '@sinclair/typebox';
 import type { BoardSchema, ColumnSchema, LabelDefinitionSchema, SettingsSchema } from './shapes/board';
+import type { BoardConfigSchema } from './shapes/boardConfig';
 import type { ListedTask, Task } from './shapes/card';
 import type { CardFormSchema, CardStateSchema, ClaimSchema, CommentSchema } from './shapes/cardParts';
-import type { Priority, WipPolicy } from './shapes/vocabulary';
-
-/** The hidden column that holds soft-deleted cards. */
-export const DELETED_STATUS = 'deleted';
+import type { Priority } from './shapes/vocabulary';
 
 export const DEFAULT_COLUMN_COLOR = '#6b7280';
 
 /** A column of a board; its WIP limit is soft, and archived cards do not count towards it. */
 export type Column = Static<typeof ColumnSchema>;
 
-export interface BoardConfig {
-  id: string;
-  name: string;
-  description?: string;
-  columns: Column[];
-  defaultStatus?: string;
-  /** The column `kanban start` moves a card to; absent: see core/startColumn. Must be a column of the board. */
-  startStatus?: string;
-  /** The columns `pick` takes cards from; absent: the columns before the start column (core/startColumn). */
-  pickFrom?: string[];
-  defaultPriority?: Priority;
-  actions: Record<string, string>;
-  minimizedColumnIds: string[];
-  /** Default `warn`. */
-  wipPolicy?: WipPolicy;
-  /** Cards that stayed this many days in the last column (by `completedAt`) are archived. */
-  autoArchiveDays?: number;
-}
+/** A board of `.kanban.json` as the service holds it after parseConfig. */
+export type BoardConfig = Static<typeof BoardConfigSchema>;
 
 /** A board as the API shows it: the defaults are the effective values, absent settings are null. */
 export type BoardView = Static<typeof BoardSchema>;

@@ -1,4 +1,4 @@
-import { Type, type SchemaOptions, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
  * The building blocks of every shape: read models, request bodies, event payloads and the config
@@ -67,3 +67,14 @@ export const openObject = (about?: Described, { bare }: Form = {}) =>
 /** An object that refuses fields it does not list: a misspelt field is a 400, not silently ignored. */
 export const closed = <P extends TProperties>(properties: P, options: SchemaOptions = {}) =>
   Type.Object(properties, { ...options, additionalProperties: false });
+
+/**
+ * The same object schema, requiring only `required` (none: no `required` key): a config part is
+ * written as the service holds it, and its form for a file asks only what a file must have, since
+ * parseConfig fills in the rest. The TypeScript type stays the held one.
+ */
+export function asWritten<T extends TObject>(schema: T, required: string[]): T {
+  if (required.length > 0) return { ...schema, required };
+  const { required: _held, ...rest } = schema;
+  return rest as T;
+}

@@ -3,6 +3,19 @@
  * against them. They live below both, so a shape never imports the module whose types it defines.
  */
 
+/** The hidden column that holds soft-deleted cards. */
+export const DELETED_STATUS = 'deleted';
+
+/**
+ * The folder (and index bucket) that holds archived cards. Reserved as a column id like `deleted`:
+ * an archived card keeps its real `status`, so it cannot live in its status folder without showing
+ * up in that column.
+ */
+export const ARCHIVED_STATUS = 'archived';
+
+/** Status folders the service keeps for itself: no column may take these ids. */
+export const RESERVED_STATUS_IDS: readonly string[] = [DELETED_STATUS, ARCHIVED_STATUS];
+
 export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
