@@ -1,5 +1,5 @@
-import type { Card, LabelDefinition, Priority } from '../server/core/model';
-import { PRIORITIES } from '../server/core/model';
+import type { Card, LabelDefinition } from '../server/core/model';
+import { PRIORITIES, type Priority } from '../server/core/shapes/vocabulary';
 import { STANDARD_COLUMNS } from '../server/core/defaults';
 import { baseCardId, cardIdCandidates } from '../server/core/ids';
 import { spreadKeys } from '../server/core/ordering';

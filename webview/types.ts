@@ -1,16 +1,8 @@
 /** The API's read models, as the UI sees them. Type-only imports: nothing from the server is bundled. */
 import type { BoardSummary } from '../server/service/boards';
-import type {
-  BoardView,
-  CardClaim,
-  Column,
-  Comment,
-  LabelDefinition,
-  Priority,
-  Settings,
-  TaskView,
-} from '../server/core/model';
-import type { CardSession, SessionState } from '../server/core/sessions';
+import type { BoardView, CardClaim, Column, Comment, LabelDefinition, Settings, TaskView } from '../server/core/model';
+import type { Priority, SessionState } from '../server/core/shapes/vocabulary';
+import type { CardSession } from '../server/core/sessions';
 import type { GitLinks } from '../server/core/gitLinkModel';
 import type { LogEntry } from '../server/service/logs';
 

@@ -1,5 +1,6 @@
 import type { StoredClaim } from '../../server/core/claims';
-import { DELETED_STATUS, type Card } from '../../server/core/model';
+import type { Card } from '../../server/core/model';
+import { DELETED_STATUS } from '../../server/core/shapes/vocabulary';
 import type { CardSession } from '../../server/core/sessions';
 
 /** One card an agent is on, as the status bar's list shows it. */

@@ -1,4 +1,5 @@
-import { DELETED_STATUS, type BoardConfig, type Card } from '../../server/core/model';
+import type { BoardConfig, Card } from '../../server/core/model';
+import { DELETED_STATUS } from '../../server/core/shapes/vocabulary';
 
 /** Today as `YYYY-MM-DD` in the user's own time zone: a card due today is not overdue yet. */
 export function localToday(now = new Date()): string {

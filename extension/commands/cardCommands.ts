@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PRIORITIES } from '../../server/core/model';
+import { PRIORITIES } from '../../server/core/shapes/vocabulary';
 import type { ExtensionParts } from '../parts';
 import { callApi, type BoardSummary, type ColumnInfo, type TaskSummary } from '../service/callApi';
 import { currentBoardId, pickService, type FolderService } from './pickService';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { BACKGROUND_PRESETS } from '../../server/core/model';
+import { BACKGROUND_PRESETS } from '../../server/core/shapes/vocabulary';
 import type { DisplayBackground, DisplayPreferences, DisplayScope } from '../../webview/protocol';
 import type { FolderRef } from '../service/folderServices';
 

@@ -1,4 +1,4 @@
-import { BACKGROUND_PRESETS } from '../../server/core/model';
+import { BACKGROUND_PRESETS } from '../../server/core/shapes/vocabulary';
 import type { HostNoticeMessage, HostToWebviewMessage, WebviewToHostMessage } from '../../webview/protocol';
 
 /** Messages the board UI sends, checked before use: a webview is a page, and pages can be wrong. */

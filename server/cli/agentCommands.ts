@@ -1,5 +1,5 @@
 import { DEFAULT_CLAIM_SECONDS, MAX_CLAIM_SECONDS } from '../core/claims';
-import { SESSION_STATES } from '../core/sessions';
+import { SESSION_STATES } from '../core/shapes/vocabulary';
 import { flag, str, type Command, type OptionSpec, type Parsed } from './command';
 import { ID, enc, labels, show, usage, type Card } from './commandHelpers';
 import { cardDetails } from './cardCommands';

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError, parseConfig } from '../config/parseConfig';
-import { DELETED_STATUS, type Column } from '../core/model';
+import type { Column } from '../core/model';
+import { DELETED_STATUS } from '../core/shapes/vocabulary';
 import { startColumnOf } from '../core/startColumn';
 import { flag, str, type Command, type Parsed } from './command';
 import { ID, enc, show, usage, type Card } from './commandHelpers';

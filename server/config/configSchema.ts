@@ -1,23 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { mapOf, openObject } from '../core/typeboxParts';
-import {
-  asWritten,
-  board,
-  boardFields,
-  columns,
-  form,
-  idList,
-  label,
-  plugin,
-  priority,
-  savedView,
-  server,
-  settings,
-  stringMap,
-  webhook,
-} from './configShapes';
+import { BoardConfigSchema, ConfigColumnSchema, columnList, priority } from '../core/shapes/boardConfig';
+import { asWritten, mapOf, openObject, textList, textMap } from '../core/shapes/parts';
+import { form, label, plugin, savedView, server, settings, webhook } from './configShapes';
 
 type Schema = Record<string, unknown>;
+
+/** Columns as a file writes them: an id is all a column must have. */
+const columnsAsWritten = (description?: string) => columnList(asWritten(ConfigColumnSchema, ['id']), description);
+
+/** A board's fields besides its id, as a file writes them: it may leave out any of them. */
+const { id, ...heldFields } = BoardConfigSchema.properties;
+const boardFields = { ...heldFields, columns: columnsAsWritten() };
 
 /**
  * `.kanban.json` as a JSON Schema, for editors (VS Code's `jsonValidation`: completion and errors
@@ -28,9 +21,12 @@ type Schema = Record<string, unknown>;
  * over the same documents. Unknown keys are allowed, as the service keeps them.
  */
 export function kanbanConfigSchema(): Schema {
-  const storage = mapOf(Type.Object({ provider: Type.String(), config: Type.Optional(openObject()) }), {
-    description: 'version 1: use plugins',
-  });
+  const storage = mapOf(
+    Type.Object({ provider: Type.String(), config: Type.Optional(openObject({}, { bare: true })) }),
+    {
+      description: 'version 1: use plugins',
+    },
+  );
   // A plain JSON document, as the build writes it: TypeBox marks its schemas with symbol keys.
   return plainJson({
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -48,8 +44,8 @@ export function kanbanConfigSchema(): Schema {
       boards: Type.Optional(
         Type.Unsafe({
           anyOf: [
-            Type.Array(board),
-            mapOf(Type.Object(boardFields), { description: 'older layout: boards keyed by id' }),
+            Type.Array(asWritten(Type.Object({ id, ...boardFields }), ['id'])),
+            mapOf(asWritten(Type.Object(boardFields), []), { description: 'older layout: boards keyed by id' }),
           ],
         }),
       ),
@@ -69,11 +65,11 @@ export function kanbanConfigSchema(): Schema {
       ),
       server: Type.Optional(server),
       // The version 1 layout: one board at the top level, storage entries with `config`.
-      columns: Type.Optional(columns('version 1: the columns of the one board')),
+      columns: Type.Optional(columnsAsWritten('version 1: the columns of the one board')),
       defaultStatus: Type.Optional(Type.String({ description: 'version 1' })),
       defaultPriority: Type.Optional(priority('version 1')),
-      actions: Type.Optional(stringMap('version 1')),
-      minimizedColumnIds: Type.Optional(idList('version 1')),
+      actions: Type.Optional(textMap('version 1')),
+      minimizedColumnIds: Type.Optional(textList('version 1')),
       storage: Type.Optional(storage),
     }),
   });

@@ -1,101 +1,18 @@
-import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { DEFAULT_SETTINGS } from '../core/defaults';
-import { BOARD_OR_COLUMN_ID } from '../core/ids';
-import {
-  BACKGROUND_MODES,
-  BACKGROUND_PRESETS,
-  PRIORITIES,
-  WIP_POLICIES,
-  type BoardConfig,
-  type Settings,
-} from '../core/model';
-import { RESERVED_STATUS_IDS } from '../core/cardPlace';
+import type { Settings } from '../core/model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../core/shapes/vocabulary';
 import { VIEW_LAYOUTS } from '../core/savedViews';
-import { mapOf, oneOf, openObject } from '../core/typeboxParts';
+import { BoardConfigSchema } from '../core/shapes/boardConfig';
+import { choice, mapOf, openObject, textList } from '../core/shapes/parts';
 
 /**
  * The parts of `.kanban.json`, each once, as TypeBox schemas: configSchema.ts puts them together
  * into the JSON Schema of the file (editors, unknown-key warnings, doctor), and types.ts derives the
  * configuration's types from them. A part is written as the service holds it after parseConfig;
- * `asWritten` says which of its fields a file must have, parseConfig filling in the rest.
+ * `asWritten` says which of its fields a file must have, parseConfig filling in the rest. A board
+ * is a shape of the core (shapes/boardConfig.ts), since the core's BoardConfig is its type.
  */
-
-/** The same object schema, requiring of a file only `required` (parseConfig fills in the others). */
-export function asWritten<T extends TObject>(schema: T, required: string[]): T {
-  return { ...schema, required };
-}
-
-const slug = (description?: string) =>
-  Type.String({ pattern: BOARD_OR_COLUMN_ID.source, ...(description ? { description } : {}) });
-export const priority = (description = 'critical, high, medium or low') => oneOf(PRIORITIES, { description });
-export const stringMap = (description?: string) => mapOf(Type.String(), description ? { description } : {});
-export const idList = (description?: string) => Type.Array(Type.String(), description ? { description } : {});
-
-export const column = Type.Object({
-  id: Type.String({
-    pattern: BOARD_OR_COLUMN_ID.source,
-    not: { enum: [...RESERVED_STATUS_IDS] },
-    description: `the status stored in card files and the folder name: a-z, 0-9, - and _ (${RESERVED_STATUS_IDS.map((id) => `"${id}"`).join(' and ')} are reserved)`,
-  }),
-  name: Type.Optional(Type.String({ description: 'shown as the column title (defaults to the id)' })),
-  color: Type.Optional(Type.String({ description: 'CSS color, e.g. #3b82f6' })),
-  wipLimit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description:
-        'soft WIP limit: the header shows count/limit and turns to a warning colour when over (archived cards not counted)',
-    }),
-  ),
-});
-
-export const columns = (description = 'the columns, left to right') => Type.Array(column, { description });
-
-/** A board's fields besides its id; a file may leave out any of them. */
-export const boardFields = {
-  name: Type.Optional(Type.String({ description: 'shown in the board switcher (defaults to the id)' })),
-  description: Type.Optional(Type.String()),
-  columns: Type.Optional(columns()),
-  defaultStatus: Type.Optional(
-    Type.String({ description: 'column of new cards on this board (else settings.defaultStatus)' }),
-  ),
-  startStatus: Type.Optional(
-    slug(
-      'column `kanban start` moves a card to; must be a column of this board (else the first in-progress, doing, wip, started or active column, else the second column)',
-    ),
-  ),
-  pickFrom: Type.Optional(
-    Type.Array(slug(), {
-      minItems: 1,
-      uniqueItems: true,
-      description:
-        'columns `kanban pick` (POST /api/tasks/pick) takes cards from; each must be a column of this board (else every column before the start column)',
-    }),
-  ),
-  defaultPriority: Type.Optional(priority('priority of new cards on this board (else settings.defaultPriority)')),
-  actions: Type.Optional(stringMap('board actions: key -> title, announced as board.action.triggered')),
-  minimizedColumnIds: Type.Optional(idList('columns shown collapsed')),
-  wipPolicy: Type.Optional(
-    oneOf(WIP_POLICIES, {
-      default: 'warn',
-      description:
-        'a move or create into a column at its wipLimit: warn (allowed, with a Warning header and a toast) or block (refused with 409)',
-    }),
-  ),
-  autoArchiveDays: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description: 'archive cards that have stayed this many days in the last column (checked at start and hourly)',
-    }),
-  ),
-} satisfies TProperties;
-
-/**
- * A board as a file writes it. Its type, with the defaults filled in, is BoardConfig of the core
- * model (the read models share it), so this schema is tied to that type rather than deriving one.
- */
-export const board = Type.Unsafe<BoardConfig>(
-  Type.Object({ id: slug('folder name under .kanban/boards/'), ...boardFields }),
-);
 
 /** Every setting with its type and default; settings this version does not know are ignored, as by the service. */
 export function settings() {
@@ -116,8 +33,8 @@ export function settings() {
 export const label = Type.Object({ color: Type.String(), group: Type.Optional(Type.String()) });
 
 export const form = Type.Object({
-  schema: openObject(),
-  data: Type.Optional(openObject()),
+  schema: openObject({}, { bare: true }),
+  data: Type.Optional(openObject({}, { bare: true })),
   name: Type.Optional(Type.String()),
   description: Type.Optional(Type.String()),
 });
@@ -125,7 +42,7 @@ export const form = Type.Object({
 export const webhook = Type.Object({
   id: Type.String(),
   url: Type.String(),
-  events: idList('event names, "prefix.*" or "*"'),
+  events: textList('event names, "prefix.*" or "*"'),
   secret: Type.Optional(Type.String({ description: 'write ${ENV_NAME}: a literal secret is moved out of this file' })),
   active: Type.Boolean(),
 });
@@ -134,7 +51,7 @@ export const savedView = Type.Object({
   id: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }),
   name: Type.String(),
   board: Type.String({ description: 'id of the board the view shows' }),
-  layout: oneOf(VIEW_LAYOUTS),
+  layout: choice(VIEW_LAYOUTS, {}, { bare: true }),
   filter: mapOf(Type.Unsafe<string | boolean | number>({ type: ['string', 'boolean', 'number'] }), {
     description:
       'list-route query parameters: q, status, priority, assignee, label, labelGroup, due, ready, meta.<path>, ...',
@@ -146,10 +63,10 @@ export const savedView = Type.Object({
   }),
 });
 
-export const plugin = Type.Object({ provider: Type.String(), options: openObject() });
+export const plugin = Type.Object({ provider: Type.String(), options: openObject({}, { bare: true }) });
 
 export const server = Type.Object({
-  allowedOrigins: Type.Optional(idList('web origins whose pages may change the board, e.g. "https://example.com"')),
+  allowedOrigins: Type.Optional(textList('web origins whose pages may change the board, e.g. "https://example.com"')),
 });
 
 /**
@@ -159,7 +76,7 @@ export const server = Type.Object({
 export const kanbanConfig = Type.Object({
   version: Type.Literal(2),
   defaultBoard: Type.String(),
-  boards: Type.Array(board),
+  boards: Type.Array(BoardConfigSchema),
   settings: settings(),
   labels: mapOf(label),
   forms: mapOf(form),

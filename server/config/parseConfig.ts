@@ -1,11 +1,21 @@
 import { DEFAULT_SETTINGS, STANDARD_COLUMNS, defaultBoard } from '../core/defaults';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, DEFAULT_COLUMN_COLOR, PRIORITIES, WIP_POLICIES } from '../core/model';
-import { RESERVED_STATUS_IDS } from '../core/cardPlace';
-import type { BoardConfig, Column, LabelDefinition, Settings } from '../core/model';
+import {
+  DEFAULT_COLUMN_COLOR,
+  type BoardConfig,
+  type Column,
+  type LabelDefinition,
+  type Settings,
+} from '../core/model';
+import {
+  BACKGROUND_MODES,
+  BACKGROUND_PRESETS,
+  PRIORITIES,
+  RESERVED_STATUS_IDS,
+  WIP_POLICIES,
+} from '../core/shapes/vocabulary';
 import { isValidSlugId } from '../core/ids';
 import type { FormConfig, KanbanConfig, PluginEntry, ServerSettings, WebhookConfig } from './types';
-import type { SavedView } from '../core/savedViews';
-import { viewProblem } from '../core/savedViews';
+import { viewProblem, type SavedView } from '../core/savedViews';
 import { originProblem } from './origins';
 
 /** A problem in `.kanban.json`, located by a JSON path such as `$.boards[1].columns[0].id`. */

@@ -1,5 +1,6 @@
 import { ValidationError } from './errors';
-import { PRIORITIES, type Card, type CardClaim } from './model';
+import type { Card, CardClaim } from './model';
+import { PRIORITIES } from './shapes/vocabulary';
 
 export type { CardClaim };
 

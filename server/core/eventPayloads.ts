@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Column, Comment, LabelDefinition, Settings } from './model';
 import type { SavedView } from './savedViews';
-import { mapOf, openObject } from './typeboxParts';
+import { openObject, text, textList, textMap } from './shapes/parts';
 import type { CardSession } from './sessions';
 
 /**
@@ -16,14 +16,9 @@ function readModel<T>(name: string, description: string) {
   return Type.Unsafe<T>({ $ref: `#/components/schemas/${name}`, description });
 }
 
-const text = (description: string) => Type.String({ description });
-const ids = (description: string) => Type.Array(Type.String(), { description });
 const yes = (description: string) => Type.Optional(Type.Literal(true, { description }));
 
 const taskId = text('id of the card');
-
-/** Free-form data (log details, form data): any keys, and a generated client sees it as a map. */
-const anyMap = (description: string) => openObject({ additionalProperties: true, description });
 
 /**
  * A change made outside this process (a hand edit, a git checkout, another instance) is announced
@@ -42,7 +37,7 @@ const logEntry = Type.Object(
   {
     text: text('what happened'),
     source: text('who or what logged it'),
-    object: Type.Optional(anyMap('structured details')),
+    object: Type.Optional(openObject('structured details')),
     timestamp: text('when (ISO 8601)'),
   },
   { description: 'the log entry as stored' },
@@ -83,8 +78,8 @@ export const EVENT_TABLE = {
     'a card changed in place (same column)',
     Type.Object({
       taskId,
-      fields: Type.Optional(ids('the fields the request set')),
-      changes: Type.Optional(ids('what a repair changed (`file`: doctor rewrote the card file)')),
+      fields: Type.Optional(textList('the fields the request set')),
+      changes: Type.Optional(textList('what a repair changed (`file`: doctor rewrote the card file)')),
       rolledBack: yes('a failed bulk change put the card back as it was'),
       ...origin,
     }),
@@ -96,7 +91,7 @@ export const EVENT_TABLE = {
       from: text('the column it left'),
       to: text('the column it is in now'),
       position: Type.Optional(Type.Integer({ minimum: 0, description: 'its place in the new column (a move)' })),
-      fields: Type.Optional(ids('other fields the move set')),
+      fields: Type.Optional(textList('other fields the move set')),
       fromBoard: Type.Optional(text('the board it left (a transfer)')),
       toBoard: Type.Optional(text('the board it is on now (a transfer)')),
       rolledBack: yes('a failed bulk change put the card back where it was'),
@@ -167,7 +162,7 @@ export const EVENT_TABLE = {
     Type.Object({ taskId, comment: readModel<Comment>('Comment', 'the comment now') }),
   ),
   'comment.deleted': onCard('a comment was deleted', Type.Object({ taskId, commentId: text('the deleted comment') })),
-  'attachment.added': onCard('files were attached', Type.Object({ taskId, files: ids('file names, as stored') })),
+  'attachment.added': onCard('files were attached', Type.Object({ taskId, files: textList('file names, as stored') })),
   'attachment.removed': onCard('an attachment was removed', Type.Object({ taskId, file: text('its file name') })),
   'log.added': onCard("an entry was added to a card's log", Type.Object({ taskId, entry: logEntry })),
   'log.cleared': onCard("a card's log was cleared", Type.Object({ taskId })),
@@ -181,11 +176,14 @@ export const EVENT_TABLE = {
     "a column changed, or the board's minimized columns did",
     Type.Union([
       Type.Object({ column: readModel<Column>('Column', 'the column now') }),
-      Type.Object({ minimizedColumnIds: ids('the columns shown collapsed now') }),
+      Type.Object({ minimizedColumnIds: textList('the columns shown collapsed now') }),
     ]),
   ),
   'column.deleted': offCard('a column was removed', Type.Object({ columnId: text('the removed column') })),
-  'column.reordered': offCard('the columns were reordered', Type.Object({ columnIds: ids('the columns in order') })),
+  'column.reordered': offCard(
+    'the columns were reordered',
+    Type.Object({ columnIds: textList('the columns in order') }),
+  ),
   'column.limit.exceeded': offCard(
     'a card took a column over its WIP limit (once per crossing)',
     Type.Object({
@@ -198,10 +196,7 @@ export const EVENT_TABLE = {
   'board.created': offCard('a board was added', Type.Object({ board, ...origin })),
   'board.updated': offCard(
     'a board changed (its actions alone, or the whole board)',
-    Type.Union([
-      Type.Object({ board, ...origin }),
-      Type.Object({ actions: mapOf(Type.String(), { description: 'action key to title' }) }),
-    ]),
+    Type.Union([Type.Object({ board, ...origin }), Type.Object({ actions: textMap('action key to title') })]),
   ),
   'board.deleted': offCard('a board was removed', Type.Object({ boardId: text('the removed board'), ...origin })),
   'label.updated': offCard(
@@ -219,11 +214,11 @@ export const EVENT_TABLE = {
   ),
   'label.renamed': offCard(
     'a label was renamed on every card that carries it',
-    Type.Object({ name: text('the old name'), newName: text('the new name'), cards: ids('the cards rewritten') }),
+    Type.Object({ name: text('the old name'), newName: text('the new name'), cards: textList('the cards rewritten') }),
   ),
   'label.deleted': offCard(
     'a label was deleted and taken off its cards',
-    Type.Object({ name: text('the label'), cards: ids('the cards rewritten') }),
+    Type.Object({ name: text('the label'), cards: textList('the cards rewritten') }),
   ),
   'view.created': offCard('a saved view was created', Type.Object({ view: savedView })),
   'view.updated': offCard(
@@ -238,7 +233,7 @@ export const EVENT_TABLE = {
     'the settings changed, or other parts of .kanban.json did (forms, webhooks, plugins, default board)',
     Type.Object({
       settings: readModel<Settings>('Settings', 'every setting now'),
-      changed: Type.Optional(ids('the settings the request set')),
+      changed: Type.Optional(textList('the settings the request set')),
       config: yes('.kanban.json changed beyond the settings: re-read what you show of it'),
       ...origin,
     }),
@@ -248,7 +243,7 @@ export const EVENT_TABLE = {
     Type.Object({
       taskId,
       formId: text('the form'),
-      data: anyMap('the form data now'),
+      data: openObject('the form data now'),
     }),
   ),
   'board.action.triggered': offCard(

@@ -1,6 +1,7 @@
 import { ValidationError } from './errors';
-import { DELETED_STATUS, PRIORITIES, titleOf, type Card } from './model';
-import { ARCHIVED_STATUS, placeOf } from './cardPlace';
+import { titleOf, type Card } from './model';
+import { ARCHIVED_STATUS, DELETED_STATUS, PRIORITIES } from './shapes/vocabulary';
+import { placeOf } from './cardPlace';
 
 /**
  * Paging, sorting and projection of task lists: the parts that need no workspace. A page ends at a

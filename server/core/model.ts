@@ -5,60 +5,21 @@
 
 import type { Static } from '@sinclair/typebox';
 import type { BoardSchema, ColumnSchema, LabelDefinitionSchema, SettingsSchema } from './shapes/board';
+import type { BoardConfigSchema } from './shapes/boardConfig';
 import type { ListedTask, Task } from './shapes/card';
 import type { CardFormSchema, CardStateSchema, ClaimSchema, CommentSchema } from './shapes/cardParts';
-
-export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
-export type Priority = (typeof PRIORITIES)[number];
-
-/** The hidden column that holds soft-deleted cards. */
-export const DELETED_STATUS = 'deleted';
+import type { Priority } from './shapes/vocabulary';
 
 export const DEFAULT_COLUMN_COLOR = '#6b7280';
 
 /** A column of a board; its WIP limit is soft, and archived cards do not count towards it. */
 export type Column = Static<typeof ColumnSchema>;
 
-/** What a move or create into a column at its WIP limit does: go ahead with a warning, or be refused. */
-export const WIP_POLICIES = ['warn', 'block'] as const;
-export type WipPolicy = (typeof WIP_POLICIES)[number];
-
-export interface BoardConfig {
-  id: string;
-  name: string;
-  description?: string;
-  columns: Column[];
-  defaultStatus?: string;
-  /** The column `kanban start` moves a card to; absent: see core/startColumn. Must be a column of the board. */
-  startStatus?: string;
-  /** The columns `pick` takes cards from; absent: the columns before the start column (core/startColumn). */
-  pickFrom?: string[];
-  defaultPriority?: Priority;
-  actions: Record<string, string>;
-  minimizedColumnIds: string[];
-  /** Default `warn`. */
-  wipPolicy?: WipPolicy;
-  /** Cards that stayed this many days in the last column (by `completedAt`) are archived. */
-  autoArchiveDays?: number;
-}
+/** A board of `.kanban.json` as the service holds it after parseConfig. */
+export type BoardConfig = Static<typeof BoardConfigSchema>;
 
 /** A board as the API shows it: the defaults are the effective values, absent settings are null. */
 export type BoardView = Static<typeof BoardSchema>;
-
-export const BACKGROUND_MODES = ['fancy', 'plain'] as const;
-export const BACKGROUND_PRESETS = [
-  'aurora',
-  'sunset',
-  'meadow',
-  'nebula',
-  'lagoon',
-  'candy',
-  'ember',
-  'violet',
-  'paper',
-  'mist',
-  'sand',
-] as const;
 
 export type Settings = Static<typeof SettingsSchema>;
 

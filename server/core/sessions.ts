@@ -8,9 +8,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AgentSessionSchema } from './shapes/cardParts';
 
-export const SESSION_STATES = ['active', 'awaitingInput', 'error', 'complete'] as const;
-export type SessionState = (typeof SESSION_STATES)[number];
-
 /** A session as the read model shows it. */
 export type CardSession = Static<typeof AgentSessionSchema>;
 

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { Card } from '../core/model';
-import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
+import { placeOf } from '../core/cardPlace';
+import { ARCHIVED_STATUS } from '../core/shapes/vocabulary';
 import { derivedId, provablySameCard } from '../storage/markdown/cardIdentity';
 import type { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { log } from '../core/log';

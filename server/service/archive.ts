@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from '../core/errors';
-import { ARCHIVED_STATUS, isArchived } from '../core/cardPlace';
-import { DELETED_STATUS, type BoardConfig, type Card, type TaskView } from '../core/model';
+import { isArchived } from '../core/cardPlace';
+import { ARCHIVED_STATUS, DELETED_STATUS } from '../core/shapes/vocabulary';
+import type { BoardConfig, Card, TaskView } from '../core/model';
 import { effectiveDefaultStatus } from './boards';
 import { resolveCard } from './taskQueries';
 import { appendKey, keyForPosition, saveCards, withCompletion } from './tasks';

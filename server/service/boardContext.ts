@@ -1,5 +1,7 @@
-import { CONTEXT_NEXT_LIMIT, CONTEXT_SECTION_LIMIT, type BoardContext, type ContextCard } from '../core/boardContext';
-import { DELETED_STATUS, titleOf, type BoardConfig, type Card } from '../core/model';
+import type { BoardContext, ContextCard } from '../core/boardContext';
+import { CONTEXT_NEXT_LIMIT, CONTEXT_SECTION_LIMIT } from '../core/shapes/boardContext';
+import { titleOf, type BoardConfig, type Card } from '../core/model';
+import { DELETED_STATUS } from '../core/shapes/vocabulary';
 import { readyColumnsOf, startColumnOf } from '../core/startColumn';
 import { isFinished, isReady, openBlockerIds } from './dependencies';
 import { pickOrder } from './pick';

@@ -4,15 +4,9 @@ import type { BoardSummarySchema } from '../core/shapes/board';
 import { mergeBoard } from './boardMerge';
 import { StateRuleError, NotFoundError, ValidationError } from '../core/errors';
 import { STANDARD_COLUMNS } from '../core/defaults';
-import {
-  DEFAULT_COLUMN_COLOR,
-  DELETED_STATUS,
-  type BoardConfig,
-  type BoardView,
-  type Column,
-  type Priority,
-} from '../core/model';
-import { ARCHIVED_STATUS, RESERVED_STATUS_IDS, isArchived } from '../core/cardPlace';
+import { DEFAULT_COLUMN_COLOR, type BoardConfig, type BoardView, type Column } from '../core/model';
+import { ARCHIVED_STATUS, DELETED_STATUS, RESERVED_STATUS_IDS, type Priority } from '../core/shapes/vocabulary';
+import { isArchived } from '../core/cardPlace';
 import { checkColor, checkPriority, checkSlugId } from './validate';
 import type { WorkspaceState } from './workspaceState';
 import type { BoardCreateBody, BoardUpdateBody, ColumnBody } from '../core/shapes/requests/boards';

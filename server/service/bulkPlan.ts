@@ -1,6 +1,7 @@
 import { StateRuleError, NotFoundError, PreconditionFailedError, ValidationError, WipLimitError } from '../core/errors';
 import { isArchived, placeOf } from '../core/cardPlace';
-import { DELETED_STATUS, type BoardConfig, type Card } from '../core/model';
+import type { BoardConfig, Card } from '../core/model';
+import { DELETED_STATUS } from '../core/shapes/vocabulary';
 import { restoreTarget } from './archive';
 import { resolveCard } from './taskQueries';
 import { checkLabelName, checkPriority } from './validate';

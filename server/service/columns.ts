@@ -1,6 +1,6 @@
 import { StateRuleError, NotFoundError, ValidationError } from '../core/errors';
-import { type BoardConfig, type Column } from '../core/model';
-import { RESERVED_STATUS_IDS } from '../core/cardPlace';
+import type { BoardConfig, Column } from '../core/model';
+import { RESERVED_STATUS_IDS } from '../core/shapes/vocabulary';
 import { checkWipLimit, normalizeColumns, replaceBoard } from './boards';
 import { checkColor } from './validate';
 import type { Workspace } from './workspace';

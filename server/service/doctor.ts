@@ -1,8 +1,9 @@
 import { existsSync, promises as fs } from 'node:fs';
 import type { Static } from '@sinclair/typebox';
 import * as path from 'node:path';
-import { DELETED_STATUS, type Card } from '../core/model';
-import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
+import type { Card } from '../core/model';
+import { ARCHIVED_STATUS, DELETED_STATUS } from '../core/shapes/vocabulary';
+import { placeOf } from '../core/cardPlace';
 import { kanbanConfigSchema } from '../config/configSchema';
 import { kanbanGitignorePath, missingGitignoreLines, updateKanbanGitignore } from '../storage/generatedFiles';
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';

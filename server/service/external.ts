@@ -1,6 +1,7 @@
 import type { Card } from '../core/model';
 import type { Payload } from '../core/events';
-import { ARCHIVED_STATUS, isArchived } from '../core/cardPlace';
+import { isArchived } from '../core/cardPlace';
+import { ARCHIVED_STATUS } from '../core/shapes/vocabulary';
 import { ConfigError, defaultConfig, parseConfig } from '../config/parseConfig';
 import type { KanbanConfig } from '../config/types';
 import { serializeCard } from '../storage/cardFile';

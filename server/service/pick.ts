@@ -8,7 +8,8 @@ import {
   type StoredClaim,
 } from '../core/claims';
 import { ValidationError } from '../core/errors';
-import { DELETED_STATUS, type BoardConfig, type Card, type TaskView } from '../core/model';
+import type { BoardConfig, Card, TaskView } from '../core/model';
+import { DELETED_STATUS } from '../core/shapes/vocabulary';
 import { readyColumnsOf } from '../core/startColumn';
 import { announceClaim } from './claimActions';
 import { isReady } from './dependencies';

@@ -1,7 +1,8 @@
 import { StateRuleError, NotFoundError } from '../core/errors';
-import { DELETED_STATUS, PRIORITIES, type Card, type Priority, type TaskView } from '../core/model';
+import type { Card, TaskView } from '../core/model';
+import { ARCHIVED_STATUS, DELETED_STATUS, PRIORITIES, type Priority } from '../core/shapes/vocabulary';
 import { isFullCardId } from '../core/ids';
-import { ARCHIVED_STATUS, placeOf } from '../core/cardPlace';
+import { placeOf } from '../core/cardPlace';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
 import { dueMatches, type DueFilter } from '../core/dueDates';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';

@@ -1,6 +1,7 @@
 import { StateRuleError, ValidationError } from '../core/errors';
 import { baseCardId, cardIdCandidates } from '../core/ids';
-import { DELETED_STATUS, titleOf, type BoardConfig, type Card, type Comment } from '../core/model';
+import { titleOf, type BoardConfig, type Card, type Comment } from '../core/model';
+import { DELETED_STATUS } from '../core/shapes/vocabulary';
 import { OrderingExhaustedError, keyBetween, spreadKeys } from '../core/ordering';
 import { effectiveDefaultPriority, effectiveDefaultStatus } from './boards';
 import { resolveCard } from './taskQueries';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors';
-import { PRIORITIES, type Priority } from '../core/model';
+import { PRIORITIES, type Priority } from '../core/shapes/vocabulary';
 import { isValidSlugId } from '../core/ids';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;

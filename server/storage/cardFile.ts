@@ -1,9 +1,8 @@
 import * as yaml from 'js-yaml';
-import { PRIORITIES } from '../core/model';
-import type { Card, CardForm, Comment, Priority } from '../core/model';
+import { ARCHIVED_STATUS, PRIORITIES, type Priority } from '../core/shapes/vocabulary';
+import type { Card, CardForm, Comment } from '../core/model';
 import { isValidKey } from '../core/ordering';
 import { isSafeCardId } from '../core/ids';
-import { ARCHIVED_STATUS } from '../core/cardPlace';
 
 /** Why a card file could not be read; reported by /api/workspace, never fatal. */
 export class CardFileError extends Error {

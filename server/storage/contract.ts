@@ -35,7 +35,8 @@
 import type { AttachmentStore } from './attachmentStore';
 import type { CardStore } from './cardStore';
 
-export type { Card, Comment, CardForm, Priority } from '../core/model';
+export type { Card, Comment, CardForm } from '../core/model';
+export type { Priority } from '../core/shapes/vocabulary';
 export type {
   CardStore,
   CardChange,

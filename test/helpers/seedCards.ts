@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { STANDARD_COLUMNS } from '../../server/core/defaults';
-import { PRIORITIES, type Card } from '../../server/core/model';
+import type { Card } from '../../server/core/model';
+import { PRIORITIES } from '../../server/core/shapes/vocabulary';
 import { spreadKeys } from '../../server/core/ordering';
 import { serializeCard } from '../../server/storage/cardFile';
 import { makeCard } from './cards';

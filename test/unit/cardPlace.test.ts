@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { CardIndex } from '../../server/core/cardIndex';
-import { ARCHIVED_STATUS, placeOf } from '../../server/core/cardPlace';
+import { placeOf } from '../../server/core/cardPlace';
+import { ARCHIVED_STATUS } from '../../server/core/shapes/vocabulary';
 import { parseCard, serializeCard } from '../../server/storage/cardFile';
 import { makeCard } from '../helpers/cards';
 

@@ -1,4 +1,5 @@
-import { PRIORITIES, type TaskView } from '../../core/model';
+import type { TaskView } from '../../core/model';
+import { PRIORITIES } from '../../core/shapes/vocabulary';
 import { DUE_WINDOWS, dueFilterOf } from '../../core/dueDates';
 import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';

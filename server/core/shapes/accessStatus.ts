@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { named } from './names';
-import { flag, nullableText, stringEnum, text } from './parts';
+import { flag, nullableText, choice, text } from './parts';
 
 /** Who the caller is and what card state and auth make of it (GET /card-state/status, GET /auth). */
 
@@ -8,7 +8,7 @@ export const CardStateStatusSchema = named(
   'CardStateStatus',
   Type.Object({
     provider: text('card.state provider id'),
-    backend: stringEnum(
+    backend: choice(
       ['file', 'sqlite', 'mysql'] as const,
       'storage family of the provider (mysql: shared by every instance over the database)',
     ),

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, WIP_POLICIES } from '../model';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, WIP_POLICIES } from './vocabulary';
 import { TaskSchema, priorityOf } from './card';
 import { named } from './names';
-import { count, flag, mapOf, nullableInteger, nullableText, stringEnum, text, textList, time } from './parts';
+import { choice, count, flag, mapOf, nullableInteger, nullableText, text, textList, textMap, time } from './parts';
 
 /** Boards, columns and the workspace's display settings and labels, as the API shows them. */
 
@@ -21,7 +21,7 @@ export const ColumnSchema = named(
 export const ColumnListSchema = Type.Array(ColumnSchema, { description: 'columns in board order' });
 export const ColumnIdListSchema = textList('column ids');
 
-export const ActionMapSchema = named('ActionMap', mapOf(Type.String(), 'action key to its title'));
+export const ActionMapSchema = named('ActionMap', textMap('action key to its title'));
 
 export const BoardSummarySchema = named(
   'BoardSummary',
@@ -46,7 +46,7 @@ export const BoardSchema = named(
     defaultPriority: priorityOf('priority a new card gets (the effective value)'),
     actions: ActionMapSchema,
     minimizedColumnIds: ColumnIdListSchema,
-    wipPolicy: stringEnum(
+    wipPolicy: choice(
       WIP_POLICIES,
       'what a move or create into a column at its WIP limit does: warn (default) or block (409)',
     ),
@@ -67,8 +67,8 @@ export const SettingsSchema = named(
       showDeletedColumn: flag('show the column of soft-deleted cards'),
       defaultPriority: priorityOf(),
       defaultStatus: text('status a new card gets when its board names none'),
-      boardBackgroundMode: stringEnum(BACKGROUND_MODES, 'board background style'),
-      boardBackgroundPreset: stringEnum(BACKGROUND_PRESETS, 'board background colors'),
+      boardBackgroundMode: choice(BACKGROUND_MODES, 'board background style'),
+      boardBackgroundPreset: choice(BACKGROUND_PRESETS, 'board background colors'),
     },
     { description: 'workspace display settings' },
   ),

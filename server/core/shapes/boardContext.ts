@@ -1,11 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { CONTEXT_NEXT_LIMIT, CONTEXT_SECTION_LIMIT } from '../boardContext';
-import { PRIORITIES } from '../model';
-import { SESSION_STATES } from '../sessions';
+import { PRIORITIES, SESSION_STATES } from './vocabulary';
 import { named } from './names';
-import { count, nullableText, stringEnum, text, textList } from './parts';
+import { count, nullableText, choice, text, textList } from './parts';
 
 /** The board at a glance for an agent, as GET /context answers it (the rules are in core/boardContext.ts). */
+
+/**
+ * How many cards a section lists (the counts say how many there are); `next` lists fewer. Here, by
+ * the shape whose description states them, so the shape needs nothing from the module of its types.
+ */
+export const CONTEXT_SECTION_LIMIT = 10;
+export const CONTEXT_NEXT_LIMIT = 5;
 
 export const ContextCardSchema = named(
   'ContextCard',
@@ -14,7 +19,7 @@ export const ContextCardSchema = named(
       id: text('card id'),
       title: text('the first # heading of the card'),
       status: text('column id'),
-      priority: stringEnum(PRIORITIES, 'critical, high, medium or low'),
+      priority: choice(PRIORITIES, 'critical, high, medium or low'),
       assignee: nullableText('assignee, or null'),
       dueDate: nullableText('ISO 8601 date or time, or null'),
       claim: Type.Optional(
@@ -30,7 +35,7 @@ export const ContextCardSchema = named(
         Type.Object(
           {
             agent: text('the agent that reported'),
-            state: stringEnum(SESSION_STATES, SESSION_STATES.join(', ')),
+            state: choice(SESSION_STATES, SESSION_STATES.join(', ')),
             note: nullableText('what the agent said, or null'),
             stale: Type.Boolean({ description: 'the agent has been silent longer than its lease' }),
           },

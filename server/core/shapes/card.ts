@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES } from '../model';
+import { PRIORITIES } from './vocabulary';
 import { named } from './names';
 import {
   AgentSessionSchema,
@@ -10,10 +10,10 @@ import {
   ClaimSchema,
   CommentSchema,
 } from './cardParts';
-import { count, flag, mapOf, nullableText, stringEnum, openObject, orNull, text, textList, time } from './parts';
+import { choice, count, flag, mapOf, nullableText, openObject, orNull, text, textList, textMap, time } from './parts';
 
 /** A priority, with what it means in this place. */
-export const priorityOf = (description = 'critical, high, medium or low') => stringEnum(PRIORITIES, description);
+export const priorityOf = (description = 'critical, high, medium or low') => choice(PRIORITIES, description);
 
 /** The card read model's fields that every card has, in a list too (the single card adds comments and checklistItems). */
 const taskFields = {
@@ -29,7 +29,7 @@ const taskFields = {
   metadata: openObject('arbitrary key/value data, searchable with meta.<field>'),
   forms: Type.Array(CardFormSchema, { description: 'forms the card offers' }),
   formData: mapOf(openObject('submitted data of one form'), 'form id to its submitted data'),
-  actions: Type.Union([Type.Array(Type.String()), mapOf(Type.String(), 'action key to title')], {
+  actions: Type.Union([Type.Array(Type.String()), textMap('action key to title')], {
     description: 'card actions: keys, or key to title',
   }),
   attachments: textList('attached file names'),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { SESSION_STATES } from '../sessions';
+import { SESSION_STATES } from './vocabulary';
 import { named } from './names';
-import { count, flag, nullableText, stringEnum, openObject, orNull, text, time } from './parts';
+import { count, flag, nullableText, choice, openObject, orNull, text, time } from './parts';
 
 /** The parts of a card's read model that are shapes of their own (the card itself is in card.ts). */
 
@@ -90,7 +90,7 @@ export const AgentSessionSchema = named(
   Type.Object(
     {
       agent: text('the agent that reported'),
-      state: stringEnum([...SESSION_STATES], SESSION_STATES.join(', ')),
+      state: choice([...SESSION_STATES], SESSION_STATES.join(', ')),
       note: nullableText('what the agent said with its report, or null'),
       url: nullableText('a link the agent gave (a pull request, a log), or null'),
       updatedAt: time('when the agent last reported'),

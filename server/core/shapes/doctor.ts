@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { named } from './names';
-import { flag, nullableText, stringEnum, text, textList } from './parts';
+import { flag, nullableText, choice, text, textList } from './parts';
 
 /** What `kanban doctor` (GET /workspace/doctor) finds, and what its fix (POST /workspace/doctor/fix) did. */
 
@@ -18,7 +18,7 @@ export const DOCTOR_PROBLEM_KINDS = [
 ] as const;
 
 export const DoctorProblemSchema = Type.Object({
-  kind: stringEnum(DOCTOR_PROBLEM_KINDS, 'what is wrong (see docs/git.md: kanban doctor)'),
+  kind: choice(DOCTOR_PROBLEM_KINDS, 'what is wrong (see docs/git.md: kanban doctor)'),
   path: nullableText('the file concerned, relative to the workspace; null for the workspace as a whole'),
   message: text('what is wrong and what to do about it'),
   fixable: flag('whether POST /workspace/doctor/fix (kanban doctor --fix) repairs it without losing anything'),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { named } from './names';
-import { count, flag, nullableInteger, nullableText, stringEnum, text, textList, time } from './parts';
+import { count, flag, nullableInteger, nullableText, choice, text, textList, time } from './parts';
 
 /** Webhooks and their delivery attempts, as the webhook routes answer them. */
 
@@ -27,7 +27,7 @@ export const WebhookDeliverySchema = named(
       deliveryId: text('the X-Webhook-Delivery header and body id of the delivery'),
       event: text('event name'),
       attempt: count('1 for the first try; 0 when the delivery was dropped before any try'),
-      status: stringEnum(ATTEMPT_STATUSES, 'retrying: another attempt follows; failed: gave up; dropped: not sent'),
+      status: choice(ATTEMPT_STATUSES, 'retrying: another attempt follows; failed: gave up; dropped: not sent'),
       httpStatus: nullableInteger("the receiver's HTTP status, or null when none came"),
       error: nullableText('what went wrong, or null'),
       at: time('when the attempt was made'),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { named } from './names';
-import { count, flag, nullableInteger, nullableText, stringEnum, text, textList, time } from './parts';
+import { count, flag, nullableInteger, nullableText, choice, text, textList, time } from './parts';
 import { InvalidFileSchema } from './storage';
 
 /** Where the workspace is and how it is served (GET /workspace, GET /storage). */
@@ -123,7 +123,7 @@ export const WorkspaceInfoSchema = named(
       }),
       claims: Type.Object(
         {
-          store: stringEnum(
+          store: choice(
             ['files', 'database'] as const,
             "files in a folder (Markdown cards), or tables in the card store's database, shared by every process and instance using it",
           ),

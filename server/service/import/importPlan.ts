@@ -1,7 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { ImportResultSchema, PlannedCardSchema } from '../../core/shapes/importResult';
 import { ValidationError } from '../../core/errors';
-import { PRIORITIES, type BoardConfig, type Comment } from '../../core/model';
+import type { BoardConfig, Comment } from '../../core/model';
+import { PRIORITIES } from '../../core/shapes/vocabulary';
 import { newCommentId } from '../../core/ids';
 import { effectiveDefaultStatus } from '../boards';
 import { createTask, permanentDeleteTask, type NewTaskFields } from '../tasks';

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
-import { ARCHIVED_STATUS, placeOf } from '../../core/cardPlace';
+import { placeOf } from '../../core/cardPlace';
+import { ARCHIVED_STATUS } from '../../core/shapes/vocabulary';
 import type { RecoveredFile, StaleCopy } from '../cardStore';
 import type { CachedFile } from './indexCache';
 import { log } from '../../core/log';

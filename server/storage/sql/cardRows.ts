@@ -1,5 +1,5 @@
-import { PRIORITIES } from '../../core/model';
-import type { Card, Comment, Priority } from '../../core/model';
+import { PRIORITIES, type Priority } from '../../core/shapes/vocabulary';
+import type { Card, Comment } from '../../core/model';
 
 /**
  * How a card maps onto rows, shared by the SQLite and MySQL stores. Structured fields are JSON

@@ -1,5 +1,6 @@
 import type { StoredClaim } from '../../core/claims';
-import type { SessionState, StoredSession } from '../../core/sessions';
+import type { StoredSession } from '../../core/sessions';
+import type { SessionState } from '../../core/shapes/vocabulary';
 import type { SqlValue } from './sqlDatabase';
 
 /** `kanban_claims`: one row per claimed card, expired ones too until someone removes them. */

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES } from '../../model';
-import { SESSION_STATES } from '../../sessions';
+import { PRIORITIES, SESSION_STATES } from '../vocabulary';
 import { AGENT_NAME_RULE, DEFAULT_CLAIM_SECONDS, MAX_CLAIM_SECONDS } from '../../claims';
-import { choice, closed, text, textList } from './parts';
+import { choice, closed, text, textList } from '../parts';
 
 /** Request bodies of the agent routes: claim a card, report a session, pick the next card. */
 

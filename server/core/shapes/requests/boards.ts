@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES, WIP_POLICIES } from '../../model';
-import { choice, closed, nullableInteger, text, textList, textMap } from './parts';
+import { PRIORITIES, WIP_POLICIES } from '../vocabulary';
+import { choice, closed, nullableInteger, text, textList, textMap } from '../parts';
 
 /** Request bodies of the board and column routes. */
 

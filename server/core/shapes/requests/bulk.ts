@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES } from '../../model';
-import { choice, closed, nullableText, textList } from './parts';
+import { PRIORITIES } from '../vocabulary';
+import { choice, closed, nullableText, textList } from '../parts';
 
 /** The request body of a bulk edit: one change for many cards, all or nothing. */
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { closed, flag, freeForm, text } from './parts';
+import { closed, flag, openObject, text } from '../parts';
 
 /** Request bodies of what hangs on a card: comments, logs, checklist items, attachments, forms, read marks. */
 
@@ -12,7 +12,7 @@ export type CommentUpdateBody = Static<typeof CommentUpdateBody>;
 export const LogBody = closed({
   text: text('Markdown'),
   source: Type.Optional(text('default "default"')),
-  object: Type.Optional(freeForm('structured data, stored as sent')),
+  object: Type.Optional(openObject('structured data, stored as sent')),
   timestamp: Type.Optional(text('ISO 8601; generated when omitted')),
 });
 export type LogBody = Static<typeof LogBody>;
@@ -28,7 +28,7 @@ export const UploadBody = closed({
 });
 export type UploadBody = Static<typeof UploadBody>;
 
-export const FormSubmitBody = closed({ data: freeForm('the form data') });
+export const FormSubmitBody = closed({ data: openObject('the form data') });
 export type FormSubmitBody = Static<typeof FormSubmitBody>;
 
 export const ReadBody = closed({

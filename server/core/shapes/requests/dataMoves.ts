@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { choice, closed, flag, text } from './parts';
+import { choice, closed, flag, text } from '../parts';
 
 /** Request bodies that move data in bulk: an import from another tool, a change of card storage. */
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PRIORITIES } from '../../model';
-import { choice, closed, freeForm, nullableText, text, textList, textMap } from './parts';
+import { PRIORITIES } from '../vocabulary';
+import { choice, closed, openObject, nullableText, text, textList, textMap } from '../parts';
 
 /** Request bodies of the card routes: create, update, move, transfer, restore. */
 
@@ -10,22 +10,22 @@ const formRefOrInline = Type.Union(
     closed({
       id: Type.Optional(text('form id (default: the name)')),
       name: text('a form defined in .kanban.json'),
-      data: Type.Optional(freeForm('default data')),
+      data: Type.Optional(openObject('default data')),
     }),
     closed({
       id: Type.Optional(text('form id (default: the name slugified, else form-<n>)')),
       name: Type.Optional(text('display name')),
-      schema: freeForm('JSON schema of the form data'),
-      data: Type.Optional(freeForm('default data')),
+      schema: openObject('JSON schema of the form data'),
+      data: Type.Optional(openObject('default data')),
     }),
   ],
   { description: 'a workspace form reference {name, data?} or an inline form definition {id?, name?, schema, data?}' },
 );
 
 const priority = (description?: string) => choice(PRIORITIES, description);
-const assignee = (description?: string) => nullableText(description ? { description } : {});
+const assignee = (description?: string) => nullableText(description);
 const labels = (description?: string) => textList(description);
-const metadata = (description = 'arbitrary key/value data, searchable with meta.<field>') => freeForm(description);
+const metadata = (description = 'arbitrary key/value data, searchable with meta.<field>') => openObject(description);
 
 /** The card fields a create or an update may set, every one optional. */
 const taskFields = {
@@ -40,7 +40,7 @@ const taskFields = {
   formData: Type.Optional(
     Type.Unsafe<Record<string, Record<string, unknown>>>({
       type: 'object',
-      additionalProperties: freeForm('submitted data of one form'),
+      additionalProperties: openObject('submitted data of one form'),
       description: 'form id to its data',
     }),
   ),

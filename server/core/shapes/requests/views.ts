@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { VIEW_LAYOUTS } from '../../savedViews';
 import { SORT_VALUES } from '../../listPaging';
-import { choice, closed, nullableText } from './parts';
+import { choice, closed, nullableText } from '../parts';
 
 /** Request bodies of the saved-view routes. */
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { closed, flag, nullableText } from './parts';
+import { closed, flag, nullableText } from '../parts';
 
 /** Request bodies of the webhook routes. */
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../../model';
-import { choice, closed, flag, text } from './parts';
+import { BACKGROUND_MODES, BACKGROUND_PRESETS, PRIORITIES } from '../vocabulary';
+import { choice, closed, flag, text } from '../parts';
 
 /** Request bodies of the workspace routes: display settings and labels. */
 
