@@ -31,7 +31,7 @@ describe('Environment: a full disk answers 507', function () {
   });
 
   it('when the disk is full, then creating a card answers 507 with "disk full" and the file, and no card appears', async () => {
-    const filler = await fillUp(dir);
+    const giveRoomBack = fillUp(dir);
     const captured = new ConsoleCapture().start();
     let message: string;
     try {
@@ -47,12 +47,12 @@ describe('Environment: a full disk answers 507', function () {
     );
     assert.match(captured.lines[0], /disk full/);
     assert.equal((await listIds(server)).length, 1);
-    await fs.rm(filler);
+    giveRoomBack();
   });
 
   it('when the disk is full, then a settings change answers 507 naming .kanban.json, and the old settings stay', async () => {
     const before = okData(await server.api('GET', '/api/settings'));
-    const filler = await fillUp(dir);
+    const giveRoomBack = fillUp(dir);
     const captured = new ConsoleCapture().start();
     try {
       failsWith(
@@ -62,7 +62,7 @@ describe('Environment: a full disk answers 507', function () {
       );
     } finally {
       captured.stop();
-      await fs.rm(filler);
+      giveRoomBack();
     }
     assert.deepEqual(okData(await server.api('GET', '/api/settings')), before);
   });

@@ -84,7 +84,7 @@ describe('API statuses: every write on a full disk answers the 507 it declares',
     for (const op of MOUNTED.filter((m) => m.route.method !== 'get')) {
       // Prepared while there is room (it may make a throwaway card), sent when there is none.
       const request = await REQUESTS[op.requestKey](fixture, op.scope);
-      const filler = await fillUp(dir);
+      const giveRoomBack = fillUp(dir);
       const answer = await call(server, {
         method: op.route.method.toUpperCase(),
         path: request.path,
@@ -93,7 +93,7 @@ describe('API statuses: every write on a full disk answers the 507 it declares',
             ? undefined
             : JSON.stringify((MADE_TO_WRITE[op.requestKey] ?? ((b) => b))(request.body)),
       });
-      await fs.rm(filler);
+      giveRoomBack();
       const key = op.key;
       const expected = NEEDS_NO_SPACE[key]?.status ?? 507;
       const fullAnswer = answer.status === 507 && /disk full/.test(answer.text);

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { statfsSync } from 'node:fs';
 
 // A small tmpfs stands in for a disk the tests can fill up or make read-only; mounting one needs
 // root with CAP_SYS_ADMIN (as CI has).
@@ -27,24 +26,20 @@ export function skipWithoutTmpfs(context: Mocha.Context, why: string): never {
   context.skip();
 }
 
-/** Write zeros into `filler.bin` on `dir` until the file system says it is full; answers the file. */
-export async function fillUp(dir: string): Promise<string> {
-  const file = path.join(dir, 'filler.bin');
-  const handle = await fs.open(file, 'w');
-  try {
-    await writeUntilFull(handle, 64 * 1024);
-    // Then the last few bytes, so no small write can slip into the remainder of a block.
-    await writeUntilFull(handle, 512);
-  } finally {
-    await handle.close();
-  }
-  return file;
+/**
+ * Make the tmpfs on `dir` full: shrink it to exactly the blocks its files use now, so a new file or
+ * a write past a file's last block fails with ENOSPC (as on a disk filled to the brim). Answers how
+ * to give the room back. Shrinking is one remount, where writing the disk full took seconds.
+ */
+export function fillUp(dir: string): () => void {
+  const { blocks, bfree, bsize } = statfsSync(dir);
+  const used = (blocks - bfree) * bsize;
+  // size=0 means "no limit" to tmpfs: a full disk needs something on it.
+  assert.ok(used > 0, `the tmpfs on ${dir} holds nothing to fill it up with`);
+  remount(dir, `size=${used}`);
+  return () => remount(dir, `size=${blocks * bsize}`);
 }
 
-async function writeUntilFull(handle: fs.FileHandle, chunkBytes: number): Promise<void> {
-  try {
-    for (;;) await handle.write(Buffer.alloc(chunkBytes));
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
-  }
+function remount(dir: string, options: string): void {
+  execFileSync('mount', ['-o', `remount,${options}`, dir], { stdio: 'pipe' });
 }

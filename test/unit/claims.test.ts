@@ -12,6 +12,7 @@ import { FileClaimStore } from '../../server/storage/claims/fileClaimStore';
 import { Claims } from '../../server/service/claims';
 import { waitUntil } from '../helpers/waiting';
 import { makeTempDir } from '../helpers/testServer';
+import { fillUp, mountTmpfs, unmount } from '../helpers/tmpfs';
 
 const column = (id: string, name = id): Column => ({ id, name, color: '#6b7280' });
 
@@ -235,6 +236,28 @@ describe('claims: the lock file', function () {
       (error: Error & { status?: number }) => error.status === 503 && error.message.includes(lock),
     );
     assert.equal(ran, false);
+  });
+
+  it('when the disk is full as the lock is made, then the caller hears ENOSPC and no empty lock is left to hold others off', async function () {
+    const disk = path.join(tmp, 'disk');
+    await fs.mkdir(disk);
+    const problem = mountTmpfs(disk, 'size=64k');
+    if (problem) throw new Error(`this test needs root with CAP_SYS_ADMIN to mount a tmpfs (as CI has): ${problem}`);
+    try {
+      await fs.writeFile(path.join(disk, 'claims.json'), '{}');
+      const lock = path.join(disk, '.lock');
+      const giveRoomBack = fillUp(disk);
+      await assert.rejects(
+        withFileLock(lock, async () => 'taken'),
+        (error: NodeJS.ErrnoException) => error.code === 'ENOSPC',
+      );
+      await assert.rejects(fs.access(lock), 'the lock file is gone');
+      giveRoomBack();
+      // With room again, the lock is free at once, not after the stale limit.
+      assert.equal(await withFileLock(lock, async () => 'taken', { staleMs: 60_000, timeoutMs: 1000 }), 'taken');
+    } finally {
+      unmount(disk);
+    }
   });
 
   it('when the store is re-read after a held lease ran out, then the lapse is still handed over to be announced', async () => {

@@ -70,10 +70,14 @@ async function tryCreate(file: string, text: string): Promise<boolean> {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
+  let written = false;
   try {
     await handle.writeFile(text);
+    written = true;
   } finally {
     await handle.close();
+    // A lock made but left empty (a full disk) would hold everyone off until it went stale.
+    if (!written) await fs.rm(file, { force: true });
   }
   return true;
 }
