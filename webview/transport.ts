@@ -75,7 +75,6 @@ export interface VsCodeApi {
 
 declare global {
   // Present only inside a VS Code webview.
-  // eslint-disable-next-line no-var
   var acquireVsCodeApi: (() => VsCodeApi) | undefined;
 }
 

@@ -45,3 +45,36 @@ describe('the layer rule of npm run lint', function () {
     assert.deepEqual(messages, []);
   });
 });
+
+/** The circle rule (lint/circles.mjs): no module reaches itself again through its imports. */
+describe('the circle rule of npm run lint', function () {
+  this.timeout(60_000);
+
+  it('when a file imports one that imports it back, then lint names the whole circle', async () => {
+    // core/csv.ts imports core/errors.ts; errors.ts importing csv.ts back closes a circle.
+    const messages = await lintAt(
+      'server/core/errors.ts',
+      "import { parseCsv } from './csv';\nexport const parse = parseCsv;\n",
+    );
+    const circles = messages.filter((m) => m.startsWith('circles/'));
+    assert.equal(circles.length, 1, messages.join('\n'));
+    assert.match(
+      circles[0],
+      /^circles\/no-import-circles: server\/core\/errors\.ts imports server\/core\/csv\.ts, which leads back to it: server\/core\/errors\.ts -> server\/core\/csv\.ts -> server\/core\/errors\.ts\./,
+    );
+  });
+
+  it('when a re-export closes the circle, then it fails too', async () => {
+    // listPaging.ts imports model.ts; model.ts re-exporting listPaging.ts closes a circle.
+    const viaReExport = await lintAt('server/core/model.ts', "export * from './listPaging';\n");
+    assert.equal(viaReExport.filter((m) => m.startsWith('circles/')).length, 1, viaReExport.join('\n'));
+  });
+
+  it('when a lazy import() reaches back, then it is not a circle', async () => {
+    const messages = await lintAt('server/core/errors.ts', "export const load = () => import('./csv');\n");
+    assert.deepEqual(
+      messages.filter((m) => m.startsWith('circles/')),
+      [],
+    );
+  });
+});
