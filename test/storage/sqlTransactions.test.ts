@@ -72,7 +72,7 @@ function postgresAccess(provider: CardProviderSetup): RawDatabase {
   if (!database) throw new Error('the postgres set-up has no database');
   return {
     row: async (id) =>
-      (await database.query<CardRow>('SELECT priority, assignee, modified FROM kanban_cards WHERE id = $1', [id]))[0],
+      (await database.query<CardRow>('SELECT priority, assignee, modified FROM kanban_cards WHERE id = ?', [id]))[0],
     changeRows: async () =>
       Number((await database.query<{ n: string }>('SELECT COUNT(*) AS n FROM kanban_changes'))[0].n),
     refuseChangesOf: async (id) => {

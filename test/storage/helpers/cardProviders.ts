@@ -34,7 +34,6 @@ export async function setUpCardProvider(
       };
     }
     case 'postgres': {
-      // Its query() takes PostgreSQL's $1 placeholders, not MySQL's ?.
       const database = await createPostgresTestDatabase();
       return {
         plugins: { 'card.storage': postgresPlugin(database.name, poll) },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as pg from 'pg';
+import { numberedPlaceholders } from '../../../server/storage/postgres/postgresDatabase';
 
 export const POSTGRES_HOST = '127.0.0.1';
 export const POSTGRES_PORT = 5432;
@@ -28,7 +29,7 @@ async function connect(database: string): Promise<pg.Client> {
 
 export interface PostgresTestDatabase {
   name: string;
-  /** Run one statement against the test database (for checks the API cannot make); `$1` placeholders. */
+  /** Run one statement against the test database (for checks the API cannot make); `?` placeholders as for MySQL. */
   query<T = any>(sql: string, params?: unknown[]): Promise<T[]>;
   drop(): Promise<void>;
 }
@@ -42,7 +43,7 @@ export async function createPostgresTestDatabase(): Promise<PostgresTestDatabase
   return {
     name,
     async query<T>(sql: string, params: unknown[] = []) {
-      return (await client.query(sql, params)).rows as T[];
+      return (await client.query(numberedPlaceholders(sql), params)).rows as T[];
     },
     async drop() {
       await client.end().catch(() => undefined);
