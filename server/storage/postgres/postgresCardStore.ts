@@ -30,6 +30,9 @@ const MAINTENANCE_DATABASE = 'postgres';
 function explain(error: unknown, settings: PostgresSettings): PostgresOpenError {
   const e = error as { code?: string; message?: string };
   const cause = e.message ?? String(error);
+  // pg says "The server does not support SSL connections", or the certificate check fails: no code to go by.
+  if (settings.ssl !== false && /\bSSL\b|certificate/i.test(cause))
+    return new PostgresOpenError(`the PostgreSQL server's TLS cannot be used (${cause})`, 'ssl');
   switch (e.code) {
     case '28P01':
     case '28000':
