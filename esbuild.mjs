@@ -13,7 +13,7 @@ const watch = process.argv.includes('--watch');
  * cut into parts so a command loads only what it uses: parsing the whole 3.3 MB took longer than
  * most commands' own work (bench/README.md, "CLI start-up"). Each part is `require`d by its sibling
  * from dist/ where the source imports it: `kanban serve` (Express, WebSockets, Swagger UI) and
- * `kanban mcp` (the MCP SDK) load their part only when run; mysql2 and the S3 client load only when
+ * `kanban mcp` (the MCP SDK) load their part only when run; mysql2, pg and the S3 client load only when
  * a provider configured to use them opens. dist/cli.js itself is a small bin (see below).
  */
 const CLI_PARTS = {
@@ -23,7 +23,13 @@ const CLI_PARTS = {
   // in cli-serve.js would not be the UsageError that cli-main.js checks for.
   'server/cli/usage.ts': './cli-usage.js',
 };
-const CLI_VENDOR_PARTS = { 'mysql2/promise': './cli-mysql2.js', '@aws-sdk/client-s3': './cli-s3.js' };
+const CLI_VENDOR_PARTS = {
+  'mysql2/promise': './cli-mysql2.js',
+  pg: './cli-pg.js',
+  '@aws-sdk/client-s3': './cli-s3.js',
+};
+/** pg's optional native binding (libpq): never used here, so never bundled. */
+const PG_NATIVE = 'pg-native';
 
 const cliParts = {
   name: 'kanban-cli-parts',
@@ -34,7 +40,7 @@ const cliParts = {
       const part = CLI_PARTS[`${source}.ts`] ?? CLI_PARTS[source];
       return part ? { path: part, external: true } : undefined;
     });
-    build.onResolve({ filter: /^(mysql2\/promise|@aws-sdk\/client-s3)$/ }, (args) =>
+    build.onResolve({ filter: /^(mysql2\/promise|pg|@aws-sdk\/client-s3)$/ }, (args) =>
       args.kind === 'entry-point' ? undefined : { path: CLI_VENDOR_PARTS[args.path], external: true },
     );
   },
@@ -49,7 +55,7 @@ function cliBundle(entry, outfile) {
     target: 'node20',
     format: 'cjs',
     // better-sqlite3 is native and optional: required only when SQLite is configured.
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', PG_NATIVE],
     plugins: [cliParts],
     // The parts load with require: dist/cli.js runs cli-main.js through vm.Script (for V8's code
     // cache), where a dynamic import() has no loader to resolve it.
@@ -130,7 +136,7 @@ const builds = [
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['vscode', 'better-sqlite3'],
+    external: ['vscode', 'better-sqlite3', PG_NATIVE],
     // docs.ts finds Swagger UI with require.resolve at run time; the copy below makes that work.
     logOverride: { 'require-resolve-not-external': 'silent' },
     minify: !watch,

@@ -66,7 +66,7 @@ export class StaleRowError extends StaleFileError {}
  * persists, so every provider is a few small functions.
  */
 export interface CardStore {
-  /** Provider id as configured in `card.storage` (markdown, sqlite, mysql). */
+  /** Provider id as configured in `card.storage` (markdown, sqlite, mysql, postgres). */
   readonly provider: string;
   loadAll(): Promise<LoadResult>;
   /** Persist a new card. Returns false when its id is already taken (by any process). */

@@ -6,7 +6,11 @@ import type { ProviderOptions } from './providerOptions';
 
 /** The two storage capabilities another package can serve, and what each one's module must export. */
 export const STORAGE_CAPABILITIES = {
-  'card.storage': { factory: 'createCardStore', methods: CARD_STORE_METHODS, builtIn: 'markdown, sqlite, mysql' },
+  'card.storage': {
+    factory: 'createCardStore',
+    methods: CARD_STORE_METHODS,
+    builtIn: 'markdown, sqlite, mysql, postgres',
+  },
   'attachment.storage': {
     factory: 'createAttachmentStore',
     methods: ATTACHMENT_STORE_METHODS,

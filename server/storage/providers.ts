@@ -13,6 +13,8 @@ import { DEFAULT_SQLITE_PATH, SqliteCardStore, type SqliteLocation } from './sql
 import { SharedSqliteCardStore } from './sqlite/sharedSqliteCardStore';
 import { MysqlCardStore, type MysqlSettings } from './mysql/mysqlCardStore';
 import { MysqlOpenError } from './mysql/mysqlDatabase';
+import { PostgresCardStore, type PostgresSettings } from './postgres/postgresCardStore';
+import { PostgresOpenError } from './postgres/postgresDatabase';
 import { SqliteAttachmentStore } from './sqlite/sqliteAttachmentStore';
 import { SqliteCardStateStore } from './sqlite/sqliteCardStateStore';
 import { S3AttachmentStore, S3OpenError, type S3Settings } from './s3/s3AttachmentStore';
@@ -30,7 +32,7 @@ const DEFAULT_POLL_MS = 1000;
 
 /**
  * Build a provider, turning any failure into one message that names the provider, the setting and
- * the cause. Optional drivers (better-sqlite3, mysql2, the S3 client) are required inside the
+ * the cause. Optional drivers (better-sqlite3, mysql2, pg, the S3 client) are required inside the
  * provider modules' open functions, so only a configured provider loads its dependency.
  */
 async function build<T>(options: ProviderOptions, key: string | undefined, open: () => Promise<T>): Promise<T> {
@@ -40,7 +42,8 @@ async function build<T>(options: ProviderOptions, key: string | undefined, open:
     if (error instanceof ProviderError) throw error;
     const cause = (error as Error).message ?? String(error);
     if (error instanceof S3OpenError) throw options.failSetting(s3SettingName(options, error.setting), cause);
-    const setting = error instanceof MysqlOpenError && error.setting ? error.setting : key;
+    const setting =
+      (error instanceof MysqlOpenError || error instanceof PostgresOpenError) && error.setting ? error.setting : key;
     throw options.fail(setting, cause);
   }
 }
@@ -71,6 +74,60 @@ function mysqlSettings(options: ProviderOptions): MysqlSettings {
   };
 }
 
+const POSTGRES_PORT = 5432;
+
+/**
+ * PostgreSQL options: a connection `url`, or `database` (required then) with host, port, user and
+ * password defaulting to a local server (postgres, no password, no TLS). Both forms take
+ * `${NAME}` values from the environment, so the password need not be in the file.
+ */
+function postgresSettings(options: ProviderOptions): PostgresSettings {
+  const ssl = options.raw('ssl');
+  if (
+    ssl !== undefined &&
+    typeof ssl !== 'boolean' &&
+    (typeof ssl !== 'object' || ssl === null || Array.isArray(ssl))
+  ) {
+    throw options.fail('ssl', 'must be true, false or an object of TLS options (ca, rejectUnauthorized...)');
+  }
+  const url = options.string('url');
+  if (url === undefined) {
+    return {
+      database: options.requiredString('database'),
+      host: options.string('host') ?? '127.0.0.1',
+      port: options.integer('port', POSTGRES_PORT, 1, 65535),
+      user: options.string('user') ?? 'postgres',
+      password: options.string('password') ?? '',
+      ssl: (ssl as PostgresSettings['ssl'] | undefined) ?? false,
+    };
+  }
+  for (const part of ['database', 'host', 'port', 'user', 'password']) {
+    if (options.raw(part) !== undefined) throw options.fail(part, 'give either url or the connection parts, not both');
+  }
+  return { url, ...urlParts(options, url), ssl: (ssl as PostgresSettings['ssl'] | undefined) ?? false };
+}
+
+/** What a connection URL names, for messages and /api/storage (the password stays in the URL only). */
+function urlParts(options: ProviderOptions, url: string): Omit<PostgresSettings, 'url' | 'ssl'> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw options.fail('url', 'is not a URL; write it as postgres://user:password@host:5432/database');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw options.fail('url', 'must start with postgres:// or postgresql://');
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!database) throw options.fail('url', 'names no database; end it with /<database>');
+  return {
+    database,
+    host: parsed.hostname || '127.0.0.1',
+    port: parsed.port ? Number(parsed.port) : POSTGRES_PORT,
+    user: decodeURIComponent(parsed.username) || 'postgres',
+    password: '',
+  };
+}
+
 /** The card store `card.storage` names (markdown when nothing is configured). */
 export async function createCardStore(context: ProviderContext): Promise<CardStore> {
   const options = ProviderOptions.of('card.storage', context.plugins['card.storage'], 'markdown');
@@ -88,6 +145,11 @@ export async function createCardStore(context: ProviderContext): Promise<CardSto
       const settings = mysqlSettings(options);
       const pollMs = options.integer('pollIntervalMs', DEFAULT_POLL_MS, 50, 60_000);
       return build(options, 'database', () => MysqlCardStore.open(settings, pollMs));
+    }
+    case 'postgres': {
+      const settings = postgresSettings(options);
+      const pollMs = options.integer('pollIntervalMs', DEFAULT_POLL_MS, 50, 60_000);
+      return build(options, settings.url ? 'url' : 'database', () => PostgresCardStore.open(settings, pollMs));
     }
     default:
       // Any other name is a package or a ./module.js implementing the public contract (contract.ts).
@@ -163,12 +225,12 @@ export async function createAttachmentStore(context: ProviderContext): Promise<A
 
 /**
  * The card state store `card.state` names. When nothing is configured: the database of a card store
- * that several instances share (MySQL, a SQLite file with `shared: true`), so they all report the
+ * that several instances share (MySQL, PostgreSQL, a SQLite file with `shared: true`), so they all report the
  * same unread state, else a file under .kanban/.state/.
  */
 export async function createCardStateStore(context: ProviderContext, cardStore?: CardStore): Promise<CardStateStore> {
   const shared = cardStore?.sharedCardState?.();
-  // Unset over a shared store (MySQL, a shared SQLite file): the state lives beside the cards.
+  // Unset over a shared store (MySQL, PostgreSQL, a shared SQLite file): the state lives beside the cards.
   if (shared && !context.plugins['card.state']) return shared;
   const options = ProviderOptions.of('card.state', context.plugins['card.state'], 'file');
   switch (options.provider) {
@@ -186,14 +248,21 @@ export async function createCardStateStore(context: ProviderContext, cardStore?:
           'the mysql card state lives in the card.storage mysql database; set card.storage to mysql, or use file or sqlite',
         );
       return shared;
+    case 'postgres':
+      if (shared?.provider !== 'postgres')
+        throw options.fail(
+          undefined,
+          'the postgres card state lives in the card.storage postgres database; set card.storage to postgres, or use file or sqlite',
+        );
+      return shared;
     default:
-      throw options.fail(undefined, 'unknown provider (known: file, sqlite, mysql)');
+      throw options.fail(undefined, 'unknown provider (known: file, sqlite, mysql, postgres)');
   }
 }
 
 /** The built-in providers' names, per capability another package can also serve. */
 export const BUILT_IN_PROVIDERS = {
-  'card.storage': ['markdown', 'sqlite', 'mysql'],
+  'card.storage': ['markdown', 'sqlite', 'mysql', 'postgres'],
   'attachment.storage': ['localfs', 'sqlite', 's3'],
 } as const;
 

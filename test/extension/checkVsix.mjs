@@ -57,6 +57,7 @@ const required = [
   'extension/dist/cli-serve.js',
   'extension/dist/cli-mcp.js',
   'extension/dist/cli-mysql2.js',
+  'extension/dist/cli-pg.js',
   'extension/dist/cli-s3.js',
   // SQLite's WebAssembly build, which the bundles load from beside them (SQLite inside VS Code).
   'extension/dist/node-sqlite3-wasm.wasm',

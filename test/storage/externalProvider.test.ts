@@ -206,7 +206,7 @@ describe('Storage providers from other packages', function () {
   it('when the named package is not installed, then start-up fails naming the capability, the built-ins and how to install it', async () => {
     await startFails(
       configWith({ 'card.storage': { provider: 'kanban-store-not-installed' } }),
-      /card\.storage provider "kanban-store-not-installed" cannot start: it is neither a built-in provider \(markdown, sqlite, mysql\) nor an installed package or module \(Cannot find module 'kanban-store-not-installed'.*npm install kanban-store-not-installed.*\(setting: plugins\["card\.storage"\]\.provider in \.kanban\.json\)/,
+      /card\.storage provider "kanban-store-not-installed" cannot start: it is neither a built-in provider \(markdown, sqlite, mysql, postgres\) nor an installed package or module \(Cannot find module 'kanban-store-not-installed'.*npm install kanban-store-not-installed.*\(setting: plugins\["card\.storage"\]\.provider in \.kanban\.json\)/,
     );
     await startFails(
       configWith({ 'attachment.storage': { provider: './missing.js' } }),

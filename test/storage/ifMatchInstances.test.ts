@@ -47,7 +47,7 @@ async function storedAssignee(provider: CardProviderSetup, root: string, id: str
  * The version lives in the card's row, so the database picks one: the other is refused (412, or
  * 409), and what the row holds is the winner's change on both instances.
  */
-for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
+for (const providerName of ['sqlite', 'mysql', 'postgres'] as CardProviderName[]) {
   describe(`card.storage ${providerName}: If-Match across two server processes`, function () {
     this.timeout(120_000);
     let provider: CardProviderSetup;

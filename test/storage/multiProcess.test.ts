@@ -12,11 +12,11 @@ async function writeConfig(root: string, plugins: Record<string, unknown>): Prom
 }
 
 /**
- * Two real server processes over one database: SQLite (one workspace, one file) and MySQL (two
+ * Two real server processes over one database: SQLite (one workspace, one file), MySQL and PostgreSQL (two
  * workspaces, one database). Both write at the same time; nothing may be lost, ids never clash,
  * and each sees the other's changes in its reads and on its WebSocket, at the default poll interval.
  */
-for (const providerName of ['sqlite', 'mysql'] as CardProviderName[]) {
+for (const providerName of ['sqlite', 'mysql', 'postgres'] as CardProviderName[]) {
   describe(`card.storage ${providerName}: two server processes over one database`, function () {
     this.timeout(90_000);
     let provider: CardProviderSetup;

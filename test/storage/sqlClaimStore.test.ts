@@ -8,6 +8,8 @@ import { SqliteCardStore } from '../../server/storage/sqlite/sqliteCardStore';
 import type { SqlCardStore } from '../../server/storage/sql/sqlCardStore';
 import { makeTempDir } from '../helpers/testServer';
 import { MYSQL_HOST, MYSQL_PORT, createTestDatabase, type TestDatabase } from './helpers/mysql';
+import { PostgresCardStore } from '../../server/storage/postgres/postgresCardStore';
+import { POSTGRES_HOST, POSTGRES_PORT, createPostgresTestDatabase } from './helpers/postgres';
 
 const claimOf = (cardId: string, agent: string, ttlSeconds?: number): StoredClaim => {
   const claim: StoredClaim = {
@@ -35,7 +37,7 @@ const sessionOf = (cardId: string, agent: string, note: string | null): StoredSe
  * The SQL claim store through two card stores over one database, as two instances use it. The
  * polls are left to the test (a long interval, then catchUp), so what is heard is exact.
  */
-for (const dialect of ['mysql', 'sqlite'] as const) {
+for (const dialect of ['mysql', 'postgres', 'sqlite'] as const) {
   describe(`sql claim store (${dialect}): two instances over one database`, function () {
     this.timeout(60_000);
     let database: TestDatabase | undefined;
@@ -48,6 +50,19 @@ for (const dialect of ['mysql', 'sqlite'] as const) {
         database ??= await createTestDatabase();
         store = await MysqlCardStore.open(
           { database: database.name, host: MYSQL_HOST, port: MYSQL_PORT, user: 'root', password: '', ssl: false },
+          60_000,
+        );
+      } else if (dialect === 'postgres') {
+        database ??= await createPostgresTestDatabase();
+        store = await PostgresCardStore.open(
+          {
+            database: database.name,
+            host: POSTGRES_HOST,
+            port: POSTGRES_PORT,
+            user: 'postgres',
+            password: '',
+            ssl: false,
+          },
           60_000,
         );
       } else {
@@ -115,7 +130,7 @@ for (const dialect of ['mysql', 'sqlite'] as const) {
       stop();
     });
 
-    if (dialect === 'mysql') {
+    if (dialect !== 'sqlite') {
       // Two connections of one process to one SQLite file cannot wait for each other (the driver
       // blocks the thread): SQLite's exclusion is checked with processes (claimsInstances.test.ts).
       it('when 20 decisions run at once through two instances over 10 free cards, then each card is taken once and 10 find nothing', async () => {

@@ -67,12 +67,38 @@ function mysqlAccess(provider: CardProviderSetup): RawDatabase {
   };
 }
 
+function postgresAccess(provider: CardProviderSetup): RawDatabase {
+  const database = provider.database;
+  if (!database) throw new Error('the postgres set-up has no database');
+  return {
+    row: async (id) =>
+      (await database.query<CardRow>('SELECT priority, assignee, modified FROM kanban_cards WHERE id = ?', [id]))[0],
+    changeRows: async () =>
+      Number((await database.query<{ n: string }>('SELECT COUNT(*) AS n FROM kanban_changes'))[0].n),
+    refuseChangesOf: async (id) => {
+      await database.query(
+        `CREATE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+           IF NEW.card_id = '${id.replace(/'/g, "''")}' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+           RETURN NEW;
+         END $$`,
+      );
+      await database.query(
+        'CREATE TRIGGER refuse_change BEFORE INSERT ON kanban_changes FOR EACH ROW EXECUTE FUNCTION refuse_change()',
+      );
+    },
+    allowChanges: async () => void (await database.query('DROP FUNCTION refuse_change() CASCADE')),
+  };
+}
+
+const SERVER_ACCESS = { mysql: mysqlAccess, postgres: postgresAccess } as const;
+
 /**
  * One transaction per mutation: when the database refuses the last statement of a change (its
  * change-log row), the card row written just before it is rolled back too, and the service keeps
  * serving what is stored.
  */
-for (const providerName of ['sqlite', 'mysql'] as const) {
+for (const providerName of ['sqlite', 'mysql', 'postgres'] as const) {
   describe(`card.storage ${providerName}: one transaction per mutation`, function () {
     this.timeout(30_000);
     let provider: CardProviderSetup;
@@ -82,7 +108,7 @@ for (const providerName of ['sqlite', 'mysql'] as const) {
     beforeEach(async () => {
       provider = await setUpCardProvider(providerName);
       server = await startTestServer({ config: configWith(provider.plugins) });
-      raw = providerName === 'sqlite' ? sqliteAccess(server) : mysqlAccess(provider);
+      raw = providerName === 'sqlite' ? sqliteAccess(server) : SERVER_ACCESS[providerName](provider);
     });
     afterEach(async () => {
       await server?.close();

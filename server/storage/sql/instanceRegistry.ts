@@ -87,7 +87,7 @@ export class InstanceRegistry {
   }
 }
 
-/** Insert this instance's row, or refresh its heartbeat when it is there, in each dialect's words. */
+/** Insert this instance's row, or refresh its heartbeat when it is there, in each dialect's words (PostgreSQL's are SQLite's). */
 function upsertInstance(db: SqlDatabase): string {
   const insert = 'INSERT INTO kanban_instances (id, host, pid, started, last_seen) VALUES (?, ?, ?, ?, ?)';
   return db.dialect === 'mysql'

@@ -20,17 +20,21 @@ const SELECT_STATE =
  * How a changed field is written over the stored one, in the dialect's words for "the value this
  * insert tried to write". Activity only moves forward, whoever wrote last.
  */
-function fieldUpdates(dialect: SqlDatabase['dialect']): Record<CardStateField | 'board', string> {
+function fieldUpdates(dialect: SqlDatabase['dialect']): Record<CardStateField | 'board' | 'version', string> {
   const tried = (column: string) => (dialect === 'mysql' ? `VALUES(${column})` : `excluded.${column}`);
+  // PostgreSQL finds a bare column name ambiguous beside `excluded`, so the stored row is named.
+  const stored = (column: string) => (dialect === 'postgres' ? `kanban_card_state.${column}` : column);
+  const activity = stored('last_activity_at');
   return {
     board: `board_id = ${tried('board_id')}`,
     openedAt: `opened_at = ${tried('opened_at')}`,
     readThrough: `read_through = ${tried('read_through')}`,
-    lastActivityAt: `last_activity_at = CASE WHEN last_activity_at IS NULL OR ${tried('last_activity_at')} > last_activity_at THEN ${tried('last_activity_at')} ELSE last_activity_at END`,
+    lastActivityAt: `last_activity_at = CASE WHEN ${activity} IS NULL OR ${tried('last_activity_at')} > ${activity} THEN ${tried('last_activity_at')} ELSE ${activity} END`,
+    version: `version = ${stored('version')} + 1`,
   };
 }
 
-/** An insert that updates the row when (card_id, actor) is taken. */
+/** An insert that updates the row when (card_id, actor) is taken (PostgreSQL takes SQLite's words). */
 function upsertClause(dialect: SqlDatabase['dialect']): string {
   return dialect === 'mysql' ? 'ON DUPLICATE KEY UPDATE' : 'ON CONFLICT (card_id, actor) DO UPDATE SET';
 }
@@ -65,7 +69,7 @@ function toRecord(row: StateRow): CardStateRecord {
  */
 export class SqlCardStateStore implements CardStateStore {
   readonly provider: string;
-  private readonly updates: Record<CardStateField | 'board', string>;
+  private readonly updates: Record<CardStateField | 'board' | 'version', string>;
   /** The version of each record this instance holds, by card and actor. */
   private readonly known = new Map<string, Map<string, number>>();
   private floor: SequenceFloor | null = null;
@@ -96,7 +100,7 @@ export class SqlCardStateStore implements CardStateStore {
   }
 
   async save(record: CardStateRecord, fields: CardStateField[] = ALL_FIELDS): Promise<void> {
-    const updates = [this.updates.board, ...fields.map((field) => this.updates[field]), 'version = version + 1'];
+    const updates = [this.updates.board, ...fields.map((field) => this.updates[field]), this.updates.version];
     const row = await this.db.transaction(async (tx) => {
       await tx.run(
         `INSERT INTO kanban_card_state (card_id, actor, board_id, opened_at, read_through, last_activity_at, version) VALUES (?, ?, ?, ?, ?, ?, 1) ${upsertClause(this.db.dialect)} ${updates.join(', ')}`,

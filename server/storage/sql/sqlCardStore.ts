@@ -33,7 +33,7 @@ const CHANGE_LOG_KEEP_MS = 60 * 60 * 1000;
 const PRUNE_EVERY_WRITES = 500;
 
 export interface SqlCardStoreOptions {
-  provider: 'sqlite' | 'mysql';
+  provider: SqlDatabase['dialect'];
   /** How to name the store in messages: `sqlite .kanban/kanban.db`, `mysql kanban@127.0.0.1`. */
   label: string;
   pollIntervalMs: number;
@@ -49,7 +49,7 @@ export interface SqlCardStoreOptions {
  * again on top of the other (execute.ts), or answers 412 when it carried `If-Match`.
  */
 export class SqlCardStore implements CardStore {
-  readonly provider: 'sqlite' | 'mysql';
+  readonly provider: SqlDatabase['dialect'];
   readonly label: string;
   /** Outside changes arrive by polling the change log. */
   readonly watch = 'poll' as const;

@@ -15,7 +15,7 @@ import {
   type SessionRow,
 } from './claimRows';
 import type { SqlDatabase, SqlTransaction, SqlValue } from './sqlDatabase';
-import { insertIgnore } from './sqlSharedConfig';
+import { insertIgnoring } from './sqlSharedConfig';
 
 /** The one row of `kanban_claim_lock`: taken by every claim decision, its version bumped by every change. */
 const LOCK = 'claims';
@@ -26,10 +26,15 @@ const PRUNE_LAPSES_EVERY = 100;
 /**
  * The dialects' parts. MySQL: the lock row is read with FOR UPDATE, which makes every other
  * instance's decision wait for this transaction's commit; the reads after it lock too, because a
- * locking read sees the latest commit whatever snapshot the transaction holds. SQLite: the
+ * locking read sees the latest commit whatever snapshot the transaction holds. PostgreSQL: the same
+ * words and the same effect. SQLite: the
  * transaction began IMMEDIATE (sqliteDatabase.ts), which holds the file's write lock already.
  */
-const LOCKING_READ: Record<SqlDatabase['dialect'], string> = { mysql: ' FOR UPDATE', sqlite: '' };
+const LOCKING_READ: Record<SqlDatabase['dialect'], string> = {
+  mysql: ' FOR UPDATE',
+  postgres: ' FOR UPDATE',
+  sqlite: '',
+};
 
 /**
  * Claims and agent sessions in the database the cards live in (`card.storage` sqlite or mysql),
@@ -164,7 +169,7 @@ export class SqlClaimStore implements ClaimStore {
       if (prune)
         await tx.run('DELETE FROM kanban_claim_lapses WHERE at < ?', [new Date(now - LAPSE_KEEP_MS).toISOString()]);
       return (
-        (await tx.run(`${insertIgnore(this.db)} INTO kanban_claim_lapses (lapse, at) VALUES (?, ?)`, [
+        (await tx.run(insertIgnoring(this.db, 'kanban_claim_lapses (lapse, at) VALUES (?, ?)'), [
           key,
           new Date(now).toISOString(),
         ])) === 1

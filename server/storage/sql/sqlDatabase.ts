@@ -10,11 +10,12 @@ export interface SqlTransaction {
 
 /**
  * The little the SQL stores need from a database: reads, all-or-nothing transactions and a way to
- * recognise a taken key. The SQLite and MySQL adapters implement it; the SQL text is shared (both
- * take `?` placeholders), only the schema differs.
+ * recognise a taken key. The SQLite, MySQL and PostgreSQL adapters implement it; the SQL text is
+ * shared (all take `?` placeholders; the PostgreSQL adapter numbers them), only the schema and a
+ * few clauses differ, each chosen by `dialect`.
  */
 export interface SqlDatabase {
-  readonly dialect: 'sqlite' | 'mysql';
+  readonly dialect: 'sqlite' | 'mysql' | 'postgres';
   all<T>(sql: string, params?: SqlValue[]): Promise<T[]>;
   transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   isDuplicateKey(error: unknown): boolean;

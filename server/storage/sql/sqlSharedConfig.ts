@@ -27,7 +27,7 @@ export class SqlSharedConfig implements SharedConfigStore {
 
   async seed(text: string): Promise<SharedConfigVersion & { seeded: boolean }> {
     // Insert unless present: of several instances starting together over an empty database, one seeds.
-    const insert = `${insertIgnore(this.db)} INTO kanban_config (name, body, version) VALUES (?, ?, 1)`;
+    const insert = insertIgnoring(this.db, 'kanban_config (name, body, version) VALUES (?, ?, 1)');
     const seeded = (await this.db.transaction((tx) => tx.run(insert, [NAME, text]))) === 1;
     const stored = await this.read();
     if (!stored) throw new Error('the shared configuration row vanished right after it was written');
@@ -46,7 +46,14 @@ export class SqlSharedConfig implements SharedConfigStore {
   }
 }
 
-/** An INSERT that skips a row whose key is taken, in each dialect's words. */
-export function insertIgnore(db: SqlDatabase): string {
-  return db.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+/** `INSERT INTO <into>` that skips a row whose key is taken, in each dialect's words. */
+export function insertIgnoring(db: SqlDatabase, into: string): string {
+  switch (db.dialect) {
+    case 'mysql':
+      return `INSERT IGNORE INTO ${into}`;
+    case 'sqlite':
+      return `INSERT OR IGNORE INTO ${into}`;
+    case 'postgres':
+      return `INSERT INTO ${into} ON CONFLICT DO NOTHING`;
+  }
 }

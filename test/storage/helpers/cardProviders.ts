@@ -1,7 +1,8 @@
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './mysql';
+import { createPostgresTestDatabase, postgresPlugin } from './postgres';
 
-export type CardProviderName = 'markdown' | 'sqlite' | 'mysql';
-export const CARD_PROVIDERS: readonly CardProviderName[] = ['markdown', 'sqlite', 'mysql'];
+export type CardProviderName = 'markdown' | 'sqlite' | 'mysql' | 'postgres';
+export const CARD_PROVIDERS: readonly CardProviderName[] = ['markdown', 'sqlite', 'mysql', 'postgres'];
 
 /** One provider set up for one test: the `plugins` entry for .kanban.json and what to clean up. */
 export interface CardProviderSetup {
@@ -28,6 +29,14 @@ export async function setUpCardProvider(
       const database = await createTestDatabase();
       return {
         plugins: { 'card.storage': mysqlPlugin(database.name, poll) },
+        database,
+        cleanup: () => database.drop(),
+      };
+    }
+    case 'postgres': {
+      const database = await createPostgresTestDatabase();
+      return {
+        plugins: { 'card.storage': postgresPlugin(database.name, poll) },
         database,
         cleanup: () => database.drop(),
       };
