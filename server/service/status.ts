@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Static } from '@sinclair/typebox';
-import type { AuthStatusSchema, CardStateStatusSchema } from '../core/shapes/accessStatus';
+import { CARD_STATE_BACKENDS, type AuthStatusSchema, type CardStateStatusSchema } from '../core/shapes/accessStatus';
 import type { StorageStatusSchema, WorkspaceInfoSchema } from '../core/shapes/workspaceStatus';
 import * as os from 'node:os';
 import type { InstanceInfo } from '../storage/cardStore';
@@ -66,8 +66,8 @@ function instancesOf(ws: Workspace): InstanceInfo[] {
 }
 
 /** The storage family of a card.state provider. */
-function backendOf(provider: string): 'file' | 'sqlite' | 'mysql' {
-  return provider === 'sqlite' || provider === 'mysql' ? provider : 'file';
+function backendOf(provider: string): CardStateStatus['backend'] {
+  return CARD_STATE_BACKENDS.find((backend) => backend === provider) ?? 'file';
 }
 
 /** What the status answers read of a request: the workspace and what the caller's auth came to. */

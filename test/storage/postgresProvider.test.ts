@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import { numberedPlaceholders } from '../../server/storage/postgres/postgresDatabase';
 import { createCardStore } from '../../server/storage/providers';
 import type { PostgresCardStore } from '../../server/storage/postgres/postgresCardStore';
-import { makeTempDir } from '../helpers/testServer';
+import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
+import { okData } from '../helpers/envelope';
+import { configWith } from './helpers/cardProviders';
 import { createPostgresTestDatabase, postgresPlugin, POSTGRES_HOST, POSTGRES_PORT } from './helpers/postgres';
 import type { PostgresTestDatabase } from './helpers/postgres';
 
@@ -77,5 +79,26 @@ describe('the postgres provider: opening a database', function () {
       (error: Error) =>
         /cannot reach the PostgreSQL server at 127\.0\.0\.1:1/.test(error.message) && /host/.test(error.message),
     );
+  });
+});
+
+describe('the postgres provider: what the status answers say', function () {
+  this.timeout(30_000);
+  let database: PostgresTestDatabase;
+  let server: TestServer | undefined;
+
+  before(async () => {
+    database = await createPostgresTestDatabase();
+    server = await startTestServer({ config: configWith({ 'card.storage': postgresPlugin(database.name) }) });
+  });
+  after(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('when card state lives in the postgres database, then the card-state status names postgres as its backend', async () => {
+    const status = okData(await server!.api('GET', '/api/card-state/status'));
+    assert.equal(status.provider, 'postgres');
+    assert.equal(status.backend, 'postgres');
   });
 });

@@ -4,13 +4,16 @@ import { flag, nullableText, choice, text } from './parts';
 
 /** Who the caller is and what card state and auth make of it (GET /card-state/status, GET /auth). */
 
+/** Where card state can live. */
+export const CARD_STATE_BACKENDS = ['file', 'sqlite', 'mysql', 'postgres'] as const;
+
 export const CardStateStatusSchema = named(
   'CardStateStatus',
   Type.Object({
     provider: text('card.state provider id'),
     backend: choice(
-      ['file', 'sqlite', 'mysql'] as const,
-      'storage family of the provider (mysql: shared by every instance over the database)',
+      CARD_STATE_BACKENDS,
+      'storage family of the provider (mysql, postgres: shared by every instance over the database)',
     ),
     available: flag('whether card state can be read and written'),
     defaultActor: Type.Object({

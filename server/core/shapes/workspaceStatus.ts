@@ -17,7 +17,7 @@ export const StorageStatusSchema = named(
   Type.Object(
     {
       card: provider(
-        'card.storage provider: markdown, sqlite, mysql or a package name',
+        'card.storage provider: markdown, sqlite, mysql, postgres or a package name',
         'plus provider details (database path, polling)',
       ),
       attachment: provider(
