@@ -21,6 +21,7 @@ import { mcpOverHttp } from './server/mcpOverHttp';
 import { ServerControl } from './server/serverControl';
 import { FolderServices, type FolderRef } from './service/folderServices';
 import { readSettings, SETTINGS_SECTION, type KanbanSettings } from './settings';
+import { onTrustGranted, whenTrusted, workspaceTrusted } from './trust';
 import { BrokenFiles } from './ui/brokenFiles';
 import { affectsDisplay, readDisplay, saveDisplayForMe } from './ui/displaySettings';
 import { Folders } from './ui/folders';
@@ -102,6 +103,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       log(`[error] cannot open the board of ${folder.name} (${root}): ${(error as Error).message}`);
       brokenFiles.openFailed(folder, root, error);
     },
+    () => !workspaceTrusted(),
   );
   const authors = new Map<string, Promise<string>>();
   const host: BridgeHost = {
@@ -177,7 +179,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       sidebar.refresh();
       void overdue.refreshNow();
     }),
-    registerMcpServer(context, folders, mcpOverHttp(control.server, tokens)),
+    // An agent's tools write: none are offered for a folder not trusted yet.
+    whenTrusted(() => registerMcpServer(context, folders, mcpOverHttp(control.server, tokens))),
+    onTrustGranted(() => {
+      log('the workspace is trusted now: the board can be changed');
+      void services.refresh().then(() => control.autoStart());
+    }),
     { dispose: stopStatus },
     { dispose: stopFollowing },
     vscode.workspace.onDidChangeConfiguration((change) => {
@@ -192,6 +199,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     }),
   ];
   running = { parts, disposables };
+  if (!workspaceTrusted()) log('Restricted Mode: the board is read-only, with no API server and no MCP server');
   void control.autoStart();
   log(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return parts;

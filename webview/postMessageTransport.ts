@@ -150,6 +150,7 @@ export class PostMessageTransport implements Transport {
       case 'invalidFiles':
       case 'display':
       case 'identity':
+      case 'readOnly':
         if (this.noticeListeners.size === 0) this.earlyNotices.push(message);
         for (const listener of this.noticeListeners) listener(message);
         return;

@@ -77,7 +77,9 @@ export type HostNoticeMessage =
   /** The user's display preferences; sent after every hello and whenever they change. */
   | { type: 'display'; display: DisplayPreferences }
   /** The author name for new comments (`git config user.name` of the folder, else the OS user). */
-  | { type: 'identity'; name: string };
+  | { type: 'identity'; name: string }
+  /** Why the board is read-only (Restricted Mode), or null once it is not; sent after every hello. */
+  | { type: 'readOnly'; notice: string | null };
 
 /** Webview -> extension host. */
 export type WebviewToHostMessage =

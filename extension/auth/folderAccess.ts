@@ -3,6 +3,10 @@ import type { DispatchRequest, DispatchResponse } from '../../server/api/dispatc
 import type { FolderRef } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import type { TokenStore } from './tokenStore';
+import { RESTRICTED_WRITE, workspaceTrusted } from '../trust';
+
+/** Methods that only read; every other route of the table changes something. */
+const READS = new Set(['GET', 'HEAD']);
 
 export const SET_TOKEN = 'Set Token';
 export const SET_TOKEN_COMMAND = 'kanban.setApiToken';
@@ -19,7 +23,8 @@ export interface TokenCheck {
  * Every in-process call (webview bridge, palette commands) goes through here, so each carries the
  * folder's stored token exactly as an HTTP client would send `Authorization: Bearer`. When auth is
  * on in `.kanban.json` the service then acts as that subject with that role, and a refusal for a
- * missing or rejected token turns into one offer to set it.
+ * missing or rejected token turns into one offer to set it. It is also where Restricted Mode
+ * refuses every write, whichever command or page asked.
  */
 export class FolderAccess {
   /** Folders whose Set Token offer is on screen: a board load makes several calls at once. */
@@ -32,6 +37,8 @@ export class FolderAccess {
     folder: FolderRef,
     request: Omit<DispatchRequest, 'token'>,
   ): Promise<DispatchResponse> {
+    if (!READS.has(request.method.toUpperCase()) && (service.readOnly || !workspaceTrusted()))
+      return { status: 403, body: { ok: false, error: RESTRICTED_WRITE } };
     const token = await this.tokens.get(folder);
     const answer = await service.dispatcher.dispatch({ ...request, token });
     if (answer.status !== 401) return answer;

@@ -8,6 +8,7 @@ import { guarded } from './pickService';
 import { copyApiUrl, openApiDocs, serverActions, startApiServer, stopApiServer } from './serverCommands';
 import { migrateToMarkdown, migrateToSqlite } from './storageCommands';
 import { clearApiToken, setApiToken } from './tokenCommands';
+import { explainRestricted, RESTRICTED_WRITE, workspaceTrusted } from '../trust';
 
 type Handler = (...args: never[]) => Promise<void>;
 
@@ -42,8 +43,24 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
   };
 }
 
+/**
+ * Commands that exist to change the board. Their writes would be refused anyway (FolderAccess), but
+ * in Restricted Mode they say so before asking for a title or a column that cannot be used.
+ */
+const CHANGES_THE_BOARD = new Set([
+  'kanban.addCard',
+  'kanban.moveCardOfFile',
+  'kanban.migrateToSqlite',
+  'kanban.migrateToMarkdown',
+]);
+
 export function registerCommands(parts: ExtensionParts): vscode.Disposable[] {
-  return Object.entries(commandTable(parts)).map(([id, [title, run]]) =>
-    vscode.commands.registerCommand(id, guarded(title, run as (...args: unknown[]) => Promise<void>)),
-  );
+  return Object.entries(commandTable(parts)).map(([id, [title, run]]) => {
+    const command = guarded(title, run as (...args: unknown[]) => Promise<void>);
+    if (!CHANGES_THE_BOARD.has(id)) return vscode.commands.registerCommand(id, command);
+    return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      if (workspaceTrusted()) return command(...args);
+      explainRestricted(RESTRICTED_WRITE);
+    });
+  });
 }

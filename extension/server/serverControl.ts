@@ -6,6 +6,7 @@ import type { KanbanService } from '../service/kanbanService';
 import type { Folders } from '../ui/folders';
 import { type ApiServer, PortInUseError, type ServerState } from './apiServer';
 import { findFreePort } from './freePort';
+import { explainRestricted, RESTRICTED_SERVER, workspaceTrusted } from '../trust';
 
 type Running = ServerState & { kind: 'running' };
 
@@ -28,6 +29,11 @@ export class ServerControl {
 
   /** Start (or move) the server; resolves to the running state, or undefined when it did not start. */
   async start(folder?: FolderRef, port?: number): Promise<Running | undefined> {
+    // The server would hand the board (and its writes) to any program on the machine.
+    if (!workspaceTrusted()) {
+      explainRestricted(RESTRICTED_SERVER);
+      return undefined;
+    }
     const chosen = folder ?? (await this.folders.choose("Serve which folder's board over HTTP?"));
     if (!chosen) return undefined;
     let service: KanbanService;
@@ -69,8 +75,9 @@ export class ServerControl {
     }
   }
 
-  /** At activation with auto-start on: serve the first folder that has a board. */
+  /** At activation (or once trusted) with auto-start on: serve the first folder that has a board. */
   async autoStart(): Promise<void> {
+    if (!workspaceTrusted()) return;
     const folder = this.folders.primary();
     if (folder && this.settingsFor(folder).autoStart) await this.start(folder);
   }

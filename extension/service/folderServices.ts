@@ -15,6 +15,8 @@ export type ServiceReplacedListener = (folder: FolderRef, service: KanbanService
 interface Entry {
   folder: FolderRef;
   root: string;
+  /** Opened while the workspace was not trusted (Restricted Mode). */
+  readOnly: boolean;
   opening: Promise<KanbanService>;
   service: KanbanService | null;
 }
@@ -35,6 +37,8 @@ export class FolderServices {
     private readonly opened: (folder: FolderRef, service: KanbanService, ms: number) => void = () => undefined,
     /** Told when a folder's service cannot open (a `.kanban.json` that does not parse, say). */
     private readonly failed: (folder: FolderRef, root: string, error: unknown) => void = () => undefined,
+    /** Whether services open read-only now (the workspace is not trusted). */
+    private readonly readOnly: () => boolean = () => false,
   ) {}
 
   /** The folder's service, opening it if needed; concurrent callers share one open. */
@@ -45,8 +49,15 @@ export class FolderServices {
     if (existing && existing.root === root) return existing.opening;
     if (existing) void this.replace(existing, null);
     const started = Date.now();
-    const entry: Entry = { folder, root, service: null, opening: Promise.resolve(null as unknown as KanbanService) };
-    entry.opening = KanbanService.open(root).then(
+    const readOnly = this.readOnly();
+    const entry: Entry = {
+      folder,
+      root,
+      readOnly,
+      service: null,
+      opening: Promise.resolve(null as unknown as KanbanService),
+    };
+    entry.opening = KanbanService.open(root, { readOnly }).then(
       (service) => {
         // Closed or replaced while opening: nobody will ever use this one.
         if (this.entries.get(folder.key) !== entry) {
@@ -83,9 +94,15 @@ export class FolderServices {
     return () => this.listeners.delete(listener);
   }
 
-  /** After a settings change: services whose root moved are reopened over the new root. */
+  /**
+   * After a settings change: services whose root moved are reopened over the new root; after trust
+   * was granted, read-only services are reopened able to write.
+   */
   async refresh(): Promise<void> {
-    const moved = [...this.entries.values()].filter((entry) => this.rootOf(entry.folder) !== entry.root);
+    const readOnly = this.readOnly();
+    const moved = [...this.entries.values()].filter(
+      (entry) => this.rootOf(entry.folder) !== entry.root || entry.readOnly !== readOnly,
+    );
     await Promise.all(
       moved.map(async (entry) => {
         await this.replace(entry, null);

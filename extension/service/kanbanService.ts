@@ -4,6 +4,18 @@ import { startWebhooks, type RunningWebhooks } from '../../server/live/webhooks'
 import { startAutoArchive } from '../../server/live/autoArchive';
 import { applyExternalChanges } from '../../server/service/external';
 import { Workspace } from '../../server/service/workspace';
+import { restrictedOpenProblem } from './restrictedOpen';
+
+/** What the service may do to its folder. */
+export interface ServiceOptions {
+  /**
+   * Restricted Mode: the folder is read as it is, and nothing runs that the repository decides
+   * (plugins, webhooks, auto-archive). The host refuses writes; see extension/trust.
+   */
+  readOnly?: boolean;
+}
+
+const NO_WEBHOOKS: RunningWebhooks = { stop: async () => undefined };
 
 /**
  * The service of one kanban root inside the extension host: the same Workspace, file watching,
@@ -24,16 +36,19 @@ export class KanbanService {
     this.dispatcher = new Dispatcher(workspace);
   }
 
-  static async open(root: string): Promise<KanbanService> {
-    const workspace = await Workspace.open({ root });
+  static async open(root: string, options: ServiceOptions = {}): Promise<KanbanService> {
+    const refused = options.readOnly ? await restrictedOpenProblem(root) : null;
+    if (refused) throw new Error(refused);
+    const workspace = await Workspace.open({ root, readOnly: options.readOnly });
     const watcher = new FileWatcher(workspace);
     try {
       await watcher.start();
       // Stores with their own change feed (SQLite, MySQL) report other processes' writes here.
       const stop = workspace.store.subscribe?.((change) => void applyExternalChanges(workspace, [change]));
-      const webhooks = await startWebhooks(workspace);
+      // Deliveries go to addresses .kanban.json names, and archiving writes: only once trusted.
+      const webhooks = options.readOnly ? NO_WEBHOOKS : await startWebhooks(workspace);
       // Boards with autoArchiveDays: archived now and hourly, as by the standalone server.
-      const stopAutoArchive = await startAutoArchive(workspace);
+      const stopAutoArchive = options.readOnly ? () => undefined : await startAutoArchive(workspace);
       const stopBoth = () => {
         stop?.();
         stopAutoArchive();
@@ -44,6 +59,11 @@ export class KanbanService {
       await workspace.close();
       throw error;
     }
+  }
+
+  /** Opened for Restricted Mode (see ServiceOptions). */
+  get readOnly(): boolean {
+    return this.workspace.options.readOnly === true;
   }
 
   get root(): string {

@@ -7,6 +7,7 @@ import type { BridgeHost } from './bridgeHost';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import { parseWebviewMessage, type OutgoingMessage } from './hostMessages';
+import { onTrustGranted, RESTRICTED_NOTICE, workspaceTrusted } from '../trust';
 
 type RequestMessage = Extract<WebviewToHostMessage, { type: 'request' }>;
 type SetDisplayMessage = Extract<WebviewToHostMessage, { type: 'setDisplay' }>;
@@ -51,6 +52,9 @@ export class WebviewBridge implements vscode.Disposable {
       if (replaced.key === folder.key) void this.serviceReplaced(next);
     });
     this.disposables.push({ dispose: stopListening });
+    // A board that could not open read-only (a plugin provider) opens now; an open one is reopened
+    // by FolderServices and reconnects through serviceReplaced.
+    this.disposables.push(onTrustGranted(() => this.openError !== null && void this.handshake()));
   }
 
   /** Host-initiated requests (show a board, open a card); queued until the UI is ready. */
@@ -114,6 +118,7 @@ export class WebviewBridge implements vscode.Disposable {
     this.attach(service, watch);
     this.ready = true;
     this.post({ type: 'hello', revision: service.revision });
+    this.postReadOnly(service);
     this.post({ type: 'invalidFiles', files: this.host.brokenFiles.filesOf(this.folder.key) });
     this.post({ type: 'display', display: this.host.display(this.folder) });
     if (name) this.post({ type: 'identity', name });
@@ -160,6 +165,13 @@ export class WebviewBridge implements vscode.Disposable {
     if (this.disposed) return;
     this.attach(service, watch);
     this.post({ type: 'hello', revision: service.revision });
+    this.postReadOnly(service);
+  }
+
+  /** Restricted Mode: the page says the board is read-only (the host refuses its writes). */
+  private postReadOnly(service: KanbanService): void {
+    const readOnly = service.readOnly || !workspaceTrusted();
+    this.post({ type: 'readOnly', notice: readOnly ? RESTRICTED_NOTICE : null });
   }
 
   private async answer(message: RequestMessage): Promise<void> {

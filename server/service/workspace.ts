@@ -41,6 +41,12 @@ export interface WorkspaceOptions {
   root: string;
   /** Port the HTTP server listens on, when one runs; reported by /api/workspace. */
   port?: number;
+  /**
+   * Open without touching the folder: no leftover temporary files removed, no index cache written
+   * (an editor's Restricted Mode, where the files of a repository not yet trusted stay as cloned).
+   * Refusing the writes themselves is the host's part.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -163,13 +169,20 @@ export class Workspace implements WorkspaceState {
     const stat = await fs.stat(root).catch(() => null);
     if (!stat?.isDirectory()) throw new Error(`workspace folder ${root} does not exist or is not a folder`);
     const { config, text } = await loadConfigFile(path.join(root, '.kanban.json'));
-    const context: ProviderContext = { root, kanbanDir: path.join(root, '.kanban'), plugins: config.plugins };
+    const context: ProviderContext = {
+      root,
+      kanbanDir: path.join(root, '.kanban'),
+      plugins: config.plugins,
+      readOnly: options.readOnly,
+    };
     const store = await createCardStore(context);
     const shared = await openShared(store, config);
     const attachments = await createAttachmentStore(context);
     const cardStates = new CardStates(await createCardStateStore(context, store));
-    await removeOrphanTempFiles(root);
-    await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
+    if (!options.readOnly) {
+      await removeOrphanTempFiles(root);
+      await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
+    }
     const claims = new Claims(await openClaimStore(root, store));
     const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, claims, options);
     workspace.configText = text;

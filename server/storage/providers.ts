@@ -25,6 +25,8 @@ export interface ProviderContext {
   root: string;
   kanbanDir: string;
   plugins: Record<string, PluginEntry>;
+  /** The folder must stay as it is (see WorkspaceOptions.readOnly): no cache written at load. */
+  readOnly?: boolean;
 }
 
 /** How often SQL card stores look for other processes' writes, unless `pollIntervalMs` says otherwise. */
@@ -133,7 +135,7 @@ export async function createCardStore(context: ProviderContext): Promise<CardSto
   const options = ProviderOptions.of('card.storage', context.plugins['card.storage'], 'markdown');
   switch (options.provider) {
     case 'markdown':
-      return new MarkdownCardStore(context.root, context.kanbanDir);
+      return new MarkdownCardStore(context.root, context.kanbanDir, { keepIndexCache: !context.readOnly });
     case 'sqlite': {
       const location = sqliteLocation(context.root, options);
       const pollMs = options.integer('pollIntervalMs', DEFAULT_POLL_MS, 50, 60_000);

@@ -3,6 +3,7 @@ import { useAppState, useController } from '../context';
 import { installShortcuts } from '../keyboard';
 import { BoardView } from './BoardView';
 import { BrokenFilesNotice } from './BrokenFilesNotice';
+import { ReadOnlyNotice } from './ReadOnlyNotice';
 import { BulkBar } from './BulkBar';
 import { Panels } from './Panels';
 import { TokenPrompt } from './panels/TokenPrompt';
@@ -49,6 +50,7 @@ export function App() {
     <div class="app">
       <TopBar />
       <ReconnectingBanner />
+      <ReadOnlyNotice />
       <BrokenFilesNotice />
       {loadError && (
         <div class="banner banner-error" role="alert">

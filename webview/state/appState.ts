@@ -51,6 +51,8 @@ export interface AppState extends TaskSet {
   authPrompt: { message: string } | null;
   /** Card files and `.kanban.json` versions that do not parse: listed in a notice above the board. */
   invalidFiles: BrokenFile[];
+  /** Why the board is read-only (VS Code's Restricted Mode), shown above it; null when it is not. */
+  readOnlyNotice: string | null;
   /** The VS Code user's own display preferences; null outside VS Code (the shared settings rule). */
   display: DisplayPreferences | null;
   /** Who new comments are by, as the host knows it (git user name); null when it does not say. */
@@ -118,6 +120,7 @@ export function initialState(theme: ThemeChoice): AppState {
     drop: null,
     authPrompt: null,
     invalidFiles: [],
+    readOnlyNotice: null,
     display: null,
     identity: null,
     cardMenu: null,

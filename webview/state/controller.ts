@@ -122,6 +122,9 @@ export class BoardController implements LiveBoard {
       case 'identity':
         this.store.set({ identity: notice.name });
         return;
+      case 'readOnly':
+        this.store.set({ readOnlyNotice: notice.notice });
+        return;
     }
   }
 

@@ -70,6 +70,8 @@ export class MarkdownCardStore implements CardStore {
   constructor(
     readonly root: string,
     readonly kanbanDir: string,
+    /** false: loads never write `.kanban/.state/card-index.json` (a folder opened read-only). */
+    private readonly options: { keepIndexCache: boolean } = { keepIndexCache: true },
   ) {
     this.rootPrefix = path.resolve(root) + path.sep;
     this.boardsPrefix = path.resolve(kanbanDir, 'boards') + path.sep;
@@ -137,7 +139,7 @@ export class MarkdownCardStore implements CardStore {
       await new Promise((resolve) => setImmediate(resolve));
     }
     // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
-    if (reread > 0 || seen.length !== cache.size) this.saveIndexCache(seen);
+    if (this.options.keepIndexCache && (reread > 0 || seen.length !== cache.size)) this.saveIndexCache(seen);
     this.loadStamps = new Map(seen.map(([key, entry]) => [key, { size: entry.size, mtimeMs: entry.mtimeMs }]));
     const { served, stale, duplicates } = identifyCards(parsed, this.places);
     this.known.clear();

@@ -29,7 +29,8 @@ export async function startCodeServer(
   scratch: string,
   folder: string,
   settings: Record<string, unknown>,
-  extra: { env?: Record<string, string>; extensionFolders?: string[] } = {},
+  /** workspaceTrust: the editor asks for trust (the folder opens in Restricted Mode); off by default. */
+  extra: { env?: Record<string, string>; extensionFolders?: string[]; workspaceTrust?: boolean } = {},
 ): Promise<CodeServer> {
   if (!existsSync(BIN))
     throw new Error(`code-server is not installed; run test/e2e/setup-code-server.sh first (${BIN})`);
@@ -66,7 +67,7 @@ export async function startCodeServer(
       'none',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(extra.workspaceTrust ? [] : ['--disable-workspace-trust']),
       ...common,
       folder,
     ],

@@ -195,8 +195,16 @@ export const double = {
   treeViews: new Map<string, FakeTreeView>(),
   contexts: new Map<string, unknown>(),
   activeEditorChanged: new EventEmitter<unknown>(),
+  /** `workspace.isTrusted`: false is Restricted Mode; grantTrust() is the user trusting the folder. */
+  trusted: true,
+  trustGranted: new EventEmitter<void>(),
+  /** MCP server definition providers registered through `lm`, by id. */
+  mcpProviders: new Map<string, { provideMcpServerDefinitions(token: unknown): Promise<object[]> }>(),
 
   reset(): void {
+    this.trusted = true;
+    this.trustGranted.dispose();
+    this.mcpProviders.clear();
     this.tabs = [];
     this.treeViews.clear();
     this.contexts.clear();
@@ -223,6 +231,11 @@ export const double = {
     this.configChanged.dispose();
     this.foldersChanged.dispose();
     this.folders = [];
+  },
+  /** As the editor does once the user trusts the folder: isTrusted turns true, then the event. */
+  grantTrust(): void {
+    this.trusted = true;
+    this.trustGranted.fire();
   },
   setFolders(paths: string[]): void {
     this.folders = paths.map((p, index) => ({ uri: Uri.file(p), name: path.basename(p), index }));

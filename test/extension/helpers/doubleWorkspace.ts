@@ -35,6 +35,10 @@ export const workspace = {
   },
   onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) =>
     double.configChanged.event(listener),
+  get isTrusted() {
+    return double.trusted;
+  },
+  onDidGrantWorkspaceTrust: (listener: Listener<void>) => double.trustGranted.event(listener),
   onDidChangeWorkspaceFolders: (listener: Listener<{ added: unknown[]; removed: { uri: Uri }[] }>) =>
     double.foldersChanged.event(listener),
   fs: {
@@ -59,6 +63,28 @@ export const commands = {
     throw new Error(`command '${id}' not found`);
   },
 };
+
+/** `vscode.lm` of editors with the MCP server definition API (1.101+); registrations are recorded. */
+export const lm = {
+  registerMcpServerDefinitionProvider(
+    id: string,
+    provider: { provideMcpServerDefinitions(token: unknown): Promise<object[]> },
+  ) {
+    if (double.mcpProviders.has(id)) throw new Error(`MCP provider '${id}' already registered`);
+    double.mcpProviders.set(id, provider);
+    return { dispose: () => double.mcpProviders.delete(id) };
+  },
+};
+
+export class McpStdioServerDefinition {
+  constructor(
+    readonly label: string,
+    readonly command: string,
+    readonly args: string[] = [],
+    readonly env: Record<string, string | number | null> = {},
+    readonly version?: string,
+  ) {}
+}
 
 export const env = {
   uriScheme: 'vscode',

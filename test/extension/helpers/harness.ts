@@ -29,9 +29,14 @@ export async function folderWithCards(titles: string[], options: { status?: stri
   return root;
 }
 
-/** Activate the extension in a window with these folders open and these settings. */
-export function activateWith(folders: string[], settings: Record<string, unknown> = {}): ExtensionParts {
+/** Activate the extension in a window with these folders open and these settings (trusted unless said). */
+export function activateWith(
+  folders: string[],
+  settings: Record<string, unknown> = {},
+  options: { trusted?: boolean } = {},
+): ExtensionParts {
   double.reset();
+  double.trusted = options.trusted ?? true;
   double.setFolders(folders);
   for (const [key, value] of Object.entries(settings)) double.settings.set(key, value);
   return activate(fakeExtensionContext(repoRoot) as never);

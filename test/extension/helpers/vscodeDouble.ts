@@ -27,4 +27,12 @@ export {
 export { FakeTreeView, FakeWebviewPanel, TabInputText, FakeSecretStorage, double } from './doubleState';
 export type { ShownMessage, FakeTab } from './doubleState';
 export { window } from './doubleWindow';
-export { languages, workspace, commands, env, fakeExtensionContext } from './doubleWorkspace';
+export {
+  languages,
+  workspace,
+  commands,
+  env,
+  lm,
+  McpStdioServerDefinition,
+  fakeExtensionContext,
+} from './doubleWorkspace';
