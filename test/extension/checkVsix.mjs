@@ -67,6 +67,8 @@ const required = [
   'extension/dist/node_modules/swagger-ui-dist/package.json',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui.css',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+  // The extension's icon (Extensions view, Marketplace, Welcome); the activity bar keeps kanban.svg.
+  'extension/extension/media/icon.png',
   'extension/extension/media/kanban.svg',
   // The Getting Started walkthrough's pages.
   'extension/extension/media/walkthrough/open-board.md',
@@ -92,6 +94,15 @@ const manifest = JSON.parse(
 );
 if (manifest.main !== './dist/extension.js') problems.push(`package.json main is ${manifest.main}`);
 if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
+// Without an icon the Extensions view and the Welcome tile show a placeholder; vsce takes only PNG.
+const icon = manifest.icon && entries.find((e) => e.name === `extension/${manifest.icon}`);
+if (!icon) problems.push(`package.json icon ${manifest.icon} is not in the package`);
+else if (
+  !read(zip, icon)
+    .subarray(0, 8)
+    .equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+)
+  problems.push(`${manifest.icon} is not a PNG`);
 // A walkthrough step whose page is missing shows an empty pane: every page it names must be inside.
 for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
   for (const step of walkthrough.steps ?? []) {
