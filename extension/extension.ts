@@ -21,6 +21,7 @@ import { mcpOverHttp } from './server/mcpOverHttp';
 import { ServerControl } from './server/serverControl';
 import { FolderServices, type FolderRef } from './service/folderServices';
 import { readSettings, SETTINGS_SECTION, type KanbanSettings } from './settings';
+import { BoardPresence } from './ui/boardPresence';
 import { BrokenFiles } from './ui/brokenFiles';
 import { affectsDisplay, readDisplay, saveDisplayForMe } from './ui/displaySettings';
 import { Folders } from './ui/folders';
@@ -131,6 +132,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     access,
     log,
     currentBoard: new ChosenBoards(),
+    presence: new BoardPresence(),
     overdue,
     agents,
   };
@@ -164,6 +166,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     ...registerCommands(parts),
     registerCardUriHandler(parts),
     panels,
+    parts.presence,
     statusBar,
     { dispose: () => clearTimeout(warmUp) },
     followMoves,
@@ -185,6 +188,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       const next = settingsFor(folders.primary());
       const previous = lastSettings;
       lastSettings = next;
+      // `kanban.location` may point at another folder, with or without a board.
+      parts.presence.changed();
       void services.refresh().then(() => control.settingsChanged(previous, next));
     }),
     vscode.workspace.onDidChangeWorkspaceFolders((change) => {

@@ -71,6 +71,7 @@ const required = [
   'extension/extension/media/icon.png',
   'extension/extension/media/kanban.svg',
   // The Getting Started walkthrough's pages.
+  'extension/extension/media/walkthrough/create-board.md',
   'extension/extension/media/walkthrough/open-board.md',
   'extension/extension/media/walkthrough/add-card.md',
   'extension/extension/media/walkthrough/edit-file.md',

@@ -194,12 +194,14 @@ export const double = {
   tabs: [] as FakeTab[],
   treeViews: new Map<string, FakeTreeView>(),
   contexts: new Map<string, unknown>(),
+  fileWatchers: [] as { pattern: string; created: EventEmitter<Uri>; deleted: EventEmitter<Uri> }[],
   activeEditorChanged: new EventEmitter<unknown>(),
 
   reset(): void {
     this.tabs = [];
     this.treeViews.clear();
     this.contexts.clear();
+    this.fileWatchers = [];
     this.activeEditorChanged.dispose();
     this.secrets = new FakeSecretStorage();
     this.messages = [];
