@@ -44,7 +44,11 @@ const required = [
   'extension.vsixmanifest',
   '[Content_Types].xml',
   'extension/package.json',
+  // extension/README.md (npm run package: --readme-path), not the repository's developer README.
   'extension/readme.md',
+  'extension/changelog.md',
+  // The Marketplace README's picture of the board.
+  'extension/media/screenshots/vscode-board.png',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
   // contributes.jsonValidation: completion and errors while editing .kanban.json by hand.
@@ -111,6 +115,27 @@ for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
     if (page && !names.includes(`extension/${page}`))
       problems.push(`walkthrough step ${step.id} names ${page}, which is not in the package`);
   }
+}
+
+// The details page is extension/README.md as vsce writes it (its relative paths turned into the
+// repository's URLs of those paths), not the developer README; every picture in it is in the package.
+const readme = read(
+  zip,
+  entries.find((e) => e.name === 'extension/readme.md'),
+).toString('utf8');
+const project = String(manifest.repository?.url ?? manifest.repository ?? '').match(
+  /github\.com[/:]([^/]+\/[^/]+?)(\.git)?$/,
+)?.[1];
+const rawBase = `https://github.com/${project}/raw/HEAD/`;
+const relative = (text) => text.replaceAll(rawBase, '').replaceAll(`https://github.com/${project}/blob/HEAD/`, '');
+const userReadme = readFileSync(new URL('../../extension/README.md', import.meta.url), 'utf8');
+if (relative(readme) !== userReadme) problems.push('the packaged readme is not extension/README.md');
+const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g), ...readme.matchAll(/<img[^>]+src=["']([^"']+)/g)].map(
+  (m) => m[1],
+);
+for (const image of images) {
+  if (!names.includes(`extension/${relative(image)}`))
+    problems.push(`the readme shows ${image}, which is not in the package`);
 }
 
 // Every package the bundles still require must come with the editor or Node, or be optional.
