@@ -47,7 +47,7 @@ export const workspace = {
       onDidCreate: (listener: Listener<Uri>) => watcher.created.event(listener),
       onDidDelete: (listener: Listener<Uri>) => watcher.deleted.event(listener),
       onDidChange: (listener: Listener<Uri>) => watcher.changed.event(listener),
-      dispose: () => void double.fileWatchers.splice(double.fileWatchers.indexOf(watcher), 1),
+      dispose: () => void (double.fileWatchers = double.fileWatchers.filter((w) => w !== watcher)),
     };
     double.fileWatchers.push(watcher);
     return watcher;
