@@ -22,6 +22,7 @@ import { ServerControl } from './server/serverControl';
 import { FolderServices, type FolderRef } from './service/folderServices';
 import { readSettings, SETTINGS_SECTION, type KanbanSettings } from './settings';
 import { onTrustGranted, whenTrusted, workspaceTrusted } from './trust';
+import { BoardPresence } from './ui/boardPresence';
 import { BrokenFiles } from './ui/brokenFiles';
 import { affectsDisplay, readDisplay, saveDisplayForMe } from './ui/displaySettings';
 import { Folders } from './ui/folders';
@@ -133,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     access,
     log,
     currentBoard: new ChosenBoards(),
+    presence: new BoardPresence(),
     overdue,
     agents,
   };
@@ -166,6 +168,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     ...registerCommands(parts),
     registerCardUriHandler(parts),
     panels,
+    parts.presence,
     statusBar,
     { dispose: () => clearTimeout(warmUp) },
     followMoves,
@@ -192,6 +195,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       const next = settingsFor(folders.primary());
       const previous = lastSettings;
       lastSettings = next;
+      // `kanban.location` may point at another folder, with or without a board.
+      parts.presence.changed();
       void services.refresh().then(() => control.settingsChanged(previous, next));
     }),
     vscode.workspace.onDidChangeWorkspaceFolders((change) => {

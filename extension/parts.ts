@@ -6,6 +6,7 @@ import type { ChosenBoards } from './commands/chosenBoards';
 import type { KanbanSettings } from './settings';
 import type { FolderRef, FolderServices } from './service/folderServices';
 import type { ServerControl } from './server/serverControl';
+import type { BoardPresence } from './ui/boardPresence';
 import type { Folders } from './ui/folders';
 import type { BoardPanels } from './webview/boardPanels';
 
@@ -25,6 +26,8 @@ export interface ExtensionParts {
   currentBoard: ChosenBoards;
   /** The status bar's board and overdue count, and the cards it counted. */
   overdue: OverdueStatusBar;
+  /** Told when a board may have appeared or gone (Create Board, `kanban init`, a deleted `.kanban.json`). */
+  presence: BoardPresence;
   /** The status bar's count of agents at work and cards awaiting input, and the cards behind it. */
   agents: AgentsStatusBar;
 }

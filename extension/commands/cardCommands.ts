@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { PRIORITIES } from '../../server/core/shapes/vocabulary';
 import type { ExtensionParts } from '../parts';
 import { callApi, type BoardSummary, type ColumnInfo, type TaskSummary } from '../service/callApi';
+import { boardOrOffer } from './createBoard';
 import { currentBoardId, pickService, type FolderService } from './pickService';
 
 interface BoardDetails {
@@ -16,7 +17,7 @@ interface BoardDetails {
 /** Open Board: the folder's board in an editor panel (one per folder, revealed if open). */
 export async function openBoard(parts: ExtensionParts): Promise<void> {
   const folder = await parts.folders.choose("Open which folder's board?");
-  if (folder) parts.panels.open(folder);
+  if (folder && (await boardOrOffer(parts, folder))) parts.panels.open(folder);
 }
 
 /** Add Card: title, then column, then priority; created through the API like any other card. */

@@ -1,14 +1,18 @@
 import * as vscode from 'vscode';
 import type { ExtensionParts } from '../parts';
 import { ApiCallError, type ApiTarget } from '../service/callApi';
+import { boardOrOffer } from './createBoard';
 
 /** A folder and its shared service, with the access layer that carries the folder's token. */
 export type FolderService = ApiTarget;
 
-/** The folder a command acts on (the board in front first) and its shared service. */
+/**
+ * The folder a command acts on (the board in front first) and its shared service; a folder without
+ * a board gets one only if the person accepts Create Board.
+ */
 export async function pickService(parts: ExtensionParts, purpose: string): Promise<FolderService | undefined> {
   const folder = await parts.folders.choose(purpose, parts.panels.activeFolder());
-  if (!folder) return undefined;
+  if (!folder || !(await boardOrOffer(parts, folder))) return undefined;
   try {
     return { folder, service: await parts.services.get(folder), access: parts.access };
   } catch (error) {

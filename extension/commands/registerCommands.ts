@@ -3,6 +3,7 @@ import { moveCardOfFile, showMyOverdueCards, showOnBoard } from '../cards/cardFi
 import { copyCardLinkCommand } from '../cards/cardLinks';
 import { showAgentsAtWork } from '../cards/showAgentsAtWork';
 import type { ExtensionParts } from '../parts';
+import { createBoardCommand } from './createBoard';
 import { addCard, openBoard, openCardFile, searchCards, switchBoard } from './cardCommands';
 import { guarded } from './pickService';
 import { copyApiUrl, openApiDocs, serverActions, startApiServer, stopApiServer } from './serverCommands';
@@ -18,6 +19,7 @@ type Handler = (...args: never[]) => Promise<void>;
  */
 export function commandTable(parts: ExtensionParts): Record<string, [title: string, run: Handler]> {
   return {
+    'kanban.createBoard': ['Create Board', () => createBoardCommand(parts)],
     'kanban.openBoard': ['Open Board', () => openBoard(parts)],
     'kanban.addCard': ['Add Card', () => addCard(parts)],
     'kanban.switchBoard': ['Switch Board', () => switchBoard(parts)],

@@ -10,6 +10,8 @@ export const SIDEBAR_VIEW_ID = 'kanban.sidebar';
 const CARD_MIME = 'application/vnd.code.tree.kanban.sidebar';
 /** Which folder the sidebar shows in a multi-root workspace, kept per workspace. */
 const FOLDER_KEY = 'kanban.sidebarFolder';
+/** Whether the sidebar's folder has a board: without one the view shows its welcome (package.json viewsWelcome). */
+export const HAS_BOARD_CONTEXT = 'kanban.hasBoard';
 
 interface BoardView {
   columns: { id: string; name: string }[];
@@ -64,7 +66,9 @@ export class BoardTree
     // No redraw on becoming visible: events keep the list current while hidden too, and a redraw
     // under a click replaces the row being clicked (the editor then refuses its stale command).
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
+    this.disposables.push(parts.presence.onDidChange(() => this.refresh()));
     this.updateMultiRoot();
+    this.updateHasBoard();
   }
 
   /** The folder the sidebar shows: the one the user chose, else the first with a board. */
@@ -81,6 +85,7 @@ export class BoardTree
   }
 
   refresh(): void {
+    this.updateHasBoard();
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.changed.fire(undefined), 50);
   }
@@ -146,6 +151,15 @@ export class BoardTree
 
   private async loadBoard(): Promise<BoardNode[]> {
     this.updateMultiRoot();
+    const folder = this.folder();
+    if (folder && !this.parts.folders.hasKanban(folder)) {
+      // An empty tree lets the welcome (Create Board) show; five empty columns would explain nothing.
+      const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+      this.view.message = undefined;
+      this.view.title = multiRoot ? folder.name : 'Board';
+      this.view.description = undefined;
+      return [];
+    }
     const api = await this.target();
     if (!api) {
       this.view.message = this.folder()
@@ -209,6 +223,15 @@ export class BoardTree
         ('fromBoard' in event.data && event.data.fromBoard === this.listedBoardId);
       if (listed && /^(task|column|board)\./.test(event.event)) this.refresh();
     });
+  }
+
+  private updateHasBoard(): void {
+    const folder = this.folder();
+    void vscode.commands.executeCommand(
+      'setContext',
+      HAS_BOARD_CONTEXT,
+      folder ? this.parts.folders.hasKanban(folder) : false,
+    );
   }
 
   private updateMultiRoot(): void {

@@ -1,8 +1,6 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { defaultConfig, serializeConfig } from '../config/parseConfig';
-import { writeFileAtomic } from '../core/atomicFile';
-import { updateKanbanGitignore } from '../storage/generatedFiles';
+import { ServiceError } from '../core/errors';
+import { initWorkspace } from '../service/initWorkspace';
 import type { Command } from './command';
 import { CliError } from './usage';
 
@@ -23,22 +21,12 @@ export const initCommand: Command = {
       : ctx.env.KANBAN_WORKSPACE
         ? path.resolve(ctx.env.KANBAN_WORKSPACE)
         : process.cwd();
-    const stat = await fs.stat(root).catch(() => null);
-    if (!stat?.isDirectory()) throw new CliError(`${root} is not a folder`);
-    const configPath = path.join(root, '.kanban.json');
-    if (
-      await fs.stat(configPath).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      throw new CliError(`${configPath} already exists; nothing was changed (edit it, or remove it to start over)`);
-    }
-    const config = defaultConfig();
-    await writeFileAtomic(configPath, serializeConfig(config));
-    await updateKanbanGitignore(path.join(root, '.kanban'));
+    const { configPath, gitignorePath, config } = await initWorkspace(root).catch((error: unknown) => {
+      // A refusal is the person's to read, as any other refusal of the CLI.
+      throw error instanceof ServiceError ? new CliError(error.message) : error;
+    });
     if (ctx.json) {
-      ctx.output.out(JSON.stringify({ configPath, gitignore: path.join(root, '.kanban', '.gitignore') }, null, 2));
+      ctx.output.out(JSON.stringify({ configPath, gitignore: gitignorePath }, null, 2));
       return;
     }
     const board = config.boards[0];

@@ -29,12 +29,16 @@ describe('extension activation and commands', () => {
     assert.equal(double.viewProviders.size, 0);
   });
 
-  it('when activated, then the status bar says the API server is off and a click starts it', async () => {
-    activateWith([await tempFolder()]);
-    const item = double.statusItem('kanban.apiServer');
-    assert.ok(item?.visible);
-    assert.match(item.text, /Kanban API off/);
-    assert.equal(item.command, 'kanban.startApiServer');
+  it('when activated with the API server stopped, then no API status item shows; it appears while the server runs', async () => {
+    activateWith([await folderWithCards([])], { 'kanban.server.port': 0 });
+    assert.equal(double.statusItem('kanban.apiServer')?.visible, false);
+    await runCommand('kanban.startApiServer');
+    const item = double.statusItem('kanban.apiServer')!;
+    assert.ok(item.visible);
+    assert.match(item.text, /Kanban API 127\.0\.0\.1:\d+/);
+    assert.equal(item.command, 'kanban.serverActions');
+    await runCommand('kanban.stopApiServer');
+    assert.equal(item.visible, false);
   });
 
   it('when activated, then no card is read until something needs the board', async () => {
@@ -70,7 +74,7 @@ describe('extension activation and commands', () => {
   });
 
   it('when Add Card is answered with a title, a column and a priority, then the card file appears in that column', async () => {
-    const folder = await tempFolder();
+    const folder = await folderWithCards([]);
     activateWith([folder]);
     double.answer('input', 'Write the release notes');
     double.answer('quickPick', (offered: { items: { id: string }[] }) => offered.items.find((i) => i.id === 'todo'));
@@ -87,7 +91,7 @@ describe('extension activation and commands', () => {
   });
 
   it('when Add Card is cancelled at the title, then nothing is written', async () => {
-    const folder = await tempFolder();
+    const folder = await folderWithCards([]);
     activateWith([folder]);
     await runCommand('kanban.addCard');
     await assert.rejects(fs.access(path.join(folder, '.kanban', 'boards')));

@@ -88,7 +88,7 @@ describe('extension: palette commands act on the board on screen', () => {
   });
 
   it('when Add Card asks for the priority, then they are listed critical, high, medium, low with the default highlighted', async () => {
-    activateWith([await tempFolder()]);
+    activateWith([await folderWithCards([])]);
     let offered: Offered | undefined;
     double.answer('input', 'Anything');
     double.answer('quickPick', (o: Offered) => o.items[0]);
@@ -206,6 +206,7 @@ describe('extension: who writes comments and how the board looks', () => {
 
   it('when the board opens in VS Code, then its look is native, and a choice for me goes to VS Code settings, not .kanban.json', async () => {
     const folder = await folderWithCards(['Look']);
+    const shared = await fs.readFile(path.join(folder, '.kanban.json'), 'utf8');
     activateWith([folder]);
     const panel = await openReadyBoard();
     assert.deepEqual(panel.webview.posted.find((m) => m.type === 'display')?.display, {
@@ -224,7 +225,11 @@ describe('extension: who writes comments and how the board looks', () => {
         ['kanban.board.backgroundPreset', 'sunset', 1],
       ],
     );
-    await assert.rejects(fs.access(path.join(folder, '.kanban.json')), 'the shared file is not written');
+    assert.equal(
+      await fs.readFile(path.join(folder, '.kanban.json'), 'utf8'),
+      shared,
+      'the shared file is not written',
+    );
   });
 
   it('when the choice is for the team, then .kanban.json changes and the user follows the shared setting', async () => {

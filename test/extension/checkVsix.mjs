@@ -44,7 +44,11 @@ const required = [
   'extension.vsixmanifest',
   '[Content_Types].xml',
   'extension/package.json',
+  // extension/README.md (npm run package: --readme-path), not the repository's developer README.
   'extension/readme.md',
+  'extension/changelog.md',
+  // The Marketplace README's picture of the board.
+  'extension/media/screenshots/vscode-board.png',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
   // contributes.jsonValidation: completion and errors while editing .kanban.json by hand.
@@ -68,8 +72,11 @@ const required = [
   'extension/dist/node_modules/swagger-ui-dist/package.json',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui.css',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+  // The extension's icon (Extensions view, Marketplace, Welcome); the activity bar keeps kanban.svg.
+  'extension/extension/media/icon.png',
   'extension/extension/media/kanban.svg',
   // The Getting Started walkthrough's pages.
+  'extension/extension/media/walkthrough/create-board.md',
   'extension/extension/media/walkthrough/open-board.md',
   'extension/extension/media/walkthrough/add-card.md',
   'extension/extension/media/walkthrough/edit-file.md',
@@ -93,6 +100,15 @@ const manifest = JSON.parse(
 );
 if (manifest.main !== './dist/extension.js') problems.push(`package.json main is ${manifest.main}`);
 if (!manifest.contributes?.commands?.length) problems.push('package.json contributes no commands');
+// Without an icon the Extensions view and the Welcome tile show a placeholder; vsce takes only PNG.
+const icon = manifest.icon && entries.find((e) => e.name === `extension/${manifest.icon}`);
+if (!icon) problems.push(`package.json icon ${manifest.icon} is not in the package`);
+else if (
+  !read(zip, icon)
+    .subarray(0, 8)
+    .equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+)
+  problems.push(`${manifest.icon} is not a PNG`);
 // A walkthrough step whose page is missing shows an empty pane: every page it names must be inside.
 for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
   for (const step of walkthrough.steps ?? []) {
@@ -100,6 +116,27 @@ for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
     if (page && !names.includes(`extension/${page}`))
       problems.push(`walkthrough step ${step.id} names ${page}, which is not in the package`);
   }
+}
+
+// The details page is extension/README.md as vsce writes it (its relative paths turned into the
+// repository's URLs of those paths), not the developer README; every picture in it is in the package.
+const readme = read(
+  zip,
+  entries.find((e) => e.name === 'extension/readme.md'),
+).toString('utf8');
+const project = String(manifest.repository?.url ?? manifest.repository ?? '').match(
+  /github\.com[/:]([^/]+\/[^/]+?)(\.git)?$/,
+)?.[1];
+const rawBase = `https://github.com/${project}/raw/HEAD/`;
+const relative = (text) => text.replaceAll(rawBase, '').replaceAll(`https://github.com/${project}/blob/HEAD/`, '');
+const userReadme = readFileSync(new URL('../../extension/README.md', import.meta.url), 'utf8');
+if (relative(readme) !== userReadme) problems.push('the packaged readme is not extension/README.md');
+const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g), ...readme.matchAll(/<img[^>]+src=["']([^"']+)/g)].map(
+  (m) => m[1],
+);
+for (const image of images) {
+  if (!names.includes(`extension/${relative(image)}`))
+    problems.push(`the readme shows ${image}, which is not in the package`);
 }
 
 // Every package the bundles still require must come with the editor or Node, or be optional.

@@ -194,6 +194,7 @@ export const double = {
   tabs: [] as FakeTab[],
   treeViews: new Map<string, FakeTreeView>(),
   contexts: new Map<string, unknown>(),
+  fileWatchers: [] as { pattern: string; created: EventEmitter<Uri>; deleted: EventEmitter<Uri> }[],
   activeEditorChanged: new EventEmitter<unknown>(),
   /** `workspace.isTrusted`: false is Restricted Mode; grantTrust() is the user trusting the folder. */
   trusted: true,
@@ -208,6 +209,7 @@ export const double = {
     this.tabs = [];
     this.treeViews.clear();
     this.contexts.clear();
+    this.fileWatchers = [];
     this.activeEditorChanged.dispose();
     this.secrets = new FakeSecretStorage();
     this.messages = [];

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { documentOf, double, FakeDiagnosticCollection } from './doubleState';
-import { ConfigurationTarget, type Listener, Uri } from './doubleTypes';
+import { ConfigurationTarget, EventEmitter, type Listener, Uri } from './doubleTypes';
 
 /** `vscode.languages`, `workspace`, `commands`, `env` of the double, and the extension context. */
 
@@ -41,6 +41,21 @@ export const workspace = {
   onDidGrantWorkspaceTrust: (listener: Listener<void>) => double.trustGranted.event(listener),
   onDidChangeWorkspaceFolders: (listener: Listener<{ added: unknown[]; removed: { uri: Uri }[] }>) =>
     double.foldersChanged.event(listener),
+  /** A watcher whose events a test fires (double.fileWatchers), as the editor would on a disk change. */
+  createFileSystemWatcher(pattern: string) {
+    const watcher = {
+      pattern,
+      created: new EventEmitter<Uri>(),
+      deleted: new EventEmitter<Uri>(),
+      changed: new EventEmitter<Uri>(),
+      onDidCreate: (listener: Listener<Uri>) => watcher.created.event(listener),
+      onDidDelete: (listener: Listener<Uri>) => watcher.deleted.event(listener),
+      onDidChange: (listener: Listener<Uri>) => watcher.changed.event(listener),
+      dispose: () => void (double.fileWatchers = double.fileWatchers.filter((w) => w !== watcher)),
+    };
+    double.fileWatchers.push(watcher);
+    return watcher;
+  },
   fs: {
     async writeFile(uri: Uri, bytes: Uint8Array) {
       await fs.writeFile(uri.fsPath, bytes);

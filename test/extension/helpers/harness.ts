@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { activate, deactivate } from '../../../extension/extension';
 import type { ExtensionParts } from '../../../extension/parts';
 import { KanbanService } from '../../../extension/service/kanbanService';
+import { initWorkspace } from '../../../server/service/initWorkspace';
 import { double, fakeExtensionContext, type FakeWebviewPanel } from './vscodeDouble';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
@@ -13,9 +14,13 @@ export async function tempFolder(prefix = 'kanban-ext-'): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-/** A folder with cards made through the real service (so they are files exactly as it writes them). */
+/**
+ * A folder with a board (as `kanban init` starts it) and cards made through the real service (so
+ * they are files exactly as it writes them).
+ */
 export async function folderWithCards(titles: string[], options: { status?: string } = {}): Promise<string> {
   const root = await tempFolder();
+  await initWorkspace(root);
   const service = await KanbanService.open(root);
   for (const title of titles) {
     const answer = await service.dispatcher.dispatch({
