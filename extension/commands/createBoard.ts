@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { initWorkspace } from '../../server/service/initWorkspace';
 import type { ExtensionParts } from '../parts';
 import type { FolderRef } from '../service/folderServices';
+import { explainRestricted, RESTRICTED_WRITE, workspaceTrusted } from '../trust';
 
 const CREATE = 'Create Board';
 
@@ -28,6 +29,11 @@ export async function createBoardCommand(parts: ExtensionParts): Promise<void> {
  */
 export async function boardOrOffer(parts: ExtensionParts, folder: FolderRef): Promise<boolean> {
   if (parts.folders.hasKanban(folder)) return true;
+  // Restricted Mode writes nothing, a new board included: say so rather than offer it.
+  if (!workspaceTrusted()) {
+    explainRestricted(RESTRICTED_WRITE);
+    return false;
+  }
   const choice = await vscode.window.showInformationMessage(
     `Kanban: ${folder.name} has no board yet. Create one?`,
     { modal: true, detail: 'This writes .kanban.json and .kanban/.gitignore, as `kanban init` does.' },

@@ -50,6 +50,7 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
  * in Restricted Mode they say so before asking for a title or a column that cannot be used.
  */
 const CHANGES_THE_BOARD = new Set([
+  'kanban.createBoard',
   'kanban.addCard',
   'kanban.moveCardOfFile',
   'kanban.migrateToSqlite',

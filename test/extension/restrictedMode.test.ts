@@ -7,6 +7,7 @@ import {
   openReadyBoard,
   repoRoot,
   runCommand,
+  tempFolder,
   waitFor,
 } from './helpers/harness';
 import { strict as assert } from 'node:assert';
@@ -105,12 +106,25 @@ describe('extension: Restricted Mode shows the board read-only', () => {
 
   it('when the folder is not trusted, then Add Card refuses at once with the message and asks nothing', async () => {
     const folder = await folderWithCards([]);
+    const before = await listFiles(folder);
     activateWith([folder], {}, { trusted: false });
     await runCommand('kanban.addCard');
     const refusal = await waitFor(() => double.messages.find((m) => m.text.includes(RESTRICTED_WRITE)), 'refusal');
     assert.equal(refusal.kind, 'warning');
     assert.deepEqual(refusal.items, ['Manage Workspace Trust']);
-    assert.deepEqual(await listFiles(folder), []);
+    assert.deepEqual(await listFiles(folder), before);
+  });
+
+  it('when the folder is not trusted and has no board, then Create Board and the offer of Open Board refuse with the message and write nothing', async () => {
+    const folder = await tempFolder();
+    activateWith([folder], {}, { trusted: false });
+    await runCommand('kanban.createBoard');
+    await waitFor(() => double.messages.find((m) => m.text.includes(RESTRICTED_WRITE)), 'refusal of Create Board');
+    double.messages.length = 0;
+    await runCommand('kanban.openBoard');
+    await waitFor(() => double.messages.find((m) => m.text.includes(RESTRICTED_WRITE)), 'refusal of the offer');
+    assert.ok(!double.messages.some((m) => /has no board yet/.test(m.text)), 'no offer to create a board');
+    assert.deepEqual(await fs.readdir(folder), []);
   });
 
   it('when the folder is not trusted, then no API server starts, even with auto-start, and Start API Server says why', async () => {
