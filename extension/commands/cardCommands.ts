@@ -154,16 +154,6 @@ async function pickTask(target: FolderService, placeHolder: string): Promise<Tas
   return picked?.task;
 }
 
-/** Search Cards: pick a card by its title; the board opens with that card's details. */
-export async function searchCards(parts: ExtensionParts): Promise<void> {
-  const target = await pickService(parts, 'Search the cards of which folder?');
-  if (!target) return;
-  const task = await pickTask(target, 'Type to search card titles');
-  if (!task) return;
-  parts.currentBoard.set(target.folder.key, task.boardId);
-  parts.panels.open(target.folder, { type: 'openTask', boardId: task.boardId, taskId: task.id });
-}
-
 /** Open Card File: the card's Markdown file in a text editor. */
 export async function openCardFile(
   parts: ExtensionParts,

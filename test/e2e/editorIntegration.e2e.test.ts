@@ -136,7 +136,7 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
 
     await paletteStep(page, 'Kanban: Search Cards', async () => {
       await page
-        .locator('.quick-input-widget input[placeholder="Type to search card titles"]')
+        .locator('.quick-input-widget input[placeholder="Search titles, descriptions, labels and assignees"]')
         .waitFor({ state: 'visible', timeout: 10_000 });
       await page.keyboard.type('Roadmap card');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Roadmap card' }).click({ timeout: 5000 });

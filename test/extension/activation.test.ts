@@ -7,6 +7,7 @@ import {
   runCommand,
   tempFolder,
   waitFor,
+  folderWithCardBodies,
 } from './helpers/harness';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
@@ -109,6 +110,30 @@ describe('extension activation and commands', () => {
       double.openedDocuments[0],
       /\.kanban\/boards\/default\/backlog\/update-docs-\d{4}-\d{2}-\d{2}-[a-z0-9]{4}\.md$/,
     );
+  });
+
+  it('when a word of a card description, labels or assignee is typed into Search Cards, then that card is offered though its title lacks the word', async () => {
+    activateWith([
+      await folderWithCardBodies([
+        { content: '# Fix the login\n\nThe session cookie expires too early.' },
+        { content: '# Update docs\n', labels: ['frontend'], assignee: 'maria' },
+        { content: '# Unrelated chore\n' },
+      ]),
+    ]);
+    const offeredFor = async (text: string) => {
+      let labels: string[] = [];
+      double.answer('quickPick', { typed: text });
+      double.answer('quickPick', (offered: { items: { label: string }[] }) => {
+        labels = offered.items.map((i) => i.label);
+        return undefined;
+      });
+      await runCommand('kanban.searchCards');
+      return labels;
+    };
+    assert.deepEqual(await offeredFor('cookie'), ['Fix the login']);
+    assert.deepEqual(await offeredFor('frontend'), ['Update docs']);
+    assert.deepEqual(await offeredFor('maria'), ['Update docs']);
+    assert.deepEqual((await offeredFor('')).sort(), ['Fix the login', 'Unrelated chore', 'Update docs']);
   });
 
   it('when Search Cards picks a card, then the board opens and is asked to show that card', async () => {

@@ -21,6 +21,11 @@ function nextScript(kind: Script['kind'], offered: unknown): unknown {
   return script.answer(offered);
 }
 
+/** A quick-pick script's answer that types text instead of picking. */
+function isTyping(answer: unknown): answer is { typed: string } {
+  return typeof answer === 'object' && answer !== null && typeof (answer as { typed?: unknown }).typed === 'string';
+}
+
 export function message(kind: ShownMessage['kind']) {
   return async (text: string, ...rest: unknown[]) => {
     const items = rest.filter((item): item is string => typeof item === 'string');
@@ -49,34 +54,53 @@ export const window = {
   },
   /**
    * A quick pick built by hand: answered by the next 'quickPick' script, which sees `items`,
-   * `options` (title, placeHolder) and `active` (what Enter would take).
+   * `options` (title, placeHolder) and `active` (what Enter would take) once the pick is no longer
+   * busy, as a person waits for results. A script may answer `{ typed: 'text' }`: the text is typed
+   * (`value` and `onDidChangeValue`, as the editor does) and the next script answers what then shows.
    */
   createQuickPick() {
     const accepted = new EventEmitter<void>();
     const hidden = new EventEmitter<void>();
+    const changedValue = new EventEmitter<string>();
     let open = false;
+    const settled = async () => {
+      while (pick.busy) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const consult = async () => {
+      await settled();
+      if (!open) return;
+      const answer = nextScript('quickPick', {
+        items: pick.items,
+        options: { title: pick.title, placeHolder: pick.placeholder },
+        active: pick.activeItems,
+      });
+      if (answer === undefined) return pick.hide();
+      if (isTyping(answer)) {
+        pick.value = answer.typed;
+        changedValue.fire(answer.typed);
+        return consult();
+      }
+      if (!pick.items.includes(answer)) throw new Error('test picked an item that was not offered');
+      pick.selectedItems = [answer];
+      accepted.fire();
+    };
     const pick = {
       title: undefined as string | undefined,
       placeholder: undefined as string | undefined,
       ignoreFocusOut: false,
+      matchOnDescription: false,
+      matchOnDetail: false,
+      busy: false,
+      value: '',
       items: [] as unknown[],
       activeItems: [] as unknown[],
       selectedItems: [] as unknown[],
       onDidAccept: accepted.event,
       onDidHide: hidden.event,
+      onDidChangeValue: changedValue.event,
       show() {
         open = true;
-        setImmediate(() => {
-          const answer = nextScript('quickPick', {
-            items: pick.items,
-            options: { title: pick.title, placeHolder: pick.placeholder },
-            active: pick.activeItems,
-          });
-          if (answer === undefined) return pick.hide();
-          if (!pick.items.includes(answer)) throw new Error('test picked an item that was not offered');
-          pick.selectedItems = [answer];
-          accepted.fire();
-        });
+        setImmediate(() => void consult());
       },
       hide() {
         if (!open) return;
@@ -86,6 +110,7 @@ export const window = {
       dispose() {
         accepted.dispose();
         hidden.dispose();
+        changedValue.dispose();
       },
     };
     return pick;

@@ -19,16 +19,20 @@ export async function tempFolder(prefix = 'kanban-ext-'): Promise<string> {
  * they are files exactly as it writes them).
  */
 export async function folderWithCards(titles: string[], options: { status?: string } = {}): Promise<string> {
+  return folderWithCardBodies(
+    titles.map((title) => ({ content: `# ${title}\n`, ...(options.status ? { status: options.status } : {}) })),
+  );
+}
+
+/** A folder with a board and a card for each body, created as POST /tasks would. */
+export async function folderWithCardBodies(bodies: Record<string, unknown>[]): Promise<string> {
   const root = await tempFolder();
   await initWorkspace(root);
   const service = await KanbanService.open(root);
-  for (const title of titles) {
-    const answer = await service.dispatcher.dispatch({
-      method: 'POST',
-      path: '/tasks',
-      body: { content: `# ${title}\n`, ...(options.status ? { status: options.status } : {}) },
-    });
-    if (answer.status !== 201) throw new Error(`could not seed ${title}: ${JSON.stringify(answer.body)}`);
+  for (const body of bodies) {
+    const answer = await service.dispatcher.dispatch({ method: 'POST', path: '/tasks', body });
+    if (answer.status !== 201)
+      throw new Error(`could not seed ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
   }
   await service.close();
   return root;
