@@ -10,9 +10,13 @@ function todayIso(now = new Date()): string {
   return local.toISOString().slice(0, 10);
 }
 
-/** Due before today (local calendar) and not completed. */
-export function isOverdue(dueDate: string | null, completedAt: string | null, now = new Date()): boolean {
-  return Boolean(dueDate) && !completedAt && datePart(dueDate as string) < todayIso(now);
+/**
+ * Due before today (local calendar) and not done. Done means the card sits in its board's last
+ * column, whatever moved it there: a file moved by hand has no `completedAt`, and the service's
+ * overdue filter asks the column too.
+ */
+export function isOverdue(dueDate: string | null, done: boolean, now = new Date()): boolean {
+  return Boolean(dueDate) && !done && datePart(dueDate as string) < todayIso(now);
 }
 
 export function isDueToday(dueDate: string | null, now = new Date()): boolean {

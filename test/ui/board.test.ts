@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { startDemoUi } from './demoBoard';
 import { card, column, eventually, screenshot, stopUi, type UiContext } from './uiHelpers';
 
@@ -47,6 +49,24 @@ describe('Board UI: rendering, settings and board switching (Chromium)', functio
     const future = card(ui.page, 'Webhook retries with backoff');
     assert.equal(await future.locator('.due-chip').count(), 1);
     assert.equal(await future.locator('.due-chip.is-overdue').count(), 0);
+  });
+
+  it('when a card file with a past due date is moved into the last column by hand, then its due date shows done, not overdue', async () => {
+    // As an Explorer move or a git checkout leaves it: in the done folder, with no completedAt.
+    const file = path.join(ui.server.root, '.kanban/boards/default/done/moved-by-hand.md');
+    await fs.writeFile(
+      file,
+      '---\nid: moved-by-hand\nstatus: done\npriority: medium\ndueDate: 2020-01-02\n---\n# Moved by hand\n',
+    );
+    const moved = card(ui.page, 'Moved by hand');
+    await moved.locator('.due-chip').waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await moved.locator('.due-chip.is-overdue').count(), 0);
+    assert.equal(await moved.locator('.due-chip.is-done').count(), 1);
+    assert.equal(
+      await fs.readFile(file, 'utf8').then((text) => text.includes('completedAt')),
+      false,
+      'the file is left as it was',
+    );
   });
 
   it('when display settings are switched off in the settings panel, then cards drop those parts', async () => {

@@ -1,4 +1,5 @@
 import { memo } from 'preact/compat';
+import { useIsDoneColumn } from '../context';
 import { agentSummary } from '../agents';
 import { fileNameOf, hueOf, initials, isDueToday, isOverdue, shortDate, textOn } from '../format';
 import { DELETED_STATUS, type Labels, type Settings, type TaskView } from '../types';
@@ -43,9 +44,10 @@ export function Avatar({ name, size = 'sm' }: { name: string; size?: 'sm' | 'md'
 
 function DueChip({ task }: { task: TaskView }) {
   if (!task.dueDate) return null;
-  const overdue = isOverdue(task.dueDate, task.completedAt);
+  const done = useIsDoneColumn(task.status);
+  const overdue = isOverdue(task.dueDate, done);
   const today = !overdue && isDueToday(task.dueDate);
-  const state = overdue ? ' is-overdue' : today ? ' is-today' : task.completedAt ? ' is-done' : '';
+  const state = overdue ? ' is-overdue' : today ? ' is-today' : done ? ' is-done' : '';
   return (
     <span class={`chip due-chip${state}`} title={overdue ? `Overdue: due ${task.dueDate}` : `Due ${task.dueDate}`}>
       <Icon name="calendar" size={12} />

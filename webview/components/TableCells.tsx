@@ -1,4 +1,5 @@
 import { datePart, dateTime, isDueToday, isOverdue } from '../format';
+import { useIsDoneColumn } from '../context';
 import { DELETED_STATUS, PRIORITIES, type Board, type Labels, type TaskView } from '../types';
 import { LabelChip } from './CardView';
 import { CommitInput } from './drawer/CommitInput';
@@ -91,7 +92,7 @@ export function AssigneeCell({ task, save }: { task: TaskView; save: SaveField }
 
 export function DueCell({ task, save }: { task: TaskView; save: SaveField }) {
   const [due, choose] = usePending(task.dueDate ? datePart(task.dueDate) : '');
-  const overdue = isOverdue(task.dueDate, task.completedAt);
+  const overdue = isOverdue(task.dueDate, useIsDoneColumn(task.status));
   const state = overdue ? ' is-overdue' : isDueToday(task.dueDate) ? ' is-today' : '';
   return (
     <input
