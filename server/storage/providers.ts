@@ -228,6 +228,15 @@ export async function createAttachmentStore(context: ProviderContext, cardStore?
       const settings = s3Settings(options);
       return build(options, 'bucket', () => S3AttachmentStore.open(settings));
     }
+    case 'mysql':
+    case 'postgres':
+      // The files live beside the cards, in the same database and connection pool.
+      if (shared?.provider !== options.provider)
+        throw options.fail(
+          undefined,
+          `the ${options.provider} attachments live in the card.storage ${options.provider} database; set card.storage to ${options.provider}, or use localfs, sqlite or s3`,
+        );
+      return new AttachmentsWithLocalFiles(shared, new LocalFsAttachmentStore(context.kanbanDir));
     default:
       return createExternalStore('attachment.storage', options, context);
   }

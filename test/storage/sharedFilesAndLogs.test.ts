@@ -146,3 +146,43 @@ for (const { provider, create, plugin } of DATABASES) {
     });
   });
 }
+
+describe('attachment.storage mysql or postgres: named explicitly', function () {
+  this.timeout(30_000);
+
+  it('when it is named beside card.storage postgres, then the files are in that database', async () => {
+    const database = await createPostgresTestDatabase();
+    const server = await startTestServer({
+      config: configWith({
+        'card.storage': postgresPlugin(database.name),
+        'attachment.storage': { provider: 'postgres', options: {} },
+      }),
+    });
+    try {
+      const card = await createTask(server, 'Named');
+      okData(
+        await server.api('POST', `/api/tasks/${card.id}/attachments`, {
+          files: [{ name: 'n.txt', data: Buffer.from('named').toString('base64') }],
+        }),
+      );
+      assert.equal((await database.query('SELECT filename FROM kanban_attachments')).length, 1);
+      assert.equal(okData(await server.api('GET', '/api/storage')).attachment.provider, 'postgres');
+    } finally {
+      await server.close();
+      await database.drop();
+    }
+  });
+
+  it('when it is named without a card database of that kind, then start-up fails saying where the files live', async () => {
+    const error = await startTestServer({
+      config: configWith({ 'attachment.storage': { provider: 'mysql', options: {} } }),
+    }).then(
+      async (server) => {
+        await server.close();
+        return null;
+      },
+      (e: Error) => e,
+    );
+    assert.match(String(error?.message), /the mysql attachments live in the card\.storage mysql database/);
+  });
+});
