@@ -1,9 +1,12 @@
 import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { AttachmentStore, AttachmentStoreFactory, CardStore } from '../../server/storage/contract';
 import { runAttachmentStoreConformance } from '../../server/storage/conformance';
 import { builtInCardStoreFactory } from '../../server/storage/providers';
 import { createTestDatabase, mysqlPlugin } from './helpers/mysql';
 import { createPostgresTestDatabase, postgresPlugin } from './helpers/postgres';
+import { makeTempDir } from '../helpers/testServer';
 
 /** The databases under test, and how to drop one the checks' stores created. */
 const DATABASES = [
@@ -64,3 +67,37 @@ for (const { provider, create, plugin, dropSql } of DATABASES) {
     });
   });
 }
+
+describe('attachments in the postgres card database: downloads read piece by piece', function () {
+  this.timeout(60_000);
+
+  it('when the file is removed after the first piece was sent, then the rest of the download fails instead of having been read ahead', async () => {
+    const database = await createPostgresTestDatabase();
+    const root = await makeTempDir();
+    const cards = await builtInCardStoreFactory('postgres')(postgresPlugin(database.name).options, {
+      root,
+      kanbanDir: `${root}/.kanban`,
+    });
+    try {
+      const files = cards.sharedAttachments!();
+      const card = { boardId: 'default', id: 'streamed' };
+      await files.put(card, 'big.bin', randomBytes(4 * 1024 * 1024));
+      const payload = await files.get(card, 'big.bin');
+      const stream = (await payload!.stream!()) as Readable;
+      const pieces = stream[Symbol.asyncIterator]();
+      assert.equal((await pieces.next()).done, false);
+      // Time enough for a stream that read the whole file ahead to have done so.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await files.remove(card, 'big.bin');
+      await assert.rejects(
+        (async () => {
+          while (!(await pieces.next()).done);
+        })(),
+        /replaced or removed during the download/,
+      );
+    } finally {
+      await cards.close();
+      await database.drop();
+    }
+  });
+});

@@ -56,7 +56,9 @@ export class SqlAttachmentStore implements AttachmentStore {
     return {
       size,
       ...(row.content_type ? { contentType: row.content_type } : {}),
-      stream: async () => Readable.from(this.chunksOf(row.blob_id, size)),
+      // A byte stream: what it may buffer ahead is counted in bytes (one piece), not in pieces.
+      stream: async () =>
+        Readable.from(this.chunksOf(row.blob_id, size), { objectMode: false, highWaterMark: SQL_CHUNK_BYTES }),
     };
   }
 
@@ -91,6 +93,8 @@ export class SqlAttachmentStore implements AttachmentStore {
   }
 
   async move(from: CardRef, to: CardRef, filenames: string[]): Promise<void> {
+    // Clearing the target first would delete the very files to move.
+    if (from.boardId === to.boardId && from.id === to.id) return;
     await this.db.transaction(async (tx) => {
       for (const name of filenames) {
         const target = [to.boardId, to.id, name];
