@@ -1,25 +1,12 @@
-import type { Static } from '@sinclair/typebox';
-import type { LogEntrySchema } from '../core/shapes/logEntry';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { ValidationError } from '../core/errors';
 import type { Card } from '../core/model';
 import { checkCardWrite } from './fileTruth';
 import { isIsoDate } from './validate';
 import type { Workspace } from './workspace';
-import { log } from '../core/log';
 import type { LogBody } from '../core/shapes/requests/cardNotes';
+import type { LogEntry, LogOwner } from '../storage/logStore';
 
-/** A log entry exactly as posted, plus `source` and `timestamp` defaults. */
-export type LogEntry = Static<typeof LogEntrySchema>;
-
-export function logFileOf(ws: Workspace, card: Pick<Card, 'boardId' | 'id'>): string {
-  return path.join(ws.kanbanDir, 'boards', card.boardId, 'logs', `${card.id}.jsonl`);
-}
-
-export function boardLogFileOf(ws: Workspace, boardId: string): string {
-  return path.join(ws.kanbanDir, 'boards', boardId, 'board.jsonl');
-}
+export type { LogEntry } from '../storage/logStore';
 
 export function makeEntry(input: LogBody): LogEntry {
   if (input.text.trim() === '') throw new ValidationError('text must not be empty');
@@ -35,50 +22,9 @@ export function makeEntry(input: LogBody): LogEntry {
   return entry;
 }
 
-/**
- * One JSON object per line. Appending a single line with O_APPEND never rewrites earlier entries;
- * a line cut short by a crash is skipped on read rather than failing the whole log.
- */
-export async function appendEntry(file: string, entry: LogEntry): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  // After a crash mid-line the new entry must start on a line of its own, or it is lost with the torn one.
-  const separator = (await endsWithoutNewline(file)) ? '\n' : '';
-  await fs.appendFile(file, separator + JSON.stringify(entry) + '\n');
-}
-
-async function endsWithoutNewline(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r').catch(() => null);
-  if (!handle) return false;
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    await handle.close();
-  }
-}
-
-export async function readEntries(file: string): Promise<LogEntry[]> {
-  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
-  const entries: LogEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      entries.push(JSON.parse(line));
-    } catch {
-      log.warn(`kanban: skipped an unreadable line in ${file}`);
-    }
-  }
-  return entries;
-}
-
-export async function clearEntries(file: string): Promise<void> {
-  await fs.rm(file, { force: true });
+/** The log of a card, as the log store names it. */
+export function cardLog(card: Pick<Card, 'boardId' | 'id'>): LogOwner {
+  return { boardId: card.boardId, cardId: card.id };
 }
 
 // Operations: every append or clear goes through the mutation queue and emits one event.
@@ -86,7 +32,7 @@ export async function clearEntries(file: string): Promise<void> {
 export async function addTaskLog(ws: Workspace, card: Card, input: LogBody, actor: string): Promise<LogEntry> {
   return ws.mutate(async () => {
     const entry = makeEntry(input);
-    await appendEntry(logFileOf(ws, card), entry);
+    await ws.logs.append(cardLog(card), entry);
     await ws.cardStates.recordActivity(card, actor);
     ws.emit('log.added', card.boardId, { taskId: card.id, entry }, ws.index.get(card.boardId, card.id) ?? card);
     return entry;
@@ -110,7 +56,7 @@ export async function clearCallerLogs(ws: Workspace, card: Card) {
 
 export async function clearTaskLogs(ws: Workspace, card: Card) {
   return ws.mutate(async () => {
-    await clearEntries(logFileOf(ws, card));
+    await ws.logs.clear(cardLog(card));
     ws.emit('log.cleared', card.boardId, { taskId: card.id }, card);
     return { cleared: true };
   });
@@ -119,7 +65,7 @@ export async function clearTaskLogs(ws: Workspace, card: Card) {
 export async function addBoardLog(ws: Workspace, boardId: string, input: LogBody): Promise<LogEntry> {
   return ws.mutate(async () => {
     const entry = makeEntry(input);
-    await appendEntry(boardLogFileOf(ws, boardId), entry);
+    await ws.logs.append({ boardId }, entry);
     ws.emit('board.log.added', boardId, { entry });
     return entry;
   });
@@ -127,7 +73,7 @@ export async function addBoardLog(ws: Workspace, boardId: string, input: LogBody
 
 export async function clearBoardLogs(ws: Workspace, boardId: string) {
   return ws.mutate(async () => {
-    await clearEntries(boardLogFileOf(ws, boardId));
+    await ws.logs.clear({ boardId });
     ws.emit('board.log.cleared', boardId, {});
     return { cleared: true };
   });

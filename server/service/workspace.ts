@@ -16,10 +16,12 @@ import type { CardStore, DuplicateIdCard, InvalidFile, RecoveredFile, StaleCopy 
 import {
   createAttachmentStore,
   createCardStateStore,
+  createLogStore,
   createCardStore,
   type ProviderContext,
 } from '../storage/providers';
 import type { AttachmentStore } from '../storage/attachmentStore';
+import type { LogStore } from '../storage/logStore';
 import { CardStates } from './cardState';
 import { createKanbanGitignoreIfMissing, ensureSelfIgnoringDir } from '../storage/generatedFiles';
 import type { IdentityProvider } from '../auth/identity';
@@ -130,6 +132,8 @@ export class Workspace implements WorkspaceState {
     public config: KanbanConfig,
     public store: CardStore,
     public attachments: AttachmentStore,
+    /** Card and board logs (files, or the shared database). */
+    readonly logs: LogStore,
     readonly cardStates: CardStates,
     /** Agents' claims on cards: a copy in memory of the claim store, for reads. */
     readonly claims: Claims,
@@ -177,14 +181,24 @@ export class Workspace implements WorkspaceState {
     };
     const store = await createCardStore(context);
     const shared = await openShared(store, config);
-    const attachments = await createAttachmentStore(context);
+    const attachments = await createAttachmentStore(context, store);
+    const logs = createLogStore(context, store);
     const cardStates = new CardStates(await createCardStateStore(context, store));
     if (!options.readOnly) {
       await removeOrphanTempFiles(root);
       await removeOrphanTempFiles(path.join(root, '.kanban', '.state'));
     }
     const claims = new Claims(await openClaimStore(root, store));
-    const workspace = new Workspace(root, shared?.config ?? config, store, attachments, cardStates, claims, options);
+    const workspace = new Workspace(
+      root,
+      shared?.config ?? config,
+      store,
+      attachments,
+      logs,
+      cardStates,
+      claims,
+      options,
+    );
     workspace.configText = text;
     noteConfigWarnings(workspace, unknownConfigKeysIn(text));
     if (shared) {

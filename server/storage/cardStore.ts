@@ -7,6 +7,8 @@ import type {
   StaleCopySchema,
 } from '../core/shapes/workspaceStatus';
 import type { CardStateStore } from './cardStateStore';
+import type { AttachmentStore } from './attachmentStore';
+import type { LogStore } from './logStore';
 import type { SharedWebhookStore } from './webhookDeliveryStore';
 import type { ClaimStore } from './claims/claimStore';
 import { FileConflictError } from '../core/errors';
@@ -112,6 +114,12 @@ export interface CardStore {
    * instance reports the same unread and open state.
    */
   sharedCardState?(): CardStateStore;
+  /**
+   * Shared stores keep attachment payloads and card and board logs too (the default over them), so
+   * a file or an entry added through one instance is served by every other.
+   */
+  sharedAttachments?(): AttachmentStore;
+  sharedLogs?(): LogStore;
   /**
    * Shared stores keep one event log for every instance (global revision); null or absent means
    * this process's own event stream is the one its clients follow.

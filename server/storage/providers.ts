@@ -6,6 +6,9 @@ import type { AttachmentStore } from './attachmentStore';
 import type { CardStateStore } from './cardStateStore';
 import { LocalFsAttachmentStore } from './localfs/localFsAttachmentStore';
 import { FileCardStateStore } from './state/fileCardStateStore';
+import { FileLogStore } from './localfs/fileLogStore';
+import type { LogStore } from './logStore';
+import { AttachmentsWithLocalFiles, LogsWithLocalFiles } from './localFilesFallback';
 import { ProviderError, ProviderOptions, envFlag } from './providerOptions';
 import { createExternalStore } from './externalProvider';
 import type { AttachmentStoreFactory, CardStoreFactory } from './contract';
@@ -206,8 +209,15 @@ function s3SettingName(options: ProviderOptions, setting: string | undefined): s
   }
 }
 
-/** The attachment store `attachment.storage` names (local files when nothing is configured). */
-export async function createAttachmentStore(context: ProviderContext): Promise<AttachmentStore> {
+/**
+ * The attachment store `attachment.storage` names. When nothing is configured: the database of a
+ * card store that several instances share (MySQL, PostgreSQL), so they all serve the same files,
+ * else local files. A configured store (S3 above all) keeps priority.
+ */
+export async function createAttachmentStore(context: ProviderContext, cardStore?: CardStore): Promise<AttachmentStore> {
+  const shared = cardStore?.sharedAttachments?.();
+  if (shared && !context.plugins['attachment.storage'])
+    return new AttachmentsWithLocalFiles(shared, new LocalFsAttachmentStore(context.kanbanDir));
   const options = ProviderOptions.of('attachment.storage', context.plugins['attachment.storage'], 'localfs');
   switch (options.provider) {
     case 'localfs':
@@ -220,9 +230,25 @@ export async function createAttachmentStore(context: ProviderContext): Promise<A
       const settings = s3Settings(options);
       return build(options, 'bucket', () => S3AttachmentStore.open(settings));
     }
+    case 'mysql':
+    case 'postgres':
+      // The files live beside the cards, in the same database and connection pool.
+      if (shared?.provider !== options.provider)
+        throw options.fail(
+          undefined,
+          `the ${options.provider} attachments live in the card.storage ${options.provider} database; set card.storage to ${options.provider}, or use localfs, sqlite or s3`,
+        );
+      return new AttachmentsWithLocalFiles(shared, new LocalFsAttachmentStore(context.kanbanDir));
     default:
       return createExternalStore('attachment.storage', options, context);
   }
+}
+
+/** Card and board logs: in the database of a card store that several instances share, else files. */
+export function createLogStore(context: ProviderContext, cardStore: CardStore): LogStore {
+  const files = new FileLogStore(context.kanbanDir);
+  const shared = cardStore.sharedLogs?.();
+  return shared ? new LogsWithLocalFiles(shared, files) : files;
 }
 
 /**

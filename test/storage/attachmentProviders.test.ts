@@ -8,6 +8,8 @@ import { RecordingSocket } from '../helpers/wsClient';
 import { createTask, okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
 import { startTestS3, withEnv, type TestS3 } from './helpers/s3';
+import { createTestDatabase, mysqlPlugin } from './helpers/mysql';
+import { createPostgresTestDatabase, postgresPlugin } from './helpers/postgres';
 
 /** One attachment provider as the tests see it: its config, and a way to look at stored payloads directly. */
 interface AttachmentSetup {
@@ -43,6 +45,37 @@ const PROVIDERS: Record<string, () => Promise<AttachmentSetup>> = {
     },
     cleanup: async () => undefined,
   }),
+  // No attachment.storage: over a shared card database, the files live in it.
+  mysql: async () => {
+    const database = await createTestDatabase();
+    return {
+      plugins: { 'card.storage': mysqlPlugin(database.name) },
+      payloadExists: async (_root, boardId, cardId, filename) =>
+        (
+          await database.query('SELECT 1 FROM kanban_attachments WHERE board_id = ? AND card_id = ? AND filename = ?', [
+            boardId,
+            cardId,
+            filename,
+          ])
+        ).length > 0,
+      cleanup: () => database.drop(),
+    };
+  },
+  postgres: async () => {
+    const database = await createPostgresTestDatabase();
+    return {
+      plugins: { 'card.storage': postgresPlugin(database.name) },
+      payloadExists: async (_root, boardId, cardId, filename) =>
+        (
+          await database.query('SELECT 1 FROM kanban_attachments WHERE board_id = ? AND card_id = ? AND filename = ?', [
+            boardId,
+            cardId,
+            filename,
+          ])
+        ).length > 0,
+      cleanup: () => database.drop(),
+    };
+  },
   s3: async () => {
     s3 = await startTestS3();
     const restoreEnv = withEnv(s3.env);

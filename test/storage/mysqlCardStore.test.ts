@@ -71,8 +71,28 @@ describe('card.storage mysql: the database', function () {
     }
   });
 
-  it('when files are attached, then they stay on the local filesystem', async () => {
+  it('when files are attached, then they live in the database, not in local files', async () => {
     server = await startTestServer({ config: configWith({ 'card.storage': mysqlPlugin(database.name) }) });
+    const card = await createTask(server, 'Shared files');
+    okData(
+      await server.api('POST', `/api/tasks/${card.id}/attachments`, {
+        files: [{ name: 'a.txt', data: Buffer.from('shared').toString('base64') }],
+      }),
+    );
+    assert.equal(okData(await server.api('GET', '/api/storage')).attachment.provider, 'mysql');
+    const [row] = await database.query('SELECT size FROM kanban_attachments WHERE card_id = ?', [card.id]);
+    assert.equal(Number(row.size), 'shared'.length);
+    const folder = path.join(server.root, '.kanban', 'boards', 'default', 'attachments');
+    await assert.rejects(fs.access(folder), 'no local attachment folder');
+  });
+
+  it('when attachment.storage localfs is set, then files stay on the local filesystem', async () => {
+    server = await startTestServer({
+      config: configWith({
+        'card.storage': mysqlPlugin(database.name),
+        'attachment.storage': { provider: 'localfs', options: {} },
+      }),
+    });
     const card = await createTask(server, 'Local files');
     okData(
       await server.api('POST', `/api/tasks/${card.id}/attachments`, {

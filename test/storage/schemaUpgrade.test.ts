@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
+import { createPostgresTestDatabase, postgresPlugin, type PostgresTestDatabase } from './helpers/postgres';
 
 /** The card columns a version-1 database lacks. */
 const ADDED = ['blocked_by', 'archived_at', 'version', 'deleted_from'];
@@ -88,7 +89,61 @@ describe('card tables written by an older service (schema version 1)', function 
       );
       for (const column of ADDED) assert.equal(columns.filter((c: any) => c.name === column).length, 1, column);
       const [row] = await database.query("SELECT version FROM kanban_schema WHERE part = 'cards'");
-      assert.equal(Number(row.version), 4);
+      assert.equal(Number(row.version), 5);
+    });
+
+    it('when version-4 tables are found, then the attachment and log tables are added and files and logs go to them', async () => {
+      const config = configWith({ 'card.storage': mysqlPlugin(database.name) });
+      await startOnVersion4(config, (sql) => database.query(sql));
+      server = await startTestServer({ config });
+      await assertFilesAndLogsInDatabase(server, (sql) => database.query(sql));
+    });
+  });
+
+  describe('over PostgreSQL', () => {
+    let database: PostgresTestDatabase;
+    beforeEach(async () => {
+      database = await createPostgresTestDatabase();
+    });
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+      await database.drop();
+    });
+
+    it('when version-4 tables are found, then the attachment and log tables are added and files and logs go to them', async () => {
+      const config = configWith({ 'card.storage': postgresPlugin(database.name) });
+      await startOnVersion4(config, (sql) => database.query(sql));
+      // Two instances starting together race to upgrade; both must come up.
+      const [first, second] = await Promise.all([startTestServer({ config }), startTestServer({ config })]);
+      await second.close();
+      server = first;
+      await assertFilesAndLogsInDatabase(server, (sql) => database.query(sql));
     });
   });
 });
+
+type Query = (sql: string) => Promise<any[]>;
+
+/** A database as a version-4 service left it: its tables, without those of version 5. */
+async function startOnVersion4(config: unknown, query: Query): Promise<void> {
+  const first = await startTestServer({ config });
+  await first.close();
+  for (const table of ['kanban_attachments', 'kanban_attachment_chunks', 'kanban_logs'])
+    await query(`DROP TABLE ${table}`);
+  await query("UPDATE kanban_schema SET version = 4 WHERE part = 'cards'");
+}
+
+async function assertFilesAndLogsInDatabase(server: TestServer, query: Query): Promise<void> {
+  const card = await createTask(server, 'After the upgrade');
+  okData(
+    await server.api('POST', `/api/tasks/${card.id}/attachments`, {
+      files: [{ name: 'a.txt', data: Buffer.from('in the database').toString('base64') }],
+    }),
+  );
+  okData(await server.api('POST', `/api/tasks/${card.id}/logs`, { text: 'logged' }), 201);
+  assert.equal((await query('SELECT filename FROM kanban_attachments')).length, 1);
+  assert.equal((await query('SELECT body FROM kanban_logs')).length, 1);
+  const [row] = await query("SELECT version FROM kanban_schema WHERE part = 'cards'");
+  assert.equal(Number(row.version), 5);
+}

@@ -2,7 +2,7 @@ import { createComment, deleteComment, listComments, updateComment } from '../..
 import { deleteAttachment, getAttachment, uploadAttachments, uploadFiles } from '../../service/attachments';
 import { submitForm } from '../../service/forms';
 import { openCard, readCard, triggerCardAction } from '../../service/cardActions';
-import { addCallerLog, clearCallerLogs, logFileOf, readEntries } from '../../service/logs';
+import { addCallerLog, cardLog, clearCallerLogs } from '../../service/logs';
 import { resolveCard } from '../../service/taskQueries';
 import { gitLinksOf } from '../../service/git/gitLinks';
 import { defineRoutes, route, type RequestContext } from '../route';
@@ -84,7 +84,7 @@ export const cardRoutes = defineRoutes([
     twin: true,
     errors: [404],
     response: logEntryListSchema,
-    handle: (ctx) => readEntries(logFileOf(ctx.ws, card(ctx))),
+    handle: (ctx) => ctx.ws.logs.read(cardLog(card(ctx))),
   },
   route({
     method: 'post',

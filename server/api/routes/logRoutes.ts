@@ -1,4 +1,4 @@
-import { addBoardLog, boardLogFileOf, clearBoardLogs, readEntries } from '../../service/logs';
+import { addBoardLog, clearBoardLogs } from '../../service/logs';
 import { defineRoutes, route } from '../route';
 import { LogBody } from '../../core/shapes/requests/cardNotes';
 import { clearedSchema, logEntryListSchema, logEntrySchema } from '../responseSchemas';
@@ -11,7 +11,7 @@ export const logRoutes = defineRoutes([
     summary: 'Board log entries, oldest first',
     errors: [404],
     response: logEntryListSchema,
-    handle: ({ ws, boardId }) => readEntries(boardLogFileOf(ws, boardId)),
+    handle: ({ ws, boardId }) => ws.logs.read({ boardId }),
   },
   route({
     method: 'post',

@@ -7,6 +7,8 @@ import type { InstanceInfo, SharedConfigStore, SharedEventStore } from '../cardS
 import { sharedEventStore } from '../sql/sqlEventLog';
 import { SqlSharedConfig } from '../sql/sqlSharedConfig';
 import { SqlCardStateStore } from '../sql/sqlCardStateStore';
+import { SqlAttachmentStore } from '../sql/sqlAttachmentStore';
+import { SqlLogStore } from '../sql/sqlLogStore';
 import { MysqlWebhookStore } from './mysqlWebhookStore';
 
 export interface MysqlSettings {
@@ -91,6 +93,8 @@ export class MysqlCardStore extends SqlCardStore {
   private readonly cardState: SqlCardStateStore;
   private readonly events: SharedEventStore;
   private readonly webhooks: MysqlWebhookStore;
+  private readonly attachments: SqlAttachmentStore;
+  private readonly logs: SqlLogStore;
 
   private constructor(db: MysqlDatabase, settings: MysqlSettings, pollIntervalMs: number) {
     super(db, {
@@ -110,6 +114,12 @@ export class MysqlCardStore extends SqlCardStore {
     this.cardState = new SqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
     this.events = sharedEventStore(db, this.origin);
     this.webhooks = new MysqlWebhookStore(db, this.origin);
+    this.attachments = new SqlAttachmentStore(db, 'mysql', {
+      host: settings.host,
+      port: settings.port,
+      database: settings.database,
+    });
+    this.logs = new SqlLogStore(db);
   }
 
   sharedEvents(): SharedEventStore {
@@ -118,6 +128,14 @@ export class MysqlCardStore extends SqlCardStore {
 
   sharedWebhooks(): MysqlWebhookStore {
     return this.webhooks;
+  }
+
+  sharedAttachments(): SqlAttachmentStore {
+    return this.attachments;
+  }
+
+  sharedLogs(): SqlLogStore {
+    return this.logs;
   }
 
   sharedConfig(): SharedConfigStore {

@@ -3,7 +3,9 @@ import { MysqlOpenError } from './mysqlDatabase';
 
 // 3: kanban_cards.version, checked and bumped by every card write (see sqlCardStore.ts).
 // 4: kanban_cards.deleted_from, the column a soft-deleted card left (a restore goes back there).
-const SCHEMA_VERSION = 4;
+// 5: kanban_attachments, kanban_attachment_chunks and kanban_logs: attachments and logs live in the
+//    database, so every instance sees them (an older service would keep them in its local files).
+const SCHEMA_VERSION = 5;
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
 /**
@@ -182,6 +184,32 @@ const TABLES = [
     version BIGINT NOT NULL
   ) ${TABLE_OPTIONS}`,
   // Leases that ran out and sessions turned stale, each announced by the one instance that wrote its key.
+  // Attachment payloads (sql/sqlAttachmentStore.ts): one row per card and file name, pointing at its
+  // payload's pieces; a replacement writes new pieces, so a running download never mixes two files.
+  `CREATE TABLE IF NOT EXISTS kanban_attachments (
+    board_id VARCHAR(255) NOT NULL,
+    card_id VARCHAR(255) NOT NULL,
+    filename VARCHAR(255) NOT NULL,
+    content_type TEXT NULL,
+    size BIGINT NOT NULL,
+    blob_id VARCHAR(64) NOT NULL,
+    PRIMARY KEY (board_id, card_id, filename)
+  ) ${TABLE_OPTIONS}`,
+  `CREATE TABLE IF NOT EXISTS kanban_attachment_chunks (
+    blob_id VARCHAR(64) NOT NULL,
+    seq INT NOT NULL,
+    data LONGBLOB NOT NULL,
+    PRIMARY KEY (blob_id, seq)
+  ) ${TABLE_OPTIONS}`,
+  // Card and board logs (sql/sqlLogStore.ts), append-only; card_id '' is the board's own log.
+  `CREATE TABLE IF NOT EXISTS kanban_logs (
+    seq BIGINT NOT NULL AUTO_INCREMENT,
+    board_id VARCHAR(255) NOT NULL,
+    card_id VARCHAR(255) NOT NULL,
+    body LONGTEXT NOT NULL,
+    PRIMARY KEY (seq),
+    KEY kanban_logs_owner (board_id, card_id, seq)
+  ) ${TABLE_OPTIONS}`,
   `CREATE TABLE IF NOT EXISTS kanban_claim_lapses (
     lapse CHAR(64) NOT NULL PRIMARY KEY,
     at VARCHAR(32) NOT NULL,
@@ -220,7 +248,7 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   }
 }
 
-/** Columns added after version 1 (in versions 2 to 4), each with its type; added when a table lacks them. */
+/** Columns added after version 1 (in versions 2 to 4; version 5 only added tables), each with its type; added when a table lacks them. */
 const ADDED_CARD_COLUMNS: [string, string][] = [
   ['blocked_by', 'LONGTEXT NULL'],
   ['archived_at', 'VARCHAR(64) NULL'],

@@ -7,6 +7,8 @@ import type { InstanceInfo, SharedConfigStore, SharedEventStore } from '../cardS
 import { sharedEventStore } from '../sql/sqlEventLog';
 import { SqlSharedConfig } from '../sql/sqlSharedConfig';
 import { SqlCardStateStore } from '../sql/sqlCardStateStore';
+import { SqlAttachmentStore } from '../sql/sqlAttachmentStore';
+import { SqlLogStore } from '../sql/sqlLogStore';
 import { PostgresWebhookStore } from './postgresWebhookStore';
 
 export interface PostgresSettings {
@@ -130,6 +132,8 @@ export class PostgresCardStore extends SqlCardStore {
   private readonly cardState: SqlCardStateStore;
   private readonly events: SharedEventStore;
   private readonly webhooks: PostgresWebhookStore;
+  private readonly attachments: SqlAttachmentStore;
+  private readonly logs: SqlLogStore;
 
   private constructor(db: PostgresDatabase, settings: PostgresSettings, pollIntervalMs: number) {
     super(db, {
@@ -149,6 +153,12 @@ export class PostgresCardStore extends SqlCardStore {
     this.cardState = new SqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
     this.events = sharedEventStore(db, this.origin);
     this.webhooks = new PostgresWebhookStore(db, this.origin);
+    this.attachments = new SqlAttachmentStore(db, 'postgres', {
+      host: settings.host,
+      port: settings.port,
+      database: settings.database,
+    });
+    this.logs = new SqlLogStore(db);
   }
 
   sharedEvents(): SharedEventStore {
@@ -157,6 +167,14 @@ export class PostgresCardStore extends SqlCardStore {
 
   sharedWebhooks(): PostgresWebhookStore {
     return this.webhooks;
+  }
+
+  sharedAttachments(): SqlAttachmentStore {
+    return this.attachments;
+  }
+
+  sharedLogs(): SqlLogStore {
+    return this.logs;
   }
 
   sharedConfig(): SharedConfigStore {

@@ -2,7 +2,8 @@ import type { PostgresDatabase } from './postgresDatabase';
 import { PostgresOpenError } from './postgresDatabase';
 
 /** The same numbering as the MySQL card tables (mysqlSchema.ts), so a later migration can compare them. */
-const SCHEMA_VERSION = 4;
+// 5: kanban_attachments, kanban_attachment_chunks and kanban_logs (see mysqlSchema.ts).
+const SCHEMA_VERSION = 5;
 
 /**
  * Text compared and sorted byte by byte, whatever the database's locale: ids stay exact and lists
@@ -169,6 +170,28 @@ const TABLES = [
     at ${TEXT} NOT NULL
   )`,
   'CREATE INDEX IF NOT EXISTS kanban_claim_lapses_at ON kanban_claim_lapses (at)',
+  `CREATE TABLE IF NOT EXISTS kanban_attachments (
+    board_id ${TEXT} NOT NULL,
+    card_id ${TEXT} NOT NULL,
+    filename ${TEXT} NOT NULL,
+    content_type ${TEXT} NULL,
+    size BIGINT NOT NULL,
+    blob_id ${TEXT} NOT NULL,
+    PRIMARY KEY (board_id, card_id, filename)
+  )`,
+  `CREATE TABLE IF NOT EXISTS kanban_attachment_chunks (
+    blob_id ${TEXT} NOT NULL,
+    seq INTEGER NOT NULL,
+    data BYTEA NOT NULL,
+    PRIMARY KEY (blob_id, seq)
+  )`,
+  `CREATE TABLE IF NOT EXISTS kanban_logs (
+    seq BIGSERIAL PRIMARY KEY,
+    board_id ${TEXT} NOT NULL,
+    card_id ${TEXT} NOT NULL,
+    body ${TEXT} NOT NULL
+  )`,
+  'CREATE INDEX IF NOT EXISTS kanban_logs_owner ON kanban_logs (board_id, card_id, seq)',
 ];
 
 /** The webhook and claim tables are versioned apart from the card tables (their parts of kanban_schema). */
@@ -182,6 +205,8 @@ const SEED_ROWS = [
   ),
   "INSERT INTO kanban_event_seq (name, seq) VALUES ('events', 0) ON CONFLICT DO NOTHING",
   "INSERT INTO kanban_claim_lock (name, version) VALUES ('claims', 0) ON CONFLICT DO NOTHING",
+  // An older database is brought up to date by the CREATE ... IF NOT EXISTS above; then it says so.
+  `UPDATE kanban_schema SET version = ${SCHEMA_VERSION} WHERE part = 'cards' AND version < ${SCHEMA_VERSION}`,
 ];
 
 /**

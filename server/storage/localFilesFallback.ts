@@ -1,0 +1,79 @@
+import type { AttachmentPayload, AttachmentStore, CardRef } from './attachmentStore';
+import type { LogEntry, LogOwner, LogStore } from './logStore';
+
+/*
+ * Before schema 5 a MySQL workspace kept attachments and logs in the local files of the instance
+ * that took them. Those files stay readable, and are removed or moved with their card, while
+ * everything new goes to the database: an upgrade loses nothing, and writes no file on its own.
+ */
+
+/** Attachments in the database, with the older local files still served when the database has no such file. */
+export class AttachmentsWithLocalFiles implements AttachmentStore {
+  readonly provider: string;
+
+  constructor(
+    private readonly database: AttachmentStore,
+    private readonly files: AttachmentStore,
+  ) {
+    this.provider = database.provider;
+  }
+
+  async put(card: CardRef, filename: string, data: Buffer, contentType?: string): Promise<void> {
+    await this.database.put(card, filename, data, contentType);
+    await this.files.remove(card, filename);
+  }
+
+  async get(card: CardRef, filename: string): Promise<AttachmentPayload | null> {
+    return (await this.database.get(card, filename)) ?? this.files.get(card, filename);
+  }
+
+  async remove(card: CardRef, filename: string): Promise<void> {
+    await this.database.remove(card, filename);
+    await this.files.remove(card, filename);
+  }
+
+  async removeAll(card: CardRef): Promise<void> {
+    await this.database.removeAll(card);
+    await this.files.removeAll(card);
+  }
+
+  async move(from: CardRef, to: CardRef, filenames: string[]): Promise<void> {
+    await this.database.move(from, to, filenames);
+    await this.files.move(from, to, filenames);
+  }
+
+  describe(): Record<string, unknown> {
+    return this.database.describe?.() ?? {};
+  }
+
+  async close(): Promise<void> {
+    await this.database.close();
+    await this.files.close();
+  }
+}
+
+/** Logs in the database, after the entries an older service wrote to this instance's local file. */
+export class LogsWithLocalFiles implements LogStore {
+  constructor(
+    private readonly database: LogStore,
+    private readonly files: LogStore,
+  ) {}
+
+  append(owner: LogOwner, entry: LogEntry): Promise<void> {
+    return this.database.append(owner, entry);
+  }
+
+  async read(owner: LogOwner): Promise<LogEntry[]> {
+    return [...(await this.files.read(owner)), ...(await this.database.read(owner))];
+  }
+
+  async clear(owner: LogOwner): Promise<void> {
+    await this.database.clear(owner);
+    await this.files.clear(owner);
+  }
+
+  async move(from: LogOwner, to: LogOwner): Promise<void> {
+    await this.database.move(from, to);
+    await this.files.move(from, to);
+  }
+}

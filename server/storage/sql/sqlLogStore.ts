@@ -1,0 +1,57 @@
+import { log } from '../../core/log';
+import type { LogEntry, LogOwner, LogStore } from '../logStore';
+import type { SqlDatabase } from './sqlDatabase';
+
+/** The board's own log is stored under this card id, which no card has. */
+const BOARD_LOG = '';
+
+/**
+ * Card and board logs in the card database (MySQL, PostgreSQL): one row per entry, in the order of
+ * the table's growing sequence, so an entry appended through one instance is read through all.
+ */
+export class SqlLogStore implements LogStore {
+  constructor(private readonly db: SqlDatabase) {}
+
+  async append(owner: LogOwner, entry: LogEntry): Promise<void> {
+    await this.db.transaction((tx) =>
+      tx.run('INSERT INTO kanban_logs (board_id, card_id, body) VALUES (?, ?, ?)', [
+        owner.boardId,
+        owner.cardId ?? BOARD_LOG,
+        JSON.stringify(entry),
+      ]),
+    );
+  }
+
+  async read(owner: LogOwner): Promise<LogEntry[]> {
+    const rows = await this.db.all<{ body: string }>(
+      'SELECT body FROM kanban_logs WHERE board_id = ? AND card_id = ? ORDER BY seq',
+      [owner.boardId, owner.cardId ?? BOARD_LOG],
+    );
+    const entries: LogEntry[] = [];
+    for (const row of rows) {
+      try {
+        entries.push(JSON.parse(row.body));
+      } catch {
+        log.warn(`kanban: skipped an unreadable log entry of ${owner.boardId}/${owner.cardId ?? '(board)'}`);
+      }
+    }
+    return entries;
+  }
+
+  async clear(owner: LogOwner): Promise<void> {
+    await this.db.transaction((tx) =>
+      tx.run('DELETE FROM kanban_logs WHERE board_id = ? AND card_id = ?', [owner.boardId, owner.cardId ?? BOARD_LOG]),
+    );
+  }
+
+  async move(from: LogOwner, to: LogOwner): Promise<void> {
+    await this.db.transaction((tx) =>
+      tx.run('UPDATE kanban_logs SET board_id = ?, card_id = ? WHERE board_id = ? AND card_id = ?', [
+        to.boardId,
+        to.cardId ?? BOARD_LOG,
+        from.boardId,
+        from.cardId ?? BOARD_LOG,
+      ]),
+    );
+  }
+}
