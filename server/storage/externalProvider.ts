@@ -14,7 +14,7 @@ export const STORAGE_CAPABILITIES = {
   'attachment.storage': {
     factory: 'createAttachmentStore',
     methods: ATTACHMENT_STORE_METHODS,
-    builtIn: 'localfs, sqlite, s3',
+    builtIn: 'localfs, sqlite, s3, mysql, postgres',
   },
 } as const;
 

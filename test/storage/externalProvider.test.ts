@@ -210,7 +210,7 @@ describe('Storage providers from other packages', function () {
     );
     await startFails(
       configWith({ 'attachment.storage': { provider: './missing.js' } }),
-      /attachment\.storage provider "\.\/missing\.js" cannot start: it is neither a built-in provider \(localfs, sqlite, s3\)/,
+      /attachment\.storage provider "\.\/missing\.js" cannot start: it is neither a built-in provider \(localfs, sqlite, s3, mysql, postgres\)/,
     );
   });
 

@@ -21,7 +21,7 @@ export const StorageStatusSchema = named(
         'plus provider details (database path, polling)',
       ),
       attachment: provider(
-        'attachment.storage provider: localfs, sqlite, s3 or a package name',
+        'attachment.storage provider: localfs, sqlite, s3, mysql, postgres or a package name',
         'plus provider details (bucket, database path)',
       ),
       webhook: Type.Object({
