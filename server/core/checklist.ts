@@ -69,6 +69,16 @@ export function checklistItems(content: string): ChecklistItem[] {
   return findItems(content.split('\n')).map(({ index, text, done }) => ({ index, text, done }));
 }
 
+/**
+ * The content without its checklist item lines: what a description shows beside a checklist of its
+ * own, so no item appears twice (one of them a box that cannot be ticked).
+ */
+export function withoutChecklistItems(content: string): string {
+  const lines = content.split('\n');
+  const itemLines = new Set(findItems(lines).map((item) => item.line));
+  return lines.filter((_, line) => !itemLines.has(line)).join('\n');
+}
+
 /** How many items are ticked and how many there are; null when the content has none. */
 export function checklistProgress(content: string): ChecklistProgress | null {
   const items = findItems(content.split('\n'));

@@ -15,7 +15,7 @@ describe('Board UI: checklist progress, ticking in the drawer and the blocked ba
   before(async () => {
     ui = await startUi();
     listId = await createCard(ui.server, {
-      content: `# ${listed}\n\n- [x] draft\n- [ ] review\n- [ ] publish\n`,
+      content: `# ${listed}\n\nThe plan for launch day.\n\n- [x] draft\n- [ ] review\n- [ ] publish\n`,
       status: 'todo',
     });
     blockerId = await createCard(ui.server, { content: `# ${blocker}\n`, status: 'in-progress' });
@@ -43,6 +43,20 @@ describe('Board UI: checklist progress, ticking in the drawer and the blocked ba
     await fileEventually(ui.server, listId, (text) => text.includes('- [x] review'), 'the ticked item in the file');
     await eventually(async () => (await chipText(listed))?.trim() === '2/3', 'the board chip shows 2/3');
     assert.ok(await review.locator('input[type="checkbox"]').isChecked());
+  });
+
+  it('when the drawer shows a card with a checklist, then the items are listed once, in the checklist, and the description keeps its text', async () => {
+    const page = ui.page;
+    await openDrawer(page, listed);
+    const preview = page.locator(`${DRAWER} [data-testid="content-preview"]`);
+    assert.match((await preview.textContent()) ?? '', /The plan for launch day/);
+    assert.equal(await preview.locator('li').count(), 0);
+    assert.equal(await preview.locator('input[type="checkbox"]').count(), 0);
+    assert.deepEqual(await page.locator(`${DRAWER} [data-testid="checklist-item"]`).allInnerTexts(), [
+      'draft',
+      'review',
+      'publish',
+    ]);
   });
 
   it('when an item is added in the drawer, then it is the last line of the list in the file', async () => {

@@ -5,6 +5,7 @@ import {
   checklistProgress,
   editChecklistItem,
   removeChecklistItem,
+  withoutChecklistItems,
 } from '../../server/core/checklist';
 import { NotFoundError, ValidationError } from '../../server/core/errors';
 
@@ -44,6 +45,15 @@ describe('checklists in card content', () => {
       '',
     ].join('\n');
     assert.deepEqual(checklistItems(content), [{ index: 0, text: 'real', done: false }]);
+  });
+
+  it('when the items are taken out for a description, then every other line stays, code blocks included', () => {
+    assert.equal(
+      withoutChecklistItems(card),
+      ['# Ship it', '', 'Steps:', '', '- not an item', '- [y] not an item either', ''].join('\n'),
+    );
+    const fenced = '# A\n```\n- [ ] in code\n```\n- [ ] real\n';
+    assert.equal(withoutChecklistItems(fenced), '# A\n```\n- [ ] in code\n```\n');
   });
 
   it('when a fence is never closed, then nothing after it is an item', () => {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useController } from '../../context';
 import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
+import { withoutChecklistItems } from '../../../server/core/checklist';
 import { CHANGED_ELSEWHERE, saveFromDrawer, type CardVersion } from '../../state/drawerActions';
 import { forgetSentDraft, keptDraft, useKeptDraft } from '../../state/keptDrafts';
 import type { TaskView } from '../../types';
@@ -114,7 +115,8 @@ export function ContentSection({
   }
 
   if (!editing) {
-    const body = bodyWithoutTitle(task.content);
+    // The checklist section below shows the items, ticked in place.
+    const body = withoutChecklistItems(bodyWithoutTitle(task.content));
     return (
       <section class="drawer-section" aria-label="Content">
         <div class="drawer-section-head">
