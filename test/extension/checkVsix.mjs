@@ -150,6 +150,7 @@ const optional = new Set([
   'bufferutil',
   'utf-8-validate', // ws: optional speed-ups, required inside try/catch
   'cardinal', // mysql2: optional SQL highlighting, required inside try/catch
+  'pg-native', // pg: the libpq binding, loaded only through pg's `native` getter, which the service never reads
 ]);
 // ajv (and ajv-formats, in the MCP SDK) write these into the source of standalone validators;
 // compiled-in-memory ones never load them.
