@@ -1,43 +1,16 @@
 /**
- * VS Code 1.101's MCP server definition API, added to the vscode test double before any extension
- * module loads (a module's `import * as vscode` copies the names the double has at that moment).
- * Import this first.
+ * VS Code 1.101's MCP server definition API as the vscode test double has it: the definition
+ * classes and the providers the extension registered, under the names these tests use.
  */
 import '../extension/helpers/installVscodeDouble';
+import { double, McpHttpServerDefinition, McpStdioServerDefinition } from '../extension/helpers/vscodeDouble';
 
-export class FakeStdioDefinition {
-  constructor(
-    readonly label: string,
-    readonly command: string,
-    readonly args: string[],
-    readonly env: Record<string, string>,
-    readonly version?: string,
-  ) {}
-}
-
-export class FakeHttpDefinition {
-  constructor(
-    readonly label: string,
-    readonly uri: { toString(): string },
-    readonly headers?: Record<string, string>,
-    readonly version?: string,
-  ) {}
-}
+export { McpStdioServerDefinition as FakeStdioDefinition, McpHttpServerDefinition as FakeHttpDefinition };
 
 export interface FakeProvider {
-  provideMcpServerDefinitions(): Promise<(FakeStdioDefinition | FakeHttpDefinition)[]>;
+  provideMcpServerDefinitions(): Promise<(McpStdioServerDefinition | McpHttpServerDefinition)[]>;
   onDidChangeMcpServerDefinitions?: (listener: () => void) => { dispose(): void };
 }
 
-/** Providers the extension registered, by id. */
-export const registeredMcpProviders = new Map<string, FakeProvider>();
-
-const editorApi = require('../extension/helpers/vscodeDouble') as Record<string, unknown>;
-editorApi.McpStdioServerDefinition = FakeStdioDefinition;
-editorApi.McpHttpServerDefinition = FakeHttpDefinition;
-editorApi.lm = {
-  registerMcpServerDefinitionProvider(id: string, provider: FakeProvider) {
-    registeredMcpProviders.set(id, provider);
-    return { dispose: () => registeredMcpProviders.delete(id) };
-  },
-};
+/** Providers the extension registered, by id (the double's own map: a new activation clears it). */
+export const registeredMcpProviders = double.mcpProviders as unknown as Map<string, FakeProvider>;

@@ -49,7 +49,7 @@ describe('VS Code agent mode gets the MCP server', function () {
       new StdioClientTransport({
         command: definition.command,
         args: definition.args,
-        env: { ...(process.env as Record<string, string>), ...definition.env },
+        env: { ...(process.env as Record<string, string>), ...(definition.env as Record<string, string>) },
         stderr: 'pipe',
       }),
     );

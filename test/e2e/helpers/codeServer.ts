@@ -41,11 +41,17 @@ export async function startCodeServer(
     config: path.join(scratch, 'config'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
-  await fs.mkdir(path.join(dirs.userData, 'User'), { recursive: true });
-  await fs.writeFile(
-    path.join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, ...settings }, null, 2),
+  // User settings, and the same as the server machine's: a setting of machine scope (the API
+  // server's host, port and autoStart) is read from there in a remote window, as code-server's is.
+  const text = JSON.stringify(
+    { 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, ...settings },
+    null,
+    2,
   );
+  for (const scope of ['User', 'Machine']) {
+    await fs.mkdir(path.join(dirs.userData, scope), { recursive: true });
+    await fs.writeFile(path.join(dirs.userData, scope, 'settings.json'), text);
+  }
   const env = { ...process.env, ...extra.env, XDG_CONFIG_HOME: dirs.config };
   const common = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
   // Unpacked extensions go in before the first scan (the install below), which records what it finds.

@@ -101,6 +101,15 @@ export class McpStdioServerDefinition {
   ) {}
 }
 
+export class McpHttpServerDefinition {
+  constructor(
+    readonly label: string,
+    readonly uri: { toString(): string },
+    readonly headers?: Record<string, string>,
+    readonly version?: string,
+  ) {}
+}
+
 export const env = {
   uriScheme: 'vscode',
   clipboard: {

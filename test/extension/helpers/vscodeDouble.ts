@@ -34,5 +34,6 @@ export {
   env,
   lm,
   McpStdioServerDefinition,
+  McpHttpServerDefinition,
   fakeExtensionContext,
 } from './doubleWorkspace';
