@@ -1,6 +1,4 @@
 import * as vscode from 'vscode';
-import type { ContextCard } from '../../server/core/boardContext';
-import type { BoardContext } from '../../server/core/boardContext';
 import { boardContext } from '../../server/mcp/boardContextText';
 import { composeContent } from '../../server/mcp/cardText';
 import { callApi, onBoard, queryString } from '../../server/mcp/tool';
@@ -71,7 +69,7 @@ async function answerMine(stream: vscode.ChatResponseStream, target: AgentTarget
         .data as CardLine[]
     ).filter((card) => card.status !== lastColumn);
   const sections: [string, CardLine[]][] = [
-    ['An agent waits for your answer on', (data as BoardContext).awaitingInput as ContextCard[]],
+    ['An agent waits for your answer on', data.awaitingInput],
     [`Assigned to ${me}`, await listed({ assignee: me })],
     [`Claimed by this chat (${CHAT_AGENT})`, await listed({ claimedBy: CHAT_AGENT })],
   ];
@@ -88,6 +86,7 @@ async function answerMine(stream: vscode.ChatResponseStream, target: AgentTarget
 
 /** Titles from the request's model when there is one (a title a line), else from the plan's lines. */
 async function titlesOf(request: vscode.ChatRequest, token: vscode.CancellationToken): Promise<string[]> {
+  // Undefined in editors before 1.95 and in callers that are not the chat view.
   const model = (request as { model?: vscode.LanguageModelChat }).model;
   if (!model) return planTitles(request.prompt);
   try {

@@ -54,13 +54,13 @@ function onChatBoard(tool: ToolDef, args: Args, boardId: string): Args {
   return takesBoard && args.board === undefined ? { ...args, board: boardId } : args;
 }
 
+/** The catalog is built at a tool's first use, not at activation: compiling its schemas takes a while. */
 function languageModelTool(parts: ExtensionParts, name: string): vscode.LanguageModelTool<Args> {
-  const tool = mcpTool(name);
-  const readOnly = tool.annotations.readOnlyHint === true;
   return {
     async prepareInvocation(options) {
+      const tool = mcpTool(name);
       const invocationMessage = `Kanban: ${tool.title}`;
-      if (readOnly) return { invocationMessage };
+      if (tool.annotations.readOnlyHint === true) return { invocationMessage };
       const target = await agentTarget(parts);
       const args = onChatBoard(tool, options.input, target.boardId);
       return {
@@ -69,6 +69,7 @@ function languageModelTool(parts: ExtensionParts, name: string): vscode.Language
       };
     },
     async invoke(options) {
+      const tool = mcpTool(name);
       const target = await agentTarget(parts);
       const args = onChatBoard(tool, options.input ?? {}, target.boardId);
       toolCatalog().checkArguments(tool, args);

@@ -1,6 +1,7 @@
 import { activateWith, deactivate, double, folderWithCardBodies, runCommand, waitFor } from './helpers/harness';
 import { lm } from './helpers/vscodeDouble';
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { KanbanService } from '../../extension/service/kanbanService';
@@ -119,6 +120,22 @@ describe('extension: agent mode (language model tools, @kanban, MCP configuratio
         ['Open "Low thing"', 'kanban.sidebar.openCard'],
       ],
     );
+  });
+
+  it('when someone asks @kanban what is waiting for them, then it answers the cards assigned to them, not the others', async () => {
+    const folder = await folderWithCardBodies([
+      { content: '# Review my PR\n', assignee: 'Ada Lovelace' },
+      { content: '# Someone else\n', assignee: 'Grace Hopper' },
+    ]);
+    execFileSync('git', ['init', '-q'], { cwd: folder });
+    execFileSync('git', ['config', 'user.name', 'Ada Lovelace'], { cwd: folder });
+    activateWith([folder]);
+    const stream = chatStream();
+    await double.chatParticipants
+      .get(CHAT_PARTICIPANT_ID)!
+      .handler({ prompt: 'what is waiting for me?', command: undefined }, {}, stream, {});
+    assert.match(stream.written.markdown, /Assigned to Ada Lovelace:[\s\S]*Review my PR/);
+    assert.doesNotMatch(stream.written.markdown, /Someone else/);
   });
 
   it('when @kanban /plan gets a plan and no model, then each line becomes a card', async () => {
