@@ -15,6 +15,9 @@ import { currentBoardId } from './commands/pickService';
 import { BoardTree } from './sidebar/boardTree';
 import { registerSidebarCommands } from './sidebar/sidebarCommands';
 import { registerMcpServer } from './mcpRegistration';
+import { registerChatParticipant } from './agent/chatParticipant';
+import { registerCopyMcpConfiguration } from './agent/copyMcpConfiguration';
+import { registerLanguageModelTools } from './agent/languageModelTools';
 import type { ExtensionParts } from './parts';
 import { ApiServer } from './server/apiServer';
 import { mcpOverHttp } from './server/mcpOverHttp';
@@ -123,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
   const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
   const tokens = new TokenStore(context.secrets);
   const access = new FolderAccess(tokens);
+  const overHttp = mcpOverHttp(control.server, tokens);
   const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host);
   const parts: ExtensionParts = {
     context,
@@ -183,7 +187,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       void overdue.refreshNow();
     }),
     // An agent's tools write: none are offered for a folder not trusted yet.
-    whenTrusted(() => registerMcpServer(context, folders, mcpOverHttp(control.server, tokens))),
+    whenTrusted(() => registerMcpServer(context, folders, overHttp)),
+    ...registerLanguageModelTools(parts),
+    ...registerChatParticipant(parts),
+    registerCopyMcpConfiguration(parts, overHttp),
     onTrustGranted(() => {
       log('the workspace is trusted now: the board can be changed');
       void services.refresh().then(() => control.autoStart());

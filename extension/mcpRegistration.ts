@@ -7,7 +7,7 @@ import { log } from '../server/core/log';
 
 /**
  * The MCP server definition API (VS Code 1.101+), typed here because this extension builds against
- * the 1.90 types and must still run in editors that do not have it.
+ * the 1.95 types and must still run in editors that do not have it.
  */
 interface McpStdioServerDefinitionCtor {
   new (
@@ -55,7 +55,13 @@ export function registerMcpServer(
   const api = require('vscode') as McpApi;
   const Definition = api.McpStdioServerDefinition;
   const register = api.lm?.registerMcpServerDefinitionProvider;
-  if (typeof register !== 'function' || typeof Definition !== 'function') return { dispose() {} };
+  if (typeof register !== 'function' || typeof Definition !== 'function') {
+    // Said once, so a person missing the server in agent mode learns why and what to do instead.
+    log.warn(
+      'kanban: this editor cannot register MCP servers (VS Code 1.101+): agent mode has the Kanban tools without MCP; for other clients run "Kanban: Copy MCP Configuration"',
+    );
+    return { dispose() {} };
+  }
   const script = path.join(context.extensionPath, 'dist', 'cli.js');
   const changed = new vscode.EventEmitter<void>();
   const version = (context as { extension?: { packageJSON?: { version?: string } } }).extension?.packageJSON?.version;

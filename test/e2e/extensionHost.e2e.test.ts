@@ -50,6 +50,21 @@ describe('the extension-host suite, inside a real VS Code (code-server)', functi
 
   it('when the suite runs in the extension host, then every test in it passes', async () => {
     assert.ok(session.page, 'the workbench is open, so the extension host runs');
+    const page = session.page;
+    // A language model tool that writes asks first; outside a chat the editor asks in a modal
+    // dialog, which the person (here: this test) confirms. What it said is checked below.
+    const confirmations: string[] = [];
+    let answering = true;
+    const answerDialogs = (async () => {
+      while (answering) {
+        const dialog = page.locator('.monaco-dialog-box');
+        if (await dialog.isVisible().catch(() => false)) {
+          confirmations.push((await dialog.innerText()).replace(/\s+/g, ' '));
+          await dialog.locator('.dialog-buttons a.monaco-button', { hasNotText: 'Cancel' }).first().click();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
     // eventually rethrows the last failed check, so a timeout still shows the results so far.
     const results = await eventually(
       async () => {
@@ -62,9 +77,17 @@ describe('the extension-host suite, inside a real VS Code (code-server)', functi
       },
       150_000,
       500,
-    );
+    ).finally(() => {
+      answering = false;
+    });
+    await answerDialogs;
     for (const title of results.passed) console.log(`      ✔ (host) ${title}`);
+    for (const text of confirmations) console.log(`      (host asked) ${text}`);
     assert.deepEqual(results.failed, []);
     assert.ok(results.passed.length >= 5, `passed: ${results.passed.join(' | ')}`);
+    assert.ok(
+      confirmations.some((text) => text.includes('Create card "Made by a language model tool"')),
+      `confirmations: ${JSON.stringify(confirmations)}`,
+    );
   });
 });

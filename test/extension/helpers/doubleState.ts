@@ -201,11 +201,17 @@ export const double = {
   trustGranted: new EventEmitter<void>(),
   /** MCP server definition providers registered through `lm`, by id. */
   mcpProviders: new Map<string, { provideMcpServerDefinitions(token: unknown): Promise<object[]> }>(),
+  /** Language model tools registered through `lm.registerTool`, by name. */
+  lmTools: new Map<string, FakeLanguageModelTool>(),
+  /** Chat participants, by id. */
+  chatParticipants: new Map<string, { id: string; handler: FakeChatHandler }>(),
 
   reset(): void {
     this.trusted = true;
     this.trustGranted.dispose();
     this.mcpProviders.clear();
+    this.lmTools.clear();
+    this.chatParticipants.clear();
     this.tabs = [];
     this.treeViews.clear();
     this.contexts.clear();
@@ -288,3 +294,12 @@ export function activeEditor(): { document: ReturnType<typeof documentOf> } | un
   const tab = double.tabs.find((t) => t.isActive && t.group.isActive);
   return tab ? { document: documentOf(tab) } : undefined;
 }
+
+/** A language model tool as the extension registers it (the editor's LanguageModelTool). */
+export interface FakeLanguageModelTool {
+  prepareInvocation?(options: { input: object }, token: unknown): unknown;
+  invoke(options: { input: object }, token: unknown): Promise<{ content: { value: string }[] }>;
+}
+
+/** A chat request handler: (request, context, stream, token). */
+export type FakeChatHandler = (request: object, context: object, stream: object, token: unknown) => unknown;

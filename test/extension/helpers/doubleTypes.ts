@@ -141,3 +141,21 @@ export enum ProgressLocation {
   Window = 10,
   Notification = 15,
 }
+
+export class LanguageModelTextPart {
+  constructor(readonly value: string) {}
+}
+
+export class LanguageModelToolResult {
+  constructor(readonly content: LanguageModelTextPart[]) {}
+}
+
+export class LanguageModelChatMessage {
+  private constructor(
+    readonly role: 'user' | 'assistant',
+    readonly content: string,
+  ) {}
+  static User(content: string): LanguageModelChatMessage {
+    return new LanguageModelChatMessage('user', content);
+  }
+}

@@ -1,5 +1,11 @@
 import { promises as fs } from 'node:fs';
-import { documentOf, double, FakeDiagnosticCollection } from './doubleState';
+import {
+  documentOf,
+  double,
+  FakeDiagnosticCollection,
+  type FakeChatHandler,
+  type FakeLanguageModelTool,
+} from './doubleState';
 import { ConfigurationTarget, EventEmitter, type Listener, Uri } from './doubleTypes';
 
 /** `vscode.languages`, `workspace`, `commands`, `env` of the double, and the extension context. */
@@ -79,8 +85,22 @@ export const commands = {
   },
 };
 
-/** `vscode.lm` of editors with the MCP server definition API (1.101+); registrations are recorded. */
+/**
+ * `vscode.lm` of editors with the MCP server definition API (1.101+); registrations are recorded.
+ * invokeTool runs a registered tool as the editor does once the person confirmed (prepareInvocation
+ * is the test's to call).
+ */
 export const lm = {
+  registerTool(name: string, tool: FakeLanguageModelTool) {
+    if (double.lmTools.has(name)) throw new Error(`tool '${name}' already registered`);
+    double.lmTools.set(name, tool);
+    return { dispose: () => double.lmTools.delete(name) };
+  },
+  async invokeTool(name: string, options: { input: object; toolInvocationToken?: unknown }) {
+    const tool = double.lmTools.get(name);
+    if (!tool) throw new Error(`no tool '${name}'`);
+    return tool.invoke(options, {});
+  },
   registerMcpServerDefinitionProvider(
     id: string,
     provider: { provideMcpServerDefinitions(token: unknown): Promise<object[]> },
@@ -109,6 +129,21 @@ export class McpHttpServerDefinition {
     readonly version?: string,
   ) {}
 }
+
+/** `vscode.chat`: a participant is recorded with its handler, which tests call as the chat view would. */
+export const chat = {
+  createChatParticipant(id: string, handler: FakeChatHandler) {
+    if (double.chatParticipants.has(id)) throw new Error(`participant '${id}' already exists`);
+    const participant = {
+      id,
+      handler,
+      iconPath: undefined as unknown,
+      dispose: () => double.chatParticipants.delete(id),
+    };
+    double.chatParticipants.set(id, participant);
+    return participant;
+  },
+};
 
 export const env = {
   uriScheme: 'vscode',

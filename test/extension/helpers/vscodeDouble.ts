@@ -23,6 +23,9 @@ export {
   DataTransfer,
   ViewColumn,
   ProgressLocation,
+  LanguageModelTextPart,
+  LanguageModelToolResult,
+  LanguageModelChatMessage,
 } from './doubleTypes';
 export { FakeTreeView, FakeWebviewPanel, TabInputText, FakeSecretStorage, double } from './doubleState';
 export type { ShownMessage, FakeTab } from './doubleState';
@@ -33,6 +36,7 @@ export {
   commands,
   env,
   lm,
+  chat,
   McpStdioServerDefinition,
   McpHttpServerDefinition,
   fakeExtensionContext,

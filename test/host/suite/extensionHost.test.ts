@@ -133,4 +133,28 @@ describe('the extension in the extension host (real vscode API)', () => {
     const files = await vscode.workspace.findFiles(`.kanban/boards/default/todo/${id}.md`);
     assert.equal(files.length, 1);
   });
+
+  it('when a language model tool is invoked through vscode.lm, then it lists the cards and a created card is a file', async () => {
+    const names = vscode.lm.tools.map((tool) => tool.name);
+    assert.ok(names.includes('kanban_list_cards') && names.includes('kanban_create_card'), names.join(', '));
+    const text = (result: vscode.LanguageModelToolResult) =>
+      result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    const listed = JSON.parse(
+      text(await vscode.lm.invokeTool('kanban_list_cards', { input: {}, toolInvocationToken: undefined })),
+    ) as { cards: { title: string }[] };
+    assert.ok(
+      listed.cards.some((card) => card.title === 'Write the docs'),
+      JSON.stringify(listed),
+    );
+    const created = JSON.parse(
+      text(
+        await vscode.lm.invokeTool('kanban_create_card', {
+          input: { title: 'Made by a language model tool', status: 'todo' },
+          toolInvocationToken: undefined,
+        }),
+      ),
+    ) as { id: string };
+    const files = await vscode.workspace.findFiles(`.kanban/boards/*/todo/${created.id}.md`);
+    assert.equal(files.length, 1);
+  });
 });
