@@ -23,16 +23,19 @@ export {
   DataTransfer,
   ViewColumn,
   ProgressLocation,
+  Position,
 } from './doubleTypes';
+export {
+  CompletionItem,
+  CompletionItemKind,
+  CodeAction,
+  CodeActionKind,
+  CodeLens,
+  WorkspaceEdit,
+  FakeTextDocument,
+} from './doubleEditorTypes';
+export { languages, openDocument, editDocument, documentEvents } from './doubleLanguages';
 export { FakeTreeView, FakeWebviewPanel, TabInputText, FakeSecretStorage, double } from './doubleState';
 export type { ShownMessage, FakeTab } from './doubleState';
 export { window } from './doubleWindow';
-export {
-  languages,
-  workspace,
-  commands,
-  env,
-  lm,
-  McpStdioServerDefinition,
-  fakeExtensionContext,
-} from './doubleWorkspace';
+export { workspace, commands, env, lm, McpStdioServerDefinition, fakeExtensionContext } from './doubleWorkspace';
