@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Card } from '../../server/core/model';
 import { serializeCard } from '../../server/storage/cardFile';
+import type { KanbanService } from '../service/kanbanService';
 import type { BrokenFiles } from '../ui/brokenFiles';
 import { type CardFileLookup, cardFilePath, serviceOfFile } from './cardOfFile';
 import { isCardDocument, problemsOf, rangeOf } from './frontmatterDiagnostics';
@@ -87,6 +89,7 @@ export class CardFileFixes implements vscode.CodeActionProvider {
     document: vscode.TextDocument,
     context: vscode.CodeActionContext,
   ): Promise<vscode.CodeAction[]> {
+    // The service's entries (BrokenFiles) carry no code; the frontmatter warnings above always do.
     const reported = context.diagnostics.filter((d) => d.source === 'Kanban' && d.code === undefined);
     if (!reported.length) return [];
     const owner = await serviceOfFile(this.lookup, document.uri.fsPath);
@@ -123,7 +126,7 @@ export class CardFileFixes implements vscode.CodeActionProvider {
 }
 
 /** The card the board still serves from this file, as it last parsed. */
-function lastGoodCard(service: Parameters<typeof cardFilePath>[0], fsPath: string) {
+function lastGoodCard(service: KanbanService, fsPath: string): Card | undefined {
   const card = service.workspace.index.findById(path.basename(fsPath, path.extname(fsPath)));
   return card && cardFilePath(service, card) === path.resolve(fsPath) ? card : undefined;
 }
