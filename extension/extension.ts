@@ -3,6 +3,7 @@ import { inspect } from 'node:util';
 import { log as serviceLog, setLogSink } from '../server/core/log';
 import { FolderAccess } from './auth/folderAccess';
 import { TokenStore } from './auth/tokenStore';
+import { registerCardFileEditing } from './cards/cardFileEditing';
 import { CardStatusBar } from './cards/cardStatusBar';
 import { FollowMovedCards } from './cards/followMovedCards';
 import { AgentsStatusBar } from './cards/agentsStatusBar';
@@ -180,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     agents,
     notices,
     cardStatus,
+    ...registerCardFileEditing({ folders, services, access }, brokenFiles),
     sidebar,
     ...registerSidebarCommands(parts, sidebar),
     parts.currentBoard.onDidChange(() => {

@@ -33,12 +33,11 @@ export function cardFilePath(service: KanbanService, card: Pick<Card, 'id' | 'bo
   return relative ? path.join(service.root, ...relative.split('/')) : null;
 }
 
-/**
- * The card a file is, as the folder's service serves it: the file must be the one the card is
- * served from (a second copy at an old path is not the card). Opens the folder's service if
- * needed, but only for paths that look like card files.
- */
-export async function cardOfFile(lookup: CardFileLookup, fsPath: string): Promise<CardAtFile | undefined> {
+/** The folder whose kanban root holds a card-looking file, with its service (opened if needed). */
+export async function serviceOfFile(
+  lookup: CardFileLookup,
+  fsPath: string,
+): Promise<{ folder: FolderRef; service: KanbanService } | undefined> {
   if (!looksLikeCardFile(fsPath)) return undefined;
   // The innermost kanban root wins when folders nest.
   const owners = lookup.folders
@@ -49,8 +48,19 @@ export async function cardOfFile(lookup: CardFileLookup, fsPath: string): Promis
   const owner = owners[0];
   if (!owner) return undefined;
   const service = await lookup.services.get(owner.folder).catch(() => null);
-  if (!service) return undefined;
+  return service ? { folder: owner.folder, service } : undefined;
+}
+
+/**
+ * The card a file is, as the folder's service serves it: the file must be the one the card is
+ * served from (a second copy at an old path is not the card). Opens the folder's service if
+ * needed, but only for paths that look like card files.
+ */
+export async function cardOfFile(lookup: CardFileLookup, fsPath: string): Promise<CardAtFile | undefined> {
+  const owner = await serviceOfFile(lookup, fsPath);
+  if (!owner) return undefined;
+  const { folder, service } = owner;
   const card = service.workspace.index.findById(path.basename(fsPath, path.extname(fsPath)));
   if (!card || cardFilePath(service, card) !== path.resolve(fsPath)) return undefined;
-  return { target: { folder: owner.folder, service, access: lookup.access }, card };
+  return { target: { folder, service, access: lookup.access }, card };
 }

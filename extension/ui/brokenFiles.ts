@@ -67,8 +67,8 @@ export class BrokenFiles implements vscode.Disposable {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Open a broken file of the folder at its line; only files of that folder's kanban root. */
-  async open(folderKey: string, relative: string, line?: number): Promise<void> {
+  /** Open a file of the folder (at its line) in a column; only files of that folder's kanban root. */
+  async open(folderKey: string, relative: string, line?: number, viewColumn?: vscode.ViewColumn): Promise<void> {
     const followed = this.folders.get(folderKey);
     if (!followed) return;
     const file = path.resolve(followed.root, ...relative.split('/'));
@@ -78,6 +78,7 @@ export class BrokenFiles implements vscode.Disposable {
     await vscode.window.showTextDocument(vscode.Uri.file(file), {
       preview: false,
       selection: new vscode.Range(at, 0, at, 0),
+      ...(viewColumn === undefined ? {} : { viewColumn }),
     });
   }
 

@@ -84,7 +84,8 @@ export class WebviewBridge implements vscode.Disposable {
         this.host.boardShown(this.folder, message.boardId);
         return;
       case 'openFile':
-        return this.host.brokenFiles.open(this.folder.key, message.path, message.line);
+        // Beside the board: the board stays in view in its own group.
+        return this.host.brokenFiles.open(this.folder.key, message.path, message.line, vscode.ViewColumn.Beside);
       case 'setDisplay':
         return this.setDisplay(message);
       case 'copyText':

@@ -85,6 +85,12 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await menu.locator('[data-menu-item="open-file"]').click();
     await page.locator('.tabs-container .tab.active', { hasText: 'wire-the-webhook-' }).waitFor({ timeout: 15_000 });
     await statusItem('To Do').waitFor({ state: 'visible', timeout: 15_000 });
+    // Beside the board, which stays in view in its own group.
+    assert.equal(await page.locator('.editor-group-container').count(), 2);
+    assert.equal(
+      await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Kanban' }) }).count(),
+      1,
+    );
   });
 
   it('when the card is moved from the status bar, then its editor follows the file to the new column, with no deleted tab left behind', async () => {
@@ -235,6 +241,9 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
     await page.locator('.part.sidebar .pane-header', { hasText: /kanban-e2e-cards/i }).waitFor({ timeout: 10_000 });
     await page.locator('.tabs-container .tab', { hasText: 'Kanban' }).first().click();
+    // Card files opened from the board sit in a group beside it: the board alone is what is measured.
+    await runFromPalette(page, 'View: Close Editors in Other Groups');
+    await page.locator('.editor-group-container').nth(1).waitFor({ state: 'detached', timeout: 10_000 });
     const webview = await (board.parentFrame() ?? board).frameElement();
     await waitUntil(async () => {
       const area = await webview.boundingBox();

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { FakeTextDocument, ProviderRegistration, WorkspaceEdit } from './doubleEditorTypes';
 import { ConfigurationTarget, type Diagnostic, EventEmitter, Uri } from './doubleTypes';
 
 /** What the vscode double records and what the tests arrange: panels, tabs, status items, secrets, scripts. */
@@ -205,8 +206,20 @@ export const double = {
   lmTools: new Map<string, FakeLanguageModelTool>(),
   /** Chat participants, by id. */
   chatParticipants: new Map<string, { id: string; handler: FakeChatHandler }>(),
+  /** Completion, code action and CodeLens providers, in the order registered. */
+  providers: [] as ProviderRegistration[],
+  /** Text documents opened through the double (openDocument, openTextDocument), in order. */
+  documents: [] as FakeTextDocument[],
+  /** Edits given to `workspace.applyEdit`, in order. */
+  appliedEdits: [] as WorkspaceEdit[],
+  /** Where each showTextDocument put its editor (undefined: the active group). */
+  shownIn: [] as { path: string; viewColumn: number | undefined }[],
 
   reset(): void {
+    this.providers = [];
+    this.documents = [];
+    this.appliedEdits = [];
+    this.shownIn = [];
     this.trusted = true;
     this.trustGranted.dispose();
     this.mcpProviders.clear();

@@ -69,6 +69,13 @@ export enum ConfigurationTarget {
   WorkspaceFolder = 3,
 }
 
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
 export class Range {
   constructor(
     readonly startLine: number,
@@ -77,12 +84,16 @@ export class Range {
     readonly endCharacter: number,
   ) {}
   get start() {
-    return { line: this.startLine, character: this.startCharacter };
+    return new Position(this.startLine, this.startCharacter);
+  }
+  get end() {
+    return new Position(this.endLine, this.endCharacter);
   }
 }
 
 export class Diagnostic {
   source?: string;
+  code?: string | number;
   constructor(
     readonly range: Range,
     readonly message: string,

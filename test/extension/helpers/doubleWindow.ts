@@ -9,6 +9,7 @@ import {
   type Script,
   type ShownMessage,
 } from './doubleState';
+import { FakeTextDocument } from './doubleEditorTypes';
 import { EventEmitter, type Listener, Range, Uri } from './doubleTypes';
 
 /** `vscode.window` of the double: messages and prompts answered by scripts, panels, views, tabs. */
@@ -118,7 +119,13 @@ export const window = {
   async showSaveDialog(options: unknown) {
     return nextScript('save', options);
   },
-  async showTextDocument(uri: Uri, options?: { selection?: Range; viewColumn?: number; preview?: boolean }) {
+  async showTextDocument(
+    shown: Uri | FakeTextDocument,
+    options?: { selection?: Range; viewColumn?: number; preview?: boolean },
+  ) {
+    const uri = shown instanceof FakeTextDocument ? shown.uri : shown;
+    double.shownIn.push({ path: uri.fsPath, viewColumn: options?.viewColumn });
+    if (uri.scheme === 'untitled') return {};
     await fs.access(uri.fsPath);
     double.openedDocuments.push(uri.fsPath);
     double.openedAt.push({ path: uri.fsPath, line: options?.selection?.startLine });

@@ -1,24 +1,21 @@
 import { promises as fs } from 'node:fs';
-import {
-  documentOf,
-  double,
-  FakeDiagnosticCollection,
-  type FakeChatHandler,
-  type FakeLanguageModelTool,
-} from './doubleState';
+import { FakeTextDocument } from './doubleEditorTypes';
+import { applyEdit, onDocument } from './doubleLanguages';
+import { documentOf, double, type FakeChatHandler, type FakeLanguageModelTool } from './doubleState';
 import { ConfigurationTarget, EventEmitter, type Listener, Uri } from './doubleTypes';
 
 /** `vscode.languages`, `workspace`, `commands`, `env` of the double, and the extension context. */
 
-export const languages = {
-  createDiagnosticCollection(name: string) {
-    const collection = new FakeDiagnosticCollection(name);
-    double.diagnostics.set(name, collection);
-    return collection;
-  },
-};
-
 export const workspace = {
+  ...onDocument,
+  applyEdit,
+  /** An untitled document with this content, as `openTextDocument({ content })` makes one. */
+  async openTextDocument(options: { content: string; language?: string }) {
+    const count = double.documents.length + 1;
+    const document = new FakeTextDocument(Uri.parse(`untitled:Untitled-${count}`), options.content, options.language);
+    double.documents.push(document);
+    return document;
+  },
   get workspaceFolders() {
     return double.folders.length ? double.folders : undefined;
   },

@@ -26,12 +26,22 @@ export {
   LanguageModelTextPart,
   LanguageModelToolResult,
   LanguageModelChatMessage,
+  Position,
 } from './doubleTypes';
+export {
+  CompletionItem,
+  CompletionItemKind,
+  CodeAction,
+  CodeActionKind,
+  CodeLens,
+  WorkspaceEdit,
+  FakeTextDocument,
+} from './doubleEditorTypes';
+export { languages, openDocument, editDocument, documentEvents } from './doubleLanguages';
 export { FakeTreeView, FakeWebviewPanel, TabInputText, FakeSecretStorage, double } from './doubleState';
 export type { ShownMessage, FakeTab } from './doubleState';
 export { window } from './doubleWindow';
 export {
-  languages,
   workspace,
   commands,
   env,

@@ -1,0 +1,85 @@
+import { type Position, type Range, Uri } from './doubleTypes';
+
+/** The double's language-feature values: completion items, code actions, lenses, edits, documents. */
+
+export enum CompletionItemKind {
+  Value = 11,
+  EnumMember = 19,
+  User = 25,
+}
+
+export class CompletionItem {
+  detail?: string;
+  range?: Range;
+  sortText?: string;
+  constructor(
+    readonly label: string,
+    readonly kind?: CompletionItemKind,
+  ) {}
+}
+
+export class CodeActionKind {
+  static readonly QuickFix = new CodeActionKind('quickfix');
+  private constructor(readonly value: string) {}
+}
+
+type Command = { title: string; command: string; arguments?: unknown[] };
+
+export class WorkspaceEdit {
+  readonly replacements: { uri: Uri; range: Range; text: string }[] = [];
+  readonly renames: { from: Uri; to: Uri }[] = [];
+  replace(uri: Uri, range: Range, text: string): void {
+    this.replacements.push({ uri, range, text });
+  }
+  renameFile(from: Uri, to: Uri): void {
+    this.renames.push({ from, to });
+  }
+}
+
+export class CodeAction {
+  edit?: WorkspaceEdit;
+  command?: Command;
+  diagnostics?: unknown[];
+  isPreferred?: boolean;
+  constructor(
+    readonly title: string,
+    readonly kind?: CodeActionKind,
+  ) {}
+}
+
+export class CodeLens {
+  constructor(
+    readonly range: Range,
+    readonly command?: Command,
+  ) {}
+}
+
+export class FakeTextDocument {
+  version = 1;
+  constructor(
+    readonly uri: Uri,
+    private text: string,
+    readonly languageId = uri.path.endsWith('.md') ? 'markdown' : 'plaintext',
+  ) {}
+  getText(): string {
+    return this.text;
+  }
+  get isDirty(): boolean {
+    return this.version > 1;
+  }
+  /** Replace a range, as typing or an applied edit does: a new version. */
+  replace(range: Range, text: string): void {
+    const lines = this.text.split('\n');
+    const offset = (at: Position) => lines.slice(0, at.line).reduce((sum, l) => sum + l.length + 1, 0) + at.character;
+    this.text = this.text.slice(0, offset(range.start)) + text + this.text.slice(offset(range.end));
+    this.version++;
+  }
+}
+
+export type ProviderRegistration = {
+  kind: 'completion' | 'codeActions' | 'codeLens';
+  selector: unknown;
+  provider: any;
+  triggers?: string[];
+  metadata?: unknown;
+};
