@@ -8,6 +8,7 @@ import { sharedEventStore } from '../sql/sqlEventLog';
 import { SqlSharedConfig } from '../sql/sqlSharedConfig';
 import { SqlCardStateStore } from '../sql/sqlCardStateStore';
 import { PostgresWebhookStore } from './postgresWebhookStore';
+import { LISTENER_APPLICATION_NAME, PostgresNotifier } from './postgresNotifier';
 
 export interface PostgresSettings {
   /** A connection URL (postgres://user:password@host:port/database?sslmode=...), when given instead of the parts. */
@@ -101,6 +102,13 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** The connection that listens for other instances' changes: the pool's settings, named, kept alive. */
+function listenerClient(driver: typeof Pg, settings: PostgresSettings): Pg.Client {
+  const { max: _max, ...options } = poolOptions(driver, settings, settings.database);
+  // Keepalive probes notice a connection cut without a word (a network gone), which idle LISTEN would not.
+  return new driver.Client({ ...options, application_name: LISTENER_APPLICATION_NAME, keepAlive: true });
+}
+
 /** A pool whose idle connections may die with the server without taking the process along. */
 function createPool(driver: typeof Pg, settings: PostgresSettings, database: string): Pg.Pool {
   const pool = new driver.Pool(poolOptions(driver, settings, database));
@@ -180,6 +188,7 @@ export class PostgresCardStore extends SqlCardStore {
   static async open(settings: PostgresSettings, pollIntervalMs: number): Promise<PostgresCardStore> {
     const driver = loadPostgresDriver();
     let pool = createPool(driver, settings, settings.database);
+    let notifier: PostgresNotifier | null = null;
     try {
       try {
         await pool.query('SELECT 1');
@@ -190,12 +199,16 @@ export class PostgresCardStore extends SqlCardStore {
         await createDatabase(driver, settings);
         pool = createPool(driver, settings, settings.database);
       }
-      const db = new PostgresDatabase(pool, `${settings.host}:${settings.port}`);
+      const where = `${settings.host}:${settings.port}`;
+      notifier = new PostgresNotifier(() => listenerClient(driver, settings), `postgres ${where}`);
+      const db = new PostgresDatabase(pool, where, notifier);
       await ensurePostgresSchema(db);
+      await notifier.start();
       const store = new PostgresCardStore(db, settings, pollIntervalMs);
       await store.registry.start();
       return store;
     } catch (error) {
+      await notifier?.stop();
       await pool.end().catch(() => undefined);
       if (error instanceof PostgresOpenError) throw error;
       throw explain(error, settings);

@@ -1,6 +1,8 @@
 import type * as Pg from 'pg';
 import { ServiceUnavailableError } from '../../core/errors';
+import type { ChangeKind } from '../changeSource';
 import type { SqlDatabase, SqlTransaction, SqlValue } from '../sql/sqlDatabase';
+import { CHANGES_CHANNEL, notificationPayload, type PostgresNotifier } from './postgresNotifier';
 
 type Driver = typeof Pg;
 
@@ -80,15 +82,24 @@ export function numberedPlaceholders(sql: string): string {
   return out;
 }
 
-/** A pg pool behind the shared async SqlDatabase interface. */
+/** A pg pool behind the shared async SqlDatabase interface; writers announce, `changes` pushes. */
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
 
-  /** `where`: host:port, for the message a person reads when the server cannot be reached. */
+  /**
+   * `where`: host:port, for the message a person reads when the server cannot be reached.
+   * `changes`: the listener of other instances' announcements (none: readers poll), stopped by close.
+   */
   constructor(
     readonly pool: Pg.Pool,
     private readonly where = 'the configured host',
+    readonly changes?: PostgresNotifier,
   ) {}
+
+  /** PostgreSQL sends a notification at commit, and never for a transaction rolled back. */
+  async announce(tx: SqlTransaction, kind: ChangeKind, seq?: number): Promise<void> {
+    await tx.all('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, notificationPayload(kind, seq)]);
+  }
 
   /** The driver's error, or a 503 saying the database is unreachable (the pool reconnects later). */
   private unavailable(error: unknown): unknown {
@@ -155,6 +166,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
+    await this.changes?.stop();
     await this.pool.end();
   }
 }

@@ -2,6 +2,7 @@ import { log } from '../../core/log';
 import type { CardStateChange, CardStateField, CardStateRecord, CardStateStore } from '../cardStateStore';
 import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
 import { SequenceFloor } from './sequenceFloor';
+import { wakeOnChanges } from '../changeSource';
 
 interface StateRow {
   card_id: string;
@@ -74,8 +75,10 @@ export class SqlCardStateStore implements CardStateStore {
   private readonly known = new Map<string, Map<string, number>>();
   private floor: SequenceFloor | null = null;
   private listener: ((change: CardStateChange) => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private stopWaking: (() => void) | null = null;
   private polling = false;
+  /** Asked for a round while one ran: it may have read before the change, so one more follows. */
+  private again = false;
   private failing = false;
   private writes = 0;
 
@@ -134,8 +137,7 @@ export class SqlCardStateStore implements CardStateStore {
 
   follow(listener: (change: CardStateChange) => void): () => void {
     this.listener = listener;
-    this.timer ??= setInterval(() => void this.poll(), this.pollIntervalMs);
-    this.timer.unref();
+    this.stopWaking ??= wakeOnChanges(this.db.changes, 'cardState', this.pollIntervalMs, () => void this.poll());
     return () => this.stop();
   }
 
@@ -145,10 +147,16 @@ export class SqlCardStateStore implements CardStateStore {
 
   /** One polling round now (tests use it instead of waiting for the timer). */
   async poll(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
     this.polling = true;
     try {
-      await this.pollOnce();
+      do {
+        this.again = false;
+        await this.pollOnce();
+      } while (this.again);
       if (this.failing) log.warn(`kanban: card state in ${this.label} can be followed again`);
       this.failing = false;
     } catch (error) {
@@ -225,6 +233,7 @@ export class SqlCardStateStore implements CardStateStore {
       this.origin,
       new Date(now).toISOString(),
     ]);
+    await this.db.announce?.(tx, 'cardState');
     if (++this.writes % PRUNE_EVERY_WRITES === 1) {
       await tx.run('DELETE FROM kanban_card_state_changes WHERE changed_at < ?', [
         new Date(now - CHANGE_LOG_KEEP_MS).toISOString(),
@@ -233,8 +242,8 @@ export class SqlCardStateStore implements CardStateStore {
   }
 
   private stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopWaking?.();
+    this.stopWaking = null;
     this.listener = null;
   }
 
