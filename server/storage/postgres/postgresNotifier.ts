@@ -1,17 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import type * as Pg from 'pg';
 import { log } from '../../core/log';
 import type { ChangeKind, ChangeSource } from '../changeSource';
 
-/** The one channel every writer notifies on; the payload names the kind (and the sequence number, when known). */
+/**
+ * The one channel every writer notifies on. The payload is `kind:seq:sender`: what has news, up to
+ * which sequence number (empty when the log's numbers are not known to the writer), and which
+ * process sent it, so a process does not wake its own readers for its own writes (they know).
+ */
 export const CHANGES_CHANNEL = 'kanban_changes';
 /** How the listening connection shows in pg_stat_activity. */
 export const LISTENER_APPLICATION_NAME = 'kanban-listener';
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5000;
 
-/** The payload of a notification: `kind` or `kind:seq`. */
-export function notificationPayload(kind: ChangeKind, seq?: number): string {
-  return seq === undefined ? kind : `${kind}:${seq}`;
+/** The payload of a notification (see CHANGES_CHANNEL). */
+export function notificationPayload(kind: ChangeKind, seq: number | undefined, sender: string): string {
+  return `${kind}:${seq ?? ''}:${sender}`;
 }
 
 /**
@@ -22,6 +27,8 @@ export function notificationPayload(kind: ChangeKind, seq?: number): string {
  * reader catches up from its log.
  */
 export class PostgresNotifier implements ChangeSource {
+  /** This process's name in payloads. */
+  readonly sender = randomBytes(6).toString('hex');
   private readonly watchers = new Map<ChangeKind, Set<() => void>>();
   private client: Pg.Client | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -108,7 +115,8 @@ export class PostgresNotifier implements ChangeSource {
   }
 
   private deliver(payload: string | undefined): void {
-    const kind = (payload ?? '').split(':')[0] as ChangeKind;
+    const [kind, , sender] = (payload ?? '').split(':') as [ChangeKind, string, string | undefined];
+    if (sender === this.sender) return;
     for (const wake of this.watchers.get(kind) ?? []) this.wake(wake);
   }
 

@@ -10,7 +10,6 @@ import {
 } from '../sql/webhookRows';
 import type { ChangeSource } from '../changeSource';
 import type { PostgresDatabase } from './postgresDatabase';
-import { CHANGES_CHANNEL, notificationPayload } from './postgresNotifier';
 
 /** The database's clock, read afresh by each statement (now() would stop at its transaction's start). */
 const NOW = 'clock_timestamp()';
@@ -53,7 +52,7 @@ export class PostgresWebhookStore implements SharedWebhookStore {
          INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES ${values}
        )
        SELECT pg_notify(?, ?)`,
-      [...params, CHANGES_CHANNEL, notificationPayload('webhooks')],
+      [...params, ...this.db.notification('webhooks')],
     );
   }
 
