@@ -76,7 +76,8 @@ export class SqlCardStateStore implements CardStateStore {
   private floor: SequenceFloor | null = null;
   private listener: ((change: CardStateChange) => void) | null = null;
   private stopWaking: (() => void) | null = null;
-  private polling = false;
+  /** The rounds under way, if any. */
+  private polling: Promise<void> | null = null;
   /** Asked for a round while one ran: it may have read before the change, so one more follows. */
   private again = false;
   private failing = false;
@@ -145,13 +146,20 @@ export class SqlCardStateStore implements CardStateStore {
     return { database: this.label, shared: true, watch: 'poll', pollIntervalMs: this.pollIntervalMs };
   }
 
-  /** One polling round now (tests use it instead of waiting for the timer). */
-  async poll(): Promise<void> {
+  /**
+   * One polling round that starts after this call (tests use it instead of waiting for the timer):
+   * asked while one runs, it is run again once that ends, and this waits for both.
+   */
+  poll(): Promise<void> {
     if (this.polling) {
       this.again = true;
-      return;
+      return this.polling;
     }
-    this.polling = true;
+    this.polling = this.pollRounds();
+    return this.polling;
+  }
+
+  private async pollRounds(): Promise<void> {
     try {
       do {
         this.again = false;
@@ -163,7 +171,8 @@ export class SqlCardStateStore implements CardStateStore {
       if (!this.failing) log.warn(`kanban: cannot follow card state in ${this.label}: ${(error as Error).message}`);
       this.failing = true;
     } finally {
-      this.polling = false;
+      // At once after the last check of `again`: a later ask starts a round of its own.
+      this.polling = null;
     }
   }
 
