@@ -28,8 +28,8 @@ const RECHECK_WINDOW_MS = 10_000;
 
 /**
  * Turns the `kanban_changes` log into `ExternalChange`s: every write of every process appends a row
- * (card id, origin); the feed polls for rows of other origins and reports each touched card as it
- * now is in the database. Reading the current row, rather than trusting the logged kind, makes
+ * (card id, origin); the feed polls for rows of other origins (over PostgreSQL, when a notification
+ * says there are some; see changeSource.ts) and reports each touched card as it now is in the database. Reading the current row, rather than trusting the logged kind, makes
  * replays and out-of-order rows harmless.
  */
 export class ChangeFeed {

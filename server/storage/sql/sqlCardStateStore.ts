@@ -62,7 +62,8 @@ function toRecord(row: StateRow): CardStateRecord {
  *
  * The service still answers every read from memory (a list computes `cardState` for each card
  * without a query); this store keeps that memory current by polling a change log, the way the
- * card store follows other instances' card writes: each write appends (card, actor, origin) to
+ * card store follows other instances' card writes (over PostgreSQL, woken by their notifications;
+ * see changeSource.ts): each write appends (card, actor, origin) to
  * `kanban_card_state_changes`, and a poll reads the current rows of the cards other instances
  * touched. Rows carry a version, so a record read late never replaces a newer one. A write sets
  * only the fields that changed and returns the merged row, so the same actor working through two
