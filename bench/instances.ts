@@ -5,17 +5,18 @@ import WebSocket from 'ws';
 import { generateCards } from './dataset';
 import { seedThroughStore } from './seed';
 import { startServerChild, type ServerChild } from './serverProcess';
-import { prepareSharedStorage, writeWorkspaceConfig } from './storage';
+import { prepareSharedStorage, writeWorkspaceConfig, type BenchStorage, type SharedStorageKind } from './storage';
 
 /**
  * `--storage mysql --instances <n>`: the same load against one instance and against n
  * over one database, spread evenly, and how long a write on one instance takes to reach a
  * WebSocket client of another (through the global event log). `--storage sqlite` does the same
- * with n processes on one shared SQLite file.
+ * with n processes on one shared SQLite file, `--storage postgres` over PostgreSQL, where the n
+ * instances' idle cost is measured too; `--storage postgres,mysql` runs both, one after the other.
  */
 
 export interface InstancesOptions {
-  storage: 'mysql' | 'sqlite';
+  storages: SharedStorageKind[];
   instances: number;
   cards: number;
   connections: number;
@@ -31,6 +32,7 @@ interface Throughput {
 }
 
 interface Row {
+  storage: SharedStorageKind;
   instances: number;
   write: Throughput;
   read: Throughput;
@@ -38,20 +40,29 @@ interface Row {
   eventP50Ms: number;
   eventP99Ms: number;
   eventsMissed: number;
+  /** The database's transactions per second while the instances sat idle (postgres only). */
+  idleTransactionsPerSecond?: number;
 }
 
 const EVENT_SAMPLES = 100;
 const EVENT_TIMEOUT_MS = 10_000;
+/**
+ * How long idle instances are watched, before any load, after a pause: PostgreSQL's backends report
+ * their counts up to 10 s late, so the start-up's transactions would otherwise count as idle ones.
+ */
+const IDLE_WATCH_MS = 20_000;
+const IDLE_SETTLE_MS = 15_000;
 
 export async function runInstancesBench(options: InstancesOptions): Promise<number> {
   const rows: Row[] = [];
-  for (const count of [...new Set([1, options.instances])]) rows.push(await measure(count, options));
+  for (const storage of options.storages)
+    for (const count of [...new Set([1, options.instances])]) rows.push(await measure(storage, count, options));
   console.log(`\n${format(rows, options)}`);
   return rows.some((r) => r.write.failures + r.read.failures + r.eventsMissed > 0) ? 1 : 0;
 }
 
-async function measure(count: number, options: InstancesOptions): Promise<Row> {
-  const storage = await prepareSharedStorage(options.storage);
+async function measure(kind: SharedStorageKind, count: number, options: InstancesOptions): Promise<Row> {
+  const storage = await prepareSharedStorage(kind);
   const roots: string[] = [];
   const servers: ServerChild[] = [];
   try {
@@ -64,7 +75,9 @@ async function measure(count: number, options: InstancesOptions): Promise<Row> {
     servers.push(await startServerChild(roots[0]));
     servers.push(...(await Promise.all(roots.slice(1).map((root) => startServerChild(root)))));
     const ids = await cardIds(servers[0].baseUrl);
-    console.log(`${count} instance(s) over ${options.cards} cards:`);
+    console.log(`${kind}: ${count} instance(s) over ${options.cards} cards:`);
+    const idle = await idleTransactionsPerSecond(servers[0], storage);
+    if (idle !== undefined) console.log(`  idle: ${idle.toFixed(2)} transactions/s on the database`);
     const write = await load(servers, options, (n) => ({
       method: 'PUT',
       path: `/api/tasks/${encodeURIComponent(ids[n % ids.length])}`,
@@ -81,7 +94,9 @@ async function measure(count: number, options: InstancesOptions): Promise<Row> {
       `  write -> event on ${servers.length > 1 ? 'another' : 'the same'} instance: p50 ${events.p50} ms, p99 ${events.p99} ms`,
     );
     return {
+      storage: kind,
       instances: count,
+      idleTransactionsPerSecond: idle,
       write,
       read,
       eventP50Ms: events.p50,
@@ -93,6 +108,27 @@ async function measure(count: number, options: InstancesOptions): Promise<Row> {
     for (const root of roots) await fs.rm(root, { recursive: true, force: true });
     await storage.dispose();
   }
+}
+
+/**
+ * With one webhook registered (its queue is polled too), the database's transactions per second
+ * while nobody sends anything: the price of following other instances' changes.
+ */
+async function idleTransactionsPerSecond(server: ServerChild, storage: BenchStorage): Promise<number | undefined> {
+  if (!storage.transactions) return undefined;
+  const answer = await fetch(`${server.baseUrl}/api/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/idle-bench', events: ['board.deleted'] }),
+  });
+  if (!answer.ok) throw new Error(`registering the idle bench's webhook answered ${answer.status}`);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+  const before = await storage.transactions();
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_WATCH_MS));
+  // The first reading's own transaction is counted by the second.
+  const during = (await storage.transactions()) - before - 1;
+  return during / ((performance.now() - started) / 1000);
 }
 
 async function cardIds(baseUrl: string): Promise<string[]> {
@@ -192,19 +228,26 @@ function percentile(values: number[], q: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
 }
 
+const STORAGE_NAMES: Record<SharedStorageKind, string> = {
+  mysql: 'MySQL',
+  postgres: 'PostgreSQL',
+  sqlite: 'SQLite (one shared file)',
+};
+
 function format(rows: Row[], options: InstancesOptions): string {
   const lines = [
-    `${options.storage === 'mysql' ? 'MySQL' : 'SQLite (one shared file)'}, ${options.cards} cards, ${options.connections} connections spread over the instances, ${options.durationSeconds} s per load; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
-    'instances | write req/s | write p50/p99 ms | read req/s | read p50/p99 ms | write->event p50/p99 ms | failures',
+    `${options.cards} cards, ${options.connections} connections spread over the instances, ${options.durationSeconds} s per load; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+    'storage | instances | write req/s | write p50/p99 ms | read req/s | read p50/p99 ms | write->event p50/p99 ms | idle tx/s | failures',
   ];
   for (const r of rows) {
     lines.push(
-      `${r.instances} | ${r.write.requestsPerSecond.toFixed(0)} | ${r.write.p50Ms}/${r.write.p99Ms} | ${r.read.requestsPerSecond.toFixed(0)} | ${r.read.p50Ms}/${r.read.p99Ms} | ` +
-        `${r.eventP50Ms}/${r.eventP99Ms} | ${r.write.failures + r.read.failures} requests, ${r.eventsMissed} events missed`,
+      `${STORAGE_NAMES[r.storage]} | ${r.instances} | ${r.write.requestsPerSecond.toFixed(0)} | ${r.write.p50Ms}/${r.write.p99Ms} | ${r.read.requestsPerSecond.toFixed(0)} | ${r.read.p50Ms}/${r.read.p99Ms} | ` +
+        `${r.eventP50Ms}/${r.eventP99Ms} | ${r.idleTransactionsPerSecond?.toFixed(2) ?? '-'} | ${r.write.failures + r.read.failures} requests, ${r.eventsMissed} events missed`,
     );
   }
   lines.push(
     'write->event: from sending PUT on the first instance to the task.updated event on a WebSocket of the second (of the same one when alone).',
+    `idle tx/s: PostgreSQL only, the database's xact_commit + xact_rollback (pg_stat_database) over ${IDLE_WATCH_MS / 1000} s with the instances idle and one webhook registered.`,
   );
   return lines.join('\n');
 }

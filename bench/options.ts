@@ -29,6 +29,8 @@ const ALL_SCENARIOS: readonly string[] = [
 export interface BenchOptions {
   cardCounts: number[];
   storage: StorageKind;
+  /** With --instances: every storage named (`--storage postgres,mysql`), measured one after the other. */
+  storages: StorageKind[];
   durationSeconds: number;
   connections: number;
   scenarios: string[];
@@ -38,7 +40,7 @@ export interface BenchOptions {
   profile: boolean;
   /** Measure list, searches and get against a bare node:http server answering the same bytes. */
   floor: boolean;
-  /** With mysql or sqlite: compare 1 and this many instances over one database (null: the usual bench). */
+  /** With mysql, postgres or sqlite: compare 1 and this many instances over one database (null: the usual bench). */
   instances: number | null;
   /** Whether --cards was given (the instances bench defaults to 1,000 cards). */
   cardsGiven: boolean;
@@ -54,7 +56,8 @@ export interface BenchOptions {
 
 export const USAGE = `usage: npm run bench -- [options]
   --cards <n>[,<n>...]   card counts to run (default: 1000 and 10000)
-  --storage <kind>       markdown (default), sqlite or mysql
+  --storage <kind>       markdown (default), sqlite, mysql or postgres (with --instances, several:
+                         postgres,mysql)
   --duration <s>         seconds per scenario (default 5)
   --connections <n>      concurrent connections (default 10)
   --only <a,b,...>       scenarios (default: the API ones): ${API_SCENARIOS.join(', ')},
@@ -72,9 +75,10 @@ export const USAGE = `usage: npm run bench -- [options]
   --runs <n>             with --only cli: timed runs per command, median reported (default 5)
   --seed-api             seed sqlite/mysql through POST /api/tasks instead of the provider's store
   --profile              record a CPU profile of the server (test-output/profiles/) and print its hot spots
-  --instances <n>        with --storage mysql (or sqlite: one shared file, "shared": true): write and read
-                         throughput of 1 and n instances over one database, and write -> event time
-                         from one instance to another (p50, p99)
+  --instances <n>        with --storage mysql or postgres (or sqlite: one shared file, "shared": true):
+                         write and read throughput of 1 and n instances over one database, write ->
+                         event time from one instance to another (p50, p99), and with postgres the
+                         database's transactions per second while the n instances are idle
   --plain-cards          cards without checklists and blockedBy (by default one in ten has a
                          checklist and one in five a blocker): the cost of those fields
   --after-writes <n>     create n cards right before each of list, the searches and get (and their
@@ -106,6 +110,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   const options: BenchOptions = {
     cardCounts: [1_000, 10_000],
     storage: 'markdown',
+    storages: ['markdown'],
     durationSeconds: 5,
     connections: 10,
     scenarios: [...API_SCENARIOS],
@@ -135,10 +140,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       options.cardsGiven = true;
     } else if (flag === '--instances') options.instances = positiveInt(value(), '--instances');
     else if (flag === '--storage') {
-      const kind = value();
-      if (!STORAGES.includes(kind as StorageKind))
-        throw new UsageError(`--storage must be one of ${STORAGES.join(', ')}, got "${kind}"`);
-      options.storage = kind as StorageKind;
+      const kinds = value().split(',');
+      for (const kind of kinds)
+        if (!STORAGES.includes(kind as StorageKind))
+          throw new UsageError(`--storage must be one of ${STORAGES.join(', ')}, got "${kind}"`);
+      options.storages = kinds as StorageKind[];
+      options.storage = options.storages[0];
       options.storageGiven = true;
     } else if (flag === '--duration') options.durationSeconds = positiveInt(value(), '--duration');
     else if (flag === '--connections') options.connections = positiveInt(value(), '--connections');
@@ -151,9 +158,11 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (flag === '--after-writes') options.writesBeforeReads = positiveInt(value(), '--after-writes');
     else throw new UsageError(flag === '--help' || flag === '-h' ? '' : `unknown option ${argv[i]}`);
   }
-  if (options.instances !== null && options.storage === 'markdown')
+  if (options.instances !== null && options.storages.includes('markdown'))
     throw new UsageError(
-      '--instances needs --storage mysql or sqlite: card files are not shared by several instances through a database',
+      '--instances needs --storage mysql, postgres or sqlite: card files are not shared by several instances through a database',
     );
+  if (options.instances === null && options.storages.length > 1)
+    throw new UsageError('several storages (--storage a,b) are measured only with --instances');
   return options;
 }

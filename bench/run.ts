@@ -9,7 +9,13 @@ import { formatRun, writeResults, type RunResult } from './report';
 import { apiScenarios, pageCursors, runScenario, waitUntilIdle, type ScenarioResult } from './scenarios';
 import { seedMarkdownFiles, seedThroughApi, seedThroughStore, type SeedMethod } from './seed';
 import { ServerStartError, startServerChild, type ServerChild } from './serverProcess';
-import { prepareStorage, writeWorkspaceConfig, type BenchStorage, type StorageKind } from './storage';
+import {
+  prepareStorage,
+  writeWorkspaceConfig,
+  type BenchStorage,
+  type SharedStorageKind,
+  type StorageKind,
+} from './storage';
 import { runLiveScenario } from './live';
 import { FLOOR_SCENARIOS, measureFloor } from './floor';
 import { runUiScenario } from './ui';
@@ -316,7 +322,7 @@ async function main(): Promise<number> {
   if (options.instances !== null) {
     const cards = options.cardsGiven ? options.cardCounts[0] : 1_000;
     return runInstancesBench({
-      storage: options.storage as 'mysql' | 'sqlite',
+      storages: options.storages as SharedStorageKind[],
       instances: options.instances,
       cards,
       connections: options.connections,

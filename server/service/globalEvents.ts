@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { isPeerEvent, type EventListener, type ServiceEvent } from '../core/events';
 import { log } from '../core/log';
 import type { SharedEventStore } from '../storage/cardStore';
+import { wakeOnChanges } from '../storage/changeSource';
 import { catchUpSharedConfig } from './sharedConfig';
 import type { WorkspaceState } from './workspaceState';
 
@@ -13,7 +14,10 @@ export interface LiveStream {
   replay(since: number): Promise<ServiceEvent[] | null>;
 }
 
-/** The log is read at least this often, so another instance's change reaches clients within a second. */
+/**
+ * Polled, the log is read at least this often, so another instance's change reaches clients within
+ * a second; pushed (PostgreSQL), it is read on each push and polled only as a safety net.
+ */
 const MAX_POLL_MS = 200;
 const PAGE = 500;
 /** A failed append is tried again after this, doubling up to the maximum, until the log takes it. */
@@ -49,7 +53,7 @@ export class GlobalEventLog implements LiveStream {
   private stopped = false;
   private round: Promise<void> | null = null;
   private again = false;
-  private timer: NodeJS.Timeout | null = null;
+  private stopWaking: (() => void) | null = null;
   private failing = false;
   private stopListening: (() => void) | null = null;
   /**
@@ -75,8 +79,9 @@ export class GlobalEventLog implements LiveStream {
       if (!isPeerEvent(event)) this.append(event);
     });
     this.ws.beforeAnswer.add(this.appended);
-    this.timer = setInterval(() => this.kick(), Math.min(this.pollIntervalMs, MAX_POLL_MS));
-    this.timer.unref();
+    this.stopWaking = wakeOnChanges(this.store.changes, 'events', Math.min(this.pollIntervalMs, MAX_POLL_MS), () =>
+      this.kick(),
+    );
   }
 
   on(listener: EventListener): () => void {
@@ -189,8 +194,8 @@ export class GlobalEventLog implements LiveStream {
   stop(): void {
     // An append being tried again gets one more try (flush waits for it), then gives up.
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopWaking?.();
+    this.stopWaking = null;
     this.stopListening?.();
     this.ws.beforeAnswer.delete(this.appended);
   }

@@ -6,6 +6,7 @@ import type { SharedConfigStore } from '../storage/cardStore';
 import { emitConfigDifferences } from './external';
 import type { WorkspaceState } from './workspaceState';
 import type { SharedConfigState } from './sharedConfigState';
+import { wakeOnChanges } from '../storage/changeSource';
 
 /**
  * A config change that loses to another instance's is applied again on top of it, up to this many
@@ -132,16 +133,27 @@ export async function updateSharedConfig(
   }
 }
 
-/** Follow other instances' configuration changes by polling the version (cheap: one small row). */
+/**
+ * Follow other instances' configuration changes by reading the version (cheap: one small row):
+ * every `intervalMs`, or on each push when the store pushes (see wakeOnChanges).
+ */
 export function followSharedConfig(ws: WorkspaceState, shared: SharedConfigState, intervalMs: number): void {
   let failing = false;
   let busy = false;
-  shared.timer = setInterval(async () => {
-    if (busy) return;
+  /** Woken while a read ran: that read may predate the change, so one more follows. */
+  let again = false;
+  const check = async () => {
+    if (busy) {
+      again = true;
+      return;
+    }
     busy = true;
     try {
-      const version = await shared.store.version();
-      if (version !== null && version > shared.version) await ws.mutate(() => refreshSharedConfig(ws, shared));
+      do {
+        again = false;
+        const version = await shared.store.version();
+        if (version !== null && version > shared.version) await ws.mutate(() => refreshSharedConfig(ws, shared));
+      } while (again);
       if (failing) log.warn('kanban: the shared configuration can be read again');
       failing = false;
     } catch (error) {
@@ -150,13 +162,13 @@ export function followSharedConfig(ws: WorkspaceState, shared: SharedConfigState
     } finally {
       busy = false;
     }
-  }, intervalMs);
-  shared.timer.unref();
+  };
+  shared.stopFollowing = wakeOnChanges(shared.store.changes, 'config', intervalMs, () => void check());
 }
 
 export function stopFollowingSharedConfig(shared: SharedConfigState | null): void {
-  if (shared?.timer) clearInterval(shared.timer);
-  if (shared) shared.timer = null;
+  shared?.stopFollowing?.();
+  if (shared) shared.stopFollowing = null;
 }
 
 /** Take any newer shared configuration now (before delivering another instance's config event). */

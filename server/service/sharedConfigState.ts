@@ -11,7 +11,8 @@ export interface SharedConfigState {
   store: SharedConfigStore;
   /** The version of the shared document that `ws.config` holds. */
   version: number;
-  timer: NodeJS.Timeout | null;
+  /** Stops following other instances' changes (null: not following). */
+  stopFollowing: (() => void) | null;
   /**
    * The shared text of the config object last written or compared, so that a write does not
    * serialise the unchanged current config again; keyed by identity, since `ws.config` is replaced

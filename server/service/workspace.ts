@@ -202,7 +202,7 @@ export class Workspace implements WorkspaceState {
     workspace.configText = text;
     noteConfigWarnings(workspace, unknownConfigKeysIn(text));
     if (shared) {
-      workspace.shared = { store: shared.store, version: shared.version, timer: null };
+      workspace.shared = { store: shared.store, version: shared.version, stopFollowing: null };
       followSharedConfig(workspace, workspace.shared, (store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
     }
     workspace.identityProvider = loadIdentityProvider(config.plugins['auth.identity'], root);

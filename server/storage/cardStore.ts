@@ -9,6 +9,7 @@ import type {
 import type { CardStateStore } from './cardStateStore';
 import type { AttachmentStore } from './attachmentStore';
 import type { LogStore } from './logStore';
+import type { ChangeSource } from './changeSource';
 import type { SharedWebhookStore } from './webhookDeliveryStore';
 import type { ClaimStore } from './claims/claimStore';
 import { FileConflictError } from '../core/errors';
@@ -151,6 +152,8 @@ export interface SharedEventStore {
   after(seq: number, limit: number, through?: number): Promise<{ seq: number; origin: string; body: string }[]>;
   head(): Promise<number>;
   oldest(): Promise<number | null>;
+  /** Pushed news of appends (kind `events`), when the database can push; poll otherwise. */
+  readonly changes?: ChangeSource;
 }
 
 export interface SharedConfigVersion {
@@ -168,6 +171,8 @@ export interface SharedConfigStore {
   seed(text: string): Promise<SharedConfigVersion & { seeded: boolean }>;
   /** Replace the document if it is still at `expected`: the new version, or null when another instance wrote first. */
   write(text: string, expected: number): Promise<number | null>;
+  /** Pushed news of writes (kind `config`), when the database can push; poll otherwise. */
+  readonly changes?: ChangeSource;
 }
 
 /** One running service instance, as `GET /api/workspace` lists it. */

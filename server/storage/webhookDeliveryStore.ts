@@ -1,3 +1,5 @@
+import type { ChangeSource } from './changeSource';
+
 /**
  * Webhook deliveries kept in a database that several service instances share (MySQL): the author
  * instance of an event inserts one row per matching webhook, and any instance's worker claims due
@@ -44,6 +46,8 @@ export interface SharedWebhookStore {
    * leaving those of the webhooks in `skip` (paused here after failures).
    */
   claim(limit: number, leaseMs: number, skip?: string[]): Promise<ClaimedDelivery[]>;
+  /** Pushed news of inserts (kind `webhooks`), when the database can push; poll otherwise. */
+  readonly changes?: ChangeSource;
   /** Extend the leases of deliveries still in flight; answers how many were still ours. */
   renew(claims: { id: string; claim: string }[], leaseMs: number): Promise<number>;
   /**

@@ -13,6 +13,7 @@ import { deliveryBody } from './deliveryBody';
 import { resolveSecret, type StoredSecrets } from './secrets';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptOutcome } from './sendDelivery';
 import { DEFAULT_BACKOFF_MS, MAX_ATTEMPTS } from './webhookQueue';
+import { SAFETY_POLL_MS, wakeOnChanges } from '../../storage/changeSource';
 
 export interface SharedQueueOptions {
   store: SharedWebhookStore;
@@ -69,6 +70,8 @@ export class SharedWebhookQueue {
   /** Another claim was asked while one ran: run one more after it. */
   private claimAgain = false;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Stops the poll for due deliveries (or, when the store pushes, the pushes and the safety poll). */
+  private stopWaking: (() => void) | null = null;
   private readonly recordedSincePrune = new Map<string, number>();
   /** Webhooks whose receiver failed here lately: consecutive failures, and no claims before `resumeAt`. */
   private readonly failing = new Map<string, { failures: number; resumeAt: number }>();
@@ -86,7 +89,10 @@ export class SharedWebhookQueue {
   }
 
   async start(): Promise<void> {
-    this.every(this.options.pollMs, () => this.wake());
+    // Nothing announces that a lease ran out: a dead instance's deliveries are looked for once per lease.
+    const safetyMs = Math.min(SAFETY_POLL_MS, this.options.leaseMs);
+    const { store, pollMs } = this.options;
+    this.stopWaking = wakeOnChanges(store.changes, 'webhooks', pollMs, () => this.wake(), safetyMs);
     // Renewed three times per lease, so one slow or failed renewal does not lose it.
     this.every(Math.max(50, this.options.leaseMs / 3), () => void this.renew());
     this.wake();
@@ -133,6 +139,7 @@ export class SharedWebhookQueue {
     if (!this.stopped) this.stopController.abort();
     for (const timer of this.timers) clearInterval(timer);
     this.timers.clear();
+    this.stopWaking?.();
     await this.unsaved;
     await this.claiming;
     await Promise.all([...this.inFlight.values()].map((f) => f.work));
@@ -260,7 +267,11 @@ export class SharedWebhookQueue {
     const hook = this.options.lookup(d.webhookId);
     if (!hook) {
       if (d.ageMs > UNKNOWN_WEBHOOK_GRACE_MS) await store.settle(d.id, d.claim);
-      else await store.reschedule(d.id, d.claim, d.attempts, this.options.pollMs);
+      else {
+        await store.reschedule(d.id, d.claim, d.attempts, this.options.pollMs);
+        // Pushed stores poll seldom: look again when it is due, not at the next safety poll.
+        this.after(this.options.pollMs, () => this.wake());
+      }
       return;
     }
     if (!hook.active) {

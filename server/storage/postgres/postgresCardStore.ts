@@ -10,6 +10,7 @@ import { SqlCardStateStore } from '../sql/sqlCardStateStore';
 import { SqlAttachmentStore } from '../sql/sqlAttachmentStore';
 import { SqlLogStore } from '../sql/sqlLogStore';
 import { PostgresWebhookStore } from './postgresWebhookStore';
+import { LISTENER_APPLICATION_NAME, PostgresNotifier } from './postgresNotifier';
 
 export interface PostgresSettings {
   /** A connection URL (postgres://user:password@host:port/database?sslmode=...), when given instead of the parts. */
@@ -101,6 +102,13 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${encodeURIComponent(database)}`;
   return parsed.toString();
+}
+
+/** The connection that listens for other instances' changes: the pool's settings, named, kept alive. */
+function listenerClient(driver: typeof Pg, settings: PostgresSettings): Pg.Client {
+  const { max: _max, ...options } = poolOptions(driver, settings, settings.database);
+  // Keepalive probes notice a connection cut without a word (a network gone), which idle LISTEN would not.
+  return new driver.Client({ ...options, application_name: LISTENER_APPLICATION_NAME, keepAlive: true });
 }
 
 /** A pool whose idle connections may die with the server without taking the process along. */
@@ -198,6 +206,7 @@ export class PostgresCardStore extends SqlCardStore {
   static async open(settings: PostgresSettings, pollIntervalMs: number): Promise<PostgresCardStore> {
     const driver = loadPostgresDriver();
     let pool = createPool(driver, settings, settings.database);
+    let notifier: PostgresNotifier | null = null;
     try {
       try {
         await pool.query('SELECT 1');
@@ -208,12 +217,16 @@ export class PostgresCardStore extends SqlCardStore {
         await createDatabase(driver, settings);
         pool = createPool(driver, settings, settings.database);
       }
-      const db = new PostgresDatabase(pool, `${settings.host}:${settings.port}`);
+      const where = `${settings.host}:${settings.port}`;
+      notifier = new PostgresNotifier(() => listenerClient(driver, settings), `postgres ${where}`);
+      const db = new PostgresDatabase(pool, where, notifier);
       await ensurePostgresSchema(db);
+      await notifier.start();
       const store = new PostgresCardStore(db, settings, pollIntervalMs);
       await store.registry.start();
       return store;
     } catch (error) {
+      await notifier?.stop();
       await pool.end().catch(() => undefined);
       if (error instanceof PostgresOpenError) throw error;
       throw explain(error, settings);

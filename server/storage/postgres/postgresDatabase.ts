@@ -1,6 +1,8 @@
 import type * as Pg from 'pg';
 import { ServiceUnavailableError } from '../../core/errors';
+import type { ChangeKind } from '../changeSource';
 import type { SqlDatabase, SqlTransaction, SqlValue } from '../sql/sqlDatabase';
+import { CHANGES_CHANNEL, notificationPayload, type PostgresNotifier } from './postgresNotifier';
 
 type Driver = typeof Pg;
 
@@ -50,6 +52,8 @@ export function isUnreachable(error: unknown): boolean {
   return /Connection terminated|connection timeout/i.test(e?.message ?? '');
 }
 
+function ignoreError(): void {}
+
 /** How many statement texts keep their translated form (the stores use a few dozen). */
 const TRANSLATED_KEEP = 500;
 const translated = new Map<string, string>();
@@ -80,15 +84,29 @@ export function numberedPlaceholders(sql: string): string {
   return out;
 }
 
-/** A pg pool behind the shared async SqlDatabase interface. */
+/** A pg pool behind the shared async SqlDatabase interface; writers announce, `changes` pushes. */
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
 
-  /** `where`: host:port, for the message a person reads when the server cannot be reached. */
+  /**
+   * `where`: host:port, for the message a person reads when the server cannot be reached.
+   * `changes`: the listener of other instances' announcements (none: readers poll), stopped by close.
+   */
   constructor(
     readonly pool: Pg.Pool,
     private readonly where = 'the configured host',
+    readonly changes?: PostgresNotifier,
   ) {}
+
+  /** PostgreSQL sends a notification at commit, and never for a transaction rolled back. */
+  async announce(tx: SqlTransaction, kind: ChangeKind, seq?: number): Promise<void> {
+    await tx.all('SELECT pg_notify(?, ?)', this.notification(kind, seq));
+  }
+
+  /** The parameters of `pg_notify(?, ?)` telling the other instances that `kind` has news. */
+  notification(kind: ChangeKind, seq?: number): [string, string] {
+    return [CHANGES_CHANNEL, notificationPayload(kind, seq, this.changes?.sender ?? '')];
+  }
 
   /** The driver's error, or a 503 saying the database is unreachable (the pool reconnects later). */
   private unavailable(error: unknown): unknown {
@@ -128,6 +146,9 @@ export class PostgresDatabase implements SqlDatabase {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
       let broken: Error | undefined;
+      // The pool stops listening for errors of a client it hands out: a connection that dies between
+      // two statements would emit an unhandled 'error' and end the process. The next statement fails instead.
+      client.on('error', ignoreError);
       try {
         await client.query('BEGIN');
         const tx: SqlTransaction = {
@@ -145,6 +166,7 @@ export class PostgresDatabase implements SqlDatabase {
         if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
       } finally {
+        client.removeListener('error', ignoreError);
         client.release(broken);
       }
     }
@@ -155,6 +177,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
+    await this.changes?.stop();
     await this.pool.end();
   }
 }

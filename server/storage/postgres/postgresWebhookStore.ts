@@ -8,6 +8,7 @@ import {
   toAttempt,
   type AttemptRow,
 } from '../sql/webhookRows';
+import type { ChangeSource } from '../changeSource';
 import type { PostgresDatabase } from './postgresDatabase';
 
 /** The database's clock, read afresh by each statement (now() would stop at its transaction's start). */
@@ -37,13 +38,21 @@ export class PostgresWebhookStore implements SharedWebhookStore {
     readonly instanceId: string,
   ) {}
 
+  get changes(): ChangeSource | undefined {
+    return this.db.changes;
+  }
+
   async insert(deliveries: NewDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
     const values = deliveries.map(() => `(?, ?, ?, ?, 0, ${NOW}, ${NOW}, ?)`).join(', ');
     const params = deliveries.flatMap((d) => [d.id, d.webhookId, d.event, d.rawBody, this.instanceId]);
-    await this.db.run(
-      `INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES ${values}`,
-      params,
+    // One statement, still announced at its commit (every instance's worker may take the rows).
+    await this.db.all(
+      `WITH inserted AS (
+         INSERT INTO kanban_webhook_deliveries (id, webhook_id, event, body, attempts, due_at, created_at, origin) VALUES ${values}
+       )
+       SELECT pg_notify(?, ?)`,
+      [...params, ...this.db.notification('webhooks')],
     );
   }
 

@@ -2,6 +2,7 @@ import type { Card } from '../../core/model';
 import { SingleFlight } from '../../core/concurrency';
 import type { ExternalChange } from '../cardStore';
 import type { SqlDatabase } from './sqlDatabase';
+import { wakeOnChanges } from '../changeSource';
 import { log } from '../../core/log';
 
 interface ChangeRow {
@@ -27,8 +28,8 @@ const RECHECK_WINDOW_MS = 10_000;
 
 /**
  * Turns the `kanban_changes` log into `ExternalChange`s: every write of every process appends a row
- * (card id, origin); the feed polls for rows of other origins and reports each touched card as it
- * now is in the database. Reading the current row, rather than trusting the logged kind, makes
+ * (card id, origin); the feed polls for rows of other origins (over PostgreSQL, when a notification
+ * says there are some; see changeSource.ts) and reports each touched card as it now is in the database. Reading the current row, rather than trusting the logged kind, makes
  * replays and out-of-order rows harmless.
  */
 export class ChangeFeed {
@@ -37,7 +38,7 @@ export class ChangeFeed {
   private seen = new Set<number>();
   private gapSince: number | null = null;
   private listeners = new Set<(change: ExternalChange) => void>();
-  private timer: NodeJS.Timeout | null = null;
+  private stopWaking: (() => void) | null = null;
   /** The polling round under way, which a second caller joins instead of starting another. */
   private readonly rounds = new SingleFlight(() => this.pollOnce());
   private failing = false;
@@ -76,10 +77,8 @@ export class ChangeFeed {
 
   subscribe(listener: (change: ExternalChange) => void): () => void {
     this.listeners.add(listener);
-    if (!this.timer) {
-      this.timer = setInterval(() => void this.poll(), this.intervalMs);
-      this.timer.unref();
-    }
+    // A push asks for a round that starts after it: one under way may have read before its commit.
+    this.stopWaking ??= wakeOnChanges(this.db.changes, 'cards', this.intervalMs, () => void this.catchUp());
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stop();
@@ -87,8 +86,8 @@ export class ChangeFeed {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopWaking?.();
+    this.stopWaking = null;
   }
 
   /** One round: read new log rows, report the cards other processes touched (joins a round under way). */

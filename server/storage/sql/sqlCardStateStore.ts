@@ -2,6 +2,7 @@ import { log } from '../../core/log';
 import type { CardStateChange, CardStateField, CardStateRecord, CardStateStore } from '../cardStateStore';
 import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
 import { SequenceFloor } from './sequenceFloor';
+import { wakeOnChanges } from '../changeSource';
 
 interface StateRow {
   card_id: string;
@@ -61,7 +62,8 @@ function toRecord(row: StateRow): CardStateRecord {
  *
  * The service still answers every read from memory (a list computes `cardState` for each card
  * without a query); this store keeps that memory current by polling a change log, the way the
- * card store follows other instances' card writes: each write appends (card, actor, origin) to
+ * card store follows other instances' card writes (over PostgreSQL, woken by their notifications;
+ * see changeSource.ts): each write appends (card, actor, origin) to
  * `kanban_card_state_changes`, and a poll reads the current rows of the cards other instances
  * touched. Rows carry a version, so a record read late never replaces a newer one. A write sets
  * only the fields that changed and returns the merged row, so the same actor working through two
@@ -74,8 +76,11 @@ export class SqlCardStateStore implements CardStateStore {
   private readonly known = new Map<string, Map<string, number>>();
   private floor: SequenceFloor | null = null;
   private listener: ((change: CardStateChange) => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private polling = false;
+  private stopWaking: (() => void) | null = null;
+  /** The rounds under way, if any. */
+  private polling: Promise<void> | null = null;
+  /** Asked for a round while one ran: it may have read before the change, so one more follows. */
+  private again = false;
   private failing = false;
   private writes = 0;
 
@@ -134,8 +139,7 @@ export class SqlCardStateStore implements CardStateStore {
 
   follow(listener: (change: CardStateChange) => void): () => void {
     this.listener = listener;
-    this.timer ??= setInterval(() => void this.poll(), this.pollIntervalMs);
-    this.timer.unref();
+    this.stopWaking ??= wakeOnChanges(this.db.changes, 'cardState', this.pollIntervalMs, () => void this.poll());
     return () => this.stop();
   }
 
@@ -143,19 +147,33 @@ export class SqlCardStateStore implements CardStateStore {
     return { database: this.label, shared: true, watch: 'poll', pollIntervalMs: this.pollIntervalMs };
   }
 
-  /** One polling round now (tests use it instead of waiting for the timer). */
-  async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
+  /**
+   * One polling round that starts after this call (tests use it instead of waiting for the timer):
+   * asked while one runs, it is run again once that ends, and this waits for both.
+   */
+  poll(): Promise<void> {
+    if (this.polling) {
+      this.again = true;
+      return this.polling;
+    }
+    this.polling = this.pollRounds();
+    return this.polling;
+  }
+
+  private async pollRounds(): Promise<void> {
     try {
-      await this.pollOnce();
+      do {
+        this.again = false;
+        await this.pollOnce();
+      } while (this.again);
       if (this.failing) log.warn(`kanban: card state in ${this.label} can be followed again`);
       this.failing = false;
     } catch (error) {
       if (!this.failing) log.warn(`kanban: cannot follow card state in ${this.label}: ${(error as Error).message}`);
       this.failing = true;
     } finally {
-      this.polling = false;
+      // At once after the last check of `again`: a later ask starts a round of its own.
+      this.polling = null;
     }
   }
 
@@ -225,6 +243,7 @@ export class SqlCardStateStore implements CardStateStore {
       this.origin,
       new Date(now).toISOString(),
     ]);
+    await this.db.announce?.(tx, 'cardState');
     if (++this.writes % PRUNE_EVERY_WRITES === 1) {
       await tx.run('DELETE FROM kanban_card_state_changes WHERE changed_at < ?', [
         new Date(now - CHANGE_LOG_KEEP_MS).toISOString(),
@@ -233,8 +252,8 @@ export class SqlCardStateStore implements CardStateStore {
   }
 
   private stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopWaking?.();
+    this.stopWaking = null;
     this.listener = null;
   }
 

@@ -248,6 +248,7 @@ export class SqlCardStore implements CardStore {
       this.origin,
       new Date(now).toISOString(),
     ]);
+    await this.db.announce?.(tx, 'cards');
     if (++this.writes % PRUNE_EVERY_WRITES === 1) {
       await tx.run('DELETE FROM kanban_changes WHERE changed_at < ?', [
         new Date(now - CHANGE_LOG_KEEP_MS).toISOString(),

@@ -16,6 +16,7 @@ import {
 } from './claimRows';
 import type { SqlDatabase, SqlTransaction, SqlValue } from './sqlDatabase';
 import { insertIgnoring } from './sqlSharedConfig';
+import { wakeOnChanges } from '../changeSource';
 
 /** The one row of `kanban_claim_lock`: taken by every claim decision, its version bumped by every change. */
 const LOCK = 'claims';
@@ -51,7 +52,7 @@ export class SqlClaimStore implements ClaimStore {
   /** The version last reported to subscribers (null: not yet, the first poll reports). */
   private seen: number | null = null;
   private readonly listeners = new Set<() => void>();
-  private timer: NodeJS.Timeout | null = null;
+  private stopWaking: (() => void) | null = null;
   /** The polling round under way, which a second caller joins instead of starting another. */
   private readonly rounds = new SingleFlight(() => this.pollOnce());
   private failing = false;
@@ -99,7 +100,10 @@ export class SqlClaimStore implements ClaimStore {
         );
       const claims = new SqlClaimTransaction(tx, this.locking);
       const result = await work(claims);
-      if (claims.wrote) await tx.run('UPDATE kanban_claim_lock SET version = version + 1 WHERE name = ?', [LOCK]);
+      if (claims.wrote) {
+        await tx.run('UPDATE kanban_claim_lock SET version = version + 1 WHERE name = ?', [LOCK]);
+        await this.db.announce?.(tx, 'claims', Number(lock.version) + 1);
+      }
       return { result, before: Number(lock.version), wrote: claims.wrote };
     });
     // Nobody else wrote while we held the lock: our own change is no news to our subscribers.
@@ -109,9 +113,8 @@ export class SqlClaimStore implements ClaimStore {
 
   subscribe(onChange: () => void): () => void {
     this.listeners.add(onChange);
-    if (!this.timer) {
-      this.timer = setInterval(() => void this.poll(), this.pollIntervalMs);
-      this.timer.unref();
+    if (!this.stopWaking) {
+      this.stopWaking = wakeOnChanges(this.db.changes, 'claims', this.pollIntervalMs, () => void this.catchUp());
       void this.poll();
     }
     return () => {
@@ -178,8 +181,8 @@ export class SqlClaimStore implements ClaimStore {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopWaking?.();
+    this.stopWaking = null;
   }
 }
 

@@ -1,3 +1,5 @@
+import type { ChangeKind, ChangeSource } from '../changeSource';
+
 /** A parameter value both drivers bind the same way. */
 export type SqlValue = string | number | null | Buffer;
 
@@ -20,6 +22,13 @@ export interface SqlDatabase {
   transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   isDuplicateKey(error: unknown): boolean;
   close(): Promise<void>;
+  /**
+   * Tell other processes, when `tx` commits, that the log or table of `kind` has news (up to `seq`
+   * when known). Only a database that can push (PostgreSQL) has it; the others' readers poll.
+   */
+  announce?(tx: SqlTransaction, kind: ChangeKind, seq?: number): Promise<void>;
+  /** See ChangeSource: present exactly when `announce` is. */
+  readonly changes?: ChangeSource;
 }
 
 /** A promise chain that runs tasks one at a time (one connection, one transaction at a time). */

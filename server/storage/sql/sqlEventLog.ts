@@ -33,6 +33,7 @@ export class SqlEventLog {
       const rows = await tx.all<{ seq: number }>("SELECT seq FROM kanban_event_seq WHERE name = 'events'");
       const seq = Number(rows[0].seq);
       await tx.run('INSERT INTO kanban_events (seq, origin, body) VALUES (?, ?, ?)', [seq, origin, body]);
+      await this.db.announce?.(tx, 'events', seq);
       if (prune) await tx.run('DELETE FROM kanban_events WHERE seq <= ?', [seq - EVENT_LOG_KEEP]);
       return seq;
     });
@@ -71,5 +72,6 @@ export function sharedEventStore(db: SqlDatabase, origin: string): SharedEventSt
     after: (seq, limit, through) => log.after(seq, limit, through),
     head: () => log.head(),
     oldest: () => log.oldest(),
+    changes: db.changes,
   };
 }

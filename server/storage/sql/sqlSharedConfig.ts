@@ -1,4 +1,5 @@
 import type { SharedConfigStore, SharedConfigVersion } from '../cardStore';
+import type { ChangeSource } from '../changeSource';
 import type { SqlDatabase } from './sqlDatabase';
 
 const NAME = 'workspace';
@@ -11,6 +12,10 @@ const NAME = 'workspace';
  */
 export class SqlSharedConfig implements SharedConfigStore {
   constructor(private readonly db: SqlDatabase) {}
+
+  get changes(): ChangeSource | undefined {
+    return this.db.changes;
+  }
 
   async read(): Promise<SharedConfigVersion | null> {
     const [row] = await this.db.all<{ body: string; version: number }>(
@@ -28,20 +33,25 @@ export class SqlSharedConfig implements SharedConfigStore {
   async seed(text: string): Promise<SharedConfigVersion & { seeded: boolean }> {
     // Insert unless present: of several instances starting together over an empty database, one seeds.
     const insert = insertIgnoring(this.db, 'kanban_config (name, body, version) VALUES (?, ?, 1)');
-    const seeded = (await this.db.transaction((tx) => tx.run(insert, [NAME, text]))) === 1;
+    const seeded = await this.db.transaction(async (tx) => {
+      const inserted = (await tx.run(insert, [NAME, text])) === 1;
+      if (inserted) await this.db.announce?.(tx, 'config', 1);
+      return inserted;
+    });
     const stored = await this.read();
     if (!stored) throw new Error('the shared configuration row vanished right after it was written');
     return { ...stored, seeded };
   }
 
   async write(text: string, expected: number): Promise<number | null> {
-    const changed = await this.db.transaction((tx) =>
-      tx.run('UPDATE kanban_config SET body = ?, version = version + 1 WHERE name = ? AND version = ?', [
-        text,
-        NAME,
-        expected,
-      ]),
-    );
+    const changed = await this.db.transaction(async (tx) => {
+      const rows = await tx.run(
+        'UPDATE kanban_config SET body = ?, version = version + 1 WHERE name = ? AND version = ?',
+        [text, NAME, expected],
+      );
+      if (rows === 1) await this.db.announce?.(tx, 'config', expected + 1);
+      return rows;
+    });
     return changed === 1 ? expected + 1 : null;
   }
 }

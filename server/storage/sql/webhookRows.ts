@@ -80,7 +80,7 @@ export function settleDelivery(
  * (MySQL counts from the database's clock, SQLite from this machine's).
  */
 export function rescheduleDelivery(
-  db: Pick<SqlDatabase, 'transaction'>,
+  db: Pick<SqlDatabase, 'transaction' | 'announce'>,
   delivery: { id: string; claim: string; attempts: number },
   dueAt: { sql: string; param: number },
   log?: SharedAttempt,
@@ -91,6 +91,8 @@ export function rescheduleDelivery(
       [delivery.attempts, dueAt.param, delivery.id, delivery.claim],
     );
     if (log && changed === 1) await insertAttempt(tx, log);
+    // Handed back to be sent at once (this instance stops): another instance's worker should look now.
+    if (changed === 1 && dueAt.param === 0) await db.announce?.(tx, 'webhooks');
     return changed === 1;
   });
 }
