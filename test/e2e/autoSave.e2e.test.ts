@@ -58,6 +58,8 @@ describe('the extension in a real VS Code with auto-save after a delay: typing i
     await page.locator('.statusbar-item', { hasText: 'Review' }).waitFor({ state: 'visible', timeout: 15_000 });
 
     // Keep typing where the cursor is, after the status: the text lands there, not over the id.
+    // The column suggestions of `status:` are open; Escape closes them, or Enter would take one.
+    await page.keyboard.press('Escape');
     await page.keyboard.type('\nassignee: ada');
     await waitUntil(
       async () => /^status: review\nassignee: ada$/m.test(await fs.readFile(file, 'utf8')),
