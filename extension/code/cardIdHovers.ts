@@ -26,7 +26,7 @@ export class CardIdHovers implements vscode.HoverProvider {
   constructor(private readonly parts: Pick<ExtensionParts, 'folders' | 'services'>) {}
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
-    const line = (document.getText().split('\n')[position.line] ?? '').replace(/\r$/, '');
+    const line = document.lineAt(position.line).text;
     const at = cardIdAt(line, position.character);
     if (!at) return undefined;
     for (const folder of this.parts.folders.all().filter((f) => this.parts.folders.hasKanban(f))) {

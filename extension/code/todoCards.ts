@@ -2,15 +2,16 @@ import * as vscode from 'vscode';
 import type { ExtensionParts } from '../parts';
 import { currentBoardId, guarded, pickService } from '../commands/pickService';
 import { callApi, type TaskSummary } from '../service/callApi';
+import { workspaceTrusted } from '../trust';
 import { linkedMarker, todoOfLine } from './todoComments';
 
 export const CARD_FROM_TODO = 'kanban.createCardFromTodo';
 
 /** A document as far as a TODO needs it (the editor's, or the test double's). */
-type TodoDocument = Pick<vscode.TextDocument, 'uri' | 'getText' | 'version'>;
+type TodoDocument = Pick<vscode.TextDocument, 'uri' | 'lineAt' | 'lineCount'>;
 
 function lineOf(document: TodoDocument, line: number): string {
-  return (document.getText().split('\n')[line] ?? '').replace(/\r$/, '');
+  return line < document.lineCount ? document.lineAt(line).text : '';
 }
 
 /** "Create a card from this TODO" on any line with a `TODO:` or `FIXME:` comment that has no card yet. */
@@ -18,6 +19,8 @@ export class TodoCardActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range): vscode.CodeAction[] {
+    // In Restricted Mode the board is read-only: no card can be made.
+    if (!workspaceTrusted()) return [];
     const line = range.start.line;
     const todo = todoOfLine(lineOf(document, line));
     if (!todo || todo.cardId) return [];

@@ -65,6 +65,12 @@ export class FakeTextDocument {
     if (!range) return this.text;
     return this.text.slice(this.offset(range.start), this.offset(range.end));
   }
+  get lineCount(): number {
+    return this.text.split('\n').length;
+  }
+  lineAt(line: number): { text: string } {
+    return { text: (this.text.split('\n')[line] ?? '').replace(/\r$/, '') };
+  }
   get isDirty(): boolean {
     return this.version > 1;
   }
