@@ -10,6 +10,8 @@ import { AgentsStatusBar } from './cards/agentsStatusBar';
 import { AwaitingInputNotices } from './cards/awaitingInputNotices';
 import { OverdueStatusBar } from './cards/overdueStatusBar';
 import { registerCommands } from './commands/registerCommands';
+import { BranchCardStatusBar } from './code/branchCardStatusBar';
+import { registerCodeAndCards } from './code/registerCodeAndCards';
 import { copyCardUri, registerCardUriHandler } from './cards/cardLinks';
 import { ChosenBoards } from './commands/chosenBoards';
 import { currentBoardId } from './commands/pickService';
@@ -82,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     person: (folder) => host.identity(folder),
   });
   const agents = new AgentsStatusBar(() => folders.primary());
+  const branchCard = new BranchCardStatusBar(() => folders.primary());
   const notices = new AwaitingInputNotices({
     primary: () => folders.primary(),
     person: (folder) => host.identity(folder),
@@ -91,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     },
   });
   /** Everything that follows the primary folder's service and its events. */
-  const followers = [overdue, agents, notices];
+  const followers = [overdue, agents, notices, branchCard];
   const services = new FolderServices(
     (folder) => folders.rootOf(folder),
     (folder, service, ms) => {
@@ -182,6 +185,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     notices,
     cardStatus,
     ...registerCardFileEditing({ folders, services, access }, brokenFiles),
+    ...registerCodeAndCards(parts, branchCard),
     sidebar,
     ...registerSidebarCommands(parts, sidebar),
     parts.currentBoard.onDidChange(() => {

@@ -25,17 +25,52 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
   const target = await pickService(parts, 'Add the card to which folder?');
   if (!target) return;
   const boardId = currentBoardId(parts, target);
-  const board = await callApi<BoardDetails>(target, 'GET', `/boards/${encodeURIComponent(boardId)}`);
-  const settings = await callApi<{ defaultStatus: string; defaultPriority: string }>(target, 'GET', '/settings');
+  const choices = await columnChoices(target, boardId);
   const title = await vscode.window.showInputBox({
-    title: `Add Card to ${board.name}`,
+    title: `Add Card to ${choices.board.name}`,
     prompt: 'Card title',
     placeHolder: 'What needs doing?',
     ignoreFocusOut: true,
     validateInput: (value) => (value.trim() ? null : 'The title cannot be empty'),
   });
   if (!title?.trim()) return;
-  const defaultStatus = board.defaultStatus ?? settings.defaultStatus;
+  const place = await chooseColumnAndPriority(choices, title.trim());
+  if (!place) return;
+  const created = await callApi<TaskSummary>(target, 'POST', `/boards/${encodeURIComponent(boardId)}/tasks`, {
+    content: `# ${title.trim()}\n`,
+    status: place.status.id,
+    priority: place.priority,
+  });
+  const open = 'Open Card File';
+  const choice = await vscode.window.showInformationMessage(
+    `Kanban: added "${created.title}" to ${place.status.label}.`,
+    open,
+  );
+  if (choice === open) await showCardFile(target, created);
+}
+
+/** What a new card's column and priority are chosen from: the board and the defaults. */
+export interface ColumnChoices {
+  board: BoardDetails;
+  defaultStatus: string;
+  defaultPriority: string;
+}
+
+export async function columnChoices(target: FolderService, boardId: string): Promise<ColumnChoices> {
+  const board = await callApi<BoardDetails>(target, 'GET', `/boards/${encodeURIComponent(boardId)}`);
+  const settings = await callApi<{ defaultStatus: string; defaultPriority: string }>(target, 'GET', '/settings');
+  return {
+    board,
+    defaultStatus: board.defaultStatus ?? settings.defaultStatus,
+    defaultPriority: board.defaultPriority ?? settings.defaultPriority,
+  };
+}
+
+/** The column (default first) and then the priority (default preselected) of a new card. */
+export async function chooseColumnAndPriority(
+  { board, defaultStatus, defaultPriority }: ColumnChoices,
+  title: string,
+): Promise<{ status: { id: string; label: string }; priority: string } | undefined> {
   const columns = [...board.columns].sort((a, b) => Number(b.id === defaultStatus) - Number(a.id === defaultStatus));
   const status = await vscode.window.showQuickPick(
     columns.map((column) => ({
@@ -43,32 +78,17 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
       description: column.id === defaultStatus ? 'default' : undefined,
       id: column.id,
     })),
-    { title: `Add Card: ${title.trim()}`, placeHolder: 'Column', ignoreFocusOut: true },
+    { title: `Add Card: ${title}`, placeHolder: 'Column', ignoreFocusOut: true },
   );
-  if (!status) return;
-  const defaultPriority = board.defaultPriority ?? settings.defaultPriority;
+  if (!status) return undefined;
   // Always in order of urgency, so the list reads the same every time; the default is preselected.
   const priorities = PRIORITIES.map((p) => ({ label: p, description: p === defaultPriority ? 'default' : undefined }));
   const priority = await pickWithActive(
     priorities,
     priorities.find((p) => p.label === defaultPriority),
-    {
-      title: `Add Card: ${title.trim()}`,
-      placeholder: 'Priority',
-    },
+    { title: `Add Card: ${title}`, placeholder: 'Priority' },
   );
-  if (!priority) return;
-  const created = await callApi<TaskSummary>(target, 'POST', `/boards/${encodeURIComponent(boardId)}/tasks`, {
-    content: `# ${title.trim()}\n`,
-    status: status.id,
-    priority: priority.label,
-  });
-  const open = 'Open Card File';
-  const choice = await vscode.window.showInformationMessage(
-    `Kanban: added "${created.title}" to ${status.label}.`,
-    open,
-  );
-  if (choice === open) await showCardFile(target, created);
+  return priority ? { status, priority: priority.label } : undefined;
 }
 
 /** Switch Board: which board the panel shows and the commands act on. */

@@ -3,6 +3,7 @@ import { moveCardOfFile, showMyOverdueCards, showOnBoard } from '../cards/cardFi
 import { copyCardLinkCommand } from '../cards/cardLinks';
 import { showAgentsAtWork } from '../cards/showAgentsAtWork';
 import type { ExtensionParts } from '../parts';
+import { createCardFromSelection } from '../code/cardFromSelection';
 import { createBoardCommand } from './createBoard';
 import { addCard, openBoard, openCardFile, switchBoard } from './cardCommands';
 import { searchCards } from './searchCards';
@@ -23,6 +24,7 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
     'kanban.createBoard': ['Create Board', () => createBoardCommand(parts)],
     'kanban.openBoard': ['Open Board', () => openBoard(parts)],
     'kanban.addCard': ['Add Card', () => addCard(parts)],
+    'kanban.createCardFromSelection': ['Create Card from Selection', () => createCardFromSelection(parts)],
     'kanban.switchBoard': ['Switch Board', () => switchBoard(parts)],
     'kanban.searchCards': ['Search Cards', () => searchCards(parts)],
     'kanban.openCardFile': [
@@ -53,6 +55,7 @@ export function commandTable(parts: ExtensionParts): Record<string, [title: stri
 const CHANGES_THE_BOARD = new Set([
   'kanban.createBoard',
   'kanban.addCard',
+  'kanban.createCardFromSelection',
   'kanban.moveCardOfFile',
   'kanban.migrateToSqlite',
   'kanban.migrateToMarkdown',

@@ -61,23 +61,39 @@ export class FakeTextDocument {
     private text: string,
     readonly languageId = uri.path.endsWith('.md') ? 'markdown' : 'plaintext',
   ) {}
-  getText(): string {
-    return this.text;
+  getText(range?: Range): string {
+    if (!range) return this.text;
+    return this.text.slice(this.offset(range.start), this.offset(range.end));
+  }
+  get lineCount(): number {
+    return this.text.split('\n').length;
+  }
+  lineAt(line: number): { text: string } {
+    return { text: (this.text.split('\n')[line] ?? '').replace(/\r$/, '') };
   }
   get isDirty(): boolean {
     return this.version > 1;
   }
   /** Replace a range, as typing or an applied edit does: a new version. */
   replace(range: Range, text: string): void {
-    const lines = this.text.split('\n');
-    const offset = (at: Position) => lines.slice(0, at.line).reduce((sum, l) => sum + l.length + 1, 0) + at.character;
-    this.text = this.text.slice(0, offset(range.start)) + text + this.text.slice(offset(range.end));
+    this.text = this.text.slice(0, this.offset(range.start)) + text + this.text.slice(this.offset(range.end));
     this.version++;
+  }
+  private offset(at: Position): number {
+    const lines = this.text.split('\n');
+    return lines.slice(0, at.line).reduce((sum, l) => sum + l.length + 1, 0) + at.character;
   }
 }
 
+export class Hover {
+  constructor(
+    readonly contents: { value: string },
+    readonly range?: Range,
+  ) {}
+}
+
 export type ProviderRegistration = {
-  kind: 'completion' | 'codeActions' | 'codeLens';
+  kind: 'completion' | 'codeActions' | 'codeLens' | 'hover';
   selector: unknown;
   provider: any;
   triggers?: string[];

@@ -55,6 +55,9 @@ export const languages = {
   registerCodeLensProvider(selector: unknown, provider: unknown) {
     return register({ kind: 'codeLens', selector, provider });
   },
+  registerHoverProvider(selector: unknown, provider: unknown) {
+    return register({ kind: 'hover', selector, provider });
+  },
 };
 
 function register(registration: ProviderRegistration) {

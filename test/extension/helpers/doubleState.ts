@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { FakeTextDocument, ProviderRegistration, WorkspaceEdit } from './doubleEditorTypes';
-import { ConfigurationTarget, type Diagnostic, EventEmitter, Uri } from './doubleTypes';
+import { ConfigurationTarget, type Diagnostic, EventEmitter, type Range, Uri } from './doubleTypes';
 
 /** What the vscode double records and what the tests arrange: panels, tabs, status items, secrets, scripts. */
 
@@ -108,6 +108,8 @@ export interface FakeTab {
   /** Unsaved changes in the tab's document. */
   dirty: boolean;
   group: { viewColumn: number; isActive: boolean };
+  /** What is selected in the tab's editor, if a test selected something. */
+  selection?: Range;
 }
 
 export class FakeStatusBarItem {
@@ -212,6 +214,8 @@ export const double = {
   documents: [] as FakeTextDocument[],
   /** Edits given to `workspace.applyEdit`, in order. */
   appliedEdits: [] as WorkspaceEdit[],
+  /** Other extensions' exports by id (the git extension's, for one), as `extensions.getExtension` finds them. */
+  extensions: new Map<string, unknown>(),
   /** Where each showTextDocument put its editor (undefined: the active group). */
   shownIn: [] as { path: string; viewColumn: number | undefined }[],
 
@@ -220,6 +224,7 @@ export const double = {
     this.documents = [];
     this.appliedEdits = [];
     this.shownIn = [];
+    this.extensions.clear();
     this.trusted = true;
     this.trustGranted.dispose();
     this.mcpProviders.clear();
@@ -303,9 +308,12 @@ export function documentOf(tab: FakeTab) {
 }
 
 /** The active editor as `window.activeTextEditor` answers it: the active tab of the active group. */
-export function activeEditor(): { document: ReturnType<typeof documentOf> } | undefined {
+export function activeEditor() {
   const tab = double.tabs.find((t) => t.isActive && t.group.isActive);
-  return tab ? { document: documentOf(tab) } : undefined;
+  if (!tab) return undefined;
+  // A document opened through the double has text; a tab's file alone has only its name and state.
+  const opened = double.documents.find((d) => d.uri.fsPath === tab.input.uri.fsPath);
+  return { document: opened ?? documentOf(tab), selection: tab.selection };
 }
 
 /** A language model tool as the extension registers it (the editor's LanguageModelTool). */

@@ -142,6 +142,14 @@ export const chat = {
   },
 };
 
+/** Other extensions, as `getExtension` finds them: only those a test put in `double.extensions`. */
+export const extensions = {
+  getExtension(id: string) {
+    const exports = double.extensions.get(id);
+    return exports === undefined ? undefined : { id, isActive: true, exports, activate: async () => exports };
+  },
+};
+
 export const env = {
   uriScheme: 'vscode',
   clipboard: {

@@ -42,10 +42,11 @@ export async function folderWithCardBodies(bodies: Record<string, unknown>[]): P
 export function activateWith(
   folders: string[],
   settings: Record<string, unknown> = {},
-  options: { trusted?: boolean } = {},
+  options: { trusted?: boolean; extensions?: Record<string, unknown> } = {},
 ): ExtensionParts {
   double.reset();
   double.trusted = options.trusted ?? true;
+  for (const [id, exports] of Object.entries(options.extensions ?? {})) double.extensions.set(id, exports);
   double.setFolders(folders);
   for (const [key, value] of Object.entries(settings)) double.settings.set(key, value);
   return activate(fakeExtensionContext(repoRoot) as never);

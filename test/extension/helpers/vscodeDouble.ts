@@ -34,6 +34,7 @@ export {
   CodeAction,
   CodeActionKind,
   CodeLens,
+  Hover,
   WorkspaceEdit,
   FakeTextDocument,
 } from './doubleEditorTypes';
@@ -47,6 +48,7 @@ export {
   env,
   lm,
   chat,
+  extensions,
   McpStdioServerDefinition,
   McpHttpServerDefinition,
   fakeExtensionContext,
