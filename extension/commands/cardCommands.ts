@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { PRIORITIES } from '../../server/core/shapes/vocabulary';
 import type { ExtensionParts } from '../parts';
 import { callApi, type BoardSummary, type ColumnInfo, type TaskSummary } from '../service/callApi';
+import { withFolder } from '../ui/folders';
 import { boardOrOffer } from './createBoard';
 import { currentBoardId, pickService, type FolderService } from './pickService';
 
@@ -28,7 +29,7 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
   const board = await callApi<BoardDetails>(target, 'GET', `/boards/${encodeURIComponent(boardId)}`);
   const settings = await callApi<{ defaultStatus: string; defaultPriority: string }>(target, 'GET', '/settings');
   const title = await vscode.window.showInputBox({
-    title: `Add Card to ${board.name}`,
+    title: `Add Card to ${withFolder(board.name, target.folder)}`,
     prompt: 'Card title',
     placeHolder: 'What needs doing?',
     ignoreFocusOut: true,
@@ -43,7 +44,7 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
       description: column.id === defaultStatus ? 'default' : undefined,
       id: column.id,
     })),
-    { title: `Add Card: ${title.trim()}`, placeHolder: 'Column', ignoreFocusOut: true },
+    { title: `${withFolder('Add Card', target.folder)}: ${title.trim()}`, placeHolder: 'Column', ignoreFocusOut: true },
   );
   if (!status) return;
   const defaultPriority = board.defaultPriority ?? settings.defaultPriority;
@@ -53,7 +54,7 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
     priorities,
     priorities.find((p) => p.label === defaultPriority),
     {
-      title: `Add Card: ${title.trim()}`,
+      title: `${withFolder('Add Card', target.folder)}: ${title.trim()}`,
       placeholder: 'Priority',
     },
   );
@@ -86,11 +87,12 @@ export async function switchBoard(parts: ExtensionParts): Promise<void> {
       detail: `${board.taskCount ?? 0} card(s) · ${board.id}`,
       id: board.id,
     })),
-    { placeHolder: 'Board to show', matchOnDetail: true },
+    { placeHolder: withFolder('Board to show', target.folder), matchOnDetail: true },
   );
   if (!picked) return;
+  // The board becomes the folder's current one: an open panel follows it, a new one opens on it.
   parts.currentBoard.set(target.folder.key, picked.id);
-  parts.panels.open(target.folder, { type: 'showBoard', boardId: picked.id });
+  parts.panels.open(target.folder);
 }
 
 /** A quick pick whose highlighted item (what Enter takes) is `active` rather than the first. */
