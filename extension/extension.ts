@@ -124,14 +124,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
       if (!authors.has(folder.key)) authors.set(folder.key, commentAuthor(folder.fsPath));
       return authors.get(folder.key)!;
     },
-    boardShown: (folder, boardId) => parts.currentBoard.set(folder.key, boardId),
+    boardShown: (folder, boardId) => {
+      parts.currentBoard.set(folder.key, boardId);
+      panels.retitle(folder);
+    },
     copyCardLink: (folder, boardId, taskId) => copyCardUri(parts, folder, boardId, taskId),
   };
   const control = new ServerControl(new ApiServer(), services, folders, settingsFor);
   const tokens = new TokenStore(context.secrets);
   const access = new FolderAccess(tokens);
   const overHttp = mcpOverHttp(control.server, tokens);
-  const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host);
+  // The board each folder shows: the panel, the sidebar, the status bar and the commands all follow it.
+  const currentBoard = new ChosenBoards();
+  const panels = new BoardPanels(context, services, (key) => folders.byKey(key), access, host, currentBoard);
   const parts: ExtensionParts = {
     context,
     folders,
@@ -141,7 +146,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionParts {
     settingsFor,
     access,
     log,
-    currentBoard: new ChosenBoards(),
+    currentBoard,
     presence: new BoardPresence(),
     overdue,
     agents,

@@ -1,6 +1,7 @@
 import { menuAnchorOf } from './components/CardMenu';
 import { visibleIdsOf } from './dnd/cardDrag';
 import { focusIsLost } from './focus';
+import { afterRemovalTarget } from './focusTargets';
 import { keepFocusAcrossRedraws, type KeptFocus } from './keptFocus';
 import type { BoardController } from './state/controller';
 import { serverPosition } from './state/placement';
@@ -122,7 +123,7 @@ function closeTopLayer(ctrl: BoardController): boolean {
 
 /** Board-wide shortcuts, as the table in shortcuts.ts lists them (the `?` help shows the same table). */
 export function installShortcuts(ctrl: BoardController): () => void {
-  const kept = keepFocusAcrossRedraws(ctrl.store.subscribe, (id) => focusCard(ctrl, id));
+  const kept = keepFocusAcrossRedraws(ctrl, (id) => revealCard(ctrl.state.tasks[id]?.status, id, true));
   function onKey(event: KeyboardEvent): void {
     if (event.defaultPrevented) return;
     if (isShortcut('close', event)) {
@@ -160,6 +161,7 @@ export function installShortcuts(ctrl: BoardController): () => void {
       ctrl.store.set({ openTaskId: taskId });
     } else if (taskId && isShortcut('deleteCard', event) && ctrl.state.tasks[taskId]?.status !== DELETED_STATUS) {
       event.preventDefault();
+      kept.returnTo(afterRemovalTarget(ctrl, taskId));
       void softDeleteCard(ctrl, taskId);
     } else if (!taskId && !layerOpen && isShortcut('focusFirst', event) && !isInteractive(event.target)) {
       const first = document.querySelector<HTMLElement>('[data-card-id]');

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Card } from '../../server/core/model';
 import type { FolderRef } from '../service/folderServices';
+import { withFolder } from '../ui/folders';
 import type { KanbanService } from '../service/kanbanService';
 import { localToday, overdueCardsOf } from './overdue';
 import { PrimaryFolderService } from './primaryFolderService';
@@ -83,12 +84,11 @@ export class OverdueStatusBar implements vscode.Disposable {
     if (!board) return this.hide();
     const cards = overdueCardsOf(board, service.workspace.index.cardsOf(board.id), person, localToday());
     this.state = { folder, service, boardId, boardName: board.name, person, cards };
-    this.item.text = cards.length
-      ? `$(project) ${board.name} · $(warning) ${cards.length} overdue`
-      : `$(project) ${board.name}`;
+    const name = withFolder(board.name, folder);
+    this.item.text = cards.length ? `$(project) ${name} · $(warning) ${cards.length} overdue` : `$(project) ${name}`;
     this.item.tooltip = person
-      ? `Kanban: ${cards.length || 'no'} overdue card(s) on ${board.name} assigned to ${person}. Click to see them.`
-      : `Kanban: ${board.name}. Set git config user.name to see the overdue cards assigned to you.`;
+      ? `Kanban: ${cards.length || 'no'} overdue card(s) on ${name} assigned to ${person}. Click to see them.`
+      : `Kanban: ${name}. Set git config user.name to see the overdue cards assigned to you.`;
     this.item.show();
   }
 

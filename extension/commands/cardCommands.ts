@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { PRIORITIES } from '../../server/core/shapes/vocabulary';
 import type { ExtensionParts } from '../parts';
 import { callApi, type BoardSummary, type ColumnInfo, type TaskSummary } from '../service/callApi';
+import { withFolder } from '../ui/folders';
 import { boardOrOffer } from './createBoard';
 import { currentBoardId, pickService, type FolderService } from './pickService';
 
@@ -27,7 +28,7 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
   const boardId = currentBoardId(parts, target);
   const choices = await columnChoices(target, boardId);
   const title = await vscode.window.showInputBox({
-    title: `Add Card to ${choices.board.name}`,
+    title: `Add Card to ${withFolder(choices.board.name, target.folder)}`,
     prompt: 'Card title',
     placeHolder: 'What needs doing?',
     ignoreFocusOut: true,
@@ -52,6 +53,8 @@ export async function addCard(parts: ExtensionParts): Promise<void> {
 /** What a new card's column and priority are chosen from: the board and the defaults. */
 export interface ColumnChoices {
   board: BoardDetails;
+  /** What the prompts are headed with: "Add Card", naming the folder in a multi-root window. */
+  heading: string;
   defaultStatus: string;
   defaultPriority: string;
 }
@@ -61,6 +64,7 @@ export async function columnChoices(target: FolderService, boardId: string): Pro
   const settings = await callApi<{ defaultStatus: string; defaultPriority: string }>(target, 'GET', '/settings');
   return {
     board,
+    heading: withFolder('Add Card', target.folder),
     defaultStatus: board.defaultStatus ?? settings.defaultStatus,
     defaultPriority: board.defaultPriority ?? settings.defaultPriority,
   };
@@ -68,9 +72,10 @@ export async function columnChoices(target: FolderService, boardId: string): Pro
 
 /** The column (default first) and then the priority (default preselected) of a new card. */
 export async function chooseColumnAndPriority(
-  { board, defaultStatus, defaultPriority }: ColumnChoices,
+  choices: ColumnChoices,
   title: string,
 ): Promise<{ status: { id: string; label: string }; priority: string } | undefined> {
+  const { board, defaultStatus, defaultPriority } = choices;
   const columns = [...board.columns].sort((a, b) => Number(b.id === defaultStatus) - Number(a.id === defaultStatus));
   const status = await vscode.window.showQuickPick(
     columns.map((column) => ({
@@ -78,7 +83,7 @@ export async function chooseColumnAndPriority(
       description: column.id === defaultStatus ? 'default' : undefined,
       id: column.id,
     })),
-    { title: `Add Card: ${title}`, placeHolder: 'Column', ignoreFocusOut: true },
+    { title: `${choices.heading}: ${title}`, placeHolder: 'Column', ignoreFocusOut: true },
   );
   if (!status) return undefined;
   // Always in order of urgency, so the list reads the same every time; the default is preselected.
@@ -86,7 +91,7 @@ export async function chooseColumnAndPriority(
   const priority = await pickWithActive(
     priorities,
     priorities.find((p) => p.label === defaultPriority),
-    { title: `Add Card: ${title}`, placeholder: 'Priority' },
+    { title: `${choices.heading}: ${title}`, placeholder: 'Priority' },
   );
   return priority ? { status, priority: priority.label } : undefined;
 }
@@ -106,11 +111,12 @@ export async function switchBoard(parts: ExtensionParts): Promise<void> {
       detail: `${board.taskCount ?? 0} card(s) · ${board.id}`,
       id: board.id,
     })),
-    { placeHolder: 'Board to show', matchOnDetail: true },
+    { placeHolder: withFolder('Board to show', target.folder), matchOnDetail: true },
   );
   if (!picked) return;
+  // The board becomes the folder's current one: an open panel follows it, a new one opens on it.
   parts.currentBoard.set(target.folder.key, picked.id);
-  parts.panels.open(target.folder, { type: 'showBoard', boardId: picked.id });
+  parts.panels.open(target.folder);
 }
 
 /** A quick pick whose highlighted item (what Enter takes) is `active` rather than the first. */

@@ -22,11 +22,13 @@ export async function pickService(parts: ExtensionParts, purpose: string): Promi
 }
 
 /**
- * The board commands act on: the one the folder's board panel shows, else the one Switch Board
- * chose last, if it still exists, else the default.
+ * The board commands act on: the folder's current board (the one its panel shows or last chose,
+ * or Switch Board, the sidebar or a card link chose since), if it still exists, else the default.
+ * The panel's own report is not asked first: right after a choice elsewhere it still names the
+ * board it is leaving, and the sidebar and status bar stayed there.
  */
 export function currentBoardId(parts: ExtensionParts, { folder, service }: FolderService): string {
-  const chosen = parts.panels.shownBoard(folder) ?? parts.currentBoard.get(folder.key);
+  const chosen = parts.currentBoard.get(folder.key);
   const boards = service.workspace.config.boards;
   return chosen && boards.some((b) => b.id === chosen) ? chosen : service.workspace.defaultBoardId;
 }

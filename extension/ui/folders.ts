@@ -8,6 +8,18 @@ export function toFolderRef(folder: vscode.WorkspaceFolder): FolderRef {
   return { key: folder.uri.toString(), name: folder.name, fsPath: folder.uri.fsPath };
 }
 
+export function isMultiRoot(): boolean {
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+}
+
+/**
+ * A title or prompt that names a board or a target: in a multi-root workspace it names the folder
+ * too ("Roadmap (api)"), so nobody acts on the right board of the wrong folder.
+ */
+export function withFolder(text: string, folder: FolderRef): string {
+  return isMultiRoot() ? `${text} (${folder.name})` : text;
+}
+
 /** The workspace folders as the service layer sees them, and the choice among them. */
 export class Folders {
   constructor(private readonly settingsFor: (folder: FolderRef) => KanbanSettings) {}

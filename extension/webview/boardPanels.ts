@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { FolderAccess } from '../auth/folderAccess';
+import type { ChosenBoards } from '../commands/chosenBoards';
+import { withFolder } from '../ui/folders';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import type { BridgeHost } from './bridgeHost';
 import type { HostCommandMessage } from './hostMessages';
@@ -13,15 +15,20 @@ const LAST_FOLDER_KEY = 'kanban.lastBoardFolder';
 interface OpenPanel {
   panel: vscode.WebviewPanel;
   bridge: WebviewBridge;
+  /** The board a command sent to the page just now shows: it need not be told again. */
+  askedBoardId?: string;
 }
 
 /**
  * Board editor panels: one per workspace folder, revealed when opened again, restored after a
- * window reload by the serializer. Each panel talks to its folder's shared service.
+ * window reload by the serializer. Each panel talks to its folder's shared service, shows the
+ * folder's current board (ChosenBoards, which the sidebar and the status bar follow too: a board
+ * chosen anywhere is shown everywhere) and is titled with that board's name.
  */
 export class BoardPanels implements vscode.Disposable {
   private panels = new Map<string, OpenPanel>();
   private readonly registration: vscode.Disposable;
+  private readonly following: vscode.Disposable;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -29,10 +36,12 @@ export class BoardPanels implements vscode.Disposable {
     private readonly folderByKey: (key: string | undefined) => FolderRef | undefined,
     private readonly access: FolderAccess,
     private readonly host: BridgeHost,
+    private readonly chosen: ChosenBoards,
   ) {
     this.registration = vscode.window.registerWebviewPanelSerializer(BOARD_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel) => this.restore(panel),
     });
+    this.following = chosen.onDidChange((folderKey) => this.followChosen(folderKey));
   }
 
   /** Show the folder's board, creating the panel if needed. */
@@ -40,7 +49,7 @@ export class BoardPanels implements vscode.Disposable {
     const existing = this.panels.get(folder.key);
     if (existing) {
       existing.panel.reveal();
-      if (command) existing.bridge.command(command);
+      if (command) this.send(existing, command);
       return existing.panel;
     }
     const panel = vscode.window.createWebviewPanel(BOARD_VIEW_TYPE, this.title(folder), vscode.ViewColumn.Active, {
@@ -49,8 +58,11 @@ export class BoardPanels implements vscode.Disposable {
       // search and unsaved text in the drawer; a kept page is back at once, exactly as it was.
       retainContextWhenHidden: true,
     });
-    const bridge = this.adopt(panel, folder);
-    if (command) bridge.command(command);
+    this.adopt(panel, folder);
+    // A new page would show the board it kept, or the default: it shows the folder's current one.
+    const boardId = this.chosen.get(folder.key);
+    const opening = command ?? (boardId ? { type: 'showBoard' as const, boardId } : undefined);
+    if (opening) this.send(this.panels.get(folder.key)!, opening);
     return panel;
   }
 
@@ -72,12 +84,13 @@ export class BoardPanels implements vscode.Disposable {
   /** A host command for the folder's open panel, if any; returns whether one received it. */
   command(folder: FolderRef, message: HostCommandMessage): boolean {
     const open = this.panels.get(folder.key);
-    open?.bridge.command(message);
+    if (open) this.send(open, message);
     return Boolean(open);
   }
 
   dispose(): void {
     this.registration.dispose();
+    this.following.dispose();
     for (const { panel } of [...this.panels.values()]) panel.dispose();
     this.panels.clear();
   }
@@ -93,6 +106,7 @@ export class BoardPanels implements vscode.Disposable {
 
   private adopt(panel: vscode.WebviewPanel, folder: FolderRef): WebviewBridge {
     panel.title = this.title(folder);
+    panel.iconPath = vscode.Uri.joinPath(this.context.extensionUri, 'extension', 'media', 'icon.png');
     loadBoardPage(panel.webview, this.context.extensionUri, panel.title);
     const bridge = new WebviewBridge(panel.webview, folder, this.services, this.access, this.host);
     this.panels.set(folder.key, { panel, bridge });
@@ -107,7 +121,42 @@ export class BoardPanels implements vscode.Disposable {
     return bridge;
   }
 
+  /** A board chosen elsewhere (the palette, the sidebar, a card link): the folder's panel shows it too. */
+  private followChosen(folderKey: string): void {
+    const open = this.panels.get(folderKey);
+    if (!open) return;
+    this.retitle(open.bridge.folder);
+    // Whoever chose usually opens the panel next with its own command (open this card on that
+    // board): wait for it, so the page is not sent to the board twice.
+    queueMicrotask(() => {
+      const boardId = this.chosen.get(folderKey);
+      if (!boardId || this.panels.get(folderKey) !== open) return;
+      if (open.bridge.shownBoardId !== boardId && open.askedBoardId !== boardId)
+        this.send(open, { type: 'showBoard', boardId });
+    });
+  }
+
+  private send(open: OpenPanel, command: HostCommandMessage): void {
+    // Remembered only until the choices made with this command are followed: a later choice of the
+    // same board (after the page went elsewhere) must reach the page.
+    open.askedBoardId = command.boardId;
+    queueMicrotask(() => {
+      if (open.askedBoardId === command.boardId) open.askedBoardId = undefined;
+    });
+    open.bridge.command(command);
+  }
+
+  /** The page reported its board, or the board was renamed: the tab says so. */
+  retitle(folder: FolderRef): void {
+    const open = this.panels.get(folder.key);
+    if (open) open.panel.title = this.title(folder);
+  }
+
+  /** The tab says which board it shows (and in which folder, when there are several). */
   private title(folder: FolderRef): string {
-    return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `Kanban: ${folder.name}` : 'Kanban';
+    const workspace = this.services.peek(folder)?.workspace;
+    const wanted = this.chosen.get(folder.key) ?? workspace?.defaultBoardId;
+    const board = workspace?.config.boards.find((b) => b.id === wanted);
+    return withFolder(board?.name ?? 'Kanban', folder);
   }
 }

@@ -88,7 +88,7 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     // Beside the board, which stays in view in its own group.
     assert.equal(await page.locator('.editor-group-container').count(), 2);
     assert.equal(
-      await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Kanban' }) }).count(),
+      await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Default' }) }).count(),
       1,
     );
   });
@@ -146,7 +146,7 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
 
     // Moved on the board from the keyboard: the card focused, Shift+F10, Move to, Done.
     const moveToDone = async () => {
-      await page.locator('.tabs-container .tab', { hasText: 'Kanban' }).first().click();
+      await page.locator('.tabs-container .tab', { hasText: 'Default' }).first().click();
       const drawer = board.locator('[data-testid="card-drawer"]');
       if (await drawer.count()) await drawer.locator('.sheet-head button[aria-label="Close"]').click();
       await drawer.waitFor({ state: 'detached', timeout: 10_000 });
@@ -240,7 +240,7 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await page.setViewportSize({ width: 1600, height: 900 });
     await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
     await page.locator('.part.sidebar .pane-header', { hasText: /kanban-e2e-cards/i }).waitFor({ timeout: 10_000 });
-    await page.locator('.tabs-container .tab', { hasText: 'Kanban' }).first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'Default' }).first().click();
     // Card files opened from the board sit in a group beside it: the board alone is what is measured.
     await runFromPalette(page, 'View: Close Editors in Other Groups');
     await page.locator('.editor-group-container').nth(1).waitFor({ state: 'detached', timeout: 10_000 });

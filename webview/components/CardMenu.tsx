@@ -2,10 +2,13 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { canOpenCardFile, cardLink, copyCardLink, copyText, openCardFile } from '../cardLinks';
 import { useAppState, useController } from '../context';
 import { focusIsLost } from '../focus';
+import { afterRemovalTarget } from '../focusTargets';
+import { returnFocusTo } from '../keptFocus';
 import type { BoardController } from '../state/controller';
 import { moveCard, softDeleteCard } from '../state/taskActions';
 import { DELETED_STATUS, type TaskView } from '../types';
 import { Icon } from './Icon';
+import { useMenuKeys } from './useMenuKeys';
 
 /** The items of the open menu level, in the order the arrow keys walk them. */
 function menuItems(menu: HTMLElement | null): HTMLElement[] {
@@ -13,13 +16,6 @@ function menuItems(menu: HTMLElement | null): HTMLElement[] {
     menu?.querySelectorAll<HTMLElement>(':scope > [role="menuitem"], :scope > .card-menu-sub > [role="menuitem"]') ??
       [],
   );
-}
-
-function focusStep(menu: HTMLElement | null, step: number): void {
-  const items = menuItems(menu);
-  if (!items.length) return;
-  const at = items.indexOf(document.activeElement as HTMLElement);
-  items[(at + step + items.length) % items.length].focus();
 }
 
 function focusCardById(taskId: string): void {
@@ -62,6 +58,7 @@ export function CardMenu() {
   const task: TaskView | undefined = cardMenu ? tasks[cardMenu.taskId] : undefined;
   const place = useClampedPosition(menu, cardMenu?.x ?? 0, cardMenu?.y ?? 0, moving);
   const subRef = useRef<HTMLDivElement>(null);
+  const menuKeys = useMenuKeys(() => cardMenu && closeMenu(ctrl, cardMenu.taskId, true));
 
   useEffect(() => setMoving(false), [cardMenu?.taskId, cardMenu?.x, cardMenu?.y]);
   useEffect(() => {
@@ -94,17 +91,11 @@ export function CardMenu() {
 
   function onKeyDown(event: KeyboardEvent): void {
     const inSub = Boolean((event.target as HTMLElement).closest('.card-menu-sub'));
-    if (event.key === 'Escape' || (event.key === 'ArrowLeft' && inSub)) {
+    if (inSub && (event.key === 'Escape' || event.key === 'ArrowLeft')) {
       event.preventDefault();
       event.stopPropagation();
-      if (inSub) {
-        setMoving(false);
-        menu?.querySelector<HTMLElement>('[data-menu-item="move"]')?.focus();
-      } else closeMenu(ctrl, taskId, true);
-    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      event.stopPropagation();
-      focusStep(inSub ? subRef.current : menu, event.key === 'ArrowDown' ? 1 : -1);
+      setMoving(false);
+      menu?.querySelector<HTMLElement>('[data-menu-item="move"]')?.focus();
     } else if (event.key === 'ArrowRight' && (event.target as HTMLElement).dataset.menuItem === 'move') {
       event.preventDefault();
       event.stopPropagation();
@@ -112,7 +103,7 @@ export function CardMenu() {
     } else if (event.key === 'Tab') {
       event.preventDefault();
       closeMenu(ctrl, taskId, true);
-    }
+    } else menuKeys(event, menuItems(inSub ? subRef.current : menu));
   }
 
   return (
@@ -200,7 +191,7 @@ export function CardMenu() {
             role="menuitem"
             class="menu-item is-danger"
             data-menu-item="delete"
-            onClick={run(() => softDeleteCard(ctrl, taskId))}
+            onClick={run(() => (returnFocusTo(ctrl, afterRemovalTarget(ctrl, taskId)), softDeleteCard(ctrl, taskId)))}
           >
             <Icon name="trash" size={14} /> Delete
           </button>

@@ -116,6 +116,7 @@ export const ColumnView = memo(function ColumnView(props: ColumnViewProps) {
               class="icon-btn"
               title={`Add a card to ${column.name} (n)`}
               aria-label={`Add a card to ${column.name}`}
+              data-add-card={column.id}
               onClick={() => props.onQuickAdd(column.id)}
             >
               <Icon name="plus" />

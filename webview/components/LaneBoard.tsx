@@ -242,6 +242,7 @@ function LaneColumnHead(props: LaneBoardProps & { column: Column; count: number;
               class="icon-btn"
               title={`Add a card to ${column.name} (n)`}
               aria-label={`Add a card to ${column.name}`}
+              data-add-card={column.id}
               onClick={() => props.onQuickAdd(column.id)}
             >
               <Icon name="plus" />

@@ -2,6 +2,15 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useController } from '../context';
 import { createCard } from '../state/taskActions';
 import { revealCard } from '../reveal';
+import { cardTarget, columnTarget } from '../focusTargets';
+import { returnFocusTo, type FocusTarget } from '../keptFocus';
+import type { BoardController } from '../state/controller';
+
+/** Where the box was opened from: the card focused when `n` was pressed, else the column's add button. */
+function openerTarget(ctrl: BoardController, status: string): FocusTarget {
+  const cardId = (document.activeElement as HTMLElement | null)?.dataset?.cardId;
+  return cardId && ctrl.state.tasks[cardId] ? cardTarget(ctrl, cardId) : columnTarget(status);
+}
 
 /** A title box at the foot of a column: Enter adds a card at the end and keeps the box open for the next one. */
 export function QuickAdd({ status }: { status: string }) {
@@ -9,12 +18,17 @@ export function QuickAdd({ status }: { status: string }) {
   const input = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState('');
   const [busy, setBusy] = useState(false);
+  // Read while rendering, before the box takes focus.
+  const [opener] = useState(() => openerTarget(ctrl, status));
 
   // Focus in the same task that shows the box: with a passive effect, keys typed right after `n`
   // could land on the focused card before the box took them.
   useLayoutEffect(() => input.current?.focus(), []);
 
-  const close = () => ctrl.store.set({ quickAddStatus: null });
+  const close = () => {
+    returnFocusTo(ctrl, opener);
+    ctrl.store.set({ quickAddStatus: null });
+  };
 
   async function submit(event: Event) {
     event.preventDefault();

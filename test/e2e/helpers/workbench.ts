@@ -105,7 +105,7 @@ export async function webviewShown(frame: Frame, shown: boolean, timeoutMs = 10_
  * first frame in which the webview holding `frame` is shown (measured in the page, so the test
  * driver's own delays are not counted).
  */
-export async function clickTabUntilShown(page: Page, frame: Frame, tab: string): Promise<number> {
+export async function clickTabUntilShown(page: Page, frame: Frame, tab: string | RegExp): Promise<number> {
   return clickTabUntilVisible(page, await (frame.parentFrame() ?? frame).frameElement(), tab);
 }
 
@@ -114,7 +114,11 @@ export async function clickTabUntilShown(page: Page, frame: Frame, tab: string):
  * in which `shown` is visible: an element of the workbench page, or a selector for one that the
  * editor may only build after the press.
  */
-export async function clickTabUntilVisible(page: Page, shown: ElementHandle | string, tab: string): Promise<number> {
+export async function clickTabUntilVisible(
+  page: Page,
+  shown: ElementHandle | string,
+  tab: string | RegExp,
+): Promise<number> {
   if (typeof shown === 'string')
     await page.evaluate(
       (selector) => void ((window as unknown as { tabReturnTarget: unknown }).tabReturnTarget = selector),

@@ -76,6 +76,8 @@ export class FakeWebviewPanel {
   visible = true;
   disposed = false;
   revealed = 0;
+  /** The tab's icon, as the extension set it. */
+  iconPath?: unknown;
   private readonly disposeEmitter = new EventEmitter<void>();
   private readonly viewState = new EventEmitter<unknown>();
   readonly onDidDispose = this.disposeEmitter.event;

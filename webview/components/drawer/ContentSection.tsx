@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useController } from '../../context';
+import { focusIsLost } from '../../focus';
 import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
 import { withoutChecklistItems } from '../../../server/core/checklist';
 import { CHANGED_ELSEWHERE, saveFromDrawer, type CardVersion } from '../../state/drawerActions';
@@ -72,8 +73,13 @@ export function ContentSection({
   }, [task.content, etag]);
 
   useEffect(() => onDraftTitle(editing ? draft : null), [draft]);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(editing);
   useEffect(() => {
     if (editing) area.current?.focus();
+    // Saved or left: the editor is gone, and the keyboard goes on from this card's Edit button.
+    else if (wasEditing.current && focusIsLost()) editButton.current?.focus();
+    wasEditing.current = editing;
   }, [editing]);
 
   function startEditing() {
@@ -121,7 +127,13 @@ export function ContentSection({
       <section class="drawer-section" aria-label="Content">
         <div class="drawer-section-head">
           <h3 class="section-title">Description</h3>
-          <button type="button" class="btn btn-sm btn-ghost" onClick={startEditing} data-testid="edit-content">
+          <button
+            type="button"
+            class="btn btn-sm btn-ghost"
+            onClick={startEditing}
+            data-testid="edit-content"
+            ref={editButton}
+          >
             <Icon name="edit" size={14} /> Edit
           </button>
         </div>

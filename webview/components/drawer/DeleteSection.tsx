@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useController } from '../../context';
+import { afterRemovalTarget } from '../../focusTargets';
+import { returnFocusTo } from '../../keptFocus';
 import { archiveCard, deleteCardPermanently, restoreCard, softDeleteCard } from '../../state/taskActions';
 import { DELETED_STATUS, type Board, type TaskView } from '../../types';
 import { ConfirmButton } from '../ConfirmButton';
@@ -33,7 +35,11 @@ export function DeleteSection({ task, board }: { task: TaskView; board: Board })
           <button type="button" class="btn btn-sm" onClick={() => void archiveCard(ctrl, task.id)}>
             <Icon name="archive" size={14} /> Archive
           </button>
-          <button type="button" class="btn btn-sm btn-danger-ghost" onClick={() => void softDeleteCard(ctrl, task.id)}>
+          <button
+            type="button"
+            class="btn btn-sm btn-danger-ghost"
+            onClick={() => (returnFocusTo(ctrl, afterRemovalTarget(ctrl, task.id)), void softDeleteCard(ctrl, task.id))}
+          >
             <Icon name="trash" size={14} /> Delete
           </button>
         </>
