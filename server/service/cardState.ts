@@ -169,6 +169,21 @@ export class CardStates {
   }
 
   /** Save what is pending, then close the store. */
+  /**
+   * Carry every record into another store and use it from now on (a migration between a database
+   * that keeps card state and local files); the old store is closed.
+   */
+  async moveTo(next: CardStateStore): Promise<void> {
+    await this.saveActivity();
+    for (const records of this.byCard.values()) for (const record of records.values()) await next.save(record);
+    this.stopFollowing?.();
+    this.stopFollowing = null;
+    const before = this.store;
+    this.store = next;
+    await this.load();
+    await before.close().catch((error) => log.warn(`kanban: closing the old card state store failed: ${error}`));
+  }
+
   async close(): Promise<void> {
     this.stopFollowing?.();
     this.stopFollowing = null;

@@ -27,3 +27,36 @@ export const MigrateToSqliteBody = closed({
   sqlitePath: Type.Optional(text('database file relative to the workspace root; default .kanban/kanban.db')),
 });
 export type MigrateToSqliteBody = Static<typeof MigrateToSqliteBody>;
+
+const connectionParts = {
+  host: Type.Optional(text('database server host; default 127.0.0.1')),
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'database server port' })),
+  user: Type.Optional(text('database user')),
+  password: Type.Optional(
+    text('the password, or ${NAME} to take it from the environment (then .kanban.json never holds it)'),
+  ),
+  database: Type.Optional(text('database name; required unless a url names it')),
+  ssl: Type.Optional(flag('connect over TLS')),
+};
+
+/** The body of `POST /storage/migrate-to-postgres`: the connection, as card.storage options name it. */
+export const MigrateToPostgresBody = closed({
+  options: closed(
+    {
+      url: Type.Optional(
+        text('postgres://user:password@host:5432/database, instead of host, port, user, password and database'),
+      ),
+      ...connectionParts,
+    },
+    { description: 'the PostgreSQL database, written to card.storage in .kanban.json as given' },
+  ),
+});
+export type MigrateToPostgresBody = Static<typeof MigrateToPostgresBody>;
+
+/** The body of `POST /storage/migrate-to-mysql`. */
+export const MigrateToMysqlBody = closed({
+  options: closed(connectionParts, {
+    description: 'the MySQL database, written to card.storage in .kanban.json as given',
+  }),
+});
+export type MigrateToMysqlBody = Static<typeof MigrateToMysqlBody>;
