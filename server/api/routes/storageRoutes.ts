@@ -26,7 +26,7 @@ export const storageRoutes = defineRoutes([
     path: '/storage/migrate-to-postgres',
     tag: 'Workspace',
     summary:
-      'Move every card (comments, order), attachment and log from the current storage into an empty PostgreSQL database, all or nothing; the service switches at once and the source stays as a backup',
+      'Move every card, attachment and log into an empty PostgreSQL database, all or nothing; the service switches at once, the source stays as a backup',
     body: MigrateToPostgresBody,
     returns: migrationResult,
     errors: [400],
@@ -38,7 +38,7 @@ export const storageRoutes = defineRoutes([
     path: '/storage/migrate-to-mysql',
     tag: 'Workspace',
     summary:
-      'Move every card (comments, order), attachment and log from the current storage into an empty MySQL database, all or nothing; the service switches at once and the source stays as a backup',
+      'Move every card, attachment and log into an empty MySQL database, all or nothing; the service switches at once, the source stays as a backup',
     body: MigrateToMysqlBody,
     returns: migrationResult,
     errors: [400],

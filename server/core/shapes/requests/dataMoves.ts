@@ -28,35 +28,29 @@ export const MigrateToSqliteBody = closed({
 });
 export type MigrateToSqliteBody = Static<typeof MigrateToSqliteBody>;
 
+// Short descriptions: every MCP session of the admin toolset is sent them (test/mcp/toolsets.test.ts).
 const connectionParts = {
-  host: Type.Optional(text('database server host; default 127.0.0.1')),
-  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'database server port' })),
-  user: Type.Optional(text('database user')),
-  password: Type.Optional(
-    text('the password, or ${NAME} to take it from the environment (then .kanban.json never holds it)'),
-  ),
-  database: Type.Optional(text('database name; required unless a url names it')),
-  ssl: Type.Optional(flag('connect over TLS')),
+  host: Type.Optional(text('default 127.0.0.1')),
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  user: Type.Optional(Type.String()),
+  password: Type.Optional(text('${NAME}: taken from the environment, kept out of .kanban.json')),
+  database: Type.Optional(text('required without url')),
+  ssl: Type.Optional(flag('TLS')),
 };
+const written = 'card.storage options, written to .kanban.json as given';
 
 /** The body of `POST /storage/migrate-to-postgres`: the connection, as card.storage options name it. */
 export const MigrateToPostgresBody = closed({
   options: closed(
     {
-      url: Type.Optional(
-        text('postgres://user:password@host:5432/database, instead of host, port, user, password and database'),
-      ),
+      url: Type.Optional(text('postgres://user:password@host:5432/database, instead of the parts')),
       ...connectionParts,
     },
-    { description: 'the PostgreSQL database, written to card.storage in .kanban.json as given' },
+    { description: written },
   ),
 });
 export type MigrateToPostgresBody = Static<typeof MigrateToPostgresBody>;
 
 /** The body of `POST /storage/migrate-to-mysql`. */
-export const MigrateToMysqlBody = closed({
-  options: closed(connectionParts, {
-    description: 'the MySQL database, written to card.storage in .kanban.json as given',
-  }),
-});
+export const MigrateToMysqlBody = closed({ options: closed(connectionParts, { description: written }) });
 export type MigrateToMysqlBody = Static<typeof MigrateToMysqlBody>;
