@@ -125,6 +125,22 @@ describe('storage migration into and out of PostgreSQL and MySQL', function () {
     assert.ok(logs.length >= 1, 'the log entry is in the PostgreSQL database');
   });
 
+  it('when PostgreSQL cards go to SQLite, then the attachment and the log come back into local files', async () => {
+    const database = await postgres();
+    server = await startTestServer({ config: configWith({ 'card.storage': postgresPlugin(database.name) }) });
+    const { ids } = await fill(server);
+    const before = await readBack(server, ids);
+    const result = okData<any>(await server.api('POST', '/api/storage/migrate-to-sqlite', {}));
+    assert.deepEqual([result.from, result.to, result.sqlitePath], ['postgres', 'sqlite', '.kanban/kanban.db']);
+    assert.deepEqual(await cardStorage(server), { provider: 'sqlite', options: { sqlitePath: '.kanban/kanban.db' } });
+    assert.deepEqual(await readBack(server, ids), before);
+    const logFile = path.join(server.root, '.kanban', 'boards', 'default', 'logs', `${ids[0]}.jsonl`);
+    assert.match(await fs.readFile(logFile, 'utf8'), /deployed/);
+    await database.query('DELETE FROM kanban_attachment_chunks');
+    await database.query('DELETE FROM kanban_attachments');
+    assert.equal((await readBack(server, ids)).attachment, PLAN.toString(), 'served from the local file now');
+  });
+
   it('when the target database already holds cards, then 400 and the cards stay where they are', async () => {
     const database = await postgres();
     const other = await startTestServer({ config: configWith({ 'card.storage': postgresPlugin(database.name) }) });
@@ -162,6 +178,8 @@ describe('storage migration into and out of PostgreSQL and MySQL', function () {
   it('when `kanban storage migrate-to-postgres` runs with the password in an environment variable, then it draws progress and .kanban.json keeps the reference', async () => {
     buildCli();
     const root = await makeTempDir();
+    const noDatabase = expectCode(await kanban(['storage', 'migrate-to-postgres', '--dir', root]), 2);
+    assert.match(noDatabase.stderr, /needs --database-url or --database/);
     const database = await postgres();
     expectCode(await kanban(['add', 'Migrated', '--dir', root]), 0);
     const run = expectCode(
