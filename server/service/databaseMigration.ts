@@ -53,7 +53,9 @@ function migrateToDatabase(
       plugin,
       open: () => openEmptyDatabase(ws, plugin, name),
       write: (target, cards, report, signal) => writeDatabaseTarget(target, cards, report, signal),
-      discard: (target) => target.close(),
+      discard: async (target) => {
+        await target?.close().catch(() => undefined);
+      },
     };
   });
 }

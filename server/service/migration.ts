@@ -111,8 +111,8 @@ export interface MigrationPlan<T extends CardStore> {
   sqlitePath?: string;
   open(): Promise<T>;
   write(target: T, cards: Card[], report: ProgressReport, signal: AbortSignal | undefined): Promise<TargetWrite>;
-  /** Close and remove what `open` made, when the migration fails before the switch. */
-  discard(target: T): Promise<void>;
+  /** Close and remove what `open` made (null: it failed), when the migration fails before the switch. */
+  discard(target: T | null): Promise<void>;
 }
 
 /**
@@ -163,7 +163,8 @@ export function migrate<T extends CardStore>(
       ws.emit('storage.migrated', null, { ...result });
       return result;
     } catch (error) {
-      if (target && ws.store !== target) await plan.discard(target).catch(() => undefined);
+      // A discard that fails says more than the write did (a path the file system cannot hold).
+      if (ws.store !== target) await plan.discard(target);
       throw failure(`writing ${plan.targetName}`, error);
     }
   });
@@ -274,7 +275,7 @@ export function migrateToSqlite(
         ),
       write: (target, cards, report, signal) => writeSqliteTarget(target, cards, ws.kanbanDir, report, signal),
       discard: async (target) => {
-        await target.close();
+        await target?.close().catch(() => undefined);
         if (!existed) for (const suffix of ['', '-wal', '-shm']) await fs.rm(absolutePath + suffix, { force: true });
       },
     };
