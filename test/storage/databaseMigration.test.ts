@@ -129,11 +129,14 @@ describe('storage migration into and out of PostgreSQL and MySQL', function () {
     const database = await postgres();
     server = await startTestServer({ config: configWith({ 'card.storage': postgresPlugin(database.name) }) });
     const { ids } = await fill(server);
+    okData(await server.api('POST', `/api/tasks/${ids[1]}/open`));
     const before = await readBack(server, ids);
     const result = okData<any>(await server.api('POST', '/api/storage/migrate-to-sqlite', {}));
     assert.deepEqual([result.from, result.to, result.sqlitePath], ['postgres', 'sqlite', '.kanban/kanban.db']);
     assert.deepEqual(await cardStorage(server), { provider: 'sqlite', options: { sqlitePath: '.kanban/kanban.db' } });
     assert.deepEqual(await readBack(server, ids), before);
+    const opened = okData<any>(await server.api('GET', `/api/tasks/${ids[1]}`));
+    assert.equal(opened.cardState?.open, true, 'the card state came back into the local file');
     const logFile = path.join(server.root, '.kanban', 'boards', 'default', 'logs', `${ids[0]}.jsonl`);
     assert.match(await fs.readFile(logFile, 'utf8'), /deployed/);
     await database.query('DELETE FROM kanban_attachment_chunks');
