@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { listFiles, makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
 import { buildCli, expectCode, kanban } from '../cli/helpers';
+import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
 import { createPostgresTestDatabase, postgresPlugin, type PostgresTestDatabase } from './helpers/postgres';
@@ -142,6 +143,14 @@ describe('storage migration into and out of PostgreSQL and MySQL', function () {
     await database.query('DELETE FROM kanban_attachment_chunks');
     await database.query('DELETE FROM kanban_attachments');
     assert.equal((await readBack(server, ids)).attachment, PLAN.toString(), 'served from the local file now');
+    // Out of the shared event log, clients hear this instance's own events.
+    const socket = await RecordingSocket.connect(wsUrl(server.url));
+    try {
+      const after = await createTask(server, { content: '# After the move' });
+      await socket.waitFor((m) => m.event === 'task.created' && m.card?.id === after.id);
+    } finally {
+      socket.close();
+    }
   });
 
   it('when the target database already holds cards, then 400 and the cards stay where they are', async () => {
