@@ -1,7 +1,14 @@
 import type { Progress } from '../core/progress';
 import type { Answer, Context } from './context';
 
-type Migration = 'migrate-to-sqlite' | 'migrate-to-markdown';
+type Migration = 'migrate-to-sqlite' | 'migrate-to-markdown' | 'migrate-to-postgres' | 'migrate-to-mysql';
+
+const TARGETS: Record<Migration, string> = {
+  'migrate-to-sqlite': 'SQLite',
+  'migrate-to-markdown': 'Markdown files',
+  'migrate-to-postgres': 'PostgreSQL',
+  'migrate-to-mysql': 'MySQL',
+};
 
 const BAR_WIDTH = 24;
 /** Redraw at most this often: a terminal repaint per card would cost more than the copy. */
@@ -36,8 +43,7 @@ export function runMigration(
   action: Migration,
   body: Record<string, unknown> | undefined,
 ): Promise<Answer> {
-  const to = action === 'migrate-to-sqlite' ? 'SQLite' : 'Markdown files';
-  return withProgress(ctx, `moving every card to ${to} (all or nothing)`, 'failed, nothing changed', () =>
+  return withProgress(ctx, `moving every card to ${TARGETS[action]} (all or nothing)`, 'failed, nothing changed', () =>
     ctx.call('POST', `/storage/${action}`, body === undefined ? {} : { body }),
   );
 }

@@ -117,21 +117,80 @@ export const webhooksCommand: Command = {
   },
 };
 
+const MIGRATIONS = ['migrate-to-sqlite', 'migrate-to-markdown', 'migrate-to-postgres', 'migrate-to-mysql'] as const;
+type Migration = (typeof MIGRATIONS)[number];
+const DATABASE_FLAGS = ['database-url', 'host', 'port', 'user', 'database', 'password-env'] as const;
+
+/**
+ * The body of a migration into a database: the connection as card.storage options. The password
+ * is never a flag (it would stay in the shell history): `--password-env NAME` writes `${NAME}`,
+ * which the server reads from its environment, and .kanban.json keeps as the reference.
+ */
+function databaseBody(parsed: Parameters<Command['run']>[1], action: Migration): Record<string, unknown> | undefined {
+  const given = DATABASE_FLAGS.filter((flag) => str(parsed, flag) !== undefined);
+  if (action !== 'migrate-to-postgres' && action !== 'migrate-to-mysql') {
+    if (given.length) usage(storageCommand, `--${given[0]} goes with migrate-to-postgres or migrate-to-mysql`);
+    return undefined;
+  }
+  const url = str(parsed, 'database-url');
+  if (action === 'migrate-to-mysql' && url !== undefined)
+    usage(
+      storageCommand,
+      '--database-url goes with migrate-to-postgres; for MySQL give --host, --port, --user and --database',
+    );
+  if (url === undefined && str(parsed, 'database') === undefined)
+    usage(storageCommand, `${action} needs --database-url or --database`);
+  const options: Record<string, unknown> = url === undefined ? {} : { url };
+  for (const key of ['host', 'user', 'database'] as const) {
+    const value = str(parsed, key);
+    if (value !== undefined) options[key] = value;
+  }
+  const port = str(parsed, 'port');
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port)) usage(storageCommand, `--port takes a number, not "${port}"`);
+    options.port = Number(port);
+  }
+  const passwordEnv = str(parsed, 'password-env');
+  if (passwordEnv !== undefined) options.password = `\${${passwordEnv}}`;
+  return { options };
+}
+
 export const storageCommand: Command = {
   name: 'storage',
-  summary: 'Show the storage providers, or move the cards between Markdown files and SQLite',
-  args: 'status|migrate-to-sqlite|migrate-to-markdown',
-  subcommands: ['status', 'migrate-to-sqlite', 'migrate-to-markdown'],
+  summary: 'Show the storage providers, or move the cards between Markdown files, SQLite, PostgreSQL and MySQL',
+  args: 'status|migrate-to-sqlite|migrate-to-markdown|migrate-to-postgres|migrate-to-mysql',
+  subcommands: ['status', ...MIGRATIONS],
   details: [
     'status               active card, attachment, webhook and card-state providers',
-    'migrate-to-sqlite    every card into SQLite (--sqlite-path); the files stay as a backup',
-    'migrate-to-markdown  every card back into Markdown files; the database stays as a backup',
+    'migrate-to-sqlite    every card into SQLite (--sqlite-path); the source stays as a backup',
+    'migrate-to-markdown  every card back into Markdown files; the source stays as a backup',
+    'migrate-to-postgres  every card, attachment and log into an empty PostgreSQL database (--database-url, or --host --port --user --database --password-env)',
+    'migrate-to-mysql     the same into an empty MySQL database (--host --port --user --database --password-env)',
   ],
   options: {
     'sqlite-path': {
       type: 'string',
       value: '<path>',
       description: 'database file for migrate-to-sqlite, relative to the workspace (default .kanban/kanban.db)',
+    },
+    'database-url': {
+      type: 'string',
+      value: '<url>',
+      description:
+        'postgres://user@host:5432/database for migrate-to-postgres (a password in it lands in .kanban.json)',
+    },
+    host: {
+      type: 'string',
+      value: '<host>',
+      description: 'database server for migrate-to-postgres/-mysql (default 127.0.0.1)',
+    },
+    port: { type: 'string', value: '<port>', description: 'database server port (default 5432 or 3306)' },
+    user: { type: 'string', value: '<user>', description: 'database user (default postgres or root)' },
+    database: { type: 'string', value: '<name>', description: 'database name for migrate-to-postgres/-mysql' },
+    'password-env': {
+      type: 'string',
+      value: '<NAME>',
+      description: 'environment variable holding the database password; .kanban.json keeps ${NAME}, not the password',
     },
   },
   positionals: [0, 1],
@@ -153,12 +212,14 @@ export const storageCommand: Command = {
       );
       return;
     }
-    if (action !== 'migrate-to-sqlite' && action !== 'migrate-to-markdown')
+    if (!(MIGRATIONS as readonly string[]).includes(action))
       usage(storageCommand, `unknown storage action "${action}"`);
+    const migration = action as Migration;
     const sqlitePath = str(parsed, 'sqlite-path');
-    if (sqlitePath !== undefined && action !== 'migrate-to-sqlite')
+    if (sqlitePath !== undefined && migration !== 'migrate-to-sqlite')
       usage(storageCommand, '--sqlite-path goes with migrate-to-sqlite');
-    const answer = await runMigration(ctx, action, sqlitePath === undefined ? undefined : { sqlitePath });
+    const body = databaseBody(parsed, migration) ?? (sqlitePath === undefined ? undefined : { sqlitePath });
+    const answer = await runMigration(ctx, migration, body);
     await show(ctx, answer, () => {
       const r = answer.data as Record<string, unknown>;
       const skipped = Array.isArray(r.skipped) ? r.skipped.length : 0;

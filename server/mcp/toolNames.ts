@@ -8,7 +8,7 @@ import { routeKey } from './tool';
  */
 
 /** Words ending in "s" that name one thing, not a collection. */
-const SINGULAR_WORDS = new Set(['settings', 'status']);
+const SINGULAR_WORDS = new Set(['settings', 'status', 'migrate_to_postgres']);
 
 const isCollection = (word: string) => word.endsWith('s') && !word.endsWith('ss') && !SINGULAR_WORDS.has(word);
 const singular = (word: string) =>

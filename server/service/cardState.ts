@@ -43,12 +43,16 @@ export class CardStates {
   }
 
   async load(): Promise<void> {
-    const records = await this.store.loadAll();
+    this.take(await this.store.loadAll());
+    // A shared store (MySQL) reports what other instances change; reads stay in memory.
+    this.stopFollowing ??= this.store.follow?.((change) => this.takeOutside(change)) ?? null;
+  }
+
+  /** Hold exactly these records (later ones win for the same card and actor). */
+  private take(records: CardStateRecord[]): void {
     this.byCard.clear();
     for (const record of records) this.recordsOf(record.cardId).set(record.actor, record);
     this.changes++;
-    // A shared store (MySQL) reports what other instances change; reads stay in memory.
-    this.stopFollowing ??= this.store.follow?.((change) => this.takeOutside(change)) ?? null;
   }
 
   /**
@@ -169,6 +173,25 @@ export class CardStates {
   }
 
   /** Save what is pending, then close the store. */
+  /**
+   * Carry every record into another store and use it from now on (a migration between a database
+   * that keeps card state and local files); the old store is closed.
+   */
+  async moveTo(next: CardStateStore): Promise<void> {
+    await this.saveActivity();
+    // A store is read before it is written to (a file store learns where its journal ends).
+    const held = await next.loadAll();
+    const records = [...this.byCard.values()].flatMap((byActor) => [...byActor.values()]);
+    for (const record of records) await next.save(record);
+    this.stopFollowing?.();
+    this.stopFollowing = null;
+    const before = this.store;
+    this.store = next;
+    this.take([...held, ...records]);
+    this.stopFollowing = next.follow?.((change) => this.takeOutside(change)) ?? null;
+    await before.close().catch((error) => log.warn(`kanban: closing the old card state store failed: ${error}`));
+  }
+
   async close(): Promise<void> {
     this.stopFollowing?.();
     this.stopFollowing = null;

@@ -51,6 +51,8 @@ export class GlobalEventLog implements LiveStream {
   /** Settles when an append fails, so answers already waiting for the log stop waiting. */
   private outage = signal();
   private stopped = false;
+  /** Set by `detach`: the log is no longer read, and what it held is not replayed. */
+  private detached = false;
   private round: Promise<void> | null = null;
   private again = false;
   private stopWaking: (() => void) | null = null;
@@ -90,6 +92,7 @@ export class GlobalEventLog implements LiveStream {
   }
 
   async replay(since: number): Promise<ServiceEvent[] | null> {
+    if (this.detached) return since === this.delivered ? [] : null;
     const through = this.delivered;
     if (since > through) return since <= (await this.store.head()) ? [] : null;
     if (since === through) return [];
@@ -198,6 +201,17 @@ export class GlobalEventLog implements LiveStream {
     this.stopWaking = null;
     this.stopListening?.();
     this.ws.beforeAnswer.delete(this.appended);
+  }
+
+  /**
+   * The workspace no longer serves the shared database (a migration out of it): stop following
+   * its log and tell clients this instance's own events, numbered on from the last one delivered.
+   * A client asking to replay from before now is told to read everything again.
+   */
+  detach(): void {
+    this.stop();
+    this.stopListening = this.ws.events.on((event) => this.deliver({ ...event, revision: this.delivered + 1 }));
+    this.detached = true;
   }
 
   /** Wait for appends under way (a clean stop answers nothing it has not logged). */

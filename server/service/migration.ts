@@ -12,10 +12,14 @@ import { duplicateCommentId } from '../storage/sql/cardRows';
 import { DEFAULT_SQLITE_PATH, SqliteCardStore } from '../storage/sqlite/sqliteCardStore';
 import { applyExternalChanges } from './external';
 import { moveClaimsWithCards } from './claimStores';
-import { writeMarkdownTarget, writeSqliteTarget, type TargetWrite } from './migrationWriters';
+import { writeMarkdownTarget, writeSqliteTarget, type ProgressReport, type TargetWrite } from './migrationWriters';
+import { carryFilesAndLogs, pluginsAfter, type CarriedFiles } from './migrationFiles';
+import type { PluginEntry } from '../config/types';
+import { BUILT_IN_PROVIDERS, createCardStateStore } from '../storage/providers';
 import type { Workspace } from './workspace';
-import { ensureSelfIgnoringDir, pruneBackups } from '../storage/generatedFiles';
 import { log } from '../core/log';
+import { ensureSelfIgnoringDir, pruneBackups } from '../storage/generatedFiles';
+import { SqlCardStore } from '../storage/sql/sqlCardStore';
 import type { MigrateToSqliteBody } from '../core/shapes/requests/dataMoves';
 
 /** A failed migration changed nothing; the message says why (400, like every request the rules refuse). */
@@ -95,18 +99,91 @@ function failure(step: string, error: unknown): Error {
   );
 }
 
+/** What differs between the migrations: the target, how it is written, what `.kanban.json` names. */
+export interface MigrationPlan<T extends CardStore> {
+  action: 'migrate-to-sqlite' | 'migrate-to-markdown' | 'migrate-to-postgres' | 'migrate-to-mysql';
+  to: string;
+  /** For messages: "writing the SQLite database". */
+  targetName: string;
+  /** card.storage after the switch, options as the caller gave them; null for Markdown (the default). */
+  plugin: PluginEntry | null;
+  /** The SQLite file the target is, if it is one. */
+  sqlitePath?: string;
+  open(): Promise<T>;
+  write(target: T, cards: Card[], report: ProgressReport, signal: AbortSignal | undefined): Promise<TargetWrite>;
+  /** Close and remove what `open` made (null: it failed), when the migration fails before the switch. */
+  discard(target: T | null): Promise<void>;
+}
+
 /**
- * The last steps, shared by both directions: record the provider in .kanban.json, then make the
- * new store the running one (no restart) and announce it. A failed config write undoes the target.
+ * Every migration, whatever the two sides: read every card of the current store, write the
+ * target (then attachments, logs), check it, switch the workspace and `.kanban.json` at once. The
+ * source is left as it was, as a backup. `prepare` runs in the mutation queue: its refusals see
+ * the store as it is.
+ */
+export function migrate<T extends CardStore>(
+  ws: Workspace,
+  run: RunControl,
+  prepare: () => Promise<MigrationPlan<T>>,
+): Promise<MigrationResult> {
+  return ws.mutate(async () => {
+    const plan = await prepare();
+    const source = ws.store;
+    const report = ws.progress.reporter(`storage.${plan.action}`, run.onProgress);
+    report('reading the cards', 0, 1);
+    const { cards, skipped } = await readSource(source);
+    throwIfCancelled(run.signal, 'the migration');
+    let target: T | null = null;
+    try {
+      target = await plan.open();
+      const write = await plan.write(target, cards, report, run.signal);
+      const plugins = pluginsAfter(ws, plan.plugin);
+      const carried = await carryFilesAndLogs(ws, target, plugins, cards, report, run.signal).catch(
+        async (error: unknown) => {
+          await write.undo();
+          throw error;
+        },
+      );
+      const undo = async () => {
+        await carried.undo();
+        await write.undo();
+      };
+      await switchTo(ws, target, { ...write, undo }, plan.plugin, run.signal);
+      await switchFilesAndState(ws, source, target, carried, plugins);
+      await closePrevious(ws, source, write);
+      const result: MigrationResult = {
+        from: source.provider,
+        to: plan.to,
+        sqlitePath: plan.sqlitePath ?? (source instanceof SqliteCardStore ? source.sqlitePath : ''),
+        ...summary(cards),
+        skipped,
+        source: describeSource(source),
+        movedAside: rel(ws, write.movedAside),
+      };
+      ws.emit('storage.migrated', null, { ...result });
+      return result;
+    } catch (error) {
+      // A discard that fails says more than the write did (a path the file system cannot hold).
+      if (ws.store !== target) await plan.discard(target);
+      throw failure(`writing ${plan.targetName}`, error);
+    }
+  });
+}
+
+/**
+ * The last steps: record the provider in .kanban.json, then make the new store the running one
+ * (no restart). A failed config write undoes the target.
  */
 async function switchTo(
   ws: Workspace,
   target: CardStore,
   write: TargetWrite,
-  plugin: { provider: string; options: Record<string, unknown> } | null,
+  plugin: PluginEntry | null,
   signal: AbortSignal | undefined,
 ) {
   await undoWhenCancelled(write, signal);
+  // Out of a shared database, .kanban.json holds the whole configuration again.
+  if (ws.shared && ws.store.sharedConfig) ws.leaveSharedDatabase();
   try {
     await ws.updateConfig((draft) => {
       if (plugin) draft.plugins['card.storage'] = plugin;
@@ -116,12 +193,34 @@ async function switchTo(
     await write.undo().catch((undoError) => log.error('kanban: undoing a failed migration failed too', undoError));
     throw failure('updating .kanban.json', error);
   }
-  const previous = ws.store;
   ws.store = target;
   await ws.reload();
   target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
-  // Before the previous store closes: its database may hold the claims.
+}
+
+/** Attachments, logs, card state and claims follow the cards, before the previous store closes. */
+async function switchFilesAndState(
+  ws: Workspace,
+  source: CardStore,
+  target: CardStore,
+  carried: CarriedFiles,
+  plugins: Record<string, PluginEntry>,
+): Promise<void> {
+  const previousAttachments = ws.attachments;
+  ws.attachments = carried.attachments;
+  ws.logs = carried.logs;
+  if (previousAttachments !== carried.attachments) await previousAttachments.close().catch(() => undefined);
+  if ((source.sharedCardState || target.sharedCardState) && !plugins['card.state']) {
+    const context = { root: ws.root, kanbanDir: ws.kanbanDir, plugins };
+    await ws.cardStates
+      .moveTo(await createCardStateStore(context, target))
+      .catch((error) => log.warn(`kanban: the card states could not move with the cards: ${(error as Error).message}`));
+  }
+  // Its database may hold the claims.
   await moveClaimsWithCards(ws, target);
+}
+
+async function closePrevious(ws: Workspace, previous: CardStore, write: TargetWrite): Promise<void> {
   await previous
     .close()
     .catch((error) =>
@@ -148,102 +247,79 @@ async function undoWhenCancelled(write: TargetWrite, signal: AbortSignal | undef
   throwIfCancelled(signal, 'the migration');
 }
 
-/** POST /api/storage/migrate-to-sqlite: markdown files -> SQLite, all or nothing. */
+/** POST /api/storage/migrate-to-sqlite: the current store -> SQLite, all or nothing. */
 export function migrateToSqlite(
   ws: Workspace,
   body: MigrateToSqliteBody | undefined,
   run: RunControl = {},
 ): Promise<MigrationResult> {
-  return ws.mutate(async () => {
-    const from = ws.store.provider;
-    if (from === 'sqlite')
-      throw new ValidationError(`cards are already stored in SQLite (${describePath(ws.store)}); nothing to migrate`);
-    if (from !== 'markdown')
-      throw new ValidationError(
-        `migrate-to-sqlite moves cards from the built-in markdown storage; the active card.storage provider is "${from}"`,
-      );
+  return migrate(ws, run, async () => {
+    if (ws.store instanceof SqliteCardStore)
+      throw new ValidationError(`cards are already stored in SQLite (${ws.store.sqlitePath}); nothing to migrate`);
+    refuseUnknownSource(ws, 'migrate-to-sqlite');
     const { sqlitePath, absolutePath } = await checkSqlitePath(ws, body?.sqlitePath);
-    const report = ws.progress.reporter('storage.migrate-to-sqlite', run.onProgress);
-    report('reading the cards', 0, 1);
-    const { cards, skipped } = await readSource(ws.store);
-    throwIfCancelled(run.signal, 'the migration');
     const existed = await fs.stat(absolutePath).then(
       () => true,
       () => false,
     );
-    let target: SqliteCardStore | null = null;
-    try {
-      target = await SqliteCardStore.open(
-        { sqlitePath, absolutePath },
-        (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000,
-      );
-      const write = await writeSqliteTarget(target, cards, ws.kanbanDir, report, run.signal);
-      await switchTo(ws, target, write, { provider: 'sqlite', options: { sqlitePath } }, run.signal);
-      const result: MigrationResult = {
-        from,
-        to: 'sqlite',
-        sqlitePath,
-        ...summary(cards),
-        skipped,
-        source: '.kanban/boards (Markdown files, left in place)',
-        movedAside: rel(ws, write.movedAside),
-      };
-      ws.emit('storage.migrated', null, { ...result });
-      return result;
-    } catch (error) {
-      if (ws.store !== target) {
+    return {
+      action: 'migrate-to-sqlite',
+      to: 'sqlite',
+      targetName: 'the SQLite database',
+      plugin: { provider: 'sqlite', options: { sqlitePath } },
+      sqlitePath,
+      open: () =>
+        SqliteCardStore.open(
+          { sqlitePath, absolutePath },
+          (ws.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000,
+        ),
+      write: (target, cards, report, signal) => writeSqliteTarget(target, cards, ws.kanbanDir, report, signal),
+      discard: async (target) => {
         await target?.close().catch(() => undefined);
         if (!existed) for (const suffix of ['', '-wal', '-shm']) await fs.rm(absolutePath + suffix, { force: true });
-      }
-      throw failure('writing the SQLite database', error);
-    }
+      },
+    };
   });
 }
 
-/** POST /api/storage/migrate-to-markdown: SQLite -> markdown files, all or nothing. */
+/** POST /api/storage/migrate-to-markdown: the current store -> Markdown files, all or nothing. */
 export function migrateToMarkdown(ws: Workspace, run: RunControl = {}): Promise<MigrationResult> {
-  return ws.mutate(async () => {
-    const source = ws.store;
-    if (source.provider === 'markdown')
+  return migrate(ws, run, async () => {
+    if (ws.store.provider === 'markdown')
       throw new ValidationError('cards are already stored as Markdown files; nothing to migrate');
-    if (!(source instanceof SqliteCardStore)) {
-      throw new ValidationError(
-        `migrate-to-markdown moves cards from the built-in SQLite storage; the active card.storage provider is "${source.provider}"`,
-      );
-    }
-    if (ws.shared) {
+    refuseUnknownSource(ws, 'migrate-to-markdown');
+    if (ws.shared && ws.store instanceof SqliteCardStore) {
       // Other processes serve this file, and .kanban.json may not be rewritten under them.
       throw new ValidationError(
         'the cards are in a SQLite file that several server processes share (shared: true); stop the others, remove "shared" from .kanban.json, restart, then migrate',
       );
     }
-    const report = ws.progress.reporter('storage.migrate-to-markdown', run.onProgress);
-    report('reading the cards', 0, 1);
-    const { cards, skipped } = await readSource(source);
-    throwIfCancelled(run.signal, 'the migration');
-    const target = new MarkdownCardStore(ws.root, ws.kanbanDir);
-    try {
-      const write = await writeMarkdownTarget(target, cards, ws.kanbanDir, report, run.signal);
-      await switchTo(ws, target, write, null, run.signal);
-      const result: MigrationResult = {
-        from: 'sqlite',
-        to: 'markdown',
-        sqlitePath: source.sqlitePath,
-        ...summary(cards),
-        skipped,
-        source: `${source.sqlitePath} (SQLite database, left in place)`,
-        movedAside: rel(ws, write.movedAside),
-      };
-      ws.emit('storage.migrated', null, { ...result });
-      return result;
-    } catch (error) {
-      throw failure('writing the Markdown files', error);
-    }
+    return {
+      action: 'migrate-to-markdown',
+      to: 'markdown',
+      targetName: 'the Markdown files',
+      plugin: null,
+      open: async () => new MarkdownCardStore(ws.root, ws.kanbanDir),
+      write: (target, cards, report, signal) => writeMarkdownTarget(target, cards, ws.kanbanDir, report, signal),
+      discard: async () => undefined,
+    };
   });
 }
 
-function describePath(store: CardStore): string {
-  return store instanceof SqliteCardStore ? store.sqlitePath : store.provider;
+/** The built-in stores only: a provider from another package may not read back all it holds. */
+export function refuseUnknownSource(ws: Workspace, action: string): void {
+  const from = ws.store.provider;
+  if (!(BUILT_IN_PROVIDERS['card.storage'] as readonly string[]).includes(from))
+    throw new ValidationError(
+      `${action} moves cards from the built-in storage (markdown, sqlite, mysql, postgres); the active card.storage provider is "${from}"`,
+    );
+}
+
+function describeSource(store: CardStore): string {
+  if (store instanceof SqliteCardStore) return `${store.sqlitePath} (SQLite database, left in place)`;
+  if (store.provider === 'markdown') return '.kanban/boards (Markdown files, left in place)';
+  const label = store instanceof SqlCardStore ? store.label : store.provider;
+  return `${label} (${store.provider} database, left in place)`;
 }
 
 function rel(ws: Workspace, file: string | null): string | null {

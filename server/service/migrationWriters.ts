@@ -7,6 +7,7 @@ import { serializeCard } from '../storage/cardFile';
 import type { CardStore } from '../storage/cardStore';
 import { type MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import type { SqliteCardStore } from '../storage/sqlite/sqliteCardStore';
+import type { SqlCardStore } from '../storage/sql/sqlCardStore';
 
 /**
  * Writing every card into the migration's target, with a way back. A writer either leaves the
@@ -94,6 +95,35 @@ export async function writeSqliteTarget(
     throw error;
   }
   return { movedAside, undo, finish: async () => undefined };
+}
+
+/**
+ * Into a MySQL or PostgreSQL database the caller found empty: one transaction fills the card
+ * tables, and undoing empties them again (other instances may already read the database, so nothing
+ * is kept aside there).
+ */
+export async function writeDatabaseTarget(
+  store: SqlCardStore,
+  cards: Card[],
+  report: ProgressReport = silentProgress,
+  signal?: AbortSignal,
+): Promise<TargetWrite> {
+  await store.replaceAll(cards, (done, total) => {
+    throwIfCancelled(signal, 'the migration');
+    report('copying cards', done, total);
+  });
+  const undo = async () => {
+    await store.replaceAll([]);
+  };
+  try {
+    report('checking the copy', 0, 1);
+    await verifyTarget(store, cards);
+    report('checking the copy', 1, 1);
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+  return { movedAside: null, undo, finish: async () => undefined };
 }
 
 /**

@@ -133,7 +133,7 @@ export class Workspace implements WorkspaceState {
     public store: CardStore,
     public attachments: AttachmentStore,
     /** Card and board logs (files, or the shared database). */
-    readonly logs: LogStore,
+    public logs: LogStore,
     readonly cardStates: CardStates,
     /** Agents' claims on cards: a copy in memory of the claim store, for reads. */
     readonly claims: Claims,
@@ -303,6 +303,17 @@ export class Workspace implements WorkspaceState {
     // The written file keeps only the unknown top-level keys: the warnings follow what it holds now.
     noteConfigWarnings(this, unknownConfigKeysIn(text));
     return draft;
+  }
+
+  /**
+   * Stop reading the configuration and the event log from the shared database this workspace
+   * leaves (a migration out of it): `.kanban.json` holds the whole configuration again, and clients
+   * hear this instance's own events.
+   */
+  leaveSharedDatabase(): void {
+    stopFollowingSharedConfig(this.shared);
+    this.shared = null;
+    this.globalEvents?.detach();
   }
 
   board(boardId: string): BoardConfig {

@@ -122,6 +122,7 @@ describe('API statuses: each declared error is answered, and only declared ones'
   after(async () => {
     await server?.close();
     await stopAuthServer(authServer);
+    await fixture?.dropDatabases();
   });
 
   /** Claim the card a `/tasks/{id}...` path names, for `agent`. */

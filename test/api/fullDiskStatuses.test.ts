@@ -77,6 +77,7 @@ describe('API statuses: every write on a full disk answers the 507 it declares',
     await server?.running.close();
     if (mounted) unmount(dir);
     await fs.rm(dir, { recursive: true, force: true });
+    await fixture?.dropDatabases();
   });
 
   it('when each write is sent, then it answers 507 saying the disk is full, unless it needs no new space', async () => {

@@ -103,6 +103,7 @@ describe('API OpenAPI response schemas: every route answers what the document de
   after(async () => {
     await server?.close();
     await receiver.close();
+    await fixture?.dropDatabases();
   });
 
   /** Fields that are null or absent on a fresh card get values, so both branches of the schemas are met. */

@@ -60,6 +60,7 @@ describe('Auth: every route times every kind of caller', function () {
     stopEvents?.();
     await server?.close();
     captured.stop();
+    await fixture?.dropDatabases();
     delete process.env[VIEWER_TOKEN_ENV];
   });
 

@@ -116,6 +116,9 @@ const WALK: [string, (made: Made) => Args][] = [
   ['delete_card', (m) => ({ id: m.card, board: 'ops', permanent: true })],
   ['delete_board', () => ({ board: 'ops' })],
   ['migrate_to_sqlite_storage', () => ({})],
+  // No database listens there: refused, the walk only checks they are tools (test/storage/databaseMigration.test.ts moves cards).
+  ['migrate_to_postgres_storage', () => ({ options: { database: 'kanban_walk', host: '127.0.0.1', port: 1 } })],
+  ['migrate_to_mysql_storage', () => ({ options: { database: 'kanban_walk', host: '127.0.0.1', port: 1 } })],
   ['migrate_to_markdown_storage', () => ({})],
 ];
 

@@ -11,11 +11,12 @@ import { toolsListBytes } from './listBytes';
  */
 const BUDGET: Record<string, number> = {
   cards: 12_000,
-  // Ceilings a little above today's sizes (18,706, 10,364, 41,068 and 82,123 B), so growth is a decision.
+  // Ceilings a little above today's sizes (18,706, 10,364, 44,886 and 87,313 B), so growth is a decision:
+  // admin and all grew by the migrations into PostgreSQL and MySQL.
   boards: 20_000,
   automation: 11_000,
-  admin: 43_000,
-  all: 85_000,
+  admin: 46_000,
+  all: 89_000,
 };
 
 describe('MCP toolsets: what is listed, what it costs, and the flags that choose it', function () {

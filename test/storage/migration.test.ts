@@ -7,7 +7,6 @@ import { listFiles, startTestServer, type TestServer } from '../helpers/testServ
 import { createTask, exists, failsWith, okData } from '../helpers/envelope';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { configWith } from './helpers/cardProviders';
-import { createTestDatabase, mysqlPlugin } from './helpers/mysql';
 
 /** Everything a client can read about every card of every board, in list order (deleted cards too). */
 async function snapshot(server: TestServer): Promise<unknown> {
@@ -389,30 +388,6 @@ describe('storage migration into a SQLite file that card state and attachments a
       assert.equal(await plan(), 'the plan');
     } finally {
       await server.close();
-    }
-  });
-});
-
-describe('storage migration from MySQL', function () {
-  this.timeout(30_000);
-
-  it('when the cards live in MySQL, then both migrations answer 400 naming the active provider', async () => {
-    const database = await createTestDatabase();
-    const server = await startTestServer({ config: configWith({ 'card.storage': mysqlPlugin(database.name) }) });
-    try {
-      failsWith(
-        await server.api('POST', '/api/storage/migrate-to-sqlite', {}),
-        400,
-        /active card\.storage provider is "mysql"/,
-      );
-      failsWith(
-        await server.api('POST', '/api/storage/migrate-to-markdown'),
-        400,
-        /active card\.storage provider is "mysql"/,
-      );
-    } finally {
-      await server.close();
-      await database.drop();
     }
   });
 });

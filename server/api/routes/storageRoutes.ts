@@ -1,12 +1,13 @@
 import { migrateToMarkdown, migrateToSqlite } from '../../service/migration';
+import { migrateToMysql, migrateToPostgres } from '../../service/databaseMigration';
 import { defineRoutes, route } from '../route';
-import { MigrateToSqliteBody } from '../../core/shapes/requests/dataMoves';
+import { MigrateToMysqlBody, MigrateToPostgresBody, MigrateToSqliteBody } from '../../core/shapes/requests/dataMoves';
 import { migrationResultSchema } from '../responseSchemas';
 
 const migrationResult =
   'migration result {from, to, sqlitePath, cards, comments, attachments, boards, skipped, source, movedAside}';
 
-/** Moving cards between the built-in Markdown and SQLite storage while the service runs. */
+/** Moving cards between the built-in stores (Markdown, SQLite, PostgreSQL, MySQL) while the service runs. */
 export const storageRoutes = defineRoutes([
   route({
     method: 'post',
@@ -19,6 +20,30 @@ export const storageRoutes = defineRoutes([
     errors: [400],
     response: migrationResultSchema,
     handle: ({ ws, body, run }) => migrateToSqlite(ws, body, run),
+  }),
+  route({
+    method: 'post',
+    path: '/storage/migrate-to-postgres',
+    tag: 'Workspace',
+    summary:
+      'Move every card, attachment and log into an empty PostgreSQL database, all or nothing; the service switches at once, the source stays as a backup',
+    body: MigrateToPostgresBody,
+    returns: migrationResult,
+    errors: [400],
+    response: migrationResultSchema,
+    handle: ({ ws, body, run }) => migrateToPostgres(ws, body, run),
+  }),
+  route({
+    method: 'post',
+    path: '/storage/migrate-to-mysql',
+    tag: 'Workspace',
+    summary:
+      'Move every card, attachment and log into an empty MySQL database, all or nothing; the service switches at once, the source stays as a backup',
+    body: MigrateToMysqlBody,
+    returns: migrationResult,
+    errors: [400],
+    response: migrationResultSchema,
+    handle: ({ ws, body, run }) => migrateToMysql(ws, body, run),
   }),
   {
     method: 'post',

@@ -138,6 +138,8 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'GET /storage': 'viewer',
   // Moving every card between providers rewrites the whole workspace.
   'POST /storage/migrate-to-sqlite': 'admin',
+  'POST /storage/migrate-to-postgres': 'admin',
+  'POST /storage/migrate-to-mysql': 'admin',
   'POST /storage/migrate-to-markdown': 'admin',
   // Creates many cards at once from another tool's data: admin, like other bulk changes.
   'POST /import': 'admin',

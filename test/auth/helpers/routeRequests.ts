@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import type { TestServer } from '../../helpers/testServer';
 import { send } from './authWorkspace';
+import { createTestDatabase, mysqlPlugin } from '../../storage/helpers/mysql';
+import { createPostgresTestDatabase, postgresPlugin } from '../../storage/helpers/postgres';
 
 /** A request ready to send, and the status it gets when the caller is allowed. */
 export interface Prepared {
@@ -41,6 +43,20 @@ export class Fixture {
     private readonly server: TestServer,
     private readonly adminToken: string,
   ) {}
+
+  private databases: { drop(): Promise<void> }[] = [];
+
+  /** The options of a fresh, empty database for a migration into it; dropped by `dropDatabases`. */
+  async emptyDatabase(provider: 'postgres' | 'mysql'): Promise<Record<string, unknown>> {
+    const database = provider === 'postgres' ? await createPostgresTestDatabase() : await createTestDatabase();
+    this.databases.push(database);
+    return (provider === 'postgres' ? postgresPlugin : mysqlPlugin)(database.name).options;
+  }
+
+  /** After the server is closed: a database it still used could not be dropped. */
+  async dropDatabases(): Promise<void> {
+    for (const database of this.databases.splice(0)) await database.drop().catch(() => undefined);
+  }
 
   unique(prefix: string): string {
     return `${prefix}-${++this.counter}`;
@@ -328,8 +344,18 @@ export const REQUESTS: Record<string, Builder> = {
   'GET /workspace/doctor': () => ({ path: '/api/workspace/doctor', success: 200 }),
   'POST /workspace/doctor/fix': () => ({ path: '/api/workspace/doctor/fix', success: 200 }),
   'GET /storage': () => ({ path: '/api/storage', success: 200 }),
-  // Run in this order by the matrix: to SQLite and straight back, so later routes see Markdown again.
+  // Run in this order by the matrix: to SQLite, PostgreSQL, MySQL and back, so later routes see Markdown again.
   'POST /storage/migrate-to-sqlite': () => ({ path: '/api/storage/migrate-to-sqlite', body: {}, success: 200 }),
+  'POST /storage/migrate-to-postgres': async (fx) => ({
+    path: '/api/storage/migrate-to-postgres',
+    body: { options: await fx.emptyDatabase('postgres') },
+    success: 200,
+  }),
+  'POST /storage/migrate-to-mysql': async (fx) => ({
+    path: '/api/storage/migrate-to-mysql',
+    body: { options: await fx.emptyDatabase('mysql') },
+    success: 200,
+  }),
   'POST /storage/migrate-to-markdown': () => ({ path: '/api/storage/migrate-to-markdown', success: 200 }),
   'POST /import': () => ({
     path: '/api/import',

@@ -27,3 +27,30 @@ export const MigrateToSqliteBody = closed({
   sqlitePath: Type.Optional(text('database file relative to the workspace root; default .kanban/kanban.db')),
 });
 export type MigrateToSqliteBody = Static<typeof MigrateToSqliteBody>;
+
+// Short descriptions: every MCP session of the admin toolset is sent them (test/mcp/toolsets.test.ts).
+const connectionParts = {
+  host: Type.Optional(text('default 127.0.0.1')),
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  user: Type.Optional(Type.String()),
+  password: Type.Optional(text('${NAME}: taken from the environment, kept out of .kanban.json')),
+  database: Type.Optional(text('required without url')),
+  ssl: Type.Optional(flag('TLS')),
+};
+const written = 'card.storage options, written to .kanban.json as given';
+
+/** The body of `POST /storage/migrate-to-postgres`: the connection, as card.storage options name it. */
+export const MigrateToPostgresBody = closed({
+  options: closed(
+    {
+      url: Type.Optional(text('postgres://user:password@host:5432/database, instead of the parts')),
+      ...connectionParts,
+    },
+    { description: written },
+  ),
+});
+export type MigrateToPostgresBody = Static<typeof MigrateToPostgresBody>;
+
+/** The body of `POST /storage/migrate-to-mysql`. */
+export const MigrateToMysqlBody = closed({ options: closed(connectionParts, { description: written }) });
+export type MigrateToMysqlBody = Static<typeof MigrateToMysqlBody>;
