@@ -42,6 +42,7 @@ function migrateToDatabase(
 ): Promise<MigrationResult> {
   const name = NAMES[provider];
   const plugin = { provider, options };
+  refuseForeignEnvironment(options);
   return migrate(ws, run, async () => {
     if (ws.store.provider === provider)
       throw new ValidationError(`cards are already stored in ${name}; nothing to migrate`);
@@ -58,6 +59,24 @@ function migrateToDatabase(
       },
     };
   });
+}
+
+/** What a migration's options may read from the server's environment: variables named for it. */
+const ENV_PREFIX = 'KANBAN_';
+
+/**
+ * A `${NAME}` option is read from the server's environment when the store opens, and a caller names
+ * the host too: any variable would reach a database server of the caller's choosing. Only
+ * variables meant for the board (`KANBAN_...`) may be named.
+ */
+function refuseForeignEnvironment(options: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(options)) {
+    const reference = typeof value === 'string' ? /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value) : null;
+    if (reference && !reference[1].startsWith(ENV_PREFIX))
+      throw new ValidationError(
+        `options.${key} names the environment variable ${reference[1]}; a migration may only read variables whose names start with ${ENV_PREFIX} (e.g. ${ENV_PREFIX}DB_PASSWORD)`,
+      );
+  }
 }
 
 async function openEmptyDatabase(

@@ -177,6 +177,21 @@ describe('storage migration into and out of PostgreSQL and MySQL', function () {
     );
   });
 
+  it('when a migration names an environment variable not meant for the board, then 400 and nothing is read or moved', async () => {
+    const database = await postgres();
+    server = await startTestServer({ config: configWith({}) });
+    await createTask(server, { content: '# Stays in its file' });
+    failsWith(
+      await server.api('POST', '/api/storage/migrate-to-postgres', {
+        options: { ...pgOptions(database.name), password: '${HOME}' },
+      }),
+      400,
+      /environment variable HOME; a migration may only read variables whose names start with KANBAN_/,
+    );
+    assert.equal(okData<any[]>(await server.api('GET', '/api/tasks')).length, 1);
+    assert.equal(okData<any>(await server.api('GET', '/api/storage')).card.provider, 'markdown');
+  });
+
   it('when the cards are already in PostgreSQL, then migrate-to-postgres answers 400', async () => {
     const database = await postgres();
     server = await startTestServer({ config: configWith({ 'card.storage': postgresPlugin(database.name) }) });
