@@ -45,6 +45,8 @@ export class ChangeFeed {
   /** Cards reported lately, with when and on which board. */
   private reported = new Map<string, { at: number; boardId: string }>();
   private recheck = new Set<string>();
+  /** The round asked for by askRecheck, not started yet. */
+  private recheckSoon: NodeJS.Immediate | null = null;
   /** How many own writes each card had lately, to see one that commits while the card is read. */
   private ownWrites = new Map<string, { count: number; at: number }>();
 
@@ -71,8 +73,22 @@ export class ChangeFeed {
   noteOwnWrite(id: string): void {
     const now = Date.now();
     const last = this.reported.get(id);
-    if (last && now - last.at < RECHECK_WINDOW_MS) this.recheck.add(id);
+    if (last && now - last.at < RECHECK_WINDOW_MS) this.askRecheck(id);
     this.ownWrites.set(id, { count: (this.ownWrites.get(id)?.count ?? 0) + 1, at: now });
+  }
+
+  /**
+   * Read the card again in a round of its own, soon: waiting for the next round would be waiting
+   * for the next change pushed by another instance (or the 30 s safety poll), while the index may
+   * hold an older read than the row.
+   */
+  private askRecheck(id: string): void {
+    this.recheck.add(id);
+    if (this.recheckSoon || this.listeners.size === 0) return;
+    this.recheckSoon = setImmediate(() => {
+      this.recheckSoon = null;
+      void this.catchUp();
+    });
   }
 
   subscribe(listener: (change: ExternalChange) => void): () => void {
@@ -88,6 +104,8 @@ export class ChangeFeed {
   stop(): void {
     this.stopWaking?.();
     this.stopWaking = null;
+    if (this.recheckSoon) clearImmediate(this.recheckSoon);
+    this.recheckSoon = null;
   }
 
   /** One round: read new log rows, report the cards other processes touched (joins a round under way). */
@@ -140,7 +158,7 @@ export class ChangeFeed {
     }
     // An own write committed while the row was read may be missing from it, and the report is
     // applied after that write: read the card again on the next round.
-    if (this.ownWrites.get(id)?.count !== ownWritesBefore) this.recheck.add(id);
+    if (this.ownWrites.get(id)?.count !== ownWritesBefore) this.askRecheck(id);
     const change: ExternalChange = card
       ? { kind: 'upsert', card, peer: true }
       : { kind: 'remove', boardId, id, peer: true };
