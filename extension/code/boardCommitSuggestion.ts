@@ -74,8 +74,10 @@ export class BoardCommitSuggestion implements vscode.Disposable {
   private async start(): Promise<void> {
     const api = await gitApi();
     if (!api || this.disposed) return;
+    // The listener hands back the suggestion's promise: the editor ignores it, a caller that fires
+    // the event can wait for the suggestion to settle.
     const follow = (repository: GitRepository) =>
-      this.disposables.push(repository.state.onDidChange(() => void this.suggest(repository)));
+      this.disposables.push(repository.state.onDidChange(() => this.suggest(repository)));
     for (const repository of api.repositories) follow(repository);
     this.disposables.push(api.onDidOpenRepository(follow));
   }

@@ -155,6 +155,15 @@ describe('extension: code and cards together (selection, TODOs, branch, commit m
     const done = await cardIdOf(folder, 'done');
     const added = await cardIdOf(folder, 'backlog');
     const changed = new EventEmitter<void>();
+    // What each listener of the change event returned: the suggestion's work, to wait for.
+    const handling: unknown[] = [];
+    const onDidChange = (listener: () => unknown) => changed.event(() => void handling.push(listener()));
+    const changeHandled = async () => {
+      changed.fire();
+      const work = handling.splice(0);
+      assert.ok(work.length > 0 && work.every((w) => w instanceof Promise), 'the suggestion hands back its work');
+      await Promise.all(work);
+    };
     const uri = (relative: string) => Uri.file(path.join(folder, relative));
     const change = (relative: string, status: number) => ({ uri: uri(relative), originalUri: uri(relative), status });
     const repository = {
@@ -167,25 +176,22 @@ describe('extension: code and cards together (selection, TODOs, branch, commit m
           change(`.kanban/boards/default/done/${done}.md`, 7),
           change(`.kanban/boards/default/backlog/${added}.md`, 7),
         ],
-        onDidChange: changed.event,
+        onDidChange,
       },
     };
     const git = { getAPI: () => ({ repositories: [repository], onDidOpenRepository: new EventEmitter().event }) };
     activateWith([folder], {}, { extensions: { 'vscode.git': git } });
-    await new Promise((resolve) => setImmediate(resolve));
-    changed.fire();
-    await waitFor(() => repository.inputBox.value, 'a suggested message');
+    await waitFor(() => changed.listenerCount > 0, 'the suggestion to follow the repository');
+    await changeHandled();
     assert.equal(repository.inputBox.value, "Board: move 'Fix login' to Done; add 'Write docs'");
 
     repository.inputBox.value = 'My own words';
-    changed.fire();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await changeHandled();
     assert.equal(repository.inputBox.value, 'My own words');
 
     repository.inputBox.value = '';
     repository.state.workingTreeChanges.push(change('src/app.ts', 5));
-    changed.fire();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await changeHandled();
     assert.equal(repository.inputBox.value, '', 'code changes: no board message');
   });
 });
