@@ -90,9 +90,12 @@ describe('extension: Restricted Mode shows the board read-only', () => {
     const leftOver = '.kanban.json.tmp-999999-abc-1';
     await fs.writeFile(path.join(folder, leftOver), 'left over');
     const before = await snapshot(folder);
-    activateWith([folder], {}, { trusted: false });
+    const parts = activateWith([folder], {}, { trusted: false });
     const panel = await openReadyBoard();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Closing the read-only service waits for all it started (the index cache, say, is saved in
+    // the background after a load): the folder then shows every write it would ever make. Trust
+    // below reopens the folder's service (closing it again is harmless).
+    await (await parts.services.get(parts.folders.primary()!)).close();
     assert.deepEqual(await snapshot(folder), before);
     const hellos = panel.webview.posted.filter((m) => m.type === 'hello').length;
     double.grantTrust();
@@ -134,8 +137,15 @@ describe('extension: Restricted Mode shows the board read-only', () => {
       { 'kanban.server.port': port, 'kanban.server.autoStart': true },
       { trusted: false },
     );
+    const states: string[] = [];
+    parts.control.server.onDidChange((state) => states.push(state.kind));
     await runCommand('kanban.startApiServer');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Auto-start at activation, had it gone on, would have asked for the folder's service and queued
+    // a start on the server the moment it opened. Once the service is open for this test too, and a
+    // stop queued behind any such start has run, that start would show: the server never moved.
+    await parts.services.get(parts.folders.primary()!);
+    await parts.control.server.stop();
+    assert.deepEqual(states, []);
     assert.equal(parts.control.state.kind, 'stopped');
     const refusal = double.messages.find((m) => m.text.includes('API server starts only in a trusted folder'));
     assert.ok(refusal, JSON.stringify(double.messages));
