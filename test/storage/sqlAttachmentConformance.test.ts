@@ -7,6 +7,7 @@ import { builtInCardStoreFactory } from '../../server/storage/providers';
 import { createTestDatabase, mysqlPlugin } from './helpers/mysql';
 import { createPostgresTestDatabase, postgresPlugin } from './helpers/postgres';
 import { makeTempDir } from '../helpers/testServer';
+import { waitUntil } from '../helpers/waiting';
 
 /** The databases under test, and how to drop one the checks' stores created. */
 const DATABASES = [
@@ -81,13 +82,21 @@ describe('attachments in the postgres card database: downloads read piece by pie
     try {
       const files = cards.sharedAttachments!();
       const card = { boardId: 'default', id: 'streamed' };
-      await files.put(card, 'big.bin', randomBytes(4 * 1024 * 1024));
+      const size = 4 * 1024 * 1024;
+      await files.put(card, 'big.bin', randomBytes(size));
       const payload = await files.get(card, 'big.bin');
       const stream = (await payload!.stream!()) as Readable;
       const pieces = stream[Symbol.asyncIterator]();
-      assert.equal((await pieces.next()).done, false);
-      // Time enough for a stream that read the whole file ahead to have done so.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const first = await pieces.next();
+      assert.equal(first.done, false);
+      // A stream reads ahead until its buffer reaches its high-water mark (or holds all that is
+      // left), then waits for the reader: once it is there, it has read all it would on its own.
+      const rest = size - (first.value as Buffer).length;
+      await waitUntil(
+        () => stream.readableLength >= Math.min(stream.readableHighWaterMark, rest),
+        10_000,
+        'the stream to fill its buffer',
+      );
       await files.remove(card, 'big.bin');
       await assert.rejects(
         (async () => {
