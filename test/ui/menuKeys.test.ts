@@ -8,6 +8,15 @@ function focusedText(page: Page): Promise<string> {
   return page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
 }
 
+/**
+ * Waits for the pause that ends a menu's type-ahead search: the menu shows the letters typed so far
+ * (`data-type-ahead`) until the search ends.
+ */
+async function typeAheadEnded(page: Page, menu: string, typed: string): Promise<void> {
+  assert.equal(await page.locator(menu).getAttribute('data-type-ahead'), typed);
+  await page.locator(`${menu}:not([data-type-ahead])`).waitFor();
+}
+
 /** The board switcher's menu and the card menu share one keyboard model (useMenuKeys). */
 describe('Board UI: menus from the keyboard (Chromium)', function () {
   this.timeout(60_000);
@@ -47,7 +56,7 @@ describe('Board UI: menus from the keyboard (Chromium)', function () {
     await page.keyboard.type('op');
     assert.match(await focusedText(page), /^Operations/);
     // A letter that no item starts with leaves focus where it is, and reaches no board shortcut.
-    await page.waitForTimeout(800);
+    await typeAheadEnded(page, '.board-list', 'op');
     await page.keyboard.press('n');
     assert.equal(await page.locator('.quick-add-input').count(), 0);
     await page.keyboard.press('Escape');
@@ -76,7 +85,7 @@ describe('Board UI: menus from the keyboard (Chromium)', function () {
       'the same letter again goes to the next item it starts',
     );
     // After a pause a letter starts a new search.
-    await page.waitForTimeout(800);
+    await typeAheadEnded(page, '[data-testid="card-menu"]', 'cc');
     await page.keyboard.press('m');
     assert.equal(await focusedText(page), 'Move to');
     await page.keyboard.press('Escape');

@@ -1,7 +1,29 @@
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 
 /** How long typed letters add up to one search, as in the editor's own menus and lists. */
 const TYPE_AHEAD_MS = 700;
+
+/** The letters typed so far, the item they led to, and the timer that ends the search. */
+interface TypeAhead {
+  text: string;
+  led?: HTMLElement;
+  ends?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * A search goes on until TYPE_AHEAD_MS pass without a letter. The menu carries the letters in
+ * `data-type-ahead` meanwhile, so the pause that starts a new search can be seen (and waited for).
+ */
+function typeAhead(menu: HTMLElement, text: string, led: HTMLElement | undefined, previous: TypeAhead): TypeAhead {
+  clearTimeout(previous.ends);
+  menu.dataset.typeAhead = text;
+  const next: TypeAhead = { text, led };
+  next.ends = setTimeout(() => {
+    next.text = '';
+    delete menu.dataset.typeAhead;
+  }, TYPE_AHEAD_MS);
+  return next;
+}
 
 function focusAt(items: HTMLElement[], index: number): void {
   items[(index + items.length) % items.length]?.focus();
@@ -21,7 +43,8 @@ function typedMatch(items: HTMLElement[], typed: string, from: number): HTMLElem
  * reaches the board's shortcuts.
  */
 export function useMenuKeys(onEscape: () => void): (event: KeyboardEvent, items: HTMLElement[]) => void {
-  const typed = useRef<{ text: string; at: number; led?: HTMLElement }>({ text: '', at: 0 });
+  const typed = useRef<TypeAhead>({ text: '' });
+  useEffect(() => () => clearTimeout(typed.current.ends), []);
   return (event, items) => {
     if (!items.length || event.ctrlKey || event.metaKey || event.altKey) return;
     const at = items.indexOf(document.activeElement as HTMLElement);
@@ -32,17 +55,16 @@ export function useMenuKeys(onEscape: () => void): (event: KeyboardEvent, items:
     else if (key === 'End') focusAt(items, -1);
     else if (key === 'Escape') onEscape();
     else if (key.length === 1 && key !== ' ') {
-      const now = Date.now();
       // Letters add up while they come quickly and focus stays where they led (not after an arrow
       // key, nor in a menu opened again).
-      const goesOn = now - typed.current.at < TYPE_AHEAD_MS && typed.current.led === items[at];
+      const goesOn = typed.current.text !== '' && typed.current.led === items[at];
       const text = (goesOn ? typed.current.text : '') + key.toLowerCase();
       // One letter, or the same one pressed again, walks the items it starts, from past the focused
       // one; more letters refine the search from the focused one.
       const search = [...text].every((c) => c === text[0]) ? text[0] : text;
       const match = typedMatch(items, search, search.length === 1 ? at + 1 : Math.max(at, 0));
       match?.focus();
-      typed.current = { text, at: now, led: match ?? items[at] };
+      typed.current = typeAhead(event.currentTarget as HTMLElement, text, match ?? items[at], typed.current);
     } else return;
     event.preventDefault();
     event.stopPropagation();
