@@ -54,19 +54,8 @@ describe('the extension-host suite, inside a real VS Code (code-server)', functi
     // A language model tool that writes asks first; outside a chat the editor asks in a modal
     // dialog, which the person (here: this test) confirms. What it said is checked below.
     const confirmations: string[] = [];
-    let answering = true;
-    const answerDialogs = (async () => {
-      while (answering) {
-        const dialog = page.locator('.monaco-dialog-box');
-        if (await dialog.isVisible().catch(() => false)) {
-          confirmations.push((await dialog.innerText()).replace(/\s+/g, ' '));
-          await dialog.locator('.dialog-buttons a.monaco-button', { hasNotText: 'Cancel' }).first().click();
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    })();
     // eventually rethrows the last failed check, so a timeout still shows the results so far.
-    const results = await eventually(
+    const finished = eventually(
       async () => {
         const sofar = await fs.readFile(resultsFile, 'utf8').then(
           (text) => JSON.parse(text) as HostResults,
@@ -77,9 +66,27 @@ describe('the extension-host suite, inside a real VS Code (code-server)', functi
       },
       150_000,
       500,
-    ).finally(() => {
-      answering = false;
-    });
+    );
+    const suiteOver = finished.then(
+      () => false,
+      () => false,
+    );
+    const answerDialogs = (async () => {
+      const dialog = page.locator('.monaco-dialog-box');
+      for (;;) {
+        // Whichever comes first: the next dialog, or the end of the suite (the wait left behind
+        // then ends with the page, quietly).
+        const shown = dialog.waitFor({ state: 'visible', timeout: 0 }).then(
+          () => true,
+          () => false,
+        );
+        if (!(await Promise.race([shown, suiteOver]))) return;
+        confirmations.push((await dialog.innerText()).replace(/\s+/g, ' '));
+        await dialog.locator('.dialog-buttons a.monaco-button', { hasNotText: 'Cancel' }).first().click();
+        await dialog.waitFor({ state: 'hidden' });
+      }
+    })();
+    const results = await finished;
     await answerDialogs;
     for (const title of results.passed) console.log(`      ✔ (host) ${title}`);
     for (const text of confirmations) console.log(`      (host asked) ${text}`);
