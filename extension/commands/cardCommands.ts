@@ -4,6 +4,7 @@ import { PRIORITIES } from '../../server/core/shapes/vocabulary';
 import type { ExtensionParts } from '../parts';
 import { callApi, type BoardSummary, type ColumnInfo, type TaskSummary } from '../service/callApi';
 import { withFolder } from '../ui/folders';
+import { cardPickItem } from './cardPickItem';
 import { boardOrOffer } from './createBoard';
 import { currentBoardId, pickService, type FolderService } from './pickService';
 
@@ -160,21 +161,9 @@ async function pickTask(target: FolderService, placeHolder: string): Promise<Tas
     void vscode.window.showInformationMessage('Kanban: there are no cards yet. Add one with "Kanban: Add Card".');
     return undefined;
   }
-  const multiBoard = new Set(tasks.map((t) => t.boardId)).size > 1;
   const boards = target.service.workspace.config.boards;
-  // People know columns and boards by their names; ids are for files and URLs.
-  const boardName = (id: string) => boards.find((b) => b.id === id)?.name ?? id;
-  const columnName = (boardId: string, status: string) =>
-    boards.find((b) => b.id === boardId)?.columns.find((c) => c.id === status)?.name ?? status;
   const picked = await vscode.window.showQuickPick(
-    tasks.map((task) => ({
-      label: task.title || task.id,
-      description: multiBoard
-        ? `${boardName(task.boardId)} · ${columnName(task.boardId, task.status)}`
-        : columnName(task.boardId, task.status),
-      detail: task.id,
-      task,
-    })),
+    tasks.map((task) => cardPickItem(task, boards)),
     { placeHolder, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.task;

@@ -1,14 +1,11 @@
 import * as vscode from 'vscode';
 import type { ExtensionParts } from '../parts';
 import { callApi, type BoardSummary, type TaskSummary } from '../service/callApi';
+import { cardPickItem, type CardPickItem } from './cardPickItem';
 import { pickService, type FolderService } from './pickService';
 
 /** The most cards one board shows for a typed search: enough to pick from, cheap to draw. */
 const SHOWN_PER_BOARD = 50;
-
-interface CardItem extends vscode.QuickPickItem {
-  task: TaskSummary;
-}
 
 /**
  * Search Cards: the board's own search (the list route's `q`: title, description, labels, assignee,
@@ -27,7 +24,7 @@ export async function searchCards(parts: ExtensionParts): Promise<void> {
 
 function searchPick(target: FolderService, boards: BoardSummary[]): Promise<TaskSummary | undefined> {
   return new Promise((resolve) => {
-    const pick = vscode.window.createQuickPick<CardItem>();
+    const pick = vscode.window.createQuickPick<CardPickItem>();
     pick.title = 'Search Cards';
     pick.placeholder = 'Search titles, descriptions, labels and assignees';
     let asked = 0;
@@ -59,25 +56,14 @@ function searchPick(target: FolderService, boards: BoardSummary[]): Promise<Task
   });
 }
 
-async function findCards(target: FolderService, boards: BoardSummary[], text: string): Promise<CardItem[]> {
+async function findCards(target: FolderService, boards: BoardSummary[], text: string): Promise<CardPickItem[]> {
   const query = text ? `?q=${encodeURIComponent(text)}&limit=${SHOWN_PER_BOARD}` : '';
   const lists = await Promise.all(
     boards.map((board) =>
       callApi<TaskSummary[]>(target, 'GET', `/boards/${encodeURIComponent(board.id)}/tasks${query}`),
     ),
   );
-  const columns = target.service.workspace.config.boards;
-  const columnName = (task: TaskSummary) =>
-    columns.find((b) => b.id === task.boardId)?.columns.find((c) => c.id === task.status)?.name ?? task.status;
-  const multiBoard = boards.length > 1;
-  return lists.flat().map((task) => ({
-    label: task.title || task.id,
-    description: multiBoard
-      ? `${boards.find((b) => b.id === task.boardId)?.name ?? task.boardId} · ${columnName(task)}`
-      : columnName(task),
-    detail: task.id,
-    // Shown whatever the editor makes of the typed text: the service matched it.
-    alwaysShow: true,
-    task,
-  }));
+  const configured = target.service.workspace.config.boards;
+  // Shown whatever the editor makes of the typed text: the service matched it.
+  return lists.flat().map((task) => ({ ...cardPickItem(task, configured), alwaysShow: true }));
 }

@@ -87,6 +87,22 @@ describe('extension: palette commands act on the board on screen', () => {
     assert.match(command.taskId, /^roadmap-card-/);
   });
 
+  it('when the folder has two boards, then Open Card File and Search Cards name each card by board and column alike', async () => {
+    const { panel } = await twoBoards();
+    assert.equal(
+      (await request(panel, 2, 'POST', '/boards/roadmap/tasks', { content: '# Roadmap card\n' })).status,
+      201,
+    );
+    const rows = (o: Offered) => o.items.map((i) => `${i.label}: ${i.description}`).sort();
+    const offered: string[][] = [];
+    for (const command of ['kanban.openCardFile', 'kanban.searchCards']) {
+      double.answer('quickPick', (o: Offered) => void offered.push(rows(o)));
+      await runCommand(command);
+    }
+    assert.deepEqual(offered[0], ['On default: Default · Backlog', 'Roadmap card: Roadmap · Backlog']);
+    assert.deepEqual(offered[1], offered[0]);
+  });
+
   it('when Add Card asks for the priority, then they are listed critical, high, medium, low with the default highlighted', async () => {
     activateWith([await folderWithCards([])]);
     let offered: Offered | undefined;
