@@ -1,6 +1,7 @@
 import type { RunControl } from '../core/progress';
 import { ValidationError } from '../core/errors';
 import type { MigrateToMysqlBody, MigrateToPostgresBody } from '../core/shapes/requests/dataMoves';
+import { environmentReference } from '../storage/providerOptions';
 import { createCardStore } from '../storage/providers';
 import { SqlCardStore } from '../storage/sql/sqlCardStore';
 import { migrate, MigrationError, refuseUnknownSource, type MigrationResult } from './migration';
@@ -71,10 +72,10 @@ const ENV_PREFIX = 'KANBAN_';
  */
 function refuseForeignEnvironment(options: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(options)) {
-    const reference = typeof value === 'string' ? /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value) : null;
-    if (reference && !reference[1].startsWith(ENV_PREFIX))
+    const name = environmentReference(value);
+    if (name !== null && !name.startsWith(ENV_PREFIX))
       throw new ValidationError(
-        `options.${key} names the environment variable ${reference[1]}; a migration may only read variables whose names start with ${ENV_PREFIX} (e.g. ${ENV_PREFIX}DB_PASSWORD)`,
+        `options.${key} names the environment variable ${name}; a migration may only read variables whose names start with ${ENV_PREFIX} (e.g. ${ENV_PREFIX}DB_PASSWORD)`,
       );
   }
 }

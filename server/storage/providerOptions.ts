@@ -4,6 +4,15 @@ import type { PluginEntry } from '../config/types';
 export class ProviderError extends Error {}
 
 /**
+ * The variable a whole option value names as `${NAME}`, or null for any other value: such a value
+ * is read from the environment when the store opens.
+ */
+export function environmentReference(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  return /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value)?.[1] ?? null;
+}
+
+/**
  * Reads one provider's options from `.kanban.json` with messages that point at the exact setting.
  * `${NAME}` values come from the environment at use time, so secrets can stay out of the file.
  */
@@ -37,11 +46,10 @@ export class ProviderOptions {
   }
 
   private resolve(key: string, value: unknown): unknown {
-    if (typeof value !== 'string') return value;
-    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
-    if (!whole) return value;
-    const fromEnv = this.env[whole[1]];
-    if (fromEnv === undefined) throw this.fail(key, `the environment variable ${whole[1]} is not set`);
+    const name = environmentReference(value);
+    if (name === null) return value;
+    const fromEnv = this.env[name];
+    if (fromEnv === undefined) throw this.fail(key, `the environment variable ${name} is not set`);
     return fromEnv;
   }
 
