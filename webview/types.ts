@@ -1,4 +1,7 @@
-/** The API's read models, as the UI sees them. Type-only imports: nothing from the server is bundled. */
+/**
+ * The API's read models, as the UI sees them. Type-only imports, but for the word lists of
+ * core/shapes/vocabulary: nothing else from the server is bundled.
+ */
 import type { BoardSummary } from '../server/service/boards';
 import type { BoardView, CardClaim, Column, Comment, LabelDefinition, Settings, TaskView } from '../server/core/model';
 import type { Priority, SessionState } from '../server/core/shapes/vocabulary';
@@ -21,22 +24,8 @@ export type {
   TaskView,
 };
 
-export const PRIORITIES: readonly Priority[] = ['critical', 'high', 'medium', 'low'];
-export const BACKGROUND_PRESETS: readonly Settings['boardBackgroundPreset'][] = [
-  'aurora',
-  'sunset',
-  'meadow',
-  'nebula',
-  'lagoon',
-  'candy',
-  'ember',
-  'violet',
-  'paper',
-  'mist',
-  'sand',
-];
-
-export const DELETED_STATUS = 'deleted';
+// The model's word lists, one copy: plain constants in a module that imports nothing.
+export { BACKGROUND_PRESETS, DELETED_STATUS, PRIORITIES } from '../server/core/shapes/vocabulary';
 
 /** GET /boards/{id} */
 export type Board = BoardView;
