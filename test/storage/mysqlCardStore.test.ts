@@ -1,26 +1,21 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { startServer } from '../../server/server';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
+import { startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, okData } from '../helpers/envelope';
 import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
+import { describeDatabaseServer, startFailure } from './helpers/databaseServerSuite';
 
-async function startFailure(plugin: unknown): Promise<string> {
-  const root = await makeTempDir();
-  try {
-    await fs.writeFile(path.join(root, '.kanban.json'), JSON.stringify(configWith({ 'card.storage': plugin })));
-    const running = await startServer({ root, port: 0, watch: false }).catch((error: Error) => error);
-    if (!(running instanceof Error)) {
-      await running.close();
-      assert.fail('the server started');
-    }
-    return running.message;
-  } finally {
-    await fs.rm(root, { recursive: true, force: true });
-  }
-}
+describeDatabaseServer({
+  provider: 'mysql',
+  product: 'MySQL',
+  defaults: ['127.0.0.1', 3306, 'root'],
+  plugin: mysqlPlugin,
+  createDatabase: createTestDatabase,
+  noTls: /the MySQL server does not offer TLS/,
+  watch: 'poll',
+});
 
 describe('card.storage mysql: the database', function () {
   this.timeout(30_000);
@@ -104,17 +99,6 @@ describe('card.storage mysql: the database', function () {
     assert.equal(await fs.readFile(file, 'utf8'), 'local');
   });
 
-  it('when only database is set, then host, port, user and password default to a local server and TLS is off', async () => {
-    server = await startTestServer({
-      config: configWith({ 'card.storage': { provider: 'mysql', options: { database: database.name } } }),
-    });
-    const card = await createTask(server, 'Defaults');
-    const { card: storage } = okData(await server.api('GET', '/api/storage'));
-    assert.deepEqual([storage.host, storage.port, storage.user, storage.ssl], ['127.0.0.1', 3306, 'root', false]);
-    const [row] = await database.query('SELECT id FROM kanban_cards WHERE id = ?', [card.id]);
-    assert.equal(row.id, card.id);
-  });
-
   it('when the storage is described, then host and database are shown and the password never is', async () => {
     const plugin = mysqlPlugin(database.name);
     plugin.options.password = '${KANBAN_TEST_EMPTY_PASSWORD}';
@@ -133,36 +117,6 @@ describe('card.storage mysql: the database', function () {
 
 describe('card.storage mysql: start-up failures', function () {
   this.timeout(30_000);
-
-  it('when the server cannot be reached, then start-up fails naming the provider, the host setting and the cause', async () => {
-    const message = await startFailure(mysqlPlugin('kanban_unreachable', { port: 1 }));
-    assert.match(
-      message,
-      /card\.storage provider "mysql" cannot start: cannot reach the MySQL server at 127\.0\.0\.1:1 \(.*ECONNREFUSED/,
-    );
-    assert.match(message, /plugins\["card\.storage"\]\.options\.host/);
-  });
-
-  it('when database is missing, then start-up fails naming the database setting', async () => {
-    const message = await startFailure({ provider: 'mysql', options: { host: '127.0.0.1' } });
-    assert.match(message, /card\.storage provider "mysql" cannot start: the option "database" is required/);
-    assert.match(message, /plugins\["card\.storage"\]\.options\.database/);
-  });
-
-  it('when the user is refused, then start-up fails naming the user setting', async () => {
-    const message = await startFailure(
-      mysqlPlugin('kanban_refused', { user: 'no_such_user_kanban', password: 'wrong' }),
-    );
-    assert.match(message, /refused user "no_such_user_kanban"/);
-    assert.match(message, /plugins\["card\.storage"\]\.options\.user/);
-  });
-
-  it('when ssl is true and the server offers no TLS, then start-up fails naming the ssl setting', async () => {
-    // The MariaDB of these tests runs without TLS (have_ssl DISABLED), so asking for TLS must fail, not fall back.
-    const message = await startFailure(mysqlPlugin('kanban_tls', { ssl: true }));
-    assert.match(message, /card\.storage provider "mysql" cannot start: the MySQL server does not offer TLS/);
-    assert.match(message, /plugins\["card\.storage"\]\.options\.ssl/);
-  });
 
   for (const [setting, value, cause] of [
     ['ssl', 'yes please', /must be true, false or an object of TLS options/],

@@ -1,22 +1,32 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { named } from './names';
 import { count, flag, nullableInteger, nullableText, choice, text, textList, time } from './parts';
 import { InvalidFileSchema } from './storage';
 
 /** Where the workspace is and how it is served (GET /workspace, GET /storage). */
 
-/** A provider entry: its id, plus whatever details the provider reports about itself. */
-const provider = (description: string, details?: string) =>
-  Type.Object(
-    { provider: text(description) },
-    { additionalProperties: true, ...(details ? { description: details } : {}) },
-  );
+/** How a store shared by several instances learns of the others' changes. */
+export const ChangeWatchSchema = choice(
+  ['poll', 'push'] as const,
+  "how other instances' changes arrive: poll (this instance reads the change log every pollIntervalMs) or push (the database notifies it at once; a slow poll stays as a safety net)",
+);
+export type ChangeWatch = Static<typeof ChangeWatchSchema>;
+
+/** Beside its id, whatever details a provider reports about itself. */
+const details = (about?: string) => ({ additionalProperties: true, ...(about ? { description: about } : {}) });
+
+/** A provider entry: its id, plus its details. */
+const provider = (description: string, about?: string) => Type.Object({ provider: text(description) }, details(about));
+
+/** A provider entry of a store other instances change too: and how their changes arrive. */
+const watchedProvider = (description: string, about: string) =>
+  Type.Object({ provider: text(description), watch: Type.Optional(ChangeWatchSchema) }, details(about));
 
 export const StorageStatusSchema = named(
   'StorageStatus',
   Type.Object(
     {
-      card: provider(
+      card: watchedProvider(
         'card.storage provider: markdown, sqlite, mysql, postgres or a package name',
         'plus provider details (database path, polling)',
       ),
@@ -28,7 +38,7 @@ export const StorageStatusSchema = named(
         provider: text('webhook delivery: built-in'),
         deliveryQueue: text('folder of pending deliveries, relative to the workspace'),
       }),
-      cardState: provider(
+      cardState: watchedProvider(
         'card.state provider: file (built-in, under .kanban/.state/), sqlite, or mysql (default over card.storage mysql: shared by every instance)',
         'plus provider details (database path or database, poll interval)',
       ),

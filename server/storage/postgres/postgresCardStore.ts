@@ -1,31 +1,17 @@
 import type * as Pg from 'pg';
-import { SqlCardStore } from '../sql/sqlCardStore';
 import { PostgresDatabase, PostgresOpenError, loadPostgresDriver } from './postgresDatabase';
 import { ensurePostgresSchema } from './postgresSchema';
-import { InstanceRegistry } from '../sql/instanceRegistry';
-import type { InstanceInfo, SharedConfigStore, SharedEventStore } from '../cardStore';
-import { sharedEventStore } from '../sql/sqlEventLog';
-import { SqlSharedConfig } from '../sql/sqlSharedConfig';
-import { SqlCardStateStore } from '../sql/sqlCardStateStore';
-import { SqlAttachmentStore } from '../sql/sqlAttachmentStore';
-import { SqlLogStore } from '../sql/sqlLogStore';
+import { CONNECT_TIMEOUT_MS, ServerCardStore, poolCreatingDatabase, tlsOptions } from '../sql/serverCardStore';
+import type { DatabaseServerSettings } from '../sql/serverCardStore';
+import { errorCode } from '../sql/pooledSqlDatabase';
 import { PostgresWebhookStore } from './postgresWebhookStore';
 import { LISTENER_APPLICATION_NAME, PostgresNotifier } from './postgresNotifier';
 
-export interface PostgresSettings {
+export interface PostgresSettings extends DatabaseServerSettings {
   /** A connection URL (postgres://user:password@host:port/database?sslmode=...), when given instead of the parts. */
   url?: string;
-  database: string;
-  host: string;
-  port: number;
-  user: string;
   password: string;
-  /** false, true (verify the server certificate), or pg's TLS options. */
-  ssl: boolean | Record<string, unknown>;
 }
-
-/** Short, so a write fails fast (503) while the database is away instead of hanging the request. */
-const CONNECT_TIMEOUT_MS = 3000;
 /** The database every server has, to connect to while the configured one is created. */
 const MAINTENANCE_DATABASE = 'postgres';
 
@@ -78,7 +64,7 @@ function numberParsingTypes(driver: typeof Pg): Pg.CustomTypesConfig {
 }
 
 function poolOptions(driver: typeof Pg, settings: PostgresSettings, database: string): Pg.PoolConfig {
-  const ssl = settings.ssl === false ? undefined : settings.ssl === true ? { rejectUnauthorized: true } : settings.ssl;
+  const ssl = tlsOptions(settings.ssl);
   const where: Pg.PoolConfig = settings.url
     ? { connectionString: withDatabase(settings.url, database) }
     : {
@@ -134,89 +120,22 @@ async function createDatabase(driver: typeof Pg, settings: PostgresSettings): Pr
 }
 
 /** `card.storage: postgres`: the cards of every server pointed at the same database are the same cards. */
-export class PostgresCardStore extends SqlCardStore {
-  private readonly registry: InstanceRegistry;
-  private readonly config: SqlSharedConfig;
-  private readonly cardState: SqlCardStateStore;
-  private readonly events: SharedEventStore;
-  private readonly webhooks: PostgresWebhookStore;
-  private readonly attachments: SqlAttachmentStore;
-  private readonly logs: SqlLogStore;
-
+export class PostgresCardStore extends ServerCardStore<PostgresWebhookStore> {
   private constructor(db: PostgresDatabase, settings: PostgresSettings, pollIntervalMs: number) {
-    super(db, {
-      provider: 'postgres',
-      label: `postgres ${settings.database}@${settings.host}:${settings.port}`,
-      pollIntervalMs,
-      details: {
-        host: settings.host,
-        port: settings.port,
-        database: settings.database,
-        user: settings.user,
-        ssl: settings.ssl !== false,
-      },
-    });
-    this.registry = new InstanceRegistry(db, this.origin);
-    this.config = new SqlSharedConfig(db);
-    this.cardState = new SqlCardStateStore(db, this.origin, pollIntervalMs, this.label);
-    this.events = sharedEventStore(db, this.origin);
-    this.webhooks = new PostgresWebhookStore(db, this.origin);
-    this.attachments = new SqlAttachmentStore(db, 'postgres', {
-      host: settings.host,
-      port: settings.port,
-      database: settings.database,
-    });
-    this.logs = new SqlLogStore(db);
-  }
-
-  sharedEvents(): SharedEventStore {
-    return this.events;
-  }
-
-  sharedWebhooks(): PostgresWebhookStore {
-    return this.webhooks;
-  }
-
-  sharedAttachments(): SqlAttachmentStore {
-    return this.attachments;
-  }
-
-  sharedLogs(): SqlLogStore {
-    return this.logs;
-  }
-
-  sharedConfig(): SharedConfigStore {
-    return this.config;
-  }
-
-  sharedCardState(): SqlCardStateStore {
-    return this.cardState;
-  }
-
-  instances(): InstanceInfo[] {
-    return this.registry.live();
-  }
-
-  async close(): Promise<void> {
-    await this.registry.stop();
-    await this.cardState.close();
-    await super.close();
+    super(db, settings, pollIntervalMs, (origin) => new PostgresWebhookStore(db, origin));
   }
 
   static async open(settings: PostgresSettings, pollIntervalMs: number): Promise<PostgresCardStore> {
     const driver = loadPostgresDriver();
-    let pool = createPool(driver, settings, settings.database);
+    let pool: Pg.Pool | undefined;
     let notifier: PostgresNotifier | null = null;
     try {
-      try {
-        await pool.query('SELECT 1');
-      } catch (error) {
+      pool = await poolCreatingDatabase(
+        () => createPool(driver, settings, settings.database),
         // 3D000: the database does not exist.
-        if ((error as { code?: string }).code !== '3D000') throw error;
-        await pool.end();
-        await createDatabase(driver, settings);
-        pool = createPool(driver, settings, settings.database);
-      }
+        (error) => errorCode(error) === '3D000',
+        () => createDatabase(driver, settings),
+      );
       const where = `${settings.host}:${settings.port}`;
       notifier = new PostgresNotifier(() => listenerClient(driver, settings), `postgres ${where}`);
       const db = new PostgresDatabase(pool, where, notifier);
@@ -227,7 +146,7 @@ export class PostgresCardStore extends SqlCardStore {
       return store;
     } catch (error) {
       await notifier?.stop();
-      await pool.end().catch(() => undefined);
+      await pool?.end().catch(() => undefined);
       if (error instanceof PostgresOpenError) throw error;
       throw explain(error, settings);
     }

@@ -1,24 +1,14 @@
 import type * as Pg from 'pg';
-import { ServiceUnavailableError } from '../../core/errors';
 import type { ChangeKind } from '../changeSource';
-import type { SqlDatabase, SqlTransaction, SqlValue } from '../sql/sqlDatabase';
+import { DatabaseOpenError, PooledSqlDatabase, SOCKET_UNREACHABLE, driverMissing } from '../sql/pooledSqlDatabase';
+import type { PooledConnection, ServerErrorDialect, StatementResult } from '../sql/pooledSqlDatabase';
+import type { SqlTransaction, SqlValue } from '../sql/sqlDatabase';
 import { CHANGES_CHANNEL, notificationPayload, type PostgresNotifier } from './postgresNotifier';
 
 type Driver = typeof Pg;
 
 /** Why PostgreSQL could not be used; `setting` names the option a user should look at. */
-export class PostgresOpenError extends Error {
-  constructor(
-    message: string,
-    readonly setting?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Retried: the server gave up this transaction to let another one through (serialization failure, deadlock). */
-const RETRYABLE = new Set(['40001', '40P01']);
-const MAX_ATTEMPTS = 6;
+export class PostgresOpenError extends DatabaseOpenError {}
 
 /** pg is required only when a PostgreSQL provider is configured. */
 export function loadPostgresDriver(): Driver {
@@ -26,22 +16,12 @@ export function loadPostgresDriver(): Driver {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('pg') as Driver;
   } catch (error) {
-    throw new PostgresOpenError(
-      `the module pg cannot be loaded (${(error as Error).message.split('\n')[0]}); install it with "npm install pg"`,
-    );
+    throw new PostgresOpenError(driverMissing('pg', error));
   }
 }
 
 /** Socket errors, and the SQLSTATE classes of a server shutting down or refusing connections. */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-]);
+const UNREACHABLE_CODES = new Set(SOCKET_UNREACHABLE);
 const UNREACHABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /** Whether a driver error says the database server is gone (down, restarting, network cut). */
@@ -84,8 +64,20 @@ export function numberedPlaceholders(sql: string): string {
   return out;
 }
 
+const POSTGRES_ERRORS: ServerErrorDialect = {
+  product: 'PostgreSQL',
+  // The server gave up this transaction to let another one through (serialization failure, deadlock).
+  retryable: new Set(['40001', '40P01']),
+  duplicateKey: '23505',
+  isUnreachable,
+};
+
+function statementResult(answer: Pg.QueryResult): StatementResult {
+  return { rows: answer.rows, affectedRows: answer.rowCount ?? 0 };
+}
+
 /** A pg pool behind the shared async SqlDatabase interface; writers announce, `changes` pushes. */
-export class PostgresDatabase implements SqlDatabase {
+export class PostgresDatabase extends PooledSqlDatabase {
   readonly dialect = 'postgres' as const;
 
   /**
@@ -94,9 +86,11 @@ export class PostgresDatabase implements SqlDatabase {
    */
   constructor(
     readonly pool: Pg.Pool,
-    private readonly where = 'the configured host',
+    where = 'the configured host',
     readonly changes?: PostgresNotifier,
-  ) {}
+  ) {
+    super(POSTGRES_ERRORS, where);
+  }
 
   /** PostgreSQL sends a notification at commit, and never for a transaction rolled back. */
   async announce(tx: SqlTransaction, kind: ChangeKind, seq?: number): Promise<void> {
@@ -108,72 +102,25 @@ export class PostgresDatabase implements SqlDatabase {
     return [CHANGES_CHANNEL, notificationPayload(kind, seq, this.changes?.sender ?? '')];
   }
 
-  /** The driver's error, or a 503 saying the database is unreachable (the pool reconnects later). */
-  private unavailable(error: unknown): unknown {
-    if (!isUnreachable(error)) return error;
-    const code = (error as { code?: string }).code ?? 'connection lost';
-    return new ServiceUnavailableError(
-      `the PostgreSQL database at ${this.where} cannot be reached (${code}); nothing was changed. The service reconnects by itself: try again when the database is back`,
-    );
+  protected async poolQuery(sql: string, params: SqlValue[]): Promise<StatementResult> {
+    return statementResult(await this.pool.query(numberedPlaceholders(sql), params));
   }
 
-  async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    try {
-      return (await this.pool.query(numberedPlaceholders(sql), params)).rows as T[];
-    } catch (error) {
-      throw this.unavailable(error);
-    }
-  }
-
-  /** One statement on its own (autocommit); answers the rows it touched. */
-  async run(sql: string, params: SqlValue[] = []): Promise<number> {
-    try {
-      return (await this.pool.query(numberedPlaceholders(sql), params)).rowCount ?? 0;
-    } catch (error) {
-      throw this.unavailable(error);
-    }
-  }
-
-  async transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
-    try {
-      return await this.transactionAttempts(work);
-    } catch (error) {
-      throw this.unavailable(error);
-    }
-  }
-
-  private async transactionAttempts<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
-      let broken: Error | undefined;
-      // The pool stops listening for errors of a client it hands out: a connection that dies between
-      // two statements would emit an unhandled 'error' and end the process. The next statement fails instead.
-      client.on('error', ignoreError);
-      try {
-        await client.query('BEGIN');
-        const tx: SqlTransaction = {
-          run: async (sql, params = []) => (await client.query(numberedPlaceholders(sql), params)).rowCount ?? 0,
-          all: async <R>(sql: string, params: SqlValue[] = []) =>
-            (await client.query(numberedPlaceholders(sql), params)).rows as R[],
-        };
-        const result = await work(tx);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        // A client whose ROLLBACK fails is in an unknown state: the pool must not hand it out again.
-        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-        const code = (error as { code?: string }).code;
-        if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
-      } finally {
+  protected async connect(): Promise<PooledConnection> {
+    const client = await this.pool.connect();
+    // The pool stops listening for errors of a client it hands out: a connection that dies between
+    // two statements would emit an unhandled 'error' and end the process. The next statement fails instead.
+    client.on('error', ignoreError);
+    return {
+      query: async (sql, params) => statementResult(await client.query(numberedPlaceholders(sql), params)),
+      begin: async () => void (await client.query('BEGIN')),
+      commit: async () => void (await client.query('COMMIT')),
+      rollback: async () => void (await client.query('ROLLBACK')),
+      release: (broken) => {
         client.removeListener('error', ignoreError);
         client.release(broken);
-      }
-    }
-  }
-
-  isDuplicateKey(error: unknown): boolean {
-    return (error as { code?: string })?.code === '23505';
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import { log } from '../../core/log';
 import type { InstanceInfo } from '../cardStore';
 import type { SqlDatabase } from './sqlDatabase';
+import { insertReplacing } from './sqlSharedConfig';
 
 /** How often an instance says it is alive, and how long after its last word it counts as gone. */
 const HEARTBEAT_MS = 5000;
@@ -90,7 +91,5 @@ export class InstanceRegistry {
 /** Insert this instance's row, or refresh its heartbeat when it is there, in each dialect's words (PostgreSQL's are SQLite's). */
 function upsertInstance(db: SqlDatabase): string {
   const insert = 'INSERT INTO kanban_instances (id, host, pid, started, last_seen) VALUES (?, ?, ?, ?, ?)';
-  return db.dialect === 'mysql'
-    ? `${insert} ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)`
-    : `${insert} ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen`;
+  return insertReplacing(db, insert, 'id', ['last_seen']);
 }

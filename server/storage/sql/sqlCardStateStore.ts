@@ -1,4 +1,5 @@
 import { log } from '../../core/log';
+import type { ChangeWatch } from '../../core/shapes/workspaceStatus';
 import type { CardStateChange, CardStateField, CardStateRecord, CardStateStore } from '../cardStateStore';
 import type { SqlDatabase, SqlTransaction } from './sqlDatabase';
 import { SequenceFloor } from './sequenceFloor';
@@ -144,7 +145,8 @@ export class SqlCardStateStore implements CardStateStore {
   }
 
   describe(): Record<string, unknown> {
-    return { database: this.label, shared: true, watch: 'poll', pollIntervalMs: this.pollIntervalMs };
+    const watch: ChangeWatch = this.db.changes ? 'push' : 'poll';
+    return { database: this.label, shared: true, watch, pollIntervalMs: this.pollIntervalMs };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ChangeWatch } from '../../core/shapes/workspaceStatus';
 import type { Card, Comment } from '../../core/model';
 import type { CardChange, CardStore, ExternalChange, InvalidFile, LoadResult } from '../cardStore';
 import { ChangeFeed } from './changeFeed';
@@ -51,8 +52,8 @@ export interface SqlCardStoreOptions {
 export class SqlCardStore implements CardStore {
   readonly provider: SqlDatabase['dialect'];
   readonly label: string;
-  /** Outside changes arrive by polling the change log. */
-  readonly watch = 'poll' as const;
+  /** Outside changes arrive by polling the change log, or pushed by a database that announces its commits. */
+  readonly watch: ChangeWatch;
   readonly pollIntervalMs: number;
   /** This process among the writers of the database: its change-log rows and its instance id. */
   protected readonly origin = randomBytes(8).toString('hex');
@@ -70,6 +71,7 @@ export class SqlCardStore implements CardStore {
     this.label = options.label;
     this.pollIntervalMs = options.pollIntervalMs;
     this.details = options.details;
+    this.watch = db.changes ? 'push' : 'poll';
     this.feed = new ChangeFeed(db, this.origin, (id) => this.readCard(id), options.pollIntervalMs, options.label);
   }
 

@@ -67,3 +67,13 @@ export function insertIgnoring(db: SqlDatabase, into: string): string {
       return `INSERT INTO ${into} ON CONFLICT DO NOTHING`;
   }
 }
+
+/**
+ * `insert` (one row) that, when the row's `key` is taken, overwrites `columns` with the values it
+ * tried instead, in each dialect's words (SQLite's are PostgreSQL's).
+ */
+export function insertReplacing(db: SqlDatabase, insert: string, key: string, columns: string[]): string {
+  return db.dialect === 'mysql'
+    ? `${insert} ON DUPLICATE KEY UPDATE ${columns.map((c) => `${c} = VALUES(${c})`).join(', ')}`
+    : `${insert} ON CONFLICT (${key}) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+}
