@@ -59,6 +59,17 @@ export interface WorkspaceOptions {
  */
 const runningMutations = new AsyncLocalStorage<ReadonlyMap<Workspace, { running: boolean }>>();
 
+/** One part of a migration done by a layer above the service (see Workspace.storeSwitchSteps). */
+export interface StoreSwitchStep {
+  /**
+   * Before the switch, with both stores open: copy into `target` what it must hold. Throwing fails
+   * the migration, which then changes nothing.
+   */
+  carry(target: CardStore): Promise<void>;
+  /** Once the workspace serves the target, before the previous store is closed. */
+  switched(): Promise<void>;
+}
+
 /**
  * The state of one workspace: its config, its card store and the in-memory index, plus the one
  * event stream. Operations live in the modules beside this file; every mutation runs through
@@ -126,6 +137,12 @@ export class Workspace implements WorkspaceState {
    * webhook secrets out of the file users commit. Each may answer a promise to wait for.
    */
   readonly beforeConfigWrite = new Set<(draft: KanbanConfig) => Promise<void> | undefined>();
+
+  /**
+   * What a migration asks of the layers above the service as it moves the cards to another store:
+   * the webhook secrets follow the cards, and the delivery queue moves onto the new store.
+   */
+  readonly storeSwitchSteps = new Set<StoreSwitchStep>();
 
   private constructor(
     readonly root: string,
