@@ -12,6 +12,7 @@ import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../con
 import { unknownConfigKeysIn } from '../config/unknownKeys';
 import { noteConfigWarnings } from './configWarnings';
 import type { KanbanConfig } from '../config/types';
+import { adoptLocalFiles } from './localFilesAdoption';
 import type { CardStore, DuplicateIdCard, InvalidFile, RecoveredFile, StaleCopy } from '../storage/cardStore';
 import {
   createAttachmentStore,
@@ -238,6 +239,11 @@ export class Workspace implements WorkspaceState {
       workspace.globalEvents = globalEvents;
       workspace.live = globalEvents;
     }
+    // A failure leaves the files where they are, still served: the next start tries again.
+    if (!options.readOnly)
+      await adoptLocalFiles(workspace).catch((error) =>
+        log.warn(`kanban: could not move older local files into the database: ${(error as Error).message}`),
+      );
     return workspace;
   }
 
