@@ -1,6 +1,16 @@
 import { log } from '../core/log';
 import { AttachmentsWithLocalFiles, LogsWithLocalFiles } from '../storage/localFilesFallback';
-import type { Workspace } from './workspace';
+import type { Card } from '../core/model';
+import type { AttachmentStore } from '../storage/attachmentStore';
+import type { LogStore } from '../storage/logStore';
+
+/** What the adoption reads of a workspace (passed in: the workspace calls it while it opens). */
+export interface AdoptionParts {
+  attachments: AttachmentStore;
+  logs: LogStore;
+  cards: Card[];
+  boardIds: string[];
+}
 
 /**
  * A MySQL workspace from before attachments and logs lived in the database still has them in the
@@ -9,17 +19,17 @@ import type { Workspace } from './workspace';
  * crash midway leaves every file either still local or in the database (whose copy then wins, and
  * the next start removes the file). Two instances over one folder at once never add an entry twice.
  */
-export async function adoptLocalFiles(ws: Workspace): Promise<void> {
-  const attachments = ws.attachments instanceof AttachmentsWithLocalFiles ? ws.attachments : null;
-  const logs = ws.logs instanceof LogsWithLocalFiles ? ws.logs : null;
+export async function adoptLocalFiles(parts: AdoptionParts): Promise<void> {
+  const attachments = parts.attachments instanceof AttachmentsWithLocalFiles ? parts.attachments : null;
+  const logs = parts.logs instanceof LogsWithLocalFiles ? parts.logs : null;
   if (!attachments && !logs) return;
   let files = 0;
   let logFiles = 0;
-  for (const card of ws.index.allCards()) {
+  for (const card of parts.cards) {
     if (attachments) for (const name of card.attachments) if (await attachments.adoptLocalFile(card, name)) files++;
     if (logs && (await logs.adoptLocalFile({ boardId: card.boardId, cardId: card.id }))) logFiles++;
   }
-  if (logs) for (const board of ws.config.boards) if (await logs.adoptLocalFile({ boardId: board.id })) logFiles++;
+  if (logs) for (const boardId of parts.boardIds) if (await logs.adoptLocalFile({ boardId })) logFiles++;
   if (files + logFiles > 0)
     log.info(
       `kanban: moved ${files} attachment(s) and ${logFiles} log file(s) an older service kept in .kanban/ into the database, where every instance sees them`,

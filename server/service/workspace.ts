@@ -241,7 +241,12 @@ export class Workspace implements WorkspaceState {
     }
     // A failure leaves the files where they are, still served: the next start tries again.
     if (!options.readOnly)
-      await adoptLocalFiles(workspace).catch((error) =>
+      await adoptLocalFiles({
+        attachments,
+        logs,
+        cards: workspace.index.allCards(),
+        boardIds: workspace.config.boards.map((board) => board.id),
+      }).catch((error) =>
         log.warn(`kanban: could not move older local files into the database: ${(error as Error).message}`),
       );
     return workspace;
