@@ -199,6 +199,12 @@ async function switchTo(
     throw failure('updating .kanban.json', error);
   }
   ws.store = target;
+  // The switch is made: a database that cannot give its configuration now gives it at the next start.
+  await ws
+    .joinSharedDatabase()
+    .catch((error) =>
+      log.warn(`kanban: the configuration is read from the database at the next start: ${(error as Error).message}`),
+    );
   await ws.reload();
   target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
 }

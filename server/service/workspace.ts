@@ -334,6 +334,20 @@ export class Workspace implements WorkspaceState {
   }
 
   /**
+   * Read the configuration from the database this workspace has just moved its cards into (a
+   * migration), as a start over it would: seeded from the configuration served now unless another
+   * instance seeded it first; from then on changes are written there, and other instances' followed.
+   */
+  async joinSharedDatabase(): Promise<void> {
+    const sharedStore = this.store.sharedConfig?.();
+    if (!sharedStore || this.shared) return;
+    const { config, version } = await adoptSharedConfig(sharedStore, this.config);
+    this.config = config;
+    this.shared = { store: sharedStore, version, stopFollowing: null };
+    followSharedConfig(this, this.shared, (this.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
+  }
+
+  /**
    * Stop reading the configuration and the event log from the shared database this workspace
    * leaves (a migration out of it): `.kanban.json` holds the whole configuration again, and clients
    * hear this instance's own events.

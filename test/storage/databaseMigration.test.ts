@@ -7,6 +7,7 @@ import { createTask, failsWith, okData } from '../helpers/envelope';
 import { buildCli, expectCode, kanban } from '../cli/helpers';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
 import { Receiver } from '../helpers/webhookReceiver';
+import { eventually } from '../helpers/waiting';
 import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
 import { createPostgresTestDatabase, postgresPlugin, type PostgresTestDatabase } from './helpers/postgres';
@@ -152,6 +153,24 @@ describe('storage migration into and out of PostgreSQL and MySQL', function () {
       await socket.waitFor((m) => m.event === 'task.created' && m.card?.id === after.id);
     } finally {
       socket.close();
+    }
+  });
+
+  it('when Markdown cards go to PostgreSQL, then the configuration is shared at once: a label added through this instance reaches a second one over the database, and one added there comes back', async () => {
+    server = await startTestServer({ config: configWith({}) });
+    const database = await postgres();
+    okData(await server.api('POST', '/api/storage/migrate-to-postgres', { options: pgOptions(database.name) }));
+    okData(await server.api('PUT', '/api/labels/from-first', { color: '#112233' }));
+    const second = await startTestServer({
+      config: configWith({ 'card.storage': postgresPlugin(database.name, { pollIntervalMs: 100 }) }),
+    });
+    const labels = async (on: TestServer) => JSON.stringify(okData(await on.api('GET', '/api/labels')));
+    try {
+      assert.match(await labels(second), /from-first/, 'the second instance reads the configuration from the database');
+      okData(await second.api('PUT', '/api/labels/from-second', { color: '#445566' }));
+      await eventually(async () => assert.match(await labels(server!), /from-second/));
+    } finally {
+      await second.close();
     }
   });
 
