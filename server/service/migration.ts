@@ -148,8 +148,13 @@ export function migrate<T extends CardStore>(
         await carried.undo();
         await write.undo();
       };
+      await carryForHosts(ws, target).catch(async (error: unknown) => {
+        await undo();
+        throw error;
+      });
       await switchTo(ws, target, { ...write, undo }, plan.plugin, run.signal);
       await switchFilesAndState(ws, source, target, carried, plugins);
+      await tellHostsSwitched(ws);
       await closePrevious(ws, source, write);
       const result: MigrationResult = {
         from: source.provider,
@@ -194,8 +199,30 @@ async function switchTo(
     throw failure('updating .kanban.json', error);
   }
   ws.store = target;
+  // The switch is made: a database that cannot give its configuration now gives it at the next start.
+  await ws
+    .joinSharedDatabase()
+    .catch((error) =>
+      log.warn(`kanban: the configuration is read from the database at the next start: ${(error as Error).message}`),
+    );
   await ws.reload();
   target.subscribe?.((change) => void applyExternalChanges(ws, [change]));
+}
+
+/**
+ * What the layers above keep for the cards goes into the target too (webhook secrets). What they
+ * wrote there stays if the migration fails later: the target is discarded or left unused.
+ */
+async function carryForHosts(ws: Workspace, target: CardStore): Promise<void> {
+  for (const step of ws.storeSwitchSteps) await step.carry(target);
+}
+
+/** The switch is done and cannot be taken back: a step that fails now is logged, not thrown. */
+async function tellHostsSwitched(ws: Workspace): Promise<void> {
+  for (const step of ws.storeSwitchSteps)
+    await step
+      .switched()
+      .catch((error) => log.error('kanban: a part of the service did not follow the migration', error));
 }
 
 /** Attachments, logs, card state and claims follow the cards, before the previous store closes. */

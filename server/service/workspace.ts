@@ -12,6 +12,7 @@ import { ConfigError, defaultConfig, parseConfig, serializeConfig } from '../con
 import { unknownConfigKeysIn } from '../config/unknownKeys';
 import { noteConfigWarnings } from './configWarnings';
 import type { KanbanConfig } from '../config/types';
+import { adoptLocalFiles } from './localFilesAdoption';
 import type { CardStore, DuplicateIdCard, InvalidFile, RecoveredFile, StaleCopy } from '../storage/cardStore';
 import {
   createAttachmentStore,
@@ -58,6 +59,17 @@ export interface WorkspaceOptions {
  * opened a thousand workspaces (a test run, an editor reopening folders) do file I/O 80 times slower.
  */
 const runningMutations = new AsyncLocalStorage<ReadonlyMap<Workspace, { running: boolean }>>();
+
+/** One part of a migration done by a layer above the service (see Workspace.storeSwitchSteps). */
+export interface StoreSwitchStep {
+  /**
+   * Before the switch, with both stores open: copy into `target` what it must hold. Throwing fails
+   * the migration, which then changes nothing.
+   */
+  carry(target: CardStore): Promise<void>;
+  /** Once the workspace serves the target, before the previous store is closed. */
+  switched(): Promise<void>;
+}
 
 /**
  * The state of one workspace: its config, its card store and the in-memory index, plus the one
@@ -126,6 +138,12 @@ export class Workspace implements WorkspaceState {
    * webhook secrets out of the file users commit. Each may answer a promise to wait for.
    */
   readonly beforeConfigWrite = new Set<(draft: KanbanConfig) => Promise<void> | undefined>();
+
+  /**
+   * What a migration asks of the layers above the service as it moves the cards to another store:
+   * the webhook secrets follow the cards, and the delivery queue moves onto the new store.
+   */
+  readonly storeSwitchSteps = new Set<StoreSwitchStep>();
 
   private constructor(
     readonly root: string,
@@ -221,6 +239,16 @@ export class Workspace implements WorkspaceState {
       workspace.globalEvents = globalEvents;
       workspace.live = globalEvents;
     }
+    // A failure leaves the files where they are, still served: the next start tries again.
+    if (!options.readOnly)
+      await adoptLocalFiles({
+        attachments,
+        logs,
+        cards: workspace.index.allCards(),
+        boardIds: workspace.config.boards.map((board) => board.id),
+      }).catch((error) =>
+        log.warn(`kanban: could not move older local files into the database: ${(error as Error).message}`),
+      );
     return workspace;
   }
 
@@ -303,6 +331,20 @@ export class Workspace implements WorkspaceState {
     // The written file keeps only the unknown top-level keys: the warnings follow what it holds now.
     noteConfigWarnings(this, unknownConfigKeysIn(text));
     return draft;
+  }
+
+  /**
+   * Read the configuration from the database this workspace has just moved its cards into (a
+   * migration), as a start over it would: seeded from the configuration served now unless another
+   * instance seeded it first; from then on changes are written there, and other instances' followed.
+   */
+  async joinSharedDatabase(): Promise<void> {
+    const sharedStore = this.store.sharedConfig?.();
+    if (!sharedStore || this.shared) return;
+    const { config, version } = await adoptSharedConfig(sharedStore, this.config);
+    this.config = config;
+    this.shared = { store: sharedStore, version, stopFollowing: null };
+    followSharedConfig(this, this.shared, (this.store as { pollIntervalMs?: number }).pollIntervalMs ?? 1000);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import type { AttachmentPayload, AttachmentStore, CardRef } from './attachmentStore';
 import type { LogEntry, LogOwner, LogStore } from './logStore';
 
@@ -5,6 +6,7 @@ import type { LogEntry, LogOwner, LogStore } from './logStore';
  * Before schema 5 a MySQL workspace kept attachments and logs in the local files of the instance
  * that took them. Those files stay readable, and are removed or moved with their card, while
  * everything new goes to the database: an upgrade loses nothing, and writes no file on its own.
+ * At start the service moves them into the database (adoptLocalFile), so other instances see them.
  */
 
 /** Attachments in the database, with the older local files still served when the database has no such file. */
@@ -42,6 +44,27 @@ export class AttachmentsWithLocalFiles implements AttachmentStore {
     await this.files.move(from, to, filenames);
   }
 
+  /**
+   * Put the local file of `filename` into the database, then remove it: true when there was one.
+   * The file goes only once its copy is committed; one the database holds already is what is
+   * served, and the local one is what an earlier adoption or upload left behind after its commit.
+   */
+  async adoptLocalFile(card: CardRef, filename: string): Promise<boolean> {
+    const local = await this.files.get(card, filename);
+    if (!local?.path) return false;
+    if (!(await this.database.get(card, filename))) {
+      const data = await fs.readFile(local.path).catch((error: NodeJS.ErrnoException) => {
+        // Another process sharing this folder adopted it meanwhile.
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      if (!data) return false;
+      await this.database.put(card, filename, data, local.contentType);
+    }
+    await this.files.remove(card, filename);
+    return true;
+  }
+
   describe(): Record<string, unknown> {
     return this.database.describe?.() ?? {};
   }
@@ -75,5 +98,14 @@ export class LogsWithLocalFiles implements LogStore {
   async move(from: LogOwner, to: LogOwner): Promise<void> {
     await this.database.move(from, to);
     await this.files.move(from, to);
+  }
+
+  /** Put the local log of `owner` into the database ahead of its entries, then remove the file: true when there was one. */
+  async adoptLocalFile(owner: LogOwner): Promise<boolean> {
+    const entries = await this.files.read(owner);
+    if (entries.length === 0 || !this.database.adoptOlder) return false;
+    await this.database.adoptOlder(owner, entries);
+    await this.files.clear(owner);
+    return true;
   }
 }

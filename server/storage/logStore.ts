@@ -22,4 +22,9 @@ export interface LogStore {
   clear(owner: LogOwner): Promise<void>;
   /** Carry a card's log to its new place (transfer between boards). */
   move(from: LogOwner, to: LogOwner): Promise<void>;
+  /**
+   * A database log only: put `entries`, older than every entry it holds, before them, in one
+   * commit; no-op when it holds them already (an earlier try that committed, another instance).
+   */
+  adoptOlder?(owner: LogOwner, entries: LogEntry[]): Promise<void>;
 }

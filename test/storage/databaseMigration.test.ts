@@ -1,10 +1,13 @@
 import { strict as assert } from 'node:assert';
+import { createHmac } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { listFiles, makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
 import { buildCli, expectCode, kanban } from '../cli/helpers';
 import { RecordingSocket, wsUrl } from '../helpers/wsClient';
+import { Receiver } from '../helpers/webhookReceiver';
+import { eventually } from '../helpers/waiting';
 import { configWith } from './helpers/cardProviders';
 import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/mysql';
 import { createPostgresTestDatabase, postgresPlugin, type PostgresTestDatabase } from './helpers/postgres';
@@ -150,6 +153,66 @@ describe('storage migration into and out of PostgreSQL and MySQL', function () {
       await socket.waitFor((m) => m.event === 'task.created' && m.card?.id === after.id);
     } finally {
       socket.close();
+    }
+  });
+
+  it('when Markdown cards go to PostgreSQL, then the configuration is shared at once: a label added through this instance reaches a second one over the database, and one added there comes back', async () => {
+    server = await startTestServer({ config: configWith({}) });
+    const database = await postgres();
+    okData(await server.api('POST', '/api/storage/migrate-to-postgres', { options: pgOptions(database.name) }));
+    okData(await server.api('PUT', '/api/labels/from-first', { color: '#112233' }));
+    const second = await startTestServer({
+      config: configWith({ 'card.storage': postgresPlugin(database.name, { pollIntervalMs: 100 }) }),
+    });
+    const labels = async (on: TestServer) => JSON.stringify(okData(await on.api('GET', '/api/labels')));
+    try {
+      assert.match(await labels(second), /from-first/, 'the second instance reads the configuration from the database');
+      okData(await second.api('PUT', '/api/labels/from-second', { color: '#445566' }));
+      await eventually(async () => assert.match(await labels(server!), /from-second/));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('when a webhook with a secret is registered before migrating into PostgreSQL and its secret changed before migrating back, then each store holds the secret and every delivery is signed with it, also after a restart', async () => {
+    const receiver = new Receiver();
+    await receiver.listen();
+    let secret = 'whsec-registered-in-markdown';
+    /** A card made now reaches the receiver, signed with the secret the webhook has now. */
+    const deliveredSigned = async (title: string) => {
+      const card = await createTask(server!, { content: `# ${title}` });
+      const arrived = () => receiver.on('/hook').find((r) => r.body?.card?.id === card.id);
+      await receiver.until(() => arrived() !== undefined, `the delivery of "${title}"`, 15_000);
+      const expected = 'sha256=' + createHmac('sha256', secret).update(arrived()!.rawBody).digest('hex');
+      assert.equal(arrived()!.headers['x-webhook-signature'], expected, title);
+    };
+    try {
+      server = await startTestServer({ config: configWith({}) });
+      const hook = okData<any>(
+        await server.api('POST', '/api/webhooks', { url: receiver.url('/hook'), events: ['task.created'], secret }),
+        201,
+      );
+      await deliveredSigned('Before the migration');
+      const database = await postgres();
+      okData(await server.api('POST', '/api/storage/migrate-to-postgres', { options: pgOptions(database.name) }));
+      const stored = async () =>
+        (await database.query<{ value: string }>('SELECT value FROM kanban_webhook_secrets')).map((row) => row.value);
+      assert.deepEqual(await stored(), [secret], 'the database holds the secret, so every instance over it can sign');
+      await deliveredSigned('In PostgreSQL');
+      await server.restart();
+      await deliveredSigned('In PostgreSQL after a restart');
+
+      // Changed over PostgreSQL, the secret is only in the database: the way back must carry it.
+      secret = 'whsec-changed-in-postgres';
+      okData(await server.api('PUT', `/api/webhooks/${hook.id}`, { secret }));
+      assert.deepEqual(await stored(), [secret]);
+      okData(await server.api('POST', '/api/storage/migrate-to-markdown'));
+      await deliveredSigned('Back in Markdown');
+      await database.query('DELETE FROM kanban_webhook_secrets');
+      await server.restart();
+      await deliveredSigned('Back in Markdown after a restart, the database emptied');
+    } finally {
+      await receiver.close();
     }
   });
 

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { isPeerEvent, subscriptionMatches } from '../../core/events';
-import type { Workspace } from '../../service/workspace';
+import type { StoreSwitchStep, Workspace } from '../../service/workspace';
 import type { AttemptRecord } from './attemptHistory';
 import { keepSecretsOutOfConfig } from './configSecrets';
-import { secretStoreFor } from './secretStore';
+import { carrySecrets, forgetSecretStore, secretStoreFor } from './secretStore';
 import { findWebhook } from './webhookRegistry';
 import { DEFAULT_BACKOFF_MS, WebhookQueue, type WebhookQueueOptions } from './webhookQueue';
 import { DEFAULT_LEASE_MS, SharedWebhookQueue } from './sharedQueue';
@@ -85,8 +85,21 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
   const env = options.env ?? process.env;
   // A literal secret in an older .kanban.json leaves the file on the next change the service makes.
   keepSecretsOutOfConfig(ws);
-  const queue = createQueue(ws, options, env);
+  let queue = createQueue(ws, options, env);
   await queue.start();
+  // A migration moves the secrets to the new store, then the queue onto it: the previous store closes next.
+  const followMigration: StoreSwitchStep = {
+    carry: (target) => carrySecrets(ws, target),
+    async switched() {
+      forgetSecretStore(ws);
+      const previous = queue;
+      queue = createQueue(ws, options, env);
+      queues.set(ws, queue);
+      await previous.stop();
+      await queue.start();
+    },
+  };
+  ws.storeSwitchSteps.add(followMigration);
   const unsubscribe = ws.events.on((event) => {
     // Another instance's change, whatever the store (a shared MySQL or SQLite database, a provider's
     // change feed): the instance that made it delivers it, so each event goes out once.
@@ -103,6 +116,7 @@ export async function startWebhooks(ws: Workspace, options: WebhookOptions = {})
     async stop() {
       unsubscribe();
       ws.beforeAnswer.delete(durable);
+      ws.storeSwitchSteps.delete(followMigration);
       queues.delete(ws);
       await queue.stop();
     },

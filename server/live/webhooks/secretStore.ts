@@ -4,6 +4,8 @@ import { writeFileAtomic } from '../../core/atomicFile';
 import type { Workspace } from '../../service/workspace';
 import { ensureStateDir } from '../../storage/state/fileCardStateStore';
 import type { SharedWebhookStore } from '../../storage/webhookDeliveryStore';
+import type { CardStore } from '../../storage/cardStore';
+import { storedReference } from './secrets';
 
 /** The file holds signing keys: only the service's own user may read it. */
 const FILE_MODE = 0o600;
@@ -104,10 +106,36 @@ const stores = new WeakMap<Workspace, SecretKeeper>();
 export function secretStoreFor(ws: Workspace): SecretKeeper {
   let store = stores.get(ws);
   if (!store) {
-    const local = new SecretStore(ws.stateDir);
-    const shared = ws.store.sharedWebhooks?.();
-    store = shared ? new SharedSecrets(shared, local) : local;
+    store = keeperOver(ws.store, ws.stateDir);
     stores.set(ws, store);
   }
   return store;
+}
+
+function keeperOver(cards: CardStore, stateDir: string): SecretKeeper {
+  const local = new SecretStore(stateDir);
+  const shared = cards.sharedWebhooks?.();
+  return shared ? new SharedSecrets(shared, local) : local;
+}
+
+/**
+ * Before a migration switches to `target`: every stored secret the webhooks refer to is written
+ * where the workspace will keep secrets once it serves `target` (its database, or the state file),
+ * so that each delivery after the switch, and every instance over that database, signs as before.
+ */
+export async function carrySecrets(ws: Workspace, target: CardStore): Promise<void> {
+  if (!ws.store.sharedWebhooks && !target.sharedWebhooks) return;
+  const from = secretStoreFor(ws);
+  const carried: Record<string, string> = {};
+  for (const hook of ws.config.webhooks) {
+    const name = hook.secret === undefined ? null : storedReference(hook.secret);
+    const value = name === null ? undefined : await from.get(name);
+    if (name !== null && value !== undefined) carried[name] = value;
+  }
+  if (Object.keys(carried).length > 0) await keeperOver(target, ws.stateDir).update(carried);
+}
+
+/** Once the workspace serves another store: the next look-up opens the keeper over that one. */
+export function forgetSecretStore(ws: Workspace): void {
+  stores.delete(ws);
 }

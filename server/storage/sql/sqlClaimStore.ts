@@ -31,7 +31,7 @@ const PRUNE_LAPSES_EVERY = 100;
  * words and the same effect. SQLite: the
  * transaction began IMMEDIATE (sqliteDatabase.ts), which holds the file's write lock already.
  */
-const LOCKING_READ: Record<SqlDatabase['dialect'], string> = {
+export const LOCKING_READ: Record<SqlDatabase['dialect'], string> = {
   mysql: ' FOR UPDATE',
   postgres: ' FOR UPDATE',
   sqlite: '',
