@@ -204,3 +204,31 @@ for (const providerName of PROVIDERS) {
     });
   });
 }
+
+for (const providerName of ['mysql', 'postgres'] as const) {
+  describe(`API sub-cards and relations round trip (${providerName})`, function () {
+    this.timeout(60_000);
+    let server: TestServer;
+    useCardProviderServer(providerName, (started) => (server = started));
+
+    it('when a card with a parent, relations and a duplicate mark is written and the server restarts, then every field reads back', async () => {
+      const parent = await createTask(server, 'Stored parent');
+      const other = await createTask(server, 'Stored other', 'ops');
+      const card = await createTask(server, {
+        content: '# Stored child\n',
+        parent: parent.id,
+        relatesTo: [other.id],
+        duplicateOf: [parent.id],
+      });
+      await server.restart();
+      const read = okData(await server.api('GET', `/api/tasks/${card.id}`));
+      assert.deepEqual([read.parent, read.relatesTo, read.duplicateOf], [parent.id, [other.id], [parent.id]]);
+      const original = okData(await server.api('GET', `/api/tasks/${parent.id}`));
+      assert.deepEqual([original.children, original.duplicates], [{ total: 1, done: 0 }, [card.id]]);
+      okData(await server.api('PUT', `/api/tasks/${card.id}`, { parent: null, relatesTo: null, duplicateOf: [] }));
+      await server.restart();
+      const cleared = okData(await server.api('GET', `/api/tasks/${card.id}`));
+      assert.deepEqual([cleared.parent, cleared.relatesTo, cleared.duplicateOf], [null, [], []]);
+    });
+  });
+}
