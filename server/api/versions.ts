@@ -29,9 +29,9 @@ export function etagOf(value: object): string {
 }
 
 /**
- * A card's version: its stored state, and when it has dependencies or a claim, their state too
- * (`blocks`, `blocked`, `openBlockers` change when another card moves; `claim` when an agent claims,
- * renews or releases it). Without that a client holding the card would be told 304 Not Modified and
+ * A card's version: its stored state, and when it has dependencies, links or a claim, their state
+ * too (`blocks`, `blocked`, `openBlockers`, `children`, `related` and `duplicates` change when
+ * another card moves or changes; `claim` when an agent claims, renews or releases it). Without that a client holding the card would be told 304 Not Modified and
  * keep showing it blocked after its blocker was done, or claimed after its lease ran out.
  */
 export function cardEtag(ws: Workspace, card: Card): string {
