@@ -4,6 +4,7 @@ import { resolveCard } from '../service/taskQueries';
 import type { RequestContext } from './route';
 import type { Card } from '../core/model';
 import type { Workspace } from '../service/workspace';
+import { hasLinkViews, linkViewFields } from '../service/cardLinks';
 import { openBlockerCount } from '../service/dependencies';
 import { canonicalJson } from '../core/canonicalJson';
 
@@ -28,9 +29,9 @@ export function etagOf(value: object): string {
 }
 
 /**
- * A card's version: its stored state, and when it has dependencies or a claim, their state too
- * (`blocks`, `blocked`, `openBlockers` change when another card moves; `claim` when an agent claims,
- * renews or releases it). Without that a client holding the card would be told 304 Not Modified and
+ * A card's version: its stored state, and when it has dependencies, links or a claim, their state
+ * too (`blocks`, `blocked`, `openBlockers`, `children`, `related` and `duplicates` change when
+ * another card moves or changes; `claim` when an agent claims, renews or releases it). Without that a client holding the card would be told 304 Not Modified and
  * keep showing it blocked after its blocker was done, or claimed after its lease ran out.
  */
 export function cardEtag(ws: Workspace, card: Card): string {
@@ -38,8 +39,15 @@ export function cardEtag(ws: Workspace, card: Card): string {
   const blocks = ws.index.blocksOf(card.id);
   const claim = ws.claims.of(card.boardId, card.id);
   const session = ws.claims.sessionOf(card.boardId, card.id);
-  if (blocks.length === 0 && !card.blockedBy?.length && !claim && !session) return stored;
-  const derived = JSON.stringify([blocks, openBlockerCount(ws, card), claim, session]);
+  const links = hasLinkViews(ws, card);
+  if (blocks.length === 0 && !card.blockedBy?.length && !claim && !session && !links) return stored;
+  const derived = JSON.stringify([
+    blocks,
+    openBlockerCount(ws, card),
+    claim,
+    session,
+    links ? linkViewFields(ws, card) : null,
+  ]);
   return `"${createHash('sha1')
     .update(stored + derived)
     .digest('base64url')

@@ -193,6 +193,7 @@ export async function cardDetails(ctx: Context, card: Card): Promise<string> {
   if (Array.isArray(card.blockedBy) && card.blockedBy.length)
     pairs.push(['blocked by', `${card.blockedBy.join(', ')}${card.blocked ? ' (waiting)' : ' (all done)'}`]);
   if (Array.isArray(card.blocks) && card.blocks.length) pairs.push(['blocks', card.blocks.join(', ')]);
+  pairs.push(...linkPairs(card));
   const claim = card.claim as { agent: string; until: string } | null | undefined;
   if (claim) pairs.push(['claimed by', `${plain(claim.agent)} until ${plain(claim.until)}`]);
   const session = card.session as
@@ -226,6 +227,23 @@ export async function cardDetails(ctx: Context, card: Card): Promise<string> {
       );
   }
   return lines.join('\n').replace(/\n+$/, '');
+}
+
+/** Parent, sub-cards and relations, as `kanban show` lists them (only those set). */
+function linkPairs(card: Card): [string, string][] {
+  const pairs: [string, string][] = [];
+  if (typeof card.parent === 'string') pairs.push(['parent', plain(card.parent)]);
+  const children = card.children as { total: number; done: number } | undefined;
+  if (children?.total)
+    pairs.push(['sub-cards', `${children.done}/${children.total} done (kanban tree ${plain(card.id)})`]);
+  const lists: [string, unknown][] = [
+    ['related', card.related],
+    ['duplicate of', card.duplicateOf],
+    ['duplicates', card.duplicates],
+  ];
+  for (const [name, ids] of lists)
+    if (Array.isArray(ids) && ids.length) pairs.push([name, ids.map((id) => plain(id)).join(', ')]);
+  return pairs;
 }
 
 /**
@@ -273,14 +291,9 @@ export const editCommand: Command = {
   positionals: [1, 1],
   writes: true,
   async run(ctx, parsed) {
-    const changes = ['title', 'body', 'status', 'priority', 'assignee', 'due', 'label', 'meta', 'blocked-by'].filter(
-      (name) => parsed.values[name] !== undefined,
-    );
-    if (!changes.length)
-      usage(
-        editCommand,
-        'nothing to change: give at least one of --title, --body, --status, --priority, --assignee, --due, --label, --meta, --blocked-by',
-      );
+    const flags = ['title', ...Object.keys(cardFlags)];
+    if (!flags.some((name) => parsed.values[name] !== undefined))
+      usage(editCommand, `nothing to change: give at least one of ${flags.map((name) => `--${name}`).join(', ')}`);
     const cardPath = ctx.boardPath(`/tasks/${enc(parsed.positionals[0])}`);
     const current = await ctx.get<Card>(cardPath);
     const card = current.data;

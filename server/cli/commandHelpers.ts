@@ -28,7 +28,23 @@ export const cardFlags: Record<string, OptionSpec> = {
     value: '<id,id>',
     description: 'cards (any board, partial ids work) this one waits for; replaces the list ("" for none)',
   },
+  parent: { type: 'string', value: '<id>', description: 'make it a sub-card of this card (same board; "" for none)' },
+  'relates-to': {
+    type: 'string',
+    multiple: true,
+    value: '<id,id>',
+    description: 'related cards (any board); replaces the list ("" for none)',
+  },
+  'duplicate-of': {
+    type: 'string',
+    multiple: true,
+    value: '<id,id>',
+    description: 'cards this one duplicates (any board); replaces the list ("" for none)',
+  },
 };
+
+/** The flags that take a list of card ids, and the field each sets. */
+const ID_LIST_FLAGS = { 'blocked-by': 'blockedBy', 'relates-to': 'relatesTo', 'duplicate-of': 'duplicateOf' } as const;
 
 export const ID = '<id>';
 
@@ -87,11 +103,14 @@ export function cardFields(
   if (parsed.values.label !== undefined) fields.labels = labels(parsed);
   if (parsed.values.meta !== undefined)
     fields.metadata = metaPairs(command, list(parsed, 'meta'), metadata ? { ...metadata } : {});
-  if (parsed.values['blocked-by'] !== undefined)
-    fields.blockedBy = list(parsed, 'blocked-by')
-      .flatMap((v) => v.split(','))
-      .map((v) => v.trim())
-      .filter(Boolean);
+  for (const [flagName, field] of Object.entries(ID_LIST_FLAGS))
+    if (parsed.values[flagName] !== undefined)
+      fields[field] = list(parsed, flagName)
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean);
+  const parent = str(parsed, 'parent');
+  if (parent !== undefined) fields.parent = parent.trim() === '' ? null : parent.trim();
   return fields;
 }
 

@@ -13,6 +13,7 @@ import {
   transferCommand,
 } from './cardCommands';
 import { startCommand } from './startCommand';
+import { treeCommand } from './treeCommand';
 import { claimCommand, pickCommand, releaseCommand, reportCommand } from './agentCommands';
 import { contextCommand } from './contextCommand';
 import {
@@ -31,6 +32,7 @@ import {
 export const everydayCommands: Command[] = [
   listCommand,
   showCommand,
+  treeCommand,
   addCommand,
   editCommand,
   moveCommand,

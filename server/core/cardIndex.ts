@@ -1,7 +1,7 @@
 import type { Card } from './model';
 import { placeOf } from './cardPlace';
 import { FuzzyBoardIndex } from './fuzzyIndex';
-import { BlockerIndex } from './blockerIndex';
+import { LinkIndex, type LinkField } from './linkIndex';
 
 export function compareCards(a: Card, b: Card): number {
   // Cards without a valid key (hand-written files) sort after keyed ones, oldest first.
@@ -39,7 +39,7 @@ export class CardIndex {
   /** Cards per status per board, so the statuses of a board are known without a scan. */
   private statusCounts = new Map<string, Map<string, number>>();
   private fuzzy = new Map<string, FuzzyBoardIndex>();
-  private blockers = new BlockerIndex();
+  private links = new LinkIndex();
   private changes = 0;
 
   /** Grows with every change; read caches compare it to know they are still current. */
@@ -53,7 +53,7 @@ export class CardIndex {
     this.sortedColumns.clear();
     this.statusCounts.clear();
     this.fuzzy.clear();
-    this.blockers.clear();
+    this.links.clear();
     this.changes++;
   }
 
@@ -68,7 +68,7 @@ export class CardIndex {
     const sorted = this.sortedColumns.get(columnKey(card.boardId, placeOf(card)));
     if (sorted) sorted.splice(lowerBound(sorted, card), 0, card);
     this.fuzzy.get(card.boardId)?.put(card);
-    this.blockers.add(card);
+    this.links.add(card);
     this.changes++;
   }
 
@@ -80,7 +80,7 @@ export class CardIndex {
     this.boardOfId.delete(card.id);
     this.changes++;
     if (!stored) return;
-    this.blockers.remove(stored);
+    this.links.remove(stored);
     this.countStatus(stored, -1);
     const sorted = this.sortedColumns.get(columnKey(boardId, placeOf(stored)));
     if (sorted) {
@@ -102,7 +102,12 @@ export class CardIndex {
 
   /** Ids of the cards (any board) whose `blockedBy` names `id`: O(1) plus the answer. */
   blocksOf(id: string): readonly string[] {
-    return this.blockers.blockedBy(id);
+    return this.links.namesOf('blockedBy', id);
+  }
+
+  /** Ids of the cards (any board) whose link `field` names `id`: O(1) plus the answer. */
+  linkedFrom(field: LinkField, id: string): readonly string[] {
+    return this.links.namesOf(field, id);
   }
 
   hasId(id: string): boolean {

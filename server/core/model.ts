@@ -52,6 +52,12 @@ export interface Card {
   completedAt?: string;
   /** Ids of the cards (on any board) that must be finished before this one can start. */
   blockedBy?: string[];
+  /** The card (same board) this one is a sub-card of. */
+  parent?: string;
+  /** Cards (any board) this one is related to; the relation shows on both cards, stored on this one. */
+  relatesTo?: string[];
+  /** Cards (any board) this one duplicates; each of them shows this one among its `duplicates`. */
+  duplicateOf?: string[];
   /** When the card was archived (ISO 8601). Archived cards keep their status and leave the lists. */
   archivedAt?: string;
   /** The column a soft-deleted card was in when it was deleted, so a restore puts it back there. */

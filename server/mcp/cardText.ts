@@ -37,6 +37,7 @@ export const SUMMARY_FIELDS = [
   'checklist',
   'blockedBy',
   'blocked',
+  'parent',
   'claim',
 ] as const;
 
@@ -65,7 +66,7 @@ function compact(field: string, value: unknown): unknown {
   return value;
 }
 
-/** id, title, status, priority, assignee, labels, dueDate, checklist, blockedBy, blocked, claim: what is set of them. */
+/** id, title, status, priority, assignee, labels, dueDate, checklist, blockedBy, blocked, parent, claim: what is set of them. */
 export function summaryOf(card: Record<string, unknown>, extra: string[] = []): Record<string, unknown> {
   return withoutEmpty(
     Object.fromEntries([...SUMMARY_FIELDS, ...extra].map((field) => [field, compact(field, card[field])])),

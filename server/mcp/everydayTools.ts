@@ -49,10 +49,24 @@ const FIELD_TEXT: Record<string, string | undefined> = {
   dueDate: 'ISO date',
   metadata: 'key/value data',
   blockedBy: 'ids of cards it waits for; null clears',
+  parent: 'id of its parent card (same board); null clears',
+  relatesTo: 'ids of related cards; null clears',
+  duplicateOf: 'ids of the cards it duplicates; null clears',
 };
 const pick = (names: string[]) =>
   Object.fromEntries(names.map((name) => [name, brief(cardFields[name], FIELD_TEXT[name])]));
-const EDITABLE = ['status', 'priority', 'assignee', 'dueDate', 'labels', 'metadata', 'blockedBy'];
+const EDITABLE = [
+  'status',
+  'priority',
+  'assignee',
+  'dueDate',
+  'labels',
+  'metadata',
+  'blockedBy',
+  'parent',
+  'relatesTo',
+  'duplicateOf',
+];
 /** What a move takes: the place, and the card fields a drop across swimlanes sets in the same write. */
 const MOVE_BODY = ['status', 'position', ...MOVE_FIELDS];
 const MOVE_TEXT: Record<string, string> = { status: 'column id', position: 'zero-based, default 0' };
@@ -134,6 +148,8 @@ const LIST_TEXT: Record<string, string | undefined> = {
   dueAfter: 'YYYY-MM-DD, exclusive',
   claimed: 'held under a running lease',
   claimedBy: undefined,
+  parent: 'sub-cards of this card',
+  topLevel: 'true: no parent; false: sub-cards',
   view: 'saved view id',
   fields: 'comma list of fields, not the summary',
   limit: `1-1000, default ${PAGE_SIZE}`,
@@ -157,6 +173,8 @@ const LIST_FILTERS = [
   'dueAfter',
   'claimed',
   'claimedBy',
+  'parent',
+  'topLevel',
   'view',
 ];
 /** Used only while the list route does not declare its paging parameters itself. */

@@ -75,7 +75,7 @@ const SUMMARY_PROPS: Props = { id: STRING, title: STRING, status: STRING };
 
 /**
  * A card as the everyday tools answer it (cardText.ts `summaryOf`): id, title and status always;
- * priority, assignee, labels, dueDate, checklist ("done/total"), blockedBy, blocked and claim when
+ * priority, assignee, labels, dueDate, checklist ("done/total"), blockedBy, blocked, parent and claim when
  * set; its boardId after a change and its content where work starts on it. One small schema for a
  * dozen tools: the fields that are sometimes there the answer shows, and listing them in every
  * tool's schema would cost more than the rest of the tool. It names the three that are always

@@ -50,12 +50,20 @@ export function isReady(ws: WorkspaceState, card: Card): boolean {
   return card.status !== lastColumnOf(ws, card.boardId) && !isBlocked(ws, card);
 }
 
-/** A whole card id for `idish`: exact, else the unique prefix, else the unique substring, on any board. */
-function resolveBlockerId(ws: WorkspaceState, idish: string): string {
+/**
+ * A whole card id for `idish` among `cards`: exact, else the unique prefix, else the unique
+ * substring. `field` names the request field in the 400, `where` the place searched.
+ */
+export function resolveIdAmong(
+  cards: readonly Card[],
+  idish: string,
+  field: string,
+  where = 'in the workspace',
+): string {
   const text = idish.trim();
-  if (ws.index.hasId(text)) return text;
+  const exact = cards.find((c) => c.id === text);
+  if (exact) return exact.id;
   if (text !== '' && !isFullCardId(text)) {
-    const cards = ws.index.allCards();
     for (const matches of [cards.filter((c) => c.id.startsWith(text)), cards.filter((c) => c.id.includes(text))]) {
       if (matches.length === 1) return matches[0].id;
       if (matches.length > 1) {
@@ -64,12 +72,19 @@ function resolveBlockerId(ws: WorkspaceState, idish: string): string {
           .map((c) => c.id)
           .join(', ');
         throw new ValidationError(
-          `blockedBy: "${text}" matches ${matches.length} cards (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`,
+          `${field}: "${text}" matches ${matches.length} cards (${names}${matches.length > 10 ? ', ...' : ''}); give more of the id`,
         );
       }
     }
   }
-  throw new ValidationError(`blockedBy: no card "${text}" in the workspace`);
+  throw new ValidationError(`${field}: no card "${text}" ${where}`);
+}
+
+/** A whole card id for `idish` on any board (see resolveIdAmong); `field` names it in a 400. */
+export function resolveWorkspaceCardId(ws: WorkspaceState, idish: string, field: string): string {
+  const text = idish.trim();
+  if (ws.index.hasId(text)) return text;
+  return resolveIdAmong(ws.index.allCards(), text, field);
 }
 
 /** The path of blockers from `from` back to `target`, if `target` is reachable (a cycle once the edge is added). */
@@ -102,7 +117,7 @@ export function resolveBlockedBy(
   cardId: string | undefined,
   ids: readonly string[],
 ): string[] | undefined {
-  const resolved = [...new Set(ids.map((id) => resolveBlockerId(ws, id)))];
+  const resolved = [...new Set(ids.map((id) => resolveWorkspaceCardId(ws, id, 'blockedBy')))];
   if (cardId !== undefined) {
     if (resolved.includes(cardId))
       throw new ValidationError(`blockedBy: a card cannot be blocked by itself ("${cardId}")`);
@@ -116,14 +131,4 @@ export function resolveBlockedBy(
     }
   }
   return resolved.length === 0 ? undefined : resolved;
-}
-
-/** The cards that list `id` in their `blockedBy`, each with `id` taken out: for a delete for good. */
-export function withoutBlocker(ws: WorkspaceState, id: string, modified: string): { card: Card; previous: Card }[] {
-  return ws.index.blocksOf(id).flatMap((blockedId) => {
-    const previous = ws.index.findById(blockedId);
-    if (!previous) return [];
-    const rest = (previous.blockedBy ?? []).filter((other) => other !== id);
-    return [{ card: { ...previous, blockedBy: rest.length === 0 ? undefined : rest, modified }, previous }];
-  });
 }

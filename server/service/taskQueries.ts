@@ -8,7 +8,7 @@ import { dueMatches, type DueFilter } from '../core/dueDates';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
 import type { Workspace } from './workspace';
 import type { BuiltAnswer } from './readCache';
-import { isReady } from './dependencies';
+import { isReady, resolveIdAmong } from './dependencies';
 
 /**
  * Find a card on a board by exact id, else unique prefix, else unique substring. A whole id
@@ -83,6 +83,10 @@ export interface TaskQuery {
   byAgent?: string;
   /** Due-date window and bounds, with the day they were asked on (see core/dueDates.ts). */
   due?: DueFilter;
+  /** Only the sub-cards of this card (a partial id is resolved on the board). */
+  parent?: string;
+  /** true: only cards without a parent; false: only sub-cards. */
+  topLevel?: boolean;
   /** Whose card state the views carry. */
   actor?: string;
 }
@@ -137,7 +141,9 @@ export function keepsWholeColumns(query: TaskQuery): boolean {
     query.due === undefined &&
     query.claimed === undefined &&
     query.claimedBy === undefined &&
-    query.byAgent === undefined
+    query.byAgent === undefined &&
+    query.parent === undefined &&
+    query.topLevel === undefined
   );
 }
 
@@ -148,7 +154,13 @@ function filterPredicate(ws: Workspace, boardId: string, query: TaskQuery, fuzzy
   const label = query.label?.toLowerCase();
   const groupLabels = query.labelGroup === undefined ? null : labelsInGroup(ws, query.labelGroup);
   const archivedStatus = archivedStatusFilter(query);
+  const parent =
+    query.parent === undefined
+      ? undefined
+      : resolveIdAmong([...ws.index.cardsOf(boardId)], query.parent, 'parent', `on board "${boardId}"`);
   return (card: Card): boolean => {
+    if (parent !== undefined && card.parent !== parent) return false;
+    if (query.topLevel !== undefined && (card.parent === undefined) !== query.topLevel) return false;
     if (archivedStatus !== undefined && card.status !== archivedStatus) return false;
     if (query.priority && card.priority !== query.priority) return false;
     if (assignee !== undefined && (card.assignee ?? '').toLowerCase() !== assignee) return false;

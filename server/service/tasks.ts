@@ -11,7 +11,10 @@ import { relocateCardBelongings, removeCardBelongings } from './cardBelongings';
 import type { Workspace } from './workspace';
 import type { CardChange } from '../storage/cardStore';
 import { writeCardsChecked } from './fileTruth';
-import { resolveBlockedBy, withoutBlocker } from './dependencies';
+import { resolveBlockedBy } from './dependencies';
+import { detachedChildren, openChildrenOf, withLinkFields, withoutLinksTo, type LinkCleanup } from './cardLinks';
+import { cardLog, makeEntry } from './logs';
+import { addWarning } from './warnings';
 import { announceWipEntry, checkWipEntry } from './wipLimits';
 import { placeOf } from '../core/cardPlace';
 import type { MOVE_FIELDS, TaskCreateBody, TaskUpdateBody } from '../core/shapes/requests/tasks';
@@ -138,7 +141,7 @@ export async function createTask(
       fields,
     );
     if (fields.blockedBy) draft.blockedBy = resolveBlockedBy(ws, undefined, fields.blockedBy);
-    const card = withCompletion(draft, board, stamp);
+    const card = withCompletion(withLinkFields(ws, draft, fields, true), board, stamp);
     let attempts = 0;
     for (const id of cardIdCandidates(baseCardId(titleOf(card.content), now))) {
       if (++attempts > 1000)
@@ -203,6 +206,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
     const now = new Date().toISOString();
     let card = applyFields(previous, fields);
     if (fields.blockedBy !== undefined) card.blockedBy = resolveBlockedBy(ws, previous.id, fields.blockedBy ?? []);
+    card = withLinkFields(ws, card, fields, false);
     const moved = fields.status !== undefined && fields.status !== previous.status;
     const wip = moved ? checkWipEntry(ws, board, fields.status as string, previous) : null;
     if (moved) {
@@ -214,8 +218,10 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
     }
     card = withCompletion({ ...card, modified: now }, board, now);
     await saveCard(ws, card, previous);
-    if (moved) announceMove(ws, { taskId: card.id, from: previous.status, to: card.status }, card, wip);
-    else ws.emit('task.updated', boardId, { taskId: card.id, fields: Object.keys(fields) }, card);
+    if (moved) {
+      announceMove(ws, { taskId: card.id, from: previous.status, to: card.status }, card, wip);
+      warnOpenChildren(ws, card, board);
+    } else ws.emit('task.updated', boardId, { taskId: card.id, fields: Object.keys(fields) }, card);
     return taskView(ws, card, { withComments: true });
   });
 }
@@ -299,8 +305,45 @@ export async function moveTask(
       card,
       wip,
     );
+    warnOpenChildren(ws, card, board);
     return taskView(ws, card, { withComments: true });
   });
+}
+
+/**
+ * A parent put into the last column while sub-cards are still open: the move stands (the board
+ * may mean it), and the request is told, as a column over its WIP limit is.
+ */
+function warnOpenChildren(ws: Workspace, card: Card, board: BoardConfig): void {
+  if (card.status !== lastColumnOf(board)) return;
+  const open = openChildrenOf(ws, card);
+  if (open.length === 0) return;
+  const names = open
+    .slice(0, 5)
+    .map((c) => c.id)
+    .join(', ');
+  addWarning(
+    `card ${card.id} is done but ${open.length} of its sub-cards ${open.length === 1 ? 'is' : 'are'} still open (${names}${open.length > 5 ? ', ...' : ''})`,
+  );
+}
+
+/**
+ * Write the cards a removed or departed card named (one write and one event each); a sub-card
+ * whose parent went away says so in its log, so whoever reads it later knows why it stands alone.
+ */
+async function applyLinkCleanups(ws: Workspace, cleanups: LinkCleanup[]): Promise<void> {
+  await saveCards(ws, cleanups);
+  for (const { card, fields, logText } of cleanups) {
+    ws.emit('task.updated', card.boardId, { taskId: card.id, fields }, card);
+    if (logText !== undefined) await logOnCard(ws, card, logText);
+  }
+}
+
+/** An entry the service itself adds to a card's log. */
+async function logOnCard(ws: Workspace, card: Card, text: string): Promise<void> {
+  const entry = makeEntry({ text, source: 'kanban' });
+  await ws.logs.append(cardLog(card), entry);
+  ws.emit('log.added', card.boardId, { taskId: card.id, entry }, card);
 }
 
 export async function softDeleteTask(ws: Workspace, boardId: string, idish: string) {
@@ -332,11 +375,9 @@ export async function permanentDeleteTask(ws: Workspace, boardId: string, idish:
     ws.index.remove(card);
     await removeCardBelongings(ws, card);
     ws.events.emit('task.deleted', boardId, { taskId: card.id, permanent: true }, view);
-    // The cards it blocked no longer wait for it: each is a real write of that card, with its event.
-    const unblocked = withoutBlocker(ws, card.id, new Date().toISOString());
-    await saveCards(ws, unblocked);
-    for (const { card: changed } of unblocked)
-      ws.emit('task.updated', changed.boardId, { taskId: changed.id, fields: ['blockedBy'] }, changed);
+    // The cards that named it (blocked by it, its sub-cards, related to or duplicates of it) no
+    // longer do: each is a real write of that card, with its event.
+    await applyLinkCleanups(ws, withoutLinksTo(ws, card.id, new Date().toISOString(), 'was deleted for good'));
     return { deleted: card.id };
   });
 }
@@ -372,6 +413,8 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
     const now = new Date().toISOString();
     const moved: Card = {
       ...previous,
+      // A parent is a card of the same board: the card leaves its parent behind.
+      parent: undefined,
       boardId: destinationId,
       status,
       order: appendKey(ws, destinationId, status),
@@ -392,6 +435,9 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
       card,
       wip,
     );
+    await applyLinkCleanups(ws, detachedChildren(ws, card, now, `moved to board ${destinationId}`));
+    if (previous.parent !== undefined)
+      await logOnCard(ws, card, `no longer a sub-card of ${previous.parent}: it moved to board ${destinationId}`);
     return taskView(ws, card, { withComments: true });
   });
 }

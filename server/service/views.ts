@@ -4,6 +4,7 @@ import type { ListField } from '../core/listPaging';
 import type { WorkspaceState } from './workspaceState';
 import { checklistItems, checklistProgress, type ChecklistItem } from '../core/checklist';
 import { openBlockerCount } from './dependencies';
+import { childCount, hasLinkViews, linkViewFields, relatedOf } from './cardLinks';
 
 export interface ViewOptions {
   withComments?: boolean;
@@ -34,27 +35,47 @@ function cardFields(card: Card) {
     completedAt: card.completedAt ?? null,
     checklist: checklistProgress(card.content),
     blockedBy: card.blockedBy ?? [],
+    parent: card.parent ?? null,
+    relatesTo: card.relatesTo ?? [],
+    duplicateOf: card.duplicateOf ?? [],
     archivedAt: card.archivedAt ?? null,
   };
 }
 
-/** `blocks`, `blocked` and `openBlockers` depend on other cards: made per read, O(1) lookups per blocker. */
-function dependencyFields(
-  ws: WorkspaceState,
-  card: Card,
-): { blocks: string[]; blocked: boolean; openBlockers: number } {
+/**
+ * `blocks`, `blocked`, `openBlockers` and the link views (`children`, `related`, `duplicates`)
+ * depend on other cards: made per read, O(1) lookups per linked card.
+ */
+function dependencyFields(ws: WorkspaceState, card: Card) {
   const openBlockers = openBlockerCount(ws, card);
-  return { blocks: [...ws.index.blocksOf(card.id)], blocked: openBlockers > 0, openBlockers };
+  return {
+    blocks: [...ws.index.blocksOf(card.id)],
+    blocked: openBlockers > 0,
+    openBlockers,
+    ...linkViewFields(ws, card),
+  };
 }
 
 /** Most cards have no dependencies: their part is one constant string. */
 const NO_DEPENDENCIES = ',"blocks":[],"blocked":false,"openBlockers":0';
+/** Nor links. */
+const NO_LINKS = ',"children":{"total":0,"done":0},"related":[],"duplicates":[]';
 
 function dependencyJson(ws: WorkspaceState, card: Card): string {
+  return blockerJson(ws, card) + linkJson(ws, card);
+}
+
+function blockerJson(ws: WorkspaceState, card: Card): string {
   const blocks = ws.index.blocksOf(card.id);
   if (blocks.length === 0 && !card.blockedBy?.length) return NO_DEPENDENCIES;
   const open = openBlockerCount(ws, card);
   return `,"blocks":${JSON.stringify(blocks)},"blocked":${open > 0},"openBlockers":${open}`;
+}
+
+function linkJson(ws: WorkspaceState, card: Card): string {
+  if (!hasLinkViews(ws, card)) return NO_LINKS;
+  const { children, related, duplicates } = linkViewFields(ws, card);
+  return `,"children":{"total":${children.total},"done":${children.done}},"related":${JSON.stringify(related)},"duplicates":${JSON.stringify(duplicates)}`;
 }
 
 /**
@@ -232,6 +253,9 @@ const PER_READ_FIELDS: readonly ListField[] = [
   'blocks',
   'blocked',
   'openBlockers',
+  'children',
+  'related',
+  'duplicates',
   'claim',
   'session',
   'filePath',
@@ -256,7 +280,11 @@ function cardOnlyValue(card: Card, field: ListField): unknown {
     case 'checklist':
       return checklistProgress(card.content);
     case 'blockedBy':
-      return card.blockedBy ?? [];
+    case 'relatesTo':
+    case 'duplicateOf':
+      return card[field] ?? [];
+    case 'parent':
+      return card.parent ?? null;
     default:
       return card[field as keyof Card];
   }
@@ -300,6 +328,13 @@ export function pushProjectedJson(
     if (fields.includes('blocked')) out.push(`,"blocked":${open > 0}`);
     if (fields.includes('openBlockers')) out.push(`,"openBlockers":${open}`);
   }
+  if (fields.includes('children')) {
+    const children = childCount(ws, card.id);
+    out.push(`,"children":{"total":${children.total},"done":${children.done}}`);
+  }
+  if (fields.includes('related')) out.push(`,"related":${JSON.stringify(relatedOf(ws, card))}`);
+  if (fields.includes('duplicates'))
+    out.push(`,"duplicates":${JSON.stringify(ws.index.linkedFrom('duplicateOf', card.id))}`);
   if (fields.includes('claim')) out.push(claimJson(ws, card));
   if (fields.includes('session')) out.push(sessionJson(ws, card));
   out.push(fields.includes('filePath') ? `${filePathJsonOf(ws, card)}}` : '}');

@@ -26,6 +26,9 @@ function frontmatterOf(card: Card): Json {
   if (card.dueDate) fm.dueDate = card.dueDate;
   if (card.labels.length) fm.labels = card.labels;
   if (card.blockedBy?.length) fm.blockedBy = card.blockedBy;
+  if (card.parent) fm.parent = card.parent;
+  if (card.relatesTo?.length) fm.relatesTo = card.relatesTo;
+  if (card.duplicateOf?.length) fm.duplicateOf = card.duplicateOf;
   if (Object.keys(card.metadata).length) fm.metadata = card.metadata;
   if (card.forms.length) fm.forms = card.forms;
   if (Object.keys(card.formData).length) fm.formData = card.formData;
@@ -227,15 +230,21 @@ export function parseCard(text: string, where: CardLocation): Card {
   };
 }
 
+type OptionalField = 'blockedBy' | 'parent' | 'relatesTo' | 'duplicateOf' | 'archivedAt' | 'deletedFrom';
+
 /**
  * Fields written only when set, so cards without them stay as small as before. The folder decides
  * whether a card is archived: a file moved into `archived/` by hand is archived (since the file
  * time when it does not say), and one moved out of it is not, whatever its frontmatter says.
  */
-function optionalFields(f: Json, where: CardLocation): Pick<Card, 'blockedBy' | 'archivedAt' | 'deletedFrom'> {
-  const out: Pick<Card, 'blockedBy' | 'archivedAt' | 'deletedFrom'> = {};
-  const blockedBy = strList(f.blockedBy, 'blockedBy');
-  if (blockedBy.length) out.blockedBy = blockedBy;
+function optionalFields(f: Json, where: CardLocation): Pick<Card, OptionalField> {
+  const out: Pick<Card, OptionalField> = {};
+  for (const key of ['blockedBy', 'relatesTo', 'duplicateOf'] as const) {
+    const ids = strList(f[key], key);
+    if (ids.length) out[key] = ids;
+  }
+  const parent = str(f.parent, 'parent');
+  if (parent) out.parent = parent;
   const archivedAt = str(f.archivedAt, 'archivedAt');
   if (where.status === ARCHIVED_STATUS) out.archivedAt = archivedAt ?? where.fileTime;
   const deletedFrom = str(f.deletedFrom, 'deletedFrom');

@@ -51,7 +51,7 @@ describe('the postgres provider: opening a database', function () {
       const [row] = await database.query<{ version: number }>('SELECT version FROM kanban_schema WHERE part = ?', [
         'cards',
       ]);
-      assert.equal(row.version, 5);
+      assert.equal(row.version, 6);
     } finally {
       await store.close();
     }
@@ -62,7 +62,7 @@ describe('the postgres provider: opening a database', function () {
     await database.query("UPDATE kanban_schema SET version = 99 WHERE part = 'cards'");
     await assert.rejects(
       open(postgresPlugin(database.name)),
-      /card tables have schema version 99, newer than this service knows \(5\); update the service/,
+      /card tables have schema version 99, newer than this service knows \(6\); update the service/,
     );
   });
 

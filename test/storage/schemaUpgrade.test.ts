@@ -8,7 +8,7 @@ import { createTestDatabase, mysqlPlugin, type TestDatabase } from './helpers/my
 import { createPostgresTestDatabase, postgresPlugin, type PostgresTestDatabase } from './helpers/postgres';
 
 /** The card columns a version-1 database lacks. */
-const ADDED = ['blocked_by', 'archived_at', 'version', 'deleted_from'];
+const ADDED = ['blocked_by', 'archived_at', 'version', 'deleted_from', 'links'];
 
 describe('card tables written by an older service (schema version 1)', function () {
   this.timeout(60_000);
@@ -45,7 +45,7 @@ describe('card tables written by an older service (schema version 1)', function 
       for (const column of ADDED) assert.ok(columns.includes(column), `${column} in ${columns.join(', ')}`);
       assert.equal(
         (check.prepare("SELECT version FROM kanban_schema WHERE part = 'cards'").get() as { version: number }).version,
-        4,
+        5,
       );
     } finally {
       check.close();
@@ -89,7 +89,7 @@ describe('card tables written by an older service (schema version 1)', function 
       );
       for (const column of ADDED) assert.equal(columns.filter((c: any) => c.name === column).length, 1, column);
       const [row] = await database.query("SELECT version FROM kanban_schema WHERE part = 'cards'");
-      assert.equal(Number(row.version), 5);
+      assert.equal(Number(row.version), 6);
     });
 
     it('when version-4 tables are found, then the attachment and log tables are added and files and logs go to them', async () => {
@@ -125,12 +125,13 @@ describe('card tables written by an older service (schema version 1)', function 
 
 type Query = (sql: string) => Promise<any[]>;
 
-/** A database as a version-4 service left it: its tables, without those of version 5. */
+/** A database as a version-4 service left it: its tables, without those of versions 5 and 6. */
 async function startOnVersion4(config: unknown, query: Query): Promise<void> {
   const first = await startTestServer({ config });
   await first.close();
   for (const table of ['kanban_attachments', 'kanban_attachment_chunks', 'kanban_logs'])
     await query(`DROP TABLE ${table}`);
+  await query('ALTER TABLE kanban_cards DROP COLUMN links');
   await query("UPDATE kanban_schema SET version = 4 WHERE part = 'cards'");
 }
 
@@ -144,6 +145,9 @@ async function assertFilesAndLogsInDatabase(server: TestServer, query: Query): P
   okData(await server.api('POST', `/api/tasks/${card.id}/logs`, { text: 'logged' }), 201);
   assert.equal((await query('SELECT filename FROM kanban_attachments')).length, 1);
   assert.equal((await query('SELECT body FROM kanban_logs')).length, 1);
+  // The links column came back with the upgrade: a sub-card is stored.
+  const child = await createTask(server, { content: '# A sub-card\n', parent: card.id });
+  assert.equal(okData(await server.api('GET', `/api/tasks/${child.id}`)).parent, card.id);
   const [row] = await query("SELECT version FROM kanban_schema WHERE part = 'cards'");
-  assert.equal(Number(row.version), 5);
+  assert.equal(Number(row.version), 6);
 }

@@ -68,6 +68,12 @@ export const listQuery: QueryParam[] = [
     type: 'string',
     description: 'only cards this agent holds under a running lease or last reported on (its session, stale or not)',
   },
+  { name: 'parent', type: 'string', description: 'only the sub-cards of this card (a partial id is resolved)' },
+  {
+    name: 'topLevel',
+    type: 'boolean',
+    description: 'true: only cards that are no sub-card (no parent); false: only sub-cards',
+  },
   {
     name: 'includeArchived',
     type: 'boolean',
@@ -127,6 +133,8 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
     claimed: q.claimed as boolean | undefined,
     claimedBy: q.claimedBy as string | undefined,
     byAgent: q.byAgent as string | undefined,
+    parent: q.parent as string | undefined,
+    topLevel: q.topLevel as boolean | undefined,
     includeArchived: q.includeArchived as boolean | undefined,
     archived: q.archived as 'only' | undefined,
     meta: ctx.metaQuery.map((m) => ({ path: m.field.split('.'), value: m.value })),

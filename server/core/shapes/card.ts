@@ -9,6 +9,7 @@ import {
   ChecklistProgressSchema,
   ClaimSchema,
   CommentSchema,
+  SubCardCountSchema,
 } from './cardParts';
 import { choice, count, flag, mapOf, nullableText, openObject, orNull, text, textList, textMap, time } from './parts';
 
@@ -39,6 +40,9 @@ const taskFields = {
   completedAt: nullableText('when the card entered the last column of its board (ISO 8601), or null'),
   checklist: orNull(ChecklistProgressSchema, 'checklist progress, or null when the content has no task list items'),
   blockedBy: textList('whole ids of the cards (any board) this one waits for'),
+  parent: nullableText('whole id of the card (same board) this one is a sub-card of, or null'),
+  relatesTo: textList('whole ids of the cards (any board) this card declares itself related to (stored on it)'),
+  duplicateOf: textList('whole ids of the cards (any board) this one duplicates'),
   archivedAt: nullableText('when the card was archived (ISO 8601), or null; an archived card keeps its status'),
   position: count('zero-based index in its column (for an archived card: in the archive)'),
   filePath: Type.Optional(text('the card file, relative to the workspace; only with file storage')),
@@ -48,6 +52,11 @@ const taskFields = {
   openBlockers: count(
     'how many of blockedBy are still open (neither in the last column of their board nor archived); 0 when not blocked',
   ),
+  children: SubCardCountSchema,
+  related: textList(
+    'every card related to this one either way: its own relatesTo, then the cards whose relatesTo names it (derived)',
+  ),
+  duplicates: textList('ids of the cards whose duplicateOf names this one (derived)'),
   claim: orNull(
     ClaimSchema,
     'the agent working on the card under a running lease, or null (also once the lease has run out)',

@@ -62,6 +62,17 @@ export const ChecklistProgressSchema = named(
   ),
 );
 
+export const SubCardCountSchema = named(
+  'SubCardCount',
+  Type.Object(
+    {
+      total: count('sub-cards (cards whose parent is this one), soft-deleted ones left out'),
+      done: count('of them, those in the last column of their board or archived'),
+    },
+    { description: 'how many sub-cards the card has and how many of them are done' },
+  ),
+);
+
 export const ChecklistItemSchema = named(
   'ChecklistItem',
   Type.Object({

@@ -48,6 +48,9 @@ function fullCard(id: string): Card {
     comments: [{ id: 'c1', author: 'ana', content: 'first\n\n- a\n- b', created: '2026-03-01T10:05:00.000Z' }],
     order: KEYS[1],
     blockedBy: ['other-card'],
+    parent: 'parent-card',
+    relatesTo: ['related-card', 'other-card'],
+    duplicateOf: ['original-card'],
     completedAt: '2026-03-02T08:00:00.000Z',
   });
 }

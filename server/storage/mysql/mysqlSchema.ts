@@ -5,7 +5,8 @@ import { MysqlOpenError } from './mysqlDatabase';
 // 4: kanban_cards.deleted_from, the column a soft-deleted card left (a restore goes back there).
 // 5: kanban_attachments, kanban_attachment_chunks and kanban_logs: attachments and logs live in the
 //    database, so every instance sees them (an older service would keep them in its local files).
-const SCHEMA_VERSION = 5;
+// 6: kanban_cards.links, the card's parent, relatesTo and duplicateOf as one JSON object.
+const SCHEMA_VERSION = 6;
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
 /**
@@ -40,6 +41,7 @@ const TABLES = [
     archived_at VARCHAR(64) NULL,
     deleted_from VARCHAR(255) NULL,
     version BIGINT NOT NULL DEFAULT 1,
+    links LONGTEXT NULL,
     PRIMARY KEY (id),
     KEY kanban_cards_board_status (board_id, status),
     KEY kanban_cards_status (status)
@@ -248,13 +250,14 @@ export async function ensureMysqlSchema(db: MysqlDatabase): Promise<void> {
   }
 }
 
-/** Columns added after version 1 (in versions 2 to 4; version 5 only added tables), each with its type; added when a table lacks them. */
+/** Columns added after version 1 (in versions 2 to 4 and 6; version 5 only added tables), each with its type; added when a table lacks them. */
 const ADDED_CARD_COLUMNS: [string, string][] = [
   ['blocked_by', 'LONGTEXT NULL'],
   ['archived_at', 'VARCHAR(64) NULL'],
   // Existing rows start at version 1.
   ['version', 'BIGINT NOT NULL DEFAULT 1'],
   ['deleted_from', 'VARCHAR(255) NULL'],
+  ['links', 'LONGTEXT NULL'],
 ];
 
 /**

@@ -3,7 +3,8 @@ import { PostgresOpenError } from './postgresDatabase';
 
 /** The same numbering as the MySQL card tables (mysqlSchema.ts), so a later migration can compare them. */
 // 5: kanban_attachments, kanban_attachment_chunks and kanban_logs (see mysqlSchema.ts).
-const SCHEMA_VERSION = 5;
+// 6: kanban_cards.links, the card's parent, relatesTo and duplicateOf as one JSON object.
+const SCHEMA_VERSION = 6;
 
 /**
  * Text compared and sorted byte by byte, whatever the database's locale: ids stay exact and lists
@@ -41,8 +42,11 @@ const TABLES = [
     blocked_by ${TEXT} NULL,
     archived_at ${TEXT} NULL,
     deleted_from ${TEXT} NULL,
-    version BIGINT NOT NULL DEFAULT 1
+    version BIGINT NOT NULL DEFAULT 1,
+    links ${TEXT} NULL
   )`,
+  // Tables a version-5 service made lack the column; a no-op on newer ones.
+  `ALTER TABLE kanban_cards ADD COLUMN IF NOT EXISTS links ${TEXT} NULL`,
   'CREATE INDEX IF NOT EXISTS kanban_cards_board_status ON kanban_cards (board_id, status)',
   'CREATE INDEX IF NOT EXISTS kanban_cards_status ON kanban_cards (status)',
   `CREATE TABLE IF NOT EXISTS kanban_comments (

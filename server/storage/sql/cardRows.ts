@@ -26,6 +26,7 @@ export const CARD_COLUMNS = [
   'blocked_by',
   'archived_at',
   'deleted_from',
+  'links',
 ] as const;
 
 export type CardColumn = (typeof CARD_COLUMNS)[number];
@@ -66,7 +67,38 @@ export function cardToRow(card: Card): CardRow {
     blocked_by: card.blockedBy?.length ? JSON.stringify(card.blockedBy) : null,
     archived_at: card.archivedAt ?? null,
     deleted_from: card.deletedFrom ?? null,
+    links: linksColumn(card),
   };
+}
+
+/** The sub-card and relation fields, as one JSON object (keys only when set), or null when none is. */
+function linksColumn(card: Card): string | null {
+  const links: Partial<Pick<Card, LinkField>> = {};
+  if (card.parent) links.parent = card.parent;
+  if (card.relatesTo?.length) links.relatesTo = card.relatesTo;
+  if (card.duplicateOf?.length) links.duplicateOf = card.duplicateOf;
+  return Object.keys(links).length ? JSON.stringify(links) : null;
+}
+
+type LinkField = 'parent' | 'relatesTo' | 'duplicateOf';
+
+const isLinks = (v: unknown) => {
+  if (!isObject(v)) return false;
+  const links = v as Record<string, unknown>;
+  return (
+    (links.parent === undefined || typeof links.parent === 'string') &&
+    (links.relatesTo === undefined || isStringList(links.relatesTo)) &&
+    (links.duplicateOf === undefined || isStringList(links.duplicateOf))
+  );
+};
+
+function linkFields(row: CardRow): Pick<Card, LinkField> {
+  const links = parseJson<Pick<Card, LinkField>>(row, 'links', isLinks, {});
+  const out: Pick<Card, LinkField> = {};
+  if (links.parent) out.parent = links.parent;
+  if (links.relatesTo?.length) out.relatesTo = links.relatesTo;
+  if (links.duplicateOf?.length) out.duplicateOf = links.duplicateOf;
+  return out;
 }
 
 function parseJson<T>(row: CardRow, column: CardColumn, check: (value: unknown) => boolean, fallback: T): T {
@@ -127,6 +159,7 @@ export function rowToCard(row: CardRow, comments: Comment[]): Card {
     modified: row.modified ?? text(row, 'created'),
     completedAt: optional(row.completed_at),
     ...optionalColumns(row),
+    ...linkFields(row),
   };
 }
 

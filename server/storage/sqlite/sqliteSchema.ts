@@ -9,7 +9,7 @@ import { chunkLegacyAttachments } from './sqliteBlobChunks';
  */
 const PARTS = {
   cards: {
-    version: 4,
+    version: 5,
     ddl: `
       CREATE TABLE IF NOT EXISTS kanban_cards (
         id TEXT PRIMARY KEY NOT NULL,
@@ -32,7 +32,8 @@ const PARTS = {
         blocked_by TEXT,
         archived_at TEXT,
         deleted_from TEXT,
-        version INTEGER NOT NULL DEFAULT 1
+        version INTEGER NOT NULL DEFAULT 1,
+        links TEXT
       );
       CREATE INDEX IF NOT EXISTS kanban_cards_board_status ON kanban_cards (board_id, status, order_key);
       CREATE INDEX IF NOT EXISTS kanban_cards_status ON kanban_cards (status);
@@ -59,6 +60,7 @@ const PARTS = {
     // 2: blocked_by and archived_at (dependencies and the archive). 3: version, which every write
     // checks and bumps so two processes never overwrite each other's change (existing rows start at 1).
     // 4: deleted_from, the column a soft-deleted card left, so a restore puts it back there.
+    // 5: links, the card's parent, relatesTo and duplicateOf as one JSON object (sub-cards and relations).
     upgrade: (db: SqliteConnection, from: number) => {
       if (from < 2)
         db.exec(
@@ -66,6 +68,7 @@ const PARTS = {
         );
       if (from < 3) db.exec('ALTER TABLE kanban_cards ADD COLUMN version INTEGER NOT NULL DEFAULT 1;');
       if (from < 4) db.exec('ALTER TABLE kanban_cards ADD COLUMN deleted_from TEXT;');
+      if (from < 5) db.exec('ALTER TABLE kanban_cards ADD COLUMN links TEXT;');
     },
   },
   attachments: {

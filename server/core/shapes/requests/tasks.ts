@@ -27,6 +27,11 @@ const assignee = (description?: string) => nullableText(description);
 const labels = (description?: string) => textList(description);
 const metadata = (description = 'arbitrary key/value data, searchable with meta.<field>') => openObject(description);
 
+/** A list of card ids that null also clears. */
+function idListOrNull(description: string) {
+  return Type.Unsafe<string[] | null>({ type: ['array', 'null'], items: { type: 'string' }, description });
+}
+
 /** The card fields a create or an update may set, every one optional. */
 const taskFields = {
   content: Type.Optional(text('Markdown; the title is the first # heading')),
@@ -52,6 +57,23 @@ const taskFields = {
       description:
         'ids of the cards (any board) this one waits for; partial ids are resolved to whole ones on write; null or [] clears. A cycle or an unknown id is a 400',
     }),
+  ),
+  parent: Type.Optional(
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description:
+        'id of the card (same board) this one is a sub-card of; a partial id is resolved on write; null or "" clears. A cycle, the card itself or an unknown id is a 400',
+    }),
+  ),
+  relatesTo: Type.Optional(
+    idListOrNull(
+      'ids of related cards (any board); the relation shows on both cards (`related`) but is stored on this one; partial ids are resolved on write; null or [] clears',
+    ),
+  ),
+  duplicateOf: Type.Optional(
+    idListOrNull(
+      'ids of the cards (any board) this one duplicates; each of them lists this one in `duplicates`; partial ids are resolved on write; null or [] clears',
+    ),
   ),
 };
 
