@@ -25,11 +25,16 @@ export async function adoptLocalFiles(parts: AdoptionParts): Promise<void> {
   if (!attachments && !logs) return;
   let files = 0;
   let logFiles = 0;
-  for (const card of parts.cards) {
-    if (attachments) for (const name of card.attachments) if (await attachments.adoptLocalFile(card, name)) files++;
-    if (logs && (await logs.adoptLocalFile({ boardId: card.boardId, cardId: card.id }))) logFiles++;
-  }
-  if (logs) for (const boardId of parts.boardIds) if (await logs.adoptLocalFile({ boardId })) logFiles++;
+  if (attachments)
+    for (const card of parts.cards)
+      for (const name of card.attachments) if (await attachments.adoptLocalFile(card, name)) files++;
+  // Listing each board's log folder keeps a start at 100,000 cards from one file lookup per card.
+  if (logs)
+    for (const boardId of parts.boardIds) {
+      if (await logs.adoptLocalFile({ boardId })) logFiles++;
+      for (const cardId of await logs.cardsWithLocalLogs(boardId))
+        if (await logs.adoptLocalFile({ boardId, cardId })) logFiles++;
+    }
   if (files + logFiles > 0)
     log.info(
       `kanban: moved ${files} attachment(s) and ${logFiles} log file(s) an older service kept in .kanban/ into the database, where every instance sees them`,

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { AttachmentPayload, AttachmentStore, CardRef } from './attachmentStore';
 import type { LogEntry, LogOwner, LogStore } from './logStore';
+import type { FileLogStore } from './localfs/fileLogStore';
 
 /*
  * Before schema 5 a MySQL workspace kept attachments and logs in the local files of the instance
@@ -79,8 +80,13 @@ export class AttachmentsWithLocalFiles implements AttachmentStore {
 export class LogsWithLocalFiles implements LogStore {
   constructor(
     private readonly database: LogStore,
-    private readonly files: LogStore,
+    private readonly files: FileLogStore,
   ) {}
+
+  /** The cards of `boardId` whose log is still (partly) in a local file. */
+  cardsWithLocalLogs(boardId: string): Promise<string[]> {
+    return this.files.cardsWithLogs(boardId);
+  }
 
   append(owner: LogOwner, entry: LogEntry): Promise<void> {
     return this.database.append(owner, entry);

@@ -19,6 +19,12 @@ export class FileLogStore implements LogStore {
       : path.join(board, 'logs', `${owner.cardId}.jsonl`);
   }
 
+  /** The cards of `boardId` that have a log file: one directory listing, not one lookup per card. */
+  async cardsWithLogs(boardId: string): Promise<string[]> {
+    const names = await fs.readdir(path.join(this.kanbanDir, 'boards', boardId, 'logs')).catch(() => [] as string[]);
+    return names.filter((name) => name.endsWith('.jsonl')).map((name) => name.slice(0, -'.jsonl'.length));
+  }
+
   async append(owner: LogOwner, entry: LogEntry): Promise<void> {
     const file = this.fileOf(owner);
     await fs.mkdir(path.dirname(file), { recursive: true });
