@@ -49,9 +49,9 @@ const FIELD_TEXT: Record<string, string | undefined> = {
   dueDate: 'ISO date',
   metadata: 'key/value data',
   blockedBy: 'ids of cards it waits for; null clears',
-  parent: 'id of its parent card (same board); null clears',
-  relatesTo: 'ids of related cards; null clears',
-  duplicateOf: 'ids of the cards it duplicates; null clears',
+  parent: 'parent card id; null clears',
+  relatesTo: 'related card ids; null clears',
+  duplicateOf: 'ids it duplicates; null clears',
 };
 const pick = (names: string[]) =>
   Object.fromEntries(names.map((name) => [name, brief(cardFields[name], FIELD_TEXT[name])]));
@@ -67,6 +67,8 @@ const EDITABLE = [
   'relatesTo',
   'duplicateOf',
 ];
+/** A new card takes its parent; relations are set afterwards, where an agent finds them (fewer bytes in every session). */
+const ON_CREATE = EDITABLE.filter((name) => name !== 'relatesTo' && name !== 'duplicateOf');
 /** What a move takes: the place, and the card fields a drop across swimlanes sets in the same write. */
 const MOVE_BODY = ['status', 'position', ...MOVE_FIELDS];
 const MOVE_TEXT: Record<string, string> = { status: 'column id', position: 'zero-based, default 0' };
@@ -299,11 +301,11 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
       'create_card',
       'Create a card at the end of its column',
       ['post /tasks'],
-      input({ title: TITLE, body: BODY, ...pick(EDITABLE), board: BOARD_ARG }, ['title']),
+      input({ title: TITLE, body: BODY, ...pick(ON_CREATE), board: BOARD_ARG }, ['title']),
       SUMMARY,
       async ({ client }, args) => {
         const body = {
-          ...fieldsOf(args, EDITABLE),
+          ...fieldsOf(args, ON_CREATE),
           content: composeContent(String(args.title), args.body as string | undefined),
         };
         return shortCard((await callApi(client, { method: 'post', path: onBoard(args.board, '/tasks'), body })).data);

@@ -10,13 +10,14 @@ import { toolsListBytes } from './listBytes';
  * default is the everyday `cards` toolset; the rest is opt-in with --toolsets and --tools.
  */
 const BUDGET: Record<string, number> = {
-  cards: 12_000,
-  // Ceilings a little above today's sizes (18,706, 10,364, 44,886 and 87,313 B), so growth is a decision:
-  // admin and all grew by the migrations into PostgreSQL and MySQL.
+  // Ceilings a little above today's sizes (12,408, 19,769, 11,269, 47,337 and 90,780 B), so growth is a
+  // decision: cards grew by sub-cards (parent on create, relations on update, parent/topLevel filters),
+  // admin and all by the card links in the REST tools and the migrations into PostgreSQL and MySQL.
+  cards: 12_500,
   boards: 20_000,
-  automation: 11_000,
-  admin: 46_000,
-  all: 89_000,
+  automation: 11_500,
+  admin: 48_000,
+  all: 92_000,
 };
 
 describe('MCP toolsets: what is listed, what it costs, and the flags that choose it', function () {
