@@ -17,7 +17,7 @@ const linksOf = (card: ImportedCard) => [...(card.blockedBy ?? []), ...(card.par
  */
 export function dropUnknownLinks(cards: ImportedCard[], known: Set<string>, notes: ImportNote[]): void {
   for (const card of cards) {
-    const missing = linksOf(card).filter((key) => !known.has(key));
+    const missing = [...new Set(linksOf(card).filter((key) => !known.has(key)))];
     if (missing.length === 0) continue;
     notes.push({
       title: card.title,
