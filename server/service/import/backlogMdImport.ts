@@ -89,7 +89,10 @@ export function parseBacklogMd(data: unknown): ParsedSource {
   const notes: ImportNote[] = [];
   if (!files.some((f) => f.path === 'config.yml'))
     notes.push({ title: 'config.yml', reason: 'missing; is this a Backlog.md backlog/ folder?' });
-  configOf(files, 'config.yml', notes);
+  const config = configOf(files, 'config.yml', notes);
+  // Backlog.md's last status is its finished one, whatever the board here calls its last column.
+  const statuses = listOf(config?.statuses);
+  const finished = statuses[statuses.length - 1]?.toLowerCase();
   const milestones = milestoneTitles(files, notes);
   const found: { card: ImportedCard; folder: number; ordinal: number; path: string }[] = [];
   for (const file of files) {
@@ -104,6 +107,7 @@ export function parseBacklogMd(data: unknown): ParsedSource {
       continue;
     }
     const card = cardOf(parsed.front, parsed.body, FOLDERS[folder].place, milestones);
+    if (finished && textOf(parsed.front.status)?.toLowerCase() === finished) card.done = true;
     found.push({ card, folder, ordinal: ordinalOf(parsed.front), path: file.path });
   }
   found.sort(
