@@ -33,6 +33,7 @@ import { CardStateChangeSchema, ChecklistItemSchema, CommentSchema } from '../co
 
 export {
   importResultSchema,
+  sourceFilesSchema,
   invalidFileSchema,
   logEntryListSchema,
   logEntrySchema,
