@@ -1,0 +1,37 @@
+import { boardMetrics } from '../../service/metrics';
+import { checkSlugId } from '../../service/validate';
+import { defineRoutes, type RequestContext } from '../route';
+import { flowMetricsResponseSchema } from '../responseSchemas';
+
+/** `/boards/{boardId}/metrics` names its board in the path; `/metrics` may name it with `?board=`. */
+function boardOf({ ws, params, query, boardId }: RequestContext): string {
+  if (params.boardId !== undefined || query.board === undefined) return boardId;
+  return ws.board(checkSlugId(query.board as string, 'board')).id;
+}
+
+export const metricsRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/metrics',
+    tag: 'Boards',
+    twin: true,
+    summary:
+      'Flow metrics over [from, to]: cycle and lead time per card and as p50/p85/p95, weekly throughput, WIP age per column, daily cumulative flow; durations in ms',
+    query: [
+      { name: 'board', type: 'string', description: 'board id (default: the default board)' },
+      {
+        name: 'from',
+        type: 'string',
+        description: 'start of the range: ISO 8601 date (its first ms) or time; default 90 days before `to`',
+      },
+      { name: 'to', type: 'string', description: 'end of the range: ISO 8601 date (its last ms) or time; default now' },
+    ],
+    errors: [404],
+    response: flowMetricsResponseSchema,
+    handle: (ctx) =>
+      boardMetrics(ctx.ws, boardOf(ctx), {
+        from: ctx.query.from as string | undefined,
+        to: ctx.query.to as string | undefined,
+      }),
+  },
+]);

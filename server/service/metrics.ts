@@ -1,0 +1,78 @@
+import { ValidationError } from '../core/errors';
+import { DAY_MS, dayStart } from '../core/flowCalendar';
+import { flowMetrics } from '../core/flowMetrics';
+import { titleOf } from '../core/model';
+import type { FlowMetrics } from '../core/shapes/metrics';
+import { startColumnOf } from '../core/startColumn';
+import { isIsoDate } from './validate';
+import type { Workspace } from './workspace';
+
+/** Days the range covers when `from` is not given (with `to`'s own day). */
+export const DEFAULT_RANGE_DAYS = 90;
+/** The longest range answered: ten years of daily cumulative flow is already a large answer. */
+const MAX_RANGE_DAYS = 3660;
+
+export interface MetricsRange {
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Flow metrics of a board over [from, to] (core/flowMetrics.ts says how each is counted). The
+ * board's recorded history is in memory after its first request; `now` is a parameter so the
+ * numbers can be checked against fixed instants.
+ */
+export async function boardMetrics(
+  ws: Workspace,
+  boardId: string,
+  range: MetricsRange,
+  now = Date.now(),
+): Promise<FlowMetrics> {
+  const board = ws.board(boardId);
+  const { fromMs, toMs } = rangeOf(range, now);
+  const steps = await ws.flow.stepsOf(boardId);
+  // A startStatus that names no column falls back to the rule `kanban start` uses without one.
+  const start = startColumnOf(board.columns, board.startStatus) ?? startColumnOf(board.columns);
+  const cards = [...ws.index.cardsOf(boardId)].map((card) => ({
+    id: card.id,
+    title: titleOf(card.content),
+    status: card.status,
+    created: card.created,
+    completedAt: card.completedAt,
+    archivedAt: card.archivedAt,
+  }));
+  return flowMetrics({
+    boardId,
+    columns: board.columns,
+    startColumn: start?.id ?? board.columns[0].id,
+    cards,
+    steps,
+    fromMs,
+    toMs,
+    nowMs: now,
+  });
+}
+
+/**
+ * A date (`2026-03-01`) means the whole day: from its first millisecond, to its last. Without
+ * `to`, the range ends now; without `from`, it starts DEFAULT_RANGE_DAYS days back, at midnight UTC.
+ */
+export function rangeOf(range: MetricsRange, now: number): { fromMs: number; toMs: number } {
+  const toMs = range.to === undefined ? now : instantOf(range.to, 'to', true);
+  const fromMs =
+    range.from === undefined
+      ? dayStart(toMs) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS
+      : instantOf(range.from, 'from', false);
+  if (fromMs > toMs) throw new ValidationError(`from (${range.from}) must not be after to (${range.to ?? 'now'})`);
+  if (toMs - fromMs > MAX_RANGE_DAYS * DAY_MS)
+    throw new ValidationError(`the range may cover at most ${MAX_RANGE_DAYS} days`);
+  return { fromMs, toMs };
+}
+
+function instantOf(value: string, name: string, endOfDay: boolean): number {
+  if (!isIsoDate(value))
+    throw new ValidationError(`${name} must be an ISO 8601 date or time, such as 2026-05-01 (got "${value}")`);
+  const at = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(at)) throw new ValidationError(`${name} is not a time (got "${value}")`);
+  return value.length === 10 && endOfDay ? at + DAY_MS - 1 : at;
+}
