@@ -15,6 +15,7 @@ import {
 import { startCommand } from './startCommand';
 import { claimCommand, pickCommand, releaseCommand, reportCommand } from './agentCommands';
 import { contextCommand } from './contextCommand';
+import { metricsCommand } from './metricsCommand';
 import {
   boardsCommand,
   columnsCommand,
@@ -40,6 +41,7 @@ export const everydayCommands: Command[] = [
   releaseCommand,
   reportCommand,
   contextCommand,
+  metricsCommand,
   deleteCommand,
   archiveCommand,
   restoreCommand,

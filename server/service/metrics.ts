@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/errors';
 import { DAY_MS, dayStart } from '../core/flowCalendar';
 import { flowMetrics } from '../core/flowMetrics';
+import type { FlowStep } from '../core/flowTimeline';
 import { titleOf } from '../core/model';
 import type { FlowMetrics } from '../core/shapes/metrics';
 import { startColumnOf } from '../core/startColumn';
@@ -17,20 +18,23 @@ export interface MetricsRange {
   to?: string;
 }
 
+const MINUTE_MS = 60_000;
+
 /**
  * Flow metrics of a board over [from, to] (core/flowMetrics.ts says how each is counted). The
- * board's recorded history is in memory after its first request; `now` is a parameter so the
+ * board's recorded history is in memory after its first request. `now` is a parameter so the
  * numbers can be checked against fixed instants.
  */
 export async function boardMetrics(
   ws: Workspace,
   boardId: string,
   range: MetricsRange,
-  now = Date.now(),
+  now?: number,
 ): Promise<FlowMetrics> {
   const board = ws.board(boardId);
-  const { fromMs, toMs } = rangeOf(range, now);
   const steps = await ws.flow.stepsOf(boardId);
+  now ??= settledNow(steps);
+  const { fromMs, toMs } = rangeOf(range, now);
   // A startStatus that names no column falls back to the rule `kanban start` uses without one.
   const start = startColumnOf(board.columns, board.startStatus) ?? startColumnOf(board.columns);
   const cards = [...ws.index.cardsOf(boardId)].map((card) => ({
@@ -54,11 +58,23 @@ export async function boardMetrics(
 }
 
 /**
+ * The start of the current minute, or the board's latest recorded change when that is later: the
+ * answer (and its ETag) then stays the same until the board changes or the minute turns, so a
+ * repeated read is a 304, and a change just made is always counted.
+ */
+function settledNow(steps: ReadonlyMap<string, readonly FlowStep[]>): number {
+  let latest = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  for (const list of steps.values()) latest = Math.max(latest, list[list.length - 1].at);
+  return latest;
+}
+
+/**
  * A date (`2026-03-01`) means the whole day: from its first millisecond, to its last. Without
- * `to`, the range ends now; without `from`, it starts DEFAULT_RANGE_DAYS days back, at midnight UTC.
+ * `to`, the range ends with today (UTC); without `from`, it starts DEFAULT_RANGE_DAYS days back
+ * (today included), at midnight UTC.
  */
 export function rangeOf(range: MetricsRange, now: number): { fromMs: number; toMs: number } {
-  const toMs = range.to === undefined ? now : instantOf(range.to, 'to', true);
+  const toMs = range.to === undefined ? dayStart(now) + DAY_MS - 1 : instantOf(range.to, 'to', true);
   const fromMs =
     range.from === undefined
       ? dayStart(toMs) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS

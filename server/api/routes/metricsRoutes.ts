@@ -16,15 +16,23 @@ export const metricsRoutes = defineRoutes([
     tag: 'Boards',
     twin: true,
     summary:
-      'Flow metrics over [from, to]: cycle and lead time per card and as p50/p85/p95, weekly throughput, WIP age per column, daily cumulative flow; durations in ms',
+      'Flow metrics over a date range: cycle and lead time per card and as p50/p85/p95, weekly throughput, WIP age per column, daily cumulative flow; durations in ms',
     query: [
-      { name: 'board', type: 'string', description: 'board id (default: the default board)' },
+      {
+        name: 'board',
+        type: 'string',
+        description: 'board id (default: the default board); a board named in the path wins',
+      },
       {
         name: 'from',
         type: 'string',
-        description: 'start of the range: ISO 8601 date (its first ms) or time; default 90 days before `to`',
+        description: 'start of the range: ISO 8601 date (its first ms) or time; default 90 days back',
       },
-      { name: 'to', type: 'string', description: 'end of the range: ISO 8601 date (its last ms) or time; default now' },
+      {
+        name: 'to',
+        type: 'string',
+        description: 'end of the range: ISO 8601 date (its last ms) or time; default: the end of today',
+      },
     ],
     errors: [404],
     response: flowMetricsResponseSchema,
