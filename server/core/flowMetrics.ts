@@ -100,7 +100,7 @@ export function flowMetrics(input: MetricsInput): FlowMetrics {
       finishedAt: isoOrNull(finished),
       cycleTimeMs,
       leadTimeMs,
-      columns: columnTimes(timeline.entries, columnIds, range.asOf),
+      columnMs: timeInColumns(timeline.entries, position, range.asOf),
     });
   }
 
@@ -141,11 +141,6 @@ function summary(values: number[]): FlowMetrics['cycleTime'] {
     p85Ms: percentile(sorted, 85),
     p95Ms: percentile(sorted, 95),
   };
-}
-
-function columnTimes(entries: readonly TimelineEntry[], columnIds: readonly string[], asOf: number) {
-  const spent = timeInColumns(entries, asOf);
-  return columnIds.filter((id) => spent.has(id)).map((column) => ({ column, ms: spent.get(column)! }));
 }
 
 function noteWip(

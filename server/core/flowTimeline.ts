@@ -107,14 +107,18 @@ export function entryAt(entries: readonly TimelineEntry[], at: number): Timeline
   return found;
 }
 
-/** Milliseconds spent in each column up to `until`, keyed by column id. */
-export function timeInColumns(entries: readonly TimelineEntry[], until: number): Map<string, number> {
-  const spent = new Map<string, number>();
+/** Milliseconds spent in each column up to `until`, one number per column of `position` (its index). */
+export function timeInColumns(
+  entries: readonly TimelineEntry[],
+  position: ReadonlyMap<string, number>,
+  until: number,
+): number[] {
+  const spent = new Array<number>(position.size).fill(0);
   for (let i = 0; i < entries.length; i++) {
     const { at, column } = entries[i];
     if (at >= until) break;
-    const end = Math.min(entries[i + 1]?.at ?? until, until);
-    if (column !== null) spent.set(column, (spent.get(column) ?? 0) + (end - at));
+    const index = column === null ? undefined : position.get(column);
+    if (index !== undefined) spent[index] += Math.min(entries[i + 1]?.at ?? until, until) - at;
   }
   return spent;
 }

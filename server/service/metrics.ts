@@ -5,6 +5,7 @@ import type { FlowStep } from '../core/flowTimeline';
 import { titleOf } from '../core/model';
 import type { FlowMetrics } from '../core/shapes/metrics';
 import { startColumnOf } from '../core/startColumn';
+import type { CachedAnswer } from './readCache';
 import { isIsoDate } from './validate';
 import type { Workspace } from './workspace';
 
@@ -21,20 +22,38 @@ export interface MetricsRange {
 const MINUTE_MS = 60_000;
 
 /**
- * Flow metrics of a board over [from, to] (core/flowMetrics.ts says how each is counted). The
- * board's recorded history is in memory after its first request. `now` is a parameter so the
- * numbers can be checked against fixed instants.
+ * Flow metrics of a board over [from, to] (core/flowMetrics.ts says how each is counted), as the
+ * whole success envelope, serialized, with its ETag. The board's recorded history is in memory after
+ * its first request; `now` is a parameter so the numbers can be checked against fixed instants.
+ * Kept in the read cache
+ * until the cards, the config or "now" change, so repeated reads (a dashboard polling) neither
+ * compute nor serialize again.
  */
-export async function boardMetrics(
+export async function boardMetricsAnswer(
   ws: Workspace,
   boardId: string,
   range: MetricsRange,
   now?: number,
-): Promise<FlowMetrics> {
-  const board = ws.board(boardId);
+): Promise<CachedAnswer> {
+  ws.board(boardId);
   const steps = await ws.flow.stepsOf(boardId);
-  now ??= settledNow(steps);
-  const { fromMs, toMs } = rangeOf(range, now);
+  const at = now ?? settledNow(steps);
+  const { fromMs, toMs } = rangeOf(range, at);
+  const key = JSON.stringify(['metrics', boardId, fromMs, toMs, at]);
+  return ws.readCache.answer(ws, key, () => ({
+    body: Buffer.from(`{"ok":true,"data":${JSON.stringify(computeMetrics(ws, boardId, steps, fromMs, toMs, at))}}`),
+  }));
+}
+
+function computeMetrics(
+  ws: Workspace,
+  boardId: string,
+  steps: ReadonlyMap<string, readonly FlowStep[]>,
+  fromMs: number,
+  toMs: number,
+  now: number,
+): FlowMetrics {
+  const board = ws.board(boardId);
   // A startStatus that names no column falls back to the rule `kanban start` uses without one.
   const start = startColumnOf(board.columns, board.startStatus) ?? startColumnOf(board.columns);
   const cards = [...ws.index.cardsOf(boardId)].map((card) => ({

@@ -1,6 +1,6 @@
-import { boardMetrics } from '../../service/metrics';
+import { boardMetricsAnswer } from '../../service/metrics';
 import { checkSlugId } from '../../service/validate';
-import { defineRoutes, type RequestContext } from '../route';
+import { defineRoutes, SerializedAnswer, type RequestContext } from '../route';
 import { flowMetricsResponseSchema } from '../responseSchemas';
 
 /** `/boards/{boardId}/metrics` names its board in the path; `/metrics` may name it with `?board=`. */
@@ -36,10 +36,14 @@ export const metricsRoutes = defineRoutes([
     ],
     errors: [404],
     response: flowMetricsResponseSchema,
-    handle: (ctx) =>
-      boardMetrics(ctx.ws, boardOf(ctx), {
-        from: ctx.query.from as string | undefined,
-        to: ctx.query.to as string | undefined,
-      }),
+    handle: (ctx) => metricsAnswer(ctx),
   },
 ]);
+
+async function metricsAnswer(ctx: RequestContext): Promise<SerializedAnswer> {
+  const board = boardOf(ctx);
+  const range = { from: ctx.query.from as string | undefined, to: ctx.query.to as string | undefined };
+  const answer = await boardMetricsAnswer(ctx.ws, board, range);
+  const data = () => (JSON.parse(answer.body.toString('utf8')) as { data: unknown }).data;
+  return new SerializedAnswer(answer.body, answer.etag, data, answer.gzipped);
+}

@@ -22,11 +22,6 @@ const Percentiles = (what: string) =>
     { description: `${what} of the cards finished in the range` },
   );
 
-const ColumnTimeSchema = Type.Object({
-  column: text('column id'),
-  ms: ms('time the card spent in the column, up to `asOf`'),
-});
-
 export const MetricsCardSchema = named(
   'MetricsCard',
   Type.Object(
@@ -43,7 +38,9 @@ export const MetricsCardSchema = named(
       finishedAt: nullableText('first arrival in the last column; null when not there'),
       cycleTimeMs: nullableInteger('startedAt to finishedAt; null when either is unknown'),
       leadTimeMs: nullableInteger('created to finishedAt; null when not finished'),
-      columns: Type.Array(ColumnTimeSchema, { description: 'time in each board column it was in, in board order' }),
+      columnMs: Type.Array(Type.Integer({ minimum: 0 }), {
+        description: 'milliseconds spent in each board column up to `asOf`, in the order of the answer `columns`',
+      }),
     },
     { description: 'one card of the board on the board during the range' },
   ),
