@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createTask, okData } from '../helpers/envelope';
 import { D, EXPECTED, RANGE, writeKnownHistory } from '../helpers/flowHistory';
+import { useCardProviderServer } from '../helpers/perProvider';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 
 const query = `from=${RANGE.from}&to=${RANGE.to}`;
@@ -104,3 +105,25 @@ describe('API metrics: flow metrics from the recorded history', function () {
     });
   });
 });
+
+for (const provider of ['sqlite', 'mysql', 'postgres'] as const) {
+  describe(`API metrics over ${provider}: the history lives with the cards`, function () {
+    this.timeout(60_000);
+    let server: TestServer;
+    useCardProviderServer(provider, (started) => (server = started));
+
+    it('when a card is moved and the server restarts, then the recorded moves still give its cycle time', async () => {
+      const card = await createTask(server, { title: 'Stored', status: 'in-progress' });
+      okData(await server.api('PATCH', `/api/tasks/${card.id}/move`, { status: 'done' }));
+      const first = okData(await server.api('GET', '/api/metrics')).cards.find((c: any) => c.id === card.id);
+      assert.equal(first.history, 'full');
+      assert.equal(first.cycleTimeMs, Date.parse(first.finishedAt) - Date.parse(first.startedAt));
+      await server.restart();
+      const again = okData(await server.api('GET', '/api/metrics')).cards.find((c: any) => c.id === card.id);
+      assert.deepEqual(
+        [again.startedAt, again.finishedAt, again.cycleTimeMs],
+        [first.startedAt, first.finishedAt, first.cycleTimeMs],
+      );
+    });
+  });
+}
