@@ -12,8 +12,8 @@ import { toolsListBytes } from './listBytes';
 const BUDGET: Record<string, number> = {
   cards: 12_000,
   // Ceilings a little above today's sizes (18,706, 10,364, 44,886 and 87,313 B), so growth is a decision:
-  // admin and all grew by the migrations into PostgreSQL and MySQL.
-  boards: 20_000,
+  // admin and all grew by the migrations into PostgreSQL and MySQL; boards by get_metrics (about 430 B).
+  boards: 20_500,
   automation: 11_000,
   admin: 46_000,
   all: 89_000,
