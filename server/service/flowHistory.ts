@@ -1,4 +1,4 @@
-import { isPeerEvent, type EventBus, type ServiceEvent } from '../core/events';
+import { isExternalEvent, isPeerEvent, type EventBus, type ServiceEvent } from '../core/events';
 import { FLOW_STEP_KINDS, type FlowStep, type FlowStepKind } from '../core/flowTimeline';
 import { log } from '../core/log';
 import { DELETED_STATUS } from '../core/shapes/vocabulary';
@@ -17,10 +17,10 @@ const flowLog = (boardId: string): LogOwner => ({ boardId, stream: 'flow' });
 
 /**
  * The record of every card's column changes, per board, that the flow metrics read: written as the
- * events of the service's changes go by (so every path that moves a card is covered, hand edits the
- * watcher notices too), one line per change in the board's flow log (`flow.jsonl` beside the cards,
- * or rows of the shared database). Another instance's changes are written by that instance; here
- * they only join what is held in memory.
+ * events of the service's changes go by (so every path that moves a card is covered), one line per
+ * change in the board's flow log (`flow.jsonl` beside the cards, or rows of the shared database).
+ * Changes the watcher notices (hand edits) and another instance's changes are held in memory only:
+ * they are written by whoever made them, or not at all.
  *
  * A board's log is read once, on the first metrics request, and kept current in memory after that,
  * so a request never reads a file. Appends and that first read run one at a time in event order, so
@@ -63,7 +63,9 @@ export class FlowHistory {
   private record(event: ServiceEvent): void {
     const steps = stepsOfEvent(event);
     if (steps.length === 0) return;
-    const write = !isPeerEvent(event) && !this.readOnly;
+    // A change the watcher saw (a hand edit, a checkout, a pull) came with its own history, or none:
+    // writing it here would turn a read of the tree into a change of a tracked file.
+    const write = !isPeerEvent(event) && !isExternalEvent(event) && !this.readOnly;
     void this.queue(async () => {
       for (const { boardId, cardId, step } of steps) {
         if (write) await this.logs().append(flowLog(boardId), entryOf(cardId, step));

@@ -6,7 +6,7 @@ import { describeInBothModes, expectCode, jsonOf, kanban, restData, type ModeSui
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'import');
 
 /** A card's parent as an import writes it (one place to change once cards have a parent field). */
-const parentOf = (card: any): string | undefined => card.metadata?.parent;
+const parentOf = (card: any): string | undefined => card.parent ?? undefined;
 
 /** Every card of a board, archived ones too, each as its single-card read model (with checklist items). */
 async function cardsOf(cli: ModeSuite, board: string): Promise<any[]> {

@@ -4,7 +4,6 @@ import { effectiveDefaultStatus } from '../boards';
 import { selectTasks } from '../taskQueries';
 import { taskView } from '../views';
 import type { Workspace } from '../workspace';
-import { parentOf } from './cardParent';
 import type { SourceFiles } from './importTypes';
 
 /**
@@ -87,7 +86,7 @@ export function exportBacklog(ws: Workspace, boardId: string): SourceFiles {
     if (def.group === 'milestone') milestones.set(name, `m-${milestones.size}`);
   const files: SourceFiles['files'] = tasks.map((task, i) => {
     const milestone = task.labels.find((l) => milestones.has(l));
-    const parent = parentOf(task);
+    const parent = task.parent ?? undefined;
     const fields: Record<string, unknown> = {
       id: ids.get(task.id),
       title: task.title,

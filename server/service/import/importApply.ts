@@ -7,7 +7,6 @@ import { createColumn, deleteColumn, reorderColumns } from '../columns';
 import { deleteLabel, putLabel } from '../labels';
 import { createTask, permanentDeleteTask, type NewTaskFields } from '../tasks';
 import type { Workspace } from '../workspace';
-import { withParent } from './cardParent';
 import type { ImportedCard, PlannedCard } from './importTypes';
 
 /**
@@ -36,7 +35,7 @@ function withLinks(prepared: PreparedCard, ids: Map<string, string>): NewTaskFie
   const blockedBy = (prepared.card.blockedBy ?? []).map((key) => ids.get(key)).filter((id): id is string => !!id);
   const parentId = prepared.card.parent ? ids.get(prepared.card.parent) : undefined;
   const fields = blockedBy.length ? { ...prepared.fields, blockedBy } : prepared.fields;
-  return parentId ? withParent(fields, parentId) : fields;
+  return parentId ? { ...fields, parent: parentId } : fields;
 }
 
 /**
