@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { fields, flag, named, text } from './schemaParts';
-import { ImportResultSchema } from '../core/shapes/importResult';
+import { ImportResultSchema, SourceFilesSchema } from '../core/shapes/importResult';
 import { LogEntrySchema } from '../core/shapes/logEntry';
 import { InvalidFileSchema, MigrationResultSchema } from '../core/shapes/storage';
 import { WebhookDeliverySchema, WebhookSchema } from '../core/shapes/webhook';
@@ -24,6 +24,7 @@ export const webhookDeliveryListSchema = Type.Array(WebhookDeliverySchema, {
 export const invalidFileSchema = InvalidFileSchema;
 export const migrationResultSchema = MigrationResultSchema;
 export const importResultSchema = ImportResultSchema;
+export const sourceFilesSchema = SourceFilesSchema;
 
 /** Only the API answers this one (the path check of the settings form), so it stays here. */
 export const resolvedPathSchema = named(

@@ -24,6 +24,9 @@ export const ImportResultSchema = named(
     board: text('board imported into'),
     applied: flag('false: a dry run, nothing was written'),
     created: count('cards created, or that a dry run would create'),
+    newColumns: Type.Array(Type.Object({ id: text('column id'), name: text('column name') }), {
+      description: 'columns the source names that the board lacks: created (or, in a dry run, to create)',
+    }),
     cards: Type.Array(PlannedCardSchema, { description: 'the cards created (or to create), in source order' }),
     skipped: Type.Array(
       Type.Object({
@@ -34,5 +37,15 @@ export const ImportResultSchema = named(
       { description: 'cards an earlier import already brought in' },
     ),
     notes: Type.Array(ImportNoteSchema, { description: 'what the source held that was not imported' }),
+  }),
+);
+
+/** A tool's folder as text files, paths relative to it: what a folder import sends and the Backlog.md export answers. */
+export const SourceFilesSchema = named(
+  'SourceFiles',
+  Type.Object({
+    files: Type.Array(
+      Type.Object({ path: text('path relative to the folder, / separated'), content: text('the file as UTF-8 text') }),
+    ),
   }),
 );

@@ -3,7 +3,11 @@ import { parseCsvImport } from './csvImport';
 import { parseGithub } from './githubImport';
 import { runImport, type ImportResult } from './importPlan';
 import { IMPORT_FORMATS, type ParsedSource } from './importTypes';
+import { parseBacklogMd } from './backlogMdImport';
 import { parseKanbanLite } from './kanbanLiteImport';
+import { parseKanbanMd } from './kanbanMdImport';
+import { parseObsidianKanban } from './obsidianKanbanImport';
+import { parseVibeKanban } from './vibeKanbanImport';
 import { parseTrello } from './trelloImport';
 import type { Workspace } from '../workspace';
 import type { RunControl } from '../../core/progress';
@@ -23,6 +27,14 @@ function parseSource(request: ImportRequest): ParsedSource {
       return parseCsvImport(request.data, source);
     case 'kanban-lite':
       return parseKanbanLite(request.data);
+    case 'backlog-md':
+      return parseBacklogMd(request.data);
+    case 'kanban-md':
+      return parseKanbanMd(request.data);
+    case 'vibe-kanban':
+      return parseVibeKanban(request.data);
+    case 'obsidian-kanban':
+      return parseObsidianKanban(request.data, request.source?.trim() || 'board.md');
     default:
       throw new ValidationError(`format must be one of ${IMPORT_FORMATS.join(', ')}`);
   }

@@ -1,24 +1,23 @@
 import type { Static } from '@sinclair/typebox';
-import type { ImportResultSchema, PlannedCardSchema } from '../../core/shapes/importResult';
+import type { ImportResultSchema } from '../../core/shapes/importResult';
 import { ValidationError } from '../../core/errors';
-import type { BoardConfig, Comment } from '../../core/model';
+import type { BoardConfig, Column, Comment } from '../../core/model';
 import { PRIORITIES } from '../../core/shapes/vocabulary';
 import { newCommentId } from '../../core/ids';
 import { effectiveDefaultStatus } from '../boards';
-import { createTask, permanentDeleteTask, type NewTaskFields } from '../tasks';
-import { throwIfCancelled, type RunControl } from '../../core/progress';
-import { log } from '../../core/log';
+import type { NewTaskFields } from '../tasks';
+import type { RunControl } from '../../core/progress';
 import { isIsoDate } from '../validate';
 import type { Workspace } from '../workspace';
-import type { ImportedCard, ImportFormat, ImportNote } from './importTypes';
+import type { ImportedCard, ImportFormat, ImportNote, ParsedSource, PlannedCard } from './importTypes';
+import { writeImport } from './importApply';
+import { dropUnknownLinks, linkOrder, newColumnFor, sourceColumnName } from './importRelations';
 
 /**
  * The shared half of every import: place the source's cards on a board (column, priority), leave
  * out those an earlier import already made on that board (same `importedFrom`), and
  * either say what would be created (the default) or create it.
  */
-
-export type PlannedCard = Static<typeof PlannedCardSchema>;
 
 export type ImportResult = Static<typeof ImportResultSchema>;
 
@@ -47,14 +46,22 @@ export function matchColumn(board: BoardConfig, wanted: string | undefined): str
   return board.columns.find((c) => norm(c.id) === target)?.id ?? board.columns.find((c) => norm(c.name) === target)?.id;
 }
 
-function statusFor(ws: Workspace, board: BoardConfig, card: ImportedCard): string {
+/**
+ * The column a card goes to. `added` (when the source has columns of its own) collects the columns
+ * to create for the names the board lacks, one per name.
+ */
+function statusFor(ws: Workspace, board: BoardConfig, card: ImportedCard, added?: Column[]): string {
   if (card.done) return board.columns[board.columns.length - 1].id;
   const candidates = Array.isArray(card.column) ? card.column : [card.column];
   for (const candidate of candidates) {
-    const column = matchColumn(board, candidate);
+    const column = matchColumn(board, candidate) ?? matchColumn({ ...board, columns: added ?? [] }, candidate);
     if (column) return column;
   }
-  return effectiveDefaultStatus(ws, board);
+  const name = added && sourceColumnName(card);
+  if (!added || !name) return effectiveDefaultStatus(ws, board);
+  const column = newColumnFor(board, added, name);
+  added.push(column);
+  return column.id;
 }
 
 function priorityFor(text: string | undefined): (typeof PRIORITIES)[number] | undefined {
@@ -103,16 +110,26 @@ export async function runImport(
   ws: Workspace,
   format: ImportFormat,
   boardId: string,
-  source: { cards: ImportedCard[]; notes: ImportNote[] },
+  source: ParsedSource,
   apply: boolean,
   run: RunControl = {},
 ): Promise<ImportResult> {
   const board = ws.board(boardId);
   const existing = importedKeys(ws, board.id);
   const notes = [...source.notes];
-  const result: ImportResult = { format, board: board.id, applied: apply, created: 0, cards: [], skipped: [], notes };
+  const newColumns: Column[] = [];
+  const result: ImportResult = {
+    format,
+    board: board.id,
+    applied: apply,
+    created: 0,
+    newColumns,
+    cards: [],
+    skipped: [],
+    notes,
+  };
   const seen = new Set<string>();
-  const toCreate: { card: ImportedCard; planned: PlannedCard }[] = [];
+  const toCreate = new Map<ImportedCard, PlannedCard>();
   for (const card of source.cards) {
     const earlier = existing.get(card.importedFrom);
     if (earlier) {
@@ -124,18 +141,22 @@ export async function runImport(
       continue;
     }
     seen.add(card.importedFrom);
-    const planned = { title: card.title, status: statusFor(ws, board, card), importedFrom: card.importedFrom };
-    toCreate.push({ card, planned });
+    const status = statusFor(ws, board, card, source.createsColumns ? newColumns : undefined);
+    const planned = { title: card.title, status, importedFrom: card.importedFrom };
+    toCreate.set(card, planned);
     result.cards.push(planned);
   }
-  result.created = toCreate.length;
+  result.created = toCreate.size;
+  dropUnknownLinks([...toCreate.keys()], new Set([...existing.keys(), ...seen]), notes);
+  const ordered = linkOrder([...toCreate.keys()], notes);
   if (!apply) return result;
-  const fields = toCreate.map(({ card, planned }) => ({
-    planned,
-    fields: fieldsOf(card, planned, notes),
-    comments: commentsOf(card, new Date().toISOString()),
-  }));
-  await createAllOrNone(ws, board.id, fields, run);
+  const now = new Date().toISOString();
+  const cards = ordered.map((card) => {
+    const planned = toCreate.get(card)!;
+    return { card, planned, fields: fieldsOf(card, planned, notes), comments: commentsOf(card, now) };
+  });
+  const labels = ordered.flatMap((card) => card.groupedLabels ?? []);
+  await writeImport(ws, board.id, { columns: newColumns, labels, cards, existing }, run);
   return result;
 }
 
@@ -149,52 +170,6 @@ function fieldsOf(card: ImportedCard, planned: PlannedCard, notes: ImportNote[])
     labels: labelsOf(card, notes),
     metadata: { ...card.metadata, importedFrom: card.importedFrom },
   };
-}
-
-/**
- * Create the prepared cards as one mutation, so no other write lands between them. A cancel (or a
- * failure) part way removes the cards this run created, so the board is as it was before. A crash
- * part way leaves the cards made so far; running the same import again adds only the rest, since
- * each carries its `importedFrom`.
- */
-async function createAllOrNone(
-  ws: Workspace,
-  boardId: string,
-  prepared: { planned: PlannedCard; fields: NewTaskFields; comments: Comment[] }[],
-  run: RunControl,
-): Promise<void> {
-  const report = ws.progress.reporter('import', run.onProgress);
-  const created: string[] = [];
-  await ws.mutate(async () => {
-    try {
-      for (const { planned, fields, comments } of prepared) {
-        throwIfCancelled(run.signal, 'the import');
-        report('creating cards', created.length, prepared.length);
-        const view = await createTask(ws, boardId, fields, { comments });
-        planned.id = view.id;
-        created.push(view.id);
-      }
-      report('creating cards', prepared.length, prepared.length);
-    } catch (error) {
-      await removeCreated(ws, boardId, created, report);
-      throw error;
-    }
-  });
-}
-
-/** Take back the cards a cancelled or failed import made, newest first. */
-async function removeCreated(
-  ws: Workspace,
-  boardId: string,
-  ids: string[],
-  report: (phase: string, done: number, total: number) => void,
-): Promise<void> {
-  for (const [done, id] of [...ids].reverse().entries()) {
-    report('removing the cards made so far', done, ids.length);
-    await permanentDeleteTask(ws, boardId, id).catch((error) =>
-      log.error(`kanban: a cancelled import could not remove card ${id}:`, error),
-    );
-  }
 }
 
 /** The `data` of an import request must have the shape its format reads. */

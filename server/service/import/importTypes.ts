@@ -1,7 +1,7 @@
 /** What every source format is turned into before the shared plan and apply steps. */
 
 import type { Static } from '@sinclair/typebox';
-import type { ImportNoteSchema } from '../../core/shapes/importResult';
+import type { ImportNoteSchema, PlannedCardSchema, SourceFilesSchema } from '../../core/shapes/importResult';
 
 export { IMPORT_FORMATS, type ImportFormat } from '../../core/shapes/requests/dataMoves';
 
@@ -29,7 +29,18 @@ export interface ImportedCard {
   labels: string[];
   metadata: Record<string, unknown>;
   comments: ImportedComment[];
+  /** `importedFrom` keys of the cards this one waits for (in the source or imported earlier). */
+  blockedBy?: string[];
+  /** `importedFrom` key of the card this one is a sub-card of. */
+  parent?: string;
+  /** Archived in the source: archived here too, in the column it maps to. */
+  archived?: boolean;
+  /** Labels of a label group (a milestone): defined in that group when the workspace does not define them yet. */
+  groupedLabels?: { name: string; group: string }[];
 }
+
+/** A card an import makes (or, in a dry run, would make). */
+export type PlannedCard = Static<typeof PlannedCardSchema>;
 
 /** A source's own words for what it could not take, e.g. a Trello card in a closed list. */
 export type ImportNote = Static<typeof ImportNoteSchema>;
@@ -37,9 +48,15 @@ export type ImportNote = Static<typeof ImportNoteSchema>;
 export interface ParsedSource {
   cards: ImportedCard[];
   notes: ImportNote[];
+  /**
+   * The source has columns of its own (a Backlog.md status, an Obsidian lane): one the board lacks
+   * is created, named as the source names it. Without it, such a card goes to the default status.
+   */
+  createsColumns?: boolean;
 }
 
-/** `data` of `POST /import` for kanban-lite: the workspace's files as text, paths relative to its root. */
-export interface KanbanLiteFiles {
-  files: { path: string; content: string }[];
-}
+/** `data` of `POST /import` for a tool that keeps its cards in files: the files as text, paths relative to its folder. */
+export type SourceFiles = Static<typeof SourceFilesSchema>;
+
+/** kanban-lite's files: its `.kanban.json` and `.kanban/**.md`, paths relative to the workspace root. */
+export type KanbanLiteFiles = SourceFiles;

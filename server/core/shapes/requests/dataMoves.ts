@@ -3,7 +3,16 @@ import { choice, closed, flag, text } from '../parts';
 
 /** Request bodies that move data in bulk: an import from another tool, a change of card storage. */
 
-export const IMPORT_FORMATS = ['github', 'trello', 'csv', 'kanban-lite'] as const;
+export const IMPORT_FORMATS = [
+  'github',
+  'trello',
+  'csv',
+  'kanban-lite',
+  'backlog-md',
+  'kanban-md',
+  'vibe-kanban',
+  'obsidian-kanban',
+] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** The body of `POST /import`, and what `kanban import` sends. */
@@ -12,7 +21,8 @@ export const ImportBody = closed({
   data: Type.Unsafe<unknown>({
     description:
       'github: the JSON array of `gh issue list --json number,title,body,labels,assignees,state,milestone,createdAt`; trello: the board JSON export; ' +
-      'csv: the CSV text with a header row; kanban-lite: {"files": [{"path", "content"}]}, its .kanban.json and .kanban/**/*.md (the server never reads a path you send)',
+      'csv: the CSV text with a header row; kanban-lite: {"files": [{"path", "content"}]}, its .kanban.json and .kanban/**/*.md (the server never reads a path you send); ' +
+      'backlog-md and kanban-md: {"files": [...]} likewise, paths relative to the backlog/ or kanban/ folder; vibe-kanban: its tasks JSON; obsidian-kanban: the board note as text',
     oneOf: [{ type: 'string' }, { type: 'array' }, { type: 'object', additionalProperties: true }],
   }),
   board: Type.Optional(text('board to import into; default: the default board')),
