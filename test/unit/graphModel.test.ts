@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { layoutGraph } from '../../webview/graph/graphLayout';
+import { DAGRE_LIMIT, layoutGraph } from '../../webview/graph/graphLayout';
 import { componentsOf, connectedGraph, isReadyCard, narrowGraph } from '../../webview/graph/graphModel';
 import { nestUnderParents } from '../../webview/state/tableRows';
 import type { TaskView } from '../../webview/types';
@@ -55,6 +55,18 @@ describe('graph view model: linked cards, filter, readiness, layout', () => {
     const layout = layoutGraph(graph);
     assert.deepEqual(layout.nodes.map((n) => n.id).sort(), ['x', 'y', 'z']);
     assert.equal(layout.edges.length, 3);
+  });
+
+  it('when the graph is too big for dagre and holds a cycle, then the plain layout still places every card once, each after what it waits for', () => {
+    const list = Array.from({ length: DAGRE_LIMIT + 50 }, (_, i) =>
+      task(`c${i}`, { blockedBy: [i === 0 ? `c${DAGRE_LIMIT + 49}` : `c${i - 1}`] }),
+    );
+    const many = tasksOf(...list);
+    const layout = layoutGraph(connectedGraph(Object.keys(many), many));
+    assert.equal(new Set(layout.nodes.map((n) => n.id)).size, list.length);
+    const x = new Map(layout.nodes.map((n) => [n.id, n.x]));
+    assert.ok((x.get('c1') as number) < (x.get('c2') as number));
+    assert.equal(layout.edges.length, list.length);
   });
 
   it('when groups are not linked, then they are laid out apart without overlapping', () => {

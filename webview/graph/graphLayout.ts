@@ -1,5 +1,6 @@
 import dagre from '@dagrejs/dagre';
 import { componentsOf, type CardGraph, type EdgeKind } from './graphModel';
+import { layeredLayout, type Spacing } from './layeredLayout';
 
 /** Every node is one size, so a layout needs no measuring of text; long titles are cut with "…". */
 export const NODE_WIDTH = 190;
@@ -7,6 +8,13 @@ export const NODE_HEIGHT = 44;
 /** Space between groups of cards that no link joins, and the widest a row of groups may get. */
 const GAP = 36;
 const MAX_ROW_WIDTH = 1600;
+/**
+ * Up to this many cards dagre lays the picture out (it draws it best); above, the plain layered
+ * layout does, as dagre took seconds at a few hundred cards and ran out of memory at 2,000 in one
+ * chain, while the plain one takes milliseconds (bench: ui-graph).
+ */
+export const DAGRE_LIMIT = 150;
+const SPACING: Spacing = { nodeWidth: NODE_WIDTH, nodeHeight: NODE_HEIGHT, nodeGap: 16, rankGap: 56 };
 
 export interface PlacedNode {
   id: string;
@@ -37,10 +45,9 @@ interface Placed extends GraphLayout {
 
 /**
  * Left to right, what comes first on the left (a blocker before what it blocks, a parent before its
- * sub-cards). Each group of linked cards is laid out on its own and the groups are packed in rows:
- * dagre's cost grows faster than the card count, so many small groups lay out much faster apart than
- * as one graph. dagre breaks cycles itself, so odd data (a cycle the server should have refused)
- * still gets a picture rather than a hang.
+ * sub-cards). Each group of linked cards is laid out on its own and the groups are packed in rows,
+ * by dagre up to DAGRE_LIMIT cards, else by the plain layered layout. Both break cycles themselves,
+ * so odd data (a cycle the server should have refused) still gets a picture rather than a hang.
  */
 export function layoutGraph(graph: CardGraph): GraphLayout {
   const groups = componentsOf(graph);
@@ -48,7 +55,8 @@ export function layoutGraph(graph: CardGraph): GraphLayout {
   groups.forEach((ids, index) => ids.forEach((id) => groupOf.set(id, index)));
   const edgesOf = groups.map(() => [] as CardGraph['edges']);
   for (const edge of graph.edges) edgesOf[groupOf.get(edge.from) as number].push(edge);
-  const placed = groups.map((ids, index) => layoutGroup({ nodes: ids, edges: edgesOf[index] }));
+  const layoutOne = graph.nodes.length <= DAGRE_LIMIT ? layoutGroup : plainGroup;
+  const placed = groups.map((ids, index) => layoutOne({ nodes: ids, edges: edgesOf[index] }));
   // Largest first, so the rows fill evenly.
   const packed = [...placed].sort((a, b) => b.height - a.height || b.width - a.width);
   let x = 0;
@@ -78,9 +86,13 @@ export function layoutGraph(graph: CardGraph): GraphLayout {
   };
 }
 
+function plainGroup(graph: CardGraph): Placed {
+  return { ...layeredLayout(graph, SPACING), dx: 0, dy: 0 };
+}
+
 function layoutGroup(graph: CardGraph): Placed {
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: 'LR', nodesep: 16, ranksep: 56, marginx: 0, marginy: 0 });
+  g.setGraph({ rankdir: 'LR', nodesep: SPACING.nodeGap, ranksep: SPACING.rankGap, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const id of graph.nodes) g.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT });
   graph.edges.forEach((edge, index) => g.setEdge(edge.from, edge.to, {}, `${edge.kind}${index}`));
