@@ -131,6 +131,19 @@ describe('Board UI: the dependency graph view (Chromium)', function () {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="graph-view"] .graph-node').length === 6);
   });
 
+  it('when the board search is typed in the top bar, then the graph narrows to the matching cards and their neighbours too', async () => {
+    const page = ui.page;
+    await page.locator('#search-input').fill('schema');
+    const wanted = [ids.get('Design the schema'), ids.get('Build the import API')].sort();
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('[data-testid="graph-view"] .graph-node').length === count,
+      wanted.length,
+    );
+    assert.deepEqual(await nodeIds(), wanted);
+    await page.locator('#search-input').fill('');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="graph-view"] .graph-node').length === 6);
+  });
+
   it('when the pressed graph button is clicked, then the board is back and the URL says so', async () => {
     const page = ui.page;
     await page.click('[data-testid="layout-graph"]');

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useAppState, useController } from '../context';
 import { NODE_HEIGHT, NODE_WIDTH, layoutGraph, type PlacedEdge } from '../graph/graphLayout';
-import { connectedGraph, isReadyCard, narrowGraph, type CardGraph } from '../graph/graphModel';
+import { aroundCards, connectedGraph, isReadyCard, narrowGraph, type CardGraph } from '../graph/graphModel';
 import { boardOrderIds } from '../state/tableRows';
-import type { TaskView } from '../types';
+import { filterIsActive, type TaskView } from '../types';
 import { CardMenu } from './CardMenu';
 
 /** Titles longer than this are cut with "…" (the whole title is the node's tooltip and label). */
@@ -54,18 +54,23 @@ function Legend() {
 /**
  * The board's dependencies as a picture: each card with a link is a node, `blockedBy` and `parent`
  * are arrows (left to right: what comes first on the left), the cards ready to start stand out. The
- * filter keeps the cards whose title or id matches and their neighbours. A click, or Enter on a
+ * filter, and the board's search and filters, keep the matching cards and their neighbours. A click, or Enter on a
  * focused node, opens the card.
  */
 export function GraphView() {
   const ctrl = useController();
-  const { board, tasks, order } = useAppState();
+  const { board, tasks, order, filter, matches } = useAppState();
   const [query, setQuery] = useState('');
   const whole = useMemo(
     () => (board ? connectedGraph(boardOrderIds(board, order, false, null), tasks) : { nodes: [], edges: [] }),
     [board, order, tasks],
   );
-  const graph = useMemo(() => narrowGraph(whole, tasks, query), [whole, tasks, query]);
+  // The top bar's search and filters narrow the graph as the graph's own filter does.
+  const filtering = filterIsActive(filter) && matches !== null;
+  const graph = useMemo(() => {
+    const filtered = filtering ? aroundCards(whole, (id) => matches.has(id)) : whole;
+    return narrowGraph(filtered, tasks, query);
+  }, [whole, tasks, query, filtering, matches]);
   const key = shapeKey(graph);
   const layout = useMemo(() => layoutGraph(graph), [key]);
   if (!board) return null;
@@ -101,7 +106,7 @@ export function GraphView() {
       <div class="graph-scroll">
         {graph.nodes.length === 0 ? (
           <div class="graph-empty">
-            {query
+            {query || filtering
               ? 'No linked card matches the filter.'
               : 'No card on this board waits for another or has sub-cards yet.'}
           </div>

@@ -52,7 +52,12 @@ export function connectedGraph(ids: readonly string[], tasks: Readonly<Record<st
 export function narrowGraph(graph: CardGraph, tasks: Readonly<Record<string, TaskView>>, query: string): CardGraph {
   const wanted = query.trim().toLowerCase();
   if (!wanted) return graph;
-  const matching = new Set(graph.nodes.filter((id) => `${tasks[id].title}\n${id}`.toLowerCase().includes(wanted)));
+  return aroundCards(graph, (id) => `${tasks[id].title}\n${id}`.toLowerCase().includes(wanted));
+}
+
+/** The cards `keep` picks, their direct neighbours, and the links among them. */
+export function aroundCards(graph: CardGraph, keep: (id: string) => boolean): CardGraph {
+  const matching = new Set(graph.nodes.filter(keep));
   const kept = new Set(matching);
   for (const edge of graph.edges) {
     if (matching.has(edge.from)) kept.add(edge.to);
