@@ -10,6 +10,8 @@ import { TokenPrompt } from './panels/TokenPrompt';
 import { Toasts } from './Toasts';
 import { TopBar } from './TopBar';
 import { TableView } from './TableView';
+import { GraphView } from './GraphView';
+import type { Layout } from '../state/layouts';
 import { restoreLayout } from '../state/tableEdits';
 
 function useDocumentTheme(theme: string, host: string): void {
@@ -39,6 +41,18 @@ function ReconnectingBanner() {
   );
 }
 
+/** The component that draws each layout (state/layouts.ts lists them). */
+function LayoutView({ layout }: { layout: Layout }) {
+  switch (layout) {
+    case 'table':
+      return <TableView />;
+    case 'graph':
+      return <GraphView />;
+    default:
+      return <BoardView />;
+  }
+}
+
 export function App() {
   const ctrl = useController();
   const { loaded, loadError, theme, layout } = useAppState();
@@ -61,11 +75,7 @@ export function App() {
         </div>
       )}
       {loaded ? (
-        layout === 'table' ? (
-          <TableView />
-        ) : (
-          <BoardView />
-        )
+        <LayoutView layout={layout} />
       ) : (
         !loadError && (
           <div class="board-loading" aria-busy="true">

@@ -56,6 +56,23 @@ function DueChip({ task }: { task: TaskView }) {
   );
 }
 
+/** How many sub-cards the card has and how many are done ("2/5"), beside the checklist count. */
+export function SubCardsChip({ children }: { children: TaskView['children'] }) {
+  const label = `${children.done} of ${children.total} sub-cards done`;
+  return (
+    <span
+      class={`chip subcards-chip${children.done === children.total ? ' is-complete' : ''}`}
+      data-testid="subcards-chip"
+      role="img"
+      aria-label={label}
+      title={label}
+    >
+      <Icon name="subcards" size={12} />
+      {children.done}/{children.total}
+    </span>
+  );
+}
+
 /**
  * One card on the board. Pointer, click and key handling live on the board (one listener for a
  * thousand cards); this only draws. Each part follows its display setting. Only a claimed card keeps
@@ -132,6 +149,7 @@ function CardBody({ task, labels, settings, selected, laidOut, left }: CardViewP
             {task.checklist.done}/{task.checklist.total}
           </span>
         )}
+        {task.children.total > 0 && <SubCardsChip children={task.children} />}
         {task.commentCount > 0 && (
           <span class="chip subtle" title={`${task.commentCount} comment(s)`}>
             <Icon name="comment" size={12} />

@@ -29,6 +29,8 @@ const PATHS = {
   list: 'M8 6h13M8 12h13M8 18h13M3 6h.01M3 12h.01M3 18h.01',
   board: 'M3 3h7v18H3zM14 3h7v11h-7z',
   lanes: 'M3 4h18v6H3zM3 14h18v6H3z',
+  subcards: 'M6 3v15h6M6 9h6M12 6h8v6h-8zM12 15h8v6h-8z',
+  graph: 'M5 6a2 2 0 1 0 0 .01M19 6a2 2 0 1 0 0 .01M12 18a2 2 0 1 0 0 .01M7 6h10M6 8l5 8M18 8l-5 8',
   filter: 'M22 3H2l8 9.46V19l4 2v-8.54z',
   fuzzy: 'M2 12c2-4 4-4 6 0s4 4 6 0 4-4 6 0',
   grip: 'M9 5h.01M9 12h.01M9 19h.01M15 5h.01M15 12h.01M15 19h.01',

@@ -15,6 +15,8 @@ import type { TableColumn } from './TableHeader';
 
 export interface TableRowProps {
   task: TaskView;
+  /** How deep a sub-card sits under its parent row (0: a top row), when sub-cards are grouped. */
+  depth?: number;
   /** Zero-based place among the rows (the header is row 1 for assistive technology). */
   index: number;
   /** Offset from the top of the rows, in px. */
@@ -34,7 +36,15 @@ function Cell({ row, column }: { row: TableRowProps; column: TableColumn }) {
   const { task, board, labels, counts, save } = row;
   switch (column.field) {
     case 'title':
-      return <span class="table-title card-title">{task.title || task.id}</span>;
+      return (
+        <span
+          class={`table-title card-title${row.depth ? ' is-sub-card' : ''}`}
+          style={row.depth ? { paddingLeft: `${row.depth * 18}px` } : undefined}
+          data-depth={row.depth ?? 0}
+        >
+          {task.title || task.id}
+        </span>
+      );
     case 'status':
       return <StatusCell task={task} board={board} counts={counts} save={save} />;
     case 'priority':

@@ -5,6 +5,7 @@ import { saveTableEdit } from '../state/tableEdits';
 import {
   ROUTE_SORT,
   boardOrderIds,
+  nestUnderParents,
   nextSort,
   optionalColumns,
   parseSort,
@@ -68,10 +69,14 @@ export function TableView() {
     () => (board ? boardOrderIds(board, order, settings.showDeletedColumn, null) : []),
     [board, order, settings.showDeletedColumn],
   );
-  const rows = useMemo(() => {
+  const [nested, setNested] = useState(() => ctrl.preference('tableSubCardsNested') === true);
+  const nestedRows = useMemo(() => {
     const shown = filtering ? allIds.filter((id) => matches.has(id)) : allIds;
-    return board ? sortIds(shown, tasks, sort, board) : [];
-  }, [allIds, filtering, matches, tasks, sort, board]);
+    const sorted = board ? sortIds(shown, tasks, sort, board) : [];
+    return nested ? nestUnderParents(sorted, tasks) : sorted.map((id) => ({ id, depth: 0 }));
+  }, [allIds, filtering, matches, tasks, sort, board, nested]);
+  const rows = useMemo(() => nestedRows.map((row) => row.id), [nestedRows]);
+  const anySubCards = useMemo(() => allIds.some((id) => tasks[id].parent), [allIds, tasks]);
   const extra = useMemo(() => optionalColumns(allIds, tasks), [allIds, tasks]);
   const columns: TableColumn[] = useMemo(() => columnsOf(extra), [extra.checklist, extra.blocked]);
   const counts = useMemo(
@@ -183,6 +188,21 @@ export function TableView() {
           <QuickAdd status={quickAddStatus} />
         </div>
       )}
+      {(anySubCards || nested) && (
+        <label class="table-option">
+          <input
+            type="checkbox"
+            checked={nested}
+            data-testid="table-group-parent"
+            onChange={(e) => {
+              const on = (e.target as HTMLInputElement).checked;
+              setNested(on);
+              ctrl.persist({ tableSubCardsNested: on });
+            }}
+          />
+          Group by parent: sub-cards under their parent row
+        </label>
+      )}
       <div
         class="table-scroll"
         ref={setBox}
@@ -202,10 +222,11 @@ export function TableView() {
           style={{ height: `${rows.length * ROW_HEIGHT}px` }}
           data-row-count={rows.length}
         >
-          {rows.slice(first, last).map((id, i) => (
+          {nestedRows.slice(first, last).map(({ id, depth }, i) => (
             <TableRow
               key={id}
               task={tasks[id]}
+              depth={depth}
               index={first + i}
               top={(first + i) * ROW_HEIGHT}
               columns={columns}

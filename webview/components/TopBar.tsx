@@ -3,7 +3,7 @@ import type { ThemeChoice } from '../state/appState';
 import { BoardSwitcher } from './BoardSwitcher';
 import { GroupByControl } from './GroupByControl';
 import { Icon } from './Icon';
-import { LayoutToggle } from './LayoutToggle';
+import { LayoutSwitcher } from './LayoutSwitcher';
 import { SearchBar } from './SearchBar';
 import { ViewSwitcher } from './ViewSwitcher';
 
@@ -40,7 +40,7 @@ export function TopBar() {
         <span class="brand-mark" />
       </div>
       <BoardSwitcher />
-      <LayoutToggle />
+      <LayoutSwitcher />
       <ViewSwitcher />
       <SearchBar />
       <GroupByControl />

@@ -2,6 +2,7 @@ import type { BrokenFile, DisplayPreferences } from '../protocol';
 import type { ConnectionState } from '../transport';
 import { EMPTY_FILTER, type Board, type BoardSummary, type Labels, type Settings, type TaskFilter } from '../types';
 import type { TaskSet } from './placement';
+import type { Layout } from './layouts';
 import type { SavedView } from '../../server/core/savedViews';
 import { DEFAULT_SETTINGS as SERVICE_DEFAULT_SETTINGS } from '../../server/core/defaults';
 
@@ -71,10 +72,10 @@ export interface AppState extends TaskSet {
 }
 
 /**
- * How the cards are laid out: the board's columns, or a table of rows. Part of a saved view and of
- * the page URL.
+ * How the cards are laid out: the board's columns, a table of rows or a dependency graph (layouts.ts).
+ * Part of a saved view and of the page URL.
  */
-export type Layout = 'board' | 'table';
+export type { Layout } from './layouts';
 
 /**
  * What the board's rows (swimlanes) are grouped by: `assignee`, `priority`, `labelGroup:<group>`

@@ -1,10 +1,11 @@
 import type { AppState } from './appState';
 import type { BoardController } from './controller';
+import { isLayout } from './layouts';
 import { applyView, filterFromQuery, filterToQuery } from './views';
 
 /**
  * The page URL says what the board shows, so a link can be shared and Back works. It is
- * the query string of the page: `?board=ops&card=<id>&view=<id>&layout=table&groupBy=assignee&sort=-due`
+ * the query string of the page: `?board=ops&card=<id>&view=<id>&layout=graph&groupBy=assignee&sort=-due`
  * and the list route's own filter names (`q`, `priority`, `assignee`, `label`, `labelGroup`, `due`,
  * `fuzzy`, `ready`, `claimed`, `byAgent`), each only when it is not the default. Opening or closing a card, switching
  * board or view, layout, grouping or order adds a history entry; typing a search replaces it.
@@ -53,7 +54,7 @@ interface Wanted {
 function wantedFrom(search: string): Wanted {
   const params = new URLSearchParams(search);
   const query = Object.fromEntries(params.entries());
-  const layout = query.layout === 'table' ? 'table' : 'board';
+  const layout = isLayout(query.layout) ? query.layout : 'board';
   const { board, card, view, ...rest } = query;
   return {
     board: board ?? null,

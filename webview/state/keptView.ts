@@ -1,5 +1,6 @@
 import type { TaskFilter } from '../types';
-import type { AppState, Layout } from './appState';
+import type { AppState } from './appState';
+import { isLayout } from './layouts';
 
 /**
  * What a VS Code webview keeps across a reload of its page (a window reload, "Reload Webviews", a
@@ -37,7 +38,7 @@ export function restoredParts(
   state: AppState,
 ): { patch: Partial<AppState>; filter: Partial<TaskFilter> | null } {
   const patch: Partial<AppState> = {};
-  if (saved.layout === 'board' || saved.layout === 'table') patch.layout = saved.layout as Layout;
+  if (isLayout(saved.layout)) patch.layout = saved.layout;
   if (saved.groupBy === null || isText(saved.groupBy)) patch.groupBy = saved.groupBy;
   if (isText(saved.sort)) patch.sort = saved.sort;
   if (saved.viewId === null || isText(saved.viewId)) patch.viewId = saved.viewId;

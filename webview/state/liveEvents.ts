@@ -81,15 +81,35 @@ async function applyTaskEvent(ctrl: LiveBoard, event: EventMessage): Promise<voi
 }
 
 /**
- * A card's `blocked` depends on its blockers, which may sit on another board: when a card that
- * blocks others changes (moves to the last column, is archived), the cards it blocks that this
- * board shows are read again. The event's read model names them (`blocks`), so nothing is scanned.
+ * Some of a card's read model is derived from other cards: `openBlockers` from its blockers (which
+ * may sit on another board), `children` from its sub-cards, `related` and `duplicates` from the
+ * cards that name it. Those change with no event of their own, so when a card changes, the cards of
+ * this board it names are read again: the ones it blocks, its parent (and the parent it had before,
+ * which the board's copy still says), and the cards it relates to or duplicates. The event's read
+ * model names them, so nothing is scanned.
  */
-function refreshDependents(ctrl: LiveBoard, event: EventMessage): void {
-  const blocks = event.card?.blocks;
+function linkedCardIds(event: EventMessage, before: TaskView | undefined): Set<string> {
+  const card = event.card as Partial<TaskView> | undefined;
+  const ids = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === 'string' && value) ids.add(value);
+    else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') ids.add(item);
+  };
+  add(card?.blocks);
+  add(card?.parent);
+  add(before?.parent);
+  add(card?.relatesTo);
+  add(before?.relatesTo);
+  add(card?.duplicateOf);
+  add(before?.duplicateOf);
+  if (card?.id) ids.delete(card.id);
+  return ids;
+}
+
+function refreshLinkedCards(ctrl: LiveBoard, ids: Set<string>): void {
   const boardId = ctrl.state.boardId;
-  if (!Array.isArray(blocks) || !boardId) return;
-  for (const id of blocks) {
+  if (!boardId) return;
+  for (const id of ids) {
     if (!ctrl.state.tasks[id]) continue;
     void ctrl.api.getTask(boardId, id).then(
       (fresh) => {
@@ -112,13 +132,16 @@ export async function applyEvent(ctrl: LiveBoard, event: EventMessage): Promise<
     case 'comment':
     case 'attachment':
     case 'log':
-    case 'form':
+    case 'form': {
+      const taskId = taskIdOf(event);
+      const before = onThisBoard && taskId ? ctrl.state.tasks[taskId] : undefined;
       if (onThisBoard) await applyTaskEvent(ctrl, event);
-      if (family === 'task') refreshDependents(ctrl, event);
+      if (family === 'task') refreshLinkedCards(ctrl, linkedCardIds(event, before));
       if (['task.created', 'task.deleted', 'task.moved', 'task.archived', 'task.restored'].includes(event.event))
         ctrl.refreshBoardsSoon();
       if (event.event === 'task.archived' || event.event === 'task.restored') notifyArchiveListeners();
       return;
+    }
     case 'column':
       if (onThisBoard) await ctrl.refreshBoard();
       return;

@@ -4,6 +4,7 @@ import { messageOf, type BoardController } from './controller';
 import { CHANGED_ELSEWHERE } from './drawerActions';
 import { placeTask } from './placement';
 import type { Layout } from './appState';
+import { isLayout } from './layouts';
 
 /** The fields a table row shows: a card that differs in one of them is not the version the person saw. */
 function shownFields(task: TaskView): string {
@@ -56,7 +57,7 @@ function changedElsewhere(ctrl: BoardController, boardId: string, latest: TaskVi
   return undefined;
 }
 
-/** Board or table: shown at once and remembered as a preference, so a reload keeps the table. */
+/** Board, table or graph: shown at once and remembered as a preference, so a reload keeps the table. */
 export function setLayout(ctrl: BoardController, layout: Layout): void {
   if (ctrl.state.layout === layout) return;
   ctrl.store.set({ layout, cardMenu: null, quickAddStatus: null });
@@ -66,5 +67,5 @@ export function setLayout(ctrl: BoardController, layout: Layout): void {
 /** The layout chosen last time, put back before the first load draws anything. */
 export function restoreLayout(ctrl: BoardController): void {
   const saved = ctrl.preference('layout');
-  if (saved === 'table' || saved === 'board') ctrl.store.set({ layout: saved });
+  if (isLayout(saved)) ctrl.store.set({ layout: saved });
 }

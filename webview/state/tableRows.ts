@@ -146,3 +146,40 @@ export function visibleRange(
   const last = Math.min(count, Math.ceil((scrollTop + viewHeight) / rowHeight) + margin);
   return [first, Math.max(first, last)];
 }
+
+/** A table row when sub-cards are shown under their parent: its card and how deep it is nested. */
+export interface NestedRow {
+  id: string;
+  depth: number;
+}
+
+/**
+ * The rows with each sub-card right under its parent (and its own sub-cards under it), siblings in
+ * the order `ids` has them. A sub-card whose parent is not among the rows (filtered out, on the
+ * Deleted column) stays a top row. Each card is placed once, so odd data (a cycle) cannot loop.
+ */
+export function nestUnderParents(ids: readonly string[], tasks: Readonly<Record<string, TaskView>>): NestedRow[] {
+  const shown = new Set(ids);
+  const childrenOf = new Map<string, string[]>();
+  const tops: string[] = [];
+  for (const id of ids) {
+    const parent = tasks[id].parent;
+    if (parent && parent !== id && shown.has(parent)) {
+      const siblings = childrenOf.get(parent);
+      if (siblings) siblings.push(id);
+      else childrenOf.set(parent, [id]);
+    } else tops.push(id);
+  }
+  const rows: NestedRow[] = [];
+  const placed = new Set<string>();
+  const visit = (id: string, depth: number) => {
+    if (placed.has(id)) return;
+    placed.add(id);
+    rows.push({ id, depth });
+    for (const child of childrenOf.get(id) ?? []) visit(child, depth + 1);
+  };
+  for (const id of tops) visit(id, 0);
+  // Cards only reachable through a cycle were never visited from a top row: they still get a row.
+  for (const id of ids) visit(id, 0);
+  return rows;
+}

@@ -23,6 +23,8 @@ import { AttachmentsSection } from './AttachmentsSection';
 import { ChecklistSection } from './ChecklistSection';
 import { CommentsSection } from './CommentsSection';
 import { DependenciesSection } from './DependenciesSection';
+import { RelationsSection } from './RelationsSection';
+import { SubCardsSection } from './SubCardsSection';
 import { ContentSection } from './ContentSection';
 import { DeleteSection } from './DeleteSection';
 import { FieldsSection } from './FieldsSection';
@@ -273,6 +275,8 @@ export function CardDrawer({ taskId }: { taskId: string }) {
               })
             }
           />
+          <RelationsSection task={task} />
+          <SubCardsSection task={task} />
           <GitSection task={task} version={version} />
           <MetadataSection task={task} save={saveFields} />
           <AttachmentsSection task={task} onSaved={accept} />

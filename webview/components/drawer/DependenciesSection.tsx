@@ -6,7 +6,7 @@ import { Icon } from '../Icon';
 import { BlockerPicker } from './BlockerPicker';
 
 /** A card id as a link that opens the card, on whichever board it is. */
-function CardLink({ id }: { id: string }) {
+export function CardLink({ id, testId = 'dependency-link' }: { id: string; testId?: string }) {
   const ctrl = useController();
   const { tasks } = useAppState();
   const known = tasks[id];
@@ -19,7 +19,7 @@ function CardLink({ id }: { id: string }) {
     <button
       type="button"
       class="link-btn"
-      data-testid="dependency-link"
+      data-testid={testId}
       data-card-id={id}
       title={id}
       onClick={() => void open()}
