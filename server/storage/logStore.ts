@@ -31,4 +31,24 @@ export interface LogStore {
    * commit; no-op when it holds them already (an earlier try that committed, another instance).
    */
   adoptOlder?(owner: LogOwner, entries: LogEntry[]): Promise<void>;
+  /**
+   * A file log only: the entries added since `since` (where an earlier call left off), so a reader
+   * that holds a log in memory sees what other processes appended (the CLI, a git pull). `whole`
+   * says the log was read from its start, because it is new to the reader or was rewritten (a merge,
+   * a checkout, a deletion) rather than appended to.
+   */
+  readAppended?(owner: LogOwner, since: LogMark | null): Promise<AppendedEntries>;
+}
+
+/** Where a file log ended when it was last read: the file, and the end of its last whole line. */
+export interface LogMark {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface AppendedEntries {
+  entries: LogEntry[];
+  mark: LogMark | null;
+  whole: boolean;
 }
