@@ -10,6 +10,7 @@ import { TokenPrompt } from './panels/TokenPrompt';
 import { Toasts } from './Toasts';
 import { TopBar } from './TopBar';
 import { TableView } from './TableView';
+import { MetricsView } from './metrics/MetricsView';
 import { restoreLayout } from '../state/tableEdits';
 
 function useDocumentTheme(theme: string, host: string): void {
@@ -61,7 +62,9 @@ export function App() {
         </div>
       )}
       {loaded ? (
-        layout === 'table' ? (
+        layout === 'metrics' ? (
+          <MetricsView />
+        ) : layout === 'table' ? (
           <TableView />
         ) : (
           <BoardView />

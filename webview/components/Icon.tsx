@@ -28,6 +28,7 @@ const PATHS = {
   bolt: 'M13 2 3 14h9l-1 8 10-12h-9z',
   list: 'M8 6h13M8 12h13M8 18h13M3 6h.01M3 12h.01M3 18h.01',
   board: 'M3 3h7v18H3zM14 3h7v11h-7z',
+  chart: 'M3 3v18h18M7 15l4-4 3 3 5-6',
   lanes: 'M3 4h18v6H3zM3 14h18v6H3z',
   filter: 'M22 3H2l8 9.46V19l4 2v-8.54z',
   fuzzy: 'M2 12c2-4 4-4 6 0s4 4 6 0 4-4 6 0',

@@ -74,7 +74,7 @@ export interface AppState extends TaskSet {
  * How the cards are laid out: the board's columns, or a table of rows. Part of a saved view and of
  * the page URL.
  */
-export type Layout = 'board' | 'table';
+export type Layout = 'board' | 'table' | 'metrics';
 
 /**
  * What the board's rows (swimlanes) are grouped by: `assignee`, `priority`, `labelGroup:<group>`

@@ -53,7 +53,7 @@ interface Wanted {
 function wantedFrom(search: string): Wanted {
   const params = new URLSearchParams(search);
   const query = Object.fromEntries(params.entries());
-  const layout = query.layout === 'table' ? 'table' : 'board';
+  const layout = query.layout === 'table' || query.layout === 'metrics' ? query.layout : 'board';
   const { board, card, view, ...rest } = query;
   return {
     board: board ?? null,

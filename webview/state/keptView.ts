@@ -37,7 +37,8 @@ export function restoredParts(
   state: AppState,
 ): { patch: Partial<AppState>; filter: Partial<TaskFilter> | null } {
   const patch: Partial<AppState> = {};
-  if (saved.layout === 'board' || saved.layout === 'table') patch.layout = saved.layout as Layout;
+  if (saved.layout === 'board' || saved.layout === 'table' || saved.layout === 'metrics')
+    patch.layout = saved.layout as Layout;
   if (saved.groupBy === null || isText(saved.groupBy)) patch.groupBy = saved.groupBy;
   if (isText(saved.sort)) patch.sort = saved.sort;
   if (saved.viewId === null || isText(saved.viewId)) patch.viewId = saved.viewId;

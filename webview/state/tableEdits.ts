@@ -66,5 +66,5 @@ export function setLayout(ctrl: BoardController, layout: Layout): void {
 /** The layout chosen last time, put back before the first load draws anything. */
 export function restoreLayout(ctrl: BoardController): void {
   const saved = ctrl.preference('layout');
-  if (saved === 'table' || saved === 'board') ctrl.store.set({ layout: saved });
+  if (saved === 'table' || saved === 'board' || saved === 'metrics') ctrl.store.set({ layout: saved });
 }
