@@ -16,10 +16,10 @@ type StepsByCard = Map<string, FlowStep[]>;
 const flowLog = (boardId: string): LogOwner => ({ boardId, stream: 'flow' });
 
 /**
- * A board's history as held in memory. Over a file log: what the file said when last looked at
- * (`logged`, in file order, and where it ended), and the steps that no one writes (a hand edit the
- * watcher noticed, another instance's change), which the file's own line replaces once it appears.
- * Over a database log, `steps` alone, kept current by the events.
+ * A board's history as held in memory: what the log said when last looked at (`logged`, in log
+ * order, and where it ended), and the steps that no one writes here (a hand edit the watcher noticed,
+ * another instance's change as its event arrived), which the log's own entry replaces once it is
+ * read. Over a store that cannot say what is new, `steps` alone, kept current by the events.
  */
 interface HeldBoard {
   steps: StepsByCard;
@@ -44,12 +44,11 @@ interface CardStep {
  * Changes the watcher notices (hand edits) and another instance's changes are held in memory only:
  * they are written by whoever made them, or not at all.
  *
- * A board's log is read on the first metrics request and held in memory after that. A file log is
- * looked at again (one stat) before each answer: lines another process appended since (a `kanban
- * move` of the CLI, a pull) are read, and only those; a file rewritten (a merge, a checkout) is read
- * whole. A database log is shared by every instance and each one's changes reach the others as
- * events, so memory follows it without reading it again. Appends and reads run one at a time in
- * event order, so memory and the log agree.
+ * A board's log is read on the first metrics request and held in memory after that. Before each
+ * answer the log is asked what was added since (one stat of a file, one count of database rows):
+ * entries another process appended (a `kanban move` of the CLI, a pull) or another instance wrote
+ * are read, and only those; a log rewritten (a merge, a checkout) is read whole. Appends and reads
+ * run one at a time in event order, so memory and the log agree.
  */
 export class FlowHistory {
   private tail: Promise<unknown> = Promise.resolve();

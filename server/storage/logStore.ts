@@ -32,20 +32,17 @@ export interface LogStore {
    */
   adoptOlder?(owner: LogOwner, entries: LogEntry[]): Promise<void>;
   /**
-   * A file log only: the entries added since `since` (where an earlier call left off), so a reader
-   * that holds a log in memory sees what other processes appended (the CLI, a git pull). `whole`
-   * says the log was read from its start, because it is new to the reader or was rewritten (a merge,
-   * a checkout, a deletion) rather than appended to.
+   * The entries added since `since` (where an earlier call left off), so a reader that holds a log
+   * in memory sees what others appended: another process on the same files (the CLI, a pull),
+   * another instance on the same database. `whole` says the log was read from its start, because
+   * the reader is new to it or it was rewritten (a merge, a checkout, a deletion) rather than only
+   * appended to.
    */
   readAppended?(owner: LogOwner, since: LogMark | null): Promise<AppendedEntries>;
 }
 
-/** Where a file log ended when it was last read: the file, and the end of its last whole line. */
-export interface LogMark {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
+/** Where a log ended when it was last read; what it holds is the store's own affair. */
+export type LogMark = Readonly<Record<string, unknown>>;
 
 export interface AppendedEntries {
   entries: LogEntry[];

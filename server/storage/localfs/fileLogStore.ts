@@ -44,7 +44,8 @@ export class FileLogStore implements LogStore {
     return entriesOf(text, file);
   }
 
-  async readAppended(owner: LogOwner, since: LogMark | null): Promise<AppendedEntries> {
+  async readAppended(owner: LogOwner, mark: LogMark | null): Promise<AppendedEntries> {
+    const since = mark as FileMark | null;
     const file = this.fileOf(owner);
     const handle = await fs.open(file, 'r').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
@@ -88,6 +89,13 @@ export class FileLogStore implements LogStore {
     await fs.rename(source, target);
   }
 }
+
+/** Where a file log ended: the file, its last whole line, when it last changed. */
+type FileMark = {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+};
 
 function entriesOf(text: string, file: string): LogEntry[] {
   const entries: LogEntry[] = [];
