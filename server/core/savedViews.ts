@@ -5,7 +5,7 @@ export interface SavedView {
   id: string;
   name: string;
   board: string;
-  layout: (typeof VIEW_LAYOUTS)[number];
+  layout: 'board' | 'table';
   /** List-route query parameters (`status`, `label`, `q`, `meta.<path>`, ...) as the list route reads them. */
   filter: Record<string, string | boolean | number>;
   /** A list-route sort value; '' keeps the board order. */
@@ -14,8 +14,7 @@ export interface SavedView {
   groupBy: string | null;
 }
 
-/** The ways a view shows its cards (the metrics panel shows none of them one by one, so it is no view's). */
-export const VIEW_LAYOUTS = ['board', 'table', 'graph'] as const;
+export const VIEW_LAYOUTS = ['board', 'table'] as const;
 
 /** What a view may group its cards by; the same values the board UI's `groupBy` takes. */
 const GROUP_BY = /^(assignee|priority|labelGroup:.+|metadata:.+)$/;

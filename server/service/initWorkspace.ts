@@ -4,7 +4,7 @@ import { defaultConfig, serializeConfig } from '../config/parseConfig';
 import { writeFileAtomic } from '../core/atomicFile';
 import { StateRuleError, ValidationError } from '../core/errors';
 import type { KanbanConfig } from '../config/types';
-import { kanbanGitignorePath, updateKanbanGitattributes, updateKanbanGitignore } from '../storage/generatedFiles';
+import { kanbanGitignorePath, updateKanbanGitignore } from '../storage/generatedFiles';
 
 export interface InitializedWorkspace {
   configPath: string;
@@ -16,8 +16,7 @@ export interface InitializedWorkspace {
  * Starts a board in a folder: a `.kanban.json` holding the service's own defaults (one board, five
  * columns) and the `.kanban/.gitignore` that keeps `.kanban/.state/` (card state, server note,
  * webhook queue, secrets) out of git. `kanban init` and the editor's Create Board both come here, so
- * a board started either way is the same board. It also writes `.kanban/.gitattributes`, so that
- * two branches that each appended to a log (`flow.jsonl` above all) merge without a conflict. An existing `.kanban.json` is never replaced.
+ * a board started either way is the same board. An existing `.kanban.json` is never replaced.
  */
 export async function initWorkspace(root: string): Promise<InitializedWorkspace> {
   const stat = await fs.stat(root).catch(() => null);
@@ -33,6 +32,5 @@ export async function initWorkspace(root: string): Promise<InitializedWorkspace>
   await writeFileAtomic(configPath, serializeConfig(config));
   const kanbanDir = path.join(root, '.kanban');
   await updateKanbanGitignore(kanbanDir);
-  await updateKanbanGitattributes(kanbanDir);
   return { configPath, gitignorePath: kanbanGitignorePath(kanbanDir), config };
 }

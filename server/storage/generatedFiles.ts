@@ -105,32 +105,3 @@ export async function pruneBackups(kanbanDir: string): Promise<string[]> {
   for (const name of removed) await fs.rm(path.join(dir, name), { recursive: true, force: true });
   return removed;
 }
-
-/**
- * What `.kanban/.gitattributes` says: the JSON Lines logs (`flow.jsonl`, `board.jsonl`,
- * `logs/*.jsonl`) only ever grow by whole lines, so when two branches each append to one, git keeps
- * both sides' lines (the union merge driver) instead of stopping on a conflict.
- */
-export const KANBAN_GITATTRIBUTES_LINE = '*.jsonl merge=union';
-
-export function kanbanGitattributesPath(kanbanDir: string): string {
-  return path.join(kanbanDir, '.gitattributes');
-}
-
-/** Add the union-merge line to `.kanban/.gitattributes` unless it is there; the user's own lines stay. */
-export async function updateKanbanGitattributes(kanbanDir: string): Promise<boolean> {
-  const file = kanbanGitattributesPath(kanbanDir);
-  const current = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-  if (current?.split('\n').some((line) => line.trim() === KANBAN_GITATTRIBUTES_LINE)) return false;
-  const header = '# Written by kanban: the logs only grow, so a merge keeps the lines of both branches.';
-  const text =
-    current === null
-      ? `${header}\n${KANBAN_GITATTRIBUTES_LINE}\n`
-      : `${current.replace(/\n*$/, '\n')}${KANBAN_GITATTRIBUTES_LINE}\n`;
-  await fs.mkdir(kanbanDir, { recursive: true });
-  await writeFileAtomic(file, text);
-  return true;
-}

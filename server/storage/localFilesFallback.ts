@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import type { AttachmentPayload, AttachmentStore, CardRef } from './attachmentStore';
-import type { AppendedEntries, LogEntry, LogMark, LogOwner, LogStore } from './logStore';
+import type { LogEntry, LogOwner, LogStore } from './logStore';
 import type { FileLogStore } from './localfs/fileLogStore';
 
 /*
@@ -104,26 +104,6 @@ export class LogsWithLocalFiles implements LogStore {
   async move(from: LogOwner, to: LogOwner): Promise<void> {
     await this.database.move(from, to);
     await this.files.move(from, to);
-  }
-
-  /**
-   * The local file's entries, then the database's, each read on from its own mark; when either was
-   * rewritten, both are read whole (the file's entries come first).
-   */
-  async readAppended(owner: LogOwner, mark: LogMark | null): Promise<AppendedEntries> {
-    const since = mark as { files: LogMark | null; rows: LogMark | null } | null;
-    let files = await this.files.readAppended(owner, since?.files ?? null);
-    let rows = await this.rowsAppended(owner, since?.rows ?? null);
-    const whole = files.whole || rows.whole;
-    if (whole && !files.whole) files = await this.files.readAppended(owner, null);
-    if (whole && !rows.whole) rows = await this.rowsAppended(owner, null);
-    return { entries: [...files.entries, ...rows.entries], mark: { files: files.mark, rows: rows.mark }, whole };
-  }
-
-  private async rowsAppended(owner: LogOwner, since: LogMark | null): Promise<AppendedEntries> {
-    if (this.database.readAppended) return this.database.readAppended(owner, since);
-    // A database that cannot say what is new: all of it, each time.
-    return { entries: await this.database.read(owner), mark: null, whole: true };
   }
 
   /** Put the local log of `owner` into the database ahead of its entries, then remove the file: true when there was one. */

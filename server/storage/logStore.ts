@@ -31,21 +31,4 @@ export interface LogStore {
    * commit; no-op when it holds them already (an earlier try that committed, another instance).
    */
   adoptOlder?(owner: LogOwner, entries: LogEntry[]): Promise<void>;
-  /**
-   * The entries added since `since` (where an earlier call left off), so a reader that holds a log
-   * in memory sees what others appended: another process on the same files (the CLI, a pull),
-   * another instance on the same database. `whole` says the log was read from its start, because
-   * the reader is new to it or it was rewritten (a merge, a checkout, a deletion) rather than only
-   * appended to.
-   */
-  readAppended?(owner: LogOwner, since: LogMark | null): Promise<AppendedEntries>;
-}
-
-/** Where a log ended when it was last read; what it holds is the store's own affair. */
-export type LogMark = Readonly<Record<string, unknown>>;
-
-export interface AppendedEntries {
-  entries: LogEntry[];
-  mark: LogMark | null;
-  whole: boolean;
 }

@@ -5,10 +5,6 @@ import { createTask, okData } from '../helpers/envelope';
 import { D, EXPECTED, RANGE, writeKnownHistory } from '../helpers/flowHistory';
 import { useCardProviderServer } from '../helpers/perProvider';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
-import { eventually } from '../helpers/waiting';
-import { buildCli, expectCode, kanban } from '../cli/helpers';
-import { KanbanService } from '../../extension/service/kanbanService';
-import { boardMetricsAnswer } from '../../server/service/metrics';
 
 const query = `from=${RANGE.from}&to=${RANGE.to}`;
 
@@ -54,65 +50,6 @@ describe('API metrics: flow metrics from the recorded history', function () {
       assert.equal(backwards.status, 400);
       assert.match(backwards.body?.error ?? '', /from .* must not be after to/);
       assert.equal((await server.api('GET', '/api/metrics?from=yesterday')).status, 400);
-    });
-  });
-
-  describe('while another process appends to the history', () => {
-    before(() => buildCli());
-    beforeEach(async () => {
-      const root = await makeTempDir();
-      await writeKnownHistory(root);
-      server = await startTestServer({ root });
-    });
-
-    it("when the CLI moves a card in-process beside the editor's service, then its next metrics show the move with its recorded time", async () => {
-      // The standalone server refuses a CLI write beside it; the editor's in-process service does not.
-      await server.running.close();
-      const service = await KanbanService.open(server.root);
-      const metrics = async () =>
-        JSON.parse((await boardMetricsAnswer(service.workspace, 'default', { from: RANGE.from })).body.toString()).data;
-      try {
-        assert.equal((await metrics()).cards.find((c: any) => c.id === 'echo-2026-03-02').finishedAt, null);
-        const moved = await kanban(['move', 'echo-2026-03-02', 'done', '--dir', server.root], {
-          env: { KANBAN_DAEMON: 'never' },
-        });
-        expectCode(moved, 0);
-        const flowFile = path.join(server.root, '.kanban', 'boards', 'default', 'flow.jsonl');
-        const lines = (await fs.readFile(flowFile, 'utf8'))
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line));
-        const written = lines.filter((line) => line.object.card === 'echo-2026-03-02' && line.object.to === 'done');
-        assert.equal(written.length, 1, 'the CLI wrote the move, the service did not write it again');
-
-        const echo = await eventually(async () => {
-          const m = await metrics();
-          const card = m.cards.find((c: any) => c.id === 'echo-2026-03-02');
-          assert.equal(card.status, 'done');
-          assert.equal(
-            card.finishedAt,
-            written[0].timestamp,
-            'the time the CLI recorded, not when the watcher noticed',
-          );
-          assert.equal(m.cycleTime.count, EXPECTED.cycleTime.count + 1);
-          return card;
-        });
-        assert.equal(echo.cycleTimeMs, Date.parse(written[0].timestamp) - Date.parse(echo.startedAt));
-      } finally {
-        await service.close();
-      }
-    });
-
-    it('when lines are appended to flow.jsonl by hand (as a pull brings them), then the next metrics read them', async () => {
-      const first = okData(await server.api('GET', `/api/metrics?${query}`));
-      assert.equal(first.cards.find((c: any) => c.id === 'echo-2026-03-02').startedAt, '2026-03-08T00:00:00.000Z');
-      const flowFile = path.join(server.root, '.kanban', 'boards', 'default', 'flow.jsonl');
-      // An earlier start than the one recorded: the first entry into the start column wins.
-      const earlier = { card: 'echo-2026-03-02', kind: 'moved', from: 'backlog', to: 'in-progress' };
-      const line = { text: 'pulled', source: 'kanban', object: earlier, timestamp: '2026-03-04T00:00:00.000Z' };
-      await fs.appendFile(flowFile, JSON.stringify(line) + '\n');
-      const again = okData(await server.api('GET', `/api/metrics?${query}`));
-      assert.equal(again.cards.find((c: any) => c.id === 'echo-2026-03-02').startedAt, '2026-03-04T00:00:00.000Z');
     });
   });
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { log } from '../../core/log';
-import type { AppendedEntries, LogEntry, LogMark, LogOwner, LogStore } from '../logStore';
+import type { LogEntry, LogOwner, LogStore } from '../logStore';
 
 /**
  * Logs as JSON Lines files: `.kanban/boards/<boardId>/logs/<cardId>.jsonl` for a card,
@@ -41,34 +41,16 @@ export class FileLogStore implements LogStore {
       if (error.code === 'ENOENT') return '';
       throw error;
     });
-    return entriesOf(text, file);
-  }
-
-  async readAppended(owner: LogOwner, mark: LogMark | null): Promise<AppendedEntries> {
-    const since = mark as FileMark | null;
-    const file = this.fileOf(owner);
-    const handle = await fs.open(file, 'r').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
-    if (!handle) return { entries: [], mark: null, whole: since !== null };
-    try {
-      const { ino, size, mtimeMs } = await handle.stat();
-      if (since && since.ino === ino && since.size === size && since.mtimeMs === mtimeMs)
-        return { entries: [], mark: since, whole: false };
-      // Grown in place: only the new lines. Anything else (a new file, a shorter one, one that changed
-      // without growing) was rewritten, and its whole text is read again.
-      const appended = since !== null && since.ino === ino && size > since.size;
-      const start = appended ? since.size : 0;
-      const buffer = Buffer.alloc(size - start);
-      await handle.read(buffer, 0, buffer.length, start);
-      // A line still being written (no newline yet) is left for the next read.
-      const complete = buffer.lastIndexOf(0x0a) + 1;
-      const entries = entriesOf(buffer.subarray(0, complete).toString('utf8'), file);
-      return { entries, mark: { ino, size: start + complete, mtimeMs }, whole: !appended };
-    } finally {
-      await handle.close();
+    const entries: LogEntry[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        entries.push(JSON.parse(line));
+      } catch {
+        log.warn(`kanban: skipped an unreadable line in ${file}`);
+      }
     }
+    return entries;
   }
 
   async clear(owner: LogOwner): Promise<void> {
@@ -88,26 +70,6 @@ export class FileLogStore implements LogStore {
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(source, target);
   }
-}
-
-/** Where a file log ended: the file, its last whole line, when it last changed. */
-type FileMark = {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-};
-
-function entriesOf(text: string, file: string): LogEntry[] {
-  const entries: LogEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      entries.push(JSON.parse(line));
-    } catch {
-      log.warn(`kanban: skipped an unreadable line in ${file}`);
-    }
-  }
-  return entries;
 }
 
 async function endsWithoutNewline(file: string): Promise<boolean> {

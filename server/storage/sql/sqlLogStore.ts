@@ -1,5 +1,5 @@
 import { log } from '../../core/log';
-import type { AppendedEntries, LogEntry, LogMark, LogOwner, LogStore } from '../logStore';
+import type { LogEntry, LogOwner, LogStore } from '../logStore';
 import type { SqlDatabase } from './sqlDatabase';
 import { LOCKING_READ } from './sqlClaimStore';
 
@@ -32,36 +32,15 @@ export class SqlLogStore implements LogStore {
       'SELECT body FROM kanban_logs WHERE board_id = ? AND card_id = ? ORDER BY seq',
       [owner.boardId, cardKey(owner)],
     );
-    return entriesOf(rows, owner);
-  }
-
-  /**
-   * The rows after the last one read, when the rows up to it are still the ones read (as many);
-   * else every row. The mark is worked out from the rows fetched, so a row committed meanwhile is
-   * read now or next time, never twice: one that lands below the mark (a sequence number handed
-   * out earlier, committed later) changes the count, and the log is read whole.
-   */
-  async readAppended(owner: LogOwner, mark: LogMark | null): Promise<AppendedEntries> {
-    const key = [owner.boardId, cardKey(owner)];
-    const since = mark as RowsMark | null;
-    if (since) {
-      const [held] = await this.db.all<{ n: number | string }>(
-        'SELECT COUNT(*) AS n FROM kanban_logs WHERE board_id = ? AND card_id = ? AND seq <= ?',
-        [...key, since.last],
-      );
-      if (Number(held?.n ?? 0) === since.count) {
-        const rows = await this.db.all<{ seq: number | string; body: string }>(
-          'SELECT seq, body FROM kanban_logs WHERE board_id = ? AND card_id = ? AND seq > ? ORDER BY seq',
-          [...key, since.last],
-        );
-        return { entries: entriesOf(rows, owner), mark: markAfter(since, rows), whole: false };
+    const entries: LogEntry[] = [];
+    for (const row of rows) {
+      try {
+        entries.push(JSON.parse(row.body));
+      } catch {
+        log.warn(`kanban: skipped an unreadable log entry of ${owner.boardId}/${owner.cardId ?? '(board)'}`);
       }
     }
-    const rows = await this.db.all<{ seq: number | string; body: string }>(
-      'SELECT seq, body FROM kanban_logs WHERE board_id = ? AND card_id = ? ORDER BY seq',
-      key,
-    );
-    return { entries: entriesOf(rows, owner), mark: markAfter({ count: 0, last: 0 }, rows), whole: true };
+    return entries;
   }
 
   async clear(owner: LogOwner): Promise<void> {
@@ -115,27 +94,4 @@ function holdsAll(held: string[], wanted: string[]): boolean {
     counts.set(body, left - 1);
   }
   return true;
-}
-
-/** How many rows of a log were read, and the sequence number of the last one. */
-type RowsMark = {
-  count: number;
-  last: number;
-};
-
-function markAfter(since: RowsMark, rows: { seq: number | string }[]): RowsMark {
-  if (rows.length === 0) return since;
-  return { count: since.count + rows.length, last: Number(rows[rows.length - 1].seq) };
-}
-
-function entriesOf(rows: { body: string }[], owner: LogOwner): LogEntry[] {
-  const entries: LogEntry[] = [];
-  for (const row of rows) {
-    try {
-      entries.push(JSON.parse(row.body));
-    } catch {
-      log.warn(`kanban: skipped an unreadable log entry of ${owner.boardId}/${owner.cardId ?? '(board)'}`);
-    }
-  }
-  return entries;
 }
