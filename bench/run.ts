@@ -24,7 +24,6 @@ import { mcpListBytesNote, mcpToolsetBytes } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
 import { runGitLinksScenario } from './gitLinks';
-import { seedYearOfFlow } from './flowHistory';
 import { runMcpCallsScenario } from './mcpCalls';
 import { isPickScenario, notRun, pickBoardConfig, runPickCliScenario, runPickScenario, type PickOutcome } from './pick';
 
@@ -62,9 +61,8 @@ async function startOrExplain(root: string, options: BenchOptions): Promise<Serv
 }
 
 async function seed(root: string, storage: BenchStorage, count: number, options: BenchOptions): Promise<SeedMethod> {
-  let cards = generateCards(count, new Date(), !options.plainCards);
+  const cards = generateCards(count, new Date(), !options.plainCards);
   if (storage.kind === 'markdown') {
-    if (options.scenarios.includes('metrics')) cards = await seedYearOfFlow(root, cards);
     await seedMarkdownFiles(root, cards);
     return 'markdown files written directly';
   }

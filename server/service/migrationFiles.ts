@@ -122,8 +122,6 @@ async function bytesOf(payload: AttachmentPayload, name: string): Promise<Buffer
 function owners(ws: Workspace, cards: Card[]): LogOwner[] {
   return [
     ...ws.config.boards.map((board) => ({ boardId: board.id })),
-    // The flow history the metrics read moves with the cards too.
-    ...ws.config.boards.map((board) => ({ boardId: board.id, stream: 'flow' as const })),
     ...cards.map((card) => ({ boardId: card.boardId, cardId: card.id })),
   ];
 }

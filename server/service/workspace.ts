@@ -39,7 +39,6 @@ import { refuseOtherAgentsClaims } from './claimRules';
 import { followDatabaseClaims } from './claimEvents';
 import { openClaimStore } from './claimStores';
 import type { WorkspaceState } from './workspaceState';
-import { FlowHistory } from './flowHistory';
 
 export interface WorkspaceOptions {
   root: string;
@@ -139,8 +138,6 @@ export class Workspace implements WorkspaceState {
    * webhook secrets out of the file users commit. Each may answer a promise to wait for.
    */
   readonly beforeConfigWrite = new Set<(draft: KanbanConfig) => Promise<void> | undefined>();
-  /** Every card's column changes, recorded from the events, for the flow metrics. */
-  readonly flow: FlowHistory;
 
   /**
    * What a migration asks of the layers above the service as it moves the cards to another store:
@@ -161,7 +158,6 @@ export class Workspace implements WorkspaceState {
     readonly options: WorkspaceOptions,
   ) {
     this.cardWriteGuards.add((cards) => refuseOtherAgentsClaims(this, cards));
-    this.flow = new FlowHistory(this.events, () => this.logs, options.readOnly === true);
   }
 
   /** Card files and `.kanban.json` versions that do not parse (GET /api/workspace `invalidFiles`). */
@@ -388,7 +384,6 @@ export class Workspace implements WorkspaceState {
     // Before the queue drains: a poll must not queue a read of claims behind it, over a closing store.
     this.claims.close();
     await this.queue.catch(() => undefined);
-    await this.flow.close();
     this.globalEvents?.stop();
     await this.globalEvents?.flush();
     // Card state first: its last saves may go through the card store's database connection.

@@ -4,14 +4,10 @@ import type { LogEntrySchema } from '../core/shapes/logEntry';
 /** A log entry exactly as posted, plus `source` and `timestamp` defaults. */
 export type LogEntry = Static<typeof LogEntrySchema>;
 
-/**
- * Whose log: a card's (`cardId` set) or its board's own; with `stream: 'flow'`, the board's flow
- * history instead (the service's record of every card's column changes, read by the flow metrics).
- */
+/** Whose log: a card's (`cardId` set) or its board's own. */
 export interface LogOwner {
   boardId: string;
   cardId?: string;
-  stream?: 'flow';
 }
 
 /**

@@ -5,8 +5,7 @@ import type { LogEntry, LogOwner, LogStore } from '../logStore';
 
 /**
  * Logs as JSON Lines files: `.kanban/boards/<boardId>/logs/<cardId>.jsonl` for a card,
- * `.kanban/boards/<boardId>/board.jsonl` for the board, `.kanban/boards/<boardId>/flow.jsonl` for
- * its flow history. Appending a single line with O_APPEND never
+ * `.kanban/boards/<boardId>/board.jsonl` for the board. Appending a single line with O_APPEND never
  * rewrites earlier entries; a line cut short by a crash is skipped on read rather than failing the
  * whole log.
  */
@@ -15,7 +14,6 @@ export class FileLogStore implements LogStore {
 
   fileOf(owner: LogOwner): string {
     const board = path.join(this.kanbanDir, 'boards', owner.boardId);
-    if (owner.stream === 'flow') return path.join(board, 'flow.jsonl');
     return owner.cardId === undefined
       ? path.join(board, 'board.jsonl')
       : path.join(board, 'logs', `${owner.cardId}.jsonl`);

@@ -5,10 +5,6 @@ import { LOCKING_READ } from './sqlClaimStore';
 
 /** The board's own log is stored under this card id, which no card has. */
 const BOARD_LOG = '';
-/** The board's flow history is stored under this card id, which no card id can be (ids have no `#`). */
-const FLOW_LOG = '#flow';
-
-const cardKey = (owner: LogOwner) => (owner.stream === 'flow' ? FLOW_LOG : (owner.cardId ?? BOARD_LOG));
 
 /**
  * Card and board logs in the card database (MySQL, PostgreSQL): one row per entry, in the order of
@@ -21,7 +17,7 @@ export class SqlLogStore implements LogStore {
     await this.db.transaction((tx) =>
       tx.run('INSERT INTO kanban_logs (board_id, card_id, body) VALUES (?, ?, ?)', [
         owner.boardId,
-        cardKey(owner),
+        owner.cardId ?? BOARD_LOG,
         JSON.stringify(entry),
       ]),
     );
@@ -30,7 +26,7 @@ export class SqlLogStore implements LogStore {
   async read(owner: LogOwner): Promise<LogEntry[]> {
     const rows = await this.db.all<{ body: string }>(
       'SELECT body FROM kanban_logs WHERE board_id = ? AND card_id = ? ORDER BY seq',
-      [owner.boardId, cardKey(owner)],
+      [owner.boardId, owner.cardId ?? BOARD_LOG],
     );
     const entries: LogEntry[] = [];
     for (const row of rows) {
@@ -45,7 +41,7 @@ export class SqlLogStore implements LogStore {
 
   async clear(owner: LogOwner): Promise<void> {
     await this.db.transaction((tx) =>
-      tx.run('DELETE FROM kanban_logs WHERE board_id = ? AND card_id = ?', [owner.boardId, cardKey(owner)]),
+      tx.run('DELETE FROM kanban_logs WHERE board_id = ? AND card_id = ?', [owner.boardId, owner.cardId ?? BOARD_LOG]),
     );
   }
 
@@ -76,9 +72,9 @@ export class SqlLogStore implements LogStore {
     await this.db.transaction((tx) =>
       tx.run('UPDATE kanban_logs SET board_id = ?, card_id = ? WHERE board_id = ? AND card_id = ?', [
         to.boardId,
-        cardKey(to),
+        to.cardId ?? BOARD_LOG,
         from.boardId,
-        cardKey(from),
+        from.cardId ?? BOARD_LOG,
       ]),
     );
   }
