@@ -33,11 +33,6 @@ export function isPeerEvent(event: ServiceEvent): boolean {
   return 'peer' in event.data && event.data.peer === true;
 }
 
-/** Whether the change was found on disk (a hand edit, a checkout) rather than made through the service. */
-export function isExternalEvent(event: ServiceEvent): boolean {
-  return 'external' in event.data && event.data.external === true;
-}
-
 export type EventListener = (event: ServiceEvent) => void;
 
 /** A subscription pattern is an exact event name, `*`, or `prefix.*`. */

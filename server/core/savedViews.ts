@@ -5,7 +5,7 @@ export interface SavedView {
   id: string;
   name: string;
   board: string;
-  layout: 'board' | 'table';
+  layout: (typeof VIEW_LAYOUTS)[number];
   /** List-route query parameters (`status`, `label`, `q`, `meta.<path>`, ...) as the list route reads them. */
   filter: Record<string, string | boolean | number>;
   /** A list-route sort value; '' keeps the board order. */
@@ -14,7 +14,8 @@ export interface SavedView {
   groupBy: string | null;
 }
 
-export const VIEW_LAYOUTS = ['board', 'table'] as const;
+/** The ways a view shows its cards. */
+export const VIEW_LAYOUTS = ['board', 'table', 'graph'] as const;
 
 /** What a view may group its cards by; the same values the board UI's `groupBy` takes. */
 const GROUP_BY = /^(assignee|priority|labelGroup:.+|metadata:.+)$/;

@@ -41,7 +41,7 @@ const savedViewSchema = named(
       id: text('view id'),
       name: text('display name'),
       board: text('board id'),
-      layout: { type: 'string', enum: [...VIEW_LAYOUTS], description: 'board or table' },
+      layout: { type: 'string', enum: [...VIEW_LAYOUTS], description: 'board, table or graph' },
       filter: { type: 'object', additionalProperties: true, description: 'list-route query parameters' },
       sort: text('list-route sort value; "" for the board order'),
       groupBy: nullable('string', 'lane grouping, or null'),

@@ -15,7 +15,7 @@ const filter = (filterKeys: readonly string[]) =>
 const viewFields = (filterKeys: readonly string[]) => ({
   name: Type.String({ minLength: 1, maxLength: 200, description: 'shown in the view switcher' }),
   board: Type.String({ description: 'id of the board the view shows' }),
-  layout: Type.Optional(choice(VIEW_LAYOUTS, 'board (columns) or table')),
+  layout: Type.Optional(choice(VIEW_LAYOUTS, 'board (columns), table or graph (dependencies)')),
   filter: Type.Optional(filter(filterKeys)),
   sort: Type.Optional(choice(['', ...SORT_VALUES], 'a list-route sort value; "" keeps the board order')),
   groupBy: Type.Optional(
