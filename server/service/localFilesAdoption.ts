@@ -25,9 +25,19 @@ export async function adoptLocalFiles(parts: AdoptionParts): Promise<void> {
   if (!attachments && !logs) return;
   let files = 0;
   let logFiles = 0;
-  if (attachments)
-    for (const card of parts.cards)
+  // One listing per board rather than one lookup per attachment: a start with nothing left to
+  // adopt costs as many directory reads as there are boards, yet files an older service writes
+  // later are still found.
+  if (attachments) {
+    const local = new Map<string, Set<string>>();
+    for (const card of parts.cards) {
+      if (card.attachments.length === 0) continue;
+      let cards = local.get(card.boardId);
+      if (!cards) local.set(card.boardId, (cards = await attachments.cardsWithLocalFiles(card.boardId)));
+      if (!cards.has(card.id)) continue;
       for (const name of card.attachments) if (await attachments.adoptLocalFile(card, name)) files++;
+    }
+  }
   // Listing each board's log folder keeps a start at 100,000 cards from one file lookup per card.
   if (logs)
     for (const boardId of parts.boardIds) {

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import type { AttachmentPayload, AttachmentStore, CardRef } from './attachmentStore';
 import type { LogEntry, LogOwner, LogStore } from './logStore';
 import type { FileLogStore } from './localfs/fileLogStore';
+import type { LocalFsAttachmentStore } from './localfs/localFsAttachmentStore';
 
 /*
  * Before schema 5 a MySQL workspace kept attachments and logs in the local files of the instance
@@ -16,9 +17,14 @@ export class AttachmentsWithLocalFiles implements AttachmentStore {
 
   constructor(
     private readonly database: AttachmentStore,
-    private readonly files: AttachmentStore,
+    private readonly files: LocalFsAttachmentStore,
   ) {
     this.provider = database.provider;
+  }
+
+  /** The cards of `boardId` whose files are (partly) still local. */
+  cardsWithLocalFiles(boardId: string): Promise<Set<string>> {
+    return this.files.cardsWithFiles(boardId);
   }
 
   async put(card: CardRef, filename: string, data: Buffer, contentType?: string): Promise<void> {

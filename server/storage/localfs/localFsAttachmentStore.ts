@@ -27,6 +27,12 @@ export class LocalFsAttachmentStore implements AttachmentStore {
     return this.inside(path.join(this.folderOf(card), filename));
   }
 
+  /** The cards of `boardId` with a folder of files here: one listing, whatever the number of cards. */
+  async cardsWithFiles(boardId: string): Promise<Set<string>> {
+    const folder = this.inside(path.join(this.kanbanDir, 'boards', boardId, 'attachments'));
+    return new Set(await fs.readdir(folder).catch(() => [] as string[]));
+  }
+
   async put(card: CardRef, filename: string, data: Buffer, contentType?: string): Promise<void> {
     await writeFileAtomic(this.fileOf(card, filename), data);
     await this.setContentType(card, filename, contentType);
