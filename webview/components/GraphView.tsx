@@ -87,7 +87,7 @@ export function GraphView() {
   };
 
   return (
-    <div class="graph-view" data-testid="graph-view">
+    <div class="view-pane" data-testid="graph-view">
       <div class="graph-toolbar">
         <input
           type="search"

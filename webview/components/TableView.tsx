@@ -178,7 +178,7 @@ export function TableView() {
   const tabbable = focusId && rows.includes(focusId) ? focusId : rows[0];
   const editing = labelEditor ? tasks[labelEditor.taskId] : undefined;
   return (
-    <div class="table-view" data-testid="table-view">
+    <div class="view-pane" data-testid="table-view">
       {quickAddStatus && (
         // New card (and `n`) add at the end of a column, as on the board; the row appears in its place.
         <div class="table-quick-add" data-testid="table-quick-add">
