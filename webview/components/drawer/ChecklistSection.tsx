@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useController } from '../../context';
 import { changeChecklist } from '../../state/checklistActions';
 import type { TaskView } from '../../types';
+import { AddRow } from './AddRow';
 
 type Item = NonNullable<TaskView['checklistItems']>[number];
 
@@ -41,7 +42,6 @@ export function ChecklistSection({
   onSaved(task: TaskView, etag?: string): void;
 }) {
   const ctrl = useController();
-  const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   // The box shows its new state at once; the server's answer (or refusal) then replaces it.
   const [ticking, setTicking] = useState<{ index: number; done: boolean } | null>(null);
@@ -54,12 +54,6 @@ export function ChecklistSection({
     setTicking(null);
     if (saved) onSaved(saved.task, saved.etag);
     return saved !== null;
-  }
-
-  async function add() {
-    const item = text.trim();
-    if (item === '') return;
-    if (await run((boardId) => ctrl.api.addChecklistItem(boardId, task.id, item, etag))) setText('');
   }
 
   return (
@@ -92,27 +86,16 @@ export function ChecklistSection({
           ))}
         </ul>
       )}
-      <div class="checklist-add">
-        <input
-          class="input"
-          type="text"
-          name="checklist-add"
-          placeholder="Add an item"
-          aria-label="New checklist item"
-          value={text}
-          disabled={busy}
-          onInput={(e) => setText((e.target as HTMLInputElement).value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              e.preventDefault();
-              void add();
-            }
-          }}
-        />
-        <button type="button" class="btn btn-sm" disabled={busy || text.trim() === ''} onClick={() => void add()}>
-          Add
-        </button>
-      </div>
+      <AddRow
+        class="checklist-add"
+        name="checklist-add"
+        placeholder="Add an item"
+        label="New checklist item"
+        busy={busy}
+        onAdd={(item) => run((boardId) => ctrl.api.addChecklistItem(boardId, task.id, item, etag))}
+      >
+        Add
+      </AddRow>
     </section>
   );
 }

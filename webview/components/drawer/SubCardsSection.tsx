@@ -4,6 +4,7 @@ import { addSubCard } from '../../state/subCardActions';
 import type { TaskView } from '../../types';
 import { Avatar } from '../CardView';
 import { Icon } from '../Icon';
+import { AddRow } from './AddRow';
 
 /**
  * The card's sub-cards (the board's cards that name it as `parent`), each a row that opens it, and
@@ -12,7 +13,6 @@ import { Icon } from '../Icon';
 export function SubCardsSection({ task }: { task: TaskView }) {
   const ctrl = useController();
   const { tasks, order, board } = useAppState();
-  const [title, setTitle] = useState('');
   const [busy, setBusy] = useState(false);
   if (!board) return null;
   const columnName = (status: string) => board.columns.find((c) => c.id === status)?.name ?? status;
@@ -24,13 +24,11 @@ export function SubCardsSection({ task }: { task: TaskView }) {
   const editable = task.status !== 'deleted';
   if (!editable && children.length === 0) return null;
 
-  async function add(event: Event) {
-    event.preventDefault();
-    if (!title.trim() || busy) return;
+  async function add(title: string): Promise<boolean> {
     setBusy(true);
     const created = await addSubCard(ctrl, task, title);
     setBusy(false);
-    if (created) setTitle('');
+    return Boolean(created);
   }
 
   return (
@@ -67,20 +65,17 @@ export function SubCardsSection({ task }: { task: TaskView }) {
         </ul>
       )}
       {editable && (
-        <form class="subcard-add" onSubmit={(e) => void add(e)}>
-          <input
-            class="input"
-            name="subcard-add"
-            placeholder="Title of a new sub-card"
-            aria-label="Title of a new sub-card"
-            value={title}
-            disabled={busy}
-            onInput={(e) => setTitle((e.target as HTMLInputElement).value)}
-          />
-          <button type="submit" class="btn btn-sm" disabled={busy || !title.trim()} data-testid="add-subcard">
-            <Icon name="plus" size={12} /> Add sub-card
-          </button>
-        </form>
+        <AddRow
+          class="subcard-add"
+          name="subcard-add"
+          placeholder="Title of a new sub-card"
+          label="Title of a new sub-card"
+          busy={busy}
+          testId="add-subcard"
+          onAdd={add}
+        >
+          <Icon name="plus" size={12} /> Add sub-card
+        </AddRow>
       )}
     </section>
   );
