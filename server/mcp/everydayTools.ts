@@ -1,5 +1,5 @@
 import type { JsonSchema, QueryParam, RouteDef } from '../api/route';
-import { MOVE_FIELDS, MoveBody, TaskUpdateBody } from '../core/shapes/requests/tasks';
+import { MoveBody, TaskCreateBody, TaskUpdateBody } from '../core/shapes/requests/tasks';
 import { CommentCreateBody, LogBody } from '../core/shapes/requests/cardNotes';
 import { composeContent, reviseContent, SUMMARY_FIELDS, summaryOf, withoutEmpty } from './cardText';
 import {
@@ -34,8 +34,6 @@ import { titleOf } from './toolNames';
 
 type Args = Record<string, unknown>;
 
-const cardFields = TaskUpdateBody.properties as Record<string, JsonSchema>;
-
 /**
  * A field's schema with a shorter description (none when omitted): every `tools/list` sends every
  * description, so the everyday tools say what an agent needs and the REST docs keep the rest.
@@ -53,28 +51,28 @@ const FIELD_TEXT: Record<string, string | undefined> = {
   relatesTo: 'related card ids; null clears',
   duplicateOf: 'ids it duplicates; null clears',
 };
-const pick = (names: string[]) =>
-  Object.fromEntries(names.map((name) => [name, brief(cardFields[name], FIELD_TEXT[name])]));
-const EDITABLE = [
-  'status',
-  'priority',
-  'assignee',
-  'dueDate',
-  'labels',
-  'metadata',
-  'blockedBy',
-  'parent',
-  'relatesTo',
-  'duplicateOf',
-];
-/** A new card takes its parent; relations are set afterwards, where an agent finds them (fewer bytes in every session). */
-const ON_CREATE = EDITABLE.filter((name) => name !== 'relatesTo' && name !== 'duplicateOf');
+type BodySchema = { properties: Record<string, unknown> };
+/** The fields of a REST body the tools take, in its order: a field added there is a tool argument too. */
+const fieldsOfBody = (body: BodySchema, leftOut: ReadonlySet<string>) =>
+  Object.keys(body.properties).filter((name) => !leftOut.has(name));
+/** The fields' schemas, each with the short description of `text` when it has one. */
+const pick = (body: BodySchema, names: string[], text: Record<string, string | undefined>) =>
+  Object.fromEntries(names.map((name) => [name, brief(body.properties[name] as JsonSchema, text[name])]));
+/**
+ * `content` is the tools' title and body. Forms and actions stay with the REST API and the CLI:
+ * every field here is sent in every session's `tools/list`, and agents rarely set those.
+ */
+const NOT_EVERYDAY = new Set(['content', 'forms', 'formData', 'actions']);
+const EDITABLE = fieldsOfBody(TaskUpdateBody, NOT_EVERYDAY);
+/**
+ * A new card takes its parent; relations are set afterwards, where an agent finds them (fewer bytes
+ * in every session). The create body's own title and body are the tool's stricter ones.
+ */
+const ON_CREATE = fieldsOfBody(TaskCreateBody, new Set([...NOT_EVERYDAY, 'title', 'body', 'relatesTo', 'duplicateOf']));
 /** What a move takes: the place, and the card fields a drop across swimlanes sets in the same write. */
-const MOVE_BODY = ['status', 'position', ...MOVE_FIELDS];
+const MOVE_BODY = fieldsOfBody(MoveBody, new Set());
 const MOVE_TEXT: Record<string, string> = { status: 'column id', position: 'zero-based, default 0' };
-const moveProperties = Object.fromEntries(
-  MOVE_BODY.map((name) => [name, brief((MoveBody.properties as Record<string, JsonSchema>)[name], MOVE_TEXT[name])]),
-);
+const moveProperties = pick(MoveBody, MOVE_BODY, MOVE_TEXT);
 /** A card id or a unique prefix of one: the server instructions say so once for every tool. */
 export const ID: JsonSchema = { type: 'string' };
 const TITLE: JsonSchema = { type: 'string', minLength: 1 };
@@ -301,7 +299,7 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
       'create_card',
       'Create a card at the end of its column',
       ['post /tasks'],
-      input({ title: TITLE, body: BODY, ...pick(ON_CREATE), board: BOARD_ARG }, ['title']),
+      input({ title: TITLE, body: BODY, ...pick(TaskCreateBody, ON_CREATE, FIELD_TEXT), board: BOARD_ARG }, ['title']),
       SUMMARY,
       async ({ client }, args) => {
         const body = {
@@ -315,7 +313,9 @@ export function everydayTools(routes: RouteDef[]): ToolDef[] {
       'update_card',
       'Change a card; omitted fields stay',
       ['put /tasks/{id}'],
-      input({ id: ID, board: BOARD_ARG, title: TITLE, body: BODY, ...pick(EDITABLE) }, ['id']),
+      input({ id: ID, board: BOARD_ARG, title: TITLE, body: BODY, ...pick(TaskUpdateBody, EDITABLE, FIELD_TEXT) }, [
+        'id',
+      ]),
       SUMMARY,
       updateCard,
     ),

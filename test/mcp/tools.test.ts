@@ -2,11 +2,25 @@ import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { allRoutes } from '../../server/api/routes';
 import { BoardCreateBody } from '../../server/core/shapes/requests/boards';
-import { TaskUpdateBody } from '../../server/core/shapes/requests/tasks';
+import { MoveBody, TaskCreateBody, TaskUpdateBody } from '../../server/core/shapes/requests/tasks';
 import { buildTools } from '../../server/mcp/tools';
 import { withoutBounds } from '../../server/mcp/toolCatalog';
 import type { TestServer } from '../helpers/testServer';
 import { textOf, type McpSession, useMcpSession } from './helpers';
+
+/** Card fields the everyday tools leave to REST and the CLI: content is their title and body. */
+const NOT_EVERYDAY = ['content', 'forms', 'formData', 'actions'];
+/** A new card is made without relations: they are set afterwards. */
+const NOT_ON_CREATE = [...NOT_EVERYDAY, 'title', 'body', 'relatesTo', 'duplicateOf'];
+/** The fields of a REST body a tool takes: a field added to the body is expected as an argument too. */
+const bodyFields = (body: { properties: object }, leftOut: string[] = []) =>
+  Object.keys(body.properties).filter((name) => !leftOut.includes(name));
+/** The everyday tools whose arguments are the fields of a REST body, beside their own. */
+const CARD_BODIES = {
+  create_card: { body: TaskCreateBody, own: ['title', 'body', 'board'], leftOut: NOT_ON_CREATE },
+  update_card: { body: TaskUpdateBody, own: ['id', 'board', 'title', 'body'], leftOut: NOT_EVERYDAY },
+  move_card: { body: MoveBody, own: ['id', 'board'], leftOut: [] },
+};
 
 const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   list_boards: { args: [], required: [] },
@@ -43,44 +57,14 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
   },
   get_card: { args: ['id', 'board'], required: ['id'] },
   create_card: {
-    args: [
-      'title',
-      'body',
-      'status',
-      'priority',
-      'assignee',
-      'dueDate',
-      'labels',
-      'metadata',
-      'blockedBy',
-      'parent',
-      'board',
-    ],
+    args: [...CARD_BODIES.create_card.own, ...bodyFields(TaskCreateBody, NOT_ON_CREATE)],
     required: ['title'],
   },
   update_card: {
-    args: [
-      'id',
-      'board',
-      'title',
-      'body',
-      'status',
-      'priority',
-      'assignee',
-      'dueDate',
-      'labels',
-      'metadata',
-      'blockedBy',
-      'parent',
-      'relatesTo',
-      'duplicateOf',
-    ],
+    args: [...CARD_BODIES.update_card.own, ...bodyFields(TaskUpdateBody, NOT_EVERYDAY)],
     required: ['id'],
   },
-  move_card: {
-    args: ['id', 'status', 'position', 'priority', 'assignee', 'labels', 'metadata', 'board'],
-    required: ['id', 'status'],
-  },
+  move_card: { args: [...CARD_BODIES.move_card.own, ...bodyFields(MoveBody)], required: ['id', 'status'] },
   delete_card: { args: ['id', 'permanent', 'board'], required: ['id'] },
   transfer_card: { args: ['id', 'toBoard', 'status'], required: ['id', 'toBoard'] },
   add_comment: { args: ['id', 'content', 'author', 'board'], required: ['id', 'content'] },
@@ -152,13 +136,19 @@ describe('MCP tools (the server on stdio, over a running server with --url)', fu
     assert.deepEqual(hints('create_card'), { destructiveHint: false });
     assert.deepEqual(hints('update_card'), { destructiveHint: false, idempotentHint: true });
     assert.deepEqual(hints('delete_card'), { destructiveHint: true, idempotentHint: true });
-    // The card fields are the REST body's own schemas.
-    const create = tools.find((t) => t.name === 'create_card')!;
-    assert.deepEqual(
-      create.inputSchema.properties?.priority,
-      // As JSON: the tool list crosses the wire, which drops the schema library's own (symbol) keys.
-      JSON.parse(JSON.stringify(TaskUpdateBody.properties.priority)),
-    );
+    // The card fields are the REST body's own schemas, with a shorter description or none.
+    for (const [name, { body, leftOut }] of Object.entries(CARD_BODIES)) {
+      const listed = tools.find((t) => t.name === name)!.inputSchema.properties ?? {};
+      for (const field of bodyFields(body, leftOut)) {
+        // As listed (without bounds) and as JSON: the tool list crosses the wire, which drops the
+        // schema library's own (symbol) keys.
+        const { description: _rest, ...expected } = JSON.parse(
+          JSON.stringify(withoutBounds((body.properties as Record<string, object>)[field])),
+        );
+        const { description: _tool, ...actual } = listed[field] as Record<string, unknown>;
+        assert.deepEqual(actual, expected, `${name}.${field}`);
+      }
+    }
   });
 
   it('when a route has a body, then its generated tool takes the REST body schema, and the hints follow the method', () => {
