@@ -54,6 +54,8 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
       'metadata',
       'blockedBy',
       'parent',
+      'relatesTo',
+      'duplicateOf',
       'board',
     ],
     required: ['title'],
