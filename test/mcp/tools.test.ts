@@ -54,8 +54,6 @@ const EVERYDAY_ARGS: Record<string, { args: string[]; required: string[] }> = {
       'metadata',
       'blockedBy',
       'parent',
-      'relatesTo',
-      'duplicateOf',
       'board',
     ],
     required: ['title'],
