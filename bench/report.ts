@@ -14,6 +14,8 @@ export const TARGETS = {
     update: 10,
     move: 10,
     'page-50': 5,
+    /** Flow metrics over a year of history, every card listed. */
+    metrics: 200,
     /** A card's git links once the first scan is done (`--only git-links`). */
     'git-links': 50,
   } as Record<string, number>,

@@ -24,6 +24,7 @@ import { mcpListBytesNote, mcpToolsetBytes } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
 import { runGitLinksScenario } from './gitLinks';
+import { seedYearOfFlow } from './flowHistory';
 import { runMcpCallsScenario } from './mcpCalls';
 import { isPickScenario, notRun, pickBoardConfig, runPickCliScenario, runPickScenario, type PickOutcome } from './pick';
 
@@ -61,7 +62,8 @@ async function startOrExplain(root: string, options: BenchOptions): Promise<Serv
 }
 
 async function seed(root: string, storage: BenchStorage, count: number, options: BenchOptions): Promise<SeedMethod> {
-  const cards = generateCards(count, new Date(), !options.plainCards);
+  let cards = generateCards(count, new Date(), !options.plainCards);
+  if (options.scenarios.includes('metrics')) cards = seedYearOfFlow(cards);
   if (storage.kind === 'markdown') {
     await seedMarkdownFiles(root, cards);
     return 'markdown files written directly';

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import autocannon from 'autocannon';
 import { COLUMN_IDS, MISSPELLED_WORD, SEARCH_WORD, seededRandom } from './dataset';
+import { yearRange } from './flowHistory';
 
 /** One HTTP request of a scenario; `n` counts requests so writes rotate over ids and columns. */
 export interface BenchRequest {
@@ -53,6 +54,7 @@ export const READ_SCENARIOS = [
   'search-fuzzy',
   'get',
   'page-50',
+  'metrics',
 ] as const;
 export const WRITE_SCENARIOS = ['update', 'move', 'create'] as const;
 export const API_SCENARIOS = [...READ_SCENARIOS, ...WRITE_SCENARIOS];
@@ -134,6 +136,13 @@ export function apiScenarios(cardIds: string[], cursors: string[] = ['']): Scena
         return { method: 'GET', path: `/api/tasks?${PAGE_QUERY}${cursor ? `&cursor=${cursor}` : ''}` };
       },
       checkData: isProjectedPage,
+    },
+    {
+      // A year of flow history (bench/flowHistory.ts): every card, its cycle and lead time, the aggregates.
+      name: 'metrics',
+      request: () => ({ method: 'GET', path: `/api/metrics?${yearRange()}` }),
+      checkData: (data) =>
+        (data as { cards?: unknown[] }).cards?.length ? null : 'the metrics list no card; was the history seeded?',
     },
     {
       name: 'update',

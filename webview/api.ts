@@ -4,6 +4,7 @@ import type {
   Board,
   BoardSummary,
   Comment,
+  FlowMetrics,
   GitLinks,
   Labels,
   LogEntry,
@@ -82,6 +83,11 @@ export class Api {
   listBoards = () => this.call<BoardSummary[]>('GET', '/boards');
   getWorkspace = () => this.call<{ invalidFiles: BrokenFile[] }>('GET', '/workspace');
   getBoard = (id: string) => this.call<Board>('GET', `/boards/${enc(id)}`);
+  /** Flow metrics of a board; `from` and `to` are dates (YYYY-MM-DD), the server's defaults when left out. */
+  getMetrics = (boardId: string, range: { from?: string; to?: string } = {}) => {
+    const params = new URLSearchParams(Object.entries(range).filter(([, value]) => value) as [string, string][]);
+    return this.call<FlowMetrics>('GET', `/boards/${enc(boardId)}/metrics${params.size ? `?${params}` : ''}`);
+  };
   createBoard = (input: { id: string; name: string; description?: string }) =>
     this.call<Board>('POST', '/boards', input);
   updateBoard = (

@@ -8,6 +8,7 @@ import type { Priority, SessionState } from '../server/core/shapes/vocabulary';
 import type { CardSession } from '../server/core/sessions';
 import type { GitLinks } from '../server/core/gitLinkModel';
 import type { LogEntry } from '../server/service/logs';
+import type { FlowMetrics } from '../server/core/shapes/metrics';
 
 export type {
   BoardSummary,
@@ -15,6 +16,7 @@ export type {
   CardSession,
   Column,
   Comment,
+  FlowMetrics,
   GitLinks,
   LabelDefinition,
   LogEntry,

@@ -13,6 +13,7 @@ import {
   SettingsSchema,
 } from '../core/shapes/board';
 import { BoardContextSchema } from '../core/shapes/boardContext';
+import { FlowMetricsSchema } from '../core/shapes/metrics';
 import { GitLinksSchema } from '../core/shapes/gitLinks';
 import { FormSubmissionSchema, TaskListEntrySchema, TaskSchema } from '../core/shapes/card';
 import { CardStateChangeSchema, ChecklistItemSchema, CommentSchema } from '../core/shapes/cardParts';
@@ -77,6 +78,7 @@ export const commentListSchema = list(commentSchema, 'comments in stored order')
 
 export const gitLinksResponseSchema = GitLinksSchema;
 export const boardContextResponseSchema = BoardContextSchema;
+export const flowMetricsResponseSchema = FlowMetricsSchema;
 export const exportFileSchema = BoardExportSchema;
 export const cardStateResultSchema = CardStateChangeSchema;
 export const formSubmissionSchema = FormSubmissionSchema;

@@ -16,6 +16,7 @@ import { viewRoutes } from './routes/viewRoutes';
 import { doctorRoutes } from './routes/doctorRoutes';
 import { claimRoutes } from './routes/claimRoutes';
 import { contextRoutes } from './routes/contextRoutes';
+import { metricsRoutes } from './routes/metricsRoutes';
 
 /** Every /api route, in the order Express matches them. */
 export const allRoutes: RouteDef[] = [
@@ -24,6 +25,7 @@ export const allRoutes: RouteDef[] = [
   ...bulkRoutes,
   ...claimRoutes,
   ...contextRoutes,
+  ...metricsRoutes,
   ...taskRoutes,
   ...archiveRoutes,
   ...cardRoutes,

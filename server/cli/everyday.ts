@@ -16,6 +16,7 @@ import { startCommand } from './startCommand';
 import { treeCommand } from './treeCommand';
 import { claimCommand, pickCommand, releaseCommand, reportCommand } from './agentCommands';
 import { contextCommand } from './contextCommand';
+import { metricsCommand } from './metricsCommand';
 import {
   boardsCommand,
   columnsCommand,
@@ -42,6 +43,7 @@ export const everydayCommands: Command[] = [
   releaseCommand,
   reportCommand,
   contextCommand,
+  metricsCommand,
   deleteCommand,
   archiveCommand,
   restoreCommand,

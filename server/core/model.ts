@@ -62,6 +62,11 @@ export interface Card {
   archivedAt?: string;
   /** The column a soft-deleted card was in when it was deleted, so a restore puts it back there. */
   deletedFrom?: string;
+  /**
+   * Every change of the card's column the service made, one line each, oldest first (the format is
+   * in core/columnHistory.ts). Read by the flow metrics only; not part of the read model.
+   */
+  columnHistory?: string[];
 }
 
 export type CardState = Static<typeof CardStateSchema>;

@@ -14,7 +14,7 @@ export interface SavedView {
   groupBy: string | null;
 }
 
-/** The ways a view shows its cards. */
+/** The ways a view shows its cards (the metrics panel shows none of them one by one, so it is no view's). */
 export const VIEW_LAYOUTS = ['board', 'table', 'graph'] as const;
 
 /** What a view may group its cards by; the same values the board UI's `groupBy` takes. */

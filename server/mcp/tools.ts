@@ -3,6 +3,7 @@ import { everydayTools } from './everydayTools';
 import { checklistTools } from './checklistTools';
 import { archiveTools } from './archiveTools';
 import { agentTools } from './agentTools';
+import { metricsTools } from './metricsTools';
 import { routeTool } from './routeTools';
 import { routeKey, type ToolDef } from './tool';
 import { toolsetOf } from './toolsets';
@@ -12,7 +13,13 @@ const kebab = (tag: string | undefined) => tag?.toLowerCase().replace(/[^a-z0-9]
 
 /** Every tool: the everyday ones, then one generated per route they do not cover. */
 export function buildTools(routes: RouteDef[]): ToolDef[] {
-  const everyday = [...everydayTools(routes), ...checklistTools(), ...archiveTools(), ...agentTools()];
+  const everyday = [
+    ...everydayTools(routes),
+    ...checklistTools(),
+    ...archiveTools(),
+    ...agentTools(),
+    ...metricsTools(),
+  ];
   const covered = new Set(everyday.flatMap((t) => t.routes));
   const tools = [...everyday, ...routes.filter((r) => !covered.has(routeKey(r))).map(routeTool)];
   // Two routes that derive the same name keep both tools: the later one says its method.

@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '../core/errors';
 import { isArchived } from '../core/cardPlace';
+import { withColumnStep } from '../core/columnHistory';
 import { ARCHIVED_STATUS, DELETED_STATUS } from '../core/shapes/vocabulary';
 import type { BoardConfig, Card, TaskView } from '../core/model';
 import { effectiveDefaultStatus } from './boards';
@@ -115,7 +116,7 @@ export async function restoreTask(
       order,
       modified: now,
     };
-    const card = withCompletion(moved, board, now);
+    const card = withColumnStep(withCompletion(moved, board, now), previous.status, now);
     await saveCards(ws, [{ card, previous }]);
     ws.emit('task.restored', boardId, { taskId: card.id, from, to: target }, card);
     announceWipEntry(ws, wip);

@@ -1,6 +1,7 @@
 import { StateRuleError, ValidationError } from '../core/errors';
 import { baseCardId, cardIdCandidates } from '../core/ids';
 import { titleOf, type BoardConfig, type Card, type Comment } from '../core/model';
+import { withColumnStep } from '../core/columnHistory';
 import { DELETED_STATUS } from '../core/shapes/vocabulary';
 import { OrderingExhaustedError, keyBetween, spreadKeys } from '../core/ordering';
 import { effectiveDefaultPriority, effectiveDefaultStatus } from './boards';
@@ -141,7 +142,7 @@ export async function createTask(
       fields,
     );
     if (fields.blockedBy) draft.blockedBy = resolveBlockedBy(ws, undefined, fields.blockedBy);
-    const card = withCompletion(withLinkFields(ws, draft, fields, true), board, stamp);
+    const card = withColumnStep(withCompletion(withLinkFields(ws, draft, fields, true), board, stamp), null, stamp);
     let attempts = 0;
     for (const id of cardIdCandidates(baseCardId(titleOf(card.content), now))) {
       if (++attempts > 1000)
@@ -216,7 +217,7 @@ export async function updateTask(ws: Workspace, boardId: string, idish: string, 
       card.archivedAt = undefined;
       card.deletedFrom = undefined;
     }
-    card = withCompletion({ ...card, modified: now }, board, now);
+    card = withColumnStep(withCompletion({ ...card, modified: now }, board, now), previous.status, now);
     await saveCard(ws, card, previous);
     if (moved) {
       announceMove(ws, { taskId: card.id, from: previous.status, to: card.status }, card, wip);
@@ -286,9 +287,13 @@ export async function moveTask(
     const now = new Date().toISOString();
     const order = await keyForPosition(ws, previous, status, position);
     // A move brings an archived card back into the column it is moved to.
-    const card = withCompletion(
-      { ...changed, status, order, modified: now, archivedAt: undefined, deletedFrom: undefined },
-      board,
+    const card = withColumnStep(
+      withCompletion(
+        { ...changed, status, order, modified: now, archivedAt: undefined, deletedFrom: undefined },
+        board,
+        now,
+      ),
+      previous.status,
       now,
     );
     await saveCard(ws, card, previous);
@@ -352,15 +357,19 @@ export async function softDeleteTask(ws: Workspace, boardId: string, idish: stri
     if (previous.status === DELETED_STATUS) return taskView(ws, previous, { withComments: true });
     const now = new Date().toISOString();
     // The column it leaves is kept on the card (archived cards keep theirs as their status), so a restore goes back there.
-    const card: Card = {
-      ...previous,
-      status: DELETED_STATUS,
-      deletedFrom: previous.status,
-      order: appendKey(ws, boardId, DELETED_STATUS),
-      modified: now,
-      completedAt: undefined,
-      archivedAt: undefined,
-    };
+    const card = withColumnStep(
+      {
+        ...previous,
+        status: DELETED_STATUS,
+        deletedFrom: previous.status,
+        order: appendKey(ws, boardId, DELETED_STATUS),
+        modified: now,
+        completedAt: undefined,
+        archivedAt: undefined,
+      },
+      previous.status,
+      now,
+    );
     await saveCard(ws, card, previous);
     ws.emit('task.deleted', boardId, { taskId: card.id, permanent: false, previousStatus: previous.status }, card);
     return taskView(ws, card, { withComments: true });
@@ -422,7 +431,8 @@ export async function transferTask(ws: Workspace, destinationId: string, idish: 
       archivedAt: undefined,
       deletedFrom: undefined,
     };
-    const card = withCompletion(moved, destination, now);
+    // An arrival: the lines of the old board stay on the card, but say nothing of this one.
+    const card = withColumnStep(withCompletion(moved, destination, now), null, now);
     await writeCardsChecked(ws, [previous], async () => {
       await relocateCardBelongings(ws, previous, card);
       await ws.store.update(card, previous);

@@ -39,6 +39,7 @@ import { refuseOtherAgentsClaims } from './claimRules';
 import { followDatabaseClaims } from './claimEvents';
 import { openClaimStore } from './claimStores';
 import type { WorkspaceState } from './workspaceState';
+import { NoticedMoves } from './noticedMoves';
 
 export interface WorkspaceOptions {
   root: string;
@@ -144,6 +145,9 @@ export class Workspace implements WorkspaceState {
    * the webhook secrets follow the cards, and the delivery queue moves onto the new store.
    */
   readonly storeSwitchSteps = new Set<StoreSwitchStep>();
+
+  /** The hand moves the watcher saw, which the flow metrics count at the time they were seen. */
+  readonly noticedMoves = new NoticedMoves(this.events);
 
   private constructor(
     readonly root: string,

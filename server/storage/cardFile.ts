@@ -40,6 +40,7 @@ function frontmatterOf(card: Card): Json {
   if (card.completedAt) fm.completedAt = card.completedAt;
   if (card.archivedAt) fm.archivedAt = card.archivedAt;
   if (card.deletedFrom) fm.deletedFrom = card.deletedFrom;
+  if (card.columnHistory?.length) fm.columnHistory = card.columnHistory;
   if (card.comments.length) fm.comments = card.comments.map(commentFrontmatter);
   return fm;
 }
@@ -230,7 +231,8 @@ export function parseCard(text: string, where: CardLocation): Card {
   };
 }
 
-type OptionalField = 'blockedBy' | 'parent' | 'relatesTo' | 'duplicateOf' | 'archivedAt' | 'deletedFrom';
+type OptionalField =
+  'blockedBy' | 'parent' | 'relatesTo' | 'duplicateOf' | 'archivedAt' | 'deletedFrom' | 'columnHistory';
 
 /**
  * Fields written only when set, so cards without them stay as small as before. The folder decides
@@ -249,5 +251,7 @@ function optionalFields(f: Json, where: CardLocation): Pick<Card, OptionalField>
   if (where.status === ARCHIVED_STATUS) out.archivedAt = archivedAt ?? where.fileTime;
   const deletedFrom = str(f.deletedFrom, 'deletedFrom');
   if (deletedFrom) out.deletedFrom = deletedFrom;
+  const history = strList(f.columnHistory, 'columnHistory');
+  if (history.length) out.columnHistory = history;
   return out;
 }

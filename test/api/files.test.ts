@@ -120,6 +120,7 @@ describe('API files on disk', () => {
         'order',
         'created',
         'modified',
+        'columnHistory',
       ]);
     });
 

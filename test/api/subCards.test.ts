@@ -106,6 +106,21 @@ for (const providerName of PROVIDERS) {
       assert.equal(clean.headers.get('warning'), null, 'no warning once every sub-card is done');
     });
 
+    it('when a bulk change moves a parent to the last column with a sub-card open, then the answer carries the same Warning', async () => {
+      const parent = await createTask(server, 'Bulk parent');
+      const open = await createTask(server, { content: '# Open child\n', parent: parent.id });
+      const other = await createTask(server, 'Bystander');
+      const bulk = await server.api('POST', '/api/tasks/bulk', {
+        ids: [parent.id, other.id],
+        change: { status: 'done' },
+      });
+      okData(bulk);
+      assert.match(
+        String(bulk.headers.get('warning')),
+        new RegExp(`card ${parent.id} is done but 1 of its sub-cards is still open \\(${open.id}\\)`),
+      );
+    });
+
     it('when a card declares relatesTo, then both cards show the relation under related, and only the declaring one stores it', async () => {
       const a = await createTask(server, 'Login page');
       const b = await createTask(server, 'Password reset', 'ops');

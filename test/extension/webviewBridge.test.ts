@@ -59,6 +59,17 @@ describe('extension webview bridge', () => {
     assert.equal(missing.status, 404);
   });
 
+  it('when the metrics panel asks for the flow metrics, then it gets the envelope HTTP gives, parsed', async () => {
+    activateWith([await folderWithCards(['Counted'])]);
+    const panel = await openReadyBoard();
+    const answer = await request(panel, 1, 'GET', '/boards/default/metrics?from=2026-03-01&to=2026-03-31');
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.ok, true);
+    assert.equal(answer.body.data.board, 'default');
+    assert.equal(answer.body.data.from, '2026-03-01T00:00:00.000Z');
+    assert.equal(answer.body.data.cumulativeFlow.days.length, 31);
+  });
+
   it('when the page moves a card, then the file moves and the page receives the move event', async () => {
     const folder = await folderWithCards(['Drag me']);
     activateWith([folder]);

@@ -53,6 +53,7 @@ const WALK: [string, (made: Made) => Args][] = [
   ['create_card', () => ({ title: 'Ready to pick', body: '- [x] done already' })],
   ['pick_card', () => ({ agent: 'picker' })],
   ['get_board_context', () => ({})],
+  ['get_metrics', () => ({ from: '2026-01-01' })],
   ['open_task', (m) => ({ id: m.card })],
   ['read_task', (m) => ({ id: m.card })],
   ['get_active_card', () => ({})],

@@ -10,15 +10,15 @@ import { toolsListBytes } from './listBytes';
  * default is the everyday `cards` toolset; the rest is opt-in with --toolsets and --tools.
  */
 const BUDGET: Record<string, number> = {
-  // Ceilings a little above today's sizes (12,408, 19,869, 11,269, 47,995 and 91,538 B), so growth is
+  // Ceilings a little above today's sizes (12,408, 20,179, 11,269, 47,995 and 91,848 B), so growth is
   // a decision: cards grew by sub-cards (parent on create, relations on update, parent/topLevel
-  // filters), admin and all by the card links in the REST tools and the migrations into PostgreSQL
-  // and MySQL.
+  // filters), boards by get_metrics, admin and all by the card links in the REST tools, the metrics
+  // routes and the migrations into PostgreSQL and MySQL.
   cards: 12_500,
-  boards: 20_000,
+  boards: 20_500,
   automation: 11_500,
-  admin: 48_500,
-  all: 92_000,
+  admin: 49_000,
+  all: 93_000,
 };
 
 describe('MCP toolsets: what is listed, what it costs, and the flags that choose it', function () {

@@ -12,6 +12,7 @@ import { TopBar } from './TopBar';
 import { TableView } from './TableView';
 import { GraphView } from './GraphView';
 import type { Layout } from '../state/layouts';
+import { MetricsView } from './metrics/MetricsView';
 import { restoreLayout } from '../state/tableEdits';
 
 function useDocumentTheme(theme: string, host: string): void {
@@ -48,6 +49,8 @@ function LayoutView({ layout }: { layout: Layout }) {
       return <TableView />;
     case 'graph':
       return <GraphView />;
+    case 'metrics':
+      return <MetricsView />;
     default:
       return <BoardView />;
   }

@@ -28,6 +28,7 @@ const PATHS = {
   bolt: 'M13 2 3 14h9l-1 8 10-12h-9z',
   list: 'M8 6h13M8 12h13M8 18h13M3 6h.01M3 12h.01M3 18h.01',
   board: 'M3 3h7v18H3zM14 3h7v11h-7z',
+  chart: 'M3 3v18h18M7 15l4-4 3 3 5-6',
   lanes: 'M3 4h18v6H3zM3 14h18v6H3z',
   subcards: 'M6 3v15h6M6 9h6M12 6h8v6h-8zM12 15h8v6h-8z',
   graph: 'M5 6a2 2 0 1 0 0 .01M19 6a2 2 0 1 0 0 .01M12 18a2 2 0 1 0 0 .01M7 6h10M6 8l5 8M18 8l-5 8',

@@ -9,6 +9,7 @@ export const LAYOUTS = [
   { id: 'board', icon: 'board', label: 'Board view', title: 'Board view: the cards in their columns' },
   { id: 'table', icon: 'list', label: 'Table view', title: 'Table view: the cards as sortable rows' },
   { id: 'graph', icon: 'graph', label: 'Graph view', title: 'Graph view: what waits for what, and sub-cards' },
+  { id: 'metrics', icon: 'chart', label: 'Flow metrics', title: 'Flow metrics: cycle time, throughput, WIP age' },
 ] as const satisfies readonly { id: string; icon: IconName; label: string; title: string }[];
 
 export type Layout = (typeof LAYOUTS)[number]['id'];

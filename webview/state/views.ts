@@ -68,7 +68,9 @@ export function applyView(ctrl: BoardAccess, view: SavedView): void {
 export async function saveCurrentView(ctrl: BoardAccess, name: string): Promise<SavedView | undefined> {
   const { boardId, filter, layout, groupBy, sort } = ctrl.state;
   if (!boardId || !name.trim()) return undefined;
-  const body = { name: name.trim(), board: boardId, layout, groupBy, sort, filter: filterToQuery(filter) };
+  // A saved view says how its cards show (board, table or graph); the metrics panel shows none, so the board.
+  const shown = layout === 'metrics' ? 'board' : layout;
+  const body = { name: name.trim(), board: boardId, layout: shown, groupBy, sort, filter: filterToQuery(filter) };
   const view = await ctrl.attempt(() => ctrl.api.call<SavedView>('POST', '/views', body));
   if (!view) return undefined;
   await refreshViews(ctrl);

@@ -5,7 +5,8 @@ import { MysqlOpenError } from './mysqlDatabase';
 // 4: kanban_cards.deleted_from, the column a soft-deleted card left (a restore goes back there).
 // 5: kanban_attachments, kanban_attachment_chunks and kanban_logs: attachments and logs live in the
 //    database, so every instance sees them (an older service would keep them in its local files).
-// 6: kanban_cards.links, the card's parent, relatesTo and duplicateOf as one JSON object.
+// 6: kanban_cards.links, the card's parent, relatesTo and duplicateOf as one JSON object (and later
+// the column history, one more key of that object, with no change of schema).
 const SCHEMA_VERSION = 6;
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 

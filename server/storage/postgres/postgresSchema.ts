@@ -3,7 +3,8 @@ import { PostgresOpenError } from './postgresDatabase';
 
 /** The same numbering as the MySQL card tables (mysqlSchema.ts), so a later migration can compare them. */
 // 5: kanban_attachments, kanban_attachment_chunks and kanban_logs (see mysqlSchema.ts).
-// 6: kanban_cards.links, the card's parent, relatesTo and duplicateOf as one JSON object.
+// 6: kanban_cards.links, the card's parent, relatesTo and duplicateOf as one JSON object (and later
+// the column history, one more key of that object, with no change of schema).
 const SCHEMA_VERSION = 6;
 
 /**

@@ -71,16 +71,20 @@ export function cardToRow(card: Card): CardRow {
   };
 }
 
-/** The sub-card and relation fields, as one JSON object (keys only when set), or null when none is. */
+/**
+ * The sub-card and relation fields and the column history, as one JSON object (keys only when set),
+ * or null when none is: the fields added after the first schemas, which no query filters on.
+ */
 function linksColumn(card: Card): string | null {
   const links: Partial<Pick<Card, LinkField>> = {};
   if (card.parent) links.parent = card.parent;
   if (card.relatesTo?.length) links.relatesTo = card.relatesTo;
   if (card.duplicateOf?.length) links.duplicateOf = card.duplicateOf;
+  if (card.columnHistory?.length) links.columnHistory = card.columnHistory;
   return Object.keys(links).length ? JSON.stringify(links) : null;
 }
 
-type LinkField = 'parent' | 'relatesTo' | 'duplicateOf';
+type LinkField = 'parent' | 'relatesTo' | 'duplicateOf' | 'columnHistory';
 
 const isLinks = (v: unknown) => {
   if (!isObject(v)) return false;
@@ -88,7 +92,8 @@ const isLinks = (v: unknown) => {
   return (
     (links.parent === undefined || typeof links.parent === 'string') &&
     (links.relatesTo === undefined || isStringList(links.relatesTo)) &&
-    (links.duplicateOf === undefined || isStringList(links.duplicateOf))
+    (links.duplicateOf === undefined || isStringList(links.duplicateOf)) &&
+    (links.columnHistory === undefined || isStringList(links.columnHistory))
   );
 };
 
@@ -98,6 +103,7 @@ function linkFields(row: CardRow): Pick<Card, LinkField> {
   if (links.parent) out.parent = links.parent;
   if (links.relatesTo?.length) out.relatesTo = links.relatesTo;
   if (links.duplicateOf?.length) out.duplicateOf = links.duplicateOf;
+  if (links.columnHistory?.length) out.columnHistory = links.columnHistory;
   return out;
 }
 

@@ -60,7 +60,8 @@ const PARTS = {
     // 2: blocked_by and archived_at (dependencies and the archive). 3: version, which every write
     // checks and bumps so two processes never overwrite each other's change (existing rows start at 1).
     // 4: deleted_from, the column a soft-deleted card left, so a restore puts it back there.
-    // 5: links, the card's parent, relatesTo and duplicateOf as one JSON object (sub-cards and relations).
+    // 5: links, the card's parent, relatesTo and duplicateOf as one JSON object (sub-cards and relations);
+    // the column history joined that object later as one more key, with no change of schema.
     upgrade: (db: SqliteConnection, from: number) => {
       if (from < 2)
         db.exec(

@@ -72,7 +72,9 @@ export const EXPECTED_ROLE: Record<string, 'public' | 'viewer' | 'editor' | 'adm
   'DELETE /boards/{boardId}/tasks/{id}/session': 'editor',
   // The board context is a read of the cards, claims and sessions every viewer sees anyway.
   'GET /context': 'viewer',
+  'GET /metrics': 'viewer',
   'GET /boards/{boardId}/context': 'viewer',
+  'GET /boards/{boardId}/metrics': 'viewer',
 
   'POST /tasks/{id}/checklist': 'editor',
   'POST /boards/{boardId}/tasks/{id}/checklist': 'editor',

@@ -235,6 +235,7 @@ export const REQUESTS: Record<string, Builder> = {
     return { path: `${tasks(s)}/${id}/session`, success: 200 };
   },
   'GET /context': (_fx, s) => ({ path: `${s.prefix}/context`, success: 200 }),
+  'GET /metrics': (_fx, s) => ({ path: `${s.prefix}/metrics`, success: 200 }),
   'POST /boards/{boardId}/tasks/{id}/transfer': async (fx) => ({
     path: `/api/boards/ops/tasks/${await fx.throwawayCard('default')}/transfer`,
     body: {},

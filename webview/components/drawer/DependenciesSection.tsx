@@ -18,7 +18,8 @@ export function CardLink({ id, testId = 'dependency-link' }: { id: string; testI
   return (
     <button
       type="button"
-      class="link-btn"
+      // A title reads as text; only a bare id (a card not loaded, or gone) is set in the mono face.
+      class={known ? 'link-btn link-title' : 'link-btn'}
       data-testid={testId}
       data-card-id={id}
       title={id}

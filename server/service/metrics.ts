@@ -1,0 +1,134 @@
+import { ValidationError } from '../core/errors';
+import { DAY_MS, dayStart } from '../core/flowCalendar';
+import { flowMetrics } from '../core/flowMetrics';
+import type { FlowStep } from '../core/flowTimeline';
+import { stepsOfHistory } from '../core/columnHistory';
+import { titleOf, type Card } from '../core/model';
+import type { FlowMetrics } from '../core/shapes/metrics';
+import { startColumnOf } from '../core/startColumn';
+import type { CachedAnswer } from './readCache';
+import { isIsoDate } from './validate';
+import type { Workspace } from './workspace';
+
+/** Days the range covers when `from` is not given (with `to`'s own day). */
+export const DEFAULT_RANGE_DAYS = 90;
+/** The longest range answered: ten years of daily cumulative flow is already a large answer. */
+const MAX_RANGE_DAYS = 3660;
+
+export interface MetricsRange {
+  from?: string;
+  to?: string;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Flow metrics of a board over [from, to] (core/flowMetrics.ts says how each is counted), as the
+ * whole success envelope, serialized, with its ETag. The history is each card's own column history
+ * (core/columnHistory.ts), so the cards in memory are all it reads; `now` is a parameter so the
+ * numbers can be checked against fixed instants. Kept in the read cache until the cards, the config
+ * or "now" change, so repeated reads (a dashboard polling) neither compute nor serialize again.
+ */
+export function boardMetricsAnswer(ws: Workspace, boardId: string, range: MetricsRange, now?: number): CachedAnswer {
+  ws.board(boardId);
+  const cards = [...ws.index.cardsOf(boardId)];
+  const steps = new Map(cards.map((card) => [card.id, cachedStepsOf(ws, card)]));
+  const at = now ?? settledNow(steps);
+  const { fromMs, toMs } = rangeOf(range, at);
+  const key = JSON.stringify(['metrics', boardId, fromMs, toMs, at]);
+  return ws.readCache.answer(ws, key, () => ({
+    body: Buffer.from(
+      `{"ok":true,"data":${JSON.stringify(computeMetrics(ws, boardId, cards, steps, fromMs, toMs, at))}}`,
+    ),
+  }));
+}
+
+/** Cards are replaced, never changed, in the index: a card's steps are read once per version of it. */
+const stepsByCard = new WeakMap<Card, FlowStep[]>();
+
+function cachedStepsOf(ws: Workspace, card: Card): FlowStep[] {
+  let steps = stepsByCard.get(card);
+  if (!steps) stepsByCard.set(card, (steps = stepsOfCard(card, ws.noticedMoves.of(card.id))));
+  return steps;
+}
+
+/**
+ * The card's recorded steps, and the move its history does not tell: a card whose column differs
+ * from where its last line left it was moved by hand, counted when the watcher saw that (else from
+ * the card's `modified`, the earliest it can have happened).
+ */
+function stepsOfCard(card: Card, noticed: ReturnType<Workspace['noticedMoves']['of']>): FlowStep[] {
+  const steps = stepsOfHistory(card.columnHistory);
+  const last = steps[steps.length - 1]?.to ?? noticed?.from;
+  if (last === undefined || last === card.status) return steps;
+  const seen = noticed?.to === card.status ? noticed.at : Date.parse(card.modified);
+  const at = Math.max(seen, steps[steps.length - 1]?.at ?? -Infinity);
+  return [...steps, { at, kind: 'moved', from: last, to: card.status }];
+}
+
+function computeMetrics(
+  ws: Workspace,
+  boardId: string,
+  cards: readonly Card[],
+  steps: ReadonlyMap<string, readonly FlowStep[]>,
+  fromMs: number,
+  toMs: number,
+  now: number,
+): FlowMetrics {
+  const board = ws.board(boardId);
+  // A startStatus that names no column falls back to the rule `kanban start` uses without one.
+  const start = startColumnOf(board.columns, board.startStatus) ?? startColumnOf(board.columns);
+  return flowMetrics({
+    boardId,
+    columns: board.columns,
+    startColumn: start?.id ?? board.columns[0].id,
+    cards: cards.map((card) => ({
+      id: card.id,
+      title: titleOf(card.content),
+      status: card.status,
+      created: card.created,
+      completedAt: card.completedAt,
+      archivedAt: card.archivedAt,
+    })),
+    steps,
+    fromMs,
+    toMs,
+    nowMs: now,
+  });
+}
+
+/**
+ * The start of the current minute, or the board's latest recorded change when that is later: the
+ * answer (and its ETag) then stays the same until the board changes or the minute turns, so a
+ * repeated read is a 304, and a change just made is always counted.
+ */
+function settledNow(steps: ReadonlyMap<string, readonly FlowStep[]>): number {
+  let latest = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  for (const list of steps.values()) if (list.length) latest = Math.max(latest, list[list.length - 1].at);
+  return latest;
+}
+
+/**
+ * A date (`2026-03-01`) means the whole day: from its first millisecond, to its last. Without
+ * `to`, the range ends with today (UTC); without `from`, it starts DEFAULT_RANGE_DAYS days back
+ * (today included), at midnight UTC.
+ */
+export function rangeOf(range: MetricsRange, now: number): { fromMs: number; toMs: number } {
+  const toMs = range.to === undefined ? dayStart(now) + DAY_MS - 1 : instantOf(range.to, 'to', true);
+  const fromMs =
+    range.from === undefined
+      ? dayStart(toMs) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS
+      : instantOf(range.from, 'from', false);
+  if (fromMs > toMs) throw new ValidationError(`from (${range.from}) must not be after to (${range.to ?? 'now'})`);
+  if (toMs - fromMs > MAX_RANGE_DAYS * DAY_MS)
+    throw new ValidationError(`the range may cover at most ${MAX_RANGE_DAYS} days`);
+  return { fromMs, toMs };
+}
+
+function instantOf(value: string, name: string, endOfDay: boolean): number {
+  if (!isIsoDate(value))
+    throw new ValidationError(`${name} must be an ISO 8601 date or time, such as 2026-05-01 (got "${value}")`);
+  const at = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(at)) throw new ValidationError(`${name} is not a time (got "${value}")`);
+  return value.length === 10 && endOfDay ? at + DAY_MS - 1 : at;
+}
