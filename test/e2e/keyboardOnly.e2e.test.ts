@@ -176,4 +176,15 @@ describe('the extension in a real VS Code: the board with the keyboard only, in 
     await session.page.keyboard.press('Escape');
     await board.waitForSelector('[data-testid="card-drawer"]', { state: 'detached', timeout: 10_000 });
   });
+
+  it('when the board is renamed in the page, then the editor tab is titled with the new name', async () => {
+    const tab = session.page.locator('.tabs-container .tab');
+    await tab.filter({ hasText: 'Default' }).first().waitFor({ timeout: 10_000 });
+    await board.click('[data-testid="board-switcher"]');
+    await board.click('.board-list-item:has-text("Edit this board")');
+    await board.fill('[data-testid="board-panel"] input[name="name"]', 'Keyboard plans');
+    await board.click('[data-testid="board-panel"] button:has-text("Save board")');
+    await tab.filter({ hasText: 'Keyboard plans' }).waitFor({ timeout: 15_000 });
+    assert.equal(await tab.filter({ hasText: /^Default$/ }).count(), 0, 'no tab keeps the old name');
+  });
 });
