@@ -156,6 +156,7 @@ describe('the extension in a real VS Code: the board with the keyboard only, in 
           outlineStyle: style.outlineStyle,
           outlineColor: style.outlineColor,
           bodyFont: getComputedStyle(document.body).fontSize,
+          cardTitleFont: getComputedStyle(document.querySelector('.card-title')!).fontSize,
           workbenchFont: getComputedStyle(document.documentElement).getPropertyValue('--vscode-font-size').trim(),
         };
       });
@@ -167,6 +168,9 @@ describe('the extension in a real VS Code: the board with the keyboard only, in 
     );
     assert.equal(atRest.outlineStyle, 'none', 'no ring at rest');
     assert.equal(atRest.bodyFont, atRest.workbenchFont, "the board's text is in the workbench's font size");
+    // Sizes are fractions of it: a card title, 13.5px of 14 in the browser, keeps that proportion.
+    const titleShare = parseFloat(atRest.cardTitleFont) / parseFloat(atRest.workbenchFont);
+    assert.ok(Math.abs(titleShare - 13.5 / 14) < 0.01, `card titles scale with it: ${JSON.stringify(atRest)}`);
 
     await tabTo(board, 'Assignee');
     const withFocus = await look();
