@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { cardFilePath, closeDrawer, DRAWER, openDrawer } from './drawerHelpers';
+import { cardFilePath, closeDrawer, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
 import { startUi, stopUi, type UiContext } from './uiHelpers';
 
 /**
@@ -66,6 +66,33 @@ describe('Board UI: the open card changes on disk (Chromium)', function () {
     await page
       .locator(`${DRAWER} [data-testid="content-preview"]`, { hasText: 'The version from last week.' })
       .waitFor();
+    await closeDrawer(page);
+  });
+
+  it('when a field is edited by hand while the person types in it, then leaving it saves nothing unasked, and Keep mine saves the typed value', async () => {
+    const page = ui.page;
+    const title = 'Fuzzy search ranks exact hits first';
+    const id = ids.get(title) as string;
+    await openDrawer(page, title);
+    const assignee = page.locator(`${DRAWER} input[name="assignee"]`);
+    await assignee.click();
+    await assignee.fill('ada');
+    editByHand(title, (text) =>
+      text.replace(/^assignee: .*$/m, 'assignee: bob').replace('Details in the description.', 'Bob took it, by hand.'),
+    );
+    // The hand edit reached the drawer (the description shows it) while the field kept the typing.
+    await page.locator(`${DRAWER} [data-testid="content-preview"]`, { hasText: 'Bob took it, by hand.' }).waitFor();
+    assert.equal(await assignee.inputValue(), 'ada');
+
+    await page.keyboard.press('Tab');
+    const notice = page.locator(`${DRAWER} [data-testid="field-changed-notice"]`);
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /Assignee changed elsewhere to “bob”/);
+    assert.match(readFileSync(cardFilePath(ui.server, id)!, 'utf8'), /^assignee: bob$/m, 'the hand edit stays');
+
+    await notice.locator('button:has-text("Keep mine")').click();
+    await notice.waitFor({ state: 'detached' });
+    await fileEventually(ui.server, id, (t) => /^assignee: ada$/m.test(t), 'my value in the file');
     await closeDrawer(page);
   });
 });
