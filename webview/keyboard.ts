@@ -131,6 +131,14 @@ export function installShortcuts(ctrl: BoardController): () => void {
       if (closeTopLayer(ctrl)) event.preventDefault();
       return;
     }
+    // In a text box Ctrl+Z is the box's own undo of the typing.
+    if (isShortcut('undo', event) && !isTyping(event.target)) {
+      if (ctrl.undo()) {
+        event.preventDefault();
+        announce('Undone');
+      }
+      return;
+    }
     if (isTyping(event.target) || event.ctrlKey || event.metaKey) return;
     const taskId =
       (event.target as HTMLElement | null)?.dataset?.cardId ??

@@ -40,6 +40,13 @@ export const SHORTCUTS = [
     where: 'Board',
     matches: (e) => e.key === 'Escape',
   },
+  {
+    id: 'undo',
+    keys: ['Ctrl+Z', '⌘+Z'],
+    does: 'Undo the last change on the board (a move, a delete, an archive, a bulk edit)',
+    where: 'Board',
+    matches: (e) => (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z',
+  },
   { id: 'focusFirst', keys: ['↑', '↓', '←', '→'], does: 'Focus the first card', where: 'Board', matches: isArrow },
   {
     id: 'toggleSelection',

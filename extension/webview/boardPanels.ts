@@ -109,6 +109,8 @@ export class BoardPanels implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.context.extensionUri, 'extension', 'media', 'icon.png');
     loadBoardPage(panel.webview, this.context.extensionUri, panel.title);
     const bridge = new WebviewBridge(panel.webview, folder, this.services, this.access, this.host);
+    // Renamed in the page, the CLI or by hand in .kanban.json: the tab keeps the board's name.
+    bridge.onDidChangeBoards(() => this.retitle(folder));
     this.panels.set(folder.key, { panel, bridge });
     void this.context.workspaceState.update(LAST_FOLDER_KEY, folder.key);
     panel.onDidDispose(() => {

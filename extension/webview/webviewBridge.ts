@@ -31,6 +31,9 @@ export class WebviewBridge implements vscode.Disposable {
   private openError: string | null = null;
   /** The board the page shows, as it last reported. */
   shownBoardId: string | null = null;
+  private readonly boardsChanged = new vscode.EventEmitter<void>();
+  /** A board was renamed, added or removed: whatever names the panel after its board looks again. */
+  readonly onDidChangeBoards = this.boardsChanged.event;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -39,7 +42,10 @@ export class WebviewBridge implements vscode.Disposable {
     private readonly access: FolderAccess,
     private readonly host: BridgeHost,
   ) {
-    this.disposables.push(webview.onDidReceiveMessage((raw) => void this.receive(raw)));
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw) => void this.receive(raw)),
+      this.boardsChanged,
+    );
     // Before the handshake the page hears nothing; the handshake sends the list as it is then.
     this.disposables.push(
       host.brokenFiles.onDidChange(
@@ -136,7 +142,13 @@ export class WebviewBridge implements vscode.Disposable {
     this.detach();
     this.service = service;
     // Subscribed before hello is posted and synchronous: no event can fall between the two.
-    if (watch) this.unsubscribe = service.workspace.events.on((event) => this.post(toEventMessage(event)));
+    if (watch) this.unsubscribe = service.workspace.events.on((event) => this.forward(event));
+  }
+
+  private forward(event: ServiceEvent): void {
+    this.post(toEventMessage(event));
+    if (event.event === 'board.updated' || event.event === 'board.created' || event.event === 'board.deleted')
+      this.boardsChanged.fire();
   }
 
   private detach(): void {

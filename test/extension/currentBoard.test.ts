@@ -74,6 +74,25 @@ describe('extension: one current board that the panel, the sidebar and the statu
     await waitFor(() => /Roadmap/.test(overdueItemText()), 'the status item on Roadmap');
   });
 
+  it('when the shown board is renamed, then the open panel is retitled with the new name', async () => {
+    activateWith([await folderWithCards(['On default'])]);
+    const panel = await openReadyBoard();
+    panel.webview.send({ type: 'boardShown', boardId: 'default' });
+    await waitFor(() => panel.title === 'Default', 'the tab titled Default');
+    panel.webview.send({
+      type: 'request',
+      id: 2,
+      method: 'PUT',
+      path: '/boards/default',
+      body: { name: 'Launch plan' },
+    });
+    await waitFor(
+      () => panel.webview.posted.find((m) => m.type === 'response' && m.id === 2 && m.status === 200),
+      'the rename answered',
+    );
+    await waitFor(() => panel.title === 'Launch plan', 'the tab titled Launch plan');
+  });
+
   it('when a board was chosen before the panel opens, then the new panel is told to show it', async () => {
     activateWith([await folderWithCards(['On default'])]);
     const first = await openReadyBoard();

@@ -92,10 +92,7 @@ export async function bulkEdit(
   const views = await send(ctrl, boardId, { ids, change });
   if (!views) return false;
   if ('archive' in change || 'delete' in change) clearSelection(ctrl);
-  ctrl.toast('info', describe(change, views.length), {
-    label: 'Undo',
-    run: () => void send(ctrl, boardId, { changes: undo }),
-  });
+  ctrl.offerUndo(describe(change, views.length), () => void send(ctrl, boardId, { changes: undo }));
   return true;
 }
 

@@ -9,6 +9,7 @@ import { installAuthPrompt } from './authPrompt';
 import { applyEvent, type LiveBoard } from './liveEvents';
 import { taskSetFrom } from './placement';
 import { Store } from './store';
+import { UndoStack } from './undoStack';
 
 const TOAST_MS = 6000;
 const HELLO_WAIT_MS = 1500;
@@ -31,6 +32,7 @@ export class BoardController implements LiveBoard {
   /** A newer filter came while a search was on its way: run again when it is answered. */
   private filterWaiting = false;
   private nextToastId = 1;
+  private readonly undos = new UndoStack();
   private fallbackLoad: ReturnType<typeof setTimeout> | null = null;
   private boardsTimer: ReturnType<typeof setTimeout> | null = null;
   private loadsInFlight = 0;
@@ -212,6 +214,7 @@ export class BoardController implements LiveBoard {
 
   switchBoard(boardId: string): void {
     if (boardId === this.state.boardId) return;
+    this.undos.clear();
     this.store.set({ matches: null, matchesFilter: null });
     void this.load(boardId);
   }
@@ -325,10 +328,29 @@ export class BoardController implements LiveBoard {
     }
   }
 
-  toast(kind: Toast['kind'], text: string, action?: Toast['action']): void {
+  toast(kind: Toast['kind'], text: string, action?: Toast['action']): number {
     const id = this.nextToastId++;
     this.store.set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text, action }] }));
     setTimeout(() => this.dismissToast(id), TOAST_MS);
+    return id;
+  }
+
+  /** A change that can be taken back: a message with Undo, and Ctrl+Z, take it back (the message only while shown). */
+  offerUndo(text: string, run: () => void): void {
+    const id: number = this.toast('info', text, { label: 'Undo', run: () => this.undos.undoOffered(id) });
+    this.undos.push(run, id);
+  }
+
+  /** A change too small for a message (a move): Ctrl+Z still takes it back. */
+  rememberUndo(run: () => void): void {
+    this.undos.push(run);
+  }
+
+  /** Ctrl+Z on the board: take back the newest change; false when there is none. */
+  undo(): boolean {
+    const step = this.undos.undoLast();
+    if (step?.toastId !== undefined) this.dismissToast(step.toastId);
+    return step !== undefined;
   }
 
   dismissToast(id: number): void {

@@ -29,7 +29,8 @@ function notifyArchiveListeners(): void {
 }
 
 /** Listeners for changes the open card drawer cares about (comments, logs, attachments). */
-type CardChangeListener = (taskId: string, event: string) => void;
+/** `onDisk`: the change was made to the card's file outside the service (a hand edit, a git checkout). */
+type CardChangeListener = (taskId: string, event: string, onDisk: boolean) => void;
 const cardChangeListeners = new Set<CardChangeListener>();
 
 export function onCardChange(listener: CardChangeListener): () => void {
@@ -76,7 +77,9 @@ async function applyTaskEvent(ctrl: LiveBoard, event: EventMessage): Promise<voi
     else if (card && card !== 'gone' && card.archivedAt) ctrl.store.set((s) => removeTask(s, card.id));
     else if (card && card !== 'gone') ctrl.store.set((s) => placeTask(s, card));
   }
-  if (taskId) for (const listener of cardChangeListeners) listener(taskId, event.event);
+  // Another instance over a shared database is `external` too, but its change is not a file's.
+  const onDisk = 'external' in event.data && event.data.external === true && !('peer' in event.data && event.data.peer);
+  if (taskId) for (const listener of cardChangeListeners) listener(taskId, event.event, onDisk);
   ctrl.scheduleFilter(50);
 }
 
@@ -116,7 +119,7 @@ function refreshLinkedCards(ctrl: LiveBoard, ids: Set<string>): void {
         if (ctrl.state.boardId !== boardId) return;
         ctrl.store.set((s) => (s.tasks[id] ? refreshTask(s, fresh) : {}));
         // An open drawer of that card re-reads it, so it holds the card's new version.
-        for (const listener of cardChangeListeners) listener(id, 'dependency.changed');
+        for (const listener of cardChangeListeners) listener(id, 'dependency.changed', false);
       },
       () => undefined,
     );

@@ -11,6 +11,7 @@ export async function moveCard(
   taskId: string,
   status: string,
   position: number,
+  undoable = true,
 ): Promise<boolean> {
   const { boardId, tasks, order } = ctrl.state;
   const task = tasks[taskId];
@@ -22,6 +23,8 @@ export async function moveCard(
     const moved = await ctrl.api.moveTask(boardId, taskId, status, position);
     if (ctrl.state.boardId === boardId) ctrl.store.set((s) => refreshTask(s, moved));
     ctrl.scheduleFilter(0);
+    // Taking a move back is a move of its own, not a step to take back again.
+    if (undoable) ctrl.rememberUndo(() => void moveCard(ctrl, taskId, task.status, Math.max(0, originalIndex), false));
     return true;
   } catch (error) {
     if (ctrl.state.boardId === boardId && ctrl.state.tasks[taskId]) {
@@ -62,10 +65,10 @@ export async function softDeleteCard(ctrl: BoardController, taskId: string): Pro
   const deleted = await ctrl.attempt(() => ctrl.api.deleteTask(boardId, taskId));
   if (!deleted) return;
   ctrl.store.set((s) => ({ ...placeTask(s, deleted), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
-  ctrl.toast('info', `“${task.title}” moved to Deleted.`, {
-    label: 'Undo',
-    run: () => void moveCard(ctrl, taskId, task.status, Math.max(0, place)),
-  });
+  ctrl.offerUndo(
+    `“${task.title}” moved to Deleted.`,
+    () => void moveCard(ctrl, taskId, task.status, Math.max(0, place), false),
+  );
 }
 
 /** Bring a soft-deleted card back to a column (the board's first by default), at the top. */
@@ -105,13 +108,13 @@ export async function archiveCard(ctrl: BoardController, taskId: string): Promis
   const archived = await ctrl.attempt(() => ctrl.api.archiveTask(boardId, taskId));
   if (!archived) return;
   ctrl.store.set((s) => ({ ...removeTask(s, taskId), openTaskId: s.openTaskId === taskId ? null : s.openTaskId }));
-  ctrl.toast('info', `“${task.title}” archived.`, {
-    label: 'Undo',
-    run: () =>
+  ctrl.offerUndo(
+    `“${task.title}” archived.`,
+    () =>
       void ctrl.attempt(async () => {
         const restored = await ctrl.api.restoreTask(boardId, taskId);
         if (ctrl.state.boardId === boardId) ctrl.store.set((s) => placeTask(s, restored));
         return restored;
       }),
-  });
+  );
 }

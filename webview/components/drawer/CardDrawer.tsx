@@ -42,17 +42,22 @@ function useCardDetail(taskId: string): {
   task: TaskView | null;
   etag?: string;
   version: number;
+  /** The newest change came from outside the service: the card's file was edited on disk. */
+  changedOnDisk: boolean;
   accept(task: TaskView, etag?: string): void;
   reload(): void;
 } {
   const ctrl = useController();
   const [card, setCard] = useState<CardVersion | null>(null);
   const [version, setVersion] = useState(0);
+  const [changedOnDisk, setChangedOnDisk] = useState(false);
   const generation = useRef(0);
-  // Answers can land out of order (a save's answer after a newer live change): never step back.
-  const show = (fresh: TaskView, etag?: string) =>
+  // A save's answer can land after a newer live change was read: it never steps back. A read is
+  // always shown (the newest read wins): a file put back to an older version on disk (git checkout,
+  // an editor's undo) carries an older `modified`, and is still what is on disk.
+  const show = (fresh: TaskView, etag: string | undefined, read: boolean) =>
     setCard((old) =>
-      old && old.task.modified > fresh.modified
+      !read && old && old.task.modified > fresh.modified
         ? old
         : { task: { ...fresh, comments: fresh.comments ?? old?.task.comments }, etag },
     );
@@ -64,7 +69,7 @@ function useCardDetail(taskId: string): {
     try {
       const { data: fresh, etag } = await ctrl.api.getTaskVersioned(boardId, taskId);
       if (mine !== generation.current) return;
-      show(fresh, etag);
+      show(fresh, etag, true);
       // The board card's unread dot follows what this person has now seen.
       ctrl.store.set((s) =>
         s.tasks[taskId] && s.boardId === boardId
@@ -89,8 +94,9 @@ function useCardDetail(taskId: string): {
         .then(() => reload())
         .catch(() => undefined);
     }
-    return onCardChange((changed) => {
+    return onCardChange((changed, _event, onDisk) => {
       if (changed !== taskId) return;
+      setChangedOnDisk(onDisk);
       setVersion((v) => v + 1);
       void reload();
     });
@@ -98,11 +104,11 @@ function useCardDetail(taskId: string): {
 
   // An answer without a version (an upload, a form) is shown at once; a read fetches its version.
   function accept(task: TaskView, etag?: string) {
-    show(task, etag);
+    show(task, etag, false);
     if (etag === undefined) void reload();
   }
 
-  return { task: card?.task ?? null, etag: card?.etag, version, accept, reload: () => void reload() };
+  return { task: card?.task ?? null, etag: card?.etag, version, changedOnDisk, accept, reload: () => void reload() };
 }
 
 /** A field change the server refused because the card changed meanwhile, and what it would have set. */
@@ -168,7 +174,7 @@ function leaveTextBoxFirst(event: KeyboardEvent): void {
 export function CardDrawer({ taskId }: { taskId: string }) {
   const ctrl = useController();
   const { board, labels, tasks } = useAppState();
-  const { task: detail, etag, version, accept, reload } = useCardDetail(taskId);
+  const { task: detail, etag, version, changedOnDisk, accept, reload } = useCardDetail(taskId);
   const [draft, setDraft] = useState<string | null>(null);
   const [fieldConflict, setFieldConflict] = useState<FieldConflict | null>(null);
   const [anchor, setAnchor] = useState<HTMLDivElement | null>(null);
@@ -239,7 +245,13 @@ export function CardDrawer({ taskId }: { taskId: string }) {
           )}
         </div>
         <div class="drawer-main">
-          <ContentSection task={task} etag={etag} onSaved={accept} onDraftTitle={setDraft} />
+          <ContentSection
+            task={task}
+            etag={etag}
+            changedOnDisk={changedOnDisk}
+            onSaved={accept}
+            onDraftTitle={setDraft}
+          />
           <ChecklistSection task={task} etag={etag} onSaved={accept} />
           <FormsSection task={task} workspaceForms={workspaceForms} />
           <CommentsSection task={task} onChanged={reload} />

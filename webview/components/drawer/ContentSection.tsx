@@ -32,12 +32,15 @@ export function MarkdownView({
 export function ContentSection({
   task,
   etag,
+  changedOnDisk = false,
   onSaved,
   onDraftTitle,
 }: {
   task: TaskView;
   /** The version of `task` as the drawer read it. */
   etag?: string;
+  /** The newest change was made to the card's file on disk (a hand edit), not through the service. */
+  changedOnDisk?: boolean;
   onSaved(task: TaskView, etag?: string): void;
   /** The text being edited (the header shows the title it would give), or null when not editing. */
   onDraftTitle(title: string | null): void;
@@ -175,7 +178,12 @@ export function ContentSection({
         task.content !== base && (
           <div class="drawer-notice" role="status" data-testid="content-changed-notice">
             <Icon name="alert" size={14} />
-            <span>This card was changed elsewhere while you were editing.</span>
+            <span>
+              {changedOnDisk
+                ? "This card's file changed on disk while you were editing."
+                : 'This card was changed elsewhere while you were editing.'}{' '}
+              Your text is kept until you choose.
+            </span>
             <button
               type="button"
               class="btn btn-sm"

@@ -1,0 +1,63 @@
+import { strict as assert } from 'node:assert';
+import { startDemoUi } from './demoBoard';
+import { card, column, eventually, nextFramesDrawn, stopUi, type UiContext } from './uiHelpers';
+
+describe('Board UI: Ctrl+Z takes back the last board change, as the Undo in the message does (Chromium)', function () {
+  this.timeout(60_000);
+  let ui: UiContext;
+  let ids: Map<string, string>;
+
+  before(async () => {
+    ({ ui, ids } = await startDemoUi());
+  });
+
+  after(async () => {
+    await stopUi(ui);
+  });
+
+  async function statusOnServer(title: string): Promise<string> {
+    const answer = await ui.server.api('GET', `/api/boards/default/tasks/${ids.get(title)}`);
+    return answer.body?.data.status;
+  }
+
+  it('when a card is deleted with Delete and Ctrl+Z is pressed, then it is back in its column and the message with Undo is gone', async () => {
+    const page = ui.page;
+    await card(page, 'Release notes for 0.1').focus();
+    await page.keyboard.press('Delete');
+    await page.waitForSelector('.toast:has-text("moved to Deleted")');
+    await eventually(async () => (await statusOnServer('Release notes for 0.1')) === 'deleted', 'the card deleted');
+    await page.keyboard.press('Control+z');
+    await column(page, 'done').locator('.card-title:text("Release notes for 0.1")').waitFor();
+    await page.waitForSelector('.toast:has-text("moved to Deleted")', { state: 'detached' });
+    await eventually(async () => (await statusOnServer('Release notes for 0.1')) === 'done', 'the card back in Done');
+  });
+
+  it('when a card is moved with Alt+Arrow and Ctrl+Z is pressed, then it goes back to its column', async () => {
+    const page = ui.page;
+    await card(page, 'Atomic writes for card files').focus();
+    await page.keyboard.press('Alt+ArrowLeft');
+    await eventually(
+      async () => (await statusOnServer('Atomic writes for card files')) === 'review',
+      'moved to Review',
+    );
+    await page.keyboard.press('Control+z');
+    await column(page, 'done').locator('.card-title:text("Atomic writes for card files")').waitFor();
+    await eventually(async () => (await statusOnServer('Atomic writes for card files')) === 'done', 'back in Done');
+  });
+
+  it('when Ctrl+Z is pressed in the search box, then the board stays as it is, and on the board it takes back the move', async () => {
+    const page = ui.page;
+    await card(page, 'Dark theme contrast pass').focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await eventually(async () => (await statusOnServer('Dark theme contrast pass')) === 'done', 'moved to Done');
+    await page.focus('#search-input');
+    await page.keyboard.press('Control+z');
+    // A move taken back is drawn at once, before the server answers: the next frames would show it.
+    await nextFramesDrawn(page);
+    assert.equal(await column(page, 'done').locator('.card-title:text("Dark theme contrast pass")').count(), 1);
+    assert.equal(await statusOnServer('Dark theme contrast pass'), 'done');
+    await card(page, 'Dark theme contrast pass').focus();
+    await page.keyboard.press('Control+z');
+    await eventually(async () => (await statusOnServer('Dark theme contrast pass')) === 'review', 'back in Review');
+  });
+});
