@@ -78,8 +78,10 @@ function cliBundle(entry, outfile) {
  * client are the command's own parts (CLI_VENDOR_PARTS), shared, not copied.
  */
 const EXTENSION_VENDOR_PARTS = {
-  './extension-http.js': ['express', 'cors', 'busboy', 'ws'],
+  './extension-http.js': ['express', 'cors', 'busboy'],
   './extension-mcp.js': ['@modelcontextprotocol/server', '@modelcontextprotocol/node'],
+  // The MCP tools' client code imports it too (for a server reached over HTTP): a part of its own.
+  './extension-ws.js': ['ws'],
 };
 const extensionVendorPart = new Map(
   Object.entries(EXTENSION_VENDOR_PARTS).flatMap(([part, names]) => names.map((name) => [name, part])),

@@ -54,6 +54,7 @@ const required = [
   // The packages it loads at first use, not at activation (esbuild.mjs, EXTENSION_VENDOR_PARTS).
   'extension/dist/extension-http.js',
   'extension/dist/extension-mcp.js',
+  'extension/dist/extension-ws.js',
   // contributes.jsonValidation: completion and errors while editing .kanban.json by hand.
   'extension/dist/kanban.schema.json',
   // The `kanban` command (run with ELECTRON_RUN_AS_NODE=1, e.g. for `kanban mcp`).
