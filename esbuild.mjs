@@ -68,6 +68,66 @@ function cliBundle(entry, outfile) {
   };
 }
 
+/**
+ * The VS Code extension: dist/extension.js holds the kanban code (the editor parses all of it at
+ * activation, so it carries no package that only a later command needs) and requires, from its
+ * siblings, each group of packages below when the code that imports them first runs. That code is
+ * reached only through a require() inside a function (serverModule in extension/server/apiServer.ts
+ * at the API server's first start; the MCP tool catalog at a language model tool's first call), so
+ * the bundle evaluates it, and requires its part, only then. The databases' drivers and the S3
+ * client are the command's own parts (CLI_VENDOR_PARTS), shared, not copied.
+ */
+const EXTENSION_VENDOR_PARTS = {
+  './extension-http.js': ['express', 'cors', 'busboy'],
+  './extension-mcp.js': ['@modelcontextprotocol/server', '@modelcontextprotocol/node'],
+  // The MCP tools' client code imports it too (for a server reached over HTTP): a part of its own.
+  './extension-ws.js': ['ws'],
+};
+const extensionVendorPart = new Map(
+  Object.entries(EXTENSION_VENDOR_PARTS).flatMap(([part, names]) => names.map((name) => [name, part])),
+);
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+const extensionParts = {
+  name: 'kanban-extension-parts',
+  setup(build) {
+    const names = [...extensionVendorPart.keys()].map(escapeRegExp).join('|');
+    // A package of a part stands in the bundle as a one-line module that takes it from that part.
+    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({ path: args.path, namespace: 'part' }));
+    build.onLoad({ filter: /.*/, namespace: 'part' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(extensionVendorPart.get(args.path))})[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/extension-[a-z]+\.js$/, namespace: 'part' }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    build.onResolve({ filter: /^(mysql2\/promise|pg|@aws-sdk\/client-s3)$/ }, (args) => ({
+      path: CLI_VENDOR_PARTS[args.path],
+      external: true,
+    }));
+  },
+};
+
+/** A part of the extension: its packages, each evaluated when the extension first asks for it. */
+function extensionVendorBundle(part, names) {
+  const getters = names.map(
+    (name) =>
+      `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(name)}) });`,
+  );
+  return {
+    stdin: { contents: getters.join('\n'), resolveDir: process.cwd(), sourcefile: part, loader: 'js' },
+    outfile: path.join('dist', part),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minify: !watch,
+    sourcemap: true,
+    logLevel: 'warning',
+  };
+}
+
 function cliBundles() {
   return [
     cliBundle('server/cli/main.ts', 'dist/cli-main.js'),
@@ -126,9 +186,9 @@ const builds = [
     sourcemap: true,
     logLevel: 'warning',
   },
-  // The VS Code extension: one file holding the service, so the .vsix needs no node_modules.
-  // `vscode` is the editor's own module; better-sqlite3 is native and cannot load in VS Code's
-  // runtime, so it stays out and is required only when a user configures SQLite.
+  // The VS Code extension: the service and its parts (EXTENSION_VENDOR_PARTS), so the .vsix needs
+  // no node_modules. `vscode` is the editor's own module; better-sqlite3 is native and cannot load in
+  // VS Code's runtime, so it stays out and is required only when a user configures SQLite.
   {
     entryPoints: ['extension/extension.ts'],
     outfile: 'dist/extension.js',
@@ -137,12 +197,14 @@ const builds = [
     target: 'node20',
     format: 'cjs',
     external: ['vscode', 'better-sqlite3', PG_NATIVE],
+    plugins: [extensionParts],
     // docs.ts finds Swagger UI with require.resolve at run time; the copy below makes that work.
     logOverride: { 'require-resolve-not-external': 'silent' },
     minify: !watch,
     sourcemap: true,
     logLevel: 'warning',
   },
+  ...Object.entries(EXTENSION_VENDOR_PARTS).map(([part, names]) => extensionVendorBundle(part, names)),
   // The board UI: one script and one stylesheet (no CDN, no inline code, so a strict
   // Content-Security-Policy holds), served at / by the server and loaded by the VS Code webview.
   {

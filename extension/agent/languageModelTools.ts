@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { JsonSchema } from '../../server/api/route';
-import { toolCatalog } from '../../server/mcp/mcpServer';
-import { WORKSPACE_ARG } from '../../server/mcp/toolCatalog';
+import type * as McpServerModule from '../../server/mcp/mcpServer';
+import type * as ToolCatalogModule from '../../server/mcp/toolCatalog';
 import type { ToolDef } from '../../server/mcp/tool';
 import type { ExtensionParts } from '../parts';
 import { agentTarget, CHAT_AGENT, folderApiClient } from './agentTarget';
@@ -30,7 +30,16 @@ export const LANGUAGE_MODEL_TOOLS: Readonly<Record<string, string>> = {
  * Arguments the editor's tools leave out: the folder is the one the chat works on, and the agent is
  * always the chat's own, so a model cannot act under another agent's claim.
  */
-const HIDDEN_ARGS = new Set([WORKSPACE_ARG, 'agent']);
+const hiddenArgs = () => new Set([toolCatalogModule().WORKSPACE_ARG, 'agent']);
+
+/*
+ * The MCP tools' code and the MCP SDK load at a tool's first use, not at activation (esbuild.mjs,
+ * EXTENSION_VENDOR_PARTS): a require the bundle keeps lazy (see serverModule in apiServer.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const toolCatalogModule = () => require('../../server/mcp/toolCatalog') as typeof ToolCatalogModule;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const toolCatalog = () => (require('../../server/mcp/mcpServer') as typeof McpServerModule).toolCatalog();
 
 function mcpTool(name: string): ToolDef {
   const tool = toolCatalog().find(LANGUAGE_MODEL_TOOLS[name]);
@@ -42,9 +51,8 @@ function mcpTool(name: string): ToolDef {
 export function manifestSchemaOf(name: string): JsonSchema {
   const tool = mcpTool(name);
   const listed = toolCatalog().listed(tool).inputSchema as JsonSchema;
-  const properties = Object.fromEntries(
-    Object.entries(listed.properties as Args).filter(([key]) => !HIDDEN_ARGS.has(key)),
-  );
+  const hidden = hiddenArgs();
+  const properties = Object.fromEntries(Object.entries(listed.properties as Args).filter(([key]) => !hidden.has(key)));
   return { ...listed, properties };
 }
 

@@ -1,6 +1,15 @@
-import { startServer, type RunningServer } from '../../server/server';
+import type * as ServerModule from '../../server/server';
+import type { RunningServer } from '../../server/server';
 import type { FolderRef } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
+
+/**
+ * The HTTP server's module, loaded at the first start: Express, WebSockets, Swagger UI and MCP over
+ * HTTP are not needed to activate (esbuild.mjs, EXTENSION_VENDOR_PARTS). A require the bundle keeps
+ * lazy; an import() would reach Node's ESM loader under the tests, which run this source as TypeScript.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const serverModule = () => require('../../server/server') as typeof ServerModule;
 
 export type ServerState =
   | { kind: 'stopped' }
@@ -54,7 +63,7 @@ export class ApiServer {
       await this.stopNow();
       this.set({ kind: 'starting', folder: request.folder, port: request.port });
       try {
-        this.running = await startServer({
+        this.running = await serverModule().startServer({
           root: request.service.root,
           workspace: request.service.workspace,
           host: request.host,

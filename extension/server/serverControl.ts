@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import { UnsafeBindError } from '../../server/server';
 import type { KanbanSettings } from '../settings';
 import type { FolderRef, FolderServices } from '../service/folderServices';
 import type { KanbanService } from '../service/kanbanService';
 import type { Folders } from '../ui/folders';
-import { type ApiServer, PortInUseError, type ServerState } from './apiServer';
+import { type ApiServer, PortInUseError, serverModule, type ServerState } from './apiServer';
 import { findFreePort } from './freePort';
 import { explainRestricted, RESTRICTED_SERVER, workspaceTrusted } from '../trust';
 
@@ -51,7 +50,9 @@ export class ServerControl {
     } catch (error) {
       if (error instanceof PortInUseError) return this.offerAnotherPort(chosen, error);
       const message =
-        error instanceof UnsafeBindError ? error.message : `cannot start the API server: ${(error as Error).message}`;
+        error instanceof serverModule().UnsafeBindError
+          ? error.message
+          : `cannot start the API server: ${(error as Error).message}`;
       void vscode.window.showErrorMessage(`Kanban: ${message}`);
       return undefined;
     }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Frame } from 'playwright-core';
@@ -9,7 +9,7 @@ import {
   activationStartedAt,
   extensionHostRssMb,
   kanbanOutputLines,
-  METRICS_FILE,
+  recordMetrics,
   startCodeServer,
   TempDirs,
 } from './helpers/codeServer';
@@ -223,9 +223,7 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
         },
         measuredAt: new Date().toISOString(),
       };
-      mkdirSync(path.dirname(METRICS_FILE), { recursive: true });
-      writeFileSync(METRICS_FILE, `${JSON.stringify(result, null, 2)}\n`);
-      console.log(`      e2e metrics (${path.relative(process.cwd(), METRICS_FILE)}): ${JSON.stringify(result)}`);
+      recordMetrics(result);
     } catch (error) {
       temp.failed = true;
       throw error;

@@ -51,6 +51,10 @@ const required = [
   'extension/media/screenshots/vscode-board.png',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
+  // The packages it loads at first use, not at activation (esbuild.mjs, EXTENSION_VENDOR_PARTS).
+  'extension/dist/extension-http.js',
+  'extension/dist/extension-mcp.js',
+  'extension/dist/extension-ws.js',
   // contributes.jsonValidation: completion and errors while editing .kanban.json by hand.
   'extension/dist/kanban.schema.json',
   // The `kanban` command (run with ELECTRON_RUN_AS_NODE=1, e.g. for `kanban mcp`).
@@ -140,9 +144,7 @@ for (const image of images) {
 }
 
 // Every package the bundles still require must come with the editor or Node, or be optional.
-const bundles = entries.filter(
-  (e) => e.name === 'extension/dist/extension.js' || /^extension\/dist\/cli(-[a-z0-9]+)?\.js$/.test(e.name),
-);
+const bundles = entries.filter((e) => /^extension\/dist\/(extension|cli)(-[a-z0-9]+)?\.js$/.test(e.name));
 const bundle = bundles.map((entry) => read(zip, entry).toString('utf8')).join('\n');
 const optional = new Set([
   'vscode', // given by the editor
@@ -161,6 +163,13 @@ for (const name of required_) {
   const bare = name.replace(/^node:/, '').split('/')[0];
   if (!builtinModules.includes(bare) && !optional.has(name) && !ajvCodegen.test(name))
     problems.push(`the bundle requires "${name}", which the .vsix does not carry`);
+}
+
+// A part a bundle requires from beside it (esbuild.mjs: CLI_PARTS, CLI_VENDOR_PARTS, EXTENSION_VENDOR_PARTS)
+// must be in the package too, or that command fails only when first used.
+for (const [, part] of bundle.matchAll(/\brequire\("\.\/([^"]+\.js)"\)/g)) {
+  if (!names.includes(`extension/dist/${part}`))
+    problems.push(`a bundle requires ./${part}, which the .vsix does not carry`);
 }
 
 const total = entries.reduce((sum, e) => sum + e.size, 0);

@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, promises as fs } from 'node:fs';
+import { existsSync, mkdirSync, openSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,22 @@ export const VSIX = path.join(repoRoot, 'dist/repo-kanban.vsix');
 /** Screenshots of the e2e run; the measurements go next to this folder (test-output/e2e-metrics.json). */
 export const OUTPUT_DIR = path.join(repoRoot, 'test-output/screenshots');
 export const METRICS_FILE = path.join(repoRoot, 'test-output/e2e-metrics.json');
+
+/**
+ * Adds `values` to the e2e metrics file, keeping what other suites wrote there (each suite owns its
+ * keys), so one run of the e2e tests leaves all their measurements side by side.
+ */
+export function recordMetrics(values: Record<string, unknown>): void {
+  let kept: Record<string, unknown> = {};
+  try {
+    kept = JSON.parse(readFileSync(METRICS_FILE, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // no file yet, or a broken one: start again
+  }
+  mkdirSync(path.dirname(METRICS_FILE), { recursive: true });
+  writeFileSync(METRICS_FILE, `${JSON.stringify({ ...kept, ...values }, null, 2)}\n`);
+  console.log(`      e2e metrics (${path.relative(process.cwd(), METRICS_FILE)}): ${JSON.stringify(values)}`);
+}
 
 export interface CodeServer {
   url: string;
