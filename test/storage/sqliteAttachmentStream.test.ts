@@ -102,8 +102,10 @@ describe('SQLite attachments: downloads stream', function () {
     assert.equal(got.sha256, createHash('sha256').update(data).digest('hex'));
     const growth = got.earlyPeakRss - before;
     // Reading the whole blob grows it by at least the file's 20 MB before the first byte is sent.
+    // Streaming leaves the pieces already sent as garbage until the next collection, which on a
+    // loaded machine came to just over 10 MB once: the bound sits between the two.
     assert.ok(
-      growth < SIZE / 2,
+      growth < (SIZE * 3) / 4,
       `server RSS grew by ${(growth / MB).toFixed(1)} MB during the first eighth of the download`,
     );
   });
