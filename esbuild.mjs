@@ -246,6 +246,15 @@ copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist
 mkdirSync('dist/webview', { recursive: true });
 copyFileSync('webview/index.html', 'dist/webview/index.html');
 
+// The icon font both hosts draw the board's icons with (webview/components/Icon.tsx), beside the
+// page that loads it. Its licenses go with it: CC BY 4.0 (the font) asks for attribution, MIT (the
+// stylesheet) for its notice.
+const codicons = 'node_modules/@vscode/codicons';
+copyFileSync(`${codicons}/dist/codicon.css`, 'dist/webview/codicon.css');
+copyFileSync(`${codicons}/dist/codicon.ttf`, 'dist/webview/codicon.ttf');
+copyFileSync(`${codicons}/LICENSE`, 'dist/webview/codicon-LICENSE.txt');
+copyFileSync(`${codicons}/LICENSE-CODE`, 'dist/webview/codicon-LICENSE-CODE.txt');
+
 for (const options of builds) {
   if (!watch) await esbuild.build(options);
   else {

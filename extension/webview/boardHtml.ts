@@ -5,6 +5,8 @@ export interface BoardHtmlOptions {
   cspSource: string;
   scriptUri: string;
   styleUri: string;
+  /** The icon font's stylesheet (codicon.css), which loads codicon.ttf from beside it. */
+  iconStyleUri: string;
   title: string;
   nonce?: string;
 }
@@ -21,9 +23,9 @@ function escapeAttribute(value: string): string {
 }
 
 /**
- * The board UI page for a webview. The policy allows exactly the bundled script (by nonce) and
- * stylesheet (by origin), images from the bundle or made in the page (attachment previews), and no
- * network at all: every API call goes through postMessage to the extension host.
+ * The board UI page for a webview. The policy allows exactly the bundled script (by nonce), the
+ * stylesheets and the icon font (by origin), images from the bundle or made in the page (attachment
+ * previews), and no network at all: every API call goes through postMessage to the extension host.
  */
 export function boardHtml(options: BoardHtmlOptions): string {
   const nonce = options.nonce ?? createNonce();
@@ -46,6 +48,7 @@ export function boardHtml(options: BoardHtmlOptions): string {
     <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(policy)}" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${escapeAttribute(options.title)}</title>
+    <link rel="stylesheet" href="${escapeAttribute(options.iconStyleUri)}" />
     <link rel="stylesheet" href="${escapeAttribute(options.styleUri)}" />
     <script nonce="${nonce}" src="${escapeAttribute(options.scriptUri)}" defer></script>
   </head>

@@ -18,6 +18,7 @@ export function loadBoardPage(webview: vscode.Webview, extensionUri: vscode.Uri,
     cspSource: webview.cspSource,
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.js')).toString(),
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.css')).toString(),
+    iconStyleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
     title,
   });
 }

@@ -181,6 +181,18 @@ describe('the extension in a real VS Code: the board with the keyboard only, in 
     await board.waitForSelector('[data-testid="card-drawer"]', { state: 'detached', timeout: 10_000 });
   });
 
+  it("when the board is shown, then its editor title bar offers Add Card, Search Cards and Switch Board, and Add Card asks for this board's new card", async () => {
+    const page = session.page;
+    const action = (name: string) => page.locator(`.editor-actions .action-label[aria-label*="${name}"]`).first();
+    for (const name of ['Add Card', 'Search Cards', 'Switch Board'])
+      await action(name).waitFor({ state: 'visible', timeout: 15_000 });
+    await action('Add Card').click();
+    const prompt = page.locator('.quick-input-widget .quick-input-title');
+    await prompt.filter({ hasText: 'Add Card to Default' }).waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+
   it('when the board is renamed in the page, then the editor tab is titled with the new name', async () => {
     const tab = session.page.locator('.tabs-container .tab');
     await tab.filter({ hasText: 'Default' }).first().waitFor({ timeout: 10_000 });

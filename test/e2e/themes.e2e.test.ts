@@ -71,15 +71,37 @@ describe('the extension in a real VS Code: the board in light, dark and high-con
 
   const bodyClasses = () => board.evaluate(() => Array.from(document.body.classList));
 
+  /** What the webview's console said while the board loaded: a refused font is reported there. */
+  const refusals: string[] = [];
+
   before(async () => {
     await waitUntil(
       async () => (await kanbanOutputLines(session.server)).some((l) => /activated in/.test(l)),
       'activation',
       60_000,
     );
+    session.page.on('console', (message) => {
+      if (/Content Security Policy|codicon/i.test(message.text())) refusals.push(message.text());
+    });
     await runFromPalette(session.page, 'Kanban: Open Board');
     board = await boardFrame(session.page);
     await cardIn(board, 'Low hanging fruit').waitFor({ state: 'visible', timeout: 15_000 });
+  });
+
+  it('when the board is open, then its Settings button shows its gear from the codicon font, which the policy let load', async () => {
+    const icon = await board.getByRole('button', { name: 'Settings', exact: true }).evaluate(async (button) => {
+      await document.fonts.ready;
+      const glyph = button.querySelector('.codicon')!;
+      return {
+        font: [...document.fonts].find((f) => f.family.replace(/["']/g, '') === 'codicon')?.status,
+        family: getComputedStyle(glyph).fontFamily,
+        content: getComputedStyle(glyph, '::before').content,
+      };
+    });
+    assert.equal(icon.font, 'loaded', `the codicon font in the webview: ${JSON.stringify(icon)}`);
+    assert.match(icon.family, /codicon/);
+    assert.notEqual(icon.content, 'none');
+    assert.deepEqual(refusals, [], 'nothing refused by the webview policy');
   });
 
   for (const theme of THEMES) {

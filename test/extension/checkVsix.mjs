@@ -73,6 +73,11 @@ const required = [
   'extension/dist/webview/index.html',
   'extension/dist/webview/main.js',
   'extension/dist/webview/main.css',
+  // The icon font the board draws its buttons with, and its licenses (CC BY 4.0 font, MIT stylesheet).
+  'extension/dist/webview/codicon.css',
+  'extension/dist/webview/codicon.ttf',
+  'extension/dist/webview/codicon-LICENSE.txt',
+  'extension/dist/webview/codicon-LICENSE-CODE.txt',
   'extension/dist/node_modules/swagger-ui-dist/package.json',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui.css',
   'extension/dist/node_modules/swagger-ui-dist/swagger-ui-bundle.js',

@@ -245,6 +245,12 @@ describe('extension webview bridge', () => {
       html,
       new RegExp(`<script nonce="${nonce}" src="https://file\\+\\.vscode-resource\\.test[^"]*/dist/webview/main\\.js"`),
     );
+    // The icon font's stylesheet, from the same origin its font is allowed from.
+    assert.match(
+      html,
+      /<link rel="stylesheet" href="https:\/\/file\+\.vscode-resource\.test[^"]*\/dist\/webview\/codicon\.css"/,
+    );
+    assert.match(policy, /font-src https:\/\/file\+\.vscode-resource\.test/);
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/);
     assert.match(policy, /default-src 'none'/);
     assert.match(policy, /connect-src 'none'/);
@@ -253,7 +259,9 @@ describe('extension webview bridge', () => {
       [path.join(repoRoot, 'dist', 'webview')],
     );
     assert.notEqual(
-      boardHtml({ cspSource: 'x', scriptUri: 'a', styleUri: 'b', title: 't' }).match(/nonce-(\w+)/)![1],
+      boardHtml({ cspSource: 'x', scriptUri: 'a', styleUri: 'b', iconStyleUri: 'c', title: 't' }).match(
+        /nonce-(\w+)/,
+      )![1],
       nonce,
       'a new nonce per page',
     );
