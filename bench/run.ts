@@ -24,7 +24,7 @@ import { mcpListBytesNote, mcpToolsetBytes } from './mcpListBytes';
 import { runInstancesBench } from './instances';
 import { writeBurst } from './writeBurst';
 import { runGitLinksScenario } from './gitLinks';
-import { seedYearOfFlow } from './flowHistory';
+import { freshMetricsNote, seedYearOfFlow } from './flowHistory';
 import { runMcpCallsScenario } from './mcpCalls';
 import { isPickScenario, notRun, pickBoardConfig, runPickCliScenario, runPickScenario, type PickOutcome } from './pick';
 
@@ -185,6 +185,13 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
         scenarios.push(floor.result);
         notes.push(floor.note);
       }
+    }
+    if (options.scenarios.includes('metrics')) {
+      await waitUntilIdle(target.baseUrl, target.idleProbePath);
+      process.stdout.write('  metrics after a change ... ');
+      const note = await freshMetricsNote(target.baseUrl, ids[0]);
+      console.log(note);
+      notes.push(note);
     }
     for (const name of LIVE_SCENARIOS.filter((s) => options.scenarios.includes(s))) {
       await waitUntilIdle(target.baseUrl, target.idleProbePath);

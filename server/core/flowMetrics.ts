@@ -47,6 +47,35 @@ interface Range {
   asOf: number;
 }
 
+const NO_STEPS: readonly FlowStep[] = [];
+
+interface KnownTimeline {
+  steps: readonly FlowStep[];
+  firstColumn: string;
+  doneColumn: string;
+  created: number;
+  timeline: Timeline;
+}
+
+/**
+ * Timelines already built, per card input: a caller that passes the same input object (and steps)
+ * again, as the service does for a card that has not changed, gets the same timeline without
+ * rebuilding it. Held weakly, so a card's old versions go with it.
+ */
+const knownTimelines = new WeakMap<MetricsCardInput, KnownTimeline>();
+
+function timelineOfCard(card: MetricsCardInput, steps: readonly FlowStep[], firstColumn: string, doneColumn: string) {
+  const known = knownTimelines.get(card);
+  if (known && known.steps === steps && known.firstColumn === firstColumn && known.doneColumn === doneColumn)
+    return known;
+  const created = Date.parse(card.created);
+  const completedAt = card.completedAt === undefined ? undefined : Date.parse(card.completedAt);
+  const timeline = timelineOf({ status: card.status, created, completedAt }, steps, firstColumn, doneColumn);
+  const built = { steps, firstColumn, doneColumn, created, timeline };
+  knownTimelines.set(card, built);
+  return built;
+}
+
 const iso = (at: number) => new Date(at).toISOString();
 const isoOrNull = (at: number | null) => (at === null ? null : iso(at));
 
@@ -68,14 +97,7 @@ export function flowMetrics(input: MetricsInput): FlowMetrics {
   const cards: MetricsCard[] = [];
 
   for (const card of input.cards) {
-    const created = Date.parse(card.created);
-    const completedAt = card.completedAt === undefined ? undefined : Date.parse(card.completedAt);
-    const timeline = timelineOf(
-      { status: card.status, created, completedAt },
-      input.steps.get(card.id) ?? [],
-      columnIds[0],
-      doneColumn,
-    );
+    const { created, timeline } = timelineOfCard(card, input.steps.get(card.id) ?? NO_STEPS, columnIds[0], doneColumn);
     if (!onBoardDuring(timeline.entries, position, range)) continue;
     flow.add(timeline.entries);
     // Without a recorded move, the only known instant is the finish (completedAt): never a start.

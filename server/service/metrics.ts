@@ -1,6 +1,6 @@
 import { ValidationError } from '../core/errors';
 import { DAY_MS, dayStart } from '../core/flowCalendar';
-import { flowMetrics } from '../core/flowMetrics';
+import { flowMetrics, type MetricsCardInput } from '../core/flowMetrics';
 import type { FlowStep } from '../core/flowTimeline';
 import { stepsOfHistory } from '../core/columnHistory';
 import { titleOf, type Card } from '../core/model';
@@ -31,25 +31,45 @@ const MINUTE_MS = 60_000;
  */
 export function boardMetricsAnswer(ws: Workspace, boardId: string, range: MetricsRange, now?: number): CachedAnswer {
   ws.board(boardId);
-  const cards = [...ws.index.cardsOf(boardId)];
-  const steps = new Map(cards.map((card) => [card.id, cachedStepsOf(ws, card)]));
+  const prepared = [...ws.index.cardsOf(boardId)].map((card) => preparedOf(ws, card));
+  const steps = new Map(prepared.map(({ input, steps }) => [input.id, steps]));
   const at = now ?? settledNow(steps);
   const { fromMs, toMs } = rangeOf(range, at);
   const key = JSON.stringify(['metrics', boardId, fromMs, toMs, at]);
   return ws.readCache.answer(ws, key, () => ({
     body: Buffer.from(
-      `{"ok":true,"data":${JSON.stringify(computeMetrics(ws, boardId, cards, steps, fromMs, toMs, at))}}`,
+      `{"ok":true,"data":${JSON.stringify(computeMetrics(ws, boardId, prepared, steps, fromMs, toMs, at))}}`,
     ),
   }));
 }
 
-/** Cards are replaced, never changed, in the index: a card's steps are read once per version of it. */
-const stepsByCard = new WeakMap<Card, FlowStep[]>();
+interface PreparedCard {
+  input: MetricsCardInput;
+  steps: FlowStep[];
+}
 
-function cachedStepsOf(ws: Workspace, card: Card): FlowStep[] {
-  let steps = stepsByCard.get(card);
-  if (!steps) stepsByCard.set(card, (steps = stepsOfCard(card, ws.noticedMoves.of(card.id))));
-  return steps;
+/**
+ * Cards are replaced, never changed, in the index: what the metrics take of a card (its fields and
+ * its parsed history) is made once per version of it, and the same input object lets
+ * core/flowMetrics.ts keep its timeline too.
+ */
+const preparedCards = new WeakMap<Card, PreparedCard>();
+
+function preparedOf(ws: Workspace, card: Card): PreparedCard {
+  let prepared = preparedCards.get(card);
+  if (!prepared) {
+    const input = {
+      id: card.id,
+      title: titleOf(card.content),
+      status: card.status,
+      created: card.created,
+      completedAt: card.completedAt,
+      archivedAt: card.archivedAt,
+    };
+    prepared = { input, steps: stepsOfCard(card, ws.noticedMoves.of(card.id)) };
+    preparedCards.set(card, prepared);
+  }
+  return prepared;
 }
 
 /**
@@ -69,7 +89,7 @@ function stepsOfCard(card: Card, noticed: ReturnType<Workspace['noticedMoves']['
 function computeMetrics(
   ws: Workspace,
   boardId: string,
-  cards: readonly Card[],
+  cards: readonly PreparedCard[],
   steps: ReadonlyMap<string, readonly FlowStep[]>,
   fromMs: number,
   toMs: number,
@@ -82,14 +102,7 @@ function computeMetrics(
     boardId,
     columns: board.columns,
     startColumn: start?.id ?? board.columns[0].id,
-    cards: cards.map((card) => ({
-      id: card.id,
-      title: titleOf(card.content),
-      status: card.status,
-      created: card.created,
-      completedAt: card.completedAt,
-      archivedAt: card.archivedAt,
-    })),
+    cards: cards.map((card) => card.input),
     steps,
     fromMs,
     toMs,
