@@ -41,7 +41,7 @@ describe('README screenshot of the board (Chromium)', function () {
   let ui: UiContext;
 
   before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG, viewport: { width: 1380, height: 690 } });
+    ui = await startUi({ config: DEMO_CONFIG, viewport: { width: 1600, height: 625 } });
     const ids = await seedDemoBoard(ui.server, [...DEMO_CARDS, ...EXTRA_CARDS]);
     // Comments show as a count on the card.
     const discussed = ids.get('Drag and drop between columns');
