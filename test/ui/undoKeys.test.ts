@@ -32,17 +32,29 @@ describe('Board UI: Ctrl+Z takes back the last board change, as the Undo in the 
     await eventually(async () => (await statusOnServer('Release notes for 0.1')) === 'done', 'the card back in Done');
   });
 
-  it('when a card is moved with Alt+Arrow and Ctrl+Z is pressed, then it goes back to its column', async () => {
+  it('when a card is moved with Alt+Arrow and Ctrl+Z is pressed before the server has answered, then it goes back to its column once the move lands', async () => {
     const page = ui.page;
-    await card(page, 'Atomic writes for card files').focus();
-    await page.keyboard.press('Alt+ArrowLeft');
-    await eventually(
-      async () => (await statusOnServer('Atomic writes for card files')) === 'review',
-      'moved to Review',
-    );
-    await page.keyboard.press('Control+z');
-    await column(page, 'done').locator('.card-title:text("Atomic writes for card files")').waitFor();
-    await eventually(async () => (await statusOnServer('Atomic writes for card files')) === 'done', 'back in Done');
+    // The move's request is held until Ctrl+Z has been pressed: the person was quicker than the server.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let requested = false;
+    await page.route('**/move', async (route) => {
+      requested = true;
+      await held;
+      await route.continue();
+    });
+    try {
+      await card(page, 'Atomic writes for card files').focus();
+      await page.keyboard.press('Alt+ArrowLeft');
+      await eventually(async () => requested, 'the move sent');
+      await page.keyboard.press('Control+z');
+      release();
+      await eventually(async () => (await statusOnServer('Atomic writes for card files')) === 'done', 'back in Done');
+      await column(page, 'done').locator('.card-title:text("Atomic writes for card files")').waitFor();
+    } finally {
+      release();
+      await page.unroute('**/move');
+    }
   });
 
   it('when Ctrl+Z is pressed in the search box, then the board stays as it is, and on the board it takes back the move', async () => {

@@ -19,12 +19,22 @@ export async function moveCard(
   const originalIndex = (order[task.status] ?? []).indexOf(taskId);
   if (task.status === status && originalIndex === position) return true;
   ctrl.store.set((s) => placeTask(s, { ...task, status, position }));
+  const request = ctrl.api.moveTask(boardId, taskId, status, position);
+  // The step is there from the moment the card is drawn in its new place: Ctrl+Z pressed before the
+  // server has answered takes the move back once it has landed (and does nothing if it was refused).
+  // Taking a move back is a move of its own, not a step to take back again.
+  if (undoable)
+    ctrl.rememberUndo(
+      () =>
+        void request.then(
+          () => moveCard(ctrl, taskId, task.status, Math.max(0, originalIndex), false),
+          () => undefined,
+        ),
+    );
   try {
-    const moved = await ctrl.api.moveTask(boardId, taskId, status, position);
+    const moved = await request;
     if (ctrl.state.boardId === boardId) ctrl.store.set((s) => refreshTask(s, moved));
     ctrl.scheduleFilter(0);
-    // Taking a move back is a move of its own, not a step to take back again.
-    if (undoable) ctrl.rememberUndo(() => void moveCard(ctrl, taskId, task.status, Math.max(0, originalIndex), false));
     return true;
   } catch (error) {
     if (ctrl.state.boardId === boardId && ctrl.state.tasks[taskId]) {
