@@ -89,7 +89,9 @@ function applyRemove(ws: WorkspaceState, boardId: string, id: string, origin: Or
 export function applyExternalConfigNow(ws: WorkspaceState, text: string | null): boolean {
   if (ws.shared && text !== ws.configText) {
     // The shared part lives in the database; this file only says how to connect, read at start.
-    ws.configText = text;
+    // A file that does not parse is noted and not taken as read: a migration out of the
+    // database writes this file, and must refuse to replace it.
+    if (parsedOrNotedInvalid(ws, text)) ws.configText = text;
     log.warn(
       'kanban: .kanban.json changed; over a shared database its boards, labels, settings and webhooks are not used (they live in the database), and connection changes apply after a restart',
     );
@@ -100,26 +102,30 @@ export function applyExternalConfigNow(ws: WorkspaceState, text: string | null):
     ws.invalidFiles = ws.invalidFiles.filter((f) => f.path !== '.kanban.json');
     return false;
   }
-  let next: KanbanConfig;
-  try {
-    next = text === null ? defaultConfig() : parseConfig(text);
-  } catch (error) {
-    const reason = error instanceof ConfigError ? error.message : String(error);
-    const line = error instanceof ConfigError ? error.line : undefined;
-    ws.invalidFiles = [
-      ...ws.invalidFiles.filter((f) => f.path !== '.kanban.json'),
-      { path: '.kanban.json', reason, ...(line ? { line } : {}) },
-    ];
-    log.warn(`kanban: .kanban.json is invalid (${reason}); keeping the last good configuration`);
-    return false;
-  }
-  ws.invalidFiles = ws.invalidFiles.filter((f) => f.path !== '.kanban.json');
+  const next = parsedOrNotedInvalid(ws, text);
+  if (!next) return false;
   const previous = ws.config;
   ws.config = next;
   ws.configText = text;
   noteConfigWarnings(ws, unknownConfigKeysIn(text));
   emitConfigDifferences(ws, previous, next);
   return true;
+}
+
+/** The configuration `text` holds, or null with the file listed among the invalid ones. */
+function parsedOrNotedInvalid(ws: WorkspaceState, text: string | null): KanbanConfig | null {
+  const others = ws.invalidFiles.filter((f) => f.path !== '.kanban.json');
+  try {
+    const parsed = text === null ? defaultConfig() : parseConfig(text);
+    ws.invalidFiles = others;
+    return parsed;
+  } catch (error) {
+    const reason = error instanceof ConfigError ? error.message : String(error);
+    const line = error instanceof ConfigError ? error.line : undefined;
+    ws.invalidFiles = [...others, { path: '.kanban.json', reason, ...(line ? { line } : {}) }];
+    log.warn(`kanban: .kanban.json is invalid (${reason}); keeping the last good configuration`);
+    return null;
+  }
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

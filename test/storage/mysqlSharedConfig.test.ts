@@ -103,4 +103,20 @@ describe('card.storage mysql: one configuration shared by every instance', funct
       await eventually(async () => assert.deepEqual(await labelNames(server), names), 10_000);
     }
   });
+
+  it('when .kanban.json is broken by hand and the instance has seen it, then a migration out of the database is refused with 409 and the file stays as it was left', async () => {
+    const server = await start(configWith({ 'card.storage': mysqlPlugin(database.name, { pollIntervalMs: 100 }) }));
+    const file = path.join(server.root, '.kanban.json');
+    const broken = '{ "version": 2, "plugins": {';
+    await fs.writeFile(file, broken);
+    await eventually(async () => {
+      const workspace = okData<any>(await server.api('GET', '/api/workspace'));
+      assert.ok(workspace.invalidFiles.some((f: { path: string }) => f.path === '.kanban.json'));
+    }, 10_000);
+
+    const answer = await server.api('POST', '/api/storage/migrate-to-markdown');
+    assert.equal(answer.status, 409, JSON.stringify(answer.body));
+    assert.match(String(answer.body?.error), /\.kanban\.json does not parse/);
+    assert.equal(await fs.readFile(file, 'utf8'), broken);
+  });
 });
