@@ -1,14 +1,16 @@
 import { DAY_MS, WEEK_MS, dayLabel, dayStart, isoWeekLabel, percentile, weekStart } from './flowCalendar';
 import {
-  entryAt,
-  firstKnownArrival,
-  timeInColumns,
-  timelineOf,
-  type FlowStep,
-  type Timeline,
-  type TimelineEntry,
-} from './flowTimeline';
+  factsOf,
+  flowRules,
+  isStartedUnder,
+  type CardFacts,
+  type FlowRules,
+  type MetricsCardInput,
+} from './flowCardFacts';
+import { entryAt, firstKnownArrival, timeInColumns, type FlowStep, type TimelineEntry } from './flowTimeline';
 import type { FlowMetrics, MetricsCard } from './shapes/metrics';
+
+export type { MetricsCardInput } from './flowCardFacts';
 
 /**
  * Flow metrics of one board, in one pass over its cards' timelines:
@@ -20,19 +22,14 @@ import type { FlowMetrics, MetricsCard } from './shapes/metrics';
  * - cumulative flow: cards per column at the last millisecond of each UTC day of the range.
  */
 
-export interface MetricsCardInput {
-  id: string;
-  title: string;
-  status: string;
-  created: string;
-  completedAt?: string;
-  archivedAt?: string;
-}
-
 export interface MetricsInput {
   boardId: string;
   columns: readonly { id: string; name: string }[];
   startColumn: string;
+  /**
+   * The board's cards. Pass the same object again for a card that has not changed (with the same
+   * steps): what does not depend on the range is then reused (core/flowCardFacts.ts).
+   */
   cards: readonly MetricsCardInput[];
   /** Recorded steps per card id, in the order they happened. */
   steps: ReadonlyMap<string, readonly FlowStep[]>;
@@ -49,90 +46,87 @@ interface Range {
 
 const NO_STEPS: readonly FlowStep[] = [];
 
-interface KnownTimeline {
-  steps: readonly FlowStep[];
-  firstColumn: string;
-  doneColumn: string;
-  created: number;
-  timeline: Timeline;
+/** One card of the answer: its kept facts and its time per column up to `asOf`. */
+interface Row {
+  card: MetricsCardInput;
+  facts: CardFacts;
+  columnMs: number[];
+}
+
+type Aggregates = Omit<FlowMetrics, 'cards'>;
+
+export function flowMetrics(input: MetricsInput): FlowMetrics {
+  const { aggregates, rows } = measure(input);
+  return { ...aggregates, cards: rows.map(rowObject) };
 }
 
 /**
- * Timelines already built, per card input: a caller that passes the same input object (and steps)
- * again, as the service does for a card that has not changed, gets the same timeline without
- * rebuilding it. Held weakly, so a card's old versions go with it.
+ * The same answer as `JSON.stringify(flowMetrics(input))`, made faster: each card's row is its kept
+ * JSON head and its column times, so the cards' fields are not serialized again on every answer.
  */
-const knownTimelines = new WeakMap<MetricsCardInput, KnownTimeline>();
-
-function timelineOfCard(card: MetricsCardInput, steps: readonly FlowStep[], firstColumn: string, doneColumn: string) {
-  const known = knownTimelines.get(card);
-  if (known && known.steps === steps && known.firstColumn === firstColumn && known.doneColumn === doneColumn)
-    return known;
-  const created = Date.parse(card.created);
-  const completedAt = card.completedAt === undefined ? undefined : Date.parse(card.completedAt);
-  const timeline = timelineOf({ status: card.status, created, completedAt }, steps, firstColumn, doneColumn);
-  const built = { steps, firstColumn, doneColumn, created, timeline };
-  knownTimelines.set(card, built);
-  return built;
+export function flowMetricsJson(input: MetricsInput): string {
+  const { aggregates, rows } = measure(input);
+  const outer = JSON.stringify({ ...aggregates, cards: [] });
+  return `${outer.slice(0, -'[]}'.length)}[${rows.map(rowJson).join(',')}]}`;
 }
 
+function rowObject({ card, facts, columnMs }: Row): MetricsCard {
+  return {
+    id: card.id,
+    title: card.title,
+    status: card.status,
+    created: card.created,
+    history: facts.timeline.history,
+    startedAt: facts.startedAt,
+    finishedAt: facts.finishedAt,
+    cycleTimeMs: facts.cycleTimeMs,
+    leadTimeMs: facts.leadTimeMs,
+    columnMs,
+  };
+}
+
+const rowJson = ({ facts, columnMs }: Row): string => `${facts.rowHead}[${columnMs.join(',')}]}`;
+
 const iso = (at: number) => new Date(at).toISOString();
-const isoOrNull = (at: number | null) => (at === null ? null : iso(at));
 
-export function flowMetrics(input: MetricsInput): FlowMetrics {
+function measure(input: MetricsInput): { aggregates: Aggregates; rows: Row[] } {
   const range: Range = { from: input.fromMs, to: input.toMs, asOf: Math.min(input.toMs, input.nowMs) };
-  const columnIds = input.columns.map((c) => c.id);
-  const position = new Map(columnIds.map((id, i) => [id, i]));
-  const startIndex = position.get(input.startColumn) ?? 0;
-  const doneColumn = columnIds[columnIds.length - 1];
-  const isStarted = (column: string | null) => column !== null && (position.get(column) ?? -1) >= startIndex;
-  const isDone = (column: string | null) => column === doneColumn;
-
+  const rules = flowRules(
+    input.columns.map((c) => c.id),
+    input.startColumn,
+  );
+  const { columnIds, position, doneColumn } = rules;
   const flow = new CumulativeFlow(columnIds, range);
   const wip = new Map<string, FlowMetrics['wip'][number]['cards']>(columnIds.slice(0, -1).map((id) => [id, []]));
   const cycle: number[] = [];
   const lead: number[] = [];
   const finishedAt: number[] = [];
   const cycleTimeUnknown: string[] = [];
-  const cards: MetricsCard[] = [];
+  const rows: Row[] = [];
 
   for (const card of input.cards) {
-    const { created, timeline } = timelineOfCard(card, input.steps.get(card.id) ?? NO_STEPS, columnIds[0], doneColumn);
-    if (!onBoardDuring(timeline.entries, position, range)) continue;
-    flow.add(timeline.entries);
-    // Without a recorded move, the only known instant is the finish (completedAt): never a start.
-    const started = timeline.history === 'none' ? null : firstKnownArrival(timeline.entries, isStarted);
-    const finished = firstKnownArrival(timeline.entries, isDone);
-    const cycleTimeMs = started !== null && finished !== null ? Math.max(0, finished - started) : null;
-    const leadTimeMs = finished !== null ? Math.max(0, finished - created) : null;
+    const facts = factsOf(card, input.steps.get(card.id) ?? NO_STEPS, rules);
+    const { entries } = facts.timeline;
+    if (!onBoardDuring(entries, position, range)) continue;
+    flow.add(entries);
+    const { finished } = facts;
     if (finished !== null && finished >= range.from && finished <= range.to) {
       finishedAt.push(finished);
-      if (leadTimeMs !== null) lead.push(leadTimeMs);
-      if (cycleTimeMs !== null) cycle.push(cycleTimeMs);
+      if (facts.leadTimeMs !== null) lead.push(facts.leadTimeMs);
+      if (facts.cycleTimeMs !== null) cycle.push(facts.cycleTimeMs);
       else cycleTimeUnknown.push(card.id);
     }
-    noteWip(wip, card, timeline, { created, isStarted, asOf: range.asOf });
-    cards.push({
-      id: card.id,
-      title: card.title,
-      status: card.status,
-      created: card.created,
-      history: timeline.history,
-      startedAt: isoOrNull(started),
-      finishedAt: isoOrNull(finished),
-      cycleTimeMs,
-      leadTimeMs,
-      columnMs: timeInColumns(timeline.entries, position, range.asOf),
-    });
+    noteWip(wip, card, facts, rules, range.asOf);
+    rows.push({ card, facts, columnMs: timeInColumns(entries, position, range.asOf) });
   }
 
-  return {
+  const aggregates: Aggregates = {
     board: input.boardId,
     from: iso(range.from),
     to: iso(range.to),
     asOf: iso(range.asOf),
     columns: input.columns.map(({ id, name }) => ({ id, name })),
-    startColumn: columnIds[startIndex],
+    startColumn: columnIds[rules.startIndex],
     doneColumn,
     cycleTime: summary(cycle),
     leadTime: summary(lead),
@@ -140,8 +134,8 @@ export function flowMetrics(input: MetricsInput): FlowMetrics {
     wip: [...wip].map(([column, list]) => ({ column, cards: list.sort((a, b) => b.ageMs - a.ageMs) })),
     cumulativeFlow: flow.result(),
     cycleTimeUnknown,
-    cards,
   };
+  return { aggregates, rows };
 }
 
 /** Whether the card was in a board column at some instant of [from, asOf]. */
@@ -168,22 +162,24 @@ function summary(values: number[]): FlowMetrics['cycleTime'] {
 function noteWip(
   wip: Map<string, FlowMetrics['wip'][number]['cards']>,
   card: MetricsCardInput,
-  timeline: Timeline,
-  at: { created: number; isStarted: (column: string | null) => boolean; asOf: number },
+  facts: CardFacts,
+  rules: FlowRules,
+  asOf: number,
 ): void {
-  if (card.archivedAt !== undefined && Date.parse(card.archivedAt) <= at.asOf) return;
-  const holding = entryAt(timeline.entries, at.asOf);
+  if (card.archivedAt !== undefined && Date.parse(card.archivedAt) <= asOf) return;
+  const { entries } = facts.timeline;
+  const holding = entryAt(entries, asOf);
   const column = holding?.column;
   if (!holding || column === null || column === undefined) return;
   const list = wip.get(column);
   if (!list) return;
   // Not started, or started before the record began: the card's age counts from its creation.
-  const since = firstKnownArrival(timeline.entries, at.isStarted, at.asOf) ?? at.created;
+  const since = firstKnownArrival(entries, (c) => isStartedUnder(rules, c), asOf) ?? facts.created;
   list.push({
     id: card.id,
     title: card.title,
-    ageMs: Math.max(0, at.asOf - since),
-    inColumnMs: Math.max(0, at.asOf - holding.at),
+    ageMs: Math.max(0, asOf - since),
+    inColumnMs: Math.max(0, asOf - holding.at),
   });
 }
 

@@ -1,10 +1,9 @@
 import { ValidationError } from '../core/errors';
 import { DAY_MS, dayStart } from '../core/flowCalendar';
-import { flowMetrics, type MetricsCardInput } from '../core/flowMetrics';
+import { flowMetricsJson, type MetricsCardInput } from '../core/flowMetrics';
 import type { FlowStep } from '../core/flowTimeline';
 import { stepsOfHistory } from '../core/columnHistory';
 import { titleOf, type Card } from '../core/model';
-import type { FlowMetrics } from '../core/shapes/metrics';
 import { startColumnOf } from '../core/startColumn';
 import type { CachedAnswer } from './readCache';
 import { isIsoDate } from './validate';
@@ -31,16 +30,47 @@ const MINUTE_MS = 60_000;
  */
 export function boardMetricsAnswer(ws: Workspace, boardId: string, range: MetricsRange, now?: number): CachedAnswer {
   ws.board(boardId);
-  const prepared = [...ws.index.cardsOf(boardId)].map((card) => preparedOf(ws, card));
-  const steps = new Map(prepared.map(({ input, steps }) => [input.id, steps]));
-  const at = now ?? settledNow(steps);
+  const inputs = boardInputsOf(ws, boardId);
+  // "Now" is the start of the current minute, or the board's latest recorded change when that is
+  // later: the answer (and its ETag) then stays the same until the board changes or the minute
+  // turns, so a repeated read is a 304, and a change just made is always counted.
+  const at = now ?? Math.max(Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS, inputs.latestStep);
   const { fromMs, toMs } = rangeOf(range, at);
   const key = JSON.stringify(['metrics', boardId, fromMs, toMs, at]);
   return ws.readCache.answer(ws, key, () => ({
-    body: Buffer.from(
-      `{"ok":true,"data":${JSON.stringify(computeMetrics(ws, boardId, prepared, steps, fromMs, toMs, at))}}`,
-    ),
+    body: Buffer.from(`{"ok":true,"data":${metricsJson(ws, boardId, inputs, fromMs, toMs, at)}}`),
   }));
+}
+
+/** What the metrics read of a board's cards, made once per version of the card index. */
+interface BoardInputs {
+  version: number;
+  cards: MetricsCardInput[];
+  steps: Map<string, FlowStep[]>;
+  /** The latest recorded step of any card (see "now" in boardMetricsAnswer). */
+  latestStep: number;
+}
+
+const boardInputs = new WeakMap<Workspace, Map<string, BoardInputs>>();
+
+/**
+ * Kept until the index changes, so a repeated read (a dashboard polling, a 304) costs a lookup, not
+ * a walk of every card.
+ */
+function boardInputsOf(ws: Workspace, boardId: string): BoardInputs {
+  let boards = boardInputs.get(ws);
+  if (!boards) boardInputs.set(ws, (boards = new Map()));
+  const kept = boards.get(boardId);
+  if (kept && kept.version === ws.index.version) return kept;
+  const made: BoardInputs = { version: ws.index.version, cards: [], steps: new Map(), latestStep: -Infinity };
+  for (const card of ws.index.cardsOf(boardId)) {
+    const { input, steps } = preparedOf(ws, card);
+    made.cards.push(input);
+    made.steps.set(input.id, steps);
+    if (steps.length) made.latestStep = Math.max(made.latestStep, steps[steps.length - 1].at);
+  }
+  boards.set(boardId, made);
+  return made;
 }
 
 interface PreparedCard {
@@ -86,39 +116,27 @@ function stepsOfCard(card: Card, noticed: ReturnType<Workspace['noticedMoves']['
   return [...steps, { at, kind: 'moved', from: last, to: card.status }];
 }
 
-function computeMetrics(
+function metricsJson(
   ws: Workspace,
   boardId: string,
-  cards: readonly PreparedCard[],
-  steps: ReadonlyMap<string, readonly FlowStep[]>,
+  inputs: BoardInputs,
   fromMs: number,
   toMs: number,
   now: number,
-): FlowMetrics {
+): string {
   const board = ws.board(boardId);
   // A startStatus that names no column falls back to the rule `kanban start` uses without one.
   const start = startColumnOf(board.columns, board.startStatus) ?? startColumnOf(board.columns);
-  return flowMetrics({
+  return flowMetricsJson({
     boardId,
     columns: board.columns,
     startColumn: start?.id ?? board.columns[0].id,
-    cards: cards.map((card) => card.input),
-    steps,
+    cards: inputs.cards,
+    steps: inputs.steps,
     fromMs,
     toMs,
     nowMs: now,
   });
-}
-
-/**
- * The start of the current minute, or the board's latest recorded change when that is later: the
- * answer (and its ETag) then stays the same until the board changes or the minute turns, so a
- * repeated read is a 304, and a change just made is always counted.
- */
-function settledNow(steps: ReadonlyMap<string, readonly FlowStep[]>): number {
-  let latest = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
-  for (const list of steps.values()) if (list.length) latest = Math.max(latest, list[list.length - 1].at);
-  return latest;
 }
 
 /**

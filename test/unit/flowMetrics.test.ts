@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { STANDARD_COLUMNS } from '../../server/core/defaults';
 import { isoWeekLabel, percentile } from '../../server/core/flowCalendar';
-import { flowMetrics, type MetricsCardInput } from '../../server/core/flowMetrics';
+import { flowMetrics, flowMetricsJson, type MetricsCardInput } from '../../server/core/flowMetrics';
 import type { FlowStep } from '../../server/core/flowTimeline';
 
 /**
@@ -180,5 +180,26 @@ describe('Flow metrics: cycle and lead time, throughput, WIP age and cumulative 
     assert.equal(percentile([], 50), null);
     assert.equal(isoWeekLabel(Date.parse('2025-12-29T00:00:00Z')), '2026-W01');
     assert.equal(isoWeekLabel(Date.parse('2020-12-28T00:00:00Z')), '2020-W53');
+  });
+
+  it('when the answer is serialized through the kept rows, then it is the same text as the whole answer stringified', () => {
+    const odd = card('q', 'done', 0, { title: 'Quotes " \\ and \u2028 and émoji 🚀' });
+    const input = {
+      boardId: 'default',
+      columns: STANDARD_COLUMNS,
+      startColumn: 'in-progress',
+      cards: [...cards, odd],
+      steps,
+      fromMs: T0,
+      toMs: T0 + 13 * D - 1,
+      nowMs: T0 + 20 * D,
+    };
+    assert.equal(flowMetricsJson(input), JSON.stringify(flowMetrics(input)));
+    // The same card objects again, under another range and start column: nothing kept is reused wrongly.
+    const other = { ...input, startColumn: 'todo', fromMs: T0 + 2 * D, toMs: T0 + 4 * D, nowMs: T0 + 3 * D };
+    assert.equal(flowMetricsJson(other), JSON.stringify(flowMetrics(other)));
+    const fresh = { ...other, cards: other.cards.map((c) => ({ ...c })) };
+    assert.deepEqual(JSON.parse(flowMetricsJson(other)), flowMetrics(fresh));
+    assert.equal(flowMetrics(fresh).cards.find((c) => c.id === 'b')!.cycleTimeMs, 3 * D);
   });
 });
