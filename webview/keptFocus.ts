@@ -20,6 +20,11 @@ export interface KeptFocus {
   /** Focus goes to `target` when the action takes it away, and stays there across redraws. */
   returnTo(target: FocusTarget): void;
   /**
+   * Focus goes to `target` as soon as it is drawn, even from where it is now (a card brought back
+   * by an undo, while focus sits on the neighbour a delete gave it to), then stays as `returnTo`.
+   */
+  moveTo(target: FocusTarget): void;
+  /**
    * The kept card while the focus is lost (a redraw took it before the card got it back): a key
    * pressed in that instant is meant for the card the user was moving.
    */
@@ -31,6 +36,8 @@ interface Kept {
   find: FocusTarget;
   cardId?: string;
   until: number;
+  /** Take focus once the target is drawn, even from an element the user had before the action. */
+  claim?: boolean;
 }
 
 /** Each board page's kept focus, so the components that act (menus, quick-add) can name a target. */
@@ -58,10 +65,12 @@ export function keepFocusAcrossRedraws(
     if (Date.now() > kept.until) return void stop();
     const mine = kept;
     requestAnimationFrame(() => {
-      if (kept !== mine || !focusIsLost()) return;
+      if (kept !== mine || (!mine.claim && !focusIsLost())) return;
       const el = mine.find();
-      el?.focus();
-      el?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+      if (!el) return;
+      mine.claim = false;
+      el.focus();
+      el.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     });
   };
   const unsubscribe = ctrl.store.subscribe(putBack);
@@ -75,6 +84,7 @@ export function keepFocusAcrossRedraws(
   const handle: KeptFocus = {
     keep: (id) => start({ find: () => cardElement(id), cardId: id, until: Date.now() + KEEP_MS }),
     returnTo: (find) => start({ find, until: Date.now() + KEEP_MS }),
+    moveTo: (find) => start({ find, until: Date.now() + KEEP_MS, claim: true }),
     lostFocusCard: () => (kept?.cardId && Date.now() <= kept.until && focusIsLost() ? kept.cardId : null),
     dispose: () => {
       unsubscribe();

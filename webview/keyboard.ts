@@ -1,7 +1,7 @@
 import { menuAnchorOf } from './components/CardMenu';
 import { visibleIdsOf } from './dnd/cardDrag';
 import { focusIsLost } from './focus';
-import { afterRemovalTarget } from './focusTargets';
+import { afterRemovalTarget, cardTarget } from './focusTargets';
 import { keepFocusAcrossRedraws, type KeptFocus } from './keptFocus';
 import type { BoardController } from './state/controller';
 import { serverPosition } from './state/placement';
@@ -124,6 +124,8 @@ function closeTopLayer(ctrl: BoardController): boolean {
 /** Board-wide shortcuts, as the table in shortcuts.ts lists them (the `?` help shows the same table). */
 export function installShortcuts(ctrl: BoardController): () => void {
   const kept = keepFocusAcrossRedraws(ctrl, (id) => revealCard(ctrl.state.tasks[id]?.status, id, true));
+  // Whether Ctrl+Z or a message's Undo took a step back, focus goes to the card it brought back.
+  const stopFollowingUndo = ctrl.onUndone((id) => kept.moveTo(cardTarget(ctrl, id)));
   function onKey(event: KeyboardEvent): void {
     if (event.defaultPrevented) return;
     if (isShortcut('close', event)) {
@@ -182,6 +184,7 @@ export function installShortcuts(ctrl: BoardController): () => void {
   document.addEventListener('keydown', onKey);
   return () => {
     document.removeEventListener('keydown', onKey);
+    stopFollowingUndo();
     kept.dispose();
   };
 }

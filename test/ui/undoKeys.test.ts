@@ -20,6 +20,15 @@ describe('Board UI: Ctrl+Z takes back the last board change, as the Undo in the 
     return answer.body?.data.status;
   }
 
+  /** Waits until keyboard focus is on the card itself (not on a button inside it, not on the page). */
+  async function focusSettlesOnCard(title: string): Promise<void> {
+    const id = ids.get(title);
+    let last: string | null = null;
+    const focusedId = () =>
+      ui.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.cardId ?? null);
+    await eventually(async () => (last = await focusedId()) === id, `focus on "${title}" (was on ${last})`, 5000);
+  }
+
   it('when a card is deleted with Delete and Ctrl+Z is pressed, then it is back in its column and the message with Undo is gone', async () => {
     const page = ui.page;
     await card(page, 'Release notes for 0.1').focus();
@@ -71,5 +80,41 @@ describe('Board UI: Ctrl+Z takes back the last board change, as the Undo in the 
     await card(page, 'Dark theme contrast pass').focus();
     await page.keyboard.press('Control+z');
     await eventually(async () => (await statusOnServer('Dark theme contrast pass')) === 'review', 'back in Review');
+  });
+
+  it('when a card is deleted with Delete and Ctrl+Z is pressed, then focus leaves the neighbour the delete gave it to for the card brought back', async () => {
+    const page = ui.page;
+    await card(page, 'Keyboard shortcuts cheat sheet').focus();
+    await page.keyboard.press('Delete');
+    await focusSettlesOnCard('Crash when a card file has tabs in YAML');
+    await eventually(async () => (await statusOnServer('Keyboard shortcuts cheat sheet')) === 'deleted', 'deleted');
+    await page.keyboard.press('Control+z');
+    await column(page, 'todo').locator('.card-title:text("Keyboard shortcuts cheat sheet")').waitFor();
+    await focusSettlesOnCard('Keyboard shortcuts cheat sheet');
+  });
+
+  it('when a card is moved with Alt+Arrow, focus is put on another card and Ctrl+Z is pressed, then focus is on the card moved back', async () => {
+    const page = ui.page;
+    await card(page, 'Webhook retries with backoff').focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await eventually(async () => (await statusOnServer('Webhook retries with backoff')) === 'in-progress', 'moved');
+    await card(page, 'Drag and drop between columns').focus();
+    await page.keyboard.press('Control+z');
+    await eventually(async () => (await statusOnServer('Webhook retries with backoff')) === 'todo', 'back in To do');
+    await column(page, 'todo').locator('.card-title:text("Webhook retries with backoff")').waitFor();
+    await focusSettlesOnCard('Webhook retries with backoff');
+  });
+
+  it('when a card is archived from its drawer and Ctrl+Z is pressed, then the card is back on the board with focus', async () => {
+    const page = ui.page;
+    await card(page, 'Attachment previews for images').focus();
+    await page.keyboard.press('Enter');
+    await page.focus('[data-testid="card-drawer"] [data-testid="archive-card"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.toast:has-text("archived")');
+    await focusSettlesOnCard('Drag and drop between columns');
+    await page.keyboard.press('Control+z');
+    await column(page, 'in-progress').locator('.card-title:text("Attachment previews for images")').waitFor();
+    await focusSettlesOnCard('Attachment previews for images');
   });
 });

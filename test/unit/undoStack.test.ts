@@ -5,8 +5,8 @@ describe('unit: the board undo stack (Ctrl+Z and the Undo in a message)', () => 
   it('when Ctrl+Z is pressed twice, then the newest step is taken back first, then the one before', () => {
     const undos = new UndoStack();
     const taken: string[] = [];
-    undos.push(() => taken.push('move'));
-    undos.push(() => taken.push('delete'), 7);
+    undos.push({ run: () => taken.push('move') });
+    undos.push({ run: () => taken.push('delete'), toastId: 7 });
     assert.equal(undos.undoLast()?.toastId, 7);
     undos.undoLast();
     assert.deepEqual(taken, ['delete', 'move']);
@@ -16,8 +16,8 @@ describe('unit: the board undo stack (Ctrl+Z and the Undo in a message)', () => 
   it("when a message's Undo takes its step, then Ctrl+Z does not take it back a second time", () => {
     const undos = new UndoStack();
     const taken: string[] = [];
-    undos.push(() => taken.push('archive'), 1);
-    undos.push(() => taken.push('move'));
+    undos.push({ run: () => taken.push('archive'), toastId: 1 });
+    undos.push({ run: () => taken.push('move') });
     undos.undoOffered(1);
     undos.undoOffered(1);
     undos.undoLast();
@@ -28,15 +28,27 @@ describe('unit: the board undo stack (Ctrl+Z and the Undo in a message)', () => 
   it('when more than twenty steps were made, then only the newest twenty can be taken back', () => {
     const undos = new UndoStack();
     const taken: number[] = [];
-    for (let step = 1; step <= 25; step++) undos.push(() => taken.push(step));
+    for (let step = 1; step <= 25; step++) undos.push({ run: () => taken.push(step) });
     while (undos.undoLast());
     assert.deepEqual(taken, [25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6]);
   });
 
   it('when another board is shown, then no step of the old one is left to take back', () => {
     const undos = new UndoStack();
-    undos.push(() => assert.fail('the old board step ran'));
+    undos.push({ run: () => assert.fail('the old board step ran') });
     undos.clear();
     assert.equal(undos.undoLast(), undefined);
+  });
+
+  it('when a step is taken back by Ctrl+Z or by its message, then the listener hears of its card each time', () => {
+    const heard: (string | undefined)[] = [];
+    const undos = new UndoStack((step) => heard.push(step.cardId));
+    undos.push({ run: () => undefined, cardId: 'a' });
+    undos.push({ run: () => undefined, toastId: 3, cardId: 'b' });
+    undos.push({ run: () => undefined });
+    undos.undoOffered(3);
+    undos.undoLast();
+    undos.undoLast();
+    assert.deepEqual(heard, ['b', undefined, 'a']);
   });
 });

@@ -92,7 +92,8 @@ export async function bulkEdit(
   const views = await send(ctrl, boardId, { ids, change });
   if (!views) return false;
   if ('archive' in change || 'delete' in change) clearSelection(ctrl);
-  ctrl.offerUndo(describe(change, views.length), () => void send(ctrl, boardId, { changes: undo }));
+  // Focus goes back to the first card of the block (in board order) once it is taken back.
+  ctrl.offerUndo(describe(change, views.length), () => void send(ctrl, boardId, { changes: undo }), ids[0]);
   return true;
 }
 

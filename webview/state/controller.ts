@@ -32,7 +32,11 @@ export class BoardController implements LiveBoard {
   /** A newer filter came while a search was on its way: run again when it is answered. */
   private filterWaiting = false;
   private nextToastId = 1;
-  private readonly undos = new UndoStack();
+  /** Who wants to hear of a card an undo brought back (the board's kept focus, see keptFocus.ts). */
+  private readonly undoneListeners = new Set<(cardId: string) => void>();
+  private readonly undos = new UndoStack((step) => {
+    if (step.cardId) for (const listener of this.undoneListeners) listener(step.cardId);
+  });
   private fallbackLoad: ReturnType<typeof setTimeout> | null = null;
   private boardsTimer: ReturnType<typeof setTimeout> | null = null;
   private loadsInFlight = 0;
@@ -335,15 +339,24 @@ export class BoardController implements LiveBoard {
     return id;
   }
 
-  /** A change that can be taken back: a message with Undo, and Ctrl+Z, take it back (the message only while shown). */
-  offerUndo(text: string, run: () => void): void {
+  /**
+   * A change that can be taken back: a message with Undo, and Ctrl+Z, take it back (the message only
+   * while shown). `cardId` is the card it acted on, where focus goes once it is taken back.
+   */
+  offerUndo(text: string, run: () => void, cardId?: string): void {
     const id: number = this.toast('info', text, { label: 'Undo', run: () => this.undos.undoOffered(id) });
-    this.undos.push(run, id);
+    this.undos.push({ run, toastId: id, cardId });
   }
 
   /** A change too small for a message (a move): Ctrl+Z still takes it back. */
-  rememberUndo(run: () => void): void {
-    this.undos.push(run);
+  rememberUndo(run: () => void, cardId?: string): void {
+    this.undos.push({ run, cardId });
+  }
+
+  /** Hear of each card an undo brings back; returns the way to stop. */
+  onUndone(listener: (cardId: string) => void): () => void {
+    this.undoneListeners.add(listener);
+    return () => this.undoneListeners.delete(listener);
   }
 
   /** Ctrl+Z on the board: take back the newest change; false when there is none. */

@@ -30,6 +30,7 @@ export async function moveCard(
           () => moveCard(ctrl, taskId, task.status, Math.max(0, originalIndex), false),
           () => undefined,
         ),
+      taskId,
     );
   try {
     const moved = await request;
@@ -78,6 +79,7 @@ export async function softDeleteCard(ctrl: BoardController, taskId: string): Pro
   ctrl.offerUndo(
     `“${task.title}” moved to Deleted.`,
     () => void moveCard(ctrl, taskId, task.status, Math.max(0, place), false),
+    taskId,
   );
 }
 
@@ -126,5 +128,6 @@ export async function archiveCard(ctrl: BoardController, taskId: string): Promis
         if (ctrl.state.boardId === boardId) ctrl.store.set((s) => placeTask(s, restored));
         return restored;
       }),
+    taskId,
   );
 }

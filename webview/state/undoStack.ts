@@ -1,7 +1,9 @@
 /** One step that can be taken back, and the message that offered it (none for a silent one). */
-interface UndoStep {
+export interface UndoStep {
   run: () => void;
   toastId?: number;
+  /** The card the step acted on: keyboard focus goes back to it once the step is taken back. */
+  cardId?: string;
 }
 
 /** Enough to take back a run of moves; older steps are forgotten. */
@@ -9,19 +11,22 @@ const KEPT_STEPS = 20;
 
 /**
  * The board's one undo: the Undo button in a message and Ctrl+Z / Cmd+Z take back the same steps,
- * Ctrl+Z the newest first. A step is taken back once, whichever of the two asked.
+ * Ctrl+Z the newest first. A step is taken back once, whichever of the two asked, and `takenBack`
+ * hears of it either way (focus follows the card whichever way it came back).
  */
 export class UndoStack {
   private steps: UndoStep[] = [];
 
-  push(run: () => void, toastId?: number): void {
-    this.steps = [...this.steps.slice(1 - KEPT_STEPS), { run, toastId }];
+  constructor(private readonly takenBack: (step: UndoStep) => void = () => undefined) {}
+
+  push(step: UndoStep): void {
+    this.steps = [...this.steps.slice(1 - KEPT_STEPS), step];
   }
 
   /** Take back the newest step; returns it (for its message) or undefined when there is none. */
   undoLast(): UndoStep | undefined {
     const step = this.steps.pop();
-    step?.run();
+    if (step) this.take(step);
     return step;
   }
 
@@ -30,11 +35,16 @@ export class UndoStack {
     const index = this.steps.findIndex((s) => s.toastId === toastId);
     if (index < 0) return;
     const [step] = this.steps.splice(index, 1);
-    step.run();
+    this.take(step);
   }
 
   /** Another board is shown: its steps would act on the wrong cards. */
   clear(): void {
     this.steps = [];
+  }
+
+  private take(step: UndoStep): void {
+    step.run();
+    this.takenBack(step);
   }
 }

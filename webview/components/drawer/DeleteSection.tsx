@@ -32,7 +32,12 @@ export function DeleteSection({ task, board }: { task: TaskView; board: Board })
         </div>
       ) : (
         <>
-          <button type="button" class="btn btn-sm" onClick={() => void archiveCard(ctrl, task.id)}>
+          <button
+            type="button"
+            class="btn btn-sm"
+            data-testid="archive-card"
+            onClick={() => (returnFocusTo(ctrl, afterRemovalTarget(ctrl, task.id)), void archiveCard(ctrl, task.id))}
+          >
             <Icon name="archive" size={14} /> Archive
           </button>
           <button
