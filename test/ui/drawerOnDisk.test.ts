@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
 import { cardFilePath, closeDrawer, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
-import { startUi, stopUi, type UiContext } from './uiHelpers';
+import { card, eventually, startUi, stopUi, type UiContext } from './uiHelpers';
 
 /**
  * The drawer shows what is on disk, or says that it changed: a hand edit of the open card's file
@@ -93,6 +93,37 @@ describe('Board UI: the open card changes on disk (Chromium)', function () {
     await notice.locator('button:has-text("Keep mine")').click();
     await notice.waitFor({ state: 'detached' });
     await fileEventually(ui.server, id, (t) => /^assignee: ada$/m.test(t), 'my value in the file');
+    await closeDrawer(page);
+  });
+
+  it("when the card's file is deleted by hand while the description has unsaved text, then the drawer keeps the text, says so, and Recreate card makes a card of it", async () => {
+    const page = ui.page;
+    const title = 'Webhook retries with backoff';
+    await openDrawer(page, title);
+    await page.click(`${DRAWER} [data-testid="edit-content"]`);
+    const editor = page.locator(`${DRAWER} textarea[name="content"]`);
+    await editor.fill('# Webhook retries, rethought\n\nMy plan outlives the file.\n');
+    unlinkSync(cardFilePath(ui.server, ids.get(title) as string) as string);
+
+    const notice = page.locator(`${DRAWER} [data-testid="content-deleted-notice"]`);
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /file was deleted/);
+    await card(page, title).waitFor({ state: 'detached' });
+    assert.match(await editor.inputValue(), /My plan outlives the file\./);
+
+    await notice.locator('button:has-text("Recreate card")').click();
+    await page.locator(`${DRAWER} .sheet-title:has-text("Webhook retries, rethought")`).waitFor();
+    await card(page, 'Webhook retries, rethought').waitFor();
+    let recreated: { id: string; status: string } | undefined;
+    await eventually(async () => {
+      const list = await ui.server.api('GET', '/api/boards/default/tasks');
+      recreated = (list.body?.data as { id: string; title: string; status: string }[]).find(
+        (t) => t.title === 'Webhook retries, rethought',
+      );
+      return Boolean(recreated);
+    }, 'the recreated card on the server');
+    assert.equal(recreated?.status, 'todo', 'back in the column it was in');
+    assert.match(readFileSync(cardFilePath(ui.server, recreated!.id)!, 'utf8'), /My plan outlives the file\./);
     await closeDrawer(page);
   });
 });

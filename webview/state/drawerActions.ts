@@ -193,3 +193,31 @@ export function titleFromContent(content: string): string {
   if (heading) return heading[1].trim();
   return (content.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 200);
 }
+
+/**
+ * The open card's file was deleted on disk (by hand, a git checkout) while text typed in the drawer
+ * was not saved: make a new card of that text, with the fields the card last had, in its column
+ * (or the board's default when that column is gone), and open it. The old id is not taken again: a
+ * file of that name may come back from git, and two cards are one card only when they provably are.
+ */
+export async function recreateCard(ctrl: BoardController, lost: TaskView, content: string): Promise<boolean> {
+  const { boardId, board } = ctrl.state;
+  if (!boardId || !board) return false;
+  const status = board.columns.some((c) => c.id === lost.status)
+    ? lost.status
+    : (board.defaultStatus ?? board.columns[0]?.id);
+  const fields = {
+    content,
+    status,
+    priority: lost.priority,
+    labels: lost.labels,
+    ...(lost.assignee ? { assignee: lost.assignee } : {}),
+    ...(lost.dueDate ? { dueDate: lost.dueDate } : {}),
+  };
+  const created = await ctrl.attempt(() => ctrl.api.createTask(boardId, fields));
+  if (!created) return false;
+  if (ctrl.state.boardId === boardId) ctrl.store.set((s) => ({ ...placeTask(s, created), openTaskId: created.id }));
+  ctrl.scheduleFilter(0);
+  ctrl.toast('info', `Card recreated from your text as “${created.title}”.`);
+  return true;
+}

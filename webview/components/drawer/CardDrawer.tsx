@@ -12,6 +12,7 @@ import {
   type DrawerSave,
 } from '../../state/drawerActions';
 import { saveBlockers } from '../../state/blockerActions';
+import { keptDraft } from '../../state/keptDrafts';
 import { onCardChange } from '../../state/liveEvents';
 import type { TaskView, WorkspaceForm } from '../../types';
 import { Icon } from '../Icon';
@@ -44,6 +45,8 @@ function useCardDetail(taskId: string): {
   version: number;
   /** The newest change came from outside the service: the card's file was edited on disk. */
   changedOnDisk: boolean;
+  /** The card is gone (its file deleted) while the drawer holds unsaved text for it. */
+  gone: boolean;
   accept(task: TaskView, etag?: string): void;
   reload(): void;
 } {
@@ -51,6 +54,7 @@ function useCardDetail(taskId: string): {
   const [card, setCard] = useState<CardVersion | null>(null);
   const [version, setVersion] = useState(0);
   const [changedOnDisk, setChangedOnDisk] = useState(false);
+  const [gone, setGone] = useState(false);
   const generation = useRef(0);
   // A save's answer can land after a newer live change was read: it never steps back. A read is
   // always shown (the newest read wins): a file put back to an older version on disk (git checkout,
@@ -70,6 +74,8 @@ function useCardDetail(taskId: string): {
       const { data: fresh, etag } = await ctrl.api.getTaskVersioned(boardId, taskId);
       if (mine !== generation.current) return;
       show(fresh, etag, true);
+      // The file came back (a git checkout undone, a move seen as a delete then a create).
+      setGone(false);
       // The board card's unread dot follows what this person has now seen.
       ctrl.store.set((s) =>
         s.tasks[taskId] && s.boardId === boardId
@@ -78,7 +84,10 @@ function useCardDetail(taskId: string): {
       );
     } catch (error) {
       if (mine !== generation.current) return;
-      if (error instanceof ApiError && error.status === 404) {
+      // Text typed and not saved keeps the drawer open on the card's last copy: it must not vanish with
+      // the file (ContentSection offers to make a new card of it).
+      if (error instanceof ApiError && error.status === 404 && keptDraft(ctrl, `${taskId}:content`)) setGone(true);
+      else if (error instanceof ApiError && error.status === 404) {
         ctrl.toast('info', 'The card was deleted.');
         ctrl.store.set((s) => (s.openTaskId === taskId ? { openTaskId: null } : {}));
       } else ctrl.toast('error', (error as Error).message);
@@ -108,7 +117,15 @@ function useCardDetail(taskId: string): {
     if (etag === undefined) void reload();
   }
 
-  return { task: card?.task ?? null, etag: card?.etag, version, changedOnDisk, accept, reload: () => void reload() };
+  return {
+    task: card?.task ?? null,
+    etag: card?.etag,
+    version,
+    changedOnDisk,
+    gone,
+    accept,
+    reload: () => void reload(),
+  };
 }
 
 /** A field change the server refused because the card changed meanwhile, and what it would have set. */
@@ -174,7 +191,7 @@ function leaveTextBoxFirst(event: KeyboardEvent): void {
 export function CardDrawer({ taskId }: { taskId: string }) {
   const ctrl = useController();
   const { board, labels, tasks } = useAppState();
-  const { task: detail, etag, version, changedOnDisk, accept, reload } = useCardDetail(taskId);
+  const { task: detail, etag, version, changedOnDisk, gone, accept, reload } = useCardDetail(taskId);
   const [draft, setDraft] = useState<string | null>(null);
   const [fieldConflict, setFieldConflict] = useState<FieldConflict | null>(null);
   const [anchor, setAnchor] = useState<HTMLDivElement | null>(null);
@@ -191,6 +208,13 @@ export function CardDrawer({ taskId }: { taskId: string }) {
     if (task) void uploadFiles(ctrl, task, files).then((saved) => saved && accept(saved));
   });
   const close = () => ctrl.store.set({ openTaskId: null });
+  // The card is gone and its unsaved text was discarded: nothing is left to show.
+  useEffect(() => {
+    if (gone && draft === null) {
+      ctrl.toast('info', 'The card was deleted.');
+      close();
+    }
+  }, [gone, draft]);
 
   /**
    * Field and metadata changes: only onto the version shown (If-Match); a 412 shows the newer one and
@@ -249,6 +273,7 @@ export function CardDrawer({ taskId }: { taskId: string }) {
             task={task}
             etag={etag}
             changedOnDisk={changedOnDisk}
+            gone={gone}
             onSaved={accept}
             onDraftTitle={setDraft}
           />

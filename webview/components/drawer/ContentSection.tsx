@@ -3,8 +3,9 @@ import { useController } from '../../context';
 import { focusIsLost } from '../../focus';
 import { bodyWithoutTitle, renderMarkdown } from '../../markdown';
 import { withoutChecklistItems } from '../../../server/core/checklist';
-import { CHANGED_ELSEWHERE, saveFromDrawer, type CardVersion } from '../../state/drawerActions';
-import { forgetSentDraft, keptDraft, useKeptDraft } from '../../state/keptDrafts';
+import { copyText } from '../../cardLinks';
+import { CHANGED_ELSEWHERE, recreateCard, saveFromDrawer, type CardVersion } from '../../state/drawerActions';
+import { forgetSentDraft, keepDraft, keptDraft, useKeptDraft } from '../../state/keptDrafts';
 import type { TaskView } from '../../types';
 import { Icon } from '../Icon';
 
@@ -33,6 +34,7 @@ export function ContentSection({
   task,
   etag,
   changedOnDisk = false,
+  gone = false,
   onSaved,
   onDraftTitle,
 }: {
@@ -41,6 +43,8 @@ export function ContentSection({
   etag?: string;
   /** The newest change was made to the card's file on disk (a hand edit), not through the service. */
   changedOnDisk?: boolean;
+  /** The card's file was deleted while this text was unsaved: it can only become a new card now. */
+  gone?: boolean;
   onSaved(task: TaskView, etag?: string): void;
   /** The text being edited (the header shows the title it would give), or null when not editing. */
   onDraftTitle(title: string | null): void;
@@ -159,7 +163,9 @@ export function ContentSection({
           Markdown; the first # heading is the title. Ctrl+Enter saves; Esc leaves the editor.
         </span>
       </div>
-      {conflict ? (
+      {gone ? (
+        <DeletedNotice task={task} text={draft} />
+      ) : conflict ? (
         <div class="drawer-notice drawer-conflict" role="alert" data-testid="content-conflict">
           <Icon name="alert" size={14} />
           <span>{CHANGED_ELSEWHERE} Your text is still in the editor; the newer version is below.</span>
@@ -205,22 +211,24 @@ export function ContentSection({
         ref={area}
         onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !gone) {
             e.preventDefault();
             void save();
           }
         }}
       />
       <div class="form-actions">
-        <button
-          type="button"
-          class="btn btn-primary btn-sm"
-          disabled={saving}
-          onClick={() => void save()}
-          data-testid="save-content"
-        >
-          {saving ? 'Saving…' : 'Save'}
-        </button>
+        {!gone && (
+          <button
+            type="button"
+            class="btn btn-primary btn-sm"
+            disabled={saving}
+            onClick={() => void save()}
+            data-testid="save-content"
+          >
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        )}
         <button type="button" class="btn btn-ghost btn-sm" onClick={() => (setDraft(null), setConflict(null))}>
           {dirty ? 'Discard' : 'Cancel'}
         </button>
@@ -230,5 +238,31 @@ export function ContentSection({
         <MarkdownView text={bodyWithoutTitle(draft ?? '')} class="drawer-preview" testId="content-preview" />
       </div>
     </section>
+  );
+}
+
+/** The card's file was deleted on disk while its text was being edited: keep the text, as a new card or a copy. */
+function DeletedNotice({ task, text }: { task: TaskView; text: string }) {
+  const ctrl = useController();
+  const [busy, setBusy] = useState(false);
+  async function recreate() {
+    setBusy(true);
+    // A new card is opened in place of this one; the draft of the old id has nowhere left to go.
+    if (await recreateCard(ctrl, task, text)) keepDraft(ctrl, `${task.id}:content`, null);
+    else setBusy(false);
+  }
+  return (
+    <div class="drawer-notice drawer-conflict" role="alert" data-testid="content-deleted-notice">
+      <Icon name="alert" size={14} />
+      <span>
+        This card's file was deleted on disk. Your text is still in the editor: make a new card of it, or copy it.
+      </span>
+      <button type="button" class="btn btn-sm" disabled={busy} onClick={() => void recreate()}>
+        Recreate card
+      </button>
+      <button type="button" class="btn btn-sm btn-ghost" onClick={() => void copyText(ctrl, text, 'text')}>
+        Copy text
+      </button>
+    </div>
   );
 }
