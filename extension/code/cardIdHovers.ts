@@ -4,8 +4,15 @@ import { titleOf } from '../../server/core/model';
 import type { ExtensionParts } from '../parts';
 import { SHOW_ON_BOARD } from './branchCardStatusBar';
 
-/** Commit messages (the Source Control input) and Markdown: where people write card ids. */
-export const CARD_ID_DOCUMENTS: vscode.DocumentSelector = [{ language: 'scminput' }, { language: 'markdown' }];
+/**
+ * Commit messages (the Source Control input, and COMMIT_EDITMSG when git writes the message in an
+ * editor) and Markdown: where people write card ids.
+ */
+export const CARD_ID_DOCUMENTS: vscode.DocumentSelector = [
+  { language: 'scminput' },
+  { language: 'git-commit' },
+  { language: 'markdown' },
+];
 
 const WORD = /[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*/g;
 

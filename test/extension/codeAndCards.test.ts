@@ -145,6 +145,9 @@ describe('extension: code and cards together (selection, TODOs, branch, commit m
     assert.match(hover.contents.value, /\[Show on Board\]\(command:kanban\.showOnBoard\?/);
     const none = await provider('hover').provideHover(document, new Position(0, 2));
     assert.equal(none, undefined, 'an ordinary word has no hover');
+    // The message written in an editor (git.useEditorAsCommitInput) is a git-commit document.
+    const hovered = double.providers.filter((p) => p.kind === 'hover').at(-1)?.selector as { language: string }[];
+    assert.deepEqual(hovered.map((s) => s.language).sort(), ['git-commit', 'markdown', 'scminput']);
   });
 
   it('when the git API reports only card file changes and the input is empty, then it suggests a message; a typed one is never replaced', async () => {
