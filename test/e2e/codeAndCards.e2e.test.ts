@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { waitUntil as waitFor } from '../helpers/waiting';
@@ -16,6 +17,15 @@ async function cardTexts(folder: string): Promise<string[]> {
   return Promise.all(files.map((f) => fs.readFile(path.join(board, f), 'utf8')));
 }
 
+/** The id of the card whose file starts with `heading`. */
+async function idOf(folder: string, heading: string): Promise<string> {
+  const board = path.join(folder, '.kanban/boards/default');
+  const files = (await fs.readdir(board, { recursive: true })).filter((f) => f.endsWith('.md'));
+  for (const file of files)
+    if ((await fs.readFile(path.join(board, file), 'utf8')).includes(heading)) return path.basename(file, '.md');
+  throw new Error(`no card ${heading}`);
+}
+
 describe('the extension in a real VS Code: code and cards together', function () {
   this.timeout(180_000);
   let folder: string;
@@ -27,6 +37,9 @@ describe('the extension in a real VS Code: code and cards together', function ()
       path.join(folder, 'src', 'login.ts'),
       'Retry the login on a 503\nwith a short backoff\nconst x = 1;\n',
     );
+    // A repository whose checked-out branch is named after the card (as `kanban/<id>` branches are).
+    const git = (...args: string[]) => execFileSync('git', ['-C', folder, ...args], { stdio: 'ignore' });
+    git('init', '-q', '-b', `kanban/${await idOf(folder, '# Already here')}`);
     return startCodeServer(await temp.make('kanban-e2e-code-cs-'), folder, {});
   });
   afterEach(async function () {
@@ -62,5 +75,14 @@ describe('the extension in a real VS Code: code and cards together', function ()
       /^# Retry the login on a 503\n\nwith a short backoff\n\nFrom \[login\.ts:1-2\]\(\.\.\/\.\.\/\.\.\/\.\.\/src\/login\.ts#L1-L2\)\n$/m,
     );
     await screenshot(page, 'vscode-card-from-selection');
+  });
+
+  it('when the checked-out branch is named after a card, then the status bar shows the card and its column, and a branch switch hides it', async () => {
+    const page = session.page;
+    const item = page.locator('.statusbar-item', { hasText: 'Already here · To Do' });
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'vscode-branch-card');
+    execFileSync('git', ['-C', folder, 'checkout', '-q', '-b', 'unrelated-work'], { stdio: 'ignore' });
+    await item.waitFor({ state: 'hidden', timeout: 30_000 });
   });
 });
