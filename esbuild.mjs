@@ -1,6 +1,6 @@
 // Builds every bundle: the standalone server, the VS Code extension and the board UI.
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -207,13 +207,18 @@ const builds = [
   ...Object.entries(EXTENSION_VENDOR_PARTS).map(([part, names]) => extensionVendorBundle(part, names)),
   // The board UI: one script and one stylesheet (no CDN, no inline code, so a strict
   // Content-Security-Policy holds), served at / by the server and loaded by the VS Code webview.
+  // A module, so that what only one view uses (Chart.js, for the metrics) is a chunk in
+  // dist/webview/chunks/ that its dynamic import() fetches when that view is first shown: from the
+  // same origin in a browser, and, in VS Code, under the nonce of the script that imports it.
   {
     entryPoints: { main: 'webview/main.tsx' },
     outdir: 'dist/webview',
     bundle: true,
     platform: 'browser',
     target: ['chrome110', 'firefox110', 'safari16'],
-    format: 'iife',
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     jsx: 'automatic',
     jsxImportSource: 'preact',
     minify: !watch,
@@ -243,6 +248,10 @@ for (const file of ['package.json', 'LICENSE', 'swagger-ui.css', 'swagger-ui-bun
 mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
 
+// The board UI's chunks carry a hash in their names, so each build writes new ones: the old are
+// removed first, or they would go into the .vsix and the npm package with the new.
+const WEBVIEW_CHUNKS = 'dist/webview/chunks';
+rmSync(WEBVIEW_CHUNKS, { recursive: true, force: true });
 mkdirSync('dist/webview', { recursive: true });
 copyFileSync('webview/index.html', 'dist/webview/index.html');
 

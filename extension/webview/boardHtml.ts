@@ -23,9 +23,10 @@ function escapeAttribute(value: string): string {
 }
 
 /**
- * The board UI page for a webview. The policy allows exactly the bundled script (by nonce), the
- * stylesheets and the icon font (by origin), images from the bundle or made in the page (attachment
- * previews), and no network at all: every API call goes through postMessage to the extension host.
+ * The board UI page for a webview. The policy allows exactly the bundled script (by nonce, which
+ * the chunks it imports later, such as the metrics' charts, inherit), the stylesheets and the icon
+ * font (by origin), images from the bundle or made in the page (attachment previews), and no
+ * network at all: every API call goes through postMessage to the extension host.
  */
 export function boardHtml(options: BoardHtmlOptions): string {
   const nonce = options.nonce ?? createNonce();
@@ -50,7 +51,7 @@ export function boardHtml(options: BoardHtmlOptions): string {
     <title>${escapeAttribute(options.title)}</title>
     <link rel="stylesheet" href="${escapeAttribute(options.iconStyleUri)}" />
     <link rel="stylesheet" href="${escapeAttribute(options.styleUri)}" />
-    <script nonce="${nonce}" src="${escapeAttribute(options.scriptUri)}" defer></script>
+    <script type="module" nonce="${nonce}" src="${escapeAttribute(options.scriptUri)}"></script>
   </head>
   <body>
     <div id="app"></div>

@@ -126,4 +126,18 @@ describe('the extension in a real VS Code: selection, bulk edits and the table v
     await board.click('[data-testid="layout-table"]');
     await board.waitForSelector('.board-scroll.has-lanes .lane[data-lane="critical"]', { timeout: 10_000 });
   });
+
+  it("when the flow metrics are chosen, then Chart.js arrives (a chunk under the webview's policy) and the charts draw", async () => {
+    await board.click('[data-testid="layout-metrics"]');
+    // data-count is written once Chart.js has drawn the canvas (MetricsChart.tsx).
+    await board.waitForSelector('[data-testid="metrics-throughput"] canvas[data-count]', { timeout: 20_000 });
+    assert.equal(await board.locator('[data-testid="metrics-charts-status"]').count(), 0, 'no loading or failure line');
+    const drawn = await board.$eval('[data-testid="metrics-throughput"] canvas', (element) => {
+      const canvas = element as HTMLCanvasElement;
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      return data.some((value, i) => i % 4 === 3 && value > 0);
+    });
+    assert.ok(drawn, 'the throughput chart has pixels');
+    await screenshot(session.page, 'vscode-metrics');
+  });
 });

@@ -2,6 +2,7 @@
 // and its bundle requires no package the .vsix does not carry. Usage: node checkVsix.mjs <file.vsix>
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { posix } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 
 const file = process.argv[2];
@@ -92,14 +93,35 @@ const required = [
   'extension/extension/media/walkthrough/api-server.md',
 ];
 const allowedExtra = new Set(['extension/dist/node_modules/swagger-ui-dist/LICENSE']);
+
+// The board UI's chunks (esbuild.mjs: dist/webview/chunks/, names with a hash): every one a board
+// script imports, statically or when a view is first shown (Chart.js for the metrics), must be
+// inside, or that view fails only when opened; a chunk no script imports is a leftover.
+const webviewScripts = entries.filter(
+  (e) => e.name === 'extension/dist/webview/main.js' || /^extension\/dist\/webview\/chunks\/[^/]+\.js$/.test(e.name),
+);
+const webviewImports = new Set(
+  webviewScripts.flatMap((entry) =>
+    [
+      ...read(zip, entry)
+        .toString('utf8')
+        .matchAll(/(?:\bfrom|\bimport\(?)\s*"(\.{1,2}\/[^"]+\.js)"/g),
+    ].map((m) => posix.join(posix.dirname(entry.name), m[1])),
+  ),
+);
 const problems = [];
+if (![...webviewImports].some((name) => name.startsWith('extension/dist/webview/chunks/')))
+  problems.push('the board script imports no chunk (esbuild.mjs splits Chart.js out for the metrics)');
+for (const name of webviewImports)
+  if (!names.includes(name)) problems.push(`a board script imports ${name}, which the .vsix does not carry`);
 for (const name of required) if (!names.includes(name)) problems.push(`missing ${name}`);
 // `kanban-board-service/provider` (package.json `files` serves npm and vsce alike): the provider
 // contract's bundle and, after an `npm pack`, its declarations. Unused by the extension, harmless.
 const providerEntry = (name) =>
   name === 'extension/dist/provider.js' || /^extension\/dist\/types\/.+\.d\.ts$/.test(name);
 for (const name of names)
-  if (!required.includes(name) && !allowedExtra.has(name) && !providerEntry(name)) problems.push(`unexpected ${name}`);
+  if (!required.includes(name) && !allowedExtra.has(name) && !webviewImports.has(name) && !providerEntry(name))
+    problems.push(`unexpected ${name}`);
 
 const manifest = JSON.parse(
   read(

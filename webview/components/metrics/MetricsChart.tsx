@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Chart, themeColors, type CardPoint, type ChartColors } from './charts';
 import type { ChartConfiguration } from 'chart.js';
+import { themeColors, type ChartColors } from './chartColors';
+import type { Charts } from './loadCharts';
 
 /**
  * Counts the changes of theme (the board's light/dark switch, or the editor's theme inside VS Code,
@@ -23,53 +24,45 @@ export function useThemeChanges(): number {
   return changes;
 }
 
-interface Props {
+/** One chart of the metrics: what MetricsChart needs beyond the chart module and the theme. */
+export interface ChartSpec {
   id: string;
   title: string;
   /** What the chart shows, in words: the canvas's accessible name for a screen reader. */
   summary: string;
-  /** Builds the chart in the current theme's colours. */
-  config: (colors: ChartColors) => ChartConfiguration;
-  themeChanges: number;
-  /** A click on a card's point (the first dataset's). */
-  onCard?: (id: string) => void;
-  /** How many values the chart plots, for tests and tools (`data-count`). */
+  /** Builds the chart with the chart module, in the current theme's colours. */
+  config: (charts: Charts, colors: ChartColors) => ChartConfiguration;
+  /** How many values the chart plots, for tests and tools (`data-count`, written once drawn). */
   count: number;
+  /** Its points stand for cards, which a click opens. */
+  cards?: boolean;
+}
+
+interface Props extends ChartSpec {
+  /** The chart module, `null` while it loads: the figure stands, empty, until then. */
+  charts: Charts | null;
+  themeChanges: number;
+  onCard: (id: string) => void;
 }
 
 /** One chart: its title, the canvas Chart.js draws on, and the summary in words. */
-export function MetricsChart({ id, title, summary, config, themeChanges, onCard, count }: Props) {
+export function MetricsChart({ id, title, summary, config, count, cards, charts, themeChanges, onCard }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (!canvas.current) return;
-    const built = config(themeColors());
-    if (onCard)
-      built.options = {
-        ...built.options,
-        onClick: (event, _elements, chart) => {
-          const [hit] = chart.getElementsAtEventForMode(
-            event as unknown as Event,
-            'nearest',
-            { intersect: true },
-            false,
-          );
-          if (hit?.datasetIndex === 0) onCard((chart.data.datasets[0].data[hit.index] as unknown as CardPoint).id);
-        },
-        onHover: (event, elements) => {
-          const target = event.native?.target as HTMLElement | undefined;
-          if (target) target.style.cursor = elements.some((e) => e.datasetIndex === 0) ? 'pointer' : '';
-        },
-      };
-    const chart = new Chart(canvas.current, built);
-    return () => chart.destroy();
-  }, [config, themeChanges, onCard]);
+    const target = canvas.current;
+    if (!target || !charts) return;
+    const destroy = charts.drawChart(target, config(charts, themeColors()), cards ? onCard : undefined);
+    // Written here, not in the markup, so whoever reads it knows the canvas shows those values.
+    target.dataset.count = String(count);
+    return destroy;
+  }, [charts, config, count, cards, themeChanges, onCard]);
   return (
     <figure class="metrics-chart" aria-labelledby={`${id}-title`} data-testid={id}>
       <h3 id={`${id}-title`} class="metrics-chart-title">
         {title}
       </h3>
       <div class="metrics-canvas">
-        <canvas ref={canvas} role="img" aria-label={summary} data-count={count} />
+        <canvas ref={canvas} role="img" aria-label={summary} />
       </div>
       <figcaption class="metrics-summary">{summary}</figcaption>
     </figure>

@@ -2,15 +2,9 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { shortDuration } from '../../../server/core/metricsText';
 import { useAppState, useController } from '../../context';
 import type { FlowMetrics } from '../../types';
-import {
-  agingChart,
-  agingPoints,
-  cumulativeFlowChart,
-  cycleTimeChart,
-  throughputChart,
-  type CardPoint,
-} from './charts';
-import { MetricsChart, useThemeChanges } from './MetricsChart';
+import { useCharts, type ChartsState } from './loadCharts';
+import { MetricsChart, useThemeChanges, type ChartSpec } from './MetricsChart';
+import { agingPoints, finishedPoints } from './points';
 import { agingSummary, cumulativeFlowSummary, cycleTimeSummary, throughputSummary } from './summaries';
 
 interface Range {
@@ -40,21 +34,12 @@ function useMetrics(range: Range): { metrics: FlowMetrics | null; error: string 
   return answer;
 }
 
-/** Finished cards with a cycle time, at their finish (x) and cycle time (y). */
-function finishedPoints(m: FlowMetrics): CardPoint[] {
-  const from = Date.parse(m.from);
-  const to = Date.parse(m.to);
-  return m.cards.flatMap((card) => {
-    const finished = card.finishedAt ? Date.parse(card.finishedAt) : NaN;
-    if (card.cycleTimeMs === null || !(finished >= from && finished <= to)) return [];
-    return [{ x: finished, y: card.cycleTimeMs, id: card.id, title: card.title }];
-  });
-}
-
 export function MetricsView() {
   const ctrl = useController();
   const [range, setRange] = useState<Range>({});
   const { metrics, error } = useMetrics(range);
+  // Asked for at once, so Chart.js arrives while the metrics are fetched.
+  const charts = useCharts();
   const themeChanges = useThemeChanges();
   const openCard = useCallback(
     (id: string) => {
@@ -74,7 +59,7 @@ export function MetricsView() {
         </div>
       )}
       {metrics ? (
-        <MetricsBody metrics={metrics} themeChanges={themeChanges} onCard={openCard} />
+        <MetricsBody metrics={metrics} charts={charts} themeChanges={themeChanges} onCard={openCard} />
       ) : (
         !error && (
           <div class="board-loading" aria-busy="true">
@@ -114,68 +99,87 @@ function RangePicker({
   );
 }
 
+/** The four charts, each with its title, its words for a screen reader and what it draws. */
+function chartSpecs(m: FlowMetrics): ChartSpec[] {
+  const finished = finishedPoints(m);
+  const aging = agingPoints(m);
+  return [
+    {
+      id: 'metrics-cumulative-flow',
+      title: 'Cumulative flow',
+      summary: cumulativeFlowSummary(m),
+      config: (charts, colors) => charts.cumulativeFlowChart(m, colors),
+      count: m.cumulativeFlow.series.reduce((n, s) => n + s.counts.length, 0),
+    },
+    {
+      id: 'metrics-cycle-time',
+      title: `Cycle time (${nameOf(m, m.startColumn)} to ${nameOf(m, m.doneColumn)})`,
+      summary: cycleTimeSummary(m, finished.length),
+      config: (charts, colors) => charts.cycleTimeChart(m, finished, colors),
+      count: finished.length,
+      cards: true,
+    },
+    {
+      id: 'metrics-throughput',
+      title: 'Weekly throughput',
+      summary: throughputSummary(m),
+      config: (charts, colors) => charts.throughputChart(m, colors),
+      count: m.throughput.length,
+    },
+    {
+      id: 'metrics-aging',
+      title: 'Aging work in progress',
+      summary: agingSummary(m),
+      config: (charts, colors) => charts.agingChart(m, aging, colors),
+      count: aging.length,
+      cards: true,
+    },
+  ];
+}
+
 function MetricsBody({
   metrics: m,
+  charts: { charts, error },
   themeChanges,
   onCard,
 }: {
   metrics: FlowMetrics;
+  charts: ChartsState;
   themeChanges: number;
   onCard: (id: string) => void;
 }) {
-  const finished = useMemo(() => finishedPoints(m), [m]);
-  const aging = useMemo(() => agingPoints(m), [m]);
-  const charts = useMemo(
-    () => ({
-      flow: (colors: Parameters<typeof cumulativeFlowChart>[1]) => cumulativeFlowChart(m, colors),
-      cycle: (colors: Parameters<typeof cumulativeFlowChart>[1]) => cycleTimeChart(m, finished, colors),
-      throughput: (colors: Parameters<typeof cumulativeFlowChart>[1]) => throughputChart(m, colors),
-      aging: (colors: Parameters<typeof cumulativeFlowChart>[1]) => agingChart(m, aging, colors),
-    }),
-    [m, finished, aging],
-  );
-  const flowValues = m.cumulativeFlow.series.reduce((n, s) => n + s.counts.length, 0);
+  // Kept between drawings: a new spec (its `config`) is what makes a chart draw itself again.
+  const specs = useMemo(() => chartSpecs(m), [m]);
   return (
     <>
       <Headline metrics={m} />
       <HistoryNote metrics={m} />
       <div class="metrics-grid">
-        <MetricsChart
-          id="metrics-cumulative-flow"
-          title="Cumulative flow"
-          summary={cumulativeFlowSummary(m)}
-          config={charts.flow}
-          themeChanges={themeChanges}
-          count={flowValues}
-        />
-        <MetricsChart
-          id="metrics-cycle-time"
-          title={`Cycle time (${nameOf(m, m.startColumn)} to ${nameOf(m, m.doneColumn)})`}
-          summary={cycleTimeSummary(m, finished.length)}
-          config={charts.cycle}
-          themeChanges={themeChanges}
-          onCard={onCard}
-          count={finished.length}
-        />
-        <MetricsChart
-          id="metrics-throughput"
-          title="Weekly throughput"
-          summary={throughputSummary(m)}
-          config={charts.throughput}
-          themeChanges={themeChanges}
-          count={m.throughput.length}
-        />
-        <MetricsChart
-          id="metrics-aging"
-          title="Aging work in progress"
-          summary={agingSummary(m)}
-          config={charts.aging}
-          themeChanges={themeChanges}
-          onCard={onCard}
-          count={aging.length}
-        />
+        {specs.map((spec) => (
+          <MetricsChart key={spec.id} {...spec} charts={charts} themeChanges={themeChanges} onCard={onCard} />
+        ))}
+        <ChartsStatus loaded={charts !== null} error={error} />
       </div>
     </>
+  );
+}
+
+/**
+ * While Chart.js loads, or when it could not, a line over the empty charts says so; it lies over
+ * them, so the figures do not move when it goes.
+ */
+function ChartsStatus({ loaded, error }: { loaded: boolean; error: string | null }) {
+  if (error)
+    return (
+      <p class="metrics-charts-status is-error" role="alert" data-testid="metrics-charts-status">
+        The charts could not be loaded ({error}). Reload the board to try again.
+      </p>
+    );
+  if (loaded) return null;
+  return (
+    <p class="metrics-charts-status" role="status" aria-busy="true" data-testid="metrics-charts-status">
+      Loading charts…
+    </p>
   );
 }
 

@@ -1,82 +1,38 @@
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Filler,
-  Legend,
-  LineController,
-  LineElement,
-  LinearScale,
-  PointElement,
-  ScatterController,
-  Tooltip,
-  type ChartConfiguration,
-  type Plugin,
-} from 'chart.js';
+import * as ChartJs from 'chart.js';
+import type { ChartConfiguration, Plugin } from 'chart.js';
 import { color } from 'chart.js/helpers';
 import { shortDuration } from '../../../server/core/metricsText';
 import type { FlowMetrics } from '../../types';
+import type { ChartColors } from './chartColors';
+import type { CardPoint } from './points';
 
-// Only the parts these four charts draw, so the rest of Chart.js stays out of the bundle.
-Chart.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  Filler,
-  Legend,
-  LineController,
-  LineElement,
-  LinearScale,
-  PointElement,
-  ScatterController,
-  Tooltip,
+/*
+ * Chart.js and the four charts: the board loads this module (its own chunk, esbuild.mjs) only when the
+ * metrics are first shown (loadCharts.ts), so a board that never shows them never fetches or parses it.
+ */
+
+// Only the parts these four charts draw, so the rest of Chart.js stays out of the chunk. Each is
+// named once, through the namespace: esbuild still leaves out every part not named here.
+ChartJs.Chart.register(
+  ChartJs.BarController,
+  ChartJs.BarElement,
+  ChartJs.CategoryScale,
+  ChartJs.Filler,
+  ChartJs.Legend,
+  ChartJs.LineController,
+  ChartJs.LineElement,
+  ChartJs.LinearScale,
+  ChartJs.PointElement,
+  ChartJs.ScatterController,
+  ChartJs.Tooltip,
 );
 
 const DAY = 24 * 3_600_000;
-
-/** Colours of the current theme, read from its CSS variables (VS Code's too, through theme.css). */
-export interface ChartColors {
-  text: string;
-  grid: string;
-  accent: string;
-  series: string[];
-}
-
-const SERIES_VARIABLES = [
-  '--kb-text-faint',
-  '--prio-low-fg',
-  '--prio-medium-fg',
-  '--kb-warning',
-  '--kb-accent',
-  '--kb-danger',
-  '--prio-high-fg',
-  '--kb-success',
-];
-
-export function themeColors(root: Element = document.documentElement): ChartColors {
-  const style = getComputedStyle(root);
-  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-  return {
-    text: read('--kb-text-muted', '#5f6878'),
-    grid: read('--kb-border', 'rgba(20, 28, 45, 0.1)'),
-    accent: read('--kb-accent', '#4f46e5'),
-    series: SERIES_VARIABLES.map((name) => read(name, '#888888')),
-  };
-}
 
 /** The colour of column `index` of `count`: the last column (done) always takes the success colour. */
 function columnColor(colors: ChartColors, index: number, count: number): string {
   if (index === count - 1) return colors.series[colors.series.length - 1];
   return colors.series[index % (colors.series.length - 1)];
-}
-
-/** A point that stands for a card: a click on it opens the card. */
-export interface CardPoint {
-  x: number;
-  y: number;
-  id: string;
-  title: string;
 }
 
 /**
@@ -98,13 +54,24 @@ const pointPlaces: Plugin = {
   },
 };
 
-function baseOptions(colors: ChartColors) {
+const cardTooltip = (p: CardPoint) => (p.title ? `${p.title}: ${shortDuration(p.y * DAY)}` : shortDuration(p.y * DAY));
+
+/**
+ * The options every chart shares; a chart of cards (`cards`) names the card under the pointer in its
+ * tooltip, and may go without a legend.
+ */
+function baseOptions(colors: ChartColors, { cards = false, legend = true } = {}) {
   return {
     responsive: true,
     maintainAspectRatio: false,
     animation: false as const,
     color: colors.text,
-    plugins: { legend: { labels: { color: colors.text, boxWidth: 12 } } },
+    plugins: {
+      legend: legend ? { labels: { color: colors.text, boxWidth: 12 } } : { display: false },
+      ...(cards && {
+        tooltip: { callbacks: { label: (item: { raw: unknown }) => cardTooltip(item.raw as CardPoint) } },
+      }),
+    },
   };
 }
 
@@ -190,7 +157,7 @@ export function cycleTimeChart(m: FlowMetrics, points: CardPoint[], colors: Char
       ],
     },
     options: {
-      ...baseOptions(colors),
+      ...baseOptions(colors, { cards: true }),
       scales: {
         x: {
           ...axis(colors, 'Finished'),
@@ -200,16 +167,10 @@ export function cycleTimeChart(m: FlowMetrics, points: CardPoint[], colors: Char
         },
         y: { ...axis(colors, 'Cycle time (days)'), beginAtZero: true },
       },
-      plugins: {
-        ...baseOptions(colors).plugins,
-        tooltip: { callbacks: { label: (item) => cardTooltip(item.raw as CardPoint) } },
-      },
     },
     plugins: [pointPlaces],
   };
 }
-
-const cardTooltip = (p: CardPoint) => (p.title ? `${p.title}: ${shortDuration(p.y * DAY)}` : shortDuration(p.y * DAY));
 
 export function throughputChart(m: FlowMetrics, colors: ChartColors): ChartConfiguration {
   return {
@@ -228,13 +189,6 @@ export function throughputChart(m: FlowMetrics, colors: ChartColors): ChartConfi
   };
 }
 
-/** Each open card at its column (spread a little sideways so equal ages stay apart) and its age in days. */
-export function agingPoints(m: FlowMetrics): CardPoint[] {
-  return m.wip.flatMap((column, index) =>
-    column.cards.map((card, i) => ({ x: index + ((i % 7) - 3) * 0.05, y: card.ageMs, id: card.id, title: card.title })),
-  );
-}
-
 export function agingChart(m: FlowMetrics, points: CardPoint[], colors: ChartColors): ChartConfiguration {
   const names = m.wip.map((w) => m.columns.find((c) => c.id === w.column)?.name ?? w.column);
   return {
@@ -251,12 +205,7 @@ export function agingChart(m: FlowMetrics, points: CardPoint[], colors: ChartCol
       ],
     },
     options: {
-      ...baseOptions(colors),
-      plugins: {
-        ...baseOptions(colors).plugins,
-        legend: { display: false },
-        tooltip: { callbacks: { label: (item) => cardTooltip(item.raw as CardPoint) } },
-      },
+      ...baseOptions(colors, { cards: true, legend: false }),
       scales: {
         x: {
           ...axis(colors, 'Column'),
@@ -275,4 +224,27 @@ export function agingChart(m: FlowMetrics, points: CardPoint[], colors: ChartCol
   };
 }
 
-export { Chart };
+/**
+ * Draws `config` on `canvas`; with `onCard`, a click on a card's point (the first dataset's) opens
+ * that card. Returns what takes the chart down again.
+ */
+export function drawChart(
+  canvas: HTMLCanvasElement,
+  config: ChartConfiguration,
+  onCard?: (id: string) => void,
+): () => void {
+  if (onCard)
+    config.options = {
+      ...config.options,
+      onClick: (event, _elements, chart) => {
+        const [hit] = chart.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: true }, false);
+        if (hit?.datasetIndex === 0) onCard((chart.data.datasets[0].data[hit.index] as unknown as CardPoint).id);
+      },
+      onHover: (event, elements) => {
+        const target = event.native?.target as HTMLElement | undefined;
+        if (target) target.style.cursor = elements.some((e) => e.datasetIndex === 0) ? 'pointer' : '';
+      },
+    };
+  const chart = new ChartJs.Chart(canvas, config);
+  return () => chart.destroy();
+}
