@@ -5,6 +5,7 @@ import { apiScenarios, runScenario, type LoadOptions, type ScenarioResult, type 
 import { startSlowReceiver } from './slowReceiver';
 import { startFailingReceivers } from './failingReceivers';
 import { TARGETS } from './report';
+import { monotonicUs, type TimeWindow } from './profileSummary';
 
 /** Live-update measurements of issue 4: hand edit -> WebSocket event, and writes with slow webhooks. */
 
@@ -19,6 +20,8 @@ export interface LiveOutcome {
   results: ScenarioResult[];
   notes: string[];
   failure?: string;
+  /** Parts of the run a `--profile` summary shows on their own (the phase with webhooks). */
+  windows?: TimeWindow[];
 }
 
 const EDIT_COUNT = 200;
@@ -229,6 +232,7 @@ async function measureWebhookCost(
     const before = { ...(await runScenario(target, update, load)), scenario: 'update, no webhooks (before)' };
     const hookIds = await registerWebhooks(target.baseUrl, receivers.urls);
     let withHooks: ScenarioResult;
+    const startUs = monotonicUs();
     try {
       withHooks = {
         ...(await runScenario(target, update, load)),
@@ -237,6 +241,7 @@ async function measureWebhookCost(
     } finally {
       for (const id of hookIds) await api(target.baseUrl, 'DELETE', `/api/webhooks/${id}`);
     }
+    const hooksWindow = { name: `${withHooks.scenario} (only that phase)`, startUs, endUs: monotonicUs() };
     const deliveries = receivers.received();
     const after = { ...(await runScenario(target, update, load)), scenario: 'update, no webhooks (after)' };
     const baseline = (before.requestsPerSecond + after.requestsPerSecond) / 2;
@@ -249,7 +254,7 @@ async function measureWebhookCost(
       `ratio ${ratio.toFixed(2)}x (target >= ${floor.toFixed(2)}x: ${verdict}); server CPU per request ${withHooks.cpuMsPerRequest.toFixed(2)} ms against ` +
       `${((before.cpuMsPerRequest + after.cpuMsPerRequest) / 2).toFixed(2)} ms without (less sensitive to the machine's other load than requests/s); ` +
       `${deliveries} deliveries reached the receivers while the webhooks were registered`;
-    return { results: [before, withHooks, after], notes: [note] };
+    return { results: [before, withHooks, after], notes: [note], windows: [hooksWindow] };
   } finally {
     await receivers.close();
   }

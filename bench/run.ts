@@ -198,7 +198,7 @@ async function runOneCount(count: number, options: BenchOptions): Promise<RunRes
       process.stdout.write(`  ${name} ... `);
       const startUs = monotonicUs();
       const outcome = await runLiveScenario(name, { root, target, ids, load });
-      windows.push({ name: `${name} with ${count} cards`, startUs, endUs: monotonicUs() });
+      windows.push({ name: `${name} with ${count} cards`, startUs, endUs: monotonicUs() }, ...(outcome.windows ?? []));
       console.log(outcome.failure ? `NOT RUN: ${outcome.failure}` : outcome.notes.join('; '));
       scenarios.push(...outcome.results);
       notes.push(...outcome.notes);
