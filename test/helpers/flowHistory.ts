@@ -16,51 +16,27 @@ export const RANGE = { from: '2026-03-02', to: '2026-03-14' };
 
 const iso = (offset: number) => new Date(T0 + offset).toISOString();
 
-type Step = [offset: number, kind: string, from: string | null, to: string | null];
+/** Where a card went: the instant it arrived in a column, the first being its creation. */
+type Stop = [offset: number, column: string];
 
-const CARDS: { id: string; status: string; created: number; completedAt?: number; steps: Step[] }[] = [
-  {
-    id: 'alpha-2026-03-02',
-    status: 'done',
-    created: 0,
-    steps: [
-      [0, 'created', null, 'backlog'],
-      [D, 'moved', 'backlog', 'in-progress'],
-      [2 * D, 'moved', 'in-progress', 'review'],
-      [3 * D + 6 * H, 'moved', 'review', 'done'],
-    ],
-  },
-  {
-    id: 'bravo-2026-03-03',
-    status: 'done',
-    created: D,
-    steps: [
-      [D, 'created', null, 'todo'],
-      [2 * D, 'moved', 'todo', 'in-progress'],
-      [4 * D, 'moved', 'in-progress', 'done'],
-    ],
-  },
-  {
-    id: 'charlie-2026-03-02',
-    status: 'done',
-    created: 0,
-    steps: [
-      [0, 'created', null, 'backlog'],
-      [3 * D, 'moved', 'backlog', 'in-progress'],
-      [10 * D, 'moved', 'in-progress', 'done'],
-    ],
-  },
+interface KnownCard {
+  id: string;
+  status: string;
+  created: number;
+  completedAt?: number;
+  path: Stop[];
+}
+
+/** A card created in the first column of `path` and moved along the rest; it stays in the last. */
+const walked = (id: string, ...path: Stop[]): KnownCard => ({ id, status: path.at(-1)![1], created: path[0][0], path });
+
+const CARDS: KnownCard[] = [
+  walked('alpha-2026-03-02', [0, 'backlog'], [D, 'in-progress'], [2 * D, 'review'], [3 * D + 6 * H, 'done']),
+  walked('bravo-2026-03-03', [D, 'todo'], [2 * D, 'in-progress'], [4 * D, 'done']),
+  walked('charlie-2026-03-02', [0, 'backlog'], [3 * D, 'in-progress'], [10 * D, 'done']),
   // Older than the record: only completedAt says when it finished.
-  { id: 'delta-2026-02-28', status: 'done', created: -2 * D, completedAt: 5 * D, steps: [] },
-  {
-    id: 'echo-2026-03-02',
-    status: 'in-progress',
-    created: 0,
-    steps: [
-      [0, 'created', null, 'backlog'],
-      [6 * D, 'moved', 'backlog', 'in-progress'],
-    ],
-  },
+  { id: 'delta-2026-02-28', status: 'done', created: -2 * D, completedAt: 5 * D, path: [] },
+  walked('echo-2026-03-02', [0, 'backlog'], [6 * D, 'in-progress']),
 ];
 
 /** Cycle times alpha 2d 6h, bravo 2d, charlie 7d; lead times also delta 7d; echo in progress since day 6. */
@@ -88,8 +64,10 @@ export async function writeKnownHistory(root: string): Promise<void> {
       modified: iso(c.created),
       completedAt: c.completedAt === undefined ? undefined : iso(c.completedAt),
     });
-    if (c.steps.length)
-      card.columnHistory = c.steps.map(([offset, , from, to]) => columnHistoryLine(iso(offset), from, to!));
+    if (c.path.length)
+      card.columnHistory = c.path.map(([offset, to], i) =>
+        columnHistoryLine(iso(offset), c.path[i - 1]?.[1] ?? null, to),
+      );
     await fs.mkdir(path.join(board, c.status), { recursive: true });
     await fs.writeFile(path.join(board, c.status, `${c.id}.md`), serializeCard(card));
   }
