@@ -1,5 +1,5 @@
 import type { TestServer } from '../helpers/testServer';
-import { startUi, type UiContext } from './uiHelpers';
+import { startUi, stopUi, type UiContext } from './uiHelpers';
 
 /** A board that looks like a real week of work, for the screenshots and the render tests. */
 export const DEMO_LABELS: Record<string, { color: string; group?: string }> = {
@@ -151,4 +151,19 @@ export async function startDemoUi(): Promise<{ ui: UiContext; ids: Map<string, s
   await ui.page.reload();
   await ui.page.waitForSelector('[data-card-id]');
   return { ui, ids };
+}
+
+/**
+ * Mocha hooks for a suite on the demo board: `ui` and `ids` are filled in before its first test,
+ * and the browser and server stop after its last.
+ */
+export function useDemoUi(): { ui: UiContext; ids: Map<string, string> } {
+  const demo = { ui: {} as UiContext, ids: new Map<string, string>() };
+  before(async () => {
+    const started = await startDemoUi();
+    Object.assign(demo.ui, started.ui);
+    for (const [title, id] of started.ids) demo.ids.set(title, id);
+  });
+  after(() => stopUi(demo.ui.browser ? demo.ui : undefined));
+  return demo;
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
+import { useDemoUi } from './demoBoard';
 import { cardFileText, closeDrawer, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
-import { eventually, startUi, stopUi, type UiContext } from './uiHelpers';
+import { eventually } from './uiHelpers';
 
 /**
  * Drawer saves carry If-Match (the version the edit started from): a card changed elsewhere while
@@ -9,19 +9,7 @@ import { eventually, startUi, stopUi, type UiContext } from './uiHelpers';
  */
 describe('Board UI: a drawer save meets a newer version of the card (Chromium)', function () {
   this.timeout(60_000);
-  let ui: UiContext;
-  let ids: Map<string, string>;
-
-  before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG });
-    ids = await seedDemoBoard(ui.server);
-    await ui.page.reload();
-    await ui.page.waitForSelector('[data-card-id]');
-  });
-
-  after(async () => {
-    await stopUi(ui);
-  });
+  const { ui, ids } = useDemoUi();
 
   /** Open the card, type into its editor without saving, then change the card through the API. */
   async function editWhileSomeoneElseSaves(title: string, mine: string, theirs: string): Promise<string> {

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { DEMO_CONFIG, seedDemoBoard } from './demoBoard';
+import { useDemoUi } from './demoBoard';
 import { cardFilePath, closeDrawer, DRAWER, fileEventually, openDrawer } from './drawerHelpers';
-import { card, eventually, startUi, stopUi, type UiContext } from './uiHelpers';
+import { card, eventually } from './uiHelpers';
 
 /**
  * The drawer shows what is on disk, or says that it changed: a hand edit of the open card's file
@@ -10,19 +10,7 @@ import { card, eventually, startUi, stopUi, type UiContext } from './uiHelpers';
  */
 describe('Board UI: the open card changes on disk (Chromium)', function () {
   this.timeout(60_000);
-  let ui: UiContext;
-  let ids: Map<string, string>;
-
-  before(async () => {
-    ui = await startUi({ config: DEMO_CONFIG });
-    ids = await seedDemoBoard(ui.server);
-    await ui.page.reload();
-    await ui.page.waitForSelector('[data-card-id]');
-  });
-
-  after(async () => {
-    await stopUi(ui);
-  });
+  const { ui, ids } = useDemoUi();
 
   function editByHand(title: string, edit: (text: string) => string): string {
     const file = cardFilePath(ui.server, ids.get(title) as string) as string;

@@ -1,21 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { startDemoUi } from './demoBoard';
-import { card, eventually, newBoardPage, stopUi, type UiContext } from './uiHelpers';
+import { useDemoUi } from './demoBoard';
+import { card, eventually, newBoardPage } from './uiHelpers';
 
 const DRAWER = '[data-testid="card-drawer"]';
 
 /** Saved views (switcher, save, apply) and the page URL as a link to what is shown (Chromium). */
 describe('Board UI: saved views and deep links (Chromium)', function () {
   this.timeout(90_000);
-  let ui: UiContext;
-  let ids: Map<string, string>;
-
-  before(async () => {
-    ({ ui, ids } = await startDemoUi());
-  });
-  after(async () => {
-    await stopUi(ui);
-  });
+  const { ui, ids } = useDemoUi();
 
   const search = () => new URL(ui.page.url()).searchParams;
   const priority = () => ui.page.getByTestId('filter-priority');

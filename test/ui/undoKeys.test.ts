@@ -1,19 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { startDemoUi } from './demoBoard';
-import { card, column, eventually, nextFramesDrawn, stopUi, type UiContext } from './uiHelpers';
+import { useDemoUi } from './demoBoard';
+import { card, column, eventually, nextFramesDrawn } from './uiHelpers';
 
 describe('Board UI: Ctrl+Z takes back the last board change, as the Undo in the message does (Chromium)', function () {
   this.timeout(60_000);
-  let ui: UiContext;
-  let ids: Map<string, string>;
-
-  before(async () => {
-    ({ ui, ids } = await startDemoUi());
-  });
-
-  after(async () => {
-    await stopUi(ui);
-  });
+  const { ui, ids } = useDemoUi();
 
   async function statusOnServer(title: string): Promise<string> {
     const answer = await ui.server.api('GET', `/api/boards/default/tasks/${ids.get(title)}`);
