@@ -13,15 +13,13 @@ import {
   startCodeServer,
   TempDirs,
 } from './helpers/codeServer';
-import { seedWorkspace, useWorkbenchSession } from './helpers/session';
+import { onOwnWorkbench, seedWorkspace, useWorkbenchSession } from './helpers/session';
 import {
   boardFrame,
   cardIn,
   clickTabUntilShown,
   clickTabUntilVisible,
-  closeWorkbench,
   dragCardTo,
-  openWorkbench,
   runFromPalette,
   screenshot,
   webviewShown,
@@ -141,15 +139,15 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
   this.timeout(240_000);
 
   it('when a 1,000-card board opens, then it renders and the activation time and memory are recorded', async () => {
-    const temp = new TempDirs();
-    const scratch = await temp.make('kanban-e2e-big-');
-    const folder = await seedWorkspace(
-      temp,
-      Array.from({ length: 1000 }, (_, i) => `Card number ${i + 1}`),
-    );
-    const server = await startCodeServer(scratch, folder, {});
-    const { browser, page } = await openWorkbench(server.url);
-    try {
+    const start = async (temp: TempDirs) => {
+      const scratch = await temp.make('kanban-e2e-big-');
+      const folder = await seedWorkspace(
+        temp,
+        Array.from({ length: 1000 }, (_, i) => `Card number ${i + 1}`),
+      );
+      return startCodeServer(scratch, folder, {});
+    };
+    await onOwnWorkbench(start, async ({ server, page }) => {
       // The workspace holds .kanban.json/.kanban/, so the extension activates with the window.
       await waitUntil(
         async () => (await kanbanOutputLines(server)).some((l) => /activated in/.test(l)),
@@ -224,13 +222,6 @@ describe('the extension with a 1,000-card workspace (measurements)', function ()
         measuredAt: new Date().toISOString(),
       };
       recordMetrics(result);
-    } catch (error) {
-      temp.failed = true;
-      throw error;
-    } finally {
-      await closeWorkbench(browser, page);
-      await server.stop();
-      await temp.cleanUp();
-    }
+    });
   });
 });

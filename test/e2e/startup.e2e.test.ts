@@ -8,27 +8,31 @@ import {
   TempDirs,
   type CodeServer,
 } from './helpers/codeServer';
-import { seedWorkspace } from './helpers/session';
-import { boardFrame, cardIn, closeWorkbench, openWorkbench, runFromPalette, screenshot } from './helpers/workbench';
+import { onOwnWorkbench, seedWorkspace } from './helpers/session';
+import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
+import { eventually, waitUntil } from '../helpers/waiting';
 
 /** One card in twenty carries this word in its title: what the timed search looks for. */
 const SEARCH_WORD = 'webhook';
 const titleOf = (n: number) => `Card number ${n}${n % 20 === 0 ? ` ${SEARCH_WORD}` : ''}`;
 
-/** Polls `probe` until it answers a value; fails after `timeoutMs`, naming `what`. */
-async function valueOf<T>(probe: () => Promise<T | null | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** `value` once it is there; until then an error naming `what`, for `eventually` to try again. */
+function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`no ${what} yet`);
+  return value;
 }
 
 /** The line of the Kanban output channel matching `pattern`, once it is there, without its time. */
 async function outputLine(server: CodeServer, pattern: RegExp, what: string): Promise<string> {
-  const line = await valueOf(async () => (await kanbanOutputLines(server)).find((l) => pattern.test(l)), 60_000, what);
+  const line = await eventually(
+    async () =>
+      present(
+        (await kanbanOutputLines(server)).find((l) => pattern.test(l)),
+        what,
+      ),
+    60_000,
+    200,
+  );
   return line.replace(/^\[[^\]]+\] /, '');
 }
 
@@ -39,16 +43,16 @@ async function outputLine(server: CodeServer, pattern: RegExp, what: string): Pr
 async function reportedActivationMs(page: Page): Promise<number> {
   await runFromPalette(page, 'Developer: Show Running Extensions');
   const row = page.locator('.runtime-extensions-editor .extension', { hasText: /kanban-board-service|Repo Kanban/ });
-  const text = await valueOf(
+  const text = await eventually(
     async () => {
       const shown = await row
         .locator('.activation-time')
         .textContent({ timeout: 1000 })
         .catch(() => null);
-      return shown && /\d+ms/.test(shown) ? shown : null;
+      return present(shown && /\d+ms/.test(shown) ? shown : null, 'activation time in Running Extensions');
     },
     30_000,
-    'activation time in Running Extensions',
+    200,
   );
   await runFromPalette(page, 'View: Close All Editors');
   return Number(/(\d+)ms/.exec(text)![1]);
@@ -144,15 +148,15 @@ describe('start-up and the first board at 30 and 2,000 cards (measurements)', fu
 
   for (const cards of [30, 2000]) {
     it(`when the window opens over ${cards} cards and Open Board runs, then the board shows them and a search finds its cards`, async () => {
-      const temp = new TempDirs();
-      const scratch = await temp.make('kanban-e2e-startup-');
-      const folder = await seedWorkspace(
-        temp,
-        Array.from({ length: cards }, (_, i) => titleOf(i + 1)),
-      );
-      const server = await startCodeServer(scratch, folder, {});
-      const { browser, page } = await openWorkbench(server.url);
-      try {
+      const start = async (temp: TempDirs) => {
+        const scratch = await temp.make('kanban-e2e-startup-');
+        const folder = await seedWorkspace(
+          temp,
+          Array.from({ length: cards }, (_, i) => titleOf(i + 1)),
+        );
+        return startCodeServer(scratch, folder, {});
+      };
+      await onOwnWorkbench(start, async ({ server, page }) => {
         // The folder holds .kanban.json, so the extension activates with the window.
         const activation = await outputLine(server, /activated in/, 'activation');
         const vscodeReportedMs = await reportedActivationMs(page);
@@ -193,34 +197,29 @@ describe('start-up and the first board at 30 and 2,000 cards (measurements)', fu
           searchMs,
           extensionHostRssMb: { afterActivation: rssAfterActivation, withBoardOpen: rssWithBoard },
         };
-      } catch (error) {
-        temp.failed = true;
-        throw error;
-      } finally {
-        await closeWorkbench(browser, page);
-        await server.stop();
-        await temp.cleanUp();
-      }
+      });
     });
   }
 
   it('when the window opens over a folder without a board, then the extension stays inactive (its host memory without it)', async () => {
-    const temp = new TempDirs();
-    const scratch = await temp.make('kanban-e2e-startup-');
-    const folder = await temp.make('kanban-e2e-empty-');
-    const server = await startCodeServer(scratch, folder, {});
-    const { browser, page } = await openWorkbench(server.url);
-    try {
+    const start = async (temp: TempDirs) =>
+      startCodeServer(await temp.make('kanban-e2e-startup-'), await temp.make('kanban-e2e-empty-'), {});
+    await onOwnWorkbench(start, async ({ server, page }) => {
       // Running Extensions lists what the extension host runs once it is up and has activated the
       // editor's own start-up extensions: then its memory is that of a settled host.
       await runFromPalette(page, 'Developer: Show Running Extensions');
       const times = page.locator('.runtime-extensions-editor .extension .activation-time');
-      await valueOf(
-        async () => ((await times.allTextContents()).some((text) => /\d+ms/.test(text)) ? true : null),
+      await waitUntil(
+        async () => (await times.allTextContents()).some((text) => /\d+ms/.test(text)),
         30_000,
-        'activated extension in Running Extensions',
+        'an activated extension in Running Extensions',
+        200,
       );
-      const rss = await valueOf(() => extensionHostRssMb(server), 30_000, 'extension host process');
+      const rss = await eventually(
+        async () => present(await extensionHostRssMb(server), 'extension host process'),
+        30_000,
+        200,
+      );
       const ours = page.locator('.runtime-extensions-editor .extension', {
         hasText: /kanban-board-service|Repo Kanban/,
       });
@@ -234,13 +233,6 @@ describe('start-up and the first board at 30 and 2,000 cards (measurements)', fu
       );
       assert.deepEqual(await kanbanOutputLines(server), [], 'the extension wrote to its output without a board');
       figures.noBoard = { extensionHostRssMb: rss };
-    } catch (error) {
-      temp.failed = true;
-      throw error;
-    } finally {
-      await closeWorkbench(browser, page);
-      await server.stop();
-      await temp.cleanUp();
-    }
+    });
   });
 });

@@ -27,17 +27,28 @@ export interface WorkbenchSession {
   page: Page;
 }
 
+/** Launches the code-server (over folders it makes in `temp`) and opens its workbench. */
+async function openSession(session: WorkbenchSession, start: (temp: TempDirs) => Promise<CodeServer>): Promise<void> {
+  session.server = await start(session.temp);
+  Object.assign(session, await openWorkbench(session.server.url));
+}
+
+/** Closes what opened; the temporary folders are kept, with their logs, when anything failed. */
+async function closeSession(session: WorkbenchSession): Promise<void> {
+  if (session.page) await closeWorkbench(session.browser, session.page);
+  await session.server?.stop();
+  await session.temp.cleanUp();
+}
+
 /**
  * Mocha hooks for a suite on one code-server: `start` launches it (over folders it makes in
- * `temp`), the workbench opens before the first test and everything stops after the last. The
- * temporary folders are kept, with their logs, when anything failed.
+ * `temp`), the workbench opens before the first test and everything stops after the last.
  */
 export function useWorkbenchSession(start: (temp: TempDirs) => Promise<CodeServer>): WorkbenchSession {
   const session = { temp: new TempDirs() } as WorkbenchSession;
   before(async () => {
     try {
-      session.server = await start(session.temp);
-      Object.assign(session, await openWorkbench(session.server.url));
+      await openSession(session, start);
     } catch (error) {
       session.temp.failed = true;
       throw error;
@@ -46,10 +57,23 @@ export function useWorkbenchSession(start: (temp: TempDirs) => Promise<CodeServe
   afterEach(function () {
     if (this.currentTest?.state !== 'passed') session.temp.failed = true;
   });
-  after(async () => {
-    if (session.page) await closeWorkbench(session.browser, session.page);
-    await session.server?.stop();
-    await session.temp.cleanUp();
-  });
+  after(() => closeSession(session));
   return session;
+}
+
+/** One test on a code-server of its own (a clean extension host, for measurements): `start` as above. */
+export async function onOwnWorkbench(
+  start: (temp: TempDirs) => Promise<CodeServer>,
+  test: (session: WorkbenchSession) => Promise<void>,
+): Promise<void> {
+  const session = { temp: new TempDirs() } as WorkbenchSession;
+  try {
+    await openSession(session, start);
+    await test(session);
+  } catch (error) {
+    session.temp.failed = true;
+    throw error;
+  } finally {
+    await closeSession(session);
+  }
 }
