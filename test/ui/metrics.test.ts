@@ -12,29 +12,27 @@ import { ensureUiBuilt, eventually, launchChromium, screenshot } from './uiHelpe
 const VIEW = '[data-testid="metrics-view"]';
 const DOCS_IMAGE = path.resolve(__dirname, '..', '..', 'docs', 'images', 'metrics-panel.png');
 
-/** The canvas of a chart has something drawn on it: some pixel is not transparent. */
-function drawnPixels(page: Page, chart: string): Promise<number> {
+/**
+ * What a chart's canvas shows: how many pixels are not transparent (something is drawn), and a
+ * digest of them all (to tell that it was drawn again differently).
+ */
+function canvasFigures(page: Page, chart: string): Promise<{ drawn: number; digest: number }> {
   return page.$eval(`[data-testid="${chart}"] canvas`, (canvas) => {
     const { data } = (canvas as HTMLCanvasElement)
       .getContext('2d')!
       .getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
     let drawn = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) drawn++;
-    return drawn;
+    let digest = 0;
+    for (let i = 0; i < data.length; i += 1) {
+      if (i % 4 === 3 && data[i] > 0) drawn++;
+      digest = (digest * 31 + data[i]) | 0;
+    }
+    return { drawn, digest };
   });
 }
 
-/** A digest of what a chart's canvas shows, to tell that it was drawn again differently. */
-function canvasDigest(page: Page, chart: string): Promise<number> {
-  return page.$eval(`[data-testid="${chart}"] canvas`, (canvas) => {
-    const { data } = (canvas as HTMLCanvasElement)
-      .getContext('2d')!
-      .getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
-    let digest = 0;
-    for (let i = 0; i < data.length; i += 1) digest = (digest * 31 + data[i]) | 0;
-    return digest;
-  });
-}
+const drawnPixels = async (page: Page, chart: string) => (await canvasFigures(page, chart)).drawn;
+const canvasDigest = async (page: Page, chart: string) => (await canvasFigures(page, chart)).digest;
 
 /** Clicks the point a chart drew for `cardId`, where the chart says it drew it. */
 async function clickPoint(page: Page, chart: string, cardId: string): Promise<void> {
