@@ -3,8 +3,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
 import { cardFileOf } from './helpers/editorUi';
-import { seedWorkspace, useWorkbenchSession } from './helpers/session';
-import { quickOpenFile, screenshot } from './helpers/workbench';
+import { seedWorkspace, screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
+import { quickOpenFile } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
   waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
@@ -26,12 +26,7 @@ describe('the extension in a real VS Code with auto-save after a delay: typing i
       'files.autoSaveDelay': 300,
     });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
-        () => undefined,
-      );
-  });
+  screenshotWhenFailed(session);
 
   it('when status: is typed in the open card file, then the card takes the column, the file stays under the editor, and typing on keeps the id intact', async () => {
     const page = session.page;

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
 import { cardFileOf } from './helpers/editorUi';
-import { seedWorkspace, useWorkbenchSession } from './helpers/session';
+import { seedWorkspace, screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
 import { quickOpenFile, screenshot } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
@@ -33,13 +33,7 @@ describe('the extension in a real VS Code: a card file as a document (completion
     cardName = path.basename(await cardFileOf(folder, 'default', 'todo', 'fix-the-login-'));
     return startCodeServer(await temp.make('kanban-e2e-frontmatter-cs-'), folder, { 'files.autoSave': 'off' });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(
-        session.page,
-        `vscode-failed-frontmatter-${this.currentTest.title.slice(5, 30).replace(/\W+/g, '-')}`,
-      ).catch(() => undefined);
-  });
+  screenshotWhenFailed(session, 'vscode-failed-frontmatter');
 
   it("when `status:` is retyped in a card file, then completion offers the board's columns and the picked one is written", async () => {
     const page = session.page;

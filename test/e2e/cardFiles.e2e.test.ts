@@ -10,7 +10,7 @@ import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, repoRoot, startCodeServer, type TempDirs } from './helpers/codeServer';
 import { kanban } from '../cli/helpers';
 import { cardFileOf, toast } from './helpers/editorUi';
-import { seedWorkspace, useWorkbenchSession } from './helpers/session';
+import { seedWorkspace, screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
@@ -44,12 +44,7 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     folder = await repoWithOverdueCard(temp);
     return startCodeServer(await temp.make('kanban-e2e-13b-'), folder, { 'files.autoSave': 'off' });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
-        () => undefined,
-      );
-  });
+  screenshotWhenFailed(session);
 
   const statusItem = (text: string | RegExp) => session.page.locator('.statusbar-item', { hasText: text });
   const row = (text: string) => session.page.locator('.quick-input-list .monaco-list-row', { hasText: text });
@@ -306,13 +301,7 @@ describe('the extension in a real VS Code with two folders: the sidebar names it
     await fs.writeFile(workspaceFile, JSON.stringify({ folders: [{ path: first }, { path: second }] }));
     return startCodeServer(scratch, workspaceFile, {});
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(
-        session.page,
-        `vscode-failed-multi-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`,
-      ).catch(() => undefined);
-  });
+  screenshotWhenFailed(session, 'vscode-failed-multi');
 
   it('when the Kanban view opens, then its title names the folder it lists, and Switch Sidebar Folder lists the other one', async () => {
     const page = session.page;

@@ -18,7 +18,7 @@ import {
   twoBoardRepo,
   waitForNotice,
 } from './helpers/editorUi';
-import { seedWorkspace, useWorkbenchSession } from './helpers/session';
+import { seedWorkspace, screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
 import {
   boardFrame,
   cardIn,
@@ -55,13 +55,7 @@ describe('the extension in a real VS Code: broken files, palette commands, nativ
       'files.autoSave': 'off',
     });
   });
-  afterEach(async function () {
-    // Where a step failed, what the window showed is the quickest explanation.
-    if (this.currentTest?.state === 'failed')
-      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
-        () => undefined,
-      );
-  });
+  screenshotWhenFailed(session);
 
   it('when the Add Card and Open Board keys are pressed, then the Add Card box and the board open', async () => {
     const page = session.page;

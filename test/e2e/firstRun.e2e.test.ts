@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
-import { useWorkbenchSession } from './helpers/session';
+import { screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
 import { boardFrame, screenshot } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
@@ -17,12 +17,7 @@ describe('the extension in a real VS Code: the first run in a folder without a b
     folder = await temp.make('kanban-e2e-empty-');
     return startCodeServer(await temp.make('kanban-e2e-empty-vs-'), folder, {});
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
-        () => undefined,
-      );
-  });
+  screenshotWhenFailed(session);
 
   it('when the Kanban view opens, then it explains and offers Create Board, with no status item and nothing written', async () => {
     const page = session.page;

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
-import { seedWorkspace, useWorkbenchSession } from './helpers/session';
-import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
+import { seedWorkspace, screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
+import { boardFrame, cardIn, runFromPalette } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
   waitFor(() => probe().catch(() => false), timeoutMs, what, 200);
@@ -70,12 +70,7 @@ describe('the extension in a real VS Code: the board with the keyboard only, in 
       'workbench.colorTheme': 'Default Dark Modern',
     });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
-        () => undefined,
-      );
-  });
+  screenshotWhenFailed(session);
 
   before(async () => {
     await waitUntil(

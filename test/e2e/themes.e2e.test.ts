@@ -5,7 +5,7 @@ import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer, type TempDirs } from './helpers/codeServer';
 import { textContrasts } from '../helpers/contrast';
 import { hexToRgb, paletteStep } from './helpers/editorUi';
-import { useWorkbenchSession } from './helpers/session';
+import { screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
@@ -50,12 +50,7 @@ describe('the extension in a real VS Code: the board in light, dark and high-con
       'workbench.colorTheme': 'Default Dark Modern',
     });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
-        () => undefined,
-      );
-  });
+  screenshotWhenFailed(session);
 
   /** As a user does: Preferences: Color Theme, then a click on the theme (its id is the row's description). */
   async function chooseTheme(name: string): Promise<void> {

@@ -4,7 +4,7 @@ import type { Frame } from 'playwright-core';
 import { waitUntil as waitFor } from '../helpers/waiting';
 import { kanbanOutputLines, startCodeServer } from './helpers/codeServer';
 import { cardFileOf, frameWith } from './helpers/editorUi';
-import { seedWorkspace, useWorkbenchSession } from './helpers/session';
+import { seedWorkspace, screenshotWhenFailed, useWorkbenchSession } from './helpers/session';
 import { boardFrame, cardIn, runFromPalette, screenshot } from './helpers/workbench';
 
 const waitUntil = (probe: () => Promise<boolean>, what: string, timeoutMs = 15_000) =>
@@ -39,12 +39,7 @@ describe('the extension in a real VS Code: selection, bulk edits and the table v
     folder = await seedWorkspace(temp, ['Card A', 'Card B', 'Card C', 'Card D'], 'kanban-e2e-15-');
     return startCodeServer(await temp.make('kanban-e2e-15-vs-'), folder, {});
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed')
-      await screenshot(session.page, `vscode-failed-${this.currentTest.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(
-        () => undefined,
-      );
-  });
+  screenshotWhenFailed(session);
 
   before(async () => {
     const page = session.page;

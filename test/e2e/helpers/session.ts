@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { KanbanService } from '../../../extension/service/kanbanService';
 import { TempDirs, type CodeServer } from './codeServer';
-import { closeWorkbench, openWorkbench } from './workbench';
+import { closeWorkbench, openWorkbench, screenshot } from './workbench';
 
 /** A folder with one card per title in To Do, written by the extension's own service. */
 export async function seedWorkspace(temp: TempDirs, titles: string[], prefix = 'kanban-e2e-ws-'): Promise<string> {
@@ -59,6 +59,15 @@ export function useWorkbenchSession(start: (temp: TempDirs) => Promise<CodeServe
   });
   after(() => closeSession(session));
   return session;
+}
+
+/** After each failed test of the suite, what the window showed: the quickest explanation of the step that failed. */
+export function screenshotWhenFailed(session: WorkbenchSession, prefix = 'vscode-failed'): void {
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (test?.state !== 'failed') return;
+    await screenshot(session.page, `${prefix}-${test.title.slice(5, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
 }
 
 /** One test on a code-server of its own (a clean extension host, for measurements): `start` as above. */
