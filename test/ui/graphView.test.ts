@@ -1,11 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { copyFileSync, statSync } from 'node:fs';
-import * as path from 'node:path';
 import { createCard, DRAWER } from './drawerHelpers';
-import { screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import { committedScreenshot, startUi, stopUi, type UiContext } from './uiHelpers';
 
-const DOCS_IMAGE = path.resolve(__dirname, '..', '..', 'docs', 'images', 'graph-view.png');
-const MAX_DOCS_BYTES = 300_000;
 const GRAPH = '[data-testid="graph-view"]';
 
 describe('Board UI: the dependency graph view (Chromium)', function () {
@@ -94,10 +90,7 @@ describe('Board UI: the dependency graph view (Chromium)', function () {
 
   it('when the screenshot for the docs is taken, then it is small enough to keep in the repository', async () => {
     await ui.page.mouse.move(0, 719);
-    const file = await screenshot(ui.page, 'graph-view');
-    const bytes = statSync(file).size;
-    assert.ok(bytes < MAX_DOCS_BYTES, `the screenshot is ${bytes} bytes; the docs need < ${MAX_DOCS_BYTES}`);
-    if (process.env.UPDATE_README_SCREENSHOT === '1') copyFileSync(file, DOCS_IMAGE);
+    await committedScreenshot(ui.page, 'graph-view', 'docs/images/graph-view.png');
   });
 
   it('when a node is clicked, then the card drawer opens on that card', async () => {

@@ -1,11 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { copyFileSync, statSync } from 'node:fs';
-import * as path from 'node:path';
 import { createCard, DRAWER, openDrawer } from './drawerHelpers';
-import { card, dragCard, eventually, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
-
-const DOCS_IMAGE = path.resolve(__dirname, '..', '..', 'docs', 'images', 'sub-cards.png');
-const MAX_DOCS_BYTES = 300_000;
+import { card, dragCard, eventually, committedScreenshot, startUi, stopUi, type UiContext } from './uiHelpers';
 
 interface Listed {
   id: string;
@@ -77,10 +72,7 @@ describe('Board UI: sub-cards on the board, in the drawer and in the table (Chro
 
   it('when the screenshot for the docs is taken with the drawer open, then it is small enough to keep in the repository', async () => {
     await ui.page.mouse.move(0, 719);
-    const file = await screenshot(ui.page, 'sub-cards');
-    const bytes = statSync(file).size;
-    assert.ok(bytes < MAX_DOCS_BYTES, `the screenshot is ${bytes} bytes; the docs need < ${MAX_DOCS_BYTES}`);
-    if (process.env.UPDATE_README_SCREENSHOT === '1') copyFileSync(file, DOCS_IMAGE);
+    await committedScreenshot(ui.page, 'sub-cards', 'docs/images/sub-cards.png');
   });
 
   it('when a sub-card in the list is clicked, then its drawer opens and names the parent as a link back', async () => {

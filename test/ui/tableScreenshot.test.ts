@@ -1,12 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { copyFileSync, statSync } from 'node:fs';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_CARDS, DEMO_CONFIG, seedDemoBoard } from './demoBoard';
-import { screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
+import { committedScreenshot, screenshot, startUi, stopUi, type UiContext } from './uiHelpers';
 
-const README_IMAGE = path.resolve(__dirname, '..', '..', 'media', 'screenshots', 'table.png');
-const MAX_README_BYTES = 300_000;
 const TABLE = '[data-testid="table-view"]';
 
 /** Nothing of a row sticks out of the window sideways unless the table scrolls it. */
@@ -51,10 +47,7 @@ describe('README screenshot of the table view, light and dark, 1440/1024/390 px 
     assert.equal(sideways, false, 'every column fits at 1440 px');
     await page.mouse.move(0, 719);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    const file = await screenshot(page, 'table');
-    const bytes = statSync(file).size;
-    assert.ok(bytes < MAX_README_BYTES, `the screenshot is ${bytes} bytes; the README needs < ${MAX_README_BYTES}`);
-    if (process.env.UPDATE_README_SCREENSHOT === '1') copyFileSync(file, README_IMAGE);
+    await committedScreenshot(page, 'table', 'media/screenshots/table.png');
   });
 
   it('when the window is dark, 1024 px or a phone, then the table stays inside the window and scrolls its own columns', async () => {

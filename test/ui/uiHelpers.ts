@@ -1,5 +1,6 @@
+import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/testServer';
@@ -79,6 +80,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file });
   return file;
+}
+
+/** A picture kept in the repository (README, docs) stays small enough to keep there. */
+const MAX_COMMITTED_BYTES = 300_000;
+
+/**
+ * A screenshot that is also a picture in the repository at `committed` (from the repository's
+ * root): it must stay small, and it replaces that picture only on request
+ * (UPDATE_README_SCREENSHOT=1), since the dates on the cards change every day.
+ */
+export async function committedScreenshot(page: Page, name: string, committed: string): Promise<void> {
+  const file = await screenshot(page, name);
+  const bytes = statSync(file).size;
+  assert.ok(
+    bytes < MAX_COMMITTED_BYTES,
+    `the screenshot is ${bytes} bytes; ${committed} needs < ${MAX_COMMITTED_BYTES}`,
+  );
+  if (process.env.UPDATE_README_SCREENSHOT === '1') copyFileSync(file, path.join(ROOT, committed));
 }
 
 export function card(page: Page, title: string) {
