@@ -274,17 +274,30 @@ describe('the extension in a real VS Code: cards and files linked both ways, sta
     await board.locator('[data-testid="card-drawer"] .sheet-head button[aria-label="Close"]').click();
   });
 
-  it('when the Getting Started walkthrough is opened, then it shows its four steps', async () => {
+  it('when each step of the Getting Started walkthrough is selected, then its picture is shown, loaded and described', async () => {
     const page = session.page;
+    const manifest = JSON.parse(await fs.readFile(path.join(repoRoot, 'package.json'), 'utf8'));
+    const steps = manifest.contributes.walkthroughs[0].steps as { title: string; media: { altText: string } }[];
     await runFromPalette(page, 'Welcome: Open Walkthrough...');
     await page
       .locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Repo Kanban' })
       .click({ timeout: 15_000 });
     const walkthrough = page.locator('.gettingStartedContainer');
-    for (const step of ['Open the board', 'Add a card', "Edit the card's file", 'Start the API server for tools']) {
-      await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(steps.length, 5);
+    for (const step of steps) {
+      const button = walkthrough.locator('.getting-started-step', { hasText: step.title }).first();
+      await button.waitFor({ state: 'visible', timeout: 15_000 });
+      // The first step opens already selected; a click on it would only fold it.
+      if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+      const picture = walkthrough.getByAltText(step.media.altText, { exact: true });
+      await picture.waitFor({ state: 'visible', timeout: 15_000 });
+      // Loaded, not a broken-image box: the file came from the installed extension.
+      await waitUntil(
+        () => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        `the picture of "${step.title}" loaded`,
+      );
+      await screenshot(page, `vscode-walkthrough-${step.title.replace(/\W+/g, '-').toLowerCase()}`);
     }
-    await screenshot(page, 'vscode-walkthrough');
   });
 });
 

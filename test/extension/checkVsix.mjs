@@ -39,6 +39,8 @@ function read(buffer, entry) {
   return entry.method === 8 ? inflateRawSync(data) : data;
 }
 
+const isPng = (data) => data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+
 const entries = listEntries(zip);
 const names = entries.map((e) => e.name).sort();
 const required = [
@@ -85,12 +87,12 @@ const required = [
   // The extension's icon (Extensions view, Marketplace, Welcome); the activity bar keeps kanban.svg.
   'extension/extension/media/icon.png',
   'extension/extension/media/kanban.svg',
-  // The Getting Started walkthrough's pages.
-  'extension/extension/media/walkthrough/create-board.md',
-  'extension/extension/media/walkthrough/open-board.md',
-  'extension/extension/media/walkthrough/add-card.md',
-  'extension/extension/media/walkthrough/edit-file.md',
-  'extension/extension/media/walkthrough/api-server.md',
+  // The Getting Started walkthrough's pictures (npm run walkthrough-images makes them).
+  'extension/extension/media/walkthrough/create-board.png',
+  'extension/extension/media/walkthrough/open-board.png',
+  'extension/extension/media/walkthrough/add-card.png',
+  'extension/extension/media/walkthrough/edit-file.png',
+  'extension/extension/media/walkthrough/api-server.png',
 ];
 const allowedExtra = new Set(['extension/dist/node_modules/swagger-ui-dist/LICENSE']);
 
@@ -134,18 +136,24 @@ if (!manifest.contributes?.commands?.length) problems.push('package.json contrib
 // Without an icon the Extensions view and the Welcome tile show a placeholder; vsce takes only PNG.
 const icon = manifest.icon && entries.find((e) => e.name === `extension/${manifest.icon}`);
 if (!icon) problems.push(`package.json icon ${manifest.icon} is not in the package`);
-else if (
-  !read(zip, icon)
-    .subarray(0, 8)
-    .equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-)
-  problems.push(`${manifest.icon} is not a PNG`);
-// A walkthrough step whose page is missing shows an empty pane: every page it names must be inside.
+else if (!isPng(read(zip, icon))) problems.push(`${manifest.icon} is not a PNG`);
+// A walkthrough step whose page or picture is missing shows an empty pane: every file it names must
+// be inside, a picture a PNG small enough not to weigh on the package, with a text for screen readers.
+const WALKTHROUGH_IMAGE_BYTES = 150 * 1024;
 for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
   for (const step of walkthrough.steps ?? []) {
-    const page = step.media?.markdown;
-    if (page && !names.includes(`extension/${page}`))
-      problems.push(`walkthrough step ${step.id} names ${page}, which is not in the package`);
+    const media = step.media ?? {};
+    const images = typeof media.image === 'string' ? [media.image] : Object.values(media.image ?? {});
+    // Every step shows what it is about, not only tells it.
+    if (!images.length) problems.push(`walkthrough step ${step.id} has no picture`);
+    else if (!media.altText?.trim()) problems.push(`walkthrough step ${step.id} has a picture without altText`);
+    for (const page of [media.markdown, media.svg, ...images].filter(Boolean)) {
+      const entry = entries.find((e) => e.name === `extension/${page}`);
+      if (!entry) problems.push(`walkthrough step ${step.id} names ${page}, which is not in the package`);
+      else if (page.endsWith('.png') && !isPng(read(zip, entry))) problems.push(`${page} is not a PNG`);
+      else if (entry.size > WALKTHROUGH_IMAGE_BYTES)
+        problems.push(`${page} is ${entry.size} bytes; a walkthrough picture stays under ${WALKTHROUGH_IMAGE_BYTES}`);
+    }
   }
 }
 
