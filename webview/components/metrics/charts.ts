@@ -1,7 +1,6 @@
 import * as ChartJs from 'chart.js';
 import type { ChartConfiguration, Plugin } from 'chart.js';
 import { color } from 'chart.js/helpers';
-import { shortDuration } from '../../../server/core/metricsText';
 import type { FlowMetrics } from '../../types';
 import type { ChartColors } from './chartColors';
 import type { CardPoint } from './points';
@@ -54,13 +53,20 @@ const pointPlaces: Plugin = {
   },
 };
 
-const cardTooltip = (p: CardPoint) => (p.title ? `${p.title}: ${shortDuration(p.y * DAY)}` : shortDuration(p.y * DAY));
+/**
+ * How a duration reads (metricsText's shortDuration), given by the board: were this chunk to import
+ * it, esbuild would put it in a third file that every board load fetches before its first render.
+ */
+export type DurationText = (ms: number | null) => string;
+
+const cardTooltip = (p: CardPoint, duration: DurationText) =>
+  p.title ? `${p.title}: ${duration(p.y * DAY)}` : duration(p.y * DAY);
 
 /**
  * The options every chart shares; a chart of cards (`cards`) names the card under the pointer in its
  * tooltip, and may go without a legend.
  */
-function baseOptions(colors: ChartColors, { cards = false, legend = true } = {}) {
+function baseOptions(colors: ChartColors, { cards, legend = true }: { cards?: DurationText; legend?: boolean } = {}) {
   return {
     responsive: true,
     maintainAspectRatio: false,
@@ -69,7 +75,7 @@ function baseOptions(colors: ChartColors, { cards = false, legend = true } = {})
     plugins: {
       legend: legend ? { labels: { color: colors.text, boxWidth: 12 } } : { display: false },
       ...(cards && {
-        tooltip: { callbacks: { label: (item: { raw: unknown }) => cardTooltip(item.raw as CardPoint) } },
+        tooltip: { callbacks: { label: (item: { raw: unknown }) => cardTooltip(item.raw as CardPoint, cards) } },
       }),
     },
   };
@@ -120,11 +126,16 @@ export function cumulativeFlowChart(m: FlowMetrics, colors: ChartColors): ChartC
   };
 }
 
-export function cycleTimeChart(m: FlowMetrics, points: CardPoint[], colors: ChartColors): ChartConfiguration {
+export function cycleTimeChart(
+  m: FlowMetrics,
+  points: CardPoint[],
+  colors: ChartColors,
+  duration: DurationText,
+): ChartConfiguration {
   const from = Date.parse(m.from);
   const to = Date.parse(m.asOf);
   const line = (label: string, ms: number | null, dash: number[]) => ({
-    label: `${label} ${shortDuration(ms)}`,
+    label: `${label} ${duration(ms)}`,
     data:
       ms === null
         ? []
@@ -157,7 +168,7 @@ export function cycleTimeChart(m: FlowMetrics, points: CardPoint[], colors: Char
       ],
     },
     options: {
-      ...baseOptions(colors, { cards: true }),
+      ...baseOptions(colors, { cards: duration }),
       scales: {
         x: {
           ...axis(colors, 'Finished'),
@@ -189,7 +200,12 @@ export function throughputChart(m: FlowMetrics, colors: ChartColors): ChartConfi
   };
 }
 
-export function agingChart(m: FlowMetrics, points: CardPoint[], colors: ChartColors): ChartConfiguration {
+export function agingChart(
+  m: FlowMetrics,
+  points: CardPoint[],
+  colors: ChartColors,
+  duration: DurationText,
+): ChartConfiguration {
   const names = m.wip.map((w) => m.columns.find((c) => c.id === w.column)?.name ?? w.column);
   return {
     type: 'scatter',
@@ -205,7 +221,7 @@ export function agingChart(m: FlowMetrics, points: CardPoint[], colors: ChartCol
       ],
     },
     options: {
-      ...baseOptions(colors, { cards: true, legend: false }),
+      ...baseOptions(colors, { cards: duration, legend: false }),
       scales: {
         x: {
           ...axis(colors, 'Column'),
