@@ -129,7 +129,7 @@ export class PostMessageTransport implements Transport {
         clearTimeout(pending.timer);
         pending.resolve({
           status: message.status,
-          body: message.body,
+          body: message.text !== undefined ? JSON.parse(message.text) : message.body,
           ...(message.etag ? { etag: message.etag } : {}),
           ...(message.warnings?.length ? { warnings: message.warnings } : {}),
         });

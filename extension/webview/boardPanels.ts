@@ -108,10 +108,14 @@ export class BoardPanels implements vscode.Disposable {
     panel.title = this.title(folder);
     panel.iconPath = vscode.Uri.joinPath(this.context.extensionUri, 'extension', 'media', 'icon.png');
     loadBoardPage(panel.webview, this.context.extensionUri, panel.title);
-    // The cards are read while the page loads, not after it says ready: on a large board the read
-    // takes about as long as the page. A failure is the bridge's to report, when the page asks.
-    void this.services.get(folder).catch(() => undefined);
     const bridge = new WebviewBridge(panel.webview, folder, this.services, this.access, this.host);
+    // The cards are read, and the board's list answer built, while the page loads, not after it
+    // asks: on a large board each takes about as long as the page. A failure is the bridge's to
+    // report, when the page asks.
+    void this.services
+      .get(folder)
+      .then((service) => bridge.warmUp(service, this.chosen.get(folder.key) ?? service.workspace.defaultBoardId))
+      .catch(() => undefined);
     // Renamed in the page, the CLI or by hand in .kanban.json: the tab keeps the board's name.
     bridge.onDidChangeBoards(() => this.retitle(folder));
     this.panels.set(folder.key, { panel, bridge });

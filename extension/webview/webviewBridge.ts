@@ -69,6 +69,17 @@ export class WebviewBridge implements vscode.Disposable {
     else this.pendingCommands.push(message);
   }
 
+  /**
+   * Asks for the board's cards as the page's first load will (`Api.listTasks`), so the service
+   * builds and keeps that answer while the page is still loading; the page's own request then
+   * takes the kept bytes (the service's read cache, valid until anything changes).
+   */
+  async warmUp(service: KanbanService, boardId: string): Promise<void> {
+    if (this.disposed) return;
+    const path = `/boards/${encodeURIComponent(boardId)}/tasks?includeDeleted=true`;
+    await this.access.dispatch(service, this.folder, { method: 'GET', path, asText: true });
+  }
+
   dispose(): void {
     this.disposed = true;
     this.detach();
@@ -205,6 +216,7 @@ export class WebviewBridge implements vscode.Disposable {
       path: message.path,
       body: message.body,
       ifMatch: message.ifMatch,
+      asText: message.responseType !== 'base64',
     });
     let body: unknown = answer.body;
     if (message.responseType === 'base64') body = answer.status === 200 ? toFilePayload(answer.body) : null;
@@ -213,6 +225,7 @@ export class WebviewBridge implements vscode.Disposable {
       id: message.id,
       status: answer.status,
       body,
+      ...(answer.text !== undefined ? { text: answer.text } : {}),
       ...(answer.etag ? { etag: answer.etag } : {}),
       ...(answer.warnings?.length ? { warnings: answer.warnings } : {}),
     });

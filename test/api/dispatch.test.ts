@@ -33,6 +33,19 @@ describe('in-process dispatcher (the VS Code webview bridge)', () => {
     );
   });
 
+  it('when asked as text, then a list comes as the same JSON text as over HTTP, with nothing in body', async () => {
+    await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Alpha' } });
+    await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Beta' } });
+    const asText = await dispatcher.dispatch({ method: 'GET', path: '/boards/default/tasks', asText: true });
+    assert.equal(asText.status, 200);
+    assert.equal(asText.body, null);
+    const overHttp = await fetch(`${server.url}/api/boards/default/tasks`).then((r) => r.text());
+    assert.equal(asText.text, overHttp);
+    const asObjects = await dispatcher.dispatch({ method: 'GET', path: '/boards/default/tasks' });
+    assert.equal(asObjects.text, undefined);
+    assert.deepEqual(asObjects.body, JSON.parse(overHttp));
+  });
+
   it('when the request is invalid or unknown, then the answer is the same 4xx envelope as HTTP', async () => {
     const invalid = await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# X', bogus: 1 } });
     assert.equal(invalid.status, 400);

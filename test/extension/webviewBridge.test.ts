@@ -218,6 +218,22 @@ describe('extension webview bridge', () => {
     assert.deepEqual(double.clipboardWrites, ['copied-2026-01-01', 'after']);
   });
 
+  it("when the page asks for the cards, then they come as the list's JSON text; a write answers with its object", async () => {
+    activateWith([await folderWithCards(['First', 'Second'])]);
+    const panel = await openReadyBoard();
+    const list = await request(panel, 1, 'GET', '/boards/default/tasks?includeDeleted=true');
+    assert.equal(list.status, 200);
+    assert.equal(typeof list.text, 'string', 'the list was not sent as text');
+    assert.deepEqual(
+      JSON.parse(list.text).data.map((t: { title: string }) => t.title),
+      ['First', 'Second'],
+    );
+    const created = await request(panel, 2, 'POST', '/boards/default/tasks', { content: '# Third\n', status: 'todo' });
+    assert.equal(created.status, 201);
+    assert.equal(created.text, undefined);
+    assert.equal(created.body.data.title, 'Third');
+  });
+
   it('when the page asks to open a card file by its path, then that file opens; a path outside the kanban root does not', async () => {
     const folder = await folderWithCards(['Opened']);
     activateWith([folder]);

@@ -141,6 +141,8 @@ export class BoardController implements LiveBoard {
   }
 
   private hello(revision: number): void {
+    // Marks of the first load's steps, for the benches (the VS Code start-up e2e reads them).
+    performance.mark('kanban:hello');
     this.revision = revision;
     if (this.fallbackLoad) {
       clearTimeout(this.fallbackLoad);
@@ -185,6 +187,7 @@ export class BoardController implements LiveBoard {
         (boardId === guess && (await early)) ||
         (await Promise.all([this.api.getBoard(boardId), this.api.listTasks(boardId)]));
       if (generation !== this.loadGeneration) return;
+      performance.mark('kanban:cards-arrived');
       const switching = boardId !== this.state.boardId;
       this.store.set({
         boards,
@@ -197,6 +200,7 @@ export class BoardController implements LiveBoard {
         loadError: null,
         ...(switching ? { openTaskId: null, quickAddStatus: null, selection: new Set<string>() } : {}),
       });
+      performance.mark('kanban:cards-set');
       this.persist({ boardId });
       this.transport.notifyHost?.({ type: 'boardShown', boardId });
       // The VS Code host sends the broken files itself, as they change; a browser asks on each load.

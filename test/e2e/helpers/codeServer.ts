@@ -8,7 +8,8 @@ import { findFreePort } from '../../../extension/server/freePort';
 const run = promisify(execFile);
 export const repoRoot = path.resolve(__dirname, '../../..');
 const BIN = path.join(repoRoot, '.cache/code-server/node_modules/.bin/code-server');
-export const VSIX = path.join(repoRoot, 'dist/repo-kanban.vsix');
+/** KANBAN_E2E_VSIX: another build to measure (e.g. a copy of an older .vsix, for before and after). */
+export const VSIX = process.env.KANBAN_E2E_VSIX ?? path.join(repoRoot, 'dist/repo-kanban.vsix');
 /** Screenshots of the e2e run; the measurements go next to this folder (test-output/e2e-metrics.json). */
 export const OUTPUT_DIR = path.join(repoRoot, 'test-output/screenshots');
 export const METRICS_FILE = path.join(repoRoot, 'test-output/e2e-metrics.json');

@@ -1,5 +1,11 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { KanbanService } from '../../../extension/service/kanbanService';
+import { baseCardId, cardIdCandidates } from '../../../server/core/ids';
+import type { Card } from '../../../server/core/model';
+import { spreadKeys } from '../../../server/core/ordering';
+import { serializeCard } from '../../../server/storage/cardFile';
 import { TempDirs, type CodeServer } from './codeServer';
 import { closeWorkbench, openWorkbench, screenshot } from './workbench';
 
@@ -16,6 +22,45 @@ export async function seedWorkspace(temp: TempDirs, titles: string[], prefix = '
     if (answer.status !== 201) throw new Error(`seeding failed: ${JSON.stringify(answer.body)}`);
   }
   await service.close();
+  return folder;
+}
+
+/**
+ * The same folder as seedWorkspace (one card per title in To Do, in that order), with the card
+ * files written directly: 10,000 cards through the service's one-at-a-time writes take minutes.
+ * The service then opens it once, as a board used before: its card index is written.
+ */
+export async function seedWorkspaceFiles(temp: TempDirs, titles: string[], prefix = 'kanban-e2e-ws-'): Promise<string> {
+  const folder = await temp.make(prefix);
+  await (await KanbanService.open(folder)).close();
+  const column = path.join(folder, '.kanban', 'boards', 'default', 'todo');
+  await fs.mkdir(column, { recursive: true });
+  const now = new Date().toISOString();
+  const keys = spreadKeys(titles.length);
+  const cards: Card[] = titles.map((title, i) => ({
+    id: cardIdCandidates(baseCardId(title, new Date(now))).next().value as string,
+    boardId: 'default',
+    status: 'todo',
+    content: `# ${title}\n`,
+    priority: 'medium',
+    labels: [],
+    metadata: {},
+    forms: [],
+    formData: {},
+    attachments: [],
+    comments: [],
+    order: keys[i],
+    created: now,
+    modified: now,
+  }));
+  for (let i = 0; i < cards.length; i += 200)
+    await Promise.all(
+      cards.slice(i, i + 200).map((card) => fs.writeFile(path.join(column, `${card.id}.md`), serializeCard(card))),
+    );
+  const service = await KanbanService.open(folder);
+  const answer = await service.dispatcher.dispatch({ method: 'GET', path: '/tasks?fields=id&limit=1' });
+  await service.close();
+  if (answer.status !== 200) throw new Error(`the seeded folder does not open: ${JSON.stringify(answer.body)}`);
   return folder;
 }
 

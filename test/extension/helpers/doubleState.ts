@@ -60,8 +60,11 @@ class FakeWebview {
     return Uri.parse(`https://file+.vscode-resource.test${uri.path}`);
   }
   postMessage(message: unknown): Promise<boolean> {
-    // A webview receives a structured clone, never the host's object.
-    this.posted.push(structuredClone(message));
+    // A webview receives a structured clone, never the host's object. An answer sent as JSON text
+    // gets its body parsed here, as the page's transport does, so tests read every answer alike.
+    const copy = structuredClone(message) as { type?: string; text?: unknown; body?: unknown };
+    if (copy?.type === 'response' && typeof copy.text === 'string') copy.body = JSON.parse(copy.text);
+    this.posted.push(copy);
     return Promise.resolve(true);
   }
   /** The page posts a message to the host. */
