@@ -7,6 +7,7 @@ import type { Card } from '../../../server/core/model';
 import { spreadKeys } from '../../../server/core/ordering';
 import { serializeCard } from '../../../server/storage/cardFile';
 import { TempDirs, type CodeServer } from './codeServer';
+import { makeCard } from '../../helpers/cards';
 import { closeWorkbench, openWorkbench, screenshot } from './workbench';
 
 /** A folder with one card per title in To Do, written by the extension's own service. */
@@ -37,22 +38,16 @@ export async function seedWorkspaceFiles(temp: TempDirs, titles: string[], prefi
   await fs.mkdir(column, { recursive: true });
   const now = new Date().toISOString();
   const keys = spreadKeys(titles.length);
-  const cards: Card[] = titles.map((title, i) => ({
-    id: cardIdCandidates(baseCardId(title, new Date(now))).next().value as string,
-    boardId: 'default',
-    status: 'todo',
-    content: `# ${title}\n`,
-    priority: 'medium',
-    labels: [],
-    metadata: {},
-    forms: [],
-    formData: {},
-    attachments: [],
-    comments: [],
-    order: keys[i],
-    created: now,
-    modified: now,
-  }));
+  const cards: Card[] = titles.map((title, i) =>
+    makeCard({
+      id: cardIdCandidates(baseCardId(title, new Date(now))).next().value as string,
+      status: 'todo',
+      content: `# ${title}\n`,
+      order: keys[i],
+      created: now,
+      modified: now,
+    }),
+  );
   for (let i = 0; i < cards.length; i += 200)
     await Promise.all(
       cards.slice(i, i + 200).map((card) => fs.writeFile(path.join(column, `${card.id}.md`), serializeCard(card))),
