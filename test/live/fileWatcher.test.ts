@@ -2,9 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { FileWatcher } from '../../server/live/fileWatcher';
+import { createTask } from '../../server/service/tasks';
 import { Workspace } from '../../server/service/workspace';
 import { serializeCard } from '../../server/storage/cardFile';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
 import { waitUntil } from '../helpers/waiting';
 
 describe('file watching', () => {
@@ -130,6 +132,35 @@ describe('file watching', () => {
       assert.deepEqual(snapshot(workspace), truth);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('when card files change between the load and the start of watching, then the watcher applies those changes', async () => {
+    const root = await makeTempDir('kanban-since-load-');
+    const first = await Workspace.open({ root });
+    const ids: string[] = [];
+    for (const title of ['Edited', 'Removed', 'Kept']) ids.push((await createTask(first, 'default', { title })).id);
+    await first.close();
+    const ws = await Workspace.open({ root });
+    const watcher = new FileWatcher(ws);
+    try {
+      const [edited, removed, kept] = ids.map((id) => ws.store.filePathOf!(ws.index.findById(id)!));
+      const editedFile = path.join(root, edited);
+      await fs.writeFile(
+        editedFile,
+        (await fs.readFile(editedFile, 'utf8')).replace('# Edited', '# Edited while loading'),
+      );
+      await fs.rm(path.join(root, removed));
+      await watcher.start();
+      await waitUntil(
+        () => ws.index.findById(ids[0])?.content.includes('while loading') === true && !ws.index.findById(ids[1]),
+        5000,
+        'the edit and the removal applied',
+      );
+      assert.ok(ws.index.findById(ids[2]), `${kept} stays`);
+    } finally {
+      await watcher.close();
+      await ws.close();
     }
   });
 });

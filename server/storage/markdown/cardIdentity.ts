@@ -65,6 +65,11 @@ export function preferredCopy(a: ParsedFile, b: ParsedFile, places: FilePlaces):
  * under a new id (see `derivedId`). Nothing is written: the files stay as they are.
  */
 export function identifyCards(parsed: ParsedFile[], places: FilePlaces): CardIdentities {
+  // The usual board: every id once. A set of the ids tells so without a group per card (a list
+  // each, 100,000 of them at start-up, all for the collector).
+  const ids = new Set<string>();
+  for (const entry of parsed) ids.add(entry.card.id);
+  if (ids.size === parsed.length) return { served: parsed, stale: [], duplicates: [] };
   const byId = new Map<string, ParsedFile[]>();
   for (const entry of parsed) {
     const group = byId.get(entry.card.id);

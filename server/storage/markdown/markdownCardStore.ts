@@ -18,7 +18,15 @@ import {
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
 import { identifyCards, type FilePlaces, type ParsedFile } from './cardIdentity';
 import { moveToRecovered, movedByHandSince } from './loadRepair';
-import { cachedCard, readIndexCache, stampOf, writeIndexCache, type CachedFile, type FileStamp } from './indexCache';
+import {
+  cachedCard,
+  hasIndexCache,
+  readIndexCache,
+  stampsOf,
+  writeIndexCache,
+  type CachedFile,
+  type FileStamp,
+} from './indexCache';
 import { log } from '../../core/log';
 import { createKanbanGitignoreIfMissing } from '../generatedFiles';
 
@@ -112,16 +120,20 @@ export class MarkdownCardStore implements CardStore {
    */
   async loadAll(): Promise<LoadResult> {
     const files = await this.listCardFiles();
+    // Stat'ed on the thread pool while this thread reads and parses the cache.
+    const stamping = hasIndexCache(this.stateDir) ? stampsOf(files) : null;
     const cache = readIndexCache(this.stateDir);
+    const stamps = cache.size && stamping ? await stamping : null;
     const seen: [string, CachedFile][] = [];
     let reread = 0;
     const parsed: ParsedFile[] = [];
     const invalid: InvalidFile[] = [];
     const movedByHand = movedByHandSince(cache);
     for (let i = 0; i < files.length; i += LOAD_SLICE) {
-      for (const file of files.slice(i, i + LOAD_SLICE)) {
+      for (let n = i; n < Math.min(i + LOAD_SLICE, files.length); n++) {
+        const file = files[n];
         const key = this.relative(file);
-        const hit = cache.size ? cachedCard(cache, key, stampOf(file)) : undefined;
+        const hit = stamps ? cachedCard(cache, key, stamps[n]) : undefined;
         if (hit) {
           parsed.push({ file, card: hit.card, hash: hit.hash });
           seen.push([key, hit]);
@@ -140,7 +152,8 @@ export class MarkdownCardStore implements CardStore {
     }
     // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
     if (this.options.keepIndexCache && (reread > 0 || seen.length !== cache.size)) this.saveIndexCache(seen);
-    this.loadStamps = new Map(seen.map(([key, entry]) => [key, { size: entry.size, mtimeMs: entry.mtimeMs }]));
+    // The cache entries themselves: each carries its size and mtime, and 100,000 copies only cost the collector.
+    this.loadStamps = new Map<string, FileStamp>(seen);
     const { served, stale, duplicates } = identifyCards(parsed, this.places);
     this.known.clear();
     this.fileIds.clear();
