@@ -3,6 +3,7 @@ import { ARCHIVED_STATUS, PRIORITIES, type Priority } from '../core/shapes/vocab
 import type { Card, CardForm, Comment } from '../core/model';
 import { isValidKey } from '../core/ordering';
 import { isSafeCardId } from '../core/ids';
+import { plainFrontmatter } from './plainFrontmatter';
 
 /** Why a card file could not be read; reported by /api/workspace, never fatal. */
 export class CardFileError extends Error {
@@ -148,6 +149,8 @@ function parseActions(value: unknown): Card['actions'] {
 }
 
 function loadFrontmatter(fm: string): unknown {
+  const plain = plainFrontmatter(fm);
+  if (plain !== undefined) return plain;
   let documents: unknown[];
   try {
     // js-yaml's load() refuses an empty source, but `---` followed by `---` (or only YAML comments)
