@@ -38,15 +38,21 @@ export interface ServerChild {
 export interface StartOptions {
   /** Extra flags for node itself, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
+  /** Another build's server script (a copy of an older `dist/`), to compare builds in one loop. */
+  script?: string;
 }
 
 export async function startServerChild(root: string, options: StartOptions = {}): Promise<ServerChild> {
   const startedAt = performance.now();
   const spawnedAtUs = monotonicUs();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER_SCRIPT, '--dir', root, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: '', HOST: '', KANBAN_WORKSPACE: '' },
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), options.script ?? SERVER_SCRIPT, '--dir', root, '--port', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PORT: '', HOST: '', KANBAN_WORKSPACE: '' },
+    },
+  );
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
