@@ -148,10 +148,32 @@ export class CardIndex {
     const key = columnKey(boardId, status);
     let sorted = this.sortedColumns.get(key);
     if (!sorted) {
-      sorted = [...this.cardsOf(boardId)].filter((c) => placeOf(c) === status).sort(compareCards);
-      this.sortedColumns.set(key, sorted);
+      this.sortColumns(boardId);
+      sorted = this.sortedColumns.get(key);
+      if (!sorted) this.sortedColumns.set(key, (sorted = []));
     }
     return sorted;
+  }
+
+  /**
+   * Every column of a board not sorted yet, from one pass over its cards: a page and a count ask
+   * for each column in turn, and a pass per column went over all 100,000 cards of a large board
+   * for each of its columns at the first page after a start.
+   */
+  private sortColumns(boardId: string): void {
+    // null: that column is sorted already (and kept current), so its cards are skipped.
+    const columns = new Map<string, Card[] | null>();
+    for (const card of this.cardsOf(boardId)) {
+      const place = placeOf(card);
+      let cards = columns.get(place);
+      if (cards === undefined) {
+        cards = this.sortedColumns.has(columnKey(boardId, place)) ? null : [];
+        columns.set(place, cards);
+      }
+      cards?.push(card);
+    }
+    for (const [place, cards] of columns)
+      if (cards) this.sortedColumns.set(columnKey(boardId, place), cards.sort(compareCards));
   }
 
   /** Zero-based place of the card in its column, or -1 when this object is not the indexed one. */
