@@ -1,10 +1,11 @@
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RequestHandler } from 'express';
 import * as path from 'node:path';
 import { originProblem } from './config/origins';
 import { createApp } from './api/app';
-import { mcpHttpEndpoint } from './mcp/httpEndpoint';
+import type * as McpEndpointModule from './mcp/httpEndpoint';
 import { fastLane } from './api/fastLane';
 import { allRoutes } from './api/routes';
 import { startWebhooks } from './live/webhooks';
@@ -77,6 +78,21 @@ async function checkWritable(root: string): Promise<void> {
   }
 }
 
+/**
+ * /mcp, set up at its first request: the MCP SDK and zod were a tenth of a restart at 100,000 cards
+ * (about 0.7 s of module loading in a profile under load), for an endpoint many servers never see.
+ * Its change feed only serves streams opened through it, so it has nothing to miss before. A
+ * require the bundle keeps lazy (see extension/server/apiServer.ts).
+ */
+function mcpOnFirstRequest(workspace: Workspace): RequestHandler {
+  let endpoint: RequestHandler | undefined;
+  return (req, res, next) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    endpoint ??= (require('./mcp/httpEndpoint') as typeof McpEndpointModule).mcpHttpEndpoint(workspace);
+    endpoint(req, res, next);
+  };
+}
+
 /** Open the workspace and serve the API (and later the board UI and /ws) on one port. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
@@ -102,7 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const app = createApp(workspace, {
     allowedHosts,
     allowedOrigins: options.allowedOrigins,
-    mcp: mcpHttpEndpoint(workspace),
+    mcp: mcpOnFirstRequest(workspace),
   });
   const server = http.createServer(fastLane(workspace, allRoutes, allowedHosts, app));
   // Slow or stalled clients must not hold sockets forever.

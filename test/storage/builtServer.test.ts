@@ -43,6 +43,33 @@ describe('built server (dist/server.js) and storage providers', function () {
     await fs.rm(root, { recursive: true, force: true });
   });
 
+  it('when it starts and answers REST, then the MCP SDK is not loaded; the first /mcp request loads it', async () => {
+    const loadedAfter = async (mcp: boolean) => {
+      const record = path.join(root, '..', `${path.basename(root)}-mcp-${mcp}.json`);
+      const run = await runBuiltServer(root, {
+        env: { RECORD_MODULES_FILE: record, RECORD_MODULES_WATCHED: '@modelcontextprotocol/server,zod' },
+        preload: ['recordModules.cjs'],
+      });
+      if (!run.url) assert.fail(`the server did not start: ${(await run.exited).stderr}`);
+      await call(run.url, 'POST', '/api/tasks', { content: '# Plain REST\n' });
+      await call(run.url, 'GET', '/api/tasks');
+      if (mcp) {
+        const answer = await fetch(`${run.url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+        });
+        await answer.arrayBuffer();
+      }
+      assert.equal((await run.stop()).code, 0);
+      const seen = await readRecord(record);
+      await fs.rm(record, { force: true });
+      return seen.loaded;
+    };
+    assert.deepEqual(await loadedAfter(false), []);
+    assert.deepEqual(await loadedAfter(true), ['@modelcontextprotocol/server', 'zod']);
+  });
+
   it('when it serves a Markdown workspace, then better-sqlite3 and the other optional drivers are never loaded', async () => {
     const record = path.join(root, '..', `${path.basename(root)}-modules.json`);
     const run = await runBuiltServer(root, { env: { RECORD_MODULES_FILE: record }, preload: ['recordModules.cjs'] });
