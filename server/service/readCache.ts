@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { gzip, constants as zlib } from 'node:zlib';
 import type { PageInfo } from '../core/listPaging';
 import type { WorkspaceState } from './workspaceState';
+import { collectSoon } from './memoryRelease';
 
 /** A serialized success answer, and for a list, what it tells about its page. */
 export interface BuiltAnswer {
@@ -32,9 +33,10 @@ function gzipOnce(body: Buffer): () => Promise<Buffer> {
     ));
 }
 
-/** Kept answers; a board list at 10,000 cards is about 7 MB, so only a few are kept. */
+/** Kept answers; a board list at 10,000 cards is about 7 MB, so only a few are kept (larger ones: keepWhileAsked). */
 const MAX_ENTRIES = 8;
-const MAX_BYTES = 48 * 1024 * 1024;
+export const MAX_KEPT_BYTES = 48 * 1024 * 1024;
+const LARGE_IDLE_MS = 2000;
 
 /** Small ids for objects that are replaced, never changed in place (the config, the card store). */
 const generations = new WeakMap<object, number>();
@@ -64,6 +66,10 @@ export class ReadCache {
   private bytes = 0;
   /** ETags from an earlier run of the server must never match: versions restart at zero. */
   private readonly run = randomBytes(6).toString('hex');
+  private large: { key: string; entry: Entry; timer: NodeJS.Timeout } | undefined;
+
+  /** `largeIdleMs`: how long an answer over the budget stays kept after it was last asked for. */
+  constructor(private readonly options: { largeIdleMs?: number } = {}) {}
 
   private stampOf(ws: WorkspaceState): string {
     return `${ws.index.version}.${ws.cardStates.version}.${ws.claims.version}.${generationOf(ws.config)}.${generationOf(ws.store)}`;
@@ -80,6 +86,7 @@ export class ReadCache {
   /** The kept answer for `key`, or a fresh one made by `build` (and kept). */
   answer(ws: WorkspaceState, key: string, build: () => BuiltAnswer): CachedAnswer {
     const stamp = this.stampOf(ws);
+    if (this.large?.key === key && this.large.entry.stamp === stamp) return this.keepWhileAsked(key, this.large.entry);
     const held = this.entries.get(key);
     if (held && held.stamp === stamp) {
       // Most recently used last, so eviction takes the oldest.
@@ -90,9 +97,26 @@ export class ReadCache {
     if (held) this.drop(key, held);
     const { body, page } = build();
     const entry: Entry = { body, page, stamp, etag: this.etagFor(ws, key), gzipped: gzipOnce(body) };
+    if (body.length > MAX_KEPT_BYTES) return this.keepWhileAsked(key, entry);
     this.entries.set(key, entry);
     this.bytes += body.length;
     this.evict(stamp);
+    return entry;
+  }
+
+  /**
+   * An answer over the whole budget (the whole list of 60,000 cards and more: ~85 MB at 100,000)
+   * is kept on its own while it is asked again within `LARGE_IDLE_MS`, so clients polling it, or
+   * several asking at once, share one build; then it is let go and the memory given back, where
+   * keeping it held the server ~200 MB over its live data for as long as it ran.
+   */
+  private keepWhileAsked(key: string, entry: Entry): Entry {
+    if (this.large) clearTimeout(this.large.timer);
+    const timer = setTimeout(() => {
+      this.large = undefined;
+      collectSoon();
+    }, this.options.largeIdleMs ?? LARGE_IDLE_MS).unref();
+    this.large = { key, entry, timer };
     return entry;
   }
 
@@ -105,7 +129,7 @@ export class ReadCache {
   private evict(stamp: string): void {
     for (const [key, entry] of this.entries) if (entry.stamp !== stamp) this.drop(key, entry);
     for (const [key, entry] of this.entries) {
-      if (this.entries.size <= MAX_ENTRIES && (this.bytes <= MAX_BYTES || this.entries.size === 1)) break;
+      if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_KEPT_BYTES) break;
       this.drop(key, entry);
     }
   }

@@ -5,6 +5,14 @@ import type { WorkspaceState } from './workspaceState';
 import { checklistItems, checklistProgress, type ChecklistItem } from '../core/checklist';
 import { openBlockerCount } from './dependencies';
 import { childCount, hasLinkViews, linkViewFields, relatedOf } from './cardLinks';
+import { BoundedMemo } from '../core/boundedMemo';
+
+/**
+ * How many cards' serialized parts stay kept per generation (see BoundedMemo): a board of up to this
+ * many cards is listed from kept parts read after read; past it, memory stays bounded (at 100,000
+ * cards the kept list JSON alone was about 100 MB) and the parts of cards not read lately are made again.
+ */
+const CARDS_KEPT = 20_000;
 
 export interface ViewOptions {
   withComments?: boolean;
@@ -82,9 +90,9 @@ function linkJson(ws: WorkspaceState, card: Card): string {
  * What the read model takes from the card object alone, made once per card object: cards are
  * immutable (a change is a new object), and a get parsed the content's checklist twice per read.
  */
-const cardOnly = new WeakMap<Card, { fields: ReturnType<typeof cardFields>; items?: ChecklistItem[] }>();
+const cardOnly = new BoundedMemo<Card, { fields: ReturnType<typeof cardFields>; items?: ChecklistItem[] }>(CARDS_KEPT);
 /** The card's file path per card object, for the store that made it (a join and relative per read otherwise). */
-const filePaths = new WeakMap<Card, { store: unknown; path: string | undefined }>();
+const filePaths = new BoundedMemo<Card, { store: unknown; path: string | undefined }>(CARDS_KEPT);
 
 function cardOnlyOf(card: Card): { fields: ReturnType<typeof cardFields>; items?: ChecklistItem[] } {
   let held = cardOnly.get(card);
@@ -169,9 +177,9 @@ export class JsonBytes {
  * object (cards are immutable: a change is a new object). Most of a list's cost was building and
  * stringifying these fields for every card on every read.
  */
-const fieldsJson = new WeakMap<Card, { text: string; bytes: number }>();
+const fieldsJson = new BoundedMemo<Card, { text: string; bytes: number }>(CARDS_KEPT);
 /** `,"filePath":"..."` per card object, for the store that made it. */
-const filePathJson = new WeakMap<Card, { store: unknown; text: string }>();
+const filePathJson = new BoundedMemo<Card, { store: unknown; text: string }>(CARDS_KEPT);
 
 function fieldsJsonOf(card: Card): { text: string; bytes: number } {
   let held = fieldsJson.get(card);
@@ -231,7 +239,7 @@ function sessionJson(ws: WorkspaceState, card: Card): string {
 }
 
 /** `,"comments":[...],"checklistItems":[...]` of a single card's read model, made once per card object. */
-const detailJson = new WeakMap<Card, string>();
+const detailJson = new BoundedMemo<Card, string>(CARDS_KEPT);
 
 function detailJsonOf(card: Card): string {
   let held = detailJson.get(card);
@@ -268,7 +276,7 @@ const PER_READ_FIELDS: readonly ListField[] = [
 ];
 
 /** The card-only part of a projected entry, without its closing brace, for the last field list asked. */
-const projectedJson = new WeakMap<Card, { fields: string; text: string; bytes: number }>();
+const projectedJson = new BoundedMemo<Card, { fields: string; text: string; bytes: number }>(CARDS_KEPT);
 
 function cardOnlyValue(card: Card, field: ListField): unknown {
   switch (field) {
