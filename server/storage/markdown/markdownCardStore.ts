@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, promises as fs, readFileSync, readSync, rmSync } from 'node:fs';
+import { promises as fs, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
 import { placeOf } from '../../core/cardPlace';
@@ -17,6 +17,7 @@ import {
 } from '../cardStore';
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
 import { identifyCards, type FilePlaces, type ParsedFile } from './cardIdentity';
+import { FileReadAhead, readNow, type FileReadResult } from './fileReads';
 import { moveToRecovered, movedByHandSince } from './loadRepair';
 import {
   cachedCard,
@@ -38,6 +39,12 @@ export { RESERVED_BOARD_FOLDERS } from './cardFolders';
  * and slices keep each pause short.
  */
 const LOAD_SLICE = 128;
+/** From this many files to read, they are read on a worker thread while this one parses (a first start). */
+const READ_AHEAD_MIN = 2000;
+
+function readAheadOf(files: string[]): FileReadAhead | null {
+  return files.length >= READ_AHEAD_MIN ? new FileReadAhead(files) : null;
+}
 
 /** The file a card was last read from or written to, and a hash of the text it held then. */
 export interface KnownFile {
@@ -129,18 +136,23 @@ export class MarkdownCardStore implements CardStore {
     const parsed: ParsedFile[] = [];
     const invalid: InvalidFile[] = [];
     const movedByHand = movedByHandSince(cache);
+    const keys = files.map((file) => this.relative(file));
+    const hits = keys.map((key, n) => (stamps ? cachedCard(cache, key, stamps[n]) : undefined));
+    const ahead = readAheadOf(files.filter((_, n) => hits[n] === undefined));
     for (let i = 0; i < files.length; i += LOAD_SLICE) {
       for (let n = i; n < Math.min(i + LOAD_SLICE, files.length); n++) {
         const file = files[n];
-        const key = this.relative(file);
-        const hit = stamps ? cachedCard(cache, key, stamps[n]) : undefined;
+        const key = keys[n];
+        const hit = hits[n];
         if (hit) {
           parsed.push({ file, card: hit.card, hash: hit.hash });
           seen.push([key, hit]);
           continue;
         }
+        let read = ahead ? ahead.take(reread) : readNow(file);
+        if (read instanceof Promise) read = await read;
         reread++;
-        const result = this.readCardFileNow(file);
+        const result = this.cardOfRead(file, read);
         if ('card' in result) {
           const card = movedByHand(key, result.card, this.locate(file)!.status);
           parsed.push({ file, card, hash: result.hash });
@@ -150,6 +162,7 @@ export class MarkdownCardStore implements CardStore {
       // Between slices, whatever else is waiting (requests during a reload) gets its turn.
       await new Promise((resolve) => setImmediate(resolve));
     }
+    ahead?.stop();
     // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
     if (this.options.keepIndexCache && (reread > 0 || seen.length !== cache.size)) this.saveIndexCache(seen);
     // The cache entries themselves: each carries its size and mtime, and 100,000 copies only cost the collector.
@@ -292,21 +305,17 @@ export class MarkdownCardStore implements CardStore {
     }
   }
 
-  /** `readCardFile` for loading: synchronous, with the file time from the same open file. */
-  private readCardFileNow(
+  /** `readCardFile` for loading: the card of a file read whole, with the file time from the same open file. */
+  private cardOfRead(
     file: string,
+    read: FileReadResult,
   ): ({ card: Card; hash: string; text: string } & FileStamp) | { invalid: InvalidFile } {
     const location = this.locate(file);
     if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
     try {
-      const { text, mtime, mtimeMs, size } = readWithTime(file);
-      return {
-        card: parseCard(text, { ...location, fileTime: mtime.toISOString() }),
-        hash: fingerprint(text),
-        text,
-        mtimeMs,
-        size,
-      };
+      if ('error' in read) throw read.error;
+      const { text, mtime, mtimeMs, size, hash } = read;
+      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }), hash, text, mtimeMs, size };
     } catch (error) {
       return { invalid: unreadable(this.relative(file), error) };
     }
@@ -477,23 +486,6 @@ export class MarkdownCardStore implements CardStore {
 function unreadable(relative: string, error: unknown): InvalidFile {
   if (!(error instanceof CardFileError)) return { path: relative, reason: `cannot read: ${(error as Error).message}` };
   return { path: relative, reason: error.message, ...(error.line ? { line: error.line } : {}) };
-}
-
-function readWithTime(file: string): { text: string; mtime: Date; mtimeMs: number; size: number } {
-  const fd = openSync(file, 'r');
-  try {
-    const stat = fstatSync(fd);
-    const buffer = Buffer.allocUnsafe(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const n = readSync(fd, buffer, read, stat.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.toString('utf8', 0, read), mtime: stat.mtime, mtimeMs: stat.mtimeMs, size: stat.size };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
