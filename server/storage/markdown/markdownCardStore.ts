@@ -39,6 +39,8 @@ export { RESERVED_BOARD_FOLDERS } from './cardFolders';
  * and slices keep each pause short.
  */
 const LOAD_SLICE = 128;
+/** How long after a load its card index cache is written (`close` writes it at once). */
+const INDEX_CACHE_DELAY_MS = 1000;
 /** From this many files to read, they are read on a worker thread while this one parses (a first start). */
 const READ_AHEAD_MIN = 2000;
 
@@ -269,13 +271,22 @@ export class MarkdownCardStore implements CardStore {
   }
 
   /**
-   * Written after the load has answered, so the first answer does not wait for ~1 KB of JSON per
-   * card; `close` waits for it. A short-lived process (a `kanban` command) closes right after its
-   * answer, and used to exit before the write ended: no command ever left a cache, so every call
-   * read and parsed every card file (1.4 s at 10,000 cards), and each left a temporary file.
+   * Written a moment after the load, so the server's first answers do not share the thread with
+   * ~1 KB of JSON per card (at 100,000 cards the write took ~1 s of CPU while the first page
+   * waited); `close` starts it at once and waits for it. A short-lived process (a `kanban` command)
+   * closes right after its answer, and used to exit before the write ended: no command ever left a
+   * cache, so every call read and parsed every card file (1.4 s at 10,000 cards).
    */
   private saveIndexCache(entries: [string, CachedFile][]): void {
-    this.savingIndexCache = new Promise<void>((resolve) => setImmediate(resolve))
+    let begin!: () => void;
+    const due = new Promise<void>((resolve) => (begin = resolve));
+    // Unref'd: a process that ends without closing the store only loses the next start's shortcut.
+    const timer = setTimeout(begin, INDEX_CACHE_DELAY_MS).unref();
+    this.beginIndexCacheWrite = () => {
+      clearTimeout(timer);
+      begin();
+    };
+    this.savingIndexCache = due
       .then(() => writeIndexCache(this.stateDir, entries))
       .catch((error: Error) =>
         log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`),
@@ -283,6 +294,7 @@ export class MarkdownCardStore implements CardStore {
   }
 
   private savingIndexCache: Promise<void> = Promise.resolve();
+  private beginIndexCacheWrite: () => void = () => {};
 
   /** Every `<board>/<status>/<id>.md` under the boards folder. */
   listCardFiles(): Promise<string[]> {
@@ -479,6 +491,7 @@ export class MarkdownCardStore implements CardStore {
   }
 
   async close(): Promise<void> {
+    this.beginIndexCacheWrite();
     await this.savingIndexCache;
   }
 }
