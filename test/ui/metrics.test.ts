@@ -1,13 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { shortDuration } from '../../server/core/metricsText';
 import { okData } from '../helpers/envelope';
-import { RANGE, writeKnownHistory } from '../helpers/flowHistory';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
+import { RANGE } from '../helpers/flowHistory';
+import type { TestServer } from '../helpers/testServer';
 import { DRAWER } from './drawerHelpers';
-import { ensureUiBuilt, eventually, launchChromium, screenshot } from './uiHelpers';
+import { useMetricsBoard } from './metricsBoard';
+import { eventually, screenshot } from './uiHelpers';
 
 const VIEW = '[data-testid="metrics-view"]';
 const DOCS_IMAGE = path.resolve(__dirname, '..', '..', 'docs', 'images', 'metrics-panel.png');
@@ -56,38 +57,19 @@ async function pickRange(page: Page): Promise<void> {
 
 describe('the flow metrics panel (Chromium)', function () {
   this.timeout(90_000);
+  const board = useMetricsBoard();
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
-
-  before(async () => {
-    ensureUiBuilt();
-    const root = await makeTempDir();
-    await writeKnownHistory(root);
-    server = await startTestServer({ root });
-    browser = await launchChromium();
-  });
 
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
+    ({ server, page } = board);
     await page.goto(`${server.url}/?layout=metrics`);
     await page.waitForSelector(`${VIEW} [data-testid="metrics-cycle-p50"]`);
     await pickRange(page);
   });
 
-  afterEach(async () => {
-    await page.close();
-    assert.deepEqual(pageErrors.splice(0), [], 'no script error or CSP violation');
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+  afterEach(() => {
+    assert.deepEqual(board.errors.splice(0), [], 'no script error or CSP violation');
   });
 
   it('when the page opens with ?layout=metrics and a range, then the headline figures are the API answer in days and hours', async () => {

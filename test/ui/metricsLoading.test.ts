@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { boardHtml } from '../../extension/webview/boardHtml';
-import { writeKnownHistory } from '../helpers/flowHistory';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/testServer';
-import { ensureUiBuilt, eventually, launchChromium } from './uiHelpers';
+import type { TestServer } from '../helpers/testServer';
+import { useMetricsBoard } from './metricsBoard';
+import { eventually } from './uiHelpers';
 
 /*
  * Chart.js is a chunk of its own that the board fetches only when the metrics are first shown
@@ -100,36 +100,12 @@ async function openAsWebview(page: Page, server: TestServer): Promise<void> {
 
 describe('the metrics charts load when first shown (Chromium)', function () {
   this.timeout(90_000);
+  const board = useMetricsBoard();
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
-  /** Script errors and what the console says, CSP violations among them. */
-  let console_: string[];
 
-  before(async () => {
-    ensureUiBuilt();
-    const root = await makeTempDir();
-    await writeKnownHistory(root);
-    server = await startTestServer({ root });
-    browser = await launchChromium();
-  });
-
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    console_ = [];
-    page.on('pageerror', (error) => console_.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') console_.push(message.text());
-    });
-  });
-
-  afterEach(async () => {
-    await page.close();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+  beforeEach(() => {
+    ({ server, page } = board);
   });
 
   it('when the board opens in another layout, then Chart.js is not loaded; when Metrics is opened, then its charts draw', async () => {
@@ -158,7 +134,7 @@ describe('the metrics charts load when first shown (Chromium)', function () {
     await page.locator('[data-testid="layout-metrics"]').click();
     await chartsDrawn(page);
     assert.equal((await scripts()).length, shown.length, 'a second showing fetches nothing again');
-    assert.deepEqual(console_, []);
+    assert.deepEqual(board.errors, []);
   });
 
   it('while the chart chunk is on its way, then the panel says "Loading charts…" and the figures do not move when it lands', async () => {
@@ -202,7 +178,7 @@ describe('the metrics charts load when first shown (Chromium)', function () {
     await chartsDrawn(page);
     assert.ok((await drawnPixels(page, 'metrics-aging')) > 500, 'the aging chart is drawn');
     assert.equal(withChartJs(await scripts()).length, 1);
-    assert.deepEqual(console_, [], 'no script error or policy violation');
+    assert.deepEqual(board.errors, [], 'no script error or policy violation');
   });
 
   it('when a script has no nonce, then the webview policy refuses it (the policy above is in force)', async () => {
@@ -218,6 +194,6 @@ describe('the metrics charts load when first shown (Chromium)', function () {
         }),
     );
     assert.equal(ran, false);
-    await eventually(async () => console_.some((line) => /Content Security Policy/.test(line)), 'a CSP report');
+    await eventually(async () => board.errors.some((line) => /Content Security Policy/.test(line)), 'a CSP report');
   });
 });
