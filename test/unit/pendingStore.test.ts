@@ -2,19 +2,21 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PendingStore, type PendingDelivery } from '../../server/live/webhooks/pendingStore';
+import { PendingStore, rawBodyOf, type PendingDelivery } from '../../server/live/webhooks/pendingStore';
+import type { SharedBody } from '../../server/live/webhooks/deliveryBody';
 
-function delivery(n: number, attempts = 0): PendingDelivery {
+function delivery(n: number, attempts = 0, body: SharedBody = { afterId: `"n":${n}}` }): PendingDelivery {
   const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  return {
-    id,
-    webhookId: 'wh_1',
-    event: 'task.updated',
-    rawBody: `{"n":${n}}`,
-    attempts,
-    nextAttemptAt: 1_000 + attempts,
-  };
+  return { id, webhookId: `wh_${n}`, event: 'task.updated', body, attempts, nextAttemptAt: 1_000 + attempts };
 }
+
+/** A delivery as earlier releases wrote it: its whole body in `rawBody`. */
+function wholeBodyDelivery(n: number, rawBody = rawBodyOf(delivery(n))) {
+  const { body: _body, ...fields } = delivery(n);
+  return { ...fields, rawBody };
+}
+
+const bodies = (list: PendingDelivery[]) => Object.fromEntries(list.map((d) => [d.id, rawBodyOf(d)]));
 
 const ids = (list: PendingDelivery[]) => list.map((d) => d.id).sort();
 
@@ -57,7 +59,7 @@ describe('webhook pending store', () => {
     assert.equal(files.length, 1, 'one segment file');
     const lines = (await fs.readFile(path.join(store.dir, files[0]), 'utf8')).trim().split('\n');
     assert.deepEqual(
-      lines.map((line) => ids(JSON.parse(line))),
+      lines.map((line) => ids(JSON.parse(line).deliveries)),
       [[delivery(1).id], [delivery(2).id, delivery(3).id]],
     );
     await store.close();
@@ -135,7 +137,7 @@ describe('webhook pending store', () => {
     await first.save(delivery(1, 1));
     await first.flush();
     // The second write supersedes the first file; simulate a crash before it was deleted.
-    await fs.writeFile(path.join(first.dir, 'batch-old-1.json'), JSON.stringify([delivery(1, 0)]));
+    await fs.writeFile(path.join(first.dir, 'batch-old-1.json'), JSON.stringify([wholeBodyDelivery(1)]));
     const loaded = await newStore().loadAll();
     assert.deepEqual(
       loaded.map((d) => d.attempts),
@@ -149,9 +151,42 @@ describe('webhook pending store', () => {
   it('when the folder holds a one-delivery file of an earlier release and an unreadable file, then the first is read and the second left alone', async () => {
     const store = newStore();
     await fs.mkdir(store.dir, { recursive: true });
-    await fs.writeFile(path.join(store.dir, `${delivery(7).id}.json`), JSON.stringify(delivery(7)));
+    await fs.writeFile(path.join(store.dir, `${delivery(7).id}.json`), JSON.stringify(wholeBodyDelivery(7)));
     await fs.writeFile(path.join(store.dir, 'batch-bad-1.json'), '{ torn');
     assert.deepEqual(ids(await store.loadAll()), [delivery(7).id]);
     assert.ok((await fs.readdir(store.dir)).includes('batch-bad-1.json'));
+  });
+
+  it('when the deliveries of one event are saved together, then their shared body is written once and each reads back with its own id', async () => {
+    const store = newStore();
+    const shared: SharedBody = { afterId: '"event":"task.updated","card":{"title":"say \\"hi\\""},"data":{}}' };
+    const list = [1, 2, 3].map((n) => delivery(n, 0, shared));
+    await Promise.all(list.map((d) => store.save(d)));
+    await store.close();
+    const [name] = await fs.readdir(store.dir);
+    const line = JSON.parse(await fs.readFile(path.join(store.dir, name), 'utf8'));
+    assert.deepEqual(line.bodies, [shared.afterId]);
+    const loaded = await newStore().loadAll();
+    assert.deepEqual(bodies(loaded), bodies(list));
+    assert.deepEqual(JSON.parse(rawBodyOf(loaded[0])).card, { title: 'say "hi"' });
+    assert.equal(new Set(loaded.map((d) => d.body)).size, 1, 'still one body in memory after a restart');
+  });
+
+  it('when a segment of an earlier release holds whole bodies, then a restart reads them with the same bytes', async () => {
+    const store = newStore();
+    await fs.mkdir(store.dir, { recursive: true });
+    const odd = '{"event":"task.updated","id":"not first"}';
+    const lines = [
+      JSON.stringify([wholeBodyDelivery(1), wholeBodyDelivery(2)]),
+      JSON.stringify({ settled: [delivery(2).id] }),
+      JSON.stringify([wholeBodyDelivery(3, odd)]),
+    ];
+    await fs.writeFile(path.join(store.dir, 'segment-old-1.jsonl'), lines.join('\n') + '\n');
+    const loaded = await store.loadAll();
+    assert.deepEqual(bodies(loaded), { [delivery(1).id]: rawBodyOf(delivery(1)), [delivery(3).id]: odd });
+    // Saved again (after a failed attempt), in today's format, with the same bytes.
+    await Promise.all(loaded.map((d) => store.save({ ...d, attempts: 1 })));
+    await store.close();
+    assert.deepEqual(bodies(await newStore().loadAll()), bodies(loaded));
   });
 });

@@ -1,8 +1,9 @@
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isTempFile } from '../../core/atomicFile';
 import { ensureStateDir } from '../../storage/state/fileCardStateStore';
 import { log } from '../../core/log';
+import { bodyWithId, splitBody, type SharedBody } from './deliveryBody';
 
 /** A delivery not yet acknowledged by its receiver nor given up on. */
 export interface PendingDelivery {
@@ -10,12 +11,21 @@ export interface PendingDelivery {
   id: string;
   webhookId: string;
   event: string;
-  /** The exact bytes sent (and signed) on every attempt, fixed when the event happened. */
-  rawBody: string;
+  /**
+   * What is sent (and signed) on every attempt, fixed when the event happened: the event's tail,
+   * shared with its deliveries to the other webhooks, after this delivery's id (`rawBodyOf`). A
+   * string is a whole body read from an earlier release's file that does not start with its id.
+   */
+  body: SharedBody | string;
   /** Attempts made so far. */
   attempts: number;
   /** Epoch milliseconds of the next attempt. */
   nextAttemptAt: number;
+}
+
+/** The exact bytes of every attempt of `delivery`. */
+export function rawBodyOf(delivery: PendingDelivery): string {
+  return typeof delivery.body === 'string' ? delivery.body : bodyWithId(delivery.id, delivery.body);
 }
 
 /** Earlier releases wrote one delivery per file, then one batch per file; both are still read. */
@@ -32,12 +42,40 @@ const SEGMENT_BYTES = 1 << 20;
 /** The file batches are appended to now, kept open between them. */
 interface Segment {
   name: string;
+  /** Batches go through this one; opened with `O_DSYNC` where the platform has it (see `openSegment`). */
   handle: fs.FileHandle;
+  /** Settled notes go through a second handle without `O_DSYNC`, opened at the first note. */
+  notes: fs.FileHandle | null;
   bytes: number;
 }
 
+/**
+ * Appending, created exclusively (names are never reused, so a file of that name is someone
+ * else's), and with `O_DSYNC`: each write returns once its data and the file size are on disk,
+ * like a write then fdatasync, in one round trip to the thread pool instead of two.
+ */
+const SEGMENT_FLAGS =
+  fsConstants.O_DSYNC === undefined
+    ? null
+    : fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_DSYNC;
+
 /** What one line of a segment holds: a batch of deliveries, or the ids settled since the last one. */
 type SegmentLine = { deliveries: PendingDelivery[] } | { settled: string[] };
+
+/**
+ * A delivery as a batch line stores it: `body` indexes the line's `bodies`, which hold each event's
+ * tail once for all its webhooks; `rawBody` is a whole body (see `PendingDelivery.body`).
+ */
+type StoredDelivery = Omit<PendingDelivery, 'body'> & ({ body: number } | { rawBody: string });
+
+/** A batch line: `{"bodies": [...], "deliveries": [...]}`. */
+interface StoredBatch {
+  bodies: string[];
+  deliveries: StoredDelivery[];
+}
+
+/** How a delivery was stored by earlier releases (a batch line was an array of these). */
+type WholeBodyDelivery = Omit<PendingDelivery, 'body'> & { rawBody: string };
 
 /** Deliveries that will share one file and one fsync, and the promise their savers wait on. */
 interface Batch {
@@ -59,9 +97,44 @@ function parseLine(line: string): SegmentLine | null {
   } catch {
     return null;
   }
-  if (Array.isArray(value)) return value.every(isPendingDelivery) ? { deliveries: value } : null;
+  // Earlier releases: an array of deliveries with their whole bodies.
+  if (Array.isArray(value)) return value.every(isWholeBodyDelivery) ? { deliveries: value.map(fromWholeBody) } : null;
+  if (isStoredBatch(value)) return { deliveries: fromStoredBatch(value) };
   const settled = (value as { settled?: unknown } | null)?.settled;
   return Array.isArray(settled) && settled.every((id) => typeof id === 'string') ? { settled } : null;
+}
+
+/** The deliveries of one line, those of one event sharing one body object as they did when saved. */
+function fromStoredBatch({ bodies, deliveries }: StoredBatch): PendingDelivery[] {
+  const shared = bodies.map((afterId): SharedBody => ({ afterId }));
+  return deliveries.map(({ id, webhookId, event, attempts, nextAttemptAt, ...stored }) => ({
+    id,
+    webhookId,
+    event,
+    attempts,
+    nextAttemptAt,
+    body: 'rawBody' in stored ? stored.rawBody : shared[stored.body],
+  }));
+}
+
+function fromWholeBody({ id, webhookId, event, attempts, nextAttemptAt, rawBody }: WholeBodyDelivery): PendingDelivery {
+  return { id, webhookId, event, attempts, nextAttemptAt, body: splitBody(id, rawBody) ?? rawBody };
+}
+
+/**
+ * One line for a batch: each shared body once, however many webhooks its event went to, so a write
+ * with three webhooks serializes (and escapes) one copy of the card instead of three.
+ */
+function batchLine(list: PendingDelivery[]): string {
+  const bodies: string[] = [];
+  const indexOf = new Map<SharedBody, number>();
+  const deliveries = list.map(({ id, webhookId, event, attempts, nextAttemptAt, body }): StoredDelivery => {
+    if (typeof body === 'string') return { id, webhookId, event, attempts, nextAttemptAt, rawBody: body };
+    let index = indexOf.get(body);
+    if (index === undefined) indexOf.set(body, (index = bodies.push(body.afterId) - 1));
+    return { id, webhookId, event, attempts, nextAttemptAt, body: index };
+  });
+  return JSON.stringify({ bodies, deliveries } satisfies StoredBatch);
 }
 
 /** A one-delivery file of an earlier release: the delivery, named after its id. */
@@ -72,7 +145,9 @@ function readSingle(name: string, text: string): { deliveries: PendingDelivery[]
   } catch {
     return null;
   }
-  return isPendingDelivery(value) && `${value.id}.json` === name ? { deliveries: [value], settled: [] } : null;
+  return isWholeBodyDelivery(value) && `${value.id}.json` === name
+    ? { deliveries: [fromWholeBody(value)], settled: [] }
+    : null;
 }
 
 /**
@@ -93,7 +168,7 @@ function readLines(text: string): { deliveries: PendingDelivery[]; settled: stri
   return readable ? content : null;
 }
 
-function isPendingDelivery(value: unknown): value is PendingDelivery {
+function hasDeliveryFields(value: unknown): value is Omit<PendingDelivery, 'body'> {
   const d = value as PendingDelivery;
   return (
     typeof d === 'object' &&
@@ -101,10 +176,24 @@ function isPendingDelivery(value: unknown): value is PendingDelivery {
     typeof d.id === 'string' &&
     typeof d.webhookId === 'string' &&
     typeof d.event === 'string' &&
-    typeof d.rawBody === 'string' &&
     Number.isInteger(d.attempts) &&
     typeof d.nextAttemptAt === 'number'
   );
+}
+
+function isWholeBodyDelivery(value: unknown): value is WholeBodyDelivery {
+  return hasDeliveryFields(value) && typeof (value as WholeBodyDelivery).rawBody === 'string';
+}
+
+function isStoredBatch(value: unknown): value is StoredBatch {
+  const { bodies, deliveries } = (value ?? {}) as Partial<StoredBatch>;
+  if (!Array.isArray(bodies) || !bodies.every((body) => typeof body === 'string')) return false;
+  if (!Array.isArray(deliveries)) return false;
+  return deliveries.every((d) => {
+    if (!hasDeliveryFields(d)) return false;
+    if ('rawBody' in d) return typeof d.rawBody === 'string';
+    return Number.isInteger(d.body) && d.body >= 0 && d.body < bodies.length;
+  });
 }
 
 /** A later attempt count (or, for the same count, a later schedule) is the newer version. */
@@ -281,11 +370,13 @@ export class PendingStore {
       const segment = await this.openSegment();
       const settledLine =
         this.settledUnwritten.length > 0 ? JSON.stringify({ settled: this.settledUnwritten }) + '\n' : '';
-      const data = settledLine + JSON.stringify(list) + '\n';
+      const data = settledLine + batchLine(list) + '\n';
       try {
         await segment.handle.write(data);
-        // A new file needs its size and name too; later appends need only the data and size.
-        await (segment.bytes === 0 ? segment.handle.sync() : segment.handle.datasync());
+        // A new file needs its name (and inode) too; later appends need only the data and size,
+        // which an O_DSYNC write has already made durable.
+        if (segment.bytes === 0) await segment.handle.sync();
+        else if (SEGMENT_FLAGS === null) await segment.handle.datasync();
       } catch (error) {
         // The file may end in a torn line now: later batches go to a new one.
         this.retireSegment(false);
@@ -309,9 +400,8 @@ export class PendingStore {
     if (this.segment) return this.segment;
     await this.ensureDir();
     const name = `segment-${this.runTag}-${++this.batchSeq}.jsonl`;
-    // Exclusive: names are never reused, so a file of that name is someone else's.
-    const handle = await fs.open(path.join(this.dir, name), 'ax');
-    this.segment = { name, handle, bytes: 0 };
+    const handle = await fs.open(path.join(this.dir, name), SEGMENT_FLAGS ?? 'ax');
+    this.segment = { name, handle, notes: null, bytes: 0 };
     return this.segment;
   }
 
@@ -320,7 +410,7 @@ export class PendingStore {
     const segment = this.segment;
     if (!segment) return;
     this.segment = null;
-    const closed = segment.handle.close().catch(() => undefined);
+    const closed = Promise.all([segment.handle.close(), segment.notes?.close()]).catch(() => undefined);
     if (deleteIt) this.deleteFile(segment.name, closed);
     else this.track(closed);
   }
@@ -336,7 +426,8 @@ export class PendingStore {
     const line = JSON.stringify({ settled: this.settledUnwritten }) + '\n';
     this.settledUnwritten = [];
     try {
-      await segment.handle.write(line);
+      segment.notes ??= await fs.open(path.join(this.dir, segment.name), 'a');
+      await segment.notes.write(line);
       segment.bytes += Buffer.byteLength(line);
     } catch (error) {
       log.error('kanban: could not note settled webhook deliveries:', (error as Error).message);

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceEvent } from '../../core/events';
 import type { WebhookConfig } from '../../config/types';
 import { AttemptHistory, type AttemptRecord, type AttemptStatus } from './attemptHistory';
-import { deliveryBody } from './deliveryBody';
+import { sharedBodyOf } from './deliveryBody';
 import { Fifo } from './fifo';
-import { PendingStore, type PendingDelivery } from './pendingStore';
+import { PendingStore, rawBodyOf, type PendingDelivery } from './pendingStore';
 import { resolveSecret, type StoredSecrets } from './secrets';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptOutcome } from './sendDelivery';
 import { log } from '../../core/log';
@@ -52,8 +52,6 @@ class Lane {
   /** Epoch ms before which a failing lane sends nothing. */
   resumeAt = 0;
   resumeTimer: NodeJS.Timeout | null = null;
-  /** A pump is due on the next turn of the event loop (see enqueue). */
-  pumpScheduled = false;
 
   constructor(readonly webhookId: string) {}
 
@@ -97,6 +95,8 @@ export class WebhookQueue {
   private readonly maxPending: number;
   /** The write holding the newest queued delivery, until it is on disk. */
   private unsaved: Promise<void> | null = null;
+  /** Lanes given new deliveries in this turn of the event loop, pumped on the next (see enqueue). */
+  private readonly toPump = new Set<Lane>();
 
   constructor(private readonly options: WebhookQueueOptions) {
     this.store = new PendingStore(options.stateDir);
@@ -142,7 +142,7 @@ export class WebhookQueue {
       id,
       webhookId,
       event: event.event,
-      rawBody: deliveryBody(id, event),
+      body: sharedBodyOf(event),
       attempts: 0,
       nextAttemptAt: Date.now(),
     };
@@ -155,15 +155,16 @@ export class WebhookQueue {
       });
     }
     lane.pushReady(delivery);
-    // Sending starts on a later turn of the event loop, never inside the request that caused the event.
-    if (!lane.pumpScheduled) {
-      lane.pumpScheduled = true;
-      setImmediate(() => {
-        lane.pumpScheduled = false;
-        this.pump(lane);
-      });
-    }
+    // Sending starts on a later turn of the event loop, never inside the request that caused the
+    // event; one callback for every lane an event (or a burst of them) reached.
+    if (this.toPump.size === 0) setImmediate(this.pumpQueued);
+    this.toPump.add(lane);
   }
+
+  private readonly pumpQueued = (): void => {
+    for (const lane of this.toPump) this.pump(lane);
+    this.toPump.clear();
+  };
 
   /**
    * Resolves once every delivery queued so far is on disk, or answers undefined when they already
@@ -316,7 +317,7 @@ export class WebhookQueue {
       url: hook.url,
       deliveryId: delivery.id,
       event: delivery.event,
-      rawBody: delivery.rawBody,
+      rawBody: rawBodyOf(delivery),
       secret: secret.value,
       timeoutMs: this.timeoutMs,
       stopSignal: this.stopController.signal,
