@@ -1,3 +1,4 @@
+import * as fsCallbacks from 'node:fs';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isTempFile } from '../../core/atomicFile';
@@ -42,10 +43,10 @@ const SEGMENT_BYTES = 1 << 20;
 /** The file batches are appended to now, kept open between them. */
 interface Segment {
   name: string;
-  /** Batches go through this one; opened with `O_DSYNC` where the platform has it (see `openSegment`). */
-  handle: fs.FileHandle;
-  /** Settled notes go through a second handle without `O_DSYNC`, opened at the first note. */
-  notes: fs.FileHandle | null;
+  /** Batches go through this descriptor; opened with `O_DSYNC` where the platform has it. */
+  fd: number;
+  /** Settled notes go through a second descriptor without `O_DSYNC`, opened at the first note. */
+  notesFd: number | null;
   bytes: number;
 }
 
@@ -58,6 +59,36 @@ const SEGMENT_FLAGS =
   fsConstants.O_DSYNC === undefined
     ? null
     : fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_DSYNC;
+
+/**
+ * Append `text` through `fd`. The callback API, not a FileHandle: per batch it costs the main thread
+ * about a third of the CPU of `FileHandle.write` (measured: 13-28 against 68-72 µs a line).
+ */
+function appendText(fd: number, text: string, bytes: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    fsCallbacks.write(fd, text, null, 'utf8', (error, written) => {
+      if (error) reject(error);
+      else if (written !== bytes) reject(new Error(`short write: ${written} of ${bytes} bytes`));
+      else resolve();
+    }),
+  );
+}
+
+function syncFile(fd: number, dataOnly: boolean): Promise<void> {
+  return new Promise((resolve, reject) =>
+    (dataOnly ? fsCallbacks.fdatasync : fsCallbacks.fsync)(fd, (error) => (error ? reject(error) : resolve())),
+  );
+}
+
+function openFile(file: string, flags: number | string): Promise<number> {
+  return new Promise((resolve, reject) =>
+    fsCallbacks.open(file, flags, (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
+}
+
+function closeFile(fd: number | null): Promise<void> {
+  return new Promise((resolve) => (fd === null ? resolve() : fsCallbacks.close(fd, () => resolve())));
+}
 
 /** What one line of a segment holds: a batch of deliveries, or the ids settled since the last one. */
 type SegmentLine = { deliveries: PendingDelivery[] } | { settled: string[] };
@@ -371,19 +402,20 @@ export class PendingStore {
       const settledLine =
         this.settledUnwritten.length > 0 ? JSON.stringify({ settled: this.settledUnwritten }) + '\n' : '';
       const data = settledLine + batchLine(list) + '\n';
+      const bytes = Buffer.byteLength(data);
       try {
-        await segment.handle.write(data);
+        await appendText(segment.fd, data, bytes);
         // A new file needs its name (and inode) too; later appends need only the data and size,
         // which an O_DSYNC write has already made durable.
-        if (segment.bytes === 0) await segment.handle.sync();
-        else if (SEGMENT_FLAGS === null) await segment.handle.datasync();
+        if (segment.bytes === 0) await syncFile(segment.fd, false);
+        else if (SEGMENT_FLAGS === null) await syncFile(segment.fd, true);
       } catch (error) {
         // The file may end in a torn line now: later batches go to a new one.
         this.retireSegment(false);
         throw error;
       }
       this.settledUnwritten = [];
-      segment.bytes += Buffer.byteLength(data);
+      segment.bytes += bytes;
       for (const delivery of list)
         for (const emptied of this.attach(delivery.id, segment.name)) this.deleteFile(emptied);
       if (segment.bytes >= SEGMENT_BYTES) this.retireSegment(!this.holders.has(segment.name));
@@ -400,8 +432,8 @@ export class PendingStore {
     if (this.segment) return this.segment;
     await this.ensureDir();
     const name = `segment-${this.runTag}-${++this.batchSeq}.jsonl`;
-    const handle = await fs.open(path.join(this.dir, name), SEGMENT_FLAGS ?? 'ax');
-    this.segment = { name, handle, notes: null, bytes: 0 };
+    const fd = await openFile(path.join(this.dir, name), SEGMENT_FLAGS ?? 'ax');
+    this.segment = { name, fd, notesFd: null, bytes: 0 };
     return this.segment;
   }
 
@@ -410,7 +442,7 @@ export class PendingStore {
     const segment = this.segment;
     if (!segment) return;
     this.segment = null;
-    const closed = Promise.all([segment.handle.close(), segment.notes?.close()]).catch(() => undefined);
+    const closed = Promise.all([closeFile(segment.fd), closeFile(segment.notesFd)]);
     if (deleteIt) this.deleteFile(segment.name, closed);
     else this.track(closed);
   }
@@ -426,9 +458,10 @@ export class PendingStore {
     const line = JSON.stringify({ settled: this.settledUnwritten }) + '\n';
     this.settledUnwritten = [];
     try {
-      segment.notes ??= await fs.open(path.join(this.dir, segment.name), 'a');
-      await segment.notes.write(line);
-      segment.bytes += Buffer.byteLength(line);
+      segment.notesFd ??= await openFile(path.join(this.dir, segment.name), 'a');
+      const bytes = Buffer.byteLength(line);
+      await appendText(segment.notesFd, line, bytes);
+      segment.bytes += bytes;
     } catch (error) {
       log.error('kanban: could not note settled webhook deliveries:', (error as Error).message);
       if (this.segment === segment) this.retireSegment(false);

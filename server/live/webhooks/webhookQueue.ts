@@ -155,6 +155,9 @@ export class WebhookQueue {
       });
     }
     lane.pushReady(delivery);
+    // A lane that waits for its attempts in flight or for the end of its pause is pumped when those
+    // end: a dead receiver's new deliveries only join its queue.
+    if (lane.inFlight >= this.concurrency || (lane.failures > 0 && (lane.inFlight > 0 || lane.resumeTimer))) return;
     // Sending starts on a later turn of the event loop, never inside the request that caused the
     // event; one callback for every lane an event (or a burst of them) reached.
     if (this.toPump.size === 0) setImmediate(this.pumpQueued);
