@@ -238,12 +238,14 @@ function isNewer(a: PendingDelivery, b: PendingDelivery): boolean {
  * the next. So a lone event costs one durable write and no waiting timer, and under load the
  * fsyncs do not multiply with the number of events or webhooks.
  *
- * Each batch is one line appended to an open segment file and made durable with fdatasync: about
- * half the CPU and the wait of a new file per batch (open, fsync, close, rename), which every
- * acknowledged write with a webhook paid. A crash mid-append leaves a torn last line,
- * whose savers were never answered, so reading skips it. Settled ids are appended as a line of
- * their own (not synced: losing one to a power cut only resends a settled delivery, which
- * at-least-once allows), so a restart does not resend what the rest of a segment settled.
+ * Each batch is one line appended to an open segment file and made durable by the write itself
+ * (`O_DSYNC`; fdatasync where the platform lacks it): about half the CPU and the wait of a new file
+ * per batch (open, fsync, close, rename), which every acknowledged write with a webhook paid. The
+ * line holds each event's body once for all its webhooks (`batchLine`). A crash mid-append leaves
+ * a torn last line, whose savers were never answered, so reading skips it. Settled ids are
+ * appended as a line of their own (not synced: losing one to a power cut only resends a settled
+ * delivery, which at-least-once allows), so a restart does not resend what the rest of a segment
+ * settled.
  *
  * A file is deleted once none of the deliveries it holds is current any more (delivered, given up
  * on, or saved again in a newer file). Batches and removals are applied by one loop, in the order
