@@ -37,6 +37,8 @@ export async function runLiveScenario(name: string, context: LiveContext): Promi
     if (name === 'live-edit') return await measureEditToEvent(context);
     if (name === 'live-webhooks')
       return await measureWebhookCost(context, await slowReceivers(), TARGETS.webhookSlowdown);
+    if (name === 'live-webhooks-healthy')
+      return await measureWebhookCost(context, await healthyReceivers(), TARGETS.webhookSlowdown);
     if (name === 'live-webhooks-failing')
       return await measureWebhookCost(context, await failingReceivers(), TARGETS.failingWebhookSlowdown);
     throw new Error(`unknown live scenario ${name}`);
@@ -200,6 +202,17 @@ async function slowReceivers(): Promise<Receivers> {
   return {
     urls,
     label: `answered after ${RECEIVER_DELAY_MS / 1000} s`,
+    received: receiver.received,
+    close: receiver.close,
+  };
+}
+
+/** Three receivers that answer 200 at once: every event becomes three requests that succeed. */
+async function healthyReceivers(): Promise<Receivers> {
+  const receiver = await startSlowReceiver(0);
+  return {
+    urls: Array.from({ length: WEBHOOK_COUNT }, () => `${receiver.url}/hook`),
+    label: 'answering 200 at once',
     received: receiver.received,
     close: receiver.close,
   };

@@ -2,7 +2,7 @@ import { STORAGES, type StorageKind } from './storage';
 import { API_SCENARIOS } from './scenarios';
 
 /** Measured only when named (`--only live`): they add about a minute per card count. */
-export const LIVE_SCENARIOS = ['live-edit', 'live-webhooks', 'live-webhooks-failing'] as const;
+export const LIVE_SCENARIOS = ['live-edit', 'live-webhooks', 'live-webhooks-healthy', 'live-webhooks-failing'] as const;
 /** The board UI in Chromium (`--only ui`): first render and drop-to-settled, about 30 s. */
 export const UI_SCENARIOS = ['ui'] as const;
 /** Git links over 50,000 commits (`--only git-links`): it makes the workspace a git repository. */

@@ -1,3 +1,5 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
 import { signatureHeader } from './secrets';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -35,31 +37,21 @@ export function deliveryHeaders(
   return headers;
 }
 
-/** The start of a response body, read under the same deadline, so a chatty receiver cannot stall us. */
-async function bodySnippet(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < ERROR_BODY_CHARS) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A broken body does not change the verdict, which the status already gave.
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return text.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
-}
+/**
+ * Connections kept open between deliveries, per scheme. Node's own client rather than fetch: a
+ * delivery through fetch cost ~0.75 ms of CPU against ~0.1-0.2 ms through http.request (measured
+ * with one local receiver answering 200), and a healthy receiver gets a request per event.
+ */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
 
 function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `no answer within ${timeoutMs / 1000} s`;
-  const e = error as { message?: string; cause?: { code?: string; message?: string } };
-  const cause = e.cause?.code ?? e.cause?.message;
-  return cause ? `${e.message ?? 'request failed'} (${cause})` : (e.message ?? String(error));
+  const e = error as { message?: string; code?: string };
+  if (e.code && !e.message?.includes(e.code)) return `${e.message ?? 'request failed'} (${e.code})`;
+  return e.message ?? String(error);
 }
 
 /**
@@ -68,25 +60,88 @@ function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: numb
  */
 export async function sendDelivery(request: DeliveryRequest): Promise<AttemptOutcome> {
   const started = Date.now();
-  const timeout = AbortSignal.timeout(request.timeoutMs);
-  const signal = AbortSignal.any([timeout, request.stopSignal]);
-  try {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      headers: deliveryHeaders(request),
-      body: request.rawBody,
-      redirect: 'manual',
-      signal,
-    });
-    if (response.status >= 200 && response.status < 300) {
-      await response.body?.cancel().catch(() => undefined);
-      return { ok: true, httpStatus: response.status, error: null, durationMs: Date.now() - started };
+  const deadline = started + request.timeoutMs;
+  let outcome = await attempt(request, deadline);
+  // A kept connection the receiver closed just as we reused it: the request never reached it, and
+  // a fresh connection is what the next attempt would have used anyway (not counted as an attempt).
+  if (outcome.staleConnection) outcome = await attempt(request, deadline);
+  return { ok: outcome.ok, httpStatus: outcome.httpStatus, error: outcome.error, durationMs: Date.now() - started };
+}
+
+type Attempt = Omit<AttemptOutcome, 'durationMs'> & { staleConnection?: boolean };
+
+function attempt(request: DeliveryRequest, deadline: number): Promise<Attempt> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let timedOut = false;
+    const finish = (result: Attempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const failed = (error: unknown, reused = false) => {
+      const code = (error as { code?: string }).code;
+      if (reused && !timedOut && (code === 'ECONNRESET' || code === 'EPIPE'))
+        return finish({ ok: false, httpStatus: null, error: null, staleConnection: true });
+      finish({ ok: false, httpStatus: null, error: describeNetworkError(error, timedOut, request.timeoutMs) });
+    };
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch (error) {
+      return failed(error);
     }
-    const snippet = await bodySnippet(response);
-    const error = `receiver answered HTTP ${response.status}${snippet ? `: ${snippet}` : ''}`;
-    return { ok: false, httpStatus: response.status, error, durationMs: Date.now() - started };
-  } catch (error) {
-    const message = describeNetworkError(error, timeout.aborted, request.timeoutMs);
-    return { ok: false, httpStatus: null, error: message, durationMs: Date.now() - started };
-  }
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const body = Buffer.from(request.rawBody);
+    const outgoing = transport.request(url, {
+      method: 'POST',
+      agent,
+      signal: request.stopSignal,
+      headers: { ...deliveryHeaders(request), 'Content-Length': String(body.length) },
+    });
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        outgoing.destroy(new Error('timed out'));
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    outgoing.on('error', (error) => failed(error, outgoing.reusedSocket));
+    outgoing.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        response.on('error', () => undefined); // the verdict is given; a body cut short changes nothing
+        response.resume(); // drained, so the connection can serve the next delivery
+        return finish({ ok: true, httpStatus: status, error: null });
+      }
+      readSnippet(response, (snippet) =>
+        finish({
+          ok: false,
+          httpStatus: status,
+          error: `receiver answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
+        }),
+      );
+    });
+    outgoing.end(body);
+  });
+}
+
+/** The start of a failing answer's body, for the attempt history; the rest is not read. */
+function readSnippet(response: http.IncomingMessage, done: (snippet: string) => void): void {
+  let text = '';
+  const end = () => {
+    response.destroy();
+    done(text.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS));
+  };
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    text += chunk;
+    if (text.length >= ERROR_BODY_CHARS) end();
+  });
+  response.once('end', end);
+  // A broken body does not change the verdict, which the status already gave.
+  response.once('error', end);
+  response.once('aborted', end);
 }
