@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Card } from '../../core/model';
 import { writeFileAtomic } from '../../core/atomicFile';
 import { ensureStateDir } from '../state/fileCardStateStore';
+import { log } from '../../core/log';
 
 /**
  * A restart's shortcut past parsing every card file (100,000 cards should answer within seconds):
@@ -152,6 +153,41 @@ export async function writeIndexCache(stateDir: string, files: [string, CachedFi
     path.join(stateDir, INDEX_CACHE_FILE),
     `{"format":${JSON.stringify(FORMAT)},"files":{${parts.join(',')}}}`,
   );
+}
+
+/** How long after a load its cache is written, unless asked for at once. */
+const WRITE_DELAY_MS = 1000;
+
+/**
+ * The cache of a load, written a moment later: at 100,000 cards stringifying it is ~1 s of CPU,
+ * which on the turn after the load shared the thread with the server's first answers. A failure
+ * only costs the next start its shortcut, so it is logged, not thrown.
+ */
+export class LaterIndexCacheWrite {
+  private written: Promise<void> = Promise.resolve();
+  private beginNow: () => void = () => {};
+
+  schedule(stateDir: string, files: [string, CachedFile][]): void {
+    let begin!: () => void;
+    const due = new Promise<void>((resolve) => (begin = resolve));
+    // Unref'd: a process that ends without `now` only loses the next start's shortcut.
+    const timer = setTimeout(begin, WRITE_DELAY_MS).unref();
+    this.beginNow = () => {
+      clearTimeout(timer);
+      begin();
+    };
+    this.written = due
+      .then(() => writeIndexCache(stateDir, files))
+      .catch((error: Error) =>
+        log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`),
+      );
+  }
+
+  /** Starts a scheduled write at once, and resolves when it (or the last one) is done. */
+  now(): Promise<void> {
+    this.beginNow();
+    return this.written;
+  }
 }
 
 /** Remove the cache (a test, or a store that no longer wants it). */

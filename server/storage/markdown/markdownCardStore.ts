@@ -22,9 +22,9 @@ import { moveToRecovered, movedByHandSince } from './loadRepair';
 import {
   cachedCard,
   hasIndexCache,
+  LaterIndexCacheWrite,
   readIndexCache,
   stampsOf,
-  writeIndexCache,
   type CachedFile,
   type FileStamp,
 } from './indexCache';
@@ -39,8 +39,6 @@ export { RESERVED_BOARD_FOLDERS } from './cardFolders';
  * and slices keep each pause short.
  */
 const LOAD_SLICE = 128;
-/** How long after a load its card index cache is written (`close` writes it at once). */
-const INDEX_CACHE_DELAY_MS = 1000;
 /** From this many files to read, they are read on a worker thread while this one parses (a first start). */
 const READ_AHEAD_MIN = 2000;
 
@@ -166,7 +164,8 @@ export class MarkdownCardStore implements CardStore {
     }
     ahead?.stop();
     // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
-    if (this.options.keepIndexCache && (reread > 0 || seen.length !== cache.size)) this.saveIndexCache(seen);
+    if (this.options.keepIndexCache && (reread > 0 || seen.length !== cache.size))
+      this.indexCacheWrite.schedule(this.stateDir, seen);
     // The cache entries themselves: each carries its size and mtime, and 100,000 copies only cost the collector.
     this.loadStamps = new Map<string, FileStamp>(seen);
     const { served, stale, duplicates } = identifyCards(parsed, this.places);
@@ -271,30 +270,12 @@ export class MarkdownCardStore implements CardStore {
   }
 
   /**
-   * Written a moment after the load, so the server's first answers do not share the thread with
-   * ~1 KB of JSON per card (at 100,000 cards the write took ~1 s of CPU while the first page
-   * waited); `close` starts it at once and waits for it. A short-lived process (a `kanban` command)
-   * closes right after its answer, and used to exit before the write ended: no command ever left a
-   * cache, so every call read and parsed every card file (1.4 s at 10,000 cards).
+   * Written a moment after the load (see LaterIndexCacheWrite); `close` starts it at once and waits
+   * for it. A short-lived process (a `kanban` command) closes right after its answer, and used to
+   * exit before the write ended: no command ever left a cache, so every call read and parsed every
+   * card file (1.4 s at 10,000 cards).
    */
-  private saveIndexCache(entries: [string, CachedFile][]): void {
-    let begin!: () => void;
-    const due = new Promise<void>((resolve) => (begin = resolve));
-    // Unref'd: a process that ends without closing the store only loses the next start's shortcut.
-    const timer = setTimeout(begin, INDEX_CACHE_DELAY_MS).unref();
-    this.beginIndexCacheWrite = () => {
-      clearTimeout(timer);
-      begin();
-    };
-    this.savingIndexCache = due
-      .then(() => writeIndexCache(this.stateDir, entries))
-      .catch((error: Error) =>
-        log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`),
-      );
-  }
-
-  private savingIndexCache: Promise<void> = Promise.resolve();
-  private beginIndexCacheWrite: () => void = () => {};
+  private readonly indexCacheWrite = new LaterIndexCacheWrite();
 
   /** Every `<board>/<status>/<id>.md` under the boards folder. */
   listCardFiles(): Promise<string[]> {
@@ -491,8 +472,7 @@ export class MarkdownCardStore implements CardStore {
   }
 
   async close(): Promise<void> {
-    this.beginIndexCacheWrite();
-    await this.savingIndexCache;
+    await this.indexCacheWrite.now();
   }
 }
 
