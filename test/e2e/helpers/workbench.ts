@@ -55,7 +55,7 @@ export async function quickOpenFile(page: Page, name: string): Promise<void> {
   while (Date.now() < deadline) {
     try {
       const input = await openQuickInput(page, 'Control+P');
-      await input.fill(name);
+      await input.fill(name, { timeout: 5000 });
       await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click({ timeout: 5000 });
       return;
     } catch {
@@ -72,10 +72,12 @@ export async function quickOpenFile(page: Page, name: string): Promise<void> {
 export async function runFromPalette(page: Page, title: string): Promise<void> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
-    const input = await openQuickInput(page, 'F1');
-    await input.fill(`>${title}`);
     const rows = page.locator('.quick-input-list .monaco-list-row');
     try {
+      // The palette can open and close again at once (a webview or panel taking the focus back):
+      // the typing then waits for an input that is gone, so it is bounded and tried again.
+      const input = await openQuickInput(page, 'F1');
+      await input.fill(`>${title}`, { timeout: 5000 });
       await rows.filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 2000 });
       // The command of this very title: the top row may be a longer one that contains it.
       const labels = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('aria-label') ?? ''));
