@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { makeTempDir } from '../helpers/testServer';
 import { expectCode, jsonOf, kanban } from './helpers';
 import { changeCardFilesByHand } from './handEdits';
+import { readIndexCache } from '../../server/storage/markdown/indexCache';
 
 /**
  * A `kanban` command leaves the card index in `.kanban/.state/` for the next one (so the next call
@@ -37,15 +38,10 @@ describe('kanban commands and the card index', function () {
       [],
       'no half-written file is left',
     );
-    const index = JSON.parse(await fs.readFile(path.join(stateDir(), 'card-index.json'), 'utf8')) as {
-      files: Record<string, { card: { content: string } }>;
-    };
-    assert.deepEqual(
-      Object.values(index.files)
-        .map((f) => f.card.content.trim())
-        .sort(),
-      ['# First', '# Second'],
-    );
+    assert.deepEqual([...readIndexCache(stateDir()).values()].map((f) => f.card.content.trim()).sort(), [
+      '# First',
+      '# Second',
+    ]);
   });
 
   it('when cards are edited, moved, deleted and added by hand between calls, then the next call answers what the files say', async () => {

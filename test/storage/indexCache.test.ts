@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { eventually } from '../helpers/waiting';
 import { okData } from '../helpers/envelope';
+import { readIndexCache } from '../../server/storage/markdown/indexCache';
 
 /**
  * The card index cache (.kanban/.state/card-index.json): a restart takes unchanged cards
@@ -31,13 +32,21 @@ async function board(server: TestServer): Promise<Listed[]> {
   }));
 }
 
+/** The cache's files by path, as the server will read them at its next start. */
 async function cacheFiles(root: string): Promise<Record<string, { card: { content: string } }>> {
   return eventually(async () => {
-    const parsed = JSON.parse(await fs.readFile(path.join(root, CACHE), 'utf8'));
-    if (typeof parsed.files !== 'object') throw new Error('no files in the cache yet');
-    return parsed.files;
+    const files = readIndexCache(path.join(root, '.kanban', '.state'));
+    if (files.size === 0) throw new Error('no files in the cache yet');
+    return Object.fromEntries(files);
   });
 }
+
+/** The cache file as it is on disk: one array per card file, the card's Markdown at CONTENT_AT. */
+async function cacheOnDisk(root: string): Promise<{ format: string; rows: unknown[][] }> {
+  return JSON.parse(await fs.readFile(path.join(root, CACHE), 'utf8'));
+}
+
+const CONTENT_AT = 7;
 
 describe('Card index cache across restarts (markdown)', function () {
   this.timeout(60_000);
@@ -73,15 +82,45 @@ describe('Card index cache across restarts (markdown)', function () {
     assert.deepEqual(await board(server), before);
     // Proof the cache answered: a card changed only in the cache shows, since its file's size and mtime still match.
     const file = path.join(server.root, CACHE);
-    const cached = JSON.parse(await fs.readFile(file, 'utf8'));
-    const gamma = Object.values(cached.files as Record<string, { card: { content: string } }>).find((entry) =>
-      entry.card.content.includes('# Gamma card'),
-    )!;
-    gamma.card.content = gamma.card.content.replace('# Gamma card', '# Gamma card from the cache');
+    const cached = await cacheOnDisk(server.root);
+    const gamma = cached.rows.find((row) => String(row[CONTENT_AT]).includes('# Gamma card'))!;
+    gamma[CONTENT_AT] = String(gamma[CONTENT_AT]).replace('# Gamma card', '# Gamma card from the cache');
     await restartAfter(async () => {
       await fs.writeFile(file, JSON.stringify(cached));
     });
     assert.equal((await board(server)).find((card) => card.id === ids[2])?.title, 'Gamma card from the cache');
+  });
+
+  it('when cards with every kind of field restart from the cache, then each reads exactly as before', async () => {
+    const rich = okData<{ id: string }>(
+      await server.api('POST', '/api/tasks', {
+        content: '# Rich card ✓\r\n\nWith Ünïcode.',
+        priority: 'critical',
+        assignee: 'ana',
+        dueDate: '2026-12-24',
+        labels: ['bug', 'ui'],
+        metadata: { sprint: 'S1', estimate: 3, nested: { list: [1, null] } },
+        blockedBy: [ids[0]],
+      }),
+      201,
+    );
+    okData(await server.api('POST', `/api/tasks/${rich.id}/comments`, { author: 'ana', content: 'A comment' }), 201);
+    okData(await server.api('POST', `/api/tasks/${ids[1]}/archive`));
+    const detail = async (id: string) => okData(await server.api('GET', `/api/tasks/${id}`));
+    const before = await Promise.all([rich.id, ...ids].map(detail));
+    // A restart reads the files (they changed), writes the cache; the next one takes the cards from it.
+    await restartAfter(async () => undefined);
+    await eventually(async () => assert.equal(Object.keys(await cacheFiles(server.root)).length, 4));
+    // Proof the cache answered: its copy of the comment is what the card now shows.
+    const cached = await cacheOnDisk(server.root);
+    const row = cached.rows.find((r) => String(r[CONTENT_AT]).startsWith('# Rich card'))!;
+    const rest = row[row.length - 1] as { comments: { content: string }[] };
+    rest.comments[0].content = 'A comment (from the cache)';
+    await restartAfter(() => fs.writeFile(path.join(server.root, CACHE), JSON.stringify(cached)));
+    const after = await Promise.all([rich.id, ...ids].map(detail));
+    assert.equal(after[0].comments[0].content, 'A comment (from the cache)');
+    after[0].comments[0].content = 'A comment';
+    assert.deepEqual(after, before);
   });
 
   it('when a card file is edited, another added and another deleted while the server is down, then the restarted server shows all three changes', async () => {
@@ -115,11 +154,10 @@ describe('Card index cache across restarts (markdown)', function () {
     });
   });
 
-  it('when the cache was written by an earlier version (format 1, which read CRs in the body as LF), then every file is read again', async () => {
+  it('when the cache was written by an earlier version (format 1 read CRs in the body as LF), then every file is read again', async () => {
     const file = path.join(server.root, CACHE);
-    const cached = JSON.parse(await fs.readFile(file, 'utf8'));
-    for (const entry of Object.values(cached.files as Record<string, { card: { content: string } }>))
-      entry.card.content += ' (as the old cache had it)';
+    const cached = await cacheOnDisk(server.root);
+    for (const row of cached.rows) row[CONTENT_AT] += ' (as the old cache had it)';
     await restartAfter(async () => {
       await fs.writeFile(file, JSON.stringify({ ...cached, format: 'kanban-card-index/1' }));
     });
@@ -129,11 +167,11 @@ describe('Card index cache across restarts (markdown)', function () {
   });
 
   for (const [what, text] of [
-    ['corrupt', '{"format":"kanban-card-index/2","files":{"x": '],
+    ['corrupt', '{"format":"kanban-card-index/3","rows":[["x", '],
     ['of another format', JSON.stringify({ format: 'kanban-card-index/0', files: {} })],
     [
       'holding entries of the wrong shape',
-      JSON.stringify({ format: 'kanban-card-index/2', files: { nonsense: { size: 'big' } } }),
+      JSON.stringify({ format: 'kanban-card-index/3', rows: [['nonsense', 'big'], { size: 1 }, null] }),
     ],
   ] as const) {
     it(`when the cache is ${what}, then the server reads every file, shows the same board and writes a good cache`, async () => {

@@ -21,10 +21,9 @@ import { FileReadAhead, readNow, type FileReadResult } from './fileReads';
 import { moveToRecovered, movedByHandSince } from './loadRepair';
 import {
   cachedCard,
-  hasIndexCache,
+  cacheWithStamps,
   LaterIndexCacheWrite,
-  readIndexCache,
-  stampsOf,
+  readIndexCacheBytes,
   type CachedFile,
   type FileStamp,
 } from './indexCache';
@@ -126,11 +125,10 @@ export class MarkdownCardStore implements CardStore {
    * torn move's leftover are served as they are and repaired only by a write (see `staleCopies`).
    */
   async loadAll(): Promise<LoadResult> {
+    let cacheRead: Promise<Buffer | null> | null = readIndexCacheBytes(this.stateDir);
     const files = await this.listCardFiles();
-    // Stat'ed on the thread pool while this thread reads and parses the cache.
-    const stamping = hasIndexCache(this.stateDir) ? stampsOf(files) : null;
-    const cache = readIndexCache(this.stateDir);
-    const stamps = cache.size && stamping ? await stamping : null;
+    const { cache, stamps } = await cacheWithStamps(cacheRead, files);
+    cacheRead = null; // its bytes, held by the settled promise, can go
     const seen: [string, CachedFile][] = [];
     let reread = 0;
     const parsed: ParsedFile[] = [];
