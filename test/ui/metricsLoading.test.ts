@@ -160,14 +160,20 @@ describe('the metrics charts load when first shown (Chromium)', function () {
     assert.deepEqual(await places(), before);
   });
 
-  it('when the chart chunk cannot be fetched, then the panel says so and still shows the figures in words', async () => {
-    await page.route(CHART_CHUNK, (route) => route.abort());
+  it('when the chart chunk cannot be fetched, then the panel says so, still shows the figures in words, and Try again draws the charts once the network is back', async () => {
+    let refused = 0;
+    await page.route(CHART_CHUNK, (route) => (refused++ === 0 ? route.abort() : route.continue()));
     await page.goto(`${server.url}/?layout=metrics`);
     const status = page.locator(`${STATUS}[role="alert"]`);
     await status.waitFor();
-    assert.match((await status.textContent()) ?? '', /The charts could not be loaded .*Reload the board to try again/);
+    assert.match((await status.textContent()) ?? '', /The charts could not be loaded .*Try again/);
     assert.ok((await page.locator('[data-testid="metrics-cycle-p50"]').textContent())?.trim());
     assert.ok(((await page.locator('[data-testid="metrics-throughput"] figcaption').textContent()) ?? '').length > 20);
+
+    await page.locator('[data-testid="metrics-charts-retry"]').click();
+    await chartsDrawn(page);
+    assert.equal(await page.locator(STATUS).count(), 0, 'the error line is gone');
+    assert.equal(refused, 2, 'the chunk was fetched again');
   });
 
   it("when the board runs under the VS Code webview's nonce policy, then the chart chunk loads and the charts draw", async () => {

@@ -139,7 +139,7 @@ function chartSpecs(m: FlowMetrics): ChartSpec[] {
 
 function MetricsBody({
   metrics: m,
-  charts: { charts, error },
+  charts: { charts, error, retry },
   themeChanges,
   onCard,
 }: {
@@ -158,7 +158,7 @@ function MetricsBody({
         {specs.map((spec) => (
           <MetricsChart key={spec.id} {...spec} charts={charts} themeChanges={themeChanges} onCard={onCard} />
         ))}
-        <ChartsStatus loaded={charts !== null} error={error} />
+        <ChartsStatus loaded={charts !== null} error={error} retry={retry} />
       </div>
     </>
   );
@@ -168,11 +168,14 @@ function MetricsBody({
  * While Chart.js loads, or when it could not, a line over the empty charts says so; it lies over
  * them, so the figures do not move when it goes.
  */
-function ChartsStatus({ loaded, error }: { loaded: boolean; error: string | null }) {
+function ChartsStatus({ loaded, error, retry }: { loaded: boolean; error: string | null; retry?: () => void }) {
   if (error)
     return (
       <p class="metrics-charts-status is-error" role="alert" data-testid="metrics-charts-status">
-        The charts could not be loaded ({error}). Reload the board to try again.
+        The charts could not be loaded ({error}).{' '}
+        <button type="button" class="btn btn-sm" data-testid="metrics-charts-retry" onClick={retry}>
+          Try again
+        </button>
       </p>
     );
   if (loaded) return null;
