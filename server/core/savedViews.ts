@@ -21,10 +21,10 @@ export const VIEW_LAYOUTS = ['board', 'table', 'graph'] as const;
 const GROUP_BY = /^(assignee|priority|labelGroup:.+|metadata:.+)$/;
 
 /**
- * List-route parameters a view's filter may not hold: paging and projection belong to the caller,
+ * List-route parameters a view's filter may not hold: paging, projection and the compact form belong to the caller,
  * `sort` has its own field, and a view naming a view would chain.
  */
-export const NOT_FILTER_KEYS = ['view', 'sort', 'limit', 'cursor', 'fields'];
+export const NOT_FILTER_KEYS = ['view', 'sort', 'limit', 'cursor', 'fields', 'compact'];
 
 type FieldProblem = { field: string; problem: string };
 

@@ -26,6 +26,7 @@ import {
 } from './taskQueries';
 import { selectionStamp, type BuiltAnswer } from './readCache';
 import { JsonBytes, pushProjectedJson, pushTaskViewJson } from './views';
+import { pushCompactTaskViewJson } from './compactViews';
 import type { Workspace } from './workspace';
 
 /** A list request beyond its filters: which page, in which order, with which fields. */
@@ -34,6 +35,8 @@ export interface ListShape {
   limit?: number;
   cursor?: string;
   fields?: ListField[];
+  /** Leave out the fields that hold their empty default (core/shapes/listDefaults). */
+  compact?: boolean;
 }
 
 /** The cards a query selects, in the order asked, with each one's sort key. */
@@ -211,7 +214,14 @@ export function listPage(
   slice.items.forEach((item, i) => {
     if (i > 0) out.push(',', 1);
     if (shape.fields) pushProjectedJson(out, ws, item.card, shape.fields, item.position, actor);
-    else pushTaskViewJson(out, ws, item.card, item.position ?? ws.index.positionOf(item.card), actor);
+    else
+      (shape.compact ? pushCompactTaskViewJson : pushTaskViewJson)(
+        out,
+        ws,
+        item.card,
+        item.position ?? ws.index.positionOf(item.card),
+        actor,
+      );
   });
   out.push(']}');
   const page: PageInfo = { total: slice.total };

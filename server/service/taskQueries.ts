@@ -6,6 +6,7 @@ import { placeOf } from '../core/cardPlace';
 import { exactTextMatch, metaMatches, parseQuery, type MetaFilter } from '../core/search';
 import { dueMatches, type DueFilter } from '../core/dueDates';
 import { JsonBytes, pushTaskViewJson, taskView } from './views';
+import { pushCompactTaskViewJson } from './compactViews';
 import type { Workspace } from './workspace';
 import type { BuiltAnswer } from './readCache';
 import { isReady, resolveIdAmong } from './dependencies';
@@ -245,16 +246,18 @@ export function listTasks(ws: Workspace, boardId: string, query: TaskQuery): Tas
 
 /**
  * The HTTP answer `{"ok":true,"data":<listTasks(...)>}` as UTF-8 bytes, byte for byte what
- * JSON.stringify would give, assembled from per-card JSON kept between reads.
+ * JSON.stringify would give, assembled from per-card JSON kept between reads; `compact` leaves out
+ * each field that holds its empty default (core/shapes/listDefaults).
  */
-export function listTasksEnvelope(ws: Workspace, boardId: string, query: TaskQuery): BuiltAnswer {
+export function listTasksEnvelope(ws: Workspace, boardId: string, query: TaskQuery, compact = false): BuiltAnswer {
   const actor = query.actor ?? 'default';
+  const push = compact ? pushCompactTaskViewJson : pushTaskViewJson;
   const out = new JsonBytes();
   out.push('{"ok":true,"data":[');
   const selected = selectTasks(ws, boardId, query);
   selected.forEach(({ card, position }, i) => {
     if (i > 0) out.push(',', 1);
-    pushTaskViewJson(out, ws, card, position ?? ws.index.positionOf(card), actor);
+    push(out, ws, card, position ?? ws.index.positionOf(card), actor);
   });
   out.push(']}');
   return { body: out.toBuffer(), page: { total: selected.length } };

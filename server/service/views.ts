@@ -12,7 +12,7 @@ import { BoundedMemo } from '../core/boundedMemo';
  * many cards is listed from kept parts read after read; past it, memory stays bounded (at 100,000
  * cards the kept list JSON alone was about 100 MB) and the parts of cards not read lately are made again.
  */
-const CARDS_KEPT = 20_000;
+export const CARDS_KEPT = 20_000;
 
 export interface ViewOptions {
   withComments?: boolean;
@@ -21,7 +21,7 @@ export interface ViewOptions {
 }
 
 /** The fields of the read model that depend on the card alone, in the read model's key order. */
-function cardFields(card: Card) {
+export function cardFields(card: Card) {
   return {
     id: card.id,
     boardId: card.boardId,
@@ -191,7 +191,7 @@ function fieldsJsonOf(card: Card): { text: string; bytes: number } {
   return held;
 }
 
-function filePathJsonOf(ws: WorkspaceState, card: Card): string {
+export function filePathJsonOf(ws: WorkspaceState, card: Card): string {
   const held = filePathJson.get(card);
   if (held && held.store === ws.store) return held.text;
   const filePath = ws.store.filePathOf?.(card);
@@ -218,8 +218,13 @@ export function pushTaskViewJson(
 
 /** `,"position":..,"cardState":{..}`, the dependency fields and the claim: what a read makes new for every card. */
 function perReadJson(ws: WorkspaceState, card: Card, position: number, actor: string): string {
+  return `,"position":${position}${stateAndLinksJson(ws, card, actor)}`;
+}
+
+/** The per-read fields after `position`; for most cards one of a few strings. */
+export function stateAndLinksJson(ws: WorkspaceState, card: Card, actor: string): string {
   const state = ws.cardStates.stateOf(card.id, actor);
-  return `,"position":${position},"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${claimJson(ws, card)}${sessionJson(ws, card)}`;
+  return `,"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${claimJson(ws, card)}${sessionJson(ws, card)}`;
 }
 
 /** Most cards are not claimed: their part is one constant string. */

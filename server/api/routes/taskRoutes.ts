@@ -1,5 +1,7 @@
 import type { TaskView } from '../../core/model';
 import { PRIORITIES } from '../../core/shapes/vocabulary';
+import { LIST_DEFAULTS } from '../../core/shapes/listDefaults';
+import { ValidationError } from '../../core/errors';
 import { DUE_WINDOWS, dueFilterOf } from '../../core/dueDates';
 import { LIMIT_MAX, LIST_FIELDS, SORT_VALUES, parseFields, parseSort } from '../../core/listPaging';
 import { listTasks, listTasksEnvelope, resolveCard, type TaskQuery } from '../../service/taskQueries';
@@ -87,6 +89,11 @@ export const listQuery: QueryParam[] = [
       'id of a saved view (GET /api/views): its filter and sort apply, and parameters given here override them',
   },
   {
+    name: 'compact',
+    type: 'boolean',
+    description: `true: each entry leaves out the fields that hold their empty default (the TaskListEntry schema's \`default\`s: ${Object.keys(LIST_DEFAULTS).join(', ')}); a reader puts them back. Not with fields`,
+  },
+  {
     name: 'limit',
     type: 'integer',
     minimum: 1,
@@ -144,11 +151,16 @@ function listQueryOf(ctx: RequestContext): TaskQuery {
 
 function listShapeOf(ctx: RequestContext): ListShape {
   const q = ctx.query;
+  const fields = parseFields(q.fields as string | undefined);
+  const compact = q.compact === true || undefined;
+  if (compact && fields)
+    throw new ValidationError('compact cannot be combined with fields: fields already names what each entry holds');
   return {
     sort: q.sort === undefined ? undefined : parseSort(q.sort as string),
     limit: q.limit as number | undefined,
     cursor: q.cursor as string | undefined,
-    fields: parseFields(q.fields as string | undefined),
+    fields,
+    compact,
   };
 }
 
@@ -164,17 +176,19 @@ function list(request: RequestContext) {
   const plain =
     shape.sort === undefined && shape.limit === undefined && shape.cursor === undefined && shape.fields === undefined;
   const key = JSON.stringify([ctx.boardId, query, shape]);
+  const dataOf = (body: Buffer) => () => (JSON.parse(body.toString('utf8')) as { data: unknown }).data;
   if (plain) {
-    const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listTasksEnvelope(ctx.ws, ctx.boardId, query));
+    const answer = ctx.ws.readCache.answer(ctx.ws, key, () =>
+      listTasksEnvelope(ctx.ws, ctx.boardId, query, shape.compact),
+    );
     return new SerializedAnswer(
       answer.body,
       answer.etag,
-      () => listTasks(ctx.ws, ctx.boardId, query),
+      shape.compact ? dataOf(answer.body) : () => listTasks(ctx.ws, ctx.boardId, query),
       answer.gzipped,
       answer.page,
     );
   }
-  const dataOf = (body: Buffer) => () => (JSON.parse(body.toString('utf8')) as { data: unknown }).data;
   if (shape.limit === undefined) {
     const answer = ctx.ws.readCache.answer(ctx.ws, key, () => listPage(ctx.ws, ctx.boardId, query, shape));
     return new SerializedAnswer(answer.body, answer.etag, dataOf(answer.body), answer.gzipped, answer.page);

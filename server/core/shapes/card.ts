@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PRIORITIES } from './vocabulary';
-import { named } from './names';
+import { componentNameOf, named } from './names';
+import { LIST_DEFAULTS, type DefaultedField } from './listDefaults';
 import {
   AgentSessionSchema,
   CardFormSchema,
@@ -67,6 +68,22 @@ const taskFields = {
   ),
 };
 
+/** The empty defaults, each checked here against its field's type (listDefaults.ts imports nothing). */
+const TYPED_DEFAULTS: { readonly [K in DefaultedField]: Readonly<ListedTask[K]> } = LIST_DEFAULTS;
+
+/**
+ * The fields with each one's empty default (core/shapes/listDefaults) as its `default`. A named
+ * shape is wrapped rather than copied, so the document still refers to it by name.
+ */
+function withListDefaults(fields: typeof taskFields): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...fields };
+  for (const [field, value] of Object.entries(TYPED_DEFAULTS)) {
+    const schema = fields[field as DefaultedField];
+    out[field] = componentNameOf(schema) ? { allOf: [schema], default: value } : { ...schema, default: value };
+  }
+  return out;
+}
+
 /** A single card, as its own route answers: comments and task list items included. */
 export const TaskSchema = named(
   'Task',
@@ -94,8 +111,8 @@ export const TaskListEntrySchema = named(
   Type.Unsafe<Partial<ListedTask> & Pick<ListedTask, 'id'>>({
     type: 'object',
     description:
-      'a card in a list: the read model without comments (commentCount counts them). Every field is present unless the request narrows them with `fields`; `id` always is.',
-    properties: taskFields,
+      'a card in a list: the read model without comments (commentCount counts them). Every field is present unless the request narrows them with `fields`, or asks `compact=true`, which leaves out each field that holds its `default`; `id` always is.',
+    properties: withListDefaults(taskFields),
     required: ['id'],
   }),
 );
