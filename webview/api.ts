@@ -1,5 +1,6 @@
 import type { BrokenFile } from './protocol';
 import type { Transport } from './transport';
+import { boardCardsPath, listParams } from './listQuery';
 import type {
   Board,
   BoardSummary,
@@ -13,6 +14,7 @@ import type {
   TaskView,
   WorkspaceForm,
 } from './types';
+import { withListDefaults } from './types';
 
 /** A refused or failed call, carrying the server's own message so the UI can show it verbatim. */
 export class ApiError extends Error {
@@ -25,17 +27,6 @@ export class ApiError extends Error {
 }
 
 const enc = encodeURIComponent;
-
-/** The list route's query for a UI filter: set flags and non-blank texts only. */
-function listParams(filter: Partial<TaskFilter> | undefined, includeDeleted: boolean): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter ?? {})) {
-    if (value === true) params.set(key, 'true');
-    else if (typeof value === 'string' && value.trim() !== '') params.set(key, value);
-  }
-  if (includeDeleted) params.set('includeDeleted', 'true');
-  return params;
-}
 
 /** An answer with the version it names (the ETag), when the server sent one. */
 export interface Versioned<T> {
@@ -109,8 +100,10 @@ export class Api {
   deleteColumn = (boardId: string, id: string) =>
     this.call<unknown>('DELETE', `/boards/${enc(boardId)}/columns/${enc(id)}`);
 
-  listTasks(boardId: string, filter?: Partial<TaskFilter>, includeDeleted = true): Promise<TaskView[]> {
-    return this.call<TaskView[]>('GET', `/boards/${enc(boardId)}/tasks?${listParams(filter, includeDeleted)}`);
+  /** The board's cards, asked for compact and filled back here: every component sees whole cards. */
+  async listTasks(boardId: string, filter?: Partial<TaskFilter>, includeDeleted = true): Promise<TaskView[]> {
+    const entries = await this.call<Partial<TaskView>[]>('GET', boardCardsPath(boardId, filter, includeDeleted));
+    return entries.map((entry) => withListDefaults(entry) as TaskView);
   }
   /** The ids of a board's cards that match `filter`: all the board needs to show a search (the cards it has). */
   async matchingIds(boardId: string, filter: Partial<TaskFilter>, includeDeleted: boolean): Promise<string[]> {

@@ -1,6 +1,7 @@
 /**
  * The API's read models, as the UI sees them. Type-only imports, but for the word lists of
- * core/shapes/vocabulary: nothing else from the server is bundled.
+ * core/shapes/vocabulary and the list defaults of core/shapes/listDefaults: nothing else from the
+ * server is bundled.
  */
 import type { BoardSummary } from '../server/service/boards';
 import type { BoardView, CardClaim, Column, Comment, LabelDefinition, Settings, TaskView } from '../server/core/model';
@@ -28,6 +29,8 @@ export type {
 
 // The model's word lists, one copy: plain constants in a module that imports nothing.
 export { BACKGROUND_PRESETS, DELETED_STATUS, PRIORITIES } from '../server/core/shapes/vocabulary';
+// The compact list's empty defaults, one table for the server leaving them out and the page putting them back.
+export { withListDefaults } from '../server/core/shapes/listDefaults';
 
 /** GET /boards/{id} */
 export type Board = BoardView;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { EventMessage, FilePayload, WebviewToHostMessage } from '../../webview/protocol';
+import { boardCardsPath } from '../../webview/listQuery';
 import type { ServiceEvent } from '../../server/core/events';
 import { InvalidConfigFileError } from '../../server/service/workspace';
 import type { FolderAccess } from '../auth/folderAccess';
@@ -76,8 +77,7 @@ export class WebviewBridge implements vscode.Disposable {
    */
   async warmUp(service: KanbanService, boardId: string): Promise<void> {
     if (this.disposed) return;
-    const path = `/boards/${encodeURIComponent(boardId)}/tasks?includeDeleted=true`;
-    await this.access.dispatch(service, this.folder, { method: 'GET', path, asText: true });
+    await this.access.dispatch(service, this.folder, { method: 'GET', path: boardCardsPath(boardId), asText: true });
   }
 
   dispose(): void {
