@@ -12,6 +12,7 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { boardHtml } from '../../extension/webview/boardHtml';
+import { boardCardsPath } from '../../webview/listQuery';
 import { FakeWebviewPanel } from './helpers/vscodeDouble';
 
 async function request(
@@ -218,15 +219,20 @@ describe('extension webview bridge', () => {
     assert.deepEqual(double.clipboardWrites, ['copied-2026-01-01', 'after']);
   });
 
-  it("when the page asks for the cards, then they come as the list's JSON text; a write answers with its object", async () => {
+  it("when the page asks for the cards, then they come as the compact list's JSON text; a write answers with its object", async () => {
     activateWith([await folderWithCards(['First', 'Second'])]);
     const panel = await openReadyBoard();
-    const list = await request(panel, 1, 'GET', '/boards/default/tasks?includeDeleted=true');
+    const list = await request(panel, 1, 'GET', boardCardsPath('default'));
     assert.equal(list.status, 200);
     assert.equal(typeof list.text, 'string', 'the list was not sent as text');
+    const entries = JSON.parse(list.text).data as { title: string }[];
     assert.deepEqual(
-      JSON.parse(list.text).data.map((t: { title: string }) => t.title),
+      entries.map((t) => t.title),
       ['First', 'Second'],
+    );
+    assert.ok(
+      entries.every((t) => !('labels' in t) && !('claim' in t)),
+      'the empty defaults were sent',
     );
     const created = await request(panel, 2, 'POST', '/boards/default/tasks', { content: '# Third\n', status: 'todo' });
     assert.equal(created.status, 201);
