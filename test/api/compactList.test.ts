@@ -102,6 +102,17 @@ describe('API lists: the compact list', function () {
     for (const entry of page) assert.ok(!('claim' in entry), `${entry.title} still holds claim: null`);
   });
 
+  it("when the OpenAPI document is read, then the list entry names each left-out field's default", async () => {
+    const doc = (await server.api('GET', '/api/docs/json')).body as any;
+    const properties = doc.components.schemas.TaskListEntry.properties;
+    for (const [field, empty] of Object.entries(LIST_DEFAULTS))
+      assert.deepEqual(properties[field].default, empty, field);
+    assert.ok(
+      doc.paths['/tasks'].get.parameters.some((p: { name: string }) => p.name === 'compact'),
+      'the list route documents compact',
+    );
+  });
+
   it('when compact is combined with fields, then the list answers 400 saying why', async () => {
     failsWith(await server.api('GET', '/api/tasks?compact=true&fields=id,title'), 400, /compact.*fields/);
   });
