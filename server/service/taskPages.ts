@@ -209,19 +209,13 @@ export function listPage(
     ? columnWalk(ws, boardId, query, after, shape.limit)
     : selectionSlice(ws, boardId, query, sort, after, shape.limit);
   const actor = query.actor ?? 'default';
+  const pushWhole = shape.compact ? pushCompactTaskViewJson : pushTaskViewJson;
   const out = new JsonBytes();
   out.push('{"ok":true,"data":[');
   slice.items.forEach((item, i) => {
     if (i > 0) out.push(',', 1);
     if (shape.fields) pushProjectedJson(out, ws, item.card, shape.fields, item.position, actor);
-    else
-      (shape.compact ? pushCompactTaskViewJson : pushTaskViewJson)(
-        out,
-        ws,
-        item.card,
-        item.position ?? ws.index.positionOf(item.card),
-        actor,
-      );
+    else pushWhole(out, ws, item.card, item.position ?? ws.index.positionOf(item.card), actor);
   });
   out.push(']}');
   const page: PageInfo = { total: slice.total };
