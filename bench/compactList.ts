@@ -56,8 +56,7 @@ async function main(): Promise<void> {
           (
             await timed(() => {
               const data = (JSON.parse(text) as { data: object[] }).data;
-              if (name === 'compact') data.forEach((entry) => withListDefaults(entry));
-              return data;
+              return name === 'compact' ? data.map((entry) => withListDefaults(entry)) : data;
             })
           )[1],
         );

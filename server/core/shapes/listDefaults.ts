@@ -5,38 +5,45 @@
  * these fields were about half of the list's bytes: most cards have no assignee, labels, links,
  * claim or comments. Plain constants in a module that imports nothing at run time: the page bundles
  * it. The read model's schema documents each as the field's `default` and checks its type (card.ts).
+ *
+ * Written as one object literal made fresh per call: the page's cards must not share an array or
+ * object, and assigning a parsed entry onto a literal of fixed shape took 15-40 ms at 10,000 cards
+ * where adding the missing fields one by one to the parsed entry took 100-200 ms.
  */
-export const LIST_DEFAULTS = {
-  assignee: null,
-  dueDate: null,
-  labels: [],
-  metadata: {},
-  forms: [],
-  formData: {},
-  actions: [],
-  attachments: [],
-  commentCount: 0,
-  completedAt: null,
-  checklist: null,
-  blockedBy: [],
-  parent: null,
-  relatesTo: [],
-  duplicateOf: [],
-  archivedAt: null,
-  cardState: { unread: false, open: false },
-  blocks: [],
-  blocked: false,
-  openBlockers: 0,
-  children: { total: 0, done: 0 },
-  related: [],
-  duplicates: [],
-  claim: null,
-  session: null,
-} as const;
+function emptyListEntry() {
+  return {
+    assignee: null,
+    dueDate: null,
+    labels: [],
+    metadata: {},
+    forms: [],
+    formData: {},
+    actions: [],
+    attachments: [],
+    commentCount: 0,
+    completedAt: null,
+    checklist: null,
+    blockedBy: [],
+    parent: null,
+    relatesTo: [],
+    duplicateOf: [],
+    archivedAt: null,
+    cardState: { unread: false, open: false },
+    blocks: [],
+    blocked: false,
+    openBlockers: 0,
+    children: { total: 0, done: 0 },
+    related: [],
+    duplicates: [],
+    claim: null,
+    session: null,
+  };
+}
+
+/** Each field that has an empty default, and the default: what `compact=true` leaves out. */
+export const LIST_DEFAULTS: Readonly<ReturnType<typeof emptyListEntry>> = emptyListEntry();
 
 export type DefaultedField = keyof typeof LIST_DEFAULTS;
-
-const DEFAULTED = Object.keys(LIST_DEFAULTS) as DefaultedField[];
 
 /** Whether `value` is the empty default: null, false, 0, or an array or object whose entries all are. */
 function isDefault(value: unknown, empty: unknown): boolean {
@@ -61,15 +68,7 @@ export function withoutListDefaults<T extends object>(entry: T): Partial<T> {
   return out as Partial<T>;
 }
 
-/** A fresh copy of a default: the page's cards must not share one array or object. */
-function copyOf(value: unknown): unknown {
-  if (Array.isArray(value)) return [];
-  return typeof value === 'object' && value !== null ? { ...value } : value;
-}
-
-/** Puts back, in place, every default a compact entry left out: the entry is then the full read model. */
+/** The whole entry from a compact one: every default it left out put back (a new object; the entry is left as it was). */
 export function withListDefaults<T extends object>(entry: T): T {
-  const fields = entry as Record<string, unknown>;
-  for (const field of DEFAULTED) if (!(field in fields)) fields[field] = copyOf(LIST_DEFAULTS[field]);
-  return entry;
+  return Object.assign(emptyListEntry(), entry);
 }
