@@ -69,6 +69,6 @@ export function withoutListDefaults<T extends object>(entry: T): Partial<T> {
 }
 
 /** The whole entry from a compact one: every default it left out put back (a new object; the entry is left as it was). */
-export function withListDefaults<T extends object>(entry: T): T {
+export function withListDefaults<T extends object>(entry: T): ReturnType<typeof emptyListEntry> & T {
   return Object.assign(emptyListEntry(), entry);
 }
