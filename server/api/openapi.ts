@@ -68,7 +68,20 @@ function withRefs(schema: unknown, components: Record<string, unknown>, isCompon
     }
     return { $ref: `#/components/schemas/${name}` };
   }
+  const wrapped = wrappedComponent(schema);
+  if (wrapped)
+    return { ...(withRefs(wrapped.named, components) as object), ...(withRefs(wrapped.rest, components) as object) };
   return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withRefs(value, components)]));
+}
+
+/**
+ * A named shape wrapped as `{allOf: [shape], ...keywords}` to add keywords (a field's `default`):
+ * OpenAPI 3.1 allows them beside a `$ref`, so the document refers to the shape directly.
+ */
+function wrappedComponent(schema: object): { named: object; rest: object } | undefined {
+  const { allOf, ...rest } = schema as { allOf?: unknown };
+  if (!Array.isArray(allOf) || allOf.length !== 1 || !componentNameOf(allOf[0])) return undefined;
+  return { named: allOf[0] as object, rest };
 }
 
 const ETAG_HEADER = {
