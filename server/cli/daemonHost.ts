@@ -64,7 +64,7 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     });
   });
 
-  const statusNow = (): DaemonStatus => ({ pid: process.pid, calls, cards: workspace.index.allCards().length });
+  const statusNow = (): DaemonStatus => ({ pid: process.pid, calls, cards: workspace.index.size });
 
   async function answer(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const reply = (status: number, body: unknown) => {
@@ -116,7 +116,7 @@ export async function runDaemon(root: string, idleSeconds: number): Promise<void
     key,
     version,
     started: new Date().toISOString(),
-    cards: workspace.index.allCards().length,
+    cards: workspace.index.size,
   });
 
   let stopping = false;

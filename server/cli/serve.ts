@@ -80,7 +80,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv): Promise<
     process.exit(1);
   }
   limitHeapGrowth();
-  const cards = running.workspace.index.allCards().length;
+  const cards = running.workspace.index.size;
   console.log(`kanban: board and API on ${running.url} (API at ${running.url}/api, docs at ${running.url}/api/docs)`);
   console.log(`kanban: workspace ${options.dir}, ${cards} card(s), ready in ${Date.now() - started} ms`);
   const stop = async () => {

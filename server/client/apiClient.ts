@@ -112,7 +112,7 @@ export class LocalApiClient implements ApiClient {
 
   /** How many cards the opened board holds (all boards, archived included). */
   cardCount(): number {
-    return this.workspace.index.allCards().length;
+    return this.workspace.index.size;
   }
 
   listenProgress(listener: ProgressListener): () => void {

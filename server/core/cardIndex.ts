@@ -57,6 +57,39 @@ export class CardIndex {
     this.changes++;
   }
 
+  /**
+   * Fill an empty index (a load): what `put` does, less what an empty index cannot have (an earlier
+   * card of the id, a sorted column or a search index to update). An id met twice is put as `put`
+   * would (the later card replaces the earlier).
+   */
+  fill(cards: readonly Card[]): void {
+    if (this.boardOfId.size > 0) throw new Error('CardIndex.fill needs an empty index');
+    let boardId: string | undefined;
+    let board: Map<string, Card> | undefined;
+    for (const card of cards) {
+      if (this.boardOfId.has(card.id)) {
+        this.put(card);
+        continue;
+      }
+      // Cards come board by board from a load: one lookup per run of a board, not per card.
+      if (card.boardId !== boardId) {
+        boardId = card.boardId;
+        board = this.boards.get(boardId);
+        if (!board) this.boards.set(boardId, (board = new Map()));
+      }
+      board!.set(card.id, card);
+      this.boardOfId.set(card.id, boardId);
+      this.countStatus(card, 1);
+      this.links.add(card);
+    }
+    this.changes++;
+  }
+
+  /** How many cards the index holds, all boards. */
+  get size(): number {
+    return this.boardOfId.size;
+  }
+
   put(card: Card): void {
     const previous = this.findById(card.id);
     if (previous) this.remove(previous);

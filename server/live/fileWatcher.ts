@@ -5,7 +5,7 @@ import { mapWithLimit } from '../core/concurrency';
 import type { ExternalChange } from '../storage/cardStore';
 import { MarkdownCardStore } from '../storage/markdown/markdownCardStore';
 import { settleChangedCardFile } from './cardFileChanges';
-import { stampsOf } from '../storage/markdown/indexCache';
+import { stampAt } from '../storage/markdown/cardListing';
 import { ClaimWatcher } from './claimWatcher';
 import { applyExternalChangesNow, applyExternalConfigNow } from '../service/external';
 import type { Workspace } from '../service/workspace';
@@ -80,9 +80,8 @@ export class FileWatcher {
     const stamps = store.takeLoadStamps();
     if (!stamps) return;
     const broken = new Set(this.ws.invalidFiles.map((f) => f.path));
-    const files = await store.listCardFiles();
     // On another thread: the first requests after a start are answered meanwhile.
-    const stampsNow = await stampsOf(files);
+    const { files, stamps: stampsNow } = await store.listCardFilesStamped(true);
     for (let i = 0; i < files.length; i += STAT_SLICE) {
       for (let n = i; n < Math.min(i + STAT_SLICE, files.length); n++) {
         const file = files[n];
@@ -90,7 +89,7 @@ export class FileWatcher {
         const then = stamps.get(key);
         stamps.delete(key);
         if (broken.has(key)) continue;
-        const now = stampsNow[n];
+        const now = stampAt(stampsNow!, n);
         if (!then || !now || then.size !== now.size || then.mtimeMs !== now.mtimeMs) this.onChange('change', file);
       }
       await new Promise((resolve) => setImmediate(resolve));

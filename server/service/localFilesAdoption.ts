@@ -8,7 +8,8 @@ import type { LogStore } from '../storage/logStore';
 export interface AdoptionParts {
   attachments: AttachmentStore;
   logs: LogStore;
-  cards: Card[];
+  /** Asked only when attachments may have local files: a list of every card costs a large board's start. */
+  cards: () => Iterable<Card>;
   boardIds: string[];
 }
 
@@ -30,7 +31,7 @@ export async function adoptLocalFiles(parts: AdoptionParts): Promise<void> {
   // later are still found.
   if (attachments) {
     const local = new Map<string, Set<string>>();
-    for (const card of parts.cards) {
+    for (const card of parts.cards()) {
       if (card.attachments.length === 0) continue;
       let cards = local.get(card.boardId);
       if (!cards) local.set(card.boardId, (cards = await attachments.cardsWithLocalFiles(card.boardId)));

@@ -34,7 +34,7 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
     port: ws.options.port ?? null,
     defaultBoard: ws.defaultBoardId,
     boards: ws.config.boards.map((b) => b.id),
-    cardCount: ws.index.allCards().length,
+    cardCount: ws.index.size,
     providers: describeStorage(ws),
     auth: { provider: identityProvider?.id ?? null, enabled: identityProvider !== null },
     watcher: { supported: true, active: ws.watching },

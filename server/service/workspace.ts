@@ -248,7 +248,7 @@ export class Workspace implements WorkspaceState {
       await adoptLocalFiles({
         attachments,
         logs,
-        cards: workspace.index.allCards(),
+        cards: () => workspace.index.allCards(),
         boardIds: workspace.config.boards.map((board) => board.id),
       }).catch((error) =>
         log.warn(`kanban: could not move older local files into the database: ${(error as Error).message}`),
@@ -260,7 +260,7 @@ export class Workspace implements WorkspaceState {
   async reload(): Promise<void> {
     const { cards, invalid, duplicates = [] } = await this.store.loadAll();
     this.index.clear();
-    for (const card of cards) this.index.put(card);
+    this.index.fill(cards);
     this.invalidFiles = invalid;
     for (const file of invalid) log.warn(`kanban: skipped ${file.path}: ${file.reason}`);
     for (const d of duplicates)

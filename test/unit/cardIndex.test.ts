@@ -50,3 +50,48 @@ describe('card index columns', () => {
       );
   });
 });
+
+describe('card index filled by a load', () => {
+  /** What a reader sees of an index: each board's cards, each column in order, counts, links. */
+  function seen(index: CardIndex) {
+    return {
+      size: index.size,
+      boards: ['default', 'other'].map((board) => ({
+        cards: [...index.cardsOf(board)].map((card) => card.id).sort(),
+        columns: STATUSES.map((status) => index.column(board, status).map((card) => card.id)),
+        statuses: [...index.statusesOf(board)].sort(),
+      })),
+      blocks: index.blocksOf('card-0-2026-01-01'),
+    };
+  }
+
+  it('when an index is filled with a load, then it answers as one built card by card', () => {
+    const load = [
+      ...cards(120),
+      ...cards(40).map((card) => ({ ...card, id: `o-${card.id}`, boardId: 'other', blockedBy: ['card-0-2026-01-01'] })),
+    ];
+    const filled = new CardIndex();
+    filled.fill(load);
+    const built = new CardIndex();
+    for (const card of load) built.put(card);
+    assert.deepEqual(seen(filled), seen(built));
+    assert.equal(filled.size, 160);
+    assert.equal(filled.blocksOf('card-0-2026-01-01').length, 40);
+  });
+
+  it('when a load names one id twice, then the later card is the one served, once', () => {
+    const [first] = cards(1);
+    const later = { ...first, status: 'done', content: '# Later\n' };
+    const index = new CardIndex();
+    index.fill([first, later]);
+    assert.equal(index.size, 1);
+    assert.equal(index.findById(first.id)?.content, '# Later\n');
+    assert.deepEqual([...index.statusesOf('default')], ['done']);
+  });
+
+  it('when an index that holds cards is filled, then it refuses', () => {
+    const index = new CardIndex();
+    index.put(cards(1)[0]);
+    assert.throws(() => index.fill(cards(2)), /empty index/);
+  });
+});

@@ -1,5 +1,4 @@
-import { promises as fs, readFileSync, statSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { existsSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../core/atomicFile';
 import { ensureStateDir } from '../state/fileCardStateStore';
@@ -29,11 +28,12 @@ export interface FileStamp {
 }
 
 /**
- * The cache file's bytes, read on the thread pool (null when there is none): started before the
- * card files are listed, the read of ~50 MB at 100,000 cards overlaps the listing.
+ * The cached cards, read on the thread pool and parsed here as soon as the bytes are in: a load
+ * starts this beside the listing of the card files (another thread), so at 100,000 cards the
+ * parse of ~50 MB and the listing's stats run at once. The bytes are let go once parsed.
  */
-export function readIndexCacheBytes(stateDir: string): Promise<Buffer | null> {
-  return fs.readFile(path.join(stateDir, INDEX_CACHE_FILE)).catch(() => null);
+export function readIndexCacheSoon(stateDir: string): Promise<Map<string, CachedFile>> {
+  return fs.readFile(path.join(stateDir, INDEX_CACHE_FILE)).then(parseIndexCache, () => new Map());
 }
 
 /** The cached cards by path relative to the boards folder; empty when the cache is missing, corrupt or of another format. */
@@ -49,23 +49,6 @@ export function parseIndexCache(bytes: Buffer | null): Map<string, CachedFile> {
   } catch {
     return new Map(); // a cache that does not parse: every file is read
   }
-}
-
-/**
- * The cached cards and, when there are any, every file's stamp now (taken on another thread while
- * this one parses). The bytes are let go as soon as they are parsed: ~50 MB at 100,000 cards.
- */
-export async function cacheWithStamps(
-  bytesRead: Promise<Buffer | null>,
-  files: readonly string[],
-): Promise<{ cache: Map<string, CachedFile>; stamps: (FileStamp | null)[] | null }> {
-  let bytes = await bytesRead;
-  // A first start has no cache, so no stamps to compare with it.
-  if (!bytes) return { cache: new Map(), stamps: null };
-  const stamping = stampsOf(files);
-  const cache = parseIndexCache(bytes);
-  bytes = null;
-  return { cache, stamps: cache.size ? await stamping : null };
 }
 
 /** The cache as the next load will see it (for tests and tools; a load reads it with the two above). */
@@ -89,56 +72,21 @@ export function stampOf(file: string): FileStamp | null {
   }
 }
 
-/** Run in a worker: the stats of `workerData.files`, written as size and mtime pairs (NaN: gone). */
-const STAT_WORKER = `
-const { statSync } = require('node:fs');
-const { workerData, parentPort } = require('node:worker_threads');
-const out = new Float64Array(workerData.shared);
-workerData.files.forEach((file, i) => {
-  const found = statSync(file, { throwIfNoEntry: false });
-  out[2 * i] = found ? found.size : NaN;
-  out[2 * i + 1] = found ? found.mtimeMs : NaN;
-});
-parentPort.postMessage('done');
-`;
-
-/**
- * The size and mtime of every file, stat'ed on another thread: started before the cache is read and
- * parsed, a restart's 100,000 stats (about a seventh of its CPU, one system call each) run beside the
- * parse instead of after it. A worker with synchronous stats costs less than 100,000 requests on
- * libuv's pool (each a callback and a Stats object on this thread).
- */
-export function stampsOf(files: readonly string[]): Promise<(FileStamp | null)[]> {
-  const shared = new SharedArrayBuffer(16 * files.length);
-  let worker: Worker;
-  try {
-    worker = new Worker(STAT_WORKER, { eval: true, workerData: { files, shared } });
-  } catch {
-    return Promise.resolve(files.map(stampOf)); // no worker threads here (a restricted host): one by one
-  }
-  return new Promise<void>((resolve, reject) => {
-    worker.once('message', () => resolve());
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the stat worker exited with code ${code}`)));
-  }).then(
-    () => {
-      void worker.terminate();
-      const out = new Float64Array(shared);
-      return files.map((_, i) => (Number.isNaN(out[2 * i]) ? null : { size: out[2 * i], mtimeMs: out[2 * i + 1] }));
-    },
-    () => files.map(stampOf), // the worker failed: here, one by one
-  );
-}
-
-/** The cached card of a file whose size and mtime are unchanged, else undefined (read it). */
-export function cachedCard(
+/** The cached card of a file whose size and mtime (at `2n`, `2n + 1` of a listing's stamps) are unchanged, else undefined (read it). */
+export function cachedCardAt(
   cache: Map<string, CachedFile>,
   key: string,
-  stamp: FileStamp | null,
+  stamps: Float64Array,
+  n: number,
 ): CachedFile | undefined {
   const entry = cache.get(key);
-  if (!entry || !stamp || entry.size !== stamp.size || entry.mtimeMs !== stamp.mtimeMs) return undefined;
+  if (!entry || entry.size !== stamps[2 * n] || entry.mtimeMs !== stamps[2 * n + 1]) return undefined;
   return entry;
+}
+
+/** Whether there is a cache file to compare the card files with (a first start has none). */
+export function hasIndexCacheFile(stateDir: string): boolean {
+  return existsSync(path.join(stateDir, INDEX_CACHE_FILE));
 }
 
 /** Entries stringified per turn of the event loop, so requests keep being answered while it is written. */

@@ -20,13 +20,14 @@ import { identifyCards, type FilePlaces, type ParsedFile } from './cardIdentity'
 import { FileReadAhead, readNow, type FileReadResult } from './fileReads';
 import { moveToRecovered, movedByHandSince } from './loadRepair';
 import {
-  cachedCard,
-  cacheWithStamps,
+  cachedCardAt,
+  hasIndexCacheFile,
   LaterIndexCacheWrite,
-  readIndexCacheBytes,
+  readIndexCacheSoon,
   type CachedFile,
   type FileStamp,
 } from './indexCache';
+import { listCardFilesOffThread, type CardListing } from './cardListing';
 import { log } from '../../core/log';
 import { createKanbanGitignoreIfMissing } from '../generatedFiles';
 
@@ -125,18 +126,21 @@ export class MarkdownCardStore implements CardStore {
    * torn move's leftover are served as they are and repaired only by a write (see `staleCopies`).
    */
   async loadAll(): Promise<LoadResult> {
-    let cacheRead: Promise<Buffer | null> | null = readIndexCacheBytes(this.stateDir);
-    const files = await this.listCardFiles();
-    const { cache, stamps } = await cacheWithStamps(cacheRead, files);
-    cacheRead = null; // its bytes, held by the settled promise, can go
+    // The stats are only worth taking when there is a cache to compare them with.
+    const listing = this.listCardFilesStamped(hasIndexCacheFile(this.stateDir));
+    const cache = await readIndexCacheSoon(this.stateDir);
+    const { files, stamps } = await listing;
     const seen: [string, CachedFile][] = [];
     let reread = 0;
     const parsed: ParsedFile[] = [];
     const invalid: InvalidFile[] = [];
     const movedByHand = movedByHandSince(cache);
     const keys = files.map((file) => this.relative(file));
-    const hits = keys.map((key, n) => (stamps ? cachedCard(cache, key, stamps[n]) : undefined));
-    const ahead = readAheadOf(files.filter((_, n) => hits[n] === undefined));
+    const hits = keys.map((key, n) => (stamps ? cachedCardAt(cache, key, stamps, n) : undefined));
+    const missed = files.filter((_, n) => hits[n] === undefined);
+    // Every file as the cache has it: the cache stays as it is and serves as the load's stamps.
+    const unchanged = missed.length === 0 && cache.size === files.length;
+    const ahead = readAheadOf(missed);
     for (let i = 0; i < files.length; i += LOAD_SLICE) {
       for (let n = i; n < Math.min(i + LOAD_SLICE, files.length); n++) {
         const file = files[n];
@@ -144,7 +148,7 @@ export class MarkdownCardStore implements CardStore {
         const hit = hits[n];
         if (hit) {
           parsed.push({ file, card: hit.card, hash: hit.hash });
-          seen.push([key, hit]);
+          if (!unchanged) seen.push([key, hit]);
           continue;
         }
         let read = ahead ? ahead.take(reread) : readNow(file);
@@ -161,11 +165,9 @@ export class MarkdownCardStore implements CardStore {
       await new Promise((resolve) => setImmediate(resolve));
     }
     ahead?.stop();
-    // Only when a file was read or one cached is gone: an unchanged board leaves the cache as it is.
-    if (this.options.keepIndexCache && (reread > 0 || seen.length !== cache.size))
-      this.indexCacheWrite.schedule(this.stateDir, seen);
+    if (this.options.keepIndexCache && !unchanged) this.indexCacheWrite.schedule(this.stateDir, seen);
     // The cache entries themselves: each carries its size and mtime, and 100,000 copies only cost the collector.
-    this.loadStamps = new Map<string, FileStamp>(seen);
+    this.loadStamps = unchanged ? cache : new Map<string, FileStamp>(seen);
     const { served, stale, duplicates } = identifyCards(parsed, this.places);
     this.known.clear();
     this.fileIds.clear();
@@ -230,9 +232,23 @@ export class MarkdownCardStore implements CardStore {
     if (before && before.file !== file && this.fileIds.get(before.file) === card.id) this.fileIds.delete(before.file);
     this.known.set(card.id, { file, hash });
     this.fileIds.set(file, card.id);
-    // Joined as strings: a path.join per card would cost a 100,000-card load a noticeable share.
-    if (file !== `${this.boardsPrefix}${card.boardId}${path.sep}${placeOf(card)}${path.sep}${card.id}.md`)
-      this.servedFiles.set(card, this.relative(file));
+    if (!this.isCanonicalFile(file, card)) this.servedFiles.set(card, this.relative(file));
+  }
+
+  /**
+   * Whether `file` is `<boards>/<board>/<place>/<id>.md` of the card. Compared piece by piece in
+   * place: a path joined per card only to compare it cost a 100,000-card load a noticeable share.
+   */
+  private isCanonicalFile(file: string, card: Card): boolean {
+    const place = placeOf(card);
+    const sep = path.sep;
+    let at = this.boardsPrefix.length;
+    if (file.length !== at + card.boardId.length + place.length + card.id.length + 5) return false;
+    if (!file.startsWith(this.boardsPrefix) || !file.startsWith(card.boardId, at)) return false;
+    at += card.boardId.length;
+    if (file[at] !== sep || !file.startsWith(place, at + 1)) return false;
+    at += 1 + place.length;
+    return file[at] === sep && file.startsWith(card.id, at + 1) && file.endsWith('.md');
   }
 
   /** Forget a card's file (it was removed). */
@@ -278,6 +294,11 @@ export class MarkdownCardStore implements CardStore {
   /** Every `<board>/<status>/<id>.md` under the boards folder. */
   listCardFiles(): Promise<string[]> {
     return listCardFiles(path.join(this.kanbanDir, 'boards'));
+  }
+
+  /** The same, listed on another thread, with each file's size and mtime when `stamp` (see cardListing.ts). */
+  listCardFilesStamped(stamp: boolean): Promise<CardListing> {
+    return listCardFilesOffThread(path.join(this.kanbanDir, 'boards'), stamp);
   }
 
   /** Read and parse one card file given its absolute path. */
