@@ -6,6 +6,7 @@ import { checklistItems, checklistProgress, type ChecklistItem } from '../core/c
 import { openBlockerCount } from './dependencies';
 import { childCount, hasLinkViews, linkViewFields, relatedOf } from './cardLinks';
 import { BoundedMemo } from '../core/boundedMemo';
+import { LIST_DEFAULTS } from '../core/shapes/listDefaults';
 
 /**
  * How many cards' serialized parts stay kept per generation (see BoundedMemo): a board of up to this
@@ -64,26 +65,100 @@ function dependencyFields(ws: WorkspaceState, card: Card) {
   };
 }
 
+/**
+ * A list entry is written whole, or compact (`compact=true`, see core/shapes/listDefaults): without
+ * the fields that hold their empty default.
+ */
+export type EntryForm = 'full' | 'compact';
+
+/** The per-read fields that have a list default. */
+type PerReadDefaulted =
+  'cardState' | 'blocks' | 'blocked' | 'openBlockers' | 'children' | 'related' | 'duplicates' | 'claim' | 'session';
+
+function cardStateText(state: { open: boolean; unread: boolean }): string {
+  return `{"open":${state.open},"unread":${state.unread}}`;
+}
+
+function childrenText(children: { total: number; done: number }): string {
+  return `{"total":${children.total},"done":${children.done}}`;
+}
+
+/**
+ * Each per-read field's default as this file writes it, made once from LIST_DEFAULTS: a compact
+ * entry leaves out a field whose text is this, which is what `withoutListDefaults` leaves out of
+ * the full entry, at a string comparison per field (parsing the full part back cost a parse per read).
+ */
+const DEFAULT_TEXT: Readonly<Record<PerReadDefaulted, string>> = {
+  cardState: cardStateText(LIST_DEFAULTS.cardState),
+  blocks: JSON.stringify(LIST_DEFAULTS.blocks),
+  blocked: JSON.stringify(LIST_DEFAULTS.blocked),
+  openBlockers: JSON.stringify(LIST_DEFAULTS.openBlockers),
+  children: childrenText(LIST_DEFAULTS.children),
+  related: JSON.stringify(LIST_DEFAULTS.related),
+  duplicates: JSON.stringify(LIST_DEFAULTS.duplicates),
+  claim: JSON.stringify(LIST_DEFAULTS.claim),
+  session: JSON.stringify(LIST_DEFAULTS.session),
+};
+
+/** `,"key":text`, or nothing in a compact entry when the text is the field's default. */
+function fieldPart(key: PerReadDefaulted, text: string, form: EntryForm): string {
+  return form === 'compact' && text === DEFAULT_TEXT[key] ? '' : `,"${key}":${text}`;
+}
+
+/** A part whose values are known ahead, made once in both forms. */
+function fixedPart(make: (form: EntryForm) => string): Readonly<Record<EntryForm, string>> {
+  return { full: make('full'), compact: make('compact') };
+}
+
+/** The four card states (both fields are booleans), so a read looks its part up: `[open][unread]`. */
+const CARD_STATE_PARTS = [false, true].map((open) =>
+  [false, true].map((unread) => fixedPart((form) => fieldPart('cardState', cardStateText({ open, unread }), form))),
+);
+
+function cardStateJson(state: { open: boolean; unread: boolean }, form: EntryForm): string {
+  return CARD_STATE_PARTS[+state.open][+state.unread][form];
+}
+
+function blockerParts(blocks: readonly string[], open: number, form: EntryForm): string {
+  return (
+    fieldPart('blocks', JSON.stringify(blocks), form) +
+    fieldPart('blocked', `${open > 0}`, form) +
+    fieldPart('openBlockers', `${open}`, form)
+  );
+}
+
+function linkParts(
+  children: { total: number; done: number },
+  related: readonly string[],
+  duplicates: readonly string[],
+  form: EntryForm,
+): string {
+  return (
+    fieldPart('children', childrenText(children), form) +
+    fieldPart('related', JSON.stringify(related), form) +
+    fieldPart('duplicates', JSON.stringify(duplicates), form)
+  );
+}
+
 /** Most cards have no dependencies: their part is one constant string. */
-const NO_DEPENDENCIES = ',"blocks":[],"blocked":false,"openBlockers":0';
+const NO_DEPENDENCIES = fixedPart((form) => blockerParts([], 0, form));
 /** Nor links. */
-const NO_LINKS = ',"children":{"total":0,"done":0},"related":[],"duplicates":[]';
+const NO_LINKS = fixedPart((form) => linkParts({ total: 0, done: 0 }, [], [], form));
 
-function dependencyJson(ws: WorkspaceState, card: Card): string {
-  return blockerJson(ws, card) + linkJson(ws, card);
+function dependencyJson(ws: WorkspaceState, card: Card, form: EntryForm): string {
+  return blockerJson(ws, card, form) + linkJson(ws, card, form);
 }
 
-function blockerJson(ws: WorkspaceState, card: Card): string {
+function blockerJson(ws: WorkspaceState, card: Card, form: EntryForm): string {
   const blocks = ws.index.blocksOf(card.id);
-  if (blocks.length === 0 && !card.blockedBy?.length) return NO_DEPENDENCIES;
-  const open = openBlockerCount(ws, card);
-  return `,"blocks":${JSON.stringify(blocks)},"blocked":${open > 0},"openBlockers":${open}`;
+  if (blocks.length === 0 && !card.blockedBy?.length) return NO_DEPENDENCIES[form];
+  return blockerParts(blocks, openBlockerCount(ws, card), form);
 }
 
-function linkJson(ws: WorkspaceState, card: Card): string {
-  if (!hasLinkViews(ws, card)) return NO_LINKS;
+function linkJson(ws: WorkspaceState, card: Card, form: EntryForm): string {
+  if (!hasLinkViews(ws, card)) return NO_LINKS[form];
   const { children, related, duplicates } = linkViewFields(ws, card);
-  return `,"children":{"total":${children.total},"done":${children.done}},"related":${JSON.stringify(related)},"duplicates":${JSON.stringify(duplicates)}`;
+  return linkParts(children, related, duplicates, form);
 }
 
 /**
@@ -172,24 +247,34 @@ export class JsonBytes {
   }
 }
 
+/** JSON text without its closing brace, and its length in UTF-8 bytes. */
+export interface KeptJson {
+  text: string;
+  bytes: number;
+}
+
 /**
- * The card-only part of a list entry as JSON, without its closing brace, made once per card
- * object (cards are immutable: a change is a new object). Most of a list's cost was building and
- * stringifying these fields for every card on every read.
+ * `JSON.stringify(fieldsOf(card))` without its closing brace, made once per card object (cards
+ * are immutable: a change is a new object). Most of a list's cost was building and stringifying
+ * the card-only fields for every card on every read. One memo per `fieldsOf` (the full part and the compact one).
  */
-const fieldsJson = new BoundedMemo<Card, { text: string; bytes: number }>(CARDS_KEPT);
+export function keptFieldsJson(fieldsOf: (card: Card) => object): (card: Card) => KeptJson {
+  const kept = new BoundedMemo<Card, KeptJson>(CARDS_KEPT);
+  return (card) => {
+    let held = kept.get(card);
+    if (held === undefined) {
+      const text = JSON.stringify(fieldsOf(card)).slice(0, -1);
+      held = { text, bytes: Buffer.byteLength(text) };
+      kept.set(card, held);
+    }
+    return held;
+  };
+}
+
+/** The card-only part of a full list entry. */
+const fieldsJsonOf = keptFieldsJson(cardFields);
 /** `,"filePath":"..."` per card object, for the store that made it. */
 const filePathJson = new BoundedMemo<Card, { store: unknown; text: string }>(CARDS_KEPT);
-
-function fieldsJsonOf(card: Card): { text: string; bytes: number } {
-  let held = fieldsJson.get(card);
-  if (held === undefined) {
-    const text = JSON.stringify(cardFields(card)).slice(0, -1);
-    held = { text, bytes: Buffer.byteLength(text) };
-    fieldsJson.set(card, held);
-  }
-  return held;
-}
 
 export function filePathJsonOf(ws: WorkspaceState, card: Card): string {
   const held = filePathJson.get(card);
@@ -218,29 +303,29 @@ export function pushTaskViewJson(
 
 /** `,"position":..,"cardState":{..}`, the dependency fields and the claim: what a read makes new for every card. */
 function perReadJson(ws: WorkspaceState, card: Card, position: number, actor: string): string {
-  return `,"position":${position}${stateAndLinksJson(ws, card, actor)}`;
+  return `,"position":${position}${stateAndLinksJson(ws, card, actor, 'full')}`;
 }
 
-/** The per-read fields after `position`; for most cards one of a few strings. */
-export function stateAndLinksJson(ws: WorkspaceState, card: Card, actor: string): string {
-  const state = ws.cardStates.stateOf(card.id, actor);
-  return `,"cardState":{"open":${state.open},"unread":${state.unread}}${dependencyJson(ws, card)}${claimJson(ws, card)}${sessionJson(ws, card)}`;
+/** The per-read fields after `position`, in either form; for most cards one of a few constant strings. */
+export function stateAndLinksJson(ws: WorkspaceState, card: Card, actor: string, form: EntryForm): string {
+  const state = cardStateJson(ws.cardStates.stateOf(card.id, actor), form);
+  return `${state}${dependencyJson(ws, card, form)}${claimJson(ws, card, form)}${sessionJson(ws, card, form)}`;
 }
 
 /** Most cards are not claimed: their part is one constant string. */
-const NO_CLAIM = ',"claim":null';
+const NO_CLAIM = fixedPart((form) => fieldPart('claim', 'null', form));
 
-function claimJson(ws: WorkspaceState, card: Card): string {
+function claimJson(ws: WorkspaceState, card: Card, form: EntryForm): string {
   const claim = ws.claims.of(card.boardId, card.id);
-  return claim ? `,"claim":${JSON.stringify(claim)}` : NO_CLAIM;
+  return claim ? fieldPart('claim', JSON.stringify(claim), form) : NO_CLAIM[form];
 }
 
 /** Nor do most have an agent session. */
-const NO_SESSION = ',"session":null';
+const NO_SESSION = fixedPart((form) => fieldPart('session', 'null', form));
 
-function sessionJson(ws: WorkspaceState, card: Card): string {
+function sessionJson(ws: WorkspaceState, card: Card, form: EntryForm): string {
   const session = ws.claims.sessionOf(card.boardId, card.id);
-  return session ? `,"session":${JSON.stringify(session)}` : NO_SESSION;
+  return session ? fieldPart('session', JSON.stringify(session), form) : NO_SESSION[form];
 }
 
 /** `,"comments":[...],"checklistItems":[...]` of a single card's read model, made once per card object. */
@@ -337,10 +422,7 @@ export function pushProjectedJson(
   const part = projectedJsonOf(card, fields);
   out.push(part.text, part.bytes);
   if (fields.includes('position')) out.push(`,"position":${position ?? ws.index.positionOf(card)}`);
-  if (fields.includes('cardState')) {
-    const state = ws.cardStates.stateOf(card.id, actor);
-    out.push(`,"cardState":{"open":${state.open},"unread":${state.unread}}`);
-  }
+  if (fields.includes('cardState')) out.push(cardStateJson(ws.cardStates.stateOf(card.id, actor), 'full'));
   if (fields.includes('blocks')) out.push(`,"blocks":${JSON.stringify(ws.index.blocksOf(card.id))}`);
   if (fields.includes('blocked') || fields.includes('openBlockers')) {
     const open = openBlockerCount(ws, card);
@@ -354,7 +436,7 @@ export function pushProjectedJson(
   if (fields.includes('related')) out.push(`,"related":${JSON.stringify(relatedOf(ws, card))}`);
   if (fields.includes('duplicates'))
     out.push(`,"duplicates":${JSON.stringify(ws.index.linkedFrom('duplicateOf', card.id))}`);
-  if (fields.includes('claim')) out.push(claimJson(ws, card));
-  if (fields.includes('session')) out.push(sessionJson(ws, card));
+  if (fields.includes('claim')) out.push(claimJson(ws, card, 'full'));
+  if (fields.includes('session')) out.push(sessionJson(ws, card, 'full'));
   out.push(fields.includes('filePath') ? `${filePathJsonOf(ws, card)}}` : '}');
 }

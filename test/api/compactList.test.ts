@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { createTask, failsWith, okData } from '../helpers/envelope';
 import { file } from '../helpers/attachments';
-import { LIST_DEFAULTS, withListDefaults } from '../../server/core/shapes/listDefaults';
+import { LIST_DEFAULTS, withListDefaults, withoutListDefaults } from '../../server/core/shapes/listDefaults';
 
 /** `compact=true` on the task list: the empty defaults left out, and nothing else lost. */
 describe('API lists: the compact list', function () {
@@ -36,7 +36,18 @@ describe('API lists: the compact list', function () {
     const done = await createTask(server, 'Finished card');
     okData(await server.api('PATCH', `/api/tasks/${done.id}/move`, { status: 'done' }));
     const archived = await createTask(server, 'Archived card');
+    // Waits only on a finished card: it has blockers, yet is not blocked.
+    await createTask(server, { content: '# Waits on an archived card\n', blockedBy: [archived.id] });
     okData(await server.api('POST', `/api/tasks/${archived.id}/archive`));
+    const claimed = await createTask(server, 'Claimed card');
+    okData(await server.api('POST', `/api/tasks/${claimed.id}/claim`, {}, as('a2')));
+    // The test server has no sign-in, so every request is the same reader: someone else acts in process.
+    const actOn = (id: string) =>
+      server.running.workspace.cardStates.recordActivity(server.running.workspace.index.get('default', id)!, 'bob');
+    await actOn((await createTask(server, 'Changed by someone else')).id);
+    const openUnread = await createTask(server, 'Opened, then changed by someone else');
+    okData(await server.api('POST', `/api/tasks/${openUnread.id}/open`));
+    await actOn(openUnread.id);
   });
   after(async () => server?.close());
 
@@ -46,7 +57,7 @@ describe('API lists: the compact list', function () {
   it('when the compact list has its defaults filled in, then its cards are exactly the full list', async () => {
     const full = await list('');
     const compact = await list('&compact=true');
-    assert.equal(full.length, 6);
+    assert.equal(full.length, 10);
     const neverSet = Object.entries(LIST_DEFAULTS)
       .filter(([field, empty]) => full.every((card) => JSON.stringify(card[field]) === JSON.stringify(empty)))
       .map(([field]) => field);
@@ -55,6 +66,26 @@ describe('API lists: the compact list', function () {
       compact.map((entry) => withListDefaults(entry)),
       full,
     );
+  });
+
+  it('when the compact list or a page of it is read, then each entry is its full entry without its defaults, in the same key order', async () => {
+    const full = await list('');
+    const has = (what: string, test: (card: any) => boolean) => assert.ok(full.some(test), `no card ${what}`);
+    has('claimed', (card) => card.claim !== null);
+    has('with a session', (card) => card.session !== null);
+    has('opened', (card) => card.cardState.open && !card.cardState.unread);
+    has('unread', (card) => !card.cardState.open && card.cardState.unread);
+    has('opened and unread', (card) => card.cardState.open && card.cardState.unread);
+    has('blocked', (card) => card.blocked && card.openBlockers > 0);
+    has('waiting only on finished cards', (card) => card.blockedBy.length > 0 && !card.blocked);
+    has('blocking a finished card', (card) => card.blocks.length > 0 && !card.blocked);
+    for (const [compactQuery, fullQuery] of [
+      ['&compact=true', ''],
+      ['&compact=true&limit=50&sort=title', '&limit=50&sort=title'],
+    ]) {
+      const expected = (await list(fullQuery)).map((card) => withoutListDefaults(card));
+      assert.equal(JSON.stringify(await list(compactQuery)), JSON.stringify(expected), compactQuery);
+    }
   });
 
   it('when a card has no optional field set, then its compact entry holds only the fields every card has', async () => {
