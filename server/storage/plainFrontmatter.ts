@@ -10,7 +10,7 @@ import * as yaml from 'js-yaml';
  * scalars are resolved by js-yaml's own core schema (null, booleans, numbers).
  */
 export function plainFrontmatter(fm: string): Record<string, unknown> | undefined {
-  if (fm.includes('\t') || fm.includes('\r')) return undefined;
+  if (fm.includes('\t') || fm.includes('\r') || fm.includes('\u2028') || fm.includes('\u2029')) return undefined;
   const lines = fm.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   if (lines.length === 0) return undefined;
@@ -25,6 +25,20 @@ interface Reader {
 }
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
+const KEY_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * `key: value` (or `key:` alone) at `from`, as KEY_LINE matches it (the line separators its `.`
+ * would not match never get here), found by hand: the match arrays cost a first start more.
+ */
+function keyLine(line: string, from: number): { key: string; value: string | undefined } | null {
+  const colon = line.indexOf(':', from);
+  if (colon <= from) return null;
+  const key = line.slice(from, colon);
+  if (!KEY_NAME.test(key)) return null;
+  if (colon === line.length - 1) return { key, value: undefined };
+  return line.charCodeAt(colon + 1) === 32 ? { key, value: line.slice(colon + 2) } : null;
+}
 /** Characters a plain scalar may hold here: printable, no control or byte-order marks. */
 const PLAIN_CHARS = /^[\x20-\x7e\u00a1-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]+$/u;
 /** First characters that make a YAML indicator (or a space), never a plain scalar's start here. */
@@ -46,12 +60,12 @@ function mapping(r: Reader, indent: number): Record<string, unknown> | undefined
     const depth = indentOf(line);
     if (depth < indent && entries > 0) break;
     if (depth !== indent) return undefined;
-    const match = KEY_LINE.exec(line.slice(indent));
+    const match = keyLine(line, indent);
     if (!match) return undefined;
-    const key = match[1];
+    const key = match.key;
     if (key === '__proto__' || Object.hasOwn(out, key) || typeof resolvePlain(key) !== 'string') return undefined;
     r.at++;
-    const value = match[2] === undefined ? nested(r, indent) : scalar(match[2]);
+    const value = match.value === undefined ? nested(r, indent) : scalar(match.value);
     if (value === undefined) return undefined;
     out[key] = value;
     entries++;

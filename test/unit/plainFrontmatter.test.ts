@@ -138,6 +138,17 @@ describe('plain frontmatter reader', () => {
       '---\na: 1\n',
       'a: 1\n...\n',
       'a: \u2028x\n',
+      'a:b\n',
+      'a :b\n',
+      ':a\n',
+      'a:b: c\n',
+      'a: b: c\n',
+      '1a: x\n',
+      '-a: x\n',
+      'a-b_c: x\n',
+      "'a': x\n",
+      'a:\n  b:c\n',
+      'a: x\u2029y\n',
     ];
     const taken = texts.filter(agrees).length;
     assert.ok(taken >= 4, `only ${taken} hand-written shapes were read without js-yaml`);

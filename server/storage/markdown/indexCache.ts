@@ -122,11 +122,17 @@ export class LaterIndexCacheWrite {
   private written: Promise<void> = Promise.resolve();
   private beginNow: () => void = () => {};
 
-  schedule(stateDir: string, files: [string, CachedFile][]): void {
+  /**
+   * `loadMs`: how long the load took. The steps after a load (the index, the routes, the watcher)
+   * grow with the board: at 100,000 cards a write one second after a six-second first start
+   * shared the thread with them and put off the server's first answer by over half a second. So
+   * a long load's write waits half as long as the load did.
+   */
+  schedule(stateDir: string, files: [string, CachedFile][], loadMs = 0): void {
     let begin!: () => void;
     const due = new Promise<void>((resolve) => (begin = resolve));
     // Unref'd: a process that ends without `now` only loses the next start's shortcut.
-    const timer = setTimeout(begin, WRITE_DELAY_MS).unref();
+    const timer = setTimeout(begin, Math.max(WRITE_DELAY_MS, loadMs / 2)).unref();
     this.beginNow = () => {
       clearTimeout(timer);
       begin();

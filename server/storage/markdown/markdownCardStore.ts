@@ -126,6 +126,7 @@ export class MarkdownCardStore implements CardStore {
    * torn move's leftover are served as they are and repaired only by a write (see `staleCopies`).
    */
   async loadAll(): Promise<LoadResult> {
+    const loadStarted = performance.now();
     // The stats are only worth taking when there is a cache to compare them with.
     const listing = this.listCardFilesStamped(hasIndexCacheFile(this.stateDir));
     const cache = await readIndexCacheSoon(this.stateDir);
@@ -165,7 +166,8 @@ export class MarkdownCardStore implements CardStore {
       await new Promise((resolve) => setImmediate(resolve));
     }
     ahead?.stop();
-    if (this.options.keepIndexCache && !unchanged) this.indexCacheWrite.schedule(this.stateDir, seen);
+    if (this.options.keepIndexCache && !unchanged)
+      this.indexCacheWrite.schedule(this.stateDir, seen, performance.now() - loadStarted);
     // The cache entries themselves: each carries its size and mtime, and 100,000 copies only cost the collector.
     this.loadStamps = unchanged ? cache : new Map<string, FileStamp>(seen);
     const { served, stale, duplicates } = identifyCards(parsed, this.places);
