@@ -16,7 +16,7 @@ import {
   type StaleCopy,
 } from '../cardStore';
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
-import { identifyCards, type FilePlaces, type ParsedFile } from './cardIdentity';
+import { identifyCards, type CardIdentities, type FilePlaces, type ParsedFile } from './cardIdentity';
 import { FileReadAhead, readNow, type FileReadResult } from './fileReads';
 import { moveToRecovered, movedByHandSince } from './loadRepair';
 import {
@@ -170,16 +170,39 @@ export class MarkdownCardStore implements CardStore {
       this.indexCacheWrite.schedule(this.stateDir, seen, performance.now() - loadStarted);
     // The cache entries themselves: each carries its size and mtime, and 100,000 copies only cost the collector.
     this.loadStamps = unchanged ? cache : new Map<string, FileStamp>(seen);
-    const { served, stale, duplicates } = identifyCards(parsed, this.places);
-    this.known.clear();
-    this.fileIds.clear();
     this.aliases.clear();
-    for (const { file, card, hash } of served) this.adopt(card, file, hash);
+    const { served, stale, duplicates } = this.adoptIfEveryIdOnce(parsed) ?? this.adoptIdentified(parsed);
     for (const duplicate of duplicates)
       this.aliases.set(path.join(this.root, duplicate.path), { claimed: duplicate.id, servedAs: duplicate.servedAs });
     this.staleCopies = stale;
     this.duplicateIds = duplicates;
     return { cards: served.map((k) => k.card), invalid, stale, duplicates };
+  }
+
+  /**
+   * The usual load: every id once, so every file is its own card. Adopted as it is checked, so a
+   * 100,000-card load needs no set of the ids beside the map of them; null (nothing adopted) when
+   * an id repeats.
+   */
+  private adoptIfEveryIdOnce(parsed: ParsedFile[]): CardIdentities | null {
+    this.known.clear();
+    this.fileIds.clear();
+    for (const { file, card, hash } of parsed) {
+      if (this.known.has(card.id)) return null;
+      this.known.set(card.id, { file, hash });
+      this.fileIds.set(file, card.id);
+      if (!this.isCanonicalFile(file, card)) this.servedFiles.set(card, this.relative(file));
+    }
+    return { served: parsed, stale: [], duplicates: [] };
+  }
+
+  /** A load where some id repeats: which file is which card is decided first (cardIdentity.ts). */
+  private adoptIdentified(parsed: ParsedFile[]): CardIdentities {
+    this.known.clear();
+    this.fileIds.clear();
+    const identities = identifyCards(parsed, this.places);
+    for (const { file, card, hash } of identities.served) this.adopt(card, file, hash);
+    return identities;
   }
 
   /** The size and mtime of each file as the last load read it, by root-relative path (see takeLoadStamps). */
