@@ -1,7 +1,8 @@
 import type { Card } from '../core/model';
 import { withoutListDefaults } from '../core/shapes/listDefaults';
 import type { WorkspaceState } from './workspaceState';
-import { cardFields, filePathJsonOf, keptFieldsJson, stateAndLinksJson, type JsonBytes } from './views';
+import { cardFields, filePathJsonOf, keptFieldsJson, type JsonBytes } from './views';
+import { stateAndLinksJson } from './perReadJson';
 
 /**
  * A compact list entry (see core/shapes/listDefaults): the card-only part without its defaults,
