@@ -36,6 +36,12 @@ export class CardIndex {
   private boards = new Map<string, Map<string, Card>>();
   private boardOfId = new Map<string, string>();
   private sortedColumns = new Map<string, Card[]>();
+  /**
+   * Columns gathered in one pass over their board but not sorted yet: each is sorted when it is
+   * first asked for, so a first page after a start sorts the columns it shows, not all of them.
+   * Kept exact: a card put is added to its column's group, a card removed drops its group.
+   */
+  private groupedColumns = new Map<string, Card[]>();
   /** Cards per status per board, so the statuses of a board are known without a scan. */
   private statusCounts = new Map<string, Map<string, number>>();
   private fuzzy = new Map<string, FuzzyBoardIndex>();
@@ -51,6 +57,7 @@ export class CardIndex {
     this.boards.clear();
     this.boardOfId.clear();
     this.sortedColumns.clear();
+    this.groupedColumns.clear();
     this.statusCounts.clear();
     this.fuzzy.clear();
     this.links.clear();
@@ -98,8 +105,10 @@ export class CardIndex {
     board.set(card.id, card);
     this.boardOfId.set(card.id, card.boardId);
     this.countStatus(card, 1);
-    const sorted = this.sortedColumns.get(columnKey(card.boardId, placeOf(card)));
+    const key = columnKey(card.boardId, placeOf(card));
+    const sorted = this.sortedColumns.get(key);
     if (sorted) sorted.splice(lowerBound(sorted, card), 0, card);
+    else this.groupedColumns.get(key)?.push(card);
     this.fuzzy.get(card.boardId)?.put(card);
     this.links.add(card);
     this.changes++;
@@ -115,12 +124,14 @@ export class CardIndex {
     if (!stored) return;
     this.links.remove(stored);
     this.countStatus(stored, -1);
-    const sorted = this.sortedColumns.get(columnKey(boardId, placeOf(stored)));
+    const key = columnKey(boardId, placeOf(stored));
+    const sorted = this.sortedColumns.get(key);
     if (sorted) {
       const at = lowerBound(sorted, stored);
       if (sorted[at] === stored) sorted.splice(at, 1);
-      else this.sortedColumns.delete(columnKey(boardId, placeOf(stored)));
+      else this.sortedColumns.delete(key);
     }
+    this.groupedColumns.delete(key);
     this.fuzzy.get(boardId)?.remove(stored);
   }
 
@@ -168,6 +179,11 @@ export class CardIndex {
     return [...this.boards.values()].flatMap((board) => [...board.values()]);
   }
 
+  /** How many cards one column (a status, or `archived`) holds: kept counts, no column sorted for it. */
+  countIn(boardId: string, place: string): number {
+    return this.statusCounts.get(boardId)?.get(place) ?? 0;
+  }
+
   /** Statuses that hold at least one card on the board (`archived` for the archive). */
   statusesOf(boardId: string): Set<string> {
     return new Set(this.statusCounts.get(boardId)?.keys() ?? []);
@@ -180,33 +196,33 @@ export class CardIndex {
   column(boardId: string, status: string): readonly Card[] {
     const key = columnKey(boardId, status);
     let sorted = this.sortedColumns.get(key);
-    if (!sorted) {
-      this.sortColumns(boardId);
-      sorted = this.sortedColumns.get(key);
-      if (!sorted) this.sortedColumns.set(key, (sorted = []));
-    }
+    if (sorted) return sorted;
+    if (!this.groupedColumns.has(key)) this.groupColumns(boardId);
+    sorted = (this.groupedColumns.get(key) ?? []).sort(compareCards);
+    this.groupedColumns.delete(key);
+    this.sortedColumns.set(key, sorted);
     return sorted;
   }
 
   /**
-   * Every column of a board not sorted yet, from one pass over its cards: a page and a count ask
-   * for each column in turn, and a pass per column went over all 100,000 cards of a large board
-   * for each of its columns at the first page after a start.
+   * Every column of a board neither sorted nor gathered yet, from one pass over its cards: a page
+   * and a count ask for each column in turn, and a pass per column went over all 100,000 cards of
+   * a large board for each of its columns at the first page after a start.
    */
-  private sortColumns(boardId: string): void {
-    // null: that column is sorted already (and kept current), so its cards are skipped.
+  private groupColumns(boardId: string): void {
+    // null: that column is sorted or gathered already (and kept current), so its cards are skipped.
     const columns = new Map<string, Card[] | null>();
     for (const card of this.cardsOf(boardId)) {
       const place = placeOf(card);
       let cards = columns.get(place);
       if (cards === undefined) {
-        cards = this.sortedColumns.has(columnKey(boardId, place)) ? null : [];
+        const key = columnKey(boardId, place);
+        cards = this.sortedColumns.has(key) || this.groupedColumns.has(key) ? null : [];
         columns.set(place, cards);
       }
       cards?.push(card);
     }
-    for (const [place, cards] of columns)
-      if (cards) this.sortedColumns.set(columnKey(boardId, place), cards.sort(compareCards));
+    for (const [place, cards] of columns) if (cards) this.groupedColumns.set(columnKey(boardId, place), cards);
   }
 
   /** Zero-based place of the card in its column, or -1 when this object is not the indexed one. */

@@ -156,7 +156,7 @@ function checkWipForAll(
   for (const [status, count] of entering) {
     const column = board.columns.find((c) => c.id === status);
     if (!column?.wipLimit) continue;
-    const before = ws.index.column(board.id, status).length;
+    const before = ws.index.countIn(board.id, status);
     if (before + count > column.wipLimit) {
       throw new WipLimitError(
         `column ${column.name} ("${column.id}") holds ${before} of its WIP limit ${column.wipLimit} on board "${board.id}", whose wipPolicy is block: ` +

@@ -89,7 +89,7 @@ export async function deleteColumn(ws: Workspace, boardId: string, columnId: str
     if (RESERVED_STATUS_IDS.includes(columnId))
       throw new ValidationError(`the ${columnId} column is built in and cannot be removed`);
     requireColumn(board, columnId);
-    const count = ws.index.column(boardId, columnId).length;
+    const count = ws.index.countIn(boardId, columnId);
     if (count > 0) throw new StateRuleError(`column "${columnId}" still holds ${count} card(s); move them out first`);
     const next: BoardConfig = {
       ...board,

@@ -141,7 +141,8 @@ function columnWalk(
   const rank = columnRanker(ws.board(boardId).columns.map((c) => c.id));
   const statuses = listedStatuses(ws, boardId, query);
   let total = 0;
-  for (const status of statuses) total += ws.index.column(boardId, status).length;
+  // Counted, not sorted: a first page after a start sorts only the columns it shows.
+  for (const status of statuses) total += ws.index.countIn(boardId, status);
   const wanted = limit === undefined ? Infinity : limit + 1;
   const items: Selected[] = [];
   for (const status of statuses) {

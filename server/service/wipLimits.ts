@@ -22,7 +22,7 @@ export function checkWipEntry(ws: Workspace, board: BoardConfig, status: string,
   const column = board.columns.find((c) => c.id === status);
   if (!column?.wipLimit) return null;
   if (card && card.boardId === board.id && card.status === status && !isArchived(card)) return null;
-  const before = ws.index.column(board.id, status).length;
+  const before = ws.index.countIn(board.id, status);
   if (before >= column.wipLimit && (board.wipPolicy ?? 'warn') === 'block') {
     throw new WipLimitError(
       `column ${column.name} ("${column.id}") is at its WIP limit (${before}/${column.wipLimit}) on board "${board.id}", whose wipPolicy is block; ` +
@@ -39,7 +39,7 @@ export function checkWipEntry(ws: Workspace, board: BoardConfig, status: string,
  */
 export function announceWipEntry(ws: Workspace, entry: WipEntry | null): void {
   if (!entry) return;
-  const count = ws.index.column(entry.boardId, entry.column.id).length;
+  const count = ws.index.countIn(entry.boardId, entry.column.id);
   if (count <= entry.limit) return;
   addWarning(`column ${entry.column.name} is over its WIP limit (${count}/${entry.limit})`);
   if (entry.before <= entry.limit) {

@@ -49,6 +49,40 @@ describe('card index columns', () => {
         expected(index, status),
       );
   });
+
+  it('when a column is asked first, then cards added to and moved between the others still show up in order', () => {
+    const index = new CardIndex();
+    const all = cards(300);
+    index.fill(all);
+    index.column('default', 'backlog');
+    // todo and done are gathered but not sorted: change them in every way before they are asked.
+    index.put(makeCard({ id: 'new-in-done-2026-01-01', status: 'done', order: '0' }));
+    const inTodo = all.find((card) => card.status === 'todo')!;
+    index.put({ ...inTodo, status: 'done', order: '3zzz' });
+    index.put({ ...all.find((card) => card.status === 'done')!, order: '1' });
+    for (const status of ['done', 'todo', 'backlog'])
+      assert.deepEqual(
+        index.column('default', status).map((card) => card.id),
+        expected(index, status),
+        status,
+      );
+    assert.equal(index.column('default', 'done')[0].id, 'new-in-done-2026-01-01');
+  });
+
+  it('when cards are put, moved, archived and removed, then each column’s count is its length', () => {
+    const index = new CardIndex();
+    const all = cards(90);
+    index.fill(all.slice(0, 60));
+    for (const card of all.slice(60)) index.put(card);
+    index.put({ ...all[2], status: 'done' });
+    index.put({ ...all[5], archivedAt: '2026-02-01T00:00:00.000Z' });
+    index.remove(all[7]);
+    index.remove(all[7]);
+    for (const place of [...STATUSES, 'archived'])
+      assert.equal(index.countIn('default', place), index.column('default', place).length, place);
+    assert.equal(index.countIn('default', 'archived'), 1);
+    assert.equal(index.countIn('missing-board', 'todo'), 0);
+  });
 });
 
 describe('card index filled by a load', () => {
