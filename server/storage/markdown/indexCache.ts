@@ -120,34 +120,45 @@ const WRITE_DELAY_MS = 1000;
  */
 export class LaterIndexCacheWrite {
   private written: Promise<void> = Promise.resolve();
-  private beginNow: () => void = () => {};
+  private next: { stateDir: string; files: [string, CachedFile][] } | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   /**
    * `loadMs`: how long the load took. The steps after a load (the index, the routes, the watcher)
    * grow with the board: at 100,000 cards a write one second after a six-second first start
    * shared the thread with them and put off the server's first answer by over half a second. So
-   * a long load's write waits half as long as the load did.
+   * a long load's write waits half as long as the load did. A newer load's cache replaces one
+   * still waiting, and a closed store schedules nothing: a write after the close could land in a
+   * folder that is being removed.
    */
   schedule(stateDir: string, files: [string, CachedFile][], loadMs = 0): void {
-    let begin!: () => void;
-    const due = new Promise<void>((resolve) => (begin = resolve));
-    // Unref'd: a process that ends without `now` only loses the next start's shortcut.
-    const timer = setTimeout(begin, Math.max(WRITE_DELAY_MS, loadMs / 2)).unref();
-    this.beginNow = () => {
-      clearTimeout(timer);
-      begin();
-    };
-    this.written = due
-      .then(() => writeIndexCache(stateDir, files))
-      .catch((error: Error) =>
-        log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`),
-      );
+    if (this.closed) return;
+    this.next = { stateDir, files };
+    if (this.timer) clearTimeout(this.timer);
+    // Unref'd: a process that ends without `close` only loses the next start's shortcut.
+    this.timer = setTimeout(() => this.start(), Math.max(WRITE_DELAY_MS, loadMs / 2)).unref();
   }
 
-  /** Starts a scheduled write at once, and resolves when it (or the last one) is done. */
-  now(): Promise<void> {
-    this.beginNow();
+  /** Writes a waiting cache at once and resolves when every write is done; no more after it. */
+  close(): Promise<void> {
+    this.closed = true;
+    this.start();
     return this.written;
+  }
+
+  private start(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const next = this.next;
+    this.next = null;
+    if (!next) return;
+    // After the write before it: two writes of one file never overlap.
+    this.written = this.written.then(() =>
+      writeIndexCache(next.stateDir, next.files).catch((error: Error) =>
+        log.warn(`kanban: cannot write the card index cache (the next start reads every file): ${error.message}`),
+      ),
+    );
   }
 }
 

@@ -516,7 +516,7 @@ export class MarkdownCardStore implements CardStore {
   }
 
   async close(): Promise<void> {
-    await this.indexCacheWrite.now();
+    await this.indexCacheWrite.close();
   }
 }
 
