@@ -185,21 +185,17 @@ export class MarkdownCardStore implements CardStore {
    * an id repeats.
    */
   private adoptIfEveryIdOnce(parsed: ParsedFile[]): CardIdentities | null {
-    this.known.clear();
-    this.fileIds.clear();
+    this.forgetAllFiles();
     for (const { file, card, hash } of parsed) {
       if (this.known.has(card.id)) return null;
-      this.known.set(card.id, { file, hash });
-      this.fileIds.set(file, card.id);
-      if (!this.isCanonicalFile(file, card)) this.servedFiles.set(card, this.relative(file));
+      this.adopt(card, file, hash);
     }
     return { served: parsed, stale: [], duplicates: [] };
   }
 
   /** A load where some id repeats: which file is which card is decided first (cardIdentity.ts). */
   private adoptIdentified(parsed: ParsedFile[]): CardIdentities {
-    this.known.clear();
-    this.fileIds.clear();
+    this.forgetAllFiles();
     const identities = identifyCards(parsed, this.places);
     for (const { file, card, hash } of identities.served) this.adopt(card, file, hash);
     return identities;
@@ -274,6 +270,12 @@ export class MarkdownCardStore implements CardStore {
     if (file[at] !== sep || !file.startsWith(place, at + 1)) return false;
     at += 1 + place.length;
     return file[at] === sep && file.startsWith(card.id, at + 1) && file.endsWith('.md');
+  }
+
+  /** Forget every card's file: a load adopts them all afresh. */
+  private forgetAllFiles(): void {
+    this.known.clear();
+    this.fileIds.clear();
   }
 
   /** Forget a card's file (it was removed). */
