@@ -4,7 +4,7 @@ import type { Card } from '../../core/model';
 import { placeOf } from '../../core/cardPlace';
 import { createFileExclusive, writeFileIfUnchanged } from '../../core/atomicFile';
 import { FileConflictError } from '../../core/errors';
-import { CardFileError, parseCard, serializeCard } from '../cardFile';
+import { parseCard, serializeCard } from '../cardFile';
 import {
   StaleFileError,
   type CardStore,
@@ -16,35 +16,15 @@ import {
   type StaleCopy,
 } from '../cardStore';
 import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
-import { identifyCards, type CardIdentities, type FilePlaces, type ParsedFile } from './cardIdentity';
-import { FileReadAhead, readNow, type FileReadResult } from './fileReads';
-import { moveToRecovered, movedByHandSince } from './loadRepair';
-import {
-  cachedCardAt,
-  hasIndexCacheFile,
-  LaterIndexCacheWrite,
-  readIndexCacheSoon,
-  type CachedFile,
-  type FileStamp,
-} from './indexCache';
+import type { FilePlaces } from './cardIdentity';
+import { moveToRecovered } from './loadRepair';
+import { LaterIndexCacheWrite, type FileStamp } from './indexCache';
 import { listCardFilesOffThread, type CardListing } from './cardListing';
+import { adoptLoaded, readCardFiles, unreadable, type AdoptingStore } from './markdownLoad';
 import { log } from '../../core/log';
 import { createKanbanGitignoreIfMissing } from '../generatedFiles';
 
 export { RESERVED_BOARD_FOLDERS } from './cardFolders';
-
-/**
- * Files read per turn of the event loop while loading. Small card files read synchronously cost a
- * fraction of the thread-pool round trips of async reads (10,000 cards: ~90 ms instead of ~430 ms),
- * and slices keep each pause short.
- */
-const LOAD_SLICE = 128;
-/** From this many files to read, they are read on a worker thread while this one parses (a first start). */
-const READ_AHEAD_MIN = 2000;
-
-function readAheadOf(files: string[]): FileReadAhead | null {
-  return files.length >= READ_AHEAD_MIN ? new FileReadAhead(files) : null;
-}
 
 /** The file a card was last read from or written to, and a hash of the text it held then. */
 export interface KnownFile {
@@ -126,79 +106,16 @@ export class MarkdownCardStore implements CardStore {
    * torn move's leftover are served as they are and repaired only by a write (see `staleCopies`).
    */
   async loadAll(): Promise<LoadResult> {
-    const loadStarted = performance.now();
-    // The stats are only worth taking when there is a cache to compare them with.
-    const listing = this.listCardFilesStamped(hasIndexCacheFile(this.stateDir));
-    const cache = await readIndexCacheSoon(this.stateDir);
-    const { files, stamps } = await listing;
-    const seen: [string, CachedFile][] = [];
-    let reread = 0;
-    const parsed: ParsedFile[] = [];
-    const invalid: InvalidFile[] = [];
-    const movedByHand = movedByHandSince(cache);
-    const keys = files.map((file) => this.relative(file));
-    const hits = keys.map((key, n) => (stamps ? cachedCardAt(cache, key, stamps, n) : undefined));
-    const missed = files.filter((_, n) => hits[n] === undefined);
-    // Every file as the cache has it: the cache stays as it is and serves as the load's stamps.
-    const unchanged = missed.length === 0 && cache.size === files.length;
-    const ahead = readAheadOf(missed);
-    for (let i = 0; i < files.length; i += LOAD_SLICE) {
-      for (let n = i; n < Math.min(i + LOAD_SLICE, files.length); n++) {
-        const file = files[n];
-        const key = keys[n];
-        const hit = hits[n];
-        if (hit) {
-          parsed.push({ file, card: hit.card, hash: hit.hash });
-          if (!unchanged) seen.push([key, hit]);
-          continue;
-        }
-        let read = ahead ? ahead.take(reread) : readNow(file);
-        if (read instanceof Promise) read = await read;
-        reread++;
-        const result = this.cardOfRead(file, read);
-        if ('card' in result) {
-          const card = movedByHand(key, result.card, this.locate(file)!.status);
-          parsed.push({ file, card, hash: result.hash });
-          seen.push([key, { size: result.size, mtimeMs: result.mtimeMs, hash: result.hash, card }]);
-        } else invalid.push(result.invalid);
-      }
-      // Between slices, whatever else is waiting (requests during a reload) gets its turn.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    ahead?.stop();
-    if (this.options.keepIndexCache && !unchanged)
-      this.indexCacheWrite.schedule(this.stateDir, seen, performance.now() - loadStarted);
-    // The cache entries themselves: each carries its size and mtime, and 100,000 copies only cost the collector.
-    this.loadStamps = unchanged ? cache : new Map<string, FileStamp>(seen);
+    const { parsed, invalid, stamps, cacheEntries, loadMs } = await readCardFiles(this);
+    if (this.options.keepIndexCache && cacheEntries) this.indexCacheWrite.schedule(this.stateDir, cacheEntries, loadMs);
+    this.loadStamps = stamps;
     this.aliases.clear();
-    const { served, stale, duplicates } = this.adoptIfEveryIdOnce(parsed) ?? this.adoptIdentified(parsed);
+    const { served, stale, duplicates } = adoptLoaded(this.adopting, parsed);
     for (const duplicate of duplicates)
       this.aliases.set(path.join(this.root, duplicate.path), { claimed: duplicate.id, servedAs: duplicate.servedAs });
     this.staleCopies = stale;
     this.duplicateIds = duplicates;
     return { cards: served.map((k) => k.card), invalid, stale, duplicates };
-  }
-
-  /**
-   * The usual load: every id once, so every file is its own card. Adopted as it is checked, so a
-   * 100,000-card load needs no set of the ids beside the map of them; null (nothing adopted) when
-   * an id repeats.
-   */
-  private adoptIfEveryIdOnce(parsed: ParsedFile[]): CardIdentities | null {
-    this.forgetAllFiles();
-    for (const { file, card, hash } of parsed) {
-      if (this.known.has(card.id)) return null;
-      this.adopt(card, file, hash);
-    }
-    return { served: parsed, stale: [], duplicates: [] };
-  }
-
-  /** A load where some id repeats: which file is which card is decided first (cardIdentity.ts). */
-  private adoptIdentified(parsed: ParsedFile[]): CardIdentities {
-    this.forgetAllFiles();
-    const identities = identifyCards(parsed, this.places);
-    for (const { file, card, hash } of identities.served) this.adopt(card, file, hash);
-    return identities;
   }
 
   /** The size and mtime of each file as the last load read it, by root-relative path (see takeLoadStamps). */
@@ -224,6 +141,14 @@ export class MarkdownCardStore implements CardStore {
   readonly places: FilePlaces = {
     folderOf: (file) => this.locate(file)?.status,
     relative: (file) => this.relative(file),
+  };
+
+  /** What a load's adoption of the cards needs: the maps it fills stay private to the store. */
+  private readonly adopting: AdoptingStore = {
+    places: this.places,
+    forgetAllFiles: () => this.forgetAllFiles(),
+    knows: (id) => this.known.has(id),
+    adopt: (card, file, hash) => this.adopt(card, file, hash),
   };
 
   /**
@@ -339,22 +264,6 @@ export class MarkdownCardStore implements CardStore {
         hash: fingerprint(text),
         text,
       };
-    } catch (error) {
-      return { invalid: unreadable(this.relative(file), error) };
-    }
-  }
-
-  /** `readCardFile` for loading: the card of a file read whole, with the file time from the same open file. */
-  private cardOfRead(
-    file: string,
-    read: FileReadResult,
-  ): ({ card: Card; hash: string; text: string } & FileStamp) | { invalid: InvalidFile } {
-    const location = this.locate(file);
-    if (!location) return { invalid: { path: this.relative(file), reason: 'not in a <board>/<status>/ folder' } };
-    try {
-      if ('error' in read) throw read.error;
-      const { text, mtime, mtimeMs, size, hash } = read;
-      return { card: parseCard(text, { ...location, fileTime: mtime.toISOString() }), hash, text, mtimeMs, size };
     } catch (error) {
       return { invalid: unreadable(this.relative(file), error) };
     }
@@ -520,11 +429,6 @@ export class MarkdownCardStore implements CardStore {
   async close(): Promise<void> {
     await this.indexCacheWrite.close();
   }
-}
-
-function unreadable(relative: string, error: unknown): InvalidFile {
-  if (!(error instanceof CardFileError)) return { path: relative, reason: `cannot read: ${(error as Error).message}` };
-  return { path: relative, reason: error.message, ...(error.line ? { line: error.line } : {}) };
 }
 
 /**
