@@ -51,7 +51,10 @@ export function parseIndexCache(bytes: Buffer | null): Map<string, CachedFile> {
   }
 }
 
-/** The cache as the next load will see it (for tests and tools; a load reads it with the two above). */
+/**
+ * The cache as the next load will see it, read synchronously: for tests and tools. A load reads it
+ * with readIndexCacheSoon instead, on the thread pool while the card files are listed.
+ */
 export function readIndexCache(stateDir: string): Map<string, CachedFile> {
   let bytes: Buffer | null = null;
   try {
