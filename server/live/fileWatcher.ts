@@ -89,7 +89,7 @@ export class FileWatcher {
         const then = stamps.get(key);
         stamps.delete(key);
         if (broken.has(key)) continue;
-        const now = stampAt(stampsNow!, n);
+        const now = stampAt(stampsNow, n);
         if (!then || !now || then.size !== now.size || then.mtimeMs !== now.mtimeMs) this.onChange('change', file);
       }
       await new Promise((resolve) => setImmediate(resolve));

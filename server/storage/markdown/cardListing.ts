@@ -12,6 +12,11 @@ export interface CardListing {
   stamps: Float64Array | null;
 }
 
+/** A listing asked for its stamps: every file listed was stat'ed (NaN for one gone), so the array is there. */
+export interface StampedCardListing extends CardListing {
+  stamps: Float64Array;
+}
+
 /** The stamp of `files[n]` in a listing, or null when the file was gone. */
 export function stampAt(stamps: Float64Array, n: number): FileStamp | null {
   const size = stamps[2 * n];
@@ -71,6 +76,8 @@ interface WorkerListing {
  * stats (about 1.5 s of CPU) are no longer on its way. A temp file a crashed process left is
  * removed, as `listCardFiles` does. Without worker threads, both run here.
  */
+export function listCardFilesOffThread(boardsDir: string, stamp: true): Promise<StampedCardListing>;
+export function listCardFilesOffThread(boardsDir: string, stamp: boolean): Promise<CardListing>;
 export async function listCardFilesOffThread(boardsDir: string, stamp: boolean): Promise<CardListing> {
   const listed = await listInWorker(boardsDir, stamp).catch(() => null);
   if (!listed) return listHere(boardsDir, stamp);

@@ -19,7 +19,7 @@ import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './
 import type { FilePlaces } from './cardIdentity';
 import { moveToRecovered } from './loadRepair';
 import { LaterIndexCacheWrite, type FileStamp } from './indexCache';
-import { listCardFilesOffThread, type CardListing } from './cardListing';
+import { listCardFilesOffThread, type CardListing, type StampedCardListing } from './cardListing';
 import { adoptLoaded, readCardFiles, unreadable, type AdoptingStore } from './markdownLoad';
 import { log } from '../../core/log';
 import { createKanbanGitignoreIfMissing } from '../generatedFiles';
@@ -249,6 +249,8 @@ export class MarkdownCardStore implements CardStore {
   }
 
   /** The same, listed on another thread, with each file's size and mtime when `stamp` (see cardListing.ts). */
+  listCardFilesStamped(stamp: true): Promise<StampedCardListing>;
+  listCardFilesStamped(stamp: boolean): Promise<CardListing>;
   listCardFilesStamped(stamp: boolean): Promise<CardListing> {
     return listCardFilesOffThread(path.join(this.kanbanDir, 'boards'), stamp);
   }
