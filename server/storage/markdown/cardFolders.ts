@@ -40,3 +40,28 @@ export async function listCardFiles(boardsDir: string): Promise<string[]> {
   }
   return files;
 }
+
+/**
+ * The file of a card id in any board or status folder of `boardsDir`. The folders are checked all
+ * at once: this runs inside the mutation queue, so its latency delays every write.
+ */
+export async function findCardFileIn(boardsDir: string, id: string): Promise<string | null> {
+  const perBoard = await Promise.all(
+    (await readDirs(boardsDir)).map(async (board) => {
+      const statuses = (await readDirs(path.join(boardsDir, board))).filter(
+        (status) => !RESERVED_BOARD_FOLDERS.has(status),
+      );
+      const files = statuses.map((status) => path.join(boardsDir, board, status, `${id}.md`));
+      const found = await Promise.all(
+        files.map((file) =>
+          fs.access(file).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      return files.find((_, i) => found[i]) ?? null;
+    }),
+  );
+  return perBoard.find((file) => file !== null) ?? null;
+}

@@ -1,7 +1,6 @@
 import { promises as fs, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Card } from '../../core/model';
-import { placeOf } from '../../core/cardPlace';
 import { createFileExclusive, writeFileIfUnchanged } from '../../core/atomicFile';
 import { FileConflictError } from '../../core/errors';
 import { parseCard, serializeCard } from '../cardFile';
@@ -15,11 +14,12 @@ import {
   type RecoveredFile,
   type StaleCopy,
 } from '../cardStore';
-import { fingerprint, listCardFiles, readDirs, RESERVED_BOARD_FOLDERS } from './cardFolders';
+import { findCardFileIn, fingerprint, listCardFiles } from './cardFolders';
 import type { FilePlaces } from './cardIdentity';
 import { moveToRecovered } from './loadRepair';
 import { LaterIndexCacheWrite, type FileStamp } from './indexCache';
 import { listCardFilesOffThread, type CardListing, type StampedCardListing } from './cardListing';
+import { CardPaths } from './cardPaths';
 import { adoptLoaded, readCardFiles, unreadable, type AdoptingStore } from './markdownLoad';
 import { log } from '../../core/log';
 import { createKanbanGitignoreIfMissing } from '../generatedFiles';
@@ -57,10 +57,7 @@ export class MarkdownCardStore implements CardStore {
    */
   private readonly servedFiles = new WeakMap<object, string>();
 
-  /** The root and the boards folder with a trailing separator, and the boards folder relative to the root: paths are made by joining strings. */
-  private readonly rootPrefix: string;
-  private readonly boardsPrefix: string;
-  private readonly boardsRelative: string;
+  private readonly paths: CardPaths;
 
   constructor(
     readonly root: string,
@@ -68,36 +65,27 @@ export class MarkdownCardStore implements CardStore {
     /** false: loads never write `.kanban/.state/card-index.json` (a folder opened read-only). */
     private readonly options: { keepIndexCache: boolean } = { keepIndexCache: true },
   ) {
-    this.rootPrefix = path.resolve(root) + path.sep;
-    this.boardsPrefix = path.resolve(kanbanDir, 'boards') + path.sep;
-    this.boardsRelative = this.slowRelative(path.join(kanbanDir, 'boards'));
+    this.paths = new CardPaths(root, kanbanDir);
   }
 
-  /**
-   * `.kanban/boards/<board>/<place>/<id>.md`, the same as the relative form of `absolutePath`, but
-   * by joining strings: at 100,000 cards, path.relative per card cost over a second of a start-up
-   * and of the first list (board ids, places and card ids are single path segments).
-   */
+  /** The card's file relative to the root: where it is served from, else its canonical path (see cardPaths.ts). */
   filePathOf(card: Pick<Card, 'id' | 'boardId' | 'status' | 'archivedAt'>): string {
-    const served = this.servedFiles.get(card);
-    if (served !== undefined) return served;
-    return `${this.boardsRelative}/${card.boardId}/${placeOf(card)}/${card.id}.md`;
+    return this.servedFiles.get(card) ?? this.paths.canonicalRelative(card);
   }
 
-  /** A path under the root as the root-relative, `/`-separated form; others through path.relative. */
+  /** A path under the root as the root-relative, `/`-separated form. */
   relative(file: string): string {
-    const rest = plainlyUnder(this.rootPrefix, file);
-    if (rest === null) return this.slowRelative(file);
-    return path.sep === '/' ? rest : rest.split(path.sep).join('/');
-  }
-
-  private slowRelative(file: string): string {
-    return path.relative(this.root, file).split(path.sep).join('/');
+    return this.paths.relative(file);
   }
 
   /** `<board>/<status>/<id>.md`, or `<board>/archived/<id>.md` for an archived card (it keeps its status). */
   absolutePath(card: Pick<Card, 'id' | 'boardId' | 'status' | 'archivedAt'>): string {
-    return path.join(this.kanbanDir, 'boards', card.boardId, placeOf(card), `${card.id}.md`);
+    return this.paths.absolutePath(card);
+  }
+
+  /** Board, status folder and id from a card file's absolute path, or null when it is not a card path. */
+  locate(file: string): { id: string; boardId: string; status: string } | null {
+    return this.paths.locate(file);
   }
 
   /**
@@ -178,23 +166,7 @@ export class MarkdownCardStore implements CardStore {
     if (before && before.file !== file && this.fileIds.get(before.file) === card.id) this.fileIds.delete(before.file);
     this.known.set(card.id, { file, hash });
     this.fileIds.set(file, card.id);
-    if (!this.isCanonicalFile(file, card)) this.servedFiles.set(card, this.relative(file));
-  }
-
-  /**
-   * Whether `file` is `<boards>/<board>/<place>/<id>.md` of the card. Compared piece by piece in
-   * place: a path joined per card only to compare it cost a 100,000-card load a noticeable share.
-   */
-  private isCanonicalFile(file: string, card: Card): boolean {
-    const place = placeOf(card);
-    const sep = path.sep;
-    let at = this.boardsPrefix.length;
-    if (file.length !== at + card.boardId.length + place.length + card.id.length + 5) return false;
-    if (!file.startsWith(this.boardsPrefix) || !file.startsWith(card.boardId, at)) return false;
-    at += card.boardId.length;
-    if (file[at] !== sep || !file.startsWith(place, at + 1)) return false;
-    at += 1 + place.length;
-    return file[at] === sep && file.startsWith(card.id, at + 1) && file.endsWith('.md');
+    if (!this.paths.isCanonicalFile(file, card)) this.servedFiles.set(card, this.relative(file));
   }
 
   /** Forget every card's file: a load adopts them all afresh. */
@@ -269,16 +241,6 @@ export class MarkdownCardStore implements CardStore {
     } catch (error) {
       return { invalid: unreadable(this.relative(file), error) };
     }
-  }
-
-  /** Board, status folder and id from a card file's absolute path, or null when it is not a card path. */
-  locate(file: string): { id: string; boardId: string; status: string } | null {
-    const parts = (
-      plainlyUnder(this.boardsPrefix, file) ?? path.relative(path.join(this.kanbanDir, 'boards'), file)
-    ).split(path.sep);
-    if (parts.length !== 3 || !parts[2].endsWith('.md') || parts[0].startsWith('..')) return null;
-    if (RESERVED_BOARD_FOLDERS.has(parts[1])) return null;
-    return { boardId: parts[0], status: parts[1], id: parts[2].slice(0, -3) };
   }
 
   async ensureCurrent(cards: Card[]): Promise<void> {
@@ -401,45 +363,12 @@ export class MarkdownCardStore implements CardStore {
     );
   }
 
-  /**
-   * The file of a card id in any board or status folder (another process may have claimed the id
-   * elsewhere). The folders are checked all at once: this runs inside the mutation queue, so its
-   * latency delays every write.
-   */
+  /** The file of a card id in any board or status folder (another process may have claimed the id elsewhere). */
   async findCardFile(id: string): Promise<string | null> {
-    const boardsDir = path.join(this.kanbanDir, 'boards');
-    const perBoard = await Promise.all(
-      (await readDirs(boardsDir)).map(async (board) => {
-        const statuses = (await readDirs(path.join(boardsDir, board))).filter(
-          (status) => !RESERVED_BOARD_FOLDERS.has(status),
-        );
-        const files = statuses.map((status) => path.join(boardsDir, board, status, `${id}.md`));
-        const found = await Promise.all(
-          files.map((file) =>
-            fs.access(file).then(
-              () => true,
-              () => false,
-            ),
-          ),
-        );
-        return files.find((_, i) => found[i]) ?? null;
-      }),
-    );
-    return perBoard.find((file) => file !== null) ?? null;
+    return findCardFileIn(path.join(this.kanbanDir, 'boards'), id);
   }
 
   async close(): Promise<void> {
     await this.indexCacheWrite.close();
   }
-}
-
-/**
- * `file` after `prefix` (a resolved folder with its trailing separator) when it is a plain path
- * beneath it, null when path.relative must decide (another folder, `..`, `.` or doubled separators).
- */
-function plainlyUnder(prefix: string, file: string): string | null {
-  if (!file.startsWith(prefix)) return null;
-  const unusual =
-    file.includes(`${path.sep}..`) || file.includes(`${path.sep}.${path.sep}`) || file.includes(path.sep + path.sep);
-  return unusual ? null : file.slice(prefix.length);
 }
