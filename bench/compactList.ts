@@ -45,11 +45,11 @@ async function main(): Promise<void> {
       ? { compact: boardCardsPath('default'), full: fullPath }
       : { full: fullPath, compact: boardCardsPath('default') };
     for (const [name, path] of Object.entries(paths)) {
-      const ask = () => service.dispatcher.dispatch({ method: 'GET', path, asText: true });
+      const ask = () => service.dispatcher.dispatch({ method: 'GET', path, asJson: true });
       const [first, firstMs] = await timed(ask);
       const kept: number[] = [];
       for (let i = 0; i < runs; i++) kept.push((await timed(ask))[1]);
-      const text = first.text ?? '';
+      const text = first.json ? new TextDecoder().decode(first.json) : '';
       const parse: number[] = [];
       for (let i = 0; i < runs; i++) {
         parse.push(

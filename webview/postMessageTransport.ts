@@ -18,6 +18,8 @@ import {
 
 /** A request the host never answers (e.g. the extension host restarted) fails instead of hanging. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Reads the answers the host sends as UTF-8 bytes (see the `response` message). */
+const utf8Text = new TextDecoder();
 
 interface Pending {
   resolve(response: TransportResponse): void;
@@ -129,7 +131,7 @@ export class PostMessageTransport implements Transport {
         clearTimeout(pending.timer);
         pending.resolve({
           status: message.status,
-          body: message.text !== undefined ? JSON.parse(message.text) : message.body,
+          body: message.utf8 !== undefined ? JSON.parse(utf8Text.decode(message.utf8)) : message.body,
           ...(message.etag ? { etag: message.etag } : {}),
           ...(message.warnings?.length ? { warnings: message.warnings } : {}),
         });

@@ -77,7 +77,7 @@ export class WebviewBridge implements vscode.Disposable {
    */
   async warmUp(service: KanbanService, boardId: string): Promise<void> {
     if (this.disposed) return;
-    await this.access.dispatch(service, this.folder, { method: 'GET', path: boardCardsPath(boardId), asText: true });
+    await this.access.dispatch(service, this.folder, { method: 'GET', path: boardCardsPath(boardId), asJson: true });
   }
 
   dispose(): void {
@@ -216,7 +216,7 @@ export class WebviewBridge implements vscode.Disposable {
       path: message.path,
       body: message.body,
       ifMatch: message.ifMatch,
-      asText: message.responseType !== 'base64',
+      asJson: message.responseType !== 'base64',
     });
     let body: unknown = answer.body;
     if (message.responseType === 'base64') body = answer.status === 200 ? toFilePayload(answer.body) : null;
@@ -225,7 +225,9 @@ export class WebviewBridge implements vscode.Disposable {
       id: message.id,
       status: answer.status,
       body,
-      ...(answer.text !== undefined ? { text: answer.text } : {}),
+      // A plain Uint8Array of its own: the editor carries a typed array's whole ArrayBuffer, and
+      // sends a Node Buffer (a pooled slice, named Buffer) as a JSON array of numbers.
+      ...(answer.json !== undefined ? { utf8: new Uint8Array(answer.json) } : {}),
       ...(answer.etag ? { etag: answer.etag } : {}),
       ...(answer.warnings?.length ? { warnings: answer.warnings } : {}),
     });

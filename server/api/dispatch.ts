@@ -22,18 +22,18 @@ export interface DispatchRequest {
   /** Follow and cancel a long operation in this process (see core/progress.ts). */
   run?: RunControl;
   /**
-   * The caller carries the answer on as text (the webview bridge): an answer the route already
-   * holds as JSON bytes (a card list) comes back as that text in `text`, not as objects built again.
+   * The caller carries the answer on as bytes (the webview bridge): an answer the route already
+   * holds as JSON bytes (a card list) comes back as those bytes in `json`, not as objects built again.
    */
-  asText?: boolean;
+  asJson?: boolean;
 }
 
 export interface DispatchResponse {
   status: number;
   /** The envelope, exactly as HTTP would send it; for a file, data is `{name, contentType, base64}`. */
   body: { ok: true; data: unknown } | { ok: false; error: string } | null;
-  /** Only with `asText`, for an answer held as bytes: the whole envelope as JSON text (`body` is null). */
-  text?: string;
+  /** Only with `asJson`, for an answer held as bytes: the whole envelope as UTF-8 JSON (`body` is null). */
+  json?: Uint8Array;
   /** As the HTTP `ETag` header, for routes that name one resource. */
   etag?: string;
   /** For lists: how many cards match, and the cursor of the next page (HTTP: X-Total-Count and Link). */
@@ -103,10 +103,10 @@ export class Dispatcher {
         if ('serialized' in outcome) {
           // A versioned resource sent as bytes (a card) still hands the page its version for If-Match.
           const etag = route.version ? { etag: outcome.serialized.etag } : {};
-          const asText = request.asText ? { body: null, text: outcome.serialized.body.toString('utf8') } : null;
+          const asJson = request.asJson ? { body: null, json: outcome.serialized.body } : null;
           return {
             status: 200,
-            ...(asText ?? { body: { ok: true, data: outcome.serialized.data() } }),
+            ...(asJson ?? { body: { ok: true, data: outcome.serialized.data() } }),
             ...etag,
             ...(outcome.page ? { page: outcome.page } : {}),
           };

@@ -33,16 +33,16 @@ describe('in-process dispatcher (the VS Code webview bridge)', () => {
     );
   });
 
-  it('when asked as text, then a list comes as the same JSON text as over HTTP, with nothing in body', async () => {
+  it('when asked as JSON bytes, then a list comes as the same bytes as over HTTP, with nothing in body', async () => {
     await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Alpha' } });
-    await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Beta' } });
-    const asText = await dispatcher.dispatch({ method: 'GET', path: '/boards/default/tasks', asText: true });
-    assert.equal(asText.status, 200);
-    assert.equal(asText.body, null);
+    await dispatcher.dispatch({ method: 'POST', path: '/tasks', body: { content: '# Beta ☕' } });
+    const asJson = await dispatcher.dispatch({ method: 'GET', path: '/boards/default/tasks', asJson: true });
+    assert.equal(asJson.status, 200);
+    assert.equal(asJson.body, null);
     const overHttp = await fetch(`${server.url}/api/boards/default/tasks`).then((r) => r.text());
-    assert.equal(asText.text, overHttp);
+    assert.equal(new TextDecoder().decode(asJson.json), overHttp);
     const asObjects = await dispatcher.dispatch({ method: 'GET', path: '/boards/default/tasks' });
-    assert.equal(asObjects.text, undefined);
+    assert.equal(asObjects.json, undefined);
     assert.deepEqual(asObjects.body, JSON.parse(overHttp));
   });
 

@@ -219,16 +219,17 @@ describe('extension webview bridge', () => {
     assert.deepEqual(double.clipboardWrites, ['copied-2026-01-01', 'after']);
   });
 
-  it("when the page asks for the cards, then they come as the compact list's JSON text; a write answers with its object", async () => {
-    activateWith([await folderWithCards(['First', 'Second'])]);
+  it("when the page asks for the cards, then they come as the compact list's UTF-8 JSON; a write answers with its object", async () => {
+    activateWith([await folderWithCards(['First', 'Café ☕ über'])]);
     const panel = await openReadyBoard();
     const list = await request(panel, 1, 'GET', boardCardsPath('default'));
     assert.equal(list.status, 200);
-    assert.equal(typeof list.text, 'string', 'the list was not sent as text');
-    const entries = JSON.parse(list.text).data as { title: string }[];
+    // A plain Uint8Array, not a Node Buffer: the editor would send a Buffer as an array of numbers.
+    assert.equal(list.utf8Kind, 'Uint8Array', 'the list was not sent as plain bytes');
+    const entries = JSON.parse(new TextDecoder().decode(list.utf8)).data as { title: string }[];
     assert.deepEqual(
       entries.map((t) => t.title),
-      ['First', 'Second'],
+      ['First', 'Café ☕ über'],
     );
     assert.ok(
       entries.every((t) => !('labels' in t) && !('claim' in t)),
@@ -236,7 +237,7 @@ describe('extension webview bridge', () => {
     );
     const created = await request(panel, 2, 'POST', '/boards/default/tasks', { content: '# Third\n', status: 'todo' });
     assert.equal(created.status, 201);
-    assert.equal(created.text, undefined);
+    assert.equal(created.utf8, undefined);
     assert.equal(created.body.data.title, 'Third');
   });
 

@@ -28,8 +28,8 @@ const FAKE_VSCODE_HOST = `
         const text = await res.text();
         const warnings = texts(res.headers.get('warning'));
         const etag = res.headers.get('etag') || undefined;
-        // As the extension host does, reads come back as the answer's JSON text for the page to parse.
-        const answer = message.method === 'GET' && text ? { body: null, text } : { body: text ? JSON.parse(text) : null };
+        // As the extension host does, reads come back as the answer's UTF-8 JSON for the page to parse.
+        const answer = message.method === 'GET' && text ? { body: null, utf8: new TextEncoder().encode(text) } : { body: text ? JSON.parse(text) : null };
         post({ type: 'response', id: message.id, status: res.status, ...answer, etag, ...(warnings.length ? { warnings } : {}) });
       });
     },

@@ -60,10 +60,16 @@ class FakeWebview {
     return Uri.parse(`https://file+.vscode-resource.test${uri.path}`);
   }
   postMessage(message: unknown): Promise<boolean> {
-    // A webview receives a structured clone, never the host's object. An answer sent as JSON text
+    // A webview receives a structured clone, never the host's object. An answer sent as UTF-8 JSON
     // gets its body parsed here, as the page's transport does, so tests read every answer alike.
-    const copy = structuredClone(message) as { type?: string; text?: unknown; body?: unknown };
-    if (copy?.type === 'response' && typeof copy.text === 'string') copy.body = JSON.parse(copy.text);
+    // The editor carries only a plain typed array as bytes (a Node Buffer would cross as a JSON
+    // array of numbers), which a clone would not show: the kind sent is kept beside the copy.
+    const sent = (message as { utf8?: unknown }).utf8;
+    const copy = structuredClone(message) as { type?: string; utf8?: unknown; utf8Kind?: string; body?: unknown };
+    if (copy?.type === 'response' && copy.utf8 instanceof Uint8Array) {
+      copy.utf8Kind = (sent as object).constructor.name;
+      copy.body = JSON.parse(new TextDecoder().decode(copy.utf8));
+    }
     this.posted.push(copy);
     return Promise.resolve(true);
   }
