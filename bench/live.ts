@@ -232,8 +232,9 @@ async function failingReceivers(): Promise<Receivers> {
 
 /**
  * PUT throughput with three `*` webhooks whose receivers are slow or failing, against none,
- * after one untimed run of the same writes. The machine is shared, so the run without webhooks is measured before and after, and the
- * webhook run is compared with their mean: drift in background load then mostly cancels out.
+ * after one untimed run of the same writes. The machine is shared, so the run without webhooks
+ * is measured before and after, and the webhook run is compared with their mean: drift in
+ * background load then mostly cancels out.
  */
 async function measureWebhookCost(
   { target, ids, load }: LiveContext,
