@@ -7,6 +7,7 @@ import type { BridgeHost } from './bridgeHost';
 import type { HostCommandMessage } from './hostMessages';
 import { boardWebviewOptions, loadBoardPage } from './boardWebview';
 import { WebviewBridge } from './webviewBridge';
+import { boardCardsPath } from '../../webview/listQuery';
 
 export const BOARD_VIEW_TYPE = 'kanban.board';
 /** Which folder a restored panel shows (the UI keeps its own state; this is the host's part). */
@@ -66,6 +67,25 @@ export class BoardPanels implements vscode.Disposable {
     return panel;
   }
 
+  /**
+   * Reads the folder's cards and builds the card list its board page asks for first (as
+   * `Api.listTasks` will), so the page's request takes the bytes the service keeps (its read cache,
+   * valid until anything changes). Runs soon after activation and again when a panel opens, which
+   * then finds it done or on the way. A failure is reported when the page asks. Before any panel,
+   * the list is built only for boards up to `listUpTo` cards: the answer stays in memory until the
+   * board changes, and at 100,000 cards it is tens of megabytes a user may never open.
+   */
+  prepare(folder: FolderRef, listUpTo = Infinity): void {
+    void this.services
+      .get(folder)
+      .then((service) => {
+        if (service.workspace.index.size > listUpTo) return;
+        const boardId = this.chosen.get(folder.key) ?? service.workspace.defaultBoardId;
+        return this.access.dispatch(service, folder, { method: 'GET', path: boardCardsPath(boardId), asJson: true });
+      })
+      .catch(() => undefined);
+  }
+
   /** The folder of the panel the user is looking at, for commands that act on "this board". */
   activeFolder(): FolderRef | undefined {
     for (const { panel, bridge } of this.panels.values()) if (panel.active) return bridge.folder;
@@ -109,13 +129,8 @@ export class BoardPanels implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.context.extensionUri, 'extension', 'media', 'icon.png');
     loadBoardPage(panel.webview, this.context.extensionUri, panel.title);
     const bridge = new WebviewBridge(panel.webview, folder, this.services, this.access, this.host);
-    // The cards are read, and the board's list answer built, while the page loads, not after it
-    // asks: on a large board each takes about as long as the page. A failure is the bridge's to
-    // report, when the page asks.
-    void this.services
-      .get(folder)
-      .then((service) => bridge.warmUp(service, this.chosen.get(folder.key) ?? service.workspace.defaultBoardId))
-      .catch(() => undefined);
+    // While the page loads, not after it asks: on a large board each step takes about as long.
+    this.prepare(folder);
     // Renamed in the page, the CLI or by hand in .kanban.json: the tab keeps the board's name.
     bridge.onDidChangeBoards(() => this.retitle(folder));
     this.panels.set(folder.key, { panel, bridge });

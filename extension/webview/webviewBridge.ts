@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { EventMessage, FilePayload, WebviewToHostMessage } from '../../webview/protocol';
-import { boardCardsPath } from '../../webview/listQuery';
 import type { ServiceEvent } from '../../server/core/events';
 import { InvalidConfigFileError } from '../../server/service/workspace';
 import type { FolderAccess } from '../auth/folderAccess';
@@ -68,16 +67,6 @@ export class WebviewBridge implements vscode.Disposable {
   command(message: OutgoingMessage): void {
     if (this.ready) this.post(message);
     else this.pendingCommands.push(message);
-  }
-
-  /**
-   * Asks for the board's cards as the page's first load will (`Api.listTasks`), so the service
-   * builds and keeps that answer while the page is still loading; the page's own request then
-   * takes the kept bytes (the service's read cache, valid until anything changes).
-   */
-  async warmUp(service: KanbanService, boardId: string): Promise<void> {
-    if (this.disposed) return;
-    await this.access.dispatch(service, this.folder, { method: 'GET', path: boardCardsPath(boardId), asJson: true });
   }
 
   dispose(): void {
