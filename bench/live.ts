@@ -246,7 +246,9 @@ async function measureWebhookCost(
     // Untimed: the first write run on a fresh server was the slowest of the three every time
     // (257-327 req/s before against 330-409 after in three runs), which tilted the baseline.
     await runScenario(target, update, load);
+    const beforeStartUs = monotonicUs();
     const before = { ...(await runScenario(target, update, load)), scenario: 'update, no webhooks (before)' };
+    const beforeWindow = { name: `${before.scenario} (only that phase)`, startUs: beforeStartUs, endUs: monotonicUs() };
     const hookIds = await registerWebhooks(target.baseUrl, receivers.urls);
     let withHooks: ScenarioResult;
     const startUs = monotonicUs();
@@ -271,7 +273,7 @@ async function measureWebhookCost(
       `ratio ${ratio.toFixed(2)}x (target >= ${floor.toFixed(2)}x: ${verdict}); server CPU per request ${withHooks.cpuMsPerRequest.toFixed(2)} ms against ` +
       `${((before.cpuMsPerRequest + after.cpuMsPerRequest) / 2).toFixed(2)} ms without (less sensitive to the machine's other load than requests/s); ` +
       `${deliveries} deliveries reached the receivers while the webhooks were registered`;
-    return { results: [before, withHooks, after], notes: [note], windows: [hooksWindow] };
+    return { results: [before, withHooks, after], notes: [note], windows: [beforeWindow, hooksWindow] };
   } finally {
     await receivers.close();
   }
